@@ -1,0 +1,36 @@
+import { resolve } from 'node:path';
+
+export interface Config {
+  host: string;
+  port: number;
+  /** SQLite file path or postgres:// URL. */
+  databaseUrl: string;
+  logLevel: string;
+  /** Key that signs pagination cursors (tamper detection, not secrecy). */
+  cursorSecret: string;
+  /** Seed and size of the demo market created on first start. */
+  demoSeed: number;
+  demoOnFirstRun: boolean;
+  workers: number;
+}
+
+/** Reads the configuration from the environment (documented in the README). */
+export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
+  const int = (name: string, def: number) => {
+    const v = env[name];
+    if (v === undefined || v === '') return def;
+    const n = Number(v);
+    if (!Number.isInteger(n) || n < 0) throw new Error(`${name} must be a non-negative integer, got ${v}`);
+    return n;
+  };
+  return {
+    host: env.HOST || '127.0.0.1',
+    port: int('PORT', 8080),
+    databaseUrl: env.DATABASE_URL || resolve('data/mds.sqlite'),
+    logLevel: env.LOG_LEVEL || 'info',
+    cursorSecret: env.CURSOR_SECRET || 'mds-cursor-v1',
+    demoSeed: int('DEMO_SEED', 1),
+    demoOnFirstRun: env.DEMO !== '0',
+    workers: int('WORKERS', 1),
+  };
+}

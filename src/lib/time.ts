@@ -1,0 +1,102 @@
+/**
+ * Dates are carried as integers `YYYYMMDD` (compact, ordered, identical on every store);
+ * instants as epoch seconds (or milliseconds where stated). All three markets keep
+ * Asia/Shanghai time, which has had no daylight saving since 1991, so the offset is fixed.
+ */
+export const MARKET_OFFSET_SECONDS = 8 * 3600;
+export const MARKET_OFFSET = '+08:00';
+
+/** 20240301 -> "2024-03-01" */
+export function formatDate(d: number): string {
+  const y = Math.floor(d / 10000);
+  const m = Math.floor(d / 100) % 100;
+  const day = d % 100;
+  return `${y}-${m < 10 ? '0' : ''}${m}-${day < 10 ? '0' : ''}${day}`;
+}
+
+/** "2024-03-01" -> 20240301, or null when not a real calendar date. */
+export function parseDate(s: string): number | null {
+  const m = /^(\d{4})-(\d{2})-(\d{2})$/.exec(s);
+  if (!m) return null;
+  const y = +m[1], mo = +m[2], d = +m[3];
+  if (mo < 1 || mo > 12 || d < 1 || d > daysInMonth(y, mo)) return null;
+  return y * 10000 + mo * 100 + d;
+}
+
+export function daysInMonth(y: number, m: number): number {
+  return new Date(Date.UTC(y, m, 0)).getUTCDate();
+}
+
+export function dateParts(d: number): [number, number, number] {
+  return [Math.floor(d / 10000), Math.floor(d / 100) % 100, d % 100];
+}
+
+/** Days since 1970-01-01 of a date int (UTC calendar arithmetic). */
+export function dateToDays(d: number): number {
+  const [y, m, day] = dateParts(d);
+  return Date.UTC(y, m - 1, day) / 86_400_000;
+}
+
+export function daysToDate(days: number): number {
+  const t = new Date(days * 86_400_000);
+  return t.getUTCFullYear() * 10000 + (t.getUTCMonth() + 1) * 100 + t.getUTCDate();
+}
+
+export function addDays(d: number, n: number): number {
+  return daysToDate(dateToDays(d) + n);
+}
+
+/** ISO weekday, 1 = Monday .. 7 = Sunday. */
+export function weekday(d: number): number {
+  const w = new Date(dateToDays(d) * 86_400_000).getUTCDay();
+  return w === 0 ? 7 : w;
+}
+
+/** Epoch seconds of market-local wall time `minuteOfDay` (minutes after midnight) on date d. */
+export function marketEpoch(d: number, minuteOfDay: number): number {
+  return dateToDays(d) * 86_400 + minuteOfDay * 60 - MARKET_OFFSET_SECONDS;
+}
+
+/** Market-local date int of an epoch-seconds instant. */
+export function epochToMarketDate(sec: number): number {
+  return daysToDate(Math.floor((sec + MARKET_OFFSET_SECONDS) / 86_400));
+}
+
+const pad2 = (n: number) => (n < 10 ? '0' + n : '' + n);
+
+/** Epoch seconds (fractional part ignored unless `ms` given) -> "2024-03-01T10:30:00+08:00". */
+export function formatTimestamp(sec: number, ms?: number): string {
+  const local = sec + MARKET_OFFSET_SECONDS;
+  const days = Math.floor(local / 86_400);
+  const rem = local - days * 86_400;
+  const hh = Math.floor(rem / 3600), mi = Math.floor(rem / 60) % 60, ss = rem % 60;
+  const frac = ms === undefined ? '' : '.' + String(ms).padStart(3, '0');
+  return `${formatDate(daysToDate(days))}T${pad2(hh)}:${pad2(mi)}:${pad2(ss)}${frac}${MARKET_OFFSET}`;
+}
+
+const DATE_TIME =
+  /^(\d{4}-\d{2}-\d{2})(?:[Tt ](\d{2}):(\d{2})(?::(\d{2})(?:\.(\d{1,9}))?)?([Zz]|[+-]\d{2}:\d{2})?)?$/;
+
+/**
+ * Parses a query date-time (RFC 3339; without an offset it is market time; a bare date is the
+ * start of that day). Returns epoch milliseconds and whether only a date was given, or null.
+ */
+export function parseDateTime(s: string): { ms: number; dateOnly: boolean } | null {
+  const m = DATE_TIME.exec(s);
+  if (!m) return null;
+  const d = parseDate(m[1]);
+  if (d === null) return null;
+  if (m[2] === undefined) return { ms: marketEpoch(d, 0) * 1000, dateOnly: true };
+  const hh = +m[2], mi = +m[3], ss = m[4] ? +m[4] : 0;
+  if (hh > 23 || mi > 59 || ss > 59) return null;
+  const fracMs = m[5] ? Math.floor(Number('0.' + m[5]) * 1000) : 0;
+  let offsetMin = 8 * 60;
+  if (m[6] && m[6].toUpperCase() !== 'Z') {
+    const sign = m[6][0] === '-' ? -1 : 1;
+    const oh = +m[6].slice(1, 3), om = +m[6].slice(4, 6);
+    if (oh > 23 || om > 59) return null;
+    offsetMin = sign * (oh * 60 + om);
+  } else if (m[6]) offsetMin = 0;
+  const ms = dateToDays(d) * 86_400_000 + ((hh * 60 + mi) * 60 + ss) * 1000 + fracMs - offsetMin * 60_000;
+  return { ms, dateOnly: false };
+}

@@ -1,0 +1,18 @@
+export type MarketId = 'SH' | 'SZ' | 'BJ';
+export type BoardId = 'main' | 'chinext' | 'star' | 'bse';
+export type IntervalId = '1m' | '5m' | '15m' | '30m' | '60m' | '1d' | '1w' | '1mo' | '1q' | '1y';
+export const MARKET_IDS: MarketId[] = ['SH', 'SZ', 'BJ'];
+export const BOARD_IDS: BoardId[] = ['main', 'chinext', 'star', 'bse'];
+export const INTERVAL_IDS: IntervalId[] = ['1m', '5m', '15m', '30m', '60m', '1d', '1w', '1mo', '1q', '1y'];
+export const ADJUSTMENT_IDS = ['none', 'forward', 'backward'] as const;
+export type AdjustmentId = (typeof ADJUSTMENT_IDS)[number];
+
+/** One OHLCV bar; prices in 1/1000 CNY, volume in shares, amount in fen. */
+export interface Bar {
+  /** Bar end, epoch seconds. */
+  ts: number;
+  /** Trading day (YYYYMMDD) the bar belongs to; for 1w..1y the period's last trading day. */
+  date: number;
+  open: number; high: number; low: number; close: number;
+  volume: number; amount: number;
+}

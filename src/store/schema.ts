@@ -1,0 +1,86 @@
+/**
+ * Kysely table types. Conventions (identical on SQLite and PostgreSQL):
+ * - dates are integers YYYYMMDD, instants are epoch seconds (`ts`);
+ * - prices are integers in 1/1000 CNY (`PRICE_SCALE`), money in fen (`MONEY_SCALE`);
+ * - volumes are integers in shares; instruments are joined by the surrogate `inst` key.
+ */
+export interface MetaTable { key: string; value: string }
+
+export interface MarketTable {
+  id: string; name: string; name_local: string; mic: string; timezone: string;
+  currency: string; opened: number;
+}
+
+export interface TradingDayTable { market: string; date: number }
+
+export interface ClassificationTable { id: string; name: string; type: string }
+
+export interface InstrumentTable {
+  inst: number;
+  id: string;
+  kind: 'equity' | 'index' | 'fund';
+  code: string;
+  market: string;
+  board: string | null;
+  name: string;
+  name_lc: string;
+  name_en: string | null;
+  list_date: number | null;
+  delist_date: number | null;
+  total_shares: number | null;
+  float_shares: number | null;
+  fund_type: string | null;
+  underlying: string | null;
+  base_date: number | null;
+  base_value: number | null;
+}
+
+export interface InstrumentClassificationTable { inst: number; classification_id: string }
+
+/** A stock is ST (special treatment) from start_date to end_date inclusive (null: still ST). */
+export interface StPeriodTable { inst: number; start_date: number; end_date: number | null }
+
+/** Free-float shares of each constituent used to compute an index. */
+export interface IndexConstituentTable { index_inst: number; inst: number; shares: number }
+
+export interface BarColumns {
+  inst: number; open: number; high: number; low: number; close: number;
+  volume: number; amount: number;
+}
+export interface DailyBarTable extends BarColumns { date: number }
+export interface MinuteBarTable extends BarColumns { ts: number; date: number }
+
+export interface QuoteTable {
+  inst: number; ts: number; date: number;
+  last: number; open: number; high: number; low: number; pre_close: number;
+  volume: number; amount: number;
+  bid_p1: number | null; bid_p2: number | null; bid_p3: number | null; bid_p4: number | null; bid_p5: number | null;
+  bid_v1: number | null; bid_v2: number | null; bid_v3: number | null; bid_v4: number | null; bid_v5: number | null;
+  ask_p1: number | null; ask_p2: number | null; ask_p3: number | null; ask_p4: number | null; ask_p5: number | null;
+  ask_v1: number | null; ask_v2: number | null; ask_v3: number | null; ask_v4: number | null; ask_v5: number | null;
+}
+
+export interface TradeTable {
+  inst: number; date: number; seq: number; ts: number;
+  price: number; volume: number; amount: number; side: 'buy' | 'sell' | 'neutral';
+}
+
+export interface ApiKeyTable {
+  id: string; name: string; hash: string; created_at: string; revoked_at: string | null;
+}
+
+export interface Database {
+  meta: MetaTable;
+  markets: MarketTable;
+  trading_days: TradingDayTable;
+  classifications: ClassificationTable;
+  instruments: InstrumentTable;
+  instrument_classifications: InstrumentClassificationTable;
+  st_periods: StPeriodTable;
+  index_constituents: IndexConstituentTable;
+  bars_1d: DailyBarTable;
+  bars_1m: MinuteBarTable;
+  quotes: QuoteTable;
+  trades: TradeTable;
+  api_keys: ApiKeyTable;
+}

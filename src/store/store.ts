@@ -1,0 +1,43 @@
+import { Migrator, type Kysely, type Migration, type MigrationProvider } from 'kysely';
+import type { Database } from './schema.js';
+import { openSqlite } from './dialects/sqlite.js';
+import { openPostgres } from './dialects/postgres.js';
+import * as m0001 from './migrations/0001_core.js';
+
+export type Dialect = 'sqlite' | 'postgres';
+
+/**
+ * A connection to one store. Everything above this seam is dialect-agnostic.
+ * @example const store = openStore('data/mds.sqlite'); await migrate(store);
+ */
+export interface Store {
+  readonly dialect: Dialect;
+  readonly db: Kysely<Database>;
+  /** Inserts many rows fast (prepared statement in one transaction / batched multi-row insert). */
+  bulkInsert(table: keyof Database & string, columns: string[], rows: unknown[][]): Promise<void>;
+  ping(): Promise<void>;
+  close(): Promise<void>;
+}
+
+/** `postgres://…` / `postgresql://…` opens PostgreSQL; anything else is a SQLite file path. */
+export function openStore(url: string): Store {
+  return /^postgres(ql)?:\/\//.test(url) ? openPostgres(url) : openSqlite(url);
+}
+
+const MIGRATIONS: Record<string, { up(db: Kysely<any>, d: Dialect): Promise<void> }> = {
+  '0001_core': m0001,
+};
+
+/** Applies pending migrations; returns the names applied. */
+export async function migrate(store: Store): Promise<string[]> {
+  const provider: MigrationProvider = {
+    async getMigrations() {
+      const out: Record<string, Migration> = {};
+      for (const [name, m] of Object.entries(MIGRATIONS)) out[name] = { up: (db) => m.up(db, store.dialect) };
+      return out;
+    },
+  };
+  const { error, results } = await new Migrator({ db: store.db, provider }).migrateToLatest();
+  if (error) throw error;
+  return (results ?? []).filter((r) => r.status === 'Success').map((r) => r.migrationName);
+}
