@@ -65,6 +65,16 @@ export interface TradeTable {
   price: number; volume: number; amount: number; side: 'buy' | 'sell' | 'neutral';
 }
 
+/**
+ * An implemented ex-rights / ex-dividend event (除权除息). Per-share cash in 1/100000 CNY,
+ * ratios (shares per share held) in millionths, rights price in 1/1000 CNY.
+ */
+export interface CorporateActionTable {
+  inst: number; ex_date: number; record_date: number; pay_date: number | null; announce_date: number;
+  cash_per_share: number; bonus_ratio: number; transfer_ratio: number;
+  rights_ratio: number; rights_price: number;
+}
+
 export interface ApiKeyTable {
   id: string; name: string; hash: string; created_at: string; revoked_at: string | null;
 }
@@ -82,5 +92,6 @@ export interface Database {
   bars_1m: MinuteBarTable;
   quotes: QuoteTable;
   trades: TradeTable;
+  corporate_actions: CorporateActionTable;
   api_keys: ApiKeyTable;
 }

@@ -91,6 +91,16 @@ export async function up(db: Kysely<any>, dialect: 'sqlite' | 'postgres'): Promi
   await table('trades', [['inst', 'integer'], ['date', 'integer'], ['seq', 'integer'], ['ts', 'big'],
     ['price', 'big'], ['volume', 'big'], ['amount', 'big'], ['side', 'text']], ['inst', 'date', 'seq']);
 
+  await noRowid(db.schema.createTable('corporate_actions')
+    .addColumn('inst', 'integer', (c) => c.notNull())
+    .addColumn('ex_date', 'integer', (c) => c.notNull())
+    .addColumn('record_date', 'integer', (c) => c.notNull())
+    .addColumn('pay_date', 'integer')
+    .addColumn('announce_date', 'integer', (c) => c.notNull())
+    .$call((b) => ['cash_per_share', 'bonus_ratio', 'transfer_ratio', 'rights_ratio', 'rights_price']
+      .reduce((t, col) => t.addColumn(col, big, (c) => c.notNull().defaultTo(0)), b))
+    .addPrimaryKeyConstraint('corporate_actions_pk', ['inst', 'ex_date'])).execute();
+
   await noRowid(db.schema.createTable('api_keys')
     .addColumn('id', 'text', (c) => text(c).primaryKey())
     .addColumn('name', 'text', (c) => c.notNull())
