@@ -1,0 +1,87 @@
+import Fastify, { type FastifyServerOptions } from 'fastify';
+import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
+import { randomUUID } from 'node:crypto';
+import type { Config } from './config.js';
+import type { Store } from './store/store.js';
+import { Catalog } from './store/catalog.js';
+import { ReferenceReader } from './store/queries/reference.js';
+import { MarketDataReader } from './store/queries/market-data.js';
+import { CursorCodec } from './http/cursor.js';
+import { KeyStore } from './auth/keys.js';
+import type { App, Services } from './http/services.js';
+import { registerErrorHandling } from './http/plugins/errors.js';
+import { registerAuth } from './http/plugins/auth.js';
+import { registerDocs } from './http/plugins/docs.js';
+import { ALL_SCHEMAS } from './http/schemas/registry.js';
+import { parseDate, parseDateTime } from './lib/time.js';
+import systemRoutes from './http/routes/system/index.js';
+import marketRoutes from './http/routes/markets/index.js';
+import classificationRoutes from './http/routes/classifications/index.js';
+import instrumentRoutes from './http/routes/instruments/index.js';
+import seriesRoutes from './http/routes/series/index.js';
+import poolTypeRoutes from './http/routes/pools/types.js';
+
+export interface AppOptions {
+  config: Config;
+  store: Store;
+  logger?: FastifyServerOptions['logger'];
+}
+
+/**
+ * Our own `date` and `date-time` formats (real calendar dates; RFC 3339 with an optional offset,
+ * read in market time). Named `formatsPlugin` so the compiler does not add ajv-formats over them.
+ */
+function formatsPlugin(ajv: any) {
+  ajv.addFormat('date', { type: 'string', validate: (s: string) => parseDate(s) !== null });
+  ajv.addFormat('date-time', { type: 'string', validate: (s: string) => parseDateTime(s) !== null });
+  return ajv;
+}
+
+const REQUEST_ID = /^[A-Za-z0-9._:-]{1,128}$/;
+
+/**
+ * Builds the application without listening: the server entry point, the tests (inject) and
+ * the OpenAPI export all use it.
+ */
+export async function buildApp(opts: AppOptions): Promise<App> {
+  const app = Fastify({
+    logger: opts.logger ?? false,
+    genReqId: (req) => {
+      const given = req.headers['x-request-id'];
+      return typeof given === 'string' && REQUEST_ID.test(given) ? given : randomUUID();
+    },
+    ajv: {
+      customOptions: { allErrors: true, removeAdditional: false, coerceTypes: true, useDefaults: true },
+      plugins: [formatsPlugin],
+    },
+    routerOptions: { ignoreTrailingSlash: true },
+  }).withTypeProvider<TypeBoxTypeProvider>();
+
+  const db = opts.store.db;
+  const svc: Services = {
+    config: opts.config,
+    store: opts.store,
+    catalog: new Catalog(db),
+    reference: new ReferenceReader(db),
+    marketData: new MarketDataReader(db),
+    codec: new CursorCodec(opts.config.cursorSecret),
+    keys: new KeyStore(db),
+  };
+  app.decorate('svc', svc);
+  app.addHook('onSend', async (req, reply) => { reply.header('x-request-id', req.id); });
+  registerErrorHandling(app);
+  for (const s of ALL_SCHEMAS) app.addSchema(s);
+  await registerDocs(app);
+
+  app.get('/openapi.json', { schema: { hide: true } }, async () => app.swagger());
+  await app.register(systemRoutes);
+  await app.register(async (api) => {
+    registerAuth(api, svc.keys);
+    await api.register(marketRoutes);
+    await api.register(classificationRoutes);
+    await api.register(poolTypeRoutes);
+    await api.register(instrumentRoutes);
+    await api.register(seriesRoutes);
+  });
+  return app;
+}

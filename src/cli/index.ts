@@ -1,0 +1,93 @@
+#!/usr/bin/env node
+import { Command, InvalidArgumentError } from 'commander';
+import { readFileSync } from 'node:fs';
+import { loadConfig } from '../config.js';
+import { migrate, openStore, type Store } from '../store/store.js';
+import { KeyStore } from '../auth/keys.js';
+import { buildApp } from '../app.js';
+import { main as serve } from '../server.js';
+import { generateDemo } from '../demo/generate.js';
+import { parseDate } from '../lib/time.js';
+
+const pkg = JSON.parse(readFileSync(new URL('../../package.json', import.meta.url), 'utf8'));
+
+const int = (v: string) => {
+  const n = Number(v);
+  if (!Number.isInteger(n) || n < 0) throw new InvalidArgumentError('expected a non-negative integer');
+  return n;
+};
+const date = (v: string) => {
+  const d = parseDate(v);
+  if (d === null) throw new InvalidArgumentError('expected a date YYYY-MM-DD');
+  return d;
+};
+
+/** Opens the store named by --database or DATABASE_URL, migrated, and closes it after `fn`. */
+async function withStore<T>(url: string | undefined, fn: (s: Store) => Promise<T>): Promise<T> {
+  const store = openStore(url ?? loadConfig().databaseUrl);
+  try {
+    await migrate(store);
+    return await fn(store);
+  } finally {
+    await store.close();
+  }
+}
+
+const program = new Command('mds')
+  .description('market-data-service: read-only A-share market data API')
+  .version(pkg.version)
+  .option('--database <url>', 'SQLite file or postgres:// URL (default: DATABASE_URL or data/mds.sqlite)');
+const db = () => program.opts().database as string | undefined;
+
+program.command('serve').description('start the HTTP server (HOST, PORT, DATABASE_URL from the environment)')
+  .action(async () => { const c = loadConfig(); if (db()) c.databaseUrl = db()!; await serve(c); });
+
+program.command('migrate').description('create or upgrade the store schema')
+  .action(() => withStore(db(), async (s) => {
+    const applied = await migrate(s);
+    console.log(applied.length ? `applied: ${applied.join(', ')}` : 'schema up to date');
+  }));
+
+program.command('demo').description('generate the deterministic demo market into an empty store')
+  .option('--seed <n>', 'random seed', int, 1)
+  .option('--equities <n>', 'number of equities (>= 20)', int, 220)
+  .option('--start <date>', 'first day of daily bars', date, 20230103)
+  .option('--end <date>', 'last day of the market', date, 20261120)
+  .option('--minute-days <n>', 'trading days with 1m bars', int, 10)
+  .option('--tick-days <n>', 'trading days with quotes and trades', int, 2)
+  .action((o) => withStore(db(), async (s) => {
+    const existing = await s.db.selectFrom('instruments').select('inst').limit(1).execute();
+    if (existing.length) throw new Error('the store already holds instruments; demo needs an empty store');
+    const t = Date.now();
+    const summary = await generateDemo(s, { seed: o.seed, equities: o.equities, start: o.start, end: o.end, minuteDays: o.minuteDays, tickDays: o.tickDays });
+    console.log(`demo market generated in ${((Date.now() - t) / 1000).toFixed(1)} s: ${JSON.stringify(summary)}`);
+  }));
+
+const keys = program.command('keys').description('manage API keys');
+keys.command('create').description('create a key; prints the key alone on stdout (it is stored only as a hash)')
+  .requiredOption('--name <name>', 'who or what the key is for')
+  .action((o) => withStore(db(), async (s) => { console.log((await new KeyStore(s.db).create(o.name)).key); }));
+keys.command('list').description('list keys (id, name, created, revoked)')
+  .action(() => withStore(db(), async (s) => {
+    for (const k of await new KeyStore(s.db).list()) {
+      console.log([k.id, k.name, k.created_at, k.revoked_at ?? 'active'].join('\t'));
+    }
+  }));
+keys.command('revoke').description('revoke a key by id (or by the key itself)').argument('<id>')
+  .action((id: string) => withStore(db(), async (s) => {
+    if (!(await new KeyStore(s.db).revoke(id))) throw new Error(`no active key ${id}`);
+    console.log(`revoked ${id}`);
+  }));
+
+program.command('openapi').description('print the OpenAPI 3.1 document')
+  .action(() => withStore(db() ?? ':memory:', async (s) => {
+    const app = await buildApp({ config: loadConfig(), store: s });
+    await app.ready();
+    console.log(JSON.stringify(app.swagger(), null, 2));
+    await app.close();
+  }));
+
+program.parseAsync().catch((e) => {
+  process.stderr.write(`mds: ${e instanceof Error ? e.message : String(e)}\n`);
+  process.exit(1);
+});

@@ -1,0 +1,65 @@
+import type { FastifyReply, FastifyRequest } from 'fastify';
+import type { CursorCodec } from './cursor.js';
+
+/** A page of rows fetched with one extra row to learn whether another page follows. */
+export interface PageRequest {
+  /** Sort key of the last row already served, or null for the first page. */
+  after: unknown[] | null;
+  /** Rows wanted: page size + 1. */
+  limit: number;
+}
+
+/** Query parameters that never belong to a cursor's fingerprint. */
+const PAGE_KEYS = new Set(['page[size]', 'page[after]']);
+
+/**
+ * The identity of a query for cursor binding: operation, path parameters and filters
+ * (everything but the page controls, so the page size may change mid-walk).
+ */
+export function fingerprint(operationId: string, params: object, query: Record<string, unknown>): string {
+  const q = Object.keys(query).filter((k) => !PAGE_KEYS.has(k)).sort().map((k) => `${k}=${String(query[k])}`);
+  return `${operationId}|${JSON.stringify(params)}|${q.join('&')}`;
+}
+
+/** Rebuilds the request URL with `page[after]` set to `cursor` (other parameters kept in order). */
+export function linkWithCursor(url: string, cursor: string): string {
+  const qi = url.indexOf('?');
+  const path = qi < 0 ? url : url.slice(0, qi);
+  const parts = qi < 0 ? [] : url.slice(qi + 1).split('&').filter((p) => {
+    const k = decodeURIComponent(p.split('=')[0].replace(/\+/g, ' '));
+    return p !== '' && k !== 'page[after]';
+  });
+  parts.push(`page[after]=${cursor}`);
+  return `${path}?${parts.join('&')}`;
+}
+
+export interface Paged<Row> {
+  rows: Row[];
+  nextKey: unknown[] | null;
+}
+
+/**
+ * Runs one keyset page: decodes `page[after]`, fetches size+1 rows, and answers with the
+ * collection envelope. `key` must give the unique, stable sort key of a row.
+ */
+export async function sendPage<Row, Item>(
+  req: FastifyRequest, reply: FastifyReply, codec: CursorCodec, operationId: string,
+  fetch: (page: PageRequest) => Promise<Row[]>, key: (row: Row) => unknown[], toItem: (row: Row) => Item,
+): Promise<void> {
+  const query = req.query as Record<string, unknown>;
+  const size = (query['page[size]'] as number | undefined) ?? 100;
+  const fp = fingerprint(operationId, req.params as object, query);
+  const cursor = query['page[after]'] as string | undefined;
+  const after = cursor === undefined ? null : codec.decode(cursor, fp);
+  const rows = await fetch({ after, limit: size + 1 });
+  const more = rows.length > size;
+  if (more) rows.length = size;
+  const next = more ? codec.encode(key(rows[rows.length - 1]), fp) : null;
+  const data = new Array<Item>(rows.length);
+  for (let i = 0; i < rows.length; i++) data[i] = toItem(rows[i]);
+  reply.send({
+    data,
+    meta: { next_cursor: next },
+    links: { self: req.url, next: next === null ? null : linkWithCursor(req.url, next) },
+  });
+}

@@ -1,0 +1,90 @@
+import { Type } from '@sinclair/typebox';
+import { ADJUSTMENT_IDS, BOARD_IDS, INTERVAL_IDS, MARKET_IDS } from '../market/types.js';
+import { ApiError, invalid, type ApiErrorItem } from '../errors.js';
+import { formatDate, parseDate, parseDateTime } from '../lib/time.js';
+
+/** Query parameter schemas, reused with the same meaning on every endpoint (spec §4). */
+export const MAX_PAGE_SIZE = 1000;
+export const pageParams = {
+  'page[size]': Type.Optional(Type.Integer({
+    minimum: 1, maximum: MAX_PAGE_SIZE, default: 100,
+    description: `Rows per page, 1..${MAX_PAGE_SIZE} (default 100).`,
+  })),
+  'page[after]': Type.Optional(Type.String({
+    minLength: 1, maxLength: 512, description: 'Cursor from meta.next_cursor of the previous page.',
+  })),
+};
+
+const enumOf = (values: readonly string[], description: string) =>
+  Type.Unsafe<string>({ type: 'string', enum: [...values], description });
+
+export const marketQuery = enumOf(MARKET_IDS, 'Market: SH (Shanghai), SZ (Shenzhen), BJ (Beijing).');
+export const boardQuery = enumOf(BOARD_IDS, 'Board: main, chinext, star, bse.');
+export const intervalQuery = enumOf(INTERVAL_IDS, 'Bar interval.');
+export const adjustmentQuery = enumOf(ADJUSTMENT_IDS, 'Price adjustment: none (default), forward, backward.');
+
+export const dateQuery = (description: string) => Type.String({ format: 'date', description });
+export const dateTimeQuery = (description: string) => Type.String({
+  format: 'date-time',
+  description: `${description} RFC 3339; without an offset it is market time (UTC+8); a bare date is the start of that day for \`from\` and the whole day for \`to\`.`,
+});
+
+export const dateWindowParams = {
+  from: Type.Optional(dateQuery('First date, inclusive.')),
+  to: Type.Optional(dateQuery('Last date, inclusive.')),
+};
+export const timeWindowParams = {
+  from: Type.Optional(dateTimeQuery('Start, inclusive.')),
+  to: Type.Optional(dateTimeQuery('End, inclusive.')),
+  date: Type.Optional(dateQuery('One trading day (market time). Not with from/to.')),
+};
+
+/** Inclusive window in epoch milliseconds. */
+export interface TimeWindow { fromMs: number; toMs: number }
+
+const DAY_MS = 86_400_000;
+
+/**
+ * Resolves from/to/date into one inclusive instant window. A bare-date `to` covers that whole
+ * day (as users of date-based APIs expect); `date` may not be combined with `from`/`to`.
+ */
+export function timeWindow(q: { from?: string; to?: string; date?: string }): TimeWindow {
+  const errors: ApiErrorItem[] = [];
+  if (q.date !== undefined && (q.from !== undefined || q.to !== undefined)) {
+    errors.push({
+      code: 'conflicting_parameters', parameter: 'date',
+      detail: 'date selects one trading day and cannot be combined with from or to',
+    });
+    throw new ApiError(errors);
+  }
+  let fromMs = -8.64e15, toMs = 8.64e15;
+  if (q.date !== undefined) {
+    const p = parseDateTime(q.date)!;
+    return { fromMs: p.ms, toMs: p.ms + DAY_MS - 1 };
+  }
+  if (q.from !== undefined) {
+    const p = parseDateTime(q.from);
+    if (!p) errors.push(invalid('from', 'from must be an RFC 3339 date-time or a date (YYYY-MM-DD)'));
+    else fromMs = p.ms;
+  }
+  if (q.to !== undefined) {
+    const p = parseDateTime(q.to);
+    if (!p) errors.push(invalid('to', 'to must be an RFC 3339 date-time or a date (YYYY-MM-DD)'));
+    else toMs = p.dateOnly ? p.ms + DAY_MS - 1 : p.ms;
+  }
+  if (!errors.length && fromMs > toMs) errors.push(invalid('from', 'from must not be after to'));
+  if (errors.length) throw new ApiError(errors);
+  return { fromMs, toMs };
+}
+
+/** Resolves date-only from/to into inclusive YYYYMMDD integers. */
+export function dateWindow(q: { from?: string; to?: string }): { from: number; to: number } {
+  const from = q.from !== undefined ? parseDate(q.from) : 0;
+  const to = q.to !== undefined ? parseDate(q.to) : 99991231;
+  const errors: ApiErrorItem[] = [];
+  if (from === null) errors.push(invalid('from', 'from must be a date (YYYY-MM-DD)'));
+  if (to === null) errors.push(invalid('to', 'to must be a date (YYYY-MM-DD)'));
+  if (!errors.length && from! > to!) errors.push(invalid('from', `from (${formatDate(from!)}) must not be after to (${formatDate(to!)})`));
+  if (errors.length) throw new ApiError(errors);
+  return { from: from!, to: to! };
+}

@@ -1,0 +1,29 @@
+import swagger from '@fastify/swagger';
+import swaggerUi from '@fastify/swagger-ui';
+import type { FastifyInstance } from 'fastify';
+import { readFileSync } from 'node:fs';
+
+const pkg = JSON.parse(readFileSync(new URL('../../../package.json', import.meta.url), 'utf8'));
+
+const DESCRIPTION = `Read-only reference and market data of the Chinese A-share markets (SH, SZ, BJ).
+
+* Authenticate with the \`X-API-Key\` header (create a key with \`mds keys create --name NAME\`).
+* Collections answer \`{data, meta: {next_cursor}, links: {self, next}}\`; pass \`meta.next_cursor\` as \`page[after]\`
+  to walk a collection (keyset pagination: no row is lost or repeated). \`page[size]\` is 1..1000, default 100.
+* Prices, money and ratios are exact decimal strings; volumes are integers in shares; timestamps are RFC 3339
+  in market time (+08:00). Errors are \`{errors: [{status, code, title, detail, source}], meta: {request_id}}\`.`;
+
+/** OpenAPI 3.1 generated from the route schemas, served at /openapi.json, rendered at /docs. */
+export async function registerDocs(app: FastifyInstance): Promise<void> {
+  await app.register(swagger, {
+    openapi: {
+      openapi: '3.1.0',
+      info: { title: 'market-data-service', version: pkg.version, description: DESCRIPTION },
+      components: { securitySchemes: { ApiKeyAuth: { type: 'apiKey', in: 'header', name: 'X-API-Key' } } },
+      security: [{ ApiKeyAuth: [] }],
+      tags: ['system', 'markets', 'classifications', 'equities', 'indices', 'funds'].map((name) => ({ name })),
+    },
+    refResolver: { buildLocalReference: (json, _base, _fragment, i) => String(json.$id ?? `def-${i}`) },
+  });
+  await app.register(swaggerUi, { routePrefix: '/docs', uiConfig: { docExpansion: 'list', deepLinking: true } });
+}

@@ -1,0 +1,23 @@
+import type { App } from '../../services.js';
+import { operation } from '../../route.js';
+import { sendPage } from '../../collection.js';
+import { Collection } from '../../schemas/common.js';
+import { Classification } from '../../schemas/reference.js';
+
+export const ClassificationCollectionResponse = Collection('ClassificationCollectionResponse', Classification);
+
+/** Sectors are industry, concept and region boards; primary industries are the CSRC categories. */
+const GROUPS = [
+  { operationId: 'listSectors', path: 'sectors', types: ['concept', 'industry', 'region'], summary: 'Sectors: industry, concept and region boards.' },
+  { operationId: 'listPrimaryIndustries', path: 'primary-industries', types: ['primary_industry'], summary: 'Primary industries (CSRC industry categories A-S).' },
+];
+
+export default async function classificationRoutes(app: App) {
+  const { reference, codec } = app.svc;
+  for (const g of GROUPS) {
+    app.get(`/api/v1/classifications/${g.path}`, {
+      schema: operation({ operationId: g.operationId, tags: ['classifications'], summary: g.summary, response: ClassificationCollectionResponse, collection: true }),
+    }, (req, reply) => sendPage(req, reply, codec, g.operationId, (p) => reference.classifications(g.types, p),
+      (c) => [c.id], (c) => c));
+  }
+}

@@ -1,0 +1,46 @@
+import { Type } from '@sinclair/typebox';
+import type { App } from '../../services.js';
+import { instrumentIdParam, operation, pathInstrument, type Kind } from '../../route.js';
+import { sendPage } from '../../collection.js';
+import { boardQuery, marketQuery } from '../../params.js';
+import { Collection, Single } from '../../schemas/common.js';
+import { Instrument } from '../../schemas/reference.js';
+import { instrumentRecord } from '../../serialize.js';
+import type { InstrumentRow } from '../../../store/catalog.js';
+
+export const InstrumentCollectionResponse = Collection('InstrumentCollectionResponse', Instrument);
+export const InstrumentResponse = Single('InstrumentResponse', Instrument);
+
+const KINDS: { kind: Kind; path: string; list: string; get: string; noun: string }[] = [
+  { kind: 'equity', path: 'equities', list: 'listEquities', get: 'getEquity', noun: 'equities' },
+  { kind: 'index', path: 'indices', list: 'listIndices', get: 'getIndex', noun: 'indices' },
+  { kind: 'fund', path: 'funds', list: 'listFunds', get: 'getFund', noun: 'funds' },
+];
+
+/** listEquities/getEquity, listIndices/getIndex, listFunds/getFund: one instrument schema for all. */
+export default async function instrumentRoutes(app: App) {
+  const { reference, catalog, codec } = app.svc;
+  for (const k of KINDS) {
+    const query = {
+      market: Type.Optional(marketQuery),
+      ...(k.kind === 'equity' ? { board: Type.Optional(boardQuery) } : {}),
+      code: Type.Optional(Type.String({ minLength: 1, maxLength: 16, description: 'Exact exchange code, e.g. 600519.' })),
+      name: Type.Optional(Type.String({ minLength: 1, maxLength: 64, description: 'Case-insensitive substring of the name.' })),
+    };
+    app.get(`/api/v1/${k.path}`, {
+      schema: operation({ operationId: k.list, tags: [k.path], summary: `List ${k.noun}, ordered by id.`, query, response: InstrumentCollectionResponse, collection: true }),
+    }, (req, reply) => {
+      const f = req.query as { market?: string; board?: string; code?: string; name?: string };
+      return sendPage(req, reply, codec, k.list, async (p) => {
+        const ids = await reference.instruments(k.kind, f, p);
+        const rows: InstrumentRow[] = [];
+        for (const { id } of ids) { const r = await catalog.get(id); if (r) rows.push(r); }
+        return rows;
+      }, (r) => [r.id], instrumentRecord);
+    });
+
+    app.get(`/api/v1/${k.path}/:instrument_id`, {
+      schema: operation({ operationId: k.get, tags: [k.path], summary: `One ${k.kind}.`, params: instrumentIdParam, response: InstrumentResponse, notFound: true }),
+    }, async (req) => ({ data: instrumentRecord(await pathInstrument(app.svc, req.params.instrument_id, k.kind)) }));
+  }
+}

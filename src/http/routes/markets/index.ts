@@ -1,0 +1,47 @@
+import { Type } from '@sinclair/typebox';
+import type { App } from '../../services.js';
+import { operation } from '../../route.js';
+import { sendPage } from '../../collection.js';
+import { dateWindowParams, dateWindow } from '../../params.js';
+import { Collection, Single } from '../../schemas/common.js';
+import { Market, TradingDay } from '../../schemas/reference.js';
+import { formatDate } from '../../../lib/time.js';
+import { notFound } from '../../../errors.js';
+
+export const MarketCollectionResponse = Collection('MarketCollectionResponse', Market);
+export const MarketResponse = Single('MarketResponse', Market);
+export const TradingDayCollectionResponse = Collection('TradingDayCollectionResponse', TradingDay);
+
+const marketParam = { market: Type.String({ description: 'MarketId: SH, SZ or BJ.' }) };
+const marketRecord = (m: { id: string; name: string; name_local: string; mic: string; timezone: string; currency: string; opened: number }) =>
+  ({ ...m, opened: formatDate(m.opened) });
+
+export default async function marketRoutes(app: App) {
+  const { reference, codec } = app.svc;
+
+  app.get('/api/v1/markets', {
+    schema: operation({ operationId: 'listMarkets', tags: ['markets'], summary: 'List markets (exchanges).', response: MarketCollectionResponse, collection: true }),
+  }, (req, reply) => sendPage(req, reply, codec, 'listMarkets', (p) => reference.markets(p), (m) => [m.id], marketRecord));
+
+  app.get('/api/v1/markets/:market', {
+    schema: operation({ operationId: 'getMarket', tags: ['markets'], summary: 'One market.', params: marketParam, response: MarketResponse, notFound: true }),
+  }, async (req) => {
+    const m = await reference.market(req.params.market);
+    if (!m) throw notFound(`No market ${req.params.market}; markets are SH, SZ and BJ`);
+    return { data: marketRecord(m) };
+  });
+
+  app.get('/api/v1/markets/:market/trading-days', {
+    schema: operation({
+      operationId: 'listTradingDays', tags: ['markets'], summary: 'Trading days of a market, ascending.',
+      description: 'The exchange calendar: every day with trading sessions, including announced future days of the current year.',
+      params: marketParam, query: dateWindowParams, response: TradingDayCollectionResponse, notFound: true, collection: true,
+    }),
+  }, async (req, reply) => {
+    const market = req.params.market;
+    if (!(await reference.market(market))) throw notFound(`No market ${market}; markets are SH, SZ and BJ`);
+    const w = dateWindow(req.query);
+    return sendPage(req, reply, codec, 'listTradingDays', (p) => reference.tradingDays(market, w.from, w.to, p),
+      (d) => [d.date], (d) => ({ market: d.market, date: formatDate(d.date) }));
+  });
+}

@@ -1,0 +1,23 @@
+import { Type } from '@sinclair/typebox';
+import type { App } from '../../services.js';
+import { operation } from '../../route.js';
+import { sendPage } from '../../collection.js';
+import { Collection } from '../../schemas/common.js';
+import { POOL_TYPES } from '../../../market/pool-types.js';
+
+export const PoolType = Type.Object({
+  id: Type.String({ description: 'PoolTypeId.' }),
+  name: Type.String({ description: 'Name (Chinese, as on Eastmoney).' }),
+  description: Type.String({ description: 'Membership rule.' }),
+}, { $id: 'PoolType', additionalProperties: false });
+export const PoolTypeCollectionResponse = Collection('PoolTypeCollectionResponse', PoolType);
+
+/** listPoolTypes: the six stock pools and their rules. */
+export default async function poolTypeRoutes(app: App) {
+  app.get('/api/v1/equities/pools', {
+    schema: operation({ operationId: 'listPoolTypes', tags: ['equities'], summary: 'Stock pool types and their membership rules.', response: PoolTypeCollectionResponse, collection: true }),
+  }, (req, reply) => sendPage(req, reply, app.svc.codec, 'listPoolTypes', async (p) => {
+    const start = p.after ? POOL_TYPES.findIndex((t) => t.id === p.after![0]) + 1 : 0;
+    return POOL_TYPES.slice(start, start + p.limit);
+  }, (t) => [t.id], (t) => t));
+}

@@ -1,0 +1,48 @@
+import { Type } from '@sinclair/typebox';
+import { readFileSync } from 'node:fs';
+import type { App } from '../../services.js';
+import { ApiError } from '../../../errors.js';
+import { ErrorResponse } from '../../schemas/common.js';
+
+export const StatusResponse = Type.Object({
+  status: Type.String({ description: 'ok (health) or ready (readiness).' }),
+}, { $id: 'StatusResponse', additionalProperties: false });
+
+export const VersionResponse = Type.Object({
+  name: Type.String(),
+  version: Type.String({ description: 'Service version (semver).' }),
+  api_version: Type.String({ description: 'Version in the path: v1.' }),
+  node: Type.String({ description: 'Node.js version.' }),
+}, { $id: 'VersionResponse', additionalProperties: false });
+
+const pkg = JSON.parse(readFileSync(new URL('../../../../package.json', import.meta.url), 'utf8'));
+const publicOp = (operationId: string, summary: string, extra: Record<number, unknown> = {}) => ({
+  schema: {
+    operationId, summary, tags: ['system'], security: [],
+    querystring: Type.Object({}, { additionalProperties: false }),
+    response: { 200: Type.Ref(operationId === 'getSystemVersion' ? VersionResponse : StatusResponse), ...extra },
+  },
+});
+
+/** getSystemHealth, getSystemReadiness, getSystemVersion: public probes. */
+export default async function systemRoutes(app: App) {
+  app.get('/api/v1/system/health', publicOp('getSystemHealth', 'Liveness probe: 200 while the process lives.'),
+    async () => ({ status: 'ok' }));
+
+  app.get('/api/v1/system/readiness',
+    publicOp('getSystemReadiness', 'Readiness probe: 200 when the store answers, else 503 not_ready.', { 503: Type.Ref(ErrorResponse) }),
+    async () => {
+      try {
+        await Promise.race([
+          app.svc.store.ping(),
+          new Promise((_, reject) => setTimeout(() => reject(new Error('timeout')), 2000).unref()),
+        ]);
+      } catch {
+        throw new ApiError({ code: 'not_ready', detail: 'The store does not answer.' });
+      }
+      return { status: 'ready' };
+    });
+
+  app.get('/api/v1/system/version', publicOp('getSystemVersion', 'Service version metadata.'),
+    async () => ({ name: pkg.name, version: pkg.version, api_version: 'v1', node: process.version }));
+}

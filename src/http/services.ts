@@ -1,0 +1,26 @@
+import type { FastifyBaseLogger, FastifyInstance, RawReplyDefaultExpression, RawRequestDefaultExpression, RawServerDefault } from 'fastify';
+import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
+import type { Store } from '../store/store.js';
+import type { Catalog } from '../store/catalog.js';
+import type { ReferenceReader } from '../store/queries/reference.js';
+import type { MarketDataReader } from '../store/queries/market-data.js';
+import type { CursorCodec } from './cursor.js';
+import type { KeyStore } from '../auth/keys.js';
+import type { Config } from '../config.js';
+
+/** What the HTTP front needs, handed over at the composition root (app.ts). */
+export interface Services {
+  config: Config;
+  store: Store;
+  catalog: Catalog;
+  reference: ReferenceReader;
+  marketData: MarketDataReader;
+  codec: CursorCodec;
+  keys: KeyStore;
+}
+
+declare module 'fastify' {
+  interface FastifyInstance { svc: Services }
+}
+
+export type App = FastifyInstance<RawServerDefault, RawRequestDefaultExpression, RawReplyDefaultExpression, FastifyBaseLogger, TypeBoxTypeProvider>;

@@ -1,0 +1,89 @@
+import type { Bar, IntervalId } from '../market/types.js';
+import { aggregateIntraday, aggregatePeriods } from '../market/aggregate.js';
+import { addDays, dateParts, epochToMarketDate, marketEpoch, weekday } from '../lib/time.js';
+import type { MarketDataReader } from '../store/queries/market-data.js';
+
+/**
+ * Plans a page of bars of any interval from the two stored granularities (CONTRACT.md §6):
+ * 1m and 1d are read as stored; 5m..60m aggregate 1m rows, 1w..1y aggregate 1d rows.
+ * A bar is selected by its end instant `ts` (from <= ts <= to, ts > after); aggregated bars are
+ * always whole buckets, read from the bucket's start even when `from` falls inside it.
+ */
+const INTRADAY: Partial<Record<IntervalId, 5 | 15 | 30 | 60>> = { '5m': 5, '15m': 15, '30m': 30, '60m': 60 };
+/** Most trading days one period can hold (bounds the rows read per page). */
+const PERIOD_DAYS: Partial<Record<IntervalId, number>> = { '1w': 5, '1mo': 23, '1q': 66, '1y': 252 };
+const CLOSE_MINUTE = 15 * 60;
+
+export function periodStart(date: number, interval: IntervalId): number {
+  const [y, m] = dateParts(date);
+  switch (interval) {
+    case '1w': return addDays(date, 1 - weekday(date));
+    case '1mo': return y * 10000 + m * 100 + 1;
+    case '1q': return y * 10000 + (Math.floor((m - 1) / 3) * 3 + 1) * 100 + 1;
+    case '1y': return y * 10000 + 101;
+    default: return date;
+  }
+}
+
+export function periodEnd(date: number, interval: IntervalId): number {
+  const [y, m] = dateParts(date);
+  switch (interval) {
+    case '1w': return addDays(date, 7 - weekday(date));
+    case '1mo': return y * 10000 + m * 100 + 31;
+    case '1q': return y * 10000 + (Math.floor((m - 1) / 3) * 3 + 3) * 100 + 31;
+    case '1y': return y * 10000 + 1231;
+    default: return date;
+  }
+}
+
+/** Smallest trading date whose 15:00 close instant is >= fromSec, largest whose is <= toSec. */
+function dayRange(fromSec: number, toSec: number): [number, number] {
+  let lo = epochToMarketDate(fromSec);
+  if (marketEpoch(lo, CLOSE_MINUTE) < fromSec) lo = addDays(lo, 1);
+  let hi = epochToMarketDate(toSec);
+  if (marketEpoch(hi, CLOSE_MINUTE) > toSec) hi = addDays(hi, -1);
+  return [lo, hi];
+}
+
+const MIN_SEC = -62135596800; // 0001-01-01
+const MAX_SEC = 253402300799; // 9999-12-31
+
+export async function readBars(
+  reader: MarketDataReader, inst: number, interval: IntervalId,
+  win: { fromMs: number; toMs: number }, after: number | null, limit: number,
+): Promise<Bar[]> {
+  const from = Math.max(MIN_SEC, Math.ceil(win.fromMs / 1000));
+  const to = Math.min(MAX_SEC, Math.floor(win.toMs / 1000));
+  if (interval === '1m') return reader.minuteBars(inst, from, to, after, limit);
+
+  const minutes = INTRADAY[interval];
+  if (minutes) {
+    // A bucket holds at most minutes+1 rows (the 09:30 auction bar joins the first one); read
+    // from one bucket before `from` (that partial bucket ends before `from` and is dropped).
+    const per = minutes + 1;
+    const max = (limit + 3) * per;
+    const lo = Math.max(from - per * 60, after ?? MIN_SEC);
+    const rows = await reader.minuteBars(inst, lo, to, after, max);
+    let bars = aggregateIntraday(rows, minutes);
+    if (rows.length === max) bars.pop(); // the last bucket may be cut by the row limit
+    bars = bars.filter((b) => b.ts >= from && b.ts <= to && (after === null || b.ts > after));
+    return bars.slice(0, limit);
+  }
+
+  const [lo, hi] = dayRange(from, to);
+  const afterDate = after === null ? null : epochToMarketDate(after);
+  if (interval === '1d') {
+    const rows = await reader.dailyBars(inst, lo, hi, afterDate, limit);
+    for (const r of rows) r.ts = marketEpoch(r.date, CLOSE_MINUTE);
+    return rows;
+  }
+  const days = PERIOD_DAYS[interval]!;
+  const max = (limit + 3) * days;
+  const start = Math.max(periodStart(lo, interval), afterDate === null ? 0 : afterDate + 1);
+  // Read whole periods: the one holding `hi` may end after it (then it is not selected).
+  const rows = await reader.dailyBars(inst, start, periodEnd(hi, interval), null, max);
+  for (const r of rows) r.ts = marketEpoch(r.date, CLOSE_MINUTE);
+  const bars = aggregatePeriods(rows, interval as '1w' | '1mo' | '1q' | '1y');
+  if (rows.length === max) bars.pop();
+  return bars.filter((b) => b.date >= lo && b.date <= hi).slice(0, limit);
+}

@@ -1,0 +1,89 @@
+import pg from 'pg';
+import { randomBytes } from 'node:crypto';
+import { existsSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
+import { buildApp } from '../src/app.js';
+import { loadConfig } from '../src/config.js';
+import { migrate, openStore, type Store } from '../src/store/store.js';
+import { generateDemo, type DemoOptions } from '../src/demo/generate.js';
+import { KeyStore } from '../src/auth/keys.js';
+import type { App } from '../src/http/services.js';
+
+/** PostgreSQL server for the contract suite; unset means the PostgreSQL runs are skipped. */
+export const PG_URL = process.env.TEST_DATABASE_URL ?? '';
+export const STORES: { name: string; url: () => Promise<string> }[] = [
+  { name: 'sqlite', url: async () => ':memory:' },
+  ...(PG_URL ? [{ name: 'postgres', url: () => freshPostgres() }] : []),
+];
+if (!PG_URL) console.warn('TEST_DATABASE_URL is not set: the PostgreSQL runs of the contract suite are skipped.');
+
+/** Shared reference data (../shared/data) for tests against the outside world. */
+export const SHARED = fileURLToPath(new URL('../../shared/data/', import.meta.url));
+export const HAVE_SHARED = existsSync(SHARED);
+
+const created: string[] = [];
+
+/** Creates an empty database on the test server and returns its URL (dropped at exit). */
+export async function freshPostgres(): Promise<string> {
+  const name = `mds_test_${randomBytes(6).toString('hex')}`;
+  const admin = new pg.Client({ connectionString: PG_URL });
+  await admin.connect();
+  await admin.query(`create database ${name}`);
+  await admin.end();
+  created.push(name);
+  const u = new URL(PG_URL);
+  u.pathname = '/' + name;
+  return u.toString();
+}
+
+export async function dropPostgres(url: string): Promise<void> {
+  const name = new URL(url).pathname.slice(1);
+  const admin = new pg.Client({ connectionString: PG_URL });
+  await admin.connect();
+  await admin.query(`drop database if exists ${name} with (force)`);
+  await admin.end();
+}
+
+/** The small demo used across tests: all boards, new listings, ST, 1m/quote/trade days. */
+export const SMALL_DEMO: Partial<DemoOptions> = { seed: 7, equities: 40, start: 20250102, end: 20251120, minuteDays: 3, tickDays: 2 };
+
+export interface Harness { app: App; store: Store; key: string; url: string; close(): Promise<void> }
+
+/** A migrated store with the small demo, an API key, and the app over it. */
+export async function harness(url: string, demo: Partial<DemoOptions> = SMALL_DEMO): Promise<Harness> {
+  const store = openStore(url);
+  await migrate(store);
+  await generateDemo(store, demo);
+  const { key } = await new KeyStore(store.db).create('test');
+  const app = await buildApp({ config: { ...loadConfig({}), databaseUrl: url }, store });
+  await app.ready();
+  return {
+    app, store, key, url,
+    async close() {
+      await app.close();
+      await store.close();
+      if (url.startsWith('postgres')) await dropPostgres(url);
+    },
+  };
+}
+
+/** GET with the harness key; returns status, parsed body and raw payload. */
+export async function get(h: Harness, path: string, headers: Record<string, string> = { 'x-api-key': h.key }) {
+  const res = await h.app.inject({ method: 'GET', url: path, headers });
+  let body: any = null;
+  try { body = JSON.parse(res.payload); } catch { /* not JSON */ }
+  return { status: res.statusCode, body, payload: res.payload, headers: res.headers };
+}
+
+/** Walks a collection page by page with `size`, returning every row. */
+export async function walk(h: Harness, path: string, size: number, maxPages = 10_000): Promise<any[]> {
+  const rows: any[] = [];
+  let url: string | null = `${path}${path.includes('?') ? '&' : '?'}page[size]=${size}`;
+  for (let i = 0; url && i < maxPages; i++) {
+    const r = await get(h, url);
+    if (r.status !== 200) throw new Error(`${url}: ${r.status} ${r.payload}`);
+    rows.push(...r.body.data);
+    url = r.body.links.next;
+  }
+  return rows;
+}

@@ -1,0 +1,63 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { validate } from '@readme/openapi-parser';
+import { readFileSync, existsSync } from 'node:fs';
+import { get, harness, type Harness } from './helpers.js';
+import { ERROR_CODES } from '../src/errors.js';
+
+const SPEC = new URL('../../shared/spec/market-data-service.md', import.meta.url);
+
+/** Operations this release serves (the rest arrive with the datasets and analytics issues). */
+const SERVED = ['getSystemHealth', 'getSystemReadiness', 'getSystemVersion', 'listMarkets', 'getMarket', 'listTradingDays',
+  'listSectors', 'listPrimaryIndustries', 'listEquities', 'getEquity', 'listIndices', 'getIndex', 'listFunds', 'getFund',
+  'listEquityBars', 'listIndexBars', 'listEquityQuotes', 'listIndexQuotes', 'listFundQuotes', 'listEquityTrades', 'listPoolTypes'];
+
+describe('OpenAPI document', () => {
+  let h: Harness;
+  let doc: any;
+  beforeAll(async () => {
+    h = await harness(':memory:', { seed: 1, equities: 20, start: 20251001, end: 20251120, minuteDays: 1, tickDays: 1 });
+    doc = (await get(h, '/openapi.json', {})).body;
+  });
+  afterAll(async () => { await h?.close(); });
+
+  it('is a valid OpenAPI 3.1 document with the ApiKeyAuth scheme', async () => {
+    expect(doc.openapi).toBe('3.1.0');
+    const result = await validate(structuredClone(doc));
+    expect(result.valid, JSON.stringify(result.errors)).toBe(true);
+    expect(doc.components.securitySchemes.ApiKeyAuth).toEqual({ type: 'apiKey', in: 'header', name: 'X-API-Key' });
+    for (const name of ['ErrorResponse', 'BarCollectionResponse', 'InstrumentResponse', 'MarketCollectionResponse', 'StatusResponse', 'VersionResponse']) {
+      expect(doc.components.schemas[name], name).toBeDefined();
+    }
+  });
+
+  it('has every served operationId, public system operations and protected others', () => {
+    const ops = new Map<string, any>();
+    for (const [path, item] of Object.entries<any>(doc.paths)) {
+      for (const [method, op] of Object.entries<any>(item)) ops.set(op.operationId, { ...op, path, method });
+    }
+    for (const id of SERVED) expect(ops.has(id), id).toBe(true);
+    expect(ops.get('getSystemHealth').security).toEqual([]);
+    expect(ops.get('listEquityBars').path).toBe('/api/v1/equities/{instrument_id}/bars');
+    expect(ops.get('listEquityBars').responses['401']).toBeDefined();
+    const params = ops.get('listEquityBars').parameters.map((p: any) => p.name);
+    expect(params).toEqual(expect.arrayContaining(['interval', 'adjustment', 'from', 'to', 'date', 'page[size]', 'page[after]']));
+    if (existsSync(SPEC)) {
+      const specIds = [...readFileSync(SPEC, 'utf8').matchAll(/\| (get|list)[A-Z]\w+/g)].map((m) => m[0].slice(2));
+      for (const id of ops.keys()) expect(specIds, `${id} is not an operation of the spec`).toContain(id);
+    }
+  });
+
+  it('documents every error code of the catalogue', () => {
+    const text = JSON.stringify(doc);
+    expect(text).toContain('ErrorResponse');
+    expect(Object.keys(ERROR_CODES)).toContain('invalid_cursor');
+  });
+
+  it('renders the docs page', async () => {
+    const r = await h.app.inject({ method: 'GET', url: '/docs/' });
+    expect([200, 302]).toContain(r.statusCode);
+    const page = await h.app.inject({ method: 'GET', url: '/docs/static/index.html' });
+    expect(page.statusCode).toBe(200);
+    expect(page.payload).toContain('swagger');
+  });
+});
