@@ -58,21 +58,19 @@ export function computeIndex(members: Member[], days: number[], minuteDays: Set<
     if (!open(date)) continue;
     let den = 0;
     const d: Sums = { o: 0, h: 0, l: 0, c: 0, vol: 0, amt: 0 };
-    const inDay: number[] = [];
-    const stale: number[] = [];
+    let stale = 0;
     members.forEach((m, j) => {
       const b = m.daily[i];
       if (b) {
         d.vol += b.volume; d.amt += b.amount;
         if (b.date !== m.listDate) {
           den += m.q * b.ref; d.o += m.q * b.open; d.h += m.q * b.high; d.l += m.q * b.low; d.c += m.q * b.close;
-          inDay.push(j);
         }
         last[j] = b.close;
       } else if (last[j] !== null) {
         const v = m.q * last[j]!;
         den += v; d.o += v; d.h += v; d.l += v; d.c += v;
-        stale.push(j);
+        stale += v;
       }
     });
     if (den === 0) continue;
@@ -91,13 +89,13 @@ export function computeIndex(members: Member[], days: number[], minuteDays: Set<
   return { daily, minutes };
 }
 
-function minuteSeries(members: Member[], date: number, level: number, den: number, stale: number[]): MinuteBar[] {
-  let lists = members.map((m) => m.minutes.get(date) ?? null);
+/** One-minute index bars; `stale` is Σ q·last close of the suspended constituents. */
+function minuteSeries(members: Member[], date: number, level: number, den: number, stale: number): MinuteBar[] {
+  const lists = members.map((m) => m.minutes.get(date) ?? null);
   const ref = lists.find((x) => x !== null)!;
-  const staleSum = stale.reduce((a, j) => a + members[j].q * members[j].daily.findLast((b) => b !== null && b.date < date)!.close, 0);
   const out: MinuteBar[] = [];
   for (let k = 0; k < ref.length; k++) {
-    const s: Sums = { o: staleSum, h: staleSum, l: staleSum, c: staleSum, vol: 0, amt: 0 };
+    const s: Sums = { o: stale, h: stale, l: stale, c: stale, vol: 0, amt: 0 };
     lists.forEach((bars, j) => {
       if (bars === null) return;
       const b = bars[k];
@@ -108,6 +106,5 @@ function minuteSeries(members: Member[], date: number, level: number, den: numbe
     });
     out.push(bar(level, den, s, ref[k].ts, ref[k].label));
   }
-  lists = [];
   return out;
 }

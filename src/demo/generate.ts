@@ -1,0 +1,49 @@
+/**
+ * The deterministic demo market (CONTRACT.md §7 `mds demo`): equities on all four boards of the
+ * three exchanges with ST periods, suspensions, corporate actions and price limits; indices
+ * computed from their constituents; ETFs tracking them; minute bars, trades and quotes for the
+ * last days. The only randomness is a seeded PRNG, so equal options give identical rows.
+ *
+ * @example
+ * const store = openStore(':memory:'); await migrate(store);
+ * const summary = await generateDemo(store, { seed: 7, equities: 40 }); // { bars_1d: 41234, ... }
+ */
+import type { Store } from '../store/store.js';
+import { CALENDAR_FIRST, CALENDAR_LAST, tradingDaysBetween } from '../market/calendar.js';
+import { DEFAULT_OPTIONS, type DemoOptions } from './model.js';
+import { simulate } from './simulate.js';
+import { persist } from './persist.js';
+import { Writer, type TableName } from './writer.js';
+
+export type { DemoOptions } from './model.js';
+export { DEFAULT_OPTIONS } from './model.js';
+
+/** Rows inserted per table. */
+export type DemoSummary = Record<Exclude<TableName, 'api_keys'>, number>;
+
+const TABLES: Exclude<TableName, 'api_keys'>[] = ['meta', 'markets', 'trading_days', 'classifications', 'instruments',
+  'instrument_classifications', 'st_periods', 'index_constituents', 'corporate_actions', 'bars_1d', 'bars_1m', 'quotes', 'trades'];
+
+/** Fills in defaults and checks the options; throws RangeError naming the bad option. */
+export function resolveDemoOptions(opts: Partial<DemoOptions> = {}): DemoOptions {
+  const o: DemoOptions = { ...DEFAULT_OPTIONS };
+  for (const k of Object.keys(DEFAULT_OPTIONS) as (keyof DemoOptions)[]) if (opts[k] !== undefined) o[k] = opts[k]!;
+  const bad = (what: string) => { throw new RangeError(`demo: ${what}`); };
+  for (const k of Object.keys(o) as (keyof DemoOptions)[]) if (!Number.isSafeInteger(o[k])) bad(`${k} must be an integer`);
+  if (o.equities < 20) bad('equities must be at least 20');
+  if (o.start < CALENDAR_FIRST || o.end > CALENDAR_LAST || o.start > o.end) bad(`start..end must lie within ${CALENDAR_FIRST}..${CALENDAR_LAST}`);
+  const days = tradingDaysBetween(o.start, o.end).length;
+  if (days < 60) bad('start..end must span at least 60 trading days');
+  if (o.minuteDays < 0 || o.minuteDays > days) bad(`minuteDays must be within 0..${days}`);
+  if (o.tickDays < 0 || o.tickDays > o.minuteDays) bad('tickDays must be within 0..minuteDays');
+  return o;
+}
+
+/** Generates the demo market into a freshly migrated, empty store. */
+export async function generateDemo(store: Store, opts?: Partial<DemoOptions>): Promise<DemoSummary> {
+  const o = resolveDemoOptions(opts);
+  const market = simulate(o);
+  const w = new Writer(store);
+  await persist(w, o, market);
+  return Object.fromEntries(TABLES.map((t) => [t, w.counts[t] ?? 0])) as DemoSummary;
+}

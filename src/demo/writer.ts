@@ -1,0 +1,38 @@
+/** Chunked, ordered inserts through `Store.bulkInsert`, counting rows per table. */
+import type { Store } from '../store/store.js';
+import type { Database } from '../store/schema.js';
+
+export type TableName = keyof Database & string;
+
+const CHUNK = 20_000;
+
+export class Writer {
+  readonly counts: Partial<Record<TableName, number>> = {};
+
+  constructor(private readonly store: Store) {}
+
+  /** Inserts the rows in iteration order, CHUNK rows per bulkInsert call. */
+  async write(table: TableName, columns: string[], rows: Iterable<unknown[]>): Promise<void> {
+    let buf: unknown[][] = [];
+    let n = 0;
+    for (const row of rows) {
+      if (row.length !== columns.length) throw new Error(`demo: ${table} row has ${row.length} values for ${columns.length} columns`);
+      buf.push(row);
+      if (buf.length >= CHUNK) {
+        await this.store.bulkInsert(table, columns, buf);
+        n += buf.length;
+        buf = [];
+      }
+    }
+    if (buf.length > 0) await this.store.bulkInsert(table, columns, buf);
+    this.counts[table] = (this.counts[table] ?? 0) + n + buf.length;
+  }
+}
+
+export const BAR_COLUMNS = ['open', 'high', 'low', 'close', 'volume', 'amount'];
+export const QUOTE_COLUMNS = ['inst', 'ts', 'date', 'last', 'open', 'high', 'low', 'pre_close', 'volume', 'amount',
+  ...['bid_p', 'bid_v', 'ask_p', 'ask_v'].flatMap((p) => [1, 2, 3, 4, 5].map((l) => p + l))];
+export const INSTRUMENT_COLUMNS = ['inst', 'id', 'kind', 'code', 'market', 'board', 'name', 'name_lc', 'name_en',
+  'list_date', 'delist_date', 'total_shares', 'float_shares', 'fund_type', 'underlying', 'base_date', 'base_value'];
+export const ACTION_COLUMNS = ['inst', 'ex_date', 'record_date', 'pay_date', 'announce_date', 'cash_per_share',
+  'bonus_ratio', 'transfer_ratio', 'rights_ratio', 'rights_price'];

@@ -1,0 +1,85 @@
+import { describe, expect, it } from 'vitest';
+import { limitPrices, limitRule, type LimitRuleInput } from './limits.js';
+
+const rule = (over: Partial<LimitRuleInput>) =>
+  limitRule({ board: 'main', st: false, date: 20240301, listDate: 20100104, tradingDayIndexSinceListing: 1000, ...over });
+
+describe('limitRule', () => {
+  it('gives the ordinary ratio per board', () => {
+    expect(rule({})).toEqual({ ratioPct: 10, reason: 'main_board' });
+    expect(rule({ board: 'chinext' })).toEqual({ ratioPct: 20, reason: 'chinext' });
+    expect(rule({ board: 'star' })).toEqual({ ratioPct: 20, reason: 'star' });
+    expect(rule({ board: 'bse' })).toEqual({ ratioPct: 30, reason: 'bse' });
+  });
+
+  it('switches ChiNext to 20% on 2020-08-24', () => {
+    expect(rule({ board: 'chinext', date: 20200821 })).toEqual({ ratioPct: 10, reason: 'chinext' });
+    expect(rule({ board: 'chinext', date: 20200824 })).toEqual({ ratioPct: 20, reason: 'chinext' });
+    expect(rule({ board: 'chinext', st: true, date: 20200821 })).toEqual({ ratioPct: 5, reason: 'st_chinext' });
+    expect(rule({ board: 'chinext', st: true, date: 20200824 })).toEqual({ ratioPct: 20, reason: 'st_chinext' });
+  });
+
+  it('raises the main-board ST limit to 10% on 2026-07-06', () => {
+    expect(rule({ st: true, date: 20260703 })).toEqual({ ratioPct: 5, reason: 'st_main_board' });
+    expect(rule({ st: true, date: 20260706 })).toEqual({ ratioPct: 10, reason: 'st_main_board' });
+    expect(rule({ board: 'star', st: true })).toEqual({ ratioPct: 20, reason: 'st_star' });
+    expect(rule({ board: 'bse', st: true })).toEqual({ ratioPct: 30, reason: 'st_bse' });
+  });
+
+  it('has no limit on the first 5 days of registration-system listings', () => {
+    const none = { ratioPct: null, reason: 'new_listing_no_limit' };
+    for (const board of ['main', 'chinext', 'star'] as const) {
+      const listed = { board, listDate: 20230410, date: 20230410 };
+      for (let i = 0; i < 5; i++) expect(rule({ ...listed, tradingDayIndexSinceListing: i }), `${board} ${i}`).toEqual(none);
+      expect(rule({ ...listed, tradingDayIndexSinceListing: 5 }).ratioPct).not.toBeNull();
+    }
+    expect(rule({ board: 'chinext', listDate: 20200824, date: 20200828, tradingDayIndexSinceListing: 4 })).toEqual(none);
+    expect(rule({ board: 'bse', listDate: 20230410, tradingDayIndexSinceListing: 0 })).toEqual(none);
+    expect(rule({ board: 'bse', listDate: 20230410, tradingDayIndexSinceListing: 1 })).toEqual({ ratioPct: 30, reason: 'bse' });
+  });
+
+  it('treats pre-reform IPO first days as an unexpressed band, then the ordinary limit', () => {
+    const band = { ratioPct: null, reason: 'ipo_first_day_band' };
+    expect(rule({ listDate: 20230407, tradingDayIndexSinceListing: 0 })).toEqual(band);
+    expect(rule({ listDate: 20230407, tradingDayIndexSinceListing: 1 })).toEqual({ ratioPct: 10, reason: 'main_board' });
+    expect(rule({ board: 'chinext', listDate: 20200821, date: 20200821, tradingDayIndexSinceListing: 0 })).toEqual(band);
+    // listed under the old rules, trading on after the reform: the new ordinary ratio
+    expect(rule({ board: 'chinext', listDate: 20200821, date: 20200824, tradingDayIndexSinceListing: 1 }))
+      .toEqual({ ratioPct: 20, reason: 'chinext' });
+  });
+
+  it('refuses dates before listing', () => {
+    expect(() => rule({ tradingDayIndexSinceListing: -1 })).toThrow(RangeError);
+  });
+});
+
+describe('limitPrices', () => {
+  it('rounds half-up to 0.01 CNY', () => {
+    expect(limitPrices(10010, 10)).toEqual({ up: 11010, down: 9010 }); // 11.011 / 9.009
+    expect(limitPrices(1040, 5)).toEqual({ up: 1090, down: 990 }); // 1.092 / 0.988
+    expect(limitPrices(10050, 5)).toEqual({ up: 10550, down: 9550 }); // 10.5525 / 9.5475
+    expect(limitPrices(1050, 10)).toEqual({ up: 1160, down: 950 }); // 1.155 -> 1.16 (half up), 0.945 -> 0.95
+    expect(limitPrices(25010, 20)).toEqual({ up: 30010, down: 20010 }); // 30.012 / 20.008
+    expect(limitPrices(3330, 30)).toEqual({ up: 4330, down: 2330 }); // 4.329 / 2.331
+    expect(limitPrices(1723500, 10)).toEqual({ up: 1895850, down: 1551150 });
+  });
+
+  it('moves at least one tick', () => {
+    expect(limitPrices(50, 5)).toEqual({ up: 60, down: 40 }); // 0.0525 -> 0.05 would not move
+    expect(limitPrices(190, 5)).toEqual({ up: 200, down: 180 }); // 0.1995 -> 0.20, 0.1805 -> 0.18
+    expect(limitPrices(90, 5)).toEqual({ up: 100, down: 80 }); // 0.0945 -> 0.09: one tick instead
+    expect(limitPrices(10, 10)).toEqual({ up: 20, down: 10 }); // never below one tick
+  });
+
+  it('rounds fund limits to 0.001', () => {
+    expect(limitPrices(3999, 10, 1)).toEqual({ up: 4399, down: 3599 }); // 4.3989 / 3.5991
+    expect(limitPrices(1005, 10, 1)).toEqual({ up: 1106, down: 905 }); // 1.1055 -> 1.106, 0.9045 -> 0.905
+    expect(limitPrices(5, 10, 1)).toEqual({ up: 6, down: 4 });
+  });
+
+  it('validates its inputs', () => {
+    expect(() => limitPrices(0, 10)).toThrow(RangeError);
+    expect(() => limitPrices(1000, 4.5)).toThrow(RangeError);
+    expect(() => limitPrices(1000, 10, 0)).toThrow(RangeError);
+  });
+});
