@@ -6,6 +6,7 @@ import type { Store } from './store/store.js';
 import { Catalog } from './store/catalog.js';
 import { ReferenceReader } from './store/queries/reference.js';
 import { MarketDataReader } from './store/queries/market-data.js';
+import { FundamentalsReader } from './store/queries/fundamentals.js';
 import { CursorCodec } from './http/cursor.js';
 import { KeyStore } from './auth/keys.js';
 import type { App, Services } from './http/services.js';
@@ -14,12 +15,14 @@ import { registerAuth } from './http/plugins/auth.js';
 import { registerDocs } from './http/plugins/docs.js';
 import { ALL_SCHEMAS } from './http/schemas/registry.js';
 import { parseDate, parseDateTime } from './lib/time.js';
+import { renderErrors } from './errors.js';
 import systemRoutes from './http/routes/system/index.js';
 import marketRoutes from './http/routes/markets/index.js';
 import classificationRoutes from './http/routes/classifications/index.js';
 import instrumentRoutes from './http/routes/instruments/index.js';
 import seriesRoutes from './http/routes/series/index.js';
 import poolTypeRoutes from './http/routes/pools/types.js';
+import fundamentalsRoutes from './http/routes/fundamentals/index.js';
 
 export interface AppOptions {
   config: Config;
@@ -55,6 +58,11 @@ export async function buildApp(opts: AppOptions): Promise<App> {
       plugins: [formatsPlugin],
     },
     routerOptions: { ignoreTrailingSlash: true },
+    // Malformed URLs and the like never reach a route; answer them as ErrorResponse too.
+    frameworkErrors: (err, req, reply) => {
+      reply.code(400).type('application/json')
+        .send(renderErrors([{ code: 'invalid_parameter', detail: `Malformed request: ${err.message}` }], req.id));
+    },
   }).withTypeProvider<TypeBoxTypeProvider>();
 
   const db = opts.store.db;
@@ -64,6 +72,7 @@ export async function buildApp(opts: AppOptions): Promise<App> {
     catalog: new Catalog(db),
     reference: new ReferenceReader(db),
     marketData: new MarketDataReader(db),
+    fundamentals: new FundamentalsReader(db),
     codec: new CursorCodec(opts.config.cursorSecret),
     keys: new KeyStore(db),
   };
@@ -82,6 +91,7 @@ export async function buildApp(opts: AppOptions): Promise<App> {
     await api.register(poolTypeRoutes);
     await api.register(instrumentRoutes);
     await api.register(seriesRoutes);
+    await api.register(fundamentalsRoutes);
   });
   return app;
 }

@@ -15,7 +15,7 @@ describe('OpenAPI document', () => {
   let h: Harness;
   let doc: any;
   beforeAll(async () => {
-    h = await harness(':memory:', { seed: 1, equities: 20, start: 20251001, end: 20251120, minuteDays: 1, tickDays: 1 });
+    h = await harness(':memory:', { seed: 1, equities: 20, start: 20250701, end: 20251120, minuteDays: 1, tickDays: 1 });
     doc = (await get(h, '/openapi.json', {})).body;
   });
   afterAll(async () => { await h?.close(); });
@@ -54,10 +54,12 @@ describe('OpenAPI document', () => {
   });
 
   it('renders the docs page', async () => {
-    const r = await h.app.inject({ method: 'GET', url: '/docs/' });
-    expect([200, 302]).toContain(r.statusCode);
-    const page = await h.app.inject({ method: 'GET', url: '/docs/static/index.html' });
+    const page = await h.app.inject({ method: 'GET', url: '/docs' });
     expect(page.statusCode).toBe(200);
-    expect(page.payload).toContain('swagger');
+    expect(page.payload).toContain('swagger-ui');
+    const init = await h.app.inject({ method: 'GET', url: '/docs/static/swagger-initializer.js' });
+    expect(init.statusCode).toBe(200);
+    const spec = await h.app.inject({ method: 'GET', url: '/docs/json' });
+    expect(JSON.parse(spec.payload).paths).toEqual(doc.paths);
   });
 });
