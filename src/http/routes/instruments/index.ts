@@ -11,6 +11,9 @@ import type { InstrumentRow } from '../../../store/catalog.js';
 export const InstrumentCollectionResponse = Collection('InstrumentCollectionResponse', Instrument);
 export const InstrumentResponse = Single('InstrumentResponse', Instrument);
 
+/** No control characters (PostgreSQL rejects NUL in text). */
+const PRINTABLE = '^[^\\u0000-\\u001f\\u007f]+$';
+
 const KINDS: { kind: Kind; path: string; list: string; get: string; noun: string }[] = [
   { kind: 'equity', path: 'equities', list: 'listEquities', get: 'getEquity', noun: 'equities' },
   { kind: 'index', path: 'indices', list: 'listIndices', get: 'getIndex', noun: 'indices' },
@@ -24,8 +27,8 @@ export default async function instrumentRoutes(app: App) {
     const query = {
       market: Type.Optional(marketQuery),
       ...(k.kind === 'equity' ? { board: Type.Optional(boardQuery) } : {}),
-      code: Type.Optional(Type.String({ minLength: 1, maxLength: 16, description: 'Exact exchange code, e.g. 600519.' })),
-      name: Type.Optional(Type.String({ minLength: 1, maxLength: 64, description: 'Case-insensitive substring of the name.' })),
+      code: Type.Optional(Type.String({ minLength: 1, maxLength: 16, pattern: PRINTABLE, description: 'Exact exchange code, e.g. 600519.' })),
+      name: Type.Optional(Type.String({ minLength: 1, maxLength: 64, pattern: PRINTABLE, description: 'Case-insensitive substring of the name.' })),
     };
     app.get(`/api/v1/${k.path}`, {
       schema: operation({ operationId: k.list, tags: [k.path], summary: `List ${k.noun}, ordered by id.`, query, response: InstrumentCollectionResponse, collection: true }),
