@@ -1,4 +1,4 @@
-import Fastify, { type FastifyServerOptions } from 'fastify';
+import Fastify, { type FastifyReply, type FastifyServerOptions } from 'fastify';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import { randomUUID } from 'node:crypto';
 import type { Config } from './config.js';
@@ -59,7 +59,8 @@ export async function buildApp(opts: AppOptions): Promise<App> {
     },
     routerOptions: { ignoreTrailingSlash: true },
     // Malformed URLs and the like never reach a route; answer them as ErrorResponse too.
-    frameworkErrors: (err, req, reply) => {
+    frameworkErrors: (err, req, res) => {
+      const reply = res as unknown as FastifyReply;
       reply.code(400).type('application/json')
         .send(renderErrors([{ code: 'invalid_parameter', detail: `Malformed request: ${err.message}` }], req.id));
     },

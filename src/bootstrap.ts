@@ -1,8 +1,21 @@
 import { existsSync, mkdirSync, renameSync, rmSync } from 'node:fs';
 import { dirname } from 'node:path';
 import { migrate, openStore, type Store } from './store/store.js';
-import { KeyStore } from './auth/keys.js';
-import { generateDemo, type DemoOptions } from './demo/generate.js';
+import { Worker } from 'node:worker_threads';
+import type { DemoOptions } from './demo/generate.js';
+
+/** Runs src/demo/build-worker in a worker thread; resolves with the API key it created. */
+function buildInWorker(file: string, options: Partial<DemoOptions>): Promise<string> {
+  const ts = import.meta.url.endsWith('.ts');
+  const worker = new Worker(new URL(`./demo/build-worker.${ts ? 'ts' : 'js'}`, import.meta.url),
+    { workerData: { file, options }, execArgv: ts ? ['--import', 'tsx'] : [] });
+  return new Promise((resolve, reject) => {
+    let key: string | null = null;
+    worker.on('message', (m: { key: string }) => { key = m.key; });
+    worker.on('error', reject);
+    worker.on('exit', (code) => (key !== null && code === 0 ? resolve(key) : reject(new Error(`demo build failed (exit ${code})`))));
+  });
+}
 
 export interface Opened { store: Store; created: boolean; firstKey?: string }
 
@@ -25,15 +38,10 @@ export async function openConfiguredStore(url: string, demo: Partial<DemoOptions
   for (const f of [tmp, `${tmp}-wal`, `${tmp}-shm`]) rmSync(f, { force: true });
   const started = Date.now();
   log(`First run: building the demo market into ${url} (seed ${demo.seed ?? 1}) ...`);
-  const building = openStore(tmp);
   let firstKey: string;
   try {
-    await migrate(building);
-    await generateDemo(building, demo);
-    firstKey = (await new KeyStore(building.db).create('default')).key;
-    await building.close();
+    firstKey = await buildInWorker(tmp, demo);
   } catch (e) {
-    await building.close().catch(() => {});
     for (const f of [tmp, `${tmp}-wal`, `${tmp}-shm`]) rmSync(f, { force: true });
     throw e;
   }

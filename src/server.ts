@@ -12,7 +12,7 @@ function banner(cfg: Config, firstKey?: string): string {
       ? `An API key was created for you (shown once, stored only as a hash):\n  ${firstKey}`
       : 'Create an API key with:  npx mds keys create --name me',
     'Try an authenticated call:',
-    `  curl -H 'X-API-Key: ${key}' '${base}/api/v1/equities?page[size]=5'`,
+    `  curl -g -H 'X-API-Key: ${key}' '${base}/api/v1/equities?page[size]=5'`,
     '',
   ].join('\n');
 }
