@@ -1,0 +1,40 @@
+import { describe, expect, it } from 'vitest';
+import { formatValue } from './format.js';
+
+describe('formatValue', () => {
+  it('gives 4 decimals, half away from zero, despite binary representation', () => {
+    // Each of these doubles lies just below its decimal half, where toFixed rounds down.
+    const cases: [number, string][] = [
+      [8.00005, '8.0001'], [-8.00005, '-8.0001'], [10.00015, '10.0002'], [0.00045, '0.0005'],
+      [(10.0001 + 10.0002) / 2, '10.0002'], [1 - 0.99995, '0.0001'], [0.00015 * 3, '0.0005'],
+    ];
+    for (const [v, s] of cases) {
+      expect(v.toFixed(4)).not.toBe(s);
+      expect(formatValue(v)).toBe(s);
+    }
+    expect(formatValue(1.00005)).toBe('1.0001');
+    expect(formatValue(1.23455)).toBe('1.2346');
+    expect(formatValue(1.000049)).toBe('1.0000');
+    expect(formatValue(0.1 + 0.2)).toBe('0.3000');
+  });
+  it('pads, handles integers, large and tiny magnitudes', () => {
+    expect(formatValue(0)).toBe('0.0000');
+    expect(formatValue(7)).toBe('7.0000');
+    expect(formatValue(-12.5)).toBe('-12.5000');
+    expect(formatValue(0.0001)).toBe('0.0001');
+    expect(formatValue(1e-7)).toBe('0.0000');
+    expect(formatValue(123456789012.34567)).toBe('123456789012.3457');
+    expect(formatValue(-987654321098)).toBe('-987654321098.0000');
+    expect(formatValue(99.99995)).toBe('100.0000');
+  });
+  it('never produces "-0.0000"', () => {
+    expect(formatValue(-0)).toBe('0.0000');
+    expect(formatValue(-0.00004)).toBe('0.0000');
+    expect(formatValue(-0.0000499999)).toBe('0.0000');
+    expect(formatValue(-1e-12)).toBe('0.0000');
+  });
+  it('rejects non-finite values', () => {
+    expect(() => formatValue(NaN)).toThrow(RangeError);
+    expect(() => formatValue(Infinity)).toThrow(RangeError);
+  });
+});

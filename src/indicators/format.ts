@@ -1,0 +1,27 @@
+/**
+ * Indicator values on the wire: decimal strings with 4 decimals (CONTRACT.md §5), rounded half
+ * away from zero.
+ *
+ * Doubles carry representation and accumulated arithmetic error (1.00005 is stored as
+ * 1.0000499999999999…, and an average may land a few ulps below a half), so `toFixed` would
+ * round such values down. Here the value is first written with 12 significant digits (at
+ * least 4 decimals), which absorbs errors below ~5e-13 relative, and that decimal string is
+ * rounded half away from zero with integer arithmetic. "-0.0000" is never produced.
+ */
+const SIGNIFICANT = 12;
+const DECIMALS = 4;
+
+export function formatValue(v: number): string {
+  if (!Number.isFinite(v)) throw new RangeError(`indicator value is not finite: ${v}`);
+  const a = Math.abs(v);
+  if (a >= 1e21) throw new RangeError(`indicator value out of range: ${v}`);
+  if (a < 1e-6) return '0.0000';
+  const intDigits = a < 1 ? 1 : String(Math.trunc(a)).length;
+  const s = a.toPrecision(Math.min(100, Math.max(SIGNIFICANT, intDigits + DECIMALS)));
+  const [intPart, frac = ''] = s.split('.');
+  let scaled = BigInt(intPart + frac.slice(0, DECIMALS).padEnd(DECIMALS, '0'));
+  if ((frac[DECIMALS] ?? '0') >= '5') scaled += 1n;
+  if (scaled === 0n) return '0.0000';
+  const digits = scaled.toString().padStart(DECIMALS + 1, '0');
+  return `${v < 0 ? '-' : ''}${digits.slice(0, -DECIMALS)}.${digits.slice(-DECIMALS)}`;
+}

@@ -1,0 +1,43 @@
+import { runStream, type Indicator, type Stream, type Values } from './types.js';
+
+/**
+ * KDJ (Tongdaxin, 9/3/3):
+ *   RSV = 100·(C − LLV(L,9)) / (HHV(H,9) − LLV(L,9))
+ *   K = SMA(RSV,3,1) = (RSV + 2·K′)/3;  D = SMA(K,3,1) = (K + 2·D′)/3;  J = 3K − 2D
+ * K′ and D′ start at 50. RSV needs a full 9-bar window, so k, d, j are present from the ninth
+ * bar (index 8), where K = (RSV + 2·50)/3. A flat window (HHV = LLV, e.g. a long suspension)
+ * has no defined RSV; it is taken as 50, the neutral value, so the recursion goes on.
+ * Recursive (lookback Infinity); `stream` carries the last 8 highs/lows and K, D.
+ */
+export interface KdjState { highs: number[]; lows: number[]; k: number; d: number }
+
+/** RSV of the window; 50 when the window is flat. */
+export function rsv(highs: number[], lows: number[], close: number): number {
+  const hh = Math.max(...highs), ll = Math.min(...lows);
+  return hh === ll ? 50 : (100 * (close - ll)) / (hh - ll);
+}
+
+export function kdjStream(n = 9, m1 = 3, m2 = 3): Stream<KdjState> {
+  return {
+    initState: () => ({ highs: [], lows: [], k: 50, d: 50 }),
+    step(st, p): { state: KdjState; values: Values } {
+      const highs = [...st.highs, p.high].slice(-n), lows = [...st.lows, p.low].slice(-n);
+      if (highs.length < n) return { state: { ...st, highs, lows }, values: {} };
+      const k = (rsv(highs, lows, p.close) + (m1 - 1) * st.k) / m1;
+      const d = (k + (m2 - 1) * st.d) / m2;
+      // Keep only the n−1 bars the next window needs.
+      const state = { highs: highs.slice(1), lows: lows.slice(1), k, d };
+      return { state, values: { k, d, j: 3 * k - 2 * d } };
+    },
+  };
+}
+
+const stream = kdjStream();
+
+export const kdj: Indicator = {
+  id: 'kdj',
+  keys: ['k', 'd', 'j'],
+  lookback: Infinity,
+  compute: (s) => runStream(stream, s),
+  stream,
+};

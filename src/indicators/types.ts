@@ -1,0 +1,64 @@
+/**
+ * Shared shapes of the technical indicators (CONTRACT.md §2). Every indicator is a pure function
+ * of a price series; prices are plain CNY numbers (see `seriesFromBars`), volume in shares.
+ */
+
+/** Parallel arrays, oldest bar first. */
+export interface Series {
+  open: number[]; high: number[]; low: number[]; close: number[]; volume: number[];
+}
+
+/** One bar of a `Series`, as fed to a resumable indicator's `step`. */
+export interface Point {
+  open: number; high: number; low: number; close: number; volume: number;
+}
+
+/** The values of one point: only the keys that have enough history are present. */
+export type Values = Record<string, number>;
+
+/**
+ * Resumable form of a recursive indicator. `state` is a plain JSON-serialisable object and is
+ * never mutated: `step` returns the next state, so a caller can keep the state after any bar as
+ * a checkpoint (e.g. stored per instrument every N bars) and later resume from it with only the
+ * bars after the checkpoint. Folding `step` over a series from `initState()` equals `compute`.
+ *
+ * @example
+ *   let st = ema.stream.initState();
+ *   for (const p of points) { const r = ema.stream.step(st, p); st = r.state; use(r.values); }
+ */
+export interface Stream<S = unknown> {
+  initState(): S;
+  step(state: S, point: Point): { state: S; values: Values };
+}
+
+export interface Indicator {
+  id: string;
+  /** Keys that may appear in a point's values, in display order. */
+  keys: string[];
+  /**
+   * Bars of history before a point that make its values exact; Infinity for recursive
+   * indicators, whose values depend on the whole history from the first bar (use `stream`).
+   */
+  lookback: number;
+  /** One Values object per input bar. */
+  compute(s: Series): Values[];
+  /** Present on the recursive indicators (ema, macd, kdj, rsi, obv). */
+  stream?: Stream<any>;
+}
+
+/** The i-th bar of a series as a Point. */
+export function pointAt(s: Series, i: number): Point {
+  return { open: s.open[i], high: s.high[i], low: s.low[i], close: s.close[i], volume: s.volume[i] };
+}
+
+/** Runs a stream over a whole series (the `compute` of a recursive indicator). */
+export function runStream<S>(stream: Stream<S>, s: Series): Values[] {
+  const out: Values[] = [];
+  let state = stream.initState();
+  for (let i = 0; i < s.close.length; i++) {
+    const r = stream.step(state, pointAt(s, i));
+    state = r.state;
+    out.push(r.values);
+  }
+  return out;
+}
