@@ -1,6 +1,7 @@
 /**
  * Exchange-traded funds of the demo: each tracks one demo index at a constant ratio with a small
- * AR(1) premium, 0.001 ticks and ±10% limits; minute bars follow the index's minute bars.
+ * AR(1) premium, 0.001 ticks and ±10% limits (±20% for funds on ChiNext or STAR indices, as the
+ * exchanges set them since 2020); minute bars follow the index's minute bars.
  */
 import type { MarketId } from '../market/types.js';
 import { limitPrices } from '../market/limits.js';
@@ -38,6 +39,8 @@ export interface FundSeries {
 }
 
 const TICK = 1;
+/** Indices of ChiNext / STAR stocks only: funds tracking them share those boards' 20% limit. */
+const GROWTH_BOARD_INDICES = new Set(['399006.SZ', '000688.SH']);
 
 /** Daily and minute bars of one fund from its underlying index series. */
 export function simulateFund(r: Rng, def: FundDef, idx: IndexSeries, days: number[]): FundSeries {
@@ -52,7 +55,7 @@ export function simulateFund(r: Rng, def: FundDef, idx: IndexSeries, days: numbe
     prem = 0.7 * prem + 0.0008 * r.normal();
     const k = def.ratio * (1 + prem);
     const ref = prev ?? Math.max(TICK, Math.round(ib.ref * k));
-    const { up, down } = limitPrices(ref, 10, TICK);
+    const { up, down } = limitPrices(ref, GROWTH_BOARD_INDICES.has(def.underlying) ? 20 : 10, TICK);
     const px = (level: number) => Math.min(up, Math.max(down, Math.round(level * k)));
     const volume = Math.max(MIN_DAILY_VOLUME, Math.floor((units * turnover * Math.exp(0.4 * r.normal())) / 100) * 100);
     const im = idx.minutes.get(days[i]);

@@ -6,7 +6,7 @@
  *
  * @example
  * const store = openStore(':memory:'); await migrate(store);
- * const summary = await generateDemo(store, { seed: 7, equities: 40 }); // { bars_1d: 41234, ... }
+ * const summary = await generateDemo(store, { seed: 7, equities: 40 }); // rows per table
  */
 import type { Store } from '../store/store.js';
 import { CALENDAR_FIRST, CALENDAR_LAST, tradingDaysBetween } from '../market/calendar.js';
@@ -18,11 +18,13 @@ import { Writer, type TableName } from './writer.js';
 export type { DemoOptions } from './model.js';
 export { DEFAULT_OPTIONS } from './model.js';
 
-/** Rows inserted per table. */
-export type DemoSummary = Record<Exclude<TableName, 'api_keys'>, number>;
+const TABLES = ['meta', 'markets', 'trading_days', 'classifications', 'instruments', 'instrument_classifications',
+  'st_periods', 'index_constituents', 'corporate_actions', 'bars_1d', 'bars_1m', 'quotes', 'trades'] as const satisfies readonly TableName[];
 
-const TABLES: Exclude<TableName, 'api_keys'>[] = ['meta', 'markets', 'trading_days', 'classifications', 'instruments',
-  'instrument_classifications', 'st_periods', 'index_constituents', 'corporate_actions', 'bars_1d', 'bars_1m', 'quotes', 'trades'];
+/** Rows inserted per table. */
+export type DemoSummary = Record<(typeof TABLES)[number], number>;
+
+const MIN_END = 20220601;
 
 /** Fills in defaults and checks the options; throws RangeError naming the bad option. */
 export function resolveDemoOptions(opts: Partial<DemoOptions> = {}): DemoOptions {
@@ -32,6 +34,8 @@ export function resolveDemoOptions(opts: Partial<DemoOptions> = {}): DemoOptions
   for (const k of Object.keys(o) as (keyof DemoOptions)[]) if (!Number.isSafeInteger(o[k])) bad(`${k} must be an integer`);
   if (o.equities < 20) bad('equities must be at least 20');
   if (o.start < CALENDAR_FIRST || o.end > CALENDAR_LAST || o.start > o.end) bad(`start..end must lie within ${CALENDAR_FIRST}..${CALENDAR_LAST}`);
+  // Every board and exchange must trade for a while (BJ opened 2021-11-15).
+  if (o.end < MIN_END) bad(`end must be on or after ${MIN_END}`);
   const days = tradingDaysBetween(o.start, o.end).length;
   if (days < 60) bad('start..end must span at least 60 trading days');
   if (o.minuteDays < 0 || o.minuteDays > days) bad(`minuteDays must be within 0..${days}`);

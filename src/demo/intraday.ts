@@ -78,13 +78,15 @@ export function minuteBars(r: Rng, d: DayShape): MinuteBar[] {
   const { date, tick, high: h, low: l } = d;
   const lots = d.volume / 100;
   const auction = Math.max(1, Math.min(lots - MIN_LOTS * N, Math.round(lots * r.uniform(0.005, 0.03))));
-  const vols = splitLots(lots - auction, volumeWeights(r), MIN_LOTS);
   const path = h === l ? new Array(N + 1).fill(h) : pricePath(r, d);
+  const sealed = (k: number) => path[k - 1] === path[k] && (path[k] === d.up || path[k] === d.down);
+  // Once sealed at a limit, trading thins out to the odd seller hitting the queue.
+  const vols = splitLots(lots - auction, volumeWeights(r).map((w, i) => (sealed(i + 1) ? w * 0.3 : w)), MIN_LOTS);
   const bars: MinuteBar[] = [bar(date, MINUTE_LABELS[0], d.open, d.open, d.open, d.open, auction * 100)];
   let hiK = 1, loK = 1;
   for (let k = 1; k <= N; k++) {
     const o = path[k - 1], c = path[k];
-    const wick = () => (r.chance(0.35) ? tick * r.int(1, 3) : 0);
+    const wick = () => (r.chance(sealed(k) ? 0.05 : 0.35) ? tick * r.int(1, 3) : 0);
     const b = bar(date, MINUTE_LABELS[k], o, Math.min(h, Math.max(o, c) + wick()), Math.max(l, Math.min(o, c) - wick()), c, vols[k - 1] * 100);
     bars.push(b);
     if (b.high > bars[hiK].high) hiK = k;

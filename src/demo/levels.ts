@@ -53,6 +53,7 @@ export function computeIndex(members: Member[], days: number[], minuteDays: Set<
   const minutes = new Map<number, MinuteBar[]>();
   const last: (number | null)[] = members.map(() => null);
   let level = level0;
+  let prevClose = r10(level0);
   for (let i = 0; i < days.length; i++) {
     const date = days[i];
     if (!open(date)) continue;
@@ -74,7 +75,7 @@ export function computeIndex(members: Member[], days: number[], minuteDays: Set<
       }
     });
     if (den === 0) continue;
-    const pre = r10(level);
+    const pre = prevClose;
     if (minuteDays.has(date)) {
       const mins = minuteSeries(members, date, level, den, stale);
       minutes.set(date, mins);
@@ -85,6 +86,7 @@ export function computeIndex(members: Member[], days: number[], minuteDays: Set<
       daily[i] = { date, open: b.open, high: b.high, low: b.low, close: b.close, volume: d.vol, amount: d.amt, ref: pre, up: null, down: null };
     }
     level = (level * d.c) / den;
+    prevClose = daily[i]!.close;
   }
   return { daily, minutes };
 }

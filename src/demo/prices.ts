@@ -85,12 +85,15 @@ function limitedDay(r: Rng, mode: Mode, ref: number, up: number, down: number, r
 }
 
 /** First days of a new listing, without price limits. */
-function unlimitedDay(r: Rng, s: EquitySpec, since: number, ref: number): Ohlc {
+function unlimitedDay(r: Rng, s: EquitySpec, since: number, ref: number, rule: string): Ohlc {
   if (since === 0) {
     const jump = r.chance(0.08) ? r.uniform(-0.15, -0.02) : s.board === 'bse' ? r.uniform(0.2, 1.5) : r.uniform(0.3, 2);
-    const close = tick(ref * (1 + jump)), open = tick(ref * (1 + jump * r.uniform(0.3, 1.1)));
-    return { open, close, high: tick(Math.max(open, close) * (1 + r.uniform(0.01, 0.15))),
-      low: tick(Math.min(open, close) * (1 - r.uniform(0.01, 0.1))), volMult: 0 };
+    // Before the registration reforms a first day was held within +44% / -36% of the issue price.
+    const band = rule === 'ipo_first_day_band'
+      ? (x: number) => clamp(x, tick(ref * 0.64), tick(ref * 1.44)) : (x: number) => x;
+    const close = band(tick(ref * (1 + jump))), open = band(tick(ref * (1 + jump * r.uniform(0.3, 1.1))));
+    return { open, close, high: band(tick(Math.max(open, close) * (1 + r.uniform(0.01, 0.15)))),
+      low: band(tick(Math.min(open, close) * (1 - r.uniform(0.01, 0.1)))), volMult: 0 };
   }
   const ret = clamp(0.07 * r.normal() - 0.01, -0.3, 0.35);
   const close = tick(ref * (1 + ret)), open = tick(ref * (1 + 0.03 * r.normal()));
@@ -136,19 +139,19 @@ export function simulateEquity(r: Rng, s: EquitySpec, ctx: PathContext): EquityP
     const rule = limitRule({ board: s.board, st: isSt(s, date), date, listDate: s.listDate, tradingDayIndexSinceListing: since });
     let bar: Ohlc, up: number | null = null, down: number | null = null;
     if (rule.ratioPct === null) {
-      bar = unlimitedDay(r, s, since, ref);
+      bar = unlimitedDay(r, s, since, ref, rule.reason);
       anchor = bar.close;
     } else {
       ({ up, down } = limitPrices(ref, rule.ratioPct, TICK));
       let mode: Mode = 'normal';
-      const x = r.next();
+      const x = r.next() / (s.price0 >= 500_000 || s.industry.key === 'banks' ? 0.1 : 1); // blue chips rarely hit limits
       if ((prevMode === 'limitUp' || prevMode === 'oneWordUp') && x < 0.4) mode = r.chance(0.45) ? 'oneWordUp' : 'limitUp';
       else if (prevMode === 'limitDown' && x < 0.3) mode = 'limitDown';
       else if (x < 0.0028) mode = 'limitUp';
       else if (x < 0.0048) mode = 'broken';
       else if (x < 0.006) mode = 'limitDown';
       const ret = s.beta * (ctx.factors.market[i] + ctx.factors.board[s.board][i]) + s.sigma * r.normal()
-        - 0.003 * Math.log(ref / anchor);
+        - 0.005 * Math.log(ref / anchor) + (ref < 1800 ? 0.004 : 0); // keep clear of the 1-CNY delisting line
       bar = limitedDay(r, mode, ref, up!, down!, ret, s.sigma);
       prevMode = bar.close === up ? (bar.low === up ? 'oneWordUp' : 'limitUp') : bar.close === down ? 'limitDown' : 'normal';
     }

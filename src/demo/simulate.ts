@@ -4,6 +4,7 @@
  */
 import type { BoardId, MarketId } from '../market/types.js';
 import { CALENDAR_FIRST, CALENDAR_LAST, tradingDaysBetween, marketOpened } from '../market/calendar.js';
+import { tickOf } from '../market/boards.js';
 import { Rng } from './random.js';
 import type { DayBar, DemoOptions, MinuteBar, Span, Trade } from './model.js';
 import { buildUniverse } from './universe.js';
@@ -89,7 +90,7 @@ export function simulate(o: DemoOptions): DemoMarket {
       baseDate: null, baseValue: null, daily: path.bars, st: s.st, actions: path.actions,
       classifications: [`industry.${s.industry.key}`, `csrc.${s.industry.csrc}`, `region.${s.region}`, ...s.concepts.map((c) => `concept.${c}`)].sort(),
     };
-    intraday(o, out, span, 10, null);
+    intraday(o, out, span, tickOf('equity'), null);
     equities.set(s.id, out);
   }
 
@@ -111,7 +112,7 @@ export function simulate(o: DemoOptions): DemoMarket {
     span.tickDays.forEach((date) => {
       const i = days.indexOf(date), mins = series.minutes.get(date);
       if (!mins || !series.daily[i]) return;
-      out.quotes.set(date, dayQuotes(root(`quotes/${id}/${date}`), mins, { date, preClose: series.daily[i]!.ref, tick: 10, lim: { up: null, down: null }, book: null }));
+      out.quotes.set(date, dayQuotes(root(`quotes/${id}/${date}`), mins, { date, preClose: series.daily[i]!.ref, tick: tickOf('index'), lim: { up: null, down: null }, book: null }));
     });
     indexOuts.push(out);
   }
@@ -124,7 +125,7 @@ export function simulate(o: DemoOptions): DemoMarket {
       listDate: def.listDate, totalShares: f.units, floatShares: f.units, fundType: def.type, underlying: def.underlying,
       baseDate: null, baseValue: null, daily: f.daily,
     };
-    intraday(o, out, span, 1, f.minutes);
+    intraday(o, out, span, tickOf('fund'), f.minutes);
     return out;
   });
 

@@ -16,14 +16,17 @@ type Segment = 'sh_main' | 'star' | 'sz_main' | 'chinext' | 'bse';
 /** [code prefix, first listing date, last listing date, weight]. */
 type Prefix = [string, number, number, number];
 
-const SEGMENTS: Record<Segment, { market: MarketId; share: number; old: Prefix[]; fresh: string[] }> = {
-  sh_main: { market: 'SH', share: 0.30, fresh: ['603', '605'],
+/** Prefixes of new listings: [prefix, in use from]. */
+type Fresh = [string, number][];
+
+const SEGMENTS: Record<Segment, { market: MarketId; share: number; old: Prefix[]; fresh: Fresh }> = {
+  sh_main: { market: 'SH', share: 0.30, fresh: [['601', 20060101], ['603', 20110101], ['605', 20200101]],
     old: [['600', 19901219, 20051231, 5], ['601', 20060101, 20161231, 3], ['603', 20110101, 20211231, 3], ['605', 20200101, 20221231, 1]] },
-  star: { market: 'SH', share: 0.15, fresh: ['688'], old: [['688', 20190722, 20221231, 1]] },
-  sz_main: { market: 'SZ', share: 0.25, fresh: ['001'],
+  star: { market: 'SH', share: 0.15, fresh: [['688', 20190722]], old: [['688', 20190722, 20221231, 1]] },
+  sz_main: { market: 'SZ', share: 0.25, fresh: [['002', 20040601], ['001', 20200101]],
     old: [['000', 19910703, 20001231, 5], ['002', 20040601, 20211231, 5], ['001', 20200101, 20221231, 1], ['003', 20201101, 20211231, 1]] },
-  chinext: { market: 'SZ', share: 0.20, fresh: ['301'], old: [['300', 20091030, 20200821, 3], ['301', 20200824, 20221231, 2]] },
-  bse: { market: 'BJ', share: 0.10, fresh: ['920'], old: [['83', 20211115, 20221231, 2], ['87', 20211115, 20221231, 2]] },
+  chinext: { market: 'SZ', share: 0.20, fresh: [['300', 20091030], ['301', 20200824]], old: [['300', 20091030, 20200821, 3], ['301', 20200824, 20221231, 2]] },
+  bse: { market: 'BJ', share: 0.10, fresh: [['83', 20211115], ['87', 20211115], ['920', 20241021]], old: [['83', 20211115, 20221231, 2], ['87', 20211115, 20221231, 2]] },
 };
 const SEGMENT_IDS = Object.keys(SEGMENTS) as Segment[];
 
@@ -46,8 +49,8 @@ function allocate(n: number, shares: number[], min: number): number[] {
 /** A trading day in [from, to] (a weekday before the calendar table starts). */
 function dayIn(rng: Rng, from: number, to: number): number {
   if (from >= CALENDAR_FIRST) {
-    const days = tradingDaysBetween(from, to);
-    if (days.length > 0) return rng.pick(days);
+    const days = tradingDaysBetween(from, Math.max(to, from));
+    return days.length > 0 ? rng.pick(days) : tradingDaysBetween(from, addDays(from, 30))[0];
   }
   let d = daysToDate(rng.int(dateToDays(from), Math.max(dateToDays(from), dateToDays(to))));
   while (weekday(d) > 5) d = addDays(d, -1);
@@ -80,9 +83,15 @@ export function buildUniverse(rng: Rng, input: UniverseInput): EquitySpec[] {
       const isNew = k >= counts[si] - fresh;
       let listDate: number, prefix: string;
       if (isNew) {
-        const window = days.slice(lo, hi + 1).filter((d) => seg !== 'sh_main' && seg !== 'sz_main' || d >= MAIN_REGISTRATION);
-        listDate = window.length > 0 ? r.pick(window) : days[days.length - 1];
-        prefix = seg === 'bse' ? (listDate >= 20241021 ? '920' : r.pick(['83', '87'])) : r.pick(def.fresh);
+        const opened = Math.min(...def.old.map((p) => p[1]));
+        const window = days.slice(lo, hi + 1).filter((d) => d >= opened);
+        const registered = window.filter((d) => d >= MAIN_REGISTRATION);
+        listDate = window.length === 0 ? Math.max(opened, days[days.length - 1])
+          : r.pick((seg === 'sh_main' || seg === 'sz_main') && registered.length > 0 ? registered : window);
+        // The newest code range in use on the listing date (BJ moved new listings to 920 in 2024).
+        const inUse = def.fresh.filter((f) => f[1] <= listDate);
+        const newest = Math.max(...inUse.map((f) => f[1]));
+        prefix = inUse.length === 0 ? def.fresh[0][0] : r.pick(inUse.filter((f) => f[1] === newest))[0];
       } else {
         const p = def.old[r.weighted(def.old.map((x) => x[3]))];
         prefix = p[0];
@@ -108,7 +117,7 @@ function makeSpec(r: Rng, b: Pick<EquitySpec, 'code' | 'market' | 'board' | 'lis
   const bank = b.industry.key === 'banks';
   const price = bank ? lognormal(r, 6, 0.3) : clamp(lognormal(r, 13 * growth, 0.7), 2.6, 180);
   const price0 = b.isNew ? Math.round(clamp(lognormal(r, 18 * growth, 0.5), 5, 90) * 100) * 10 : Math.round(price * 100) * 10;
-  const capMedian = bank ? 2e11 : b.board === 'bse' ? 2.2e9 : b.board === 'main' ? 9e9 : 7e9;
+  const capMedian = bank ? 8e10 : b.board === 'bse' ? 2.2e9 : b.board === 'main' ? 9e9 : 7e9;
   const cap = lognormal(r, b.isNew ? capMedian / 2 : capMedian, bank ? 0.8 : 0.9);
   const totalShares = Math.max(30_000_000, Math.round(cap / (price0 / 1000) / 10_000) * 10_000);
   const floatShares = Math.round(totalShares * (b.isNew ? r.uniform(0.08, 0.25) : r.uniform(0.4, 1)) / 100) * 100;
@@ -131,15 +140,18 @@ function makeSpec(r: Rng, b: Pick<EquitySpec, 'code' | 'market' | 'board' | 'lis
   };
 }
 
-/** A few blue chips priced above 1000 CNY (like Kweichow Moutai), with large caps. */
+/** A few blue chips priced above 1000 CNY (like Kweichow Moutai), the largest caps of the demo. */
 function markHighPriced(r: Rng, specs: EquitySpec[], count: number): void {
-  const wanted: BoardId[] = ['main', 'star', 'main'];
+  const wanted: [BoardId, string][] = [['main', 'food_beverage'], ['star', 'electronics'], ['main', 'pharma']];
   for (let k = 0; k < count; k++) {
-    const pool = specs.filter((s) => !s.isNew && s.board === wanted[k] && s.industry.key !== 'banks' && s.price0 < 1e6);
+    const [board, industry] = wanted[k];
+    const pool = specs.filter((s) => !s.isNew && s.board === board && s.industry.key !== 'banks' && s.price0 < 1e6);
     if (pool.length === 0) continue;
-    const s = r.pick(pool);
-    s.price0 = Math.round(r.uniform(1050, 1750)) * 1000;
-    s.totalShares = Math.round(r.uniform(1.2e9, 1.8e9) / 10_000) * 10_000;
+    const preferred = pool.filter((s) => s.industry.key === industry);
+    const s = r.pick(preferred.length > 0 ? preferred : pool);
+    s.price0 = Math.round(r.uniform(1300, 1900)) * 1000;
+    // A market leader, but scaled to the small demo market so it does not swamp the indices.
+    s.totalShares = Math.round(r.uniform(8e7, 1.5e8) / 10_000) * 10_000;
     s.floatShares = Math.round(s.totalShares * r.uniform(0.9, 1) / 100) * 100;
     s.turnover = 0.003;
     s.sigma = 0.011;
