@@ -51,10 +51,12 @@ const MAX_SEC = 253402300799; // 9999-12-31
 export async function readBars(
   reader: MarketDataReader, inst: number, interval: IntervalId,
   win: { fromMs: number; toMs: number }, after: number | null, limit: number,
+  adjust: (rows: Bar[]) => Bar[] = (rows) => rows,
 ): Promise<Bar[]> {
   const from = Math.max(MIN_SEC, Math.ceil(win.fromMs / 1000));
   const to = Math.min(MAX_SEC, Math.floor(win.toMs / 1000));
-  if (interval === '1m') return reader.minuteBars(inst, from, to, after, limit);
+  // Adjustment applies to the stored rows before aggregation (an ex-date may fall inside a week).
+  if (interval === '1m') return adjust(await reader.minuteBars(inst, from, to, after, limit));
 
   const minutes = INTRADAY[interval];
   if (minutes) {
@@ -64,7 +66,7 @@ export async function readBars(
     const max = (limit + 3) * per;
     const lo = Math.max(from - per * 60, after ?? MIN_SEC);
     const rows = await reader.minuteBars(inst, lo, to, after, max);
-    let bars = aggregateIntraday(rows, minutes);
+    let bars = aggregateIntraday(adjust(rows), minutes);
     if (rows.length === max) bars.pop(); // the last bucket may be cut by the row limit
     bars = bars.filter((b) => b.ts >= from && b.ts <= to && (after === null || b.ts > after));
     return bars.slice(0, limit);
@@ -75,7 +77,7 @@ export async function readBars(
   if (interval === '1d') {
     const rows = await reader.dailyBars(inst, lo, hi, afterDate, limit);
     for (const r of rows) r.ts = marketEpoch(r.date, CLOSE_MINUTE);
-    return rows;
+    return adjust(rows);
   }
   const days = PERIOD_DAYS[interval]!;
   const max = (limit + 3) * days;
@@ -83,7 +85,7 @@ export async function readBars(
   // Read whole periods: the one holding `hi` may end after it (then it is not selected).
   const rows = await reader.dailyBars(inst, start, periodEnd(hi, interval), null, max);
   for (const r of rows) r.ts = marketEpoch(r.date, CLOSE_MINUTE);
-  const bars = aggregatePeriods(rows, interval as '1w' | '1mo' | '1q' | '1y');
+  const bars = aggregatePeriods(adjust(rows), interval as '1w' | '1mo' | '1q' | '1y');
   if (rows.length === max) bars.pop();
   return bars.filter((b) => b.date >= lo && b.date <= hi).slice(0, limit);
 }

@@ -21,6 +21,12 @@ export class Catalog {
     return this.byId.get(id);
   }
 
+  /** The data version the catalog currently reflects (changes when ingestion bumps it). */
+  async dataVersion(): Promise<string> {
+    await this.fresh();
+    return this.version ?? '0';
+  }
+
   private async fresh(): Promise<void> {
     const now = Date.now();
     if (now - this.checkedAt < this.ttlMs && this.version !== null) return;

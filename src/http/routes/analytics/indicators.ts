@@ -1,0 +1,58 @@
+import { Type } from '@sinclair/typebox';
+import type { App } from '../../services.js';
+import { instrumentIdParam, operation, pathInstrument, type Kind } from '../../route.js';
+import { sendPage } from '../../collection.js';
+import { adjustmentQuery, intervalQuery, timeWindowParams } from '../../params.js';
+import { TechnicalIndicatorCollectionResponse } from '../../schemas/analytics.js';
+import { barWindow, type BarQuery } from '../series/bars.js';
+import { INDICATOR_IDS, INDICATORS, formatValue, type IndicatorId, type Values } from '../../../indicators/registry.js';
+import { formatTimestamp } from '../../../lib/time.js';
+import type { Bar } from '../../../market/types.js';
+import type { Adjuster } from '../../../query/analytics.js';
+
+const KEYS = INDICATOR_IDS.map((id) => `${id}: ${INDICATORS[id].keys.join(', ')}`).join('; ');
+
+/** First index with ts >= t in ascending bars. */
+function lowerBound(bars: Bar[], t: number): number {
+  let lo = 0, hi = bars.length;
+  while (lo < hi) { const m = (lo + hi) >> 1; if (bars[m].ts < t) lo = m + 1; else hi = m; }
+  return lo;
+}
+
+/** listEquityTechnicalIndicators and listIndexTechnicalIndicators. */
+export function registerIndicators(app: App, kind: Kind, path: string, operationId: string) {
+  const { analytics, codec } = app.svc;
+  app.get(`/api/v1/${path}/:instrument_id/technical-indicators/:indicator`, {
+    schema: operation({
+      operationId, tags: [path], summary: 'Technical indicator points, one per bar, ascending by time.',
+      description: `Computed over the instrument's whole history at the interval and adjustment asked for, so a point's values `
+        + `never depend on the window or page that selected it; a value without enough history is absent. Keys: ${KEYS}. `
+        + 'Definitions follow Tongdaxin (see docs/analytics.md).',
+      params: { ...instrumentIdParam, indicator: Type.Unsafe<IndicatorId>({ type: 'string', enum: [...INDICATOR_IDS], description: 'IndicatorId.' }) },
+      query: { interval: intervalQuery, adjustment: Type.Optional(adjustmentQuery), ...timeWindowParams },
+      response: TechnicalIndicatorCollectionResponse, notFound: true, collection: true,
+    }),
+  }, async (req, reply) => {
+    const q = req.query as unknown as BarQuery;
+    const indicator = req.params.indicator as IndicatorId;
+    const inst = await pathInstrument(app.svc, req.params.instrument_id, kind);
+    const adjustment = kind === 'index' ? 'none' : (q.adjustment ?? 'none');
+    const win = barWindow(q);
+    const from = Math.ceil(win.fromMs / 1000), to = Math.floor(win.toMs / 1000);
+    let adj: Adjuster;
+    let values: Values[] = [];
+    return sendPage(req, reply, codec, operationId, async (p) => {
+      adj = await analytics.adjuster(inst, adjustment, p.after ? Number(p.after[1] ?? 0) : null);
+      const r = await analytics.indicator(inst, q.interval, adj, indicator);
+      values = r.values;
+      const start = lowerBound(r.bars, p.after ? Math.max(from, Number(p.after[0]) + 1) : from);
+      const out: { bar: Bar; i: number }[] = [];
+      for (let i = start; i < r.bars.length && r.bars[i].ts <= to && out.length < p.limit; i++) out.push({ bar: r.bars[i], i });
+      return out;
+    }, (x) => [x.bar.ts, adj.basis], (x) => {
+      const v: Record<string, string> = {};
+      for (const [k, n] of Object.entries(values[x.i])) v[k] = formatValue(n);
+      return { instrument_id: inst.id, indicator, interval: q.interval, adjustment, timestamp: formatTimestamp(x.bar.ts), values: v };
+    });
+  });
+}

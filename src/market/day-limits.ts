@@ -1,0 +1,58 @@
+import type { BoardId, Bar } from './types.js';
+import { limitPrices, limitRule } from './limits.js';
+import { referencePrice, type CorporateAction } from './adjust.js';
+
+/** One equity's price-limit state on one trading day (prices in 1/1000 CNY). */
+export interface DayLimit {
+  date: number;
+  /** Ex-rights reference of the previous close; null when no earlier close is known (listing day). */
+  preClose: number | null;
+  up: number | null;
+  down: number | null;
+  ratioPct: number | null;
+  reason: string;
+  st: boolean;
+  /** 1 on the listing day. */
+  listingDay: number;
+  /** The day's bar, or null when suspended. */
+  bar: Bar | null;
+}
+
+export interface DayLimitInput {
+  /** Trading days to evaluate, ascending, none before the listing date. */
+  days: number[];
+  board: BoardId;
+  listDate: number;
+  /** 0-based trading-day index of a date since listing (0 = listing day). */
+  sinceListing: (date: number) => number;
+  isSt: (date: number) => boolean;
+  actions: ReadonlyMap<number, CorporateAction>;
+  /** Last bar before days[0], if any. */
+  prevBar: Bar | null;
+  bars: ReadonlyMap<number, Bar>;
+}
+
+/**
+ * Price limits day by day (CONTRACT.md §6): limit = reference × (1 ± r), where the reference is
+ * the previous close adjusted by that day's ex-rights event; r by board, ST status and the days
+ * since listing. A suspended day keeps the last close as its base.
+ */
+export function dayLimits(input: DayLimitInput): DayLimit[] {
+  let last = input.prevBar?.close ?? null;
+  const out: DayLimit[] = [];
+  for (const date of input.days) {
+    const action = input.actions.get(date);
+    const pre = last === null ? null : action ? referencePrice(last, action) : last;
+    const st = input.isSt(date);
+    const idx = input.sinceListing(date);
+    const rule = limitRule({ board: input.board, st, date, listDate: input.listDate, tradingDayIndexSinceListing: idx });
+    const lim = pre !== null && rule.ratioPct !== null ? limitPrices(pre, rule.ratioPct) : null;
+    const bar = input.bars.get(date) ?? null;
+    out.push({
+      date, preClose: pre, up: lim?.up ?? null, down: lim?.down ?? null,
+      ratioPct: lim ? rule.ratioPct : null, reason: rule.reason, st, listingDay: idx + 1, bar,
+    });
+    if (bar) last = bar.close;
+  }
+  return out;
+}

@@ -1,0 +1,70 @@
+import type { DayLimit } from './day-limits.js';
+import type { Bar } from './types.js';
+
+/**
+ * Pool membership rules (CONTRACT.md §6 and docs/analytics.md), pure. `days` are one equity's
+ * day states ending at the pool date (ascending; the last element is the pool date).
+ */
+export type PoolTypeId = 'limit_up' | 'limit_down' | 'broken_limit_up' | 'previous_limit_up' | 'strong' | 'sub_new';
+
+export const STRONG_HIGH_DAYS = 60;
+export const STRONG_LIMIT_WINDOW = 5;
+export const SUB_NEW_DAYS = 250;
+
+const closedUp = (d: DayLimit | undefined) => !!d?.bar && d.up !== null && d.bar.close === d.up;
+
+/** Consecutive limit-up closes ending at index i (0 when day i is not one). */
+export function limitUpStreak(days: DayLimit[], i: number): number {
+  let n = 0;
+  for (let k = i; k >= 0 && closedUp(days[k]); k--) {
+    n++;
+    // a suspended day between two limit-ups breaks nothing: skip days without a bar
+    while (k - 1 >= 0 && !days[k - 1].bar) k--;
+  }
+  return n;
+}
+
+export interface Membership { pools: PoolTypeId[]; streak: number; previousStreak: number; strongReason: string | null }
+
+export function memberships(days: DayLimit[]): Membership {
+  const i = days.length - 1;
+  const d = days[i];
+  const pools: PoolTypeId[] = [];
+  let strongReason: string | null = null;
+  if (!d?.bar) return { pools, streak: 0, previousStreak: 0, strongReason };
+  const bar = d.bar;
+  const up = closedUp(d);
+  if (up) pools.push('limit_up');
+  if (d.down !== null && bar.close === d.down) pools.push('limit_down');
+  if (d.up !== null && bar.high === d.up && bar.close < d.up) pools.push('broken_limit_up');
+  let prev = i - 1;
+  while (prev >= 0 && !days[prev].bar) prev--;
+  const previousStreak = prev >= 0 ? limitUpStreak(days, prev) : 0;
+  if (previousStreak > 0) pools.push('previous_limit_up');
+  if (!up) {
+    const recent = days.slice(Math.max(0, i - STRONG_LIMIT_WINDOW + 1), i + 1).filter(closedUp).length;
+    const closes = days.slice(Math.max(0, i - STRONG_HIGH_DAYS + 1), i).filter((x) => x.bar).map((x) => x.bar!.close);
+    if (recent >= 2) strongReason = 'repeated_limit_up';
+    else if (closes.length >= STRONG_HIGH_DAYS - 1 && bar.close > Math.max(...closes) && d.preClose !== null && bar.close > d.preClose) {
+      strongReason = 'new_high';
+    }
+    if (strongReason) pools.push('strong');
+  }
+  if (d.listingDay <= SUB_NEW_DAYS && d.ratioPct !== null) pools.push('sub_new');
+  return { pools, streak: up ? limitUpStreak(days, i) : 0, previousStreak, strongReason };
+}
+
+export interface IntradayLimitStats { first: number | null; last: number | null; broken: number }
+
+/** First and final-seal times (bar end ts) at the up limit and how often it was broken, from 1m bars. */
+export function intradayLimitStats(minutes: Bar[], up: number): IntradayLimitStats {
+  let first: number | null = null, last: number | null = null, broken = 0;
+  for (let k = 0; k < minutes.length; k++) {
+    const m = minutes[k];
+    const atPrev = k > 0 && minutes[k - 1].close === up;
+    if (first === null && m.high === up) first = m.ts;
+    if (m.close === up) { if (!atPrev) last = m.ts; } else if (atPrev || m.high === up) broken++;
+  }
+  if (minutes.length && minutes[minutes.length - 1].close !== up) last = null;
+  return { first, last, broken };
+}

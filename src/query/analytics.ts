@@ -1,0 +1,80 @@
+import { LRUCache } from 'lru-cache';
+import type { Kysely } from 'kysely';
+import type { Database } from '../store/schema.js';
+import type { Catalog, InstrumentRow } from '../store/catalog.js';
+import type { MarketDataReader } from '../store/queries/market-data.js';
+import type { AdjustmentId, Bar, IntervalId } from '../market/types.js';
+import { adjustBars, buildFactors, type Factor } from '../market/adjust.js';
+import { INDICATORS, seriesFromBars, type IndicatorId, type Values } from '../indicators/registry.js';
+import { readBars } from './bars.js';
+
+/** How a request's prices are adjusted; `basis` (last ex-date used, 0 if none) pins forward walks. */
+export interface Adjuster { mode: AdjustmentId; basis: number; apply(rows: Bar[]): Bar[] }
+
+const FULL = { fromMs: -8.64e15, toMs: 8.64e15 };
+
+/**
+ * Adjustment factors, full adjusted series and indicator columns, cached per data version so
+ * that a request reads an instrument's history at most once: later pages and other windows are
+ * served from memory (bounded LRU). Ingestion bumps the data version, which retires every entry.
+ */
+export class Analytics {
+  private factorCache = new LRUCache<string, Factor[]>({ max: 20_000 });
+  private seriesCache = new LRUCache<string, Bar[]>({ max: 512, maxSize: 4_000_000, sizeCalculation: (b) => b.length + 1 });
+  private valueCache = new LRUCache<string, Values[]>({ max: 1024, maxSize: 4_000_000, sizeCalculation: (v) => v.length + 1 });
+
+  constructor(private readonly db: Kysely<Database>, private readonly reader: MarketDataReader, private readonly catalog: Catalog) {}
+
+  /** Cumulative backward factors of an equity (none for indices and funds). */
+  async factors(inst: InstrumentRow): Promise<Factor[]> {
+    if (inst.kind !== 'equity') return [];
+    const key = `${await this.catalog.dataVersion()}|${inst.inst}`;
+    let f = this.factorCache.get(key);
+    if (!f) {
+      const actions = await this.db.selectFrom('corporate_actions')
+        .select(['ex_date', 'cash_per_share', 'bonus_ratio', 'transfer_ratio', 'rights_ratio', 'rights_price'])
+        .where('inst', '=', inst.inst).orderBy('ex_date').execute();
+      const prev = new Map<number, number>();
+      for (const a of actions) {
+        const r = await this.db.selectFrom('bars_1d').select('close').where('inst', '=', inst.inst)
+          .where('date', '<', a.ex_date).orderBy('date', 'desc').limit(1).executeTakeFirst();
+        if (r) prev.set(a.ex_date, r.close);
+      }
+      f = buildFactors(actions, (d) => prev.get(d));
+      this.factorCache.set(key, f);
+    }
+    return f;
+  }
+
+  /** The adjuster for a request; `basis` from a cursor keeps a forward walk on one basis. */
+  async adjuster(inst: InstrumentRow, mode: AdjustmentId, basis: number | null): Promise<Adjuster> {
+    const all = mode === 'none' ? [] : await this.factors(inst);
+    const b = basis ?? (all.length ? all[all.length - 1].ex_date : 0);
+    const factors = mode === 'forward' ? all.filter((f) => f.ex_date <= b) : all;
+    const tick = inst.kind === 'fund' ? 1 : 10;
+    return { mode, basis: b, apply: (rows) => (mode === 'none' || !factors.length ? rows : adjustBars(rows, factors, mode, tick)) };
+  }
+
+  /** The instrument's whole series at `interval` under `adj`, from memory after the first read. */
+  async series(inst: InstrumentRow, interval: IntervalId, adj: Adjuster): Promise<Bar[]> {
+    const key = `${await this.catalog.dataVersion()}|${inst.inst}|${interval}|${adj.mode}|${adj.basis}`;
+    let s = this.seriesCache.get(key);
+    if (!s) {
+      s = await readBars(this.reader, inst.inst, interval, FULL, null, 1_000_000_000, adj.apply);
+      this.seriesCache.set(key, s);
+    }
+    return s;
+  }
+
+  /** One indicator over the whole series (values never depend on the page that shows them). */
+  async indicator(inst: InstrumentRow, interval: IntervalId, adj: Adjuster, id: IndicatorId): Promise<{ bars: Bar[]; values: Values[] }> {
+    const bars = await this.series(inst, interval, adj);
+    const key = `${await this.catalog.dataVersion()}|${inst.inst}|${interval}|${adj.mode}|${adj.basis}|${id}`;
+    let values = this.valueCache.get(key);
+    if (!values) {
+      values = INDICATORS[id].compute(seriesFromBars(bars));
+      this.valueCache.set(key, values);
+    }
+    return { bars, values };
+  }
+}

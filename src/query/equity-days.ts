@@ -1,0 +1,91 @@
+import { LRUCache } from 'lru-cache';
+import type { Kysely } from 'kysely';
+import type { Database } from '../store/schema.js';
+import type { Catalog, InstrumentRow } from '../store/catalog.js';
+import type { CorporateAction } from '../market/adjust.js';
+import type { Bar, BoardId } from '../market/types.js';
+import { CALENDAR_FIRST, CALENDAR_LAST, tradingDaysBetween } from '../market/calendar.js';
+import { dayLimits, type DayLimit } from '../market/day-limits.js';
+
+/** Trading-day ordinals for the whole calendar table, built once. */
+const DAYS = tradingDaysBetween(CALENDAR_FIRST, CALENDAR_LAST);
+const ORDINAL = new Map(DAYS.map((d, i) => [d, i]));
+
+/** Index into DAYS of the first trading day >= date. */
+export function firstDayIndex(date: number): number {
+  let lo = 0, hi = DAYS.length;
+  while (lo < hi) { const m = (lo + hi) >> 1; if (DAYS[m] < date) lo = m + 1; else hi = m; }
+  return lo;
+}
+export const tradingDayAt = (i: number): number | undefined => DAYS[i];
+export const ordinalOf = (date: number): number | undefined => ORDINAL.get(date);
+
+interface Meta { st: { start_date: number; end_date: number | null }[]; actions: Map<number, CorporateAction>; firstBar: number | null }
+
+/**
+ * Per-equity daily states (price limits and the bars they bound) for any window, from the
+ * store: the previous close before the window, corporate actions, ST periods and listing age.
+ */
+export class EquityDays {
+  private meta = new LRUCache<string, Meta>({ max: 20_000 });
+  private latest = new LRUCache<string, number>({ max: 4 });
+
+  constructor(private readonly db: Kysely<Database>, private readonly catalog: Catalog) {}
+
+  /** Latest trading day with any daily bar in the store (the data's "today"). */
+  async latestDate(): Promise<number | null> {
+    const v = await this.catalog.dataVersion();
+    let d = this.latest.get(v);
+    if (d === undefined) {
+      const r = await this.db.selectFrom('bars_1d').select((eb) => eb.fn.max('date').as('d')).executeTakeFirst();
+      d = (r?.d as number | null) ?? 0;
+      this.latest.set(v, d);
+    }
+    return d || null;
+  }
+
+  private async metaOf(inst: InstrumentRow): Promise<Meta> {
+    const key = `${await this.catalog.dataVersion()}|${inst.inst}`;
+    let m = this.meta.get(key);
+    if (!m) {
+      const [st, actions, first] = await Promise.all([
+        this.db.selectFrom('st_periods').select(['start_date', 'end_date']).where('inst', '=', inst.inst).execute(),
+        this.db.selectFrom('corporate_actions').select(['ex_date', 'cash_per_share', 'bonus_ratio', 'transfer_ratio', 'rights_ratio', 'rights_price'])
+          .where('inst', '=', inst.inst).execute(),
+        this.db.selectFrom('bars_1d').select('date').where('inst', '=', inst.inst).orderBy('date').limit(1).executeTakeFirst(),
+      ]);
+      m = { st, actions: new Map(actions.map((a) => [a.ex_date, a])), firstBar: first?.date ?? null };
+      this.meta.set(key, m);
+    }
+    return m;
+  }
+
+  /**
+   * Day states of an equity for trading days in [from, to] after `after`, at most `limit`.
+   * Days start at the listing day, or at the first day whose previous close is in the store.
+   */
+  async limits(inst: InstrumentRow, from: number, to: number, after: number | null, limit: number): Promise<DayLimit[]> {
+    const m = await this.metaOf(inst);
+    const end = Math.min(to, (await this.latestDate()) ?? 0);
+    if (m.firstBar === null || inst.list_date === null) return [];
+    // Rows need a known base: the listing day itself, or the day after the first stored bar.
+    const first = inst.list_date >= m.firstBar ? inst.list_date : (DAYS[firstDayIndex(m.firstBar) + 1] ?? Infinity);
+    const startIdx = firstDayIndex(Math.max(from, first, after === null ? 0 : after + 1));
+    const days: number[] = [];
+    for (let i = startIdx; i < DAYS.length && DAYS[i] <= end && days.length < limit; i++) days.push(DAYS[i]);
+    if (!days.length) return [];
+    const rows = await this.db.selectFrom('bars_1d').select(['date', 'open', 'high', 'low', 'close', 'volume', 'amount'])
+      .where('inst', '=', inst.inst).where('date', '>=', days[0]).where('date', '<=', days[days.length - 1]).orderBy('date').execute();
+    const prev = await this.db.selectFrom('bars_1d').select(['date', 'open', 'high', 'low', 'close', 'volume', 'amount'])
+      .where('inst', '=', inst.inst).where('date', '<', days[0]).orderBy('date', 'desc').limit(1).executeTakeFirst();
+    const listIdx = firstDayIndex(inst.list_date);
+    return dayLimits({
+      days, board: inst.board as BoardId, listDate: inst.list_date,
+      sinceListing: (d) => (ORDINAL.get(d) ?? 0) - listIdx,
+      isSt: (d) => m.st.some((p) => p.start_date <= d && (p.end_date === null || d <= p.end_date)),
+      actions: m.actions,
+      prevBar: prev ? { ts: 0, ...prev } : null,
+      bars: new Map(rows.map((r) => [r.date, { ts: 0, ...r } as Bar])),
+    });
+  }
+}

@@ -1,0 +1,105 @@
+import { LRUCache } from 'lru-cache';
+import { sql, type Kysely } from 'kysely';
+import type { Database } from '../store/schema.js';
+import type { Catalog } from '../store/catalog.js';
+import type { Bar, BoardId } from '../market/types.js';
+import type { CorporateAction } from '../market/adjust.js';
+import { dayLimits, type DayLimit } from '../market/day-limits.js';
+import { intradayLimitStats, memberships, STRONG_HIGH_DAYS, type PoolTypeId } from '../market/pools.js';
+import { marketEpoch } from '../lib/time.js';
+import { firstDayIndex, ordinalOf, tradingDayAt } from './equity-days.js';
+
+export interface PoolMember {
+  inst: number; id: string; name: string; date: number; day: DayLimit; floatShares: number | null;
+  streak: number; previousStreak: number; strongReason: string | null;
+  firstLimit: number | null; lastLimit: number | null; broken: number | null; sealedAmount: number | null;
+}
+
+const BAR_COLS = ['inst', 'date', 'open', 'high', 'low', 'close', 'volume', 'amount'] as const;
+
+/**
+ * The six pools of one trading day, computed together for every equity from daily bars, limits
+ * and (for limit-up details) that day's 1m bars and closing quote; cached per data version and date.
+ */
+export class Pools {
+  private cache = new LRUCache<string, Map<PoolTypeId, PoolMember[]>>({ max: 64 });
+
+  constructor(private readonly db: Kysely<Database>, private readonly catalog: Catalog) {}
+
+  async members(type: PoolTypeId, date: number): Promise<PoolMember[]> {
+    const key = `${await this.catalog.dataVersion()}|${date}`;
+    let all = this.cache.get(key);
+    if (!all) { all = await this.compute(date); this.cache.set(key, all); }
+    return all.get(type) ?? [];
+  }
+
+  private async compute(date: number): Promise<Map<PoolTypeId, PoolMember[]>> {
+    const idx = ordinalOf(date)!;
+    const w0 = tradingDayAt(Math.max(0, idx - STRONG_HIGH_DAYS))!;
+    const equities = await this.db.selectFrom('instruments').select(['inst', 'id', 'name', 'board', 'list_date', 'float_shares'])
+      .where('kind', '=', 'equity').where('list_date', '<=', date).orderBy('id').execute();
+    const [bars, prevs, st, actions] = await Promise.all([
+      this.db.selectFrom('bars_1d').select(BAR_COLS).where('date', '>=', w0).where('date', '<=', date).execute(),
+      this.db.selectFrom('bars_1d as b').select(BAR_COLS.map((c) => `b.${c}` as const))
+        .innerJoin(this.db.selectFrom('bars_1d').select(['inst', sql<number>`max(date)`.as('d')]).where('date', '<', w0).groupBy('inst').as('p'),
+          (j) => j.onRef('p.inst', '=', 'b.inst').onRef('p.d', '=', 'b.date')).execute(),
+      this.db.selectFrom('st_periods').selectAll().execute(),
+      this.db.selectFrom('corporate_actions').select(['inst', 'ex_date', 'cash_per_share', 'bonus_ratio', 'transfer_ratio', 'rights_ratio', 'rights_price'])
+        .where('ex_date', '>=', w0).where('ex_date', '<=', date).execute(),
+    ]);
+    const group = <T extends { inst: number }>(rows: T[]) => {
+      const m = new Map<number, T[]>();
+      for (const r of rows) { const a = m.get(r.inst); if (a) a.push(r); else m.set(r.inst, [r]); }
+      return m;
+    };
+    const barsBy = group(bars), stBy = group(st), actBy = group(actions);
+    const prevBy = new Map(prevs.map((p) => [p.inst, p]));
+    const days: number[] = [];
+    for (let i = Math.max(0, idx - STRONG_HIGH_DAYS); i <= idx; i++) days.push(tradingDayAt(i)!);
+    const out = new Map<PoolTypeId, PoolMember[]>();
+    const limitUps: PoolMember[] = [];
+    for (const e of equities) {
+      const listIdx = firstDayIndex(e.list_date!);
+      const own = days.filter((d) => d >= e.list_date!);
+      const p = prevBy.get(e.inst);
+      const states = dayLimits({
+        days: own, board: e.board as BoardId, listDate: e.list_date!,
+        sinceListing: (d) => (ordinalOf(d) ?? 0) - listIdx,
+        isSt: (d) => (stBy.get(e.inst) ?? []).some((s) => s.start_date <= d && (s.end_date === null || d <= s.end_date)),
+        actions: new Map((actBy.get(e.inst) ?? []).map((a) => [a.ex_date, a as CorporateAction])),
+        prevBar: p ? { ts: 0, ...p } : null,
+        bars: new Map((barsBy.get(e.inst) ?? []).map((b) => [b.date, { ts: 0, ...b } as Bar])),
+      });
+      const m = memberships(states);
+      const member: PoolMember = {
+        inst: e.inst, id: e.id, name: e.name, date, day: states[states.length - 1], floatShares: e.float_shares,
+        streak: m.streak, previousStreak: m.previousStreak, strongReason: m.strongReason,
+        firstLimit: null, lastLimit: null, broken: null, sealedAmount: null,
+      };
+      for (const t of m.pools) (out.get(t) ?? out.set(t, []).get(t)!).push(member);
+      if (m.pools.includes('limit_up') || m.pools.includes('broken_limit_up')) limitUps.push(member);
+    }
+    await this.intraday(limitUps, date);
+    return out;
+  }
+
+  /** Limit-up timing from the day's 1m bars and the sealed bid from its last quote, where stored. */
+  private async intraday(members: PoolMember[], date: number): Promise<void> {
+    const from = marketEpoch(date, 0), to = marketEpoch(date, 1440);
+    for (const mb of members) {
+      const inst = mb.inst;
+      const up = mb.day.up!;
+      const minutes = await this.db.selectFrom('bars_1m').select(['ts', 'date', 'open', 'high', 'low', 'close', 'volume', 'amount'])
+        .where('inst', '=', inst).where('ts', '>=', from).where('ts', '<', to).orderBy('ts').execute();
+      if (minutes.length) {
+        const s = intradayLimitStats(minutes, up);
+        mb.firstLimit = s.first; mb.lastLimit = s.last; mb.broken = s.broken;
+      }
+      const q = await this.db.selectFrom('quotes').select(['bid_p1', 'bid_v1', 'ask_p1'])
+        .where('inst', '=', inst).where('ts', '>=', from).where('ts', '<', to).orderBy('ts', 'desc').limit(1).executeTakeFirst();
+      if (q && mb.day.bar!.close === up && q.ask_p1 === null && q.bid_p1 === up && q.bid_v1 !== null) {
+        mb.sealedAmount = Math.round((up * q.bid_v1) / 10); // fen
+      }
+    }
+  }
+}
