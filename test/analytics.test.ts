@@ -1,0 +1,172 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { get, harness, STORES, walk, type Harness } from './helpers.js';
+
+/**
+ * Analytics checked by independent recomputation in this file: adjusted prices from the raw
+ * bars and corporate actions, limits from the board rules, pools from bars and limits.
+ */
+const milli = (s: string) => Math.round(Number(s) * 1000);
+/** round half-up of n/d (both positive BigInt). */
+const rdiv = (n: bigint, d: bigint) => (2n * n + d) / (2n * d);
+
+describe.each(STORES)('analytics on $name', ({ url }) => {
+  let h: Harness;
+  let actions: any[];
+  let byId: Map<string, any>;
+  beforeAll(async () => {
+    h = await harness(await url());
+    actions = await h.store.db.selectFrom('corporate_actions as c').innerJoin('instruments as i', 'i.inst', 'c.inst')
+      .select(['i.id', 'c.ex_date', 'c.cash_per_share', 'c.bonus_ratio', 'c.transfer_ratio', 'c.rights_ratio', 'c.rights_price']).execute();
+    byId = new Map((await walk(h, '/api/v1/equities', 1000)).map((e) => [e.id, e]));
+  });
+  afterAll(async () => { await h?.close(); });
+
+  /** Backward factor steps (num/den per ex-date, milli prices) from the raw daily closes. */
+  function steps(id: string, raw: any[]) {
+    const out: { date: string; num: bigint; den: bigint }[] = [];
+    for (const a of actions.filter((x) => x.id === id).sort((x, y) => x.ex_date - y.ex_date)) {
+      const d = `${String(a.ex_date).slice(0, 4)}-${String(a.ex_date).slice(4, 6)}-${String(a.ex_date).slice(6)}`;
+      const prev = [...raw].reverse().find((b) => b.trade_date < d);
+      if (!prev) continue;
+      const P = BigInt(milli(prev.close));
+      // ref = (P - cash + rp*rr) / (1 + bonus + transfer + rr); cash in 1e-5 CNY, ratios in 1e-6, prices in 1e-3
+      const refNum = (P * 100n - BigInt(a.cash_per_share)) * 1_000_000n + BigInt(a.rights_price) * 100n * BigInt(a.rights_ratio);
+      const refDen = (1_000_000n + BigInt(a.bonus_ratio) + BigInt(a.transfer_ratio) + BigInt(a.rights_ratio)) * 100n;
+      out.push({ date: d, num: P * refDen, den: refNum }); // factor step = P / ref
+    }
+    return out;
+  }
+
+  it('adjusts prices backward and forward by the ex-rights reference price rule', async () => {
+    const ids = [...new Set(actions.map((a) => a.id))].slice(0, 6);
+    expect(ids.length).toBeGreaterThan(0);
+    for (const id of ids) {
+      const raw = await walk(h, `/api/v1/equities/${id}/bars?interval=1d`, 1000);
+      const back = await walk(h, `/api/v1/equities/${id}/bars?interval=1d&adjustment=backward`, 1000);
+      const fwd = await walk(h, `/api/v1/equities/${id}/bars?interval=1d&adjustment=forward`, 1000);
+      const st = steps(id, raw);
+      let total = { num: 1n, den: 1n };
+      for (const s of st) total = { num: total.num * s.num, den: total.den * s.den };
+      raw.forEach((b, i) => {
+        let f = { num: 1n, den: 1n };
+        for (const s of st) if (s.date <= b.trade_date) f = { num: f.num * s.num, den: f.den * s.den };
+        for (const k of ['open', 'high', 'low', 'close'] as const) {
+          const p = BigInt(milli(b[k]));
+          expect(milli(back[i][k]), `${id} ${b.trade_date} ${k} backward`).toBe(Number(rdiv(p * f.num, f.den * 10n) * 10n));
+          expect(milli(fwd[i][k]), `${id} ${b.trade_date} ${k} forward`).toBe(Number(rdiv(p * f.num * total.den, f.den * total.num * 10n) * 10n));
+        }
+        expect(back[i].amount).toBe(b.amount);
+      });
+      expect(fwd[fwd.length - 1].close).toBe(raw[raw.length - 1].close);
+    }
+  });
+
+  it('keeps a forward walk on its basis when corporate actions arrive mid-walk', async () => {
+    const id = [...new Set(actions.map((a) => a.id))][0];
+    const path = `/api/v1/equities/${id}/bars?interval=1d&adjustment=forward`;
+    const before = await walk(h, path, 1000);
+    const first = await get(h, `${path}&page[size]=50`);
+    const inst = (await h.store.db.selectFrom('instruments').select('inst').where('id', '=', id).executeTakeFirstOrThrow()).inst;
+    const last = before[before.length - 1].trade_date.replaceAll('-', '');
+    await h.store.db.insertInto('corporate_actions').values({
+      inst, ex_date: Number(last), record_date: Number(last) - 1, pay_date: Number(last), announce_date: Number(last) - 10,
+      cash_per_share: 50_000, bonus_ratio: 0, transfer_ratio: 0, rights_ratio: 0, rights_price: 0,
+    }).execute();
+    await h.store.db.insertInto('meta').values({ key: 'data_version', value: 'test-mid-walk' })
+      .onConflict((oc) => oc.column('key').doUpdateSet({ value: 'test-mid-walk' })).execute();
+    await new Promise((r) => setTimeout(r, 1100)); // the catalog re-checks the data version each second
+    let rows = [...first.body.data];
+    let next = first.body.links.next;
+    while (next) { const r = await get(h, next); rows = rows.concat(r.body.data); next = r.body.links.next; }
+    expect(rows).toEqual(before);
+    const fresh = await walk(h, path, 1000);
+    expect(fresh[0].close).not.toBe(before[0].close);
+    await h.store.db.deleteFrom('corporate_actions').where('inst', '=', inst).where('ex_date', '=', Number(last)).execute();
+    await h.store.db.updateTable('meta').set({ value: 'test-after' }).where('key', '=', 'data_version').execute();
+    await new Promise((r) => setTimeout(r, 1100));
+  });
+
+  it('gives each indicator point the same values whatever window or page selects it', async () => {
+    const id = [...byId.keys()][5];
+    for (const [ind, iv] of [['ma', '1d'], ['macd', '1d'], ['kdj', '1w'], ['boll', '15m'], ['dmi', '1d'], ['rsi', '60m']]) {
+      const whole = await walk(h, `/api/v1/equities/${id}/technical-indicators/${ind}?interval=${iv}&adjustment=backward`, 1000);
+      const paged = await walk(h, `/api/v1/equities/${id}/technical-indicators/${ind}?interval=${iv}&adjustment=backward`, 7);
+      expect(paged).toEqual(whole);
+      const mid = whole[Math.floor(whole.length / 2)];
+      const w = await get(h, `/api/v1/equities/${id}/technical-indicators/${ind}?interval=${iv}&adjustment=backward&from=${encodeURIComponent(mid.timestamp)}&page[size]=1`);
+      expect(w.body.data[0]).toEqual(mid);
+      expect(Object.values(mid.values).every((v: any) => /^-?\d+\.\d{4}$/.test(v))).toBe(true);
+    }
+    const bars = await walk(h, `/api/v1/equities/${id}/bars?interval=1d`, 1000);
+    const ma = await walk(h, `/api/v1/equities/${id}/technical-indicators/ma?interval=1d`, 1000);
+    expect(ma[3].values.ma5).toBeUndefined();
+    for (let i = 4; i < bars.length; i += 37) {
+      const sum = bars.slice(i - 4, i + 1).reduce((s, b) => s + milli(b.close), 0); // milli CNY
+      const expected = (Math.round(sum * 2) / 10000).toFixed(4); // sum/5 in CNY = sum*2/10000, exact here
+      expect(ma[i].values.ma5).toBe(expected);
+      expect(ma[i].timestamp).toBe(bars[i].timestamp);
+    }
+  });
+
+  it('computes every day\'s price limits by the board rules and bars never break them', async () => {
+    const ratio = (e: any, st: boolean, day: number) => {
+      const noLimit = e.board === 'bse' ? 1 : (e.board === 'main' && e.list_date < '2023-04-10') ? 0 : 5;
+      if (day <= noLimit) return null;
+      if (e.board === 'bse') return 30;
+      if (e.board === 'star' || e.board === 'chinext') return 20;
+      return st ? 5 : 10;
+    };
+    for (const e of [...byId.values()].slice(0, 40)) {
+      const lim = await walk(h, `/api/v1/equities/${e.id}/price-limits`, 1000);
+      const bars = new Map((await walk(h, `/api/v1/equities/${e.id}/bars?interval=1d`, 1000)).map((b) => [b.trade_date, b]));
+      expect(lim.length).toBeGreaterThan(0);
+      for (const l of lim) {
+        const r = ratio(e, l.is_st, l.listing_day);
+        const b = bars.get(l.trade_date);
+        expect(l.suspended).toBe(!b);
+        if (r === null || l.pre_close === null) { expect(l.limit_up).toBeNull(); continue; }
+        expect(l.limit_pct, `${e.id} ${l.trade_date}`).toBe(String(r));
+        const pc = milli(l.pre_close);
+        const up = Math.max(Number(rdiv(BigInt(pc) * BigInt(100 + r), 1000n)) * 10, pc + 10);
+        const down = Math.min(Number(rdiv(BigInt(pc) * BigInt(100 - r), 1000n)) * 10, pc - 10);
+        expect(milli(l.limit_up), `${e.id} ${l.trade_date} up`).toBe(up);
+        expect(milli(l.limit_down), `${e.id} ${l.trade_date} down`).toBe(down);
+        if (b) {
+          expect(milli(b.high)).toBeLessThanOrEqual(up);
+          expect(milli(b.low)).toBeGreaterThanOrEqual(down);
+        }
+      }
+    }
+  });
+
+  it('derives pools from bars and limits', async () => {
+    const days = (await walk(h, '/api/v1/markets/SH/trading-days?from=2025-10-20&to=2025-11-20', 100)).map((d) => d.date);
+    let seen = 0;
+    for (const d of days.slice(-6)) {
+      const expect_: Record<string, string[]> = { limit_up: [], limit_down: [], broken_limit_up: [] };
+      for (const e of byId.values()) {
+        const l = (await get(h, `/api/v1/equities/${e.id}/price-limits?date=${d}`)).body.data[0];
+        const b = (await get(h, `/api/v1/equities/${e.id}/bars?interval=1d&date=${d}`)).body.data[0];
+        if (!l || !b || l.limit_up === null) continue;
+        if (b.close === l.limit_up) expect_.limit_up.push(e.id);
+        if (b.close === l.limit_down) expect_.limit_down.push(e.id);
+        if (b.high === l.limit_up && b.close !== l.limit_up) expect_.broken_limit_up.push(e.id);
+      }
+      for (const [type, ids] of Object.entries(expect_)) {
+        const got = (await walk(h, `/api/v1/equities/pools/${type}?date=${d}`, 1000)).map((m) => m.instrument_id);
+        expect(got, `${type} ${d}`).toEqual(ids.sort());
+        seen += ids.length;
+      }
+    }
+    expect(seen).toBeGreaterThan(0);
+    const prevDay = days[days.length - 2];
+    const prevUps = (await walk(h, `/api/v1/equities/pools/limit_up?date=${prevDay}`, 1000)).map((m) => m.instrument_id);
+    const previous = (await walk(h, `/api/v1/equities/pools/previous_limit_up?date=${days[days.length - 1]}`, 1000)).map((m) => m.instrument_id);
+    for (const id of previous) expect(prevUps).toContain(id);
+    expect((await get(h, '/api/v1/equities/pools/limit_up?date=2025-11-22')).status).toBe(400);
+    expect((await get(h, '/api/v1/equities/pools/unknown')).status).toBe(404);
+    const latest = await get(h, '/api/v1/equities/pools/sub_new');
+    expect(latest.status).toBe(200);
+    expect(latest.body.data.every((m: any) => m.trade_date === days[days.length - 1])).toBe(true);
+  });
+});
