@@ -13,6 +13,7 @@ import type { App, Services } from './http/services.js';
 import { registerErrorHandling } from './http/plugins/errors.js';
 import { registerAuth } from './http/plugins/auth.js';
 import { registerDocs } from './http/plugins/docs.js';
+import { closedPeriodMaxAge, registerHttpCache } from './http/plugins/http-cache.js';
 import { ALL_SCHEMAS } from './http/schemas/registry.js';
 import { parseDate, parseDateTime } from './lib/time.js';
 import { renderErrors } from './errors.js';
@@ -23,6 +24,10 @@ import instrumentRoutes from './http/routes/instruments/index.js';
 import seriesRoutes from './http/routes/series/index.js';
 import poolTypeRoutes from './http/routes/pools/types.js';
 import fundamentalsRoutes from './http/routes/fundamentals/index.js';
+import analyticsRoutes from './http/routes/analytics/index.js';
+import { Analytics } from './query/analytics.js';
+import { EquityDays } from './query/equity-days.js';
+import { Pools } from './query/pools.js';
 
 export interface AppOptions {
   config: Config;
@@ -67,18 +72,24 @@ export async function buildApp(opts: AppOptions): Promise<App> {
   }).withTypeProvider<TypeBoxTypeProvider>();
 
   const db = opts.store.db;
+  const catalog = new Catalog(db);
+  const marketData = new MarketDataReader(db);
   const svc: Services = {
     config: opts.config,
     store: opts.store,
-    catalog: new Catalog(db),
+    catalog,
     reference: new ReferenceReader(db),
-    marketData: new MarketDataReader(db),
+    marketData,
     fundamentals: new FundamentalsReader(db),
     codec: new CursorCodec(opts.config.cursorSecret),
     keys: new KeyStore(db),
+    analytics: new Analytics(db, marketData, catalog),
+    equityDays: new EquityDays(db, catalog),
+    pools: new Pools(db, catalog),
   };
   app.decorate('svc', svc);
-  app.addHook('onSend', async (req, reply) => { reply.header('x-request-id', req.id); });
+  registerHttpCache(app, closedPeriodMaxAge(() => svc.equityDays.latestDate()));
+  app.addHook('onRequest', async (req, reply) => { reply.header('x-request-id', req.id); });
   registerErrorHandling(app);
   for (const s of ALL_SCHEMAS) app.addSchema(s);
   await registerDocs(app);
@@ -93,6 +104,7 @@ export async function buildApp(opts: AppOptions): Promise<App> {
     await api.register(instrumentRoutes);
     await api.register(seriesRoutes);
     await api.register(fundamentalsRoutes);
+    await api.register(analyticsRoutes);
   });
   return app;
 }

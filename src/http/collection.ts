@@ -45,7 +45,7 @@ export interface Paged<Row> {
 export async function sendPage<Row, Item>(
   req: FastifyRequest, reply: FastifyReply, codec: CursorCodec, operationId: string,
   fetch: (page: PageRequest) => Promise<Row[]>, key: (row: Row) => unknown[], toItem: (row: Row) => Item,
-): Promise<void> {
+): Promise<FastifyReply> {
   const query = req.query as Record<string, unknown>;
   const size = (query['page[size]'] as number | undefined) ?? 100;
   const fp = fingerprint(operationId, req.params as object, query);
@@ -57,7 +57,9 @@ export async function sendPage<Row, Item>(
   const next = more ? codec.encode(key(rows[rows.length - 1]), fp) : null;
   const data = new Array<Item>(rows.length);
   for (let i = 0; i < rows.length; i++) data[i] = toItem(rows[i]);
-  reply.send({
+  // Return the reply: an async handler that resolves to undefined while async onSend hooks
+  // still run would make Fastify send an empty body.
+  return reply.send({
     data,
     meta: { next_cursor: next },
     links: { self: req.url, next: next === null ? null : linkWithCursor(req.url, next) },

@@ -1,0 +1,75 @@
+import { createHash } from 'node:crypto';
+import { promisify } from 'node:util';
+import { brotliCompress, constants as zc, gzip } from 'node:zlib';
+import type { FastifyInstance, FastifyRequest } from 'fastify';
+import { parseDate, parseDateTime } from '../../lib/time.js';
+
+/** Decides how long a successful response may be cached (null: revalidate every time). */
+export type MaxAge = (req: FastifyRequest) => Promise<number | null>;
+
+const brotli = promisify(brotliCompress);
+const gz = promisify(gzip);
+const BROTLI = { params: { [zc.BROTLI_PARAM_QUALITY]: 4, [zc.BROTLI_PARAM_MODE]: zc.BROTLI_MODE_TEXT } };
+const THRESHOLD = 1024;
+
+/** The coding to send: br or gzip when accepted (q > 0), br first; null for identity. */
+export function negotiate(header: string | undefined): 'br' | 'gzip' | null {
+  if (!header) return null;
+  const ok = new Set<string>();
+  for (const part of header.split(',')) {
+    const [name, ...params] = part.trim().toLowerCase().split(';');
+    const q = params.map((p) => p.trim()).find((p) => p.startsWith('q='));
+    if (q && Number(q.slice(2)) === 0) continue;
+    ok.add(name);
+  }
+  if (ok.has('br')) return 'br';
+  if (ok.has('gzip') || ok.has('*')) return 'gzip';
+  return null;
+}
+
+/**
+ * HTTP the way fast APIs do it: strong ETags per representation (the content coding is part of
+ * the tag) with If-None-Match → 304, Cache-Control that lets clients and proxies keep closed
+ * periods, and brotli/gzip (compressed off the event loop) for responses over 1 KiB. Responses
+ * vary on the API key, so a shared cache never serves one client's response to another.
+ */
+export function registerHttpCache(app: FastifyInstance, maxAge: MaxAge): void {
+  app.addHook('onSend', async (req, reply, payload) => {
+    if ((req.method !== 'GET' && req.method !== 'HEAD') || reply.statusCode !== 200) return payload;
+    if (typeof payload !== 'string' && !Buffer.isBuffer(payload)) return payload;
+    const coding = payload.length >= THRESHOLD ? negotiate(req.headers['accept-encoding']) : null;
+    const tag = `"${createHash('sha1').update(payload).digest('base64url').slice(0, 22)}${coding === 'br' ? '-br' : coding === 'gzip' ? '-gz' : ''}"`;
+    reply.header('etag', tag);
+    reply.header('vary', 'Accept-Encoding, X-API-Key');
+    if (req.url.startsWith('/api/v1/system/')) reply.header('cache-control', 'no-store');
+    else {
+      const age = req.url.startsWith('/api/') ? await maxAge(req) : 300;
+      reply.header('cache-control', age === null ? 'private, no-cache' : `public, max-age=${age}`);
+    }
+    const inm = req.headers['if-none-match'];
+    if (inm && inm.split(',').some((t) => t.trim().replace(/^W\//, '') === tag)) {
+      reply.code(304);
+      return '';
+    }
+    if (coding === null) return payload;
+    reply.header('content-encoding', coding);
+    return coding === 'br' ? brotli(payload, BROTLI) : gz(payload, { level: 5 });
+  });
+}
+
+/**
+ * Time-series responses whose window ends before the latest stored trading day are closed
+ * periods: they change only when data are corrected, so they may be kept for an hour.
+ */
+export function closedPeriodMaxAge(latestDate: () => Promise<number | null>): MaxAge {
+  return async (req) => {
+    const q = req.query as Record<string, string | undefined>;
+    const end = q.date ?? q.to;
+    if (!end) return null;
+    const latest = await latestDate();
+    if (latest === null) return null;
+    const d = parseDate(end.slice(0, 10));
+    if (d === null || !parseDateTime(end)) return null;
+    return d < latest ? 3600 : null;
+  };
+}
