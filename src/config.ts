@@ -1,4 +1,5 @@
 import { resolve } from 'node:path';
+import { availableParallelism } from 'node:os';
 
 export interface Config {
   host: string;
@@ -11,6 +12,7 @@ export interface Config {
   /** Seed and size of the demo market created on first start. */
   demoSeed: number;
   demoOnFirstRun: boolean;
+  /** HTTP worker processes sharing the port (node:cluster); `WORKERS=auto` = one per core. */
   workers: number;
 }
 
@@ -31,6 +33,6 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     cursorSecret: env.CURSOR_SECRET || 'mds-cursor-v1',
     demoSeed: int('DEMO_SEED', 1),
     demoOnFirstRun: env.DEMO !== '0',
-    workers: int('WORKERS', 1),
+    workers: env.WORKERS === 'auto' ? availableParallelism() : Math.max(1, int('WORKERS', 1)),
   };
 }
