@@ -73,7 +73,7 @@ export async function buildApp(opts: AppOptions): Promise<App> {
 
   const db = opts.store.db;
   const catalog = new Catalog(db);
-  const marketData = new MarketDataReader(db);
+  const marketData = new MarketDataReader(opts.store);
   const svc: Services = {
     config: opts.config,
     store: opts.store,

@@ -3,6 +3,7 @@ import type { Database } from './schema.js';
 import { openSqlite } from './dialects/sqlite.js';
 import { openPostgres } from './dialects/postgres.js';
 import * as m0001 from './migrations/0001_core.js';
+import * as m0002 from './migrations/0002_fundamentals.js';
 
 export type Dialect = 'sqlite' | 'postgres';
 
@@ -15,6 +16,11 @@ export interface Store {
   readonly db: Kysely<Database>;
   /** Inserts many rows fast (prepared statement in one transaction / batched multi-row insert). */
   bulkInsert(table: keyof Database & string, columns: string[], rows: unknown[][]): Promise<void>;
+  /**
+   * Runs a hot read with `?` placeholders through a cached prepared statement (better-sqlite3
+   * statement cache; PostgreSQL named statements). For the keyset reads on the request path.
+   */
+  select<T>(sql: string, params: unknown[]): Promise<T[]>;
   ping(): Promise<void>;
   close(): Promise<void>;
 }
@@ -26,6 +32,7 @@ export function openStore(url: string): Store {
 
 const MIGRATIONS: Record<string, { up(db: Kysely<any>, d: Dialect): Promise<void> }> = {
   '0001_core': m0001,
+  '0002_fundamentals': m0002,
 };
 
 /** Applies pending migrations; returns the names applied. */

@@ -24,8 +24,18 @@ export function openPostgres(url: string, poolSize = 10): Store {
   const pool = new pg.Pool({ connectionString: url, max: poolSize, types } as pg.PoolConfig);
   pool.on('error', () => { /* idle client errors surface on the next query */ });
   const db = new Kysely<Schema>({ dialect: new PostgresDialect({ pool }) });
+  const names = new Map<string, { name: string; text: string }>();
   return {
     dialect: 'postgres',
+    async select<T>(sql: string, params: unknown[]) {
+      let q = names.get(sql);
+      if (!q) {
+        let n = 0;
+        q = { name: `mds_${names.size}`, text: sql.replace(/\?/g, () => `$${++n}`) };
+        names.set(sql, q);
+      }
+      return (await pool.query({ ...q, values: params })).rows as T[];
+    },
     db,
     async bulkInsert(table, columns, rows) {
       // Multi-row INSERT in batches, bounded by PostgreSQL's 65535 bind parameters.

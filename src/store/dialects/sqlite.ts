@@ -12,8 +12,14 @@ export function openSqlite(file: string): Store {
   raw.pragma('mmap_size = 268435456');
   raw.pragma('busy_timeout = 5000');
   const db = new Kysely<Schema>({ dialect: new SqliteDialect({ database: raw }) });
+  const statements = new Map<string, Database.Statement>();
   return {
     dialect: 'sqlite',
+    async select<T>(sql: string, params: unknown[]) {
+      let stmt = statements.get(sql);
+      if (!stmt) { stmt = raw.prepare(sql); statements.set(sql, stmt); }
+      return stmt.all(...params) as T[];
+    },
     db,
     async bulkInsert(table, columns, rows) {
       if (rows.length === 0) return;

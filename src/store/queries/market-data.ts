@@ -1,47 +1,47 @@
-import type { Kysely, Selectable } from 'kysely';
-import type { Database, QuoteTable, TradeTable } from '../schema.js';
+import type { Selectable } from 'kysely';
+import type { QuoteTable, TradeTable } from '../schema.js';
+import type { Store } from '../store.js';
 import type { Bar } from '../../market/types.js';
 
-const BAR_COLS = ['open', 'high', 'low', 'close', 'volume', 'amount'] as const;
+const BARS = 'open, high, low, close, volume, amount';
 
-/** Time-series reads. Every method is one keyset range scan on a clustered primary key. */
+/**
+ * Time-series reads on the request path: each is one keyset range scan on a clustered primary
+ * key, through a cached prepared statement.
+ */
 export class MarketDataReader {
-  constructor(private readonly db: Kysely<Database>) {}
+  constructor(private readonly store: Store) {}
 
-  /** Daily bars with from <= date <= to and date > after, ascending. */
+  /** Daily bars with from <= date <= to and date > after, ascending (ts left 0 for the caller). */
   async dailyBars(inst: number, from: number, to: number, after: number | null, limit: number): Promise<Bar[]> {
     const lo = after !== null && after >= from ? after + 1 : from;
-    const rows = await this.db.selectFrom('bars_1d').select(['date', ...BAR_COLS])
-      .where('inst', '=', inst).where('date', '>=', lo).where('date', '<=', to)
-      .orderBy('date').limit(limit).execute();
-    return rows.map((r) => ({ ts: 0, ...r }));
+    const rows = await this.store.select<Bar>(
+      `select 0 as ts, date, ${BARS} from bars_1d where inst = ? and date >= ? and date <= ? order by date limit ?`,
+      [inst, lo, to, limit]);
+    return rows;
   }
 
   /** 1m bars with from <= ts <= to (epoch seconds) and ts > after, ascending. */
   minuteBars(inst: number, from: number, to: number, after: number | null, limit: number): Promise<Bar[]> {
     const lo = after !== null && after >= from ? after + 1 : from;
-    return this.db.selectFrom('bars_1m').select(['ts', 'date', ...BAR_COLS])
-      .where('inst', '=', inst).where('ts', '>=', lo).where('ts', '<=', to)
-      .orderBy('ts').limit(limit).execute();
+    return this.store.select<Bar>(
+      `select ts, date, ${BARS} from bars_1m where inst = ? and ts >= ? and ts <= ? order by ts limit ?`,
+      [inst, lo, to, limit]);
   }
 
   quotes(inst: number, from: number, to: number, after: number | null, limit: number): Promise<Selectable<QuoteTable>[]> {
     const lo = after !== null && after >= from ? after + 1 : from;
-    return this.db.selectFrom('quotes').selectAll()
-      .where('inst', '=', inst).where('ts', '>=', lo).where('ts', '<=', to)
-      .orderBy('ts').limit(limit).execute();
+    return this.store.select(
+      'select * from quotes where inst = ? and ts >= ? and ts <= ? order by ts limit ?', [inst, lo, to, limit]);
   }
 
   /** Trades in [from, to] (epoch seconds) within [fromDate, toDate], after (date, seq). */
   trades(inst: number, win: { from: number; to: number; fromDate: number; toDate: number },
     after: [number, number] | null, limit: number): Promise<Selectable<TradeTable>[]> {
-    let q = this.db.selectFrom('trades').selectAll()
-      .where('inst', '=', inst).where('date', '>=', win.fromDate).where('date', '<=', win.toDate)
-      .where('ts', '>=', win.from).where('ts', '<=', win.to);
-    if (after) {
-      const [d, s] = after;
-      q = q.where((eb) => eb.or([eb('date', '>', d), eb.and([eb('date', '=', d), eb('seq', '>', s)])]));
-    }
-    return q.orderBy('date').orderBy('seq').limit(limit).execute();
+    const [d, s] = after ?? [0, 0];
+    return this.store.select(
+      `select * from trades where inst = ? and date >= ? and date <= ? and ts >= ? and ts <= ?
+         and (date > ? or (date = ? and seq > ?)) order by date, seq limit ?`,
+      [inst, win.fromDate, win.toDate, win.from, win.to, d, d, s, limit]);
   }
 }

@@ -1,0 +1,99 @@
+/**
+ * Builds a large benchmark store fast: `equities` equities with `days` daily bars each (ending
+ * at `end`), 1m bars for the last `minuteDays` days, a few corporate actions, and the
+ * reference tables. Prices follow a bounded random walk on the real calendar (within ±9.9%
+ * a day, so within the main-board limits). Not the demo market: no trades, quotes or ST rules.
+ */
+import { migrate, type Store } from '../src/store/store.js';
+import { Rng } from '../src/demo/random.js';
+import { MINUTE_LABELS } from '../src/market/sessions.js';
+import { CALENDAR_FIRST, tradingDaysBetween } from '../src/market/calendar.js';
+import { marketEpoch } from '../src/lib/time.js';
+import { boardOf } from '../src/market/boards.js';
+
+export interface BenchSize { equities: number; days: number; minuteDays: number; end: number }
+
+const CHUNK = 50_000;
+
+async function chunked(store: Store, table: any, cols: string[], gen: Iterable<unknown[]>): Promise<number> {
+  let buf: unknown[][] = [];
+  let n = 0;
+  for (const r of gen) {
+    buf.push(r);
+    if (buf.length === CHUNK) { await store.bulkInsert(table, cols, buf); n += buf.length; buf = []; }
+  }
+  if (buf.length) await store.bulkInsert(table, cols, buf);
+  return n + buf.length;
+}
+
+function code(i: number): [string, string] {
+  const m = i % 5;
+  if (m === 0) return [String(600000 + Math.floor(i / 5)), 'SH'];
+  if (m === 1) return [String(688000 + Math.floor(i / 5) % 1000).padStart(6, '0'), 'SH'];
+  if (m === 2) return [String(Math.floor(i / 5)).padStart(6, '0'), 'SZ'];
+  if (m === 3) return [String(300000 + Math.floor(i / 5)), 'SZ'];
+  return [String(830000 + Math.floor(i / 5)), 'BJ'];
+}
+
+export async function buildBenchStore(store: Store, size: BenchSize, seed = 42): Promise<Record<string, number>> {
+  await migrate(store);
+  const rng = Rng.from(seed, 'bench');
+  const all = tradingDaysBetween(CALENDAR_FIRST, size.end);
+  const days = all.slice(-size.days);
+  const counts: Record<string, number> = {};
+  await store.bulkInsert('markets', ['id', 'name', 'name_local', 'mic', 'timezone', 'currency', 'opened'], [
+    ['BJ', 'Beijing Stock Exchange', '北京证券交易所', 'BJSE', 'Asia/Shanghai', 'CNY', 20211115],
+    ['SH', 'Shanghai Stock Exchange', '上海证券交易所', 'XSHG', 'Asia/Shanghai', 'CNY', 19901219],
+    ['SZ', 'Shenzhen Stock Exchange', '深圳证券交易所', 'XSHE', 'Asia/Shanghai', 'CNY', 19901201],
+  ]);
+  await chunked(store, 'trading_days', ['market', 'date'], (function* () {
+    for (const m of ['BJ', 'SH', 'SZ']) for (const d of all) if (m !== 'BJ' || d >= 20211115) yield [m, d];
+  })());
+  const ids = Array.from({ length: size.equities }, (_, i) => code(i)).map(([c, m]) => `${c}.${m}`).sort();
+  const cols = ['inst', 'id', 'kind', 'code', 'market', 'board', 'name', 'name_lc', 'name_en', 'list_date', 'total_shares', 'float_shares'];
+  counts.instruments = await chunked(store, 'instruments', cols, ids.map((id, i) => {
+    const [c, m] = id.split('.');
+    return [i + 1, id, 'equity', c, m, boardOf(c, m as any), `测试${i}`, `测试${i}`, `Bench ${i}`, 20000104, 1e9, 8e8];
+  }));
+  const last = new Float64Array(ids.length);
+  counts.bars_1d = await chunked(store, 'bars_1d', ['inst', 'date', 'open', 'high', 'low', 'close', 'volume', 'amount'], (function* () {
+    for (let i = 0; i < ids.length; i++) {
+      let close = rng.int(300, 20000) * 10;
+      for (const d of days) {
+        const move = Math.max(-0.099, Math.min(0.099, rng.normal() * 0.02));
+        const c = Math.max(10, Math.round((close * (1 + move)) / 10) * 10);
+        const o = Math.max(10, Math.round((close * (1 + move * rng.next())) / 10) * 10);
+        const hi = Math.max(o, c) + 10 * rng.int(0, 3), lo = Math.max(10, Math.min(o, c) - 10 * rng.int(0, 3));
+        const vol = rng.int(100, 100_000) * 100;
+        yield [i + 1, d, o, hi, lo, c, vol, Math.round(((o + c) / 2) * vol / 10)];
+        close = c;
+      }
+      last[i] = close;
+    }
+  })());
+  const mdays = days.slice(-size.minuteDays);
+  counts.bars_1m = await chunked(store, 'bars_1m', ['inst', 'ts', 'date', 'open', 'high', 'low', 'close', 'volume', 'amount'], (function* () {
+    for (let i = 0; i < ids.length; i++) {
+      let p = last[i];
+      for (const d of mdays) {
+        for (const m of MINUTE_LABELS) {
+          const c = Math.max(10, p + 10 * rng.int(-2, 2));
+          const vol = rng.int(1, 200) * 100;
+          yield [i + 1, marketEpoch(d, m), d, p, Math.max(p, c), Math.min(p, c), c, vol, Math.round(c * vol / 10)];
+          p = c;
+        }
+      }
+    }
+  })());
+  counts.corporate_actions = await chunked(store, 'corporate_actions',
+    ['inst', 'ex_date', 'record_date', 'pay_date', 'announce_date', 'cash_per_share', 'bonus_ratio', 'transfer_ratio', 'rights_ratio', 'rights_price'],
+    (function* () {
+      for (let i = 0; i < ids.length; i += 3) {
+        for (let k = 100; k < days.length; k += 250) {
+          yield [i + 1, days[k], days[k - 1], days[k], days[k - 20], rng.int(1000, 50_000), 0, rng.chance(0.2) ? 300_000 : 0, 0, 0];
+        }
+      }
+    })());
+  await store.bulkInsert('meta', ['key', 'value'], [['data_version', `bench-${seed}`]]);
+  return counts;
+}
