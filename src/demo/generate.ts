@@ -14,6 +14,7 @@ import { DEFAULT_OPTIONS, type DemoOptions } from './model.js';
 import { simulate } from './simulate.js';
 import { persist } from './persist.js';
 import { Writer, type TableName } from './writer.js';
+import { generateFundamentals } from './fundamentals/index.js';
 
 export type { DemoOptions } from './model.js';
 export { DEFAULT_OPTIONS } from './model.js';
@@ -49,5 +50,6 @@ export async function generateDemo(store: Store, opts?: Partial<DemoOptions>): P
   const market = simulate(o);
   const w = new Writer(store);
   await persist(w, o, market);
-  return Object.fromEntries(TABLES.map((t) => [t, w.counts[t] ?? 0])) as DemoSummary;
+  const fundamentals = await generateFundamentals(store, o.seed, o.end);
+  return { ...Object.fromEntries(TABLES.map((t) => [t, w.counts[t] ?? 0])), ...fundamentals } as DemoSummary;
 }

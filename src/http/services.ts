@@ -4,9 +4,13 @@ import type { Store } from '../store/store.js';
 import type { Catalog } from '../store/catalog.js';
 import type { ReferenceReader } from '../store/queries/reference.js';
 import type { MarketDataReader } from '../store/queries/market-data.js';
+import type { FundamentalsReader } from '../store/queries/fundamentals.js';
 import type { CursorCodec } from './cursor.js';
 import type { KeyStore } from '../auth/keys.js';
 import type { Config } from '../config.js';
+import type { Analytics } from '../query/analytics.js';
+import type { EquityDays } from '../query/equity-days.js';
+import type { Pools } from '../query/pools.js';
 
 /** What the HTTP front needs, handed over at the composition root (app.ts). */
 export interface Services {
@@ -15,8 +19,12 @@ export interface Services {
   catalog: Catalog;
   reference: ReferenceReader;
   marketData: MarketDataReader;
+  fundamentals: FundamentalsReader;
   codec: CursorCodec;
   keys: KeyStore;
+  analytics: Analytics;
+  equityDays: EquityDays;
+  pools: Pools;
 }
 
 declare module 'fastify' {

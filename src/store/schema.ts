@@ -1,3 +1,5 @@
+import type { FundamentalsDatabase } from './schema-fundamentals.js';
+
 /**
  * Kysely table types. Conventions (identical on SQLite and PostgreSQL):
  * - dates are integers YYYYMMDD, instants are epoch seconds (`ts`);
@@ -79,7 +81,7 @@ export interface ApiKeyTable {
   id: string; name: string; hash: string; created_at: string; revoked_at: string | null;
 }
 
-export interface Database {
+export interface Database extends FundamentalsDatabase {
   meta: MetaTable;
   markets: MarketTable;
   trading_days: TradingDayTable;

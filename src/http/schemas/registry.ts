@@ -8,6 +8,8 @@ import { BarCollectionResponse } from '../routes/series/bars.js';
 import { QuoteCollectionResponse, TradeCollectionResponse } from '../routes/series/ticks.js';
 import { PoolType, PoolTypeCollectionResponse } from '../routes/pools/types.js';
 import { StatusResponse, VersionResponse } from '../routes/system/index.js';
+import { FUNDAMENTALS_SCHEMAS } from './fundamentals.js';
+import { ANALYTICS_SCHEMAS } from './analytics.js';
 
 /** Every named schema, registered once with the app so OpenAPI lists it under components. */
 export const ALL_SCHEMAS = [
@@ -15,5 +17,5 @@ export const ALL_SCHEMAS = [
   StatusResponse, VersionResponse,
   MarketCollectionResponse, MarketResponse, TradingDayCollectionResponse, ClassificationCollectionResponse,
   InstrumentCollectionResponse, InstrumentResponse, BarCollectionResponse, QuoteCollectionResponse,
-  TradeCollectionResponse, PoolTypeCollectionResponse,
+  TradeCollectionResponse, PoolTypeCollectionResponse, ...FUNDAMENTALS_SCHEMAS, ...ANALYTICS_SCHEMAS,
 ];

@@ -1,0 +1,40 @@
+import type { App } from '../../services.js';
+import { instrumentIdParam, operation, pathInstrument } from '../../route.js';
+import { sendPage } from '../../collection.js';
+import { timeWindow, timeWindowParams, type TimeWindow } from '../../params.js';
+import { CapitalFlowCollectionResponse } from '../../schemas/company.js';
+import { addDays, epochToMarketDate, marketEpoch } from '../../../lib/time.js';
+import { capitalFlowRecord } from './records.js';
+
+const CLOSE = 15 * 60;
+const MIN_SEC = -62135596800, MAX_SEC = 253402300799;
+
+/** Trading dates whose 15:00 close instant lies in the window (a record's timestamp is its close). */
+export function closeDates(w: TimeWindow): { from: number; to: number } {
+  const lo = Math.max(MIN_SEC, Math.ceil(w.fromMs / 1000)), hi = Math.min(MAX_SEC, Math.floor(w.toMs / 1000));
+  let from = epochToMarketDate(lo), to = epochToMarketDate(hi);
+  if (marketEpoch(from, CLOSE) < lo) from = addDays(from, 1);
+  if (marketEpoch(to, CLOSE) > hi) to = addDays(to, -1);
+  return { from, to };
+}
+
+/** listCapitalFlows. */
+export function registerCapitalFlows(app: App) {
+  const { fundamentals, codec } = app.svc;
+  app.get('/api/v1/equities/:instrument_id/capital-flows', {
+    schema: operation({
+      operationId: 'listCapitalFlows', tags: ['equities'], summary: 'Daily money flow by order size, ascending by day.',
+      description: 'One record per trading day with a daily bar. Orders are classed by size (Eastmoney): extra large ≥ 500,000 shares '
+        + 'or ≥ 1,000,000 CNY; large 200,000–500,000 shares or 300,000–1,000,000 CNY; medium 40,000–200,000 shares or '
+        + '50,000–300,000 CNY; small below. Each side of every trade counts for the class of its own order, so over the four '
+        + 'classes buys and sells each sum to the day\'s amount. Records are stamped with the day\'s 15:00 close, which '
+        + 'from/to/date select on (as for quotes).',
+      params: instrumentIdParam, query: timeWindowParams, response: CapitalFlowCollectionResponse, notFound: true, collection: true,
+    }),
+  }, async (req, reply) => {
+    const inst = await pathInstrument(app.svc, req.params.instrument_id, 'equity');
+    const d = closeDates(timeWindow(req.query as object));
+    return sendPage(req, reply, codec, 'listCapitalFlows', (p) => fundamentals.capitalFlows(inst.inst, d.from, d.to, p),
+      (r) => [r.date], capitalFlowRecord(inst.id));
+  });
+}

@@ -1,0 +1,37 @@
+import type { App } from '../../services.js';
+import { instrumentIdParam, operation, pathInstrument } from '../../route.js';
+import { sendPage } from '../../collection.js';
+import { TextEntryCollectionResponse } from '../../schemas/company.js';
+
+/** listBusinessScope and listSectorMemberships: lists of text entries. */
+export function registerTextEntries(app: App) {
+  const { fundamentals, codec } = app.svc;
+
+  app.get('/api/v1/equities/:instrument_id/business-scope', {
+    schema: operation({
+      operationId: 'listBusinessScope', tags: ['equities'], summary: 'Business scope: main business, products and licensed scope.',
+      params: instrumentIdParam, response: TextEntryCollectionResponse, notFound: true, collection: true,
+    }),
+  }, async (req, reply) => {
+    const inst = await pathInstrument(app.svc, req.params.instrument_id, 'equity');
+    return sendPage(req, reply, codec, 'listBusinessScope', (p) => fundamentals.businessScope(inst.inst, p), (r) => [r.seq],
+      (r) => ({ instrument_id: inst.id, seq: r.seq, type: r.type, text: r.text, classification_id: null }));
+  });
+
+  app.get('/api/v1/equities/:instrument_id/sector-memberships', {
+    schema: operation({
+      operationId: 'listSectorMemberships', tags: ['equities'],
+      summary: 'The classifications an equity belongs to (industry, CSRC primary industry, concepts, region), by classification id.',
+      description: 'Read from the classification membership table that also feeds /classifications.',
+      params: instrumentIdParam, response: TextEntryCollectionResponse, notFound: true, collection: true,
+    }),
+  }, async (req, reply) => {
+    const inst = await pathInstrument(app.svc, req.params.instrument_id, 'equity');
+    return sendPage(req, reply, codec, 'listSectorMemberships', async (p) => {
+      // An equity has a handful of memberships: read them all, number them, and page in memory.
+      const all = (await fundamentals.sectorMemberships(inst.inst)).map((c, i) => ({ ...c, seq: i + 1 }));
+      const after = p.after ? String(p.after[0]) : null;
+      return (after === null ? all : all.filter((c) => c.id > after)).slice(0, p.limit);
+    }, (r) => [r.id], (r) => ({ instrument_id: inst.id, seq: r.seq, type: r.type, text: r.name, classification_id: r.id }));
+  });
+}
