@@ -71,3 +71,28 @@ export function tradeRecord(instrumentId: string, kind: string) {
     seq: t.seq, price: price(t.price, d), volume: t.volume, amount: money(t.amount), side: t.side,
   });
 }
+
+const pad2 = (n: number) => (n < 10 ? '0' + n : '' + n);
+/** 1/1000-CNY integer → "12.34" (2 decimals); exact fast path, general path otherwise. */
+export function price2(v: number): string {
+  if (v >= 0 && v % 10 === 0) return Math.floor(v / 1000) + '.' + pad2((v % 1000) / 10);
+  return formatScaled(v, PRICE_SCALE, 2);
+}
+/** fen integer → "1234.56". */
+export function money2(v: number): string {
+  if (v >= 0 && Number.isSafeInteger(v)) return Math.floor(v / 100) + '.' + pad2(v % 100);
+  return formatScaled(v, MONEY_SCALE, 2);
+}
+
+/** Hand-compiled JSON of a Bar record (same fields and order as the Bar schema). */
+export function barJson(instrumentId: string, kind: string, interval: string, adjustment: string) {
+  const head = `{"instrument_id":${JSON.stringify(instrumentId)},"interval":${JSON.stringify(interval)},"adjustment":${JSON.stringify(adjustment)},"timestamp":"`;
+  const px = kind === 'fund' ? (v: number) => price(v, 3) : price2;
+  const daily = !['1m', '5m', '15m', '30m', '60m'].includes(interval);
+  return (b: Bar) => {
+    const d = formatDate(b.date);
+    return head + (daily ? d + 'T15:00:00+08:00' : formatTimestamp(b.ts)) + '","trade_date":"' + d
+      + '","open":"' + px(b.open) + '","high":"' + px(b.high) + '","low":"' + px(b.low) + '","close":"' + px(b.close)
+      + '","volume":' + b.volume + ',"amount":"' + money2(b.amount) + '"}';
+  };
+}

@@ -1,4 +1,4 @@
-import { createHash } from 'node:crypto';
+import crypto from 'node:crypto';
 import { promisify } from 'node:util';
 import { brotliCompress, constants as zc, gzip } from 'node:zlib';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
@@ -11,6 +11,10 @@ const brotli = promisify(brotliCompress);
 const gz = promisify(gzip);
 const BROTLI = { params: { [zc.BROTLI_PARAM_QUALITY]: 4, [zc.BROTLI_PARAM_MODE]: zc.BROTLI_MODE_TEXT } };
 const THRESHOLD = 1024;
+/** 128 bits of SHA-1 of the body, base64url (one-shot hash where Node has it). */
+const digest = (body: string | Buffer): string => ((crypto as any).hash
+  ? ((crypto as any).hash('sha1', body, 'base64url') as string)
+  : crypto.createHash('sha1').update(body).digest('base64url')).slice(0, 22);
 
 /** The coding to send: br or gzip when accepted (q > 0), br first; null for identity. */
 export function negotiate(header: string | undefined): 'br' | 'gzip' | null {
@@ -38,7 +42,7 @@ export function registerHttpCache(app: FastifyInstance, maxAge: MaxAge): void {
     if ((req.method !== 'GET' && req.method !== 'HEAD') || reply.statusCode !== 200) return payload;
     if (typeof payload !== 'string' && !Buffer.isBuffer(payload)) return payload;
     const coding = payload.length >= THRESHOLD ? negotiate(req.headers['accept-encoding']) : null;
-    const tag = `"${createHash('sha1').update(payload).digest('base64url').slice(0, 22)}${coding === 'br' ? '-br' : coding === 'gzip' ? '-gz' : ''}"`;
+    const tag = `"${digest(payload)}${coding === 'br' ? '-br' : coding === 'gzip' ? '-gz' : ''}"`;
     reply.header('etag', tag);
     reply.header('vary', 'Accept-Encoding, X-API-Key');
     if (req.url.startsWith('/api/v1/system/')) reply.header('cache-control', 'no-store');

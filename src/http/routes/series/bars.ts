@@ -1,11 +1,11 @@
 import { Type } from '@sinclair/typebox';
 import type { App } from '../../services.js';
 import { instrumentIdParam, operation, pathInstrument, type Kind } from '../../route.js';
-import { sendPage } from '../../collection.js';
+import { sendPageJson } from '../../collection.js';
 import { adjustmentQuery, intervalQuery, timeWindow, timeWindowParams, type TimeWindow } from '../../params.js';
 import { Collection } from '../../schemas/common.js';
 import { Bar } from '../../schemas/market-data.js';
-import { barRecord } from '../../serialize.js';
+import { barJson } from '../../serialize.js';
 import { periodEnd, periodStart, readBars } from '../../../query/bars.js';
 import { marketEpoch, parseDate } from '../../../lib/time.js';
 import type { AdjustmentId, IntervalId } from '../../../market/types.js';
@@ -48,9 +48,9 @@ export function registerBars(app: App, kind: Kind, path: string, operationId: st
     let adj: Adjuster;
     // The cursor carries the adjustment basis (last ex-date applied): a forward walk keeps it
     // even if corporate actions are loaded while it walks.
-    return sendPage(req, reply, codec, operationId, async (p) => {
+    return sendPageJson(req, reply, codec, operationId, async (p) => {
       adj = await analytics.adjuster(inst, adjustment, p.after ? Number(p.after[1] ?? 0) : null);
       return readBars(marketData, inst.inst, q.interval, win, p.after ? Number(p.after[0]) : null, p.limit, adj.apply);
-    }, (b) => [b.ts, adj.basis], barRecord(inst.id, inst.kind, q.interval, adjustment));
+    }, (b) => [b.ts, adj.basis], barJson(inst.id, inst.kind, q.interval, adjustment));
   });
 }

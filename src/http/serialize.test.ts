@@ -1,0 +1,33 @@
+import { describe, expect, it } from 'vitest';
+import { barJson, barRecord, money2, price2 } from './serialize.js';
+import { formatScaled } from '../lib/decimal.js';
+
+describe('hand-compiled serialisers', () => {
+  it('render prices and money exactly like the general formatter', () => {
+    for (const v of [0, 10, 990, 1000, 1010, 123450, 99999990, 5, 1234567, -10, -1235]) {
+      expect(price2(v)).toBe(formatScaled(v, 3, 2));
+    }
+    for (const v of [0, 1, 99, 100, 123456789012, -5, -12345]) expect(money2(v)).toBe(formatScaled(v, 2, 2));
+  });
+
+  it('render a bar as JSON.stringify of its record would', () => {
+    let seed = 7;
+    const rnd = (n: number) => { seed = (seed * 1103515245 + 12345) % 2 ** 31; return seed % n; };
+    for (const [kind, interval] of [['equity', '1d'], ['equity', '5m'], ['fund', '1m'], ['index', '1w']]) {
+      const json = barJson('600000.SH', kind, interval, 'forward');
+      const rec = barRecord('600000.SH', kind, interval, 'forward');
+      for (let i = 0; i < 500; i++) {
+        const base = kind === 'fund' ? 1 : 10;
+        const b = {
+          ts: 1700000000 + rnd(10_000_000) * 60, date: 20240101 + rnd(28),
+          open: rnd(500_000) * base, high: rnd(500_000) * base, low: rnd(500_000) * base, close: rnd(500_000) * base,
+          volume: rnd(1e9), amount: rnd(2 ** 31) * 1000 + rnd(100),
+        };
+        if (interval === '1d' || interval === '1w') b.ts = 0; // period bars carry their 15:00 close
+        const expected = JSON.stringify({ ...rec(b), ...(b.ts === 0 ? { timestamp: rec({ ...b, ts: 0 }).trade_date + 'T15:00:00+08:00' } : {}) });
+        expect(JSON.parse(json(b))).toEqual(JSON.parse(expected));
+        expect(json(b)).toBe(expected);
+      }
+    }
+  });
+});
