@@ -97,7 +97,7 @@ export async function buildApp(opts: AppOptions): Promise<App> {
   app.get('/openapi.json', { schema: { hide: true } }, async () => app.swagger());
   await app.register(systemRoutes);
   await app.register(async (api) => {
-    registerAuth(api, svc.keys);
+    registerAuth(api, svc.keys, opts.config.rateLimit);
     await api.register(marketRoutes);
     await api.register(classificationRoutes);
     await api.register(poolTypeRoutes);

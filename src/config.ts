@@ -14,6 +14,8 @@ export interface Config {
   demoOnFirstRun: boolean;
   /** HTTP worker processes sharing the port (node:cluster); `WORKERS=auto` = one per core. */
   workers: number;
+  /** Requests per second allowed per API key and worker (token bucket, burst = 2 s); 0 = unlimited. */
+  rateLimit: number;
 }
 
 /** Reads the configuration from the environment (documented in the README). */
@@ -33,6 +35,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     cursorSecret: env.CURSOR_SECRET || 'mds-cursor-v1',
     demoSeed: int('DEMO_SEED', 1),
     demoOnFirstRun: env.DEMO !== '0',
+    rateLimit: int('RATE_LIMIT', 0),
     workers: env.WORKERS === 'auto' ? availableParallelism() : Math.max(1, int('WORKERS', 1)),
   };
 }

@@ -11,7 +11,6 @@ export const ERROR_CODES = {
   invalid_cursor: { status: 400, title: 'Invalid cursor' },
   page_size_too_large: { status: 400, title: 'Page size too large' },
   not_found: { status: 404, title: 'Not found' },
-  method_not_allowed: { status: 405, title: 'Method not allowed' },
   rate_limited: { status: 429, title: 'Rate limited' },
   internal_error: { status: 500, title: 'Internal error' },
   not_ready: { status: 503, title: 'Not ready' },

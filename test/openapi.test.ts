@@ -6,10 +6,13 @@ import { ERROR_CODES } from '../src/errors.js';
 
 const SPEC = new URL('../../shared/spec/market-data-service.md', import.meta.url);
 
-/** Operations this release serves (the rest arrive with the datasets and analytics issues). */
-const SERVED = ['getSystemHealth', 'getSystemReadiness', 'getSystemVersion', 'listMarkets', 'getMarket', 'listTradingDays',
-  'listSectors', 'listPrimaryIndustries', 'listEquities', 'getEquity', 'listIndices', 'getIndex', 'listFunds', 'getFund',
-  'listEquityBars', 'listIndexBars', 'listEquityQuotes', 'listIndexQuotes', 'listFundQuotes', 'listEquityTrades', 'listPoolTypes'];
+/** Every operation of the service contract (spec §4): 3 system, 3 markets, 2 classifications, 5 indices, 21 equities, 3 funds. */
+const ALL_OPERATIONS = ['getSystemHealth', 'getSystemReadiness', 'getSystemVersion', 'listMarkets', 'getMarket', 'listTradingDays',
+  'listSectors', 'listPrimaryIndustries', 'listIndices', 'getIndex', 'listIndexQuotes', 'listIndexBars', 'listIndexTechnicalIndicators',
+  'listEquities', 'getEquity', 'listEquityBars', 'listBusinessScope', 'listCapitalFlows', 'getCompanyProfile', 'listDividends',
+  'listEarningsForecasts', 'listFinancialIndicators', 'listBalanceSheets', 'listCashFlowStatements', 'listIncomeStatements',
+  'listInstitutionalHoldings', 'listManagementHistory', 'listPriceLimits', 'listEquityQuotes', 'listSectorMemberships',
+  'listEquityTechnicalIndicators', 'listEquityTrades', 'listPoolTypes', 'listPoolConstituents', 'listFunds', 'getFund', 'listFundQuotes'];
 
 describe('OpenAPI document', () => {
   let h: Harness;
@@ -35,7 +38,9 @@ describe('OpenAPI document', () => {
     for (const [path, item] of Object.entries<any>(doc.paths)) {
       for (const [method, op] of Object.entries<any>(item)) ops.set(op.operationId, { ...op, path, method });
     }
-    for (const id of SERVED) expect(ops.has(id), id).toBe(true);
+    expect(ALL_OPERATIONS).toHaveLength(37);
+    for (const id of ALL_OPERATIONS) expect(ops.has(id), id).toBe(true);
+    expect(ops.size).toBe(37);
     expect(ops.get('getSystemHealth').security).toEqual([]);
     expect(ops.get('listEquityBars').path).toBe('/api/v1/equities/{instrument_id}/bars');
     expect(ops.get('listEquityBars').responses['401']).toBeDefined();
@@ -44,13 +49,14 @@ describe('OpenAPI document', () => {
     if (existsSync(SPEC)) {
       const specIds = [...readFileSync(SPEC, 'utf8').matchAll(/\| (get|list)[A-Z]\w+/g)].map((m) => m[0].slice(2));
       for (const id of ops.keys()) expect(specIds, `${id} is not an operation of the spec`).toContain(id);
+      expect(new Set(specIds)).toEqual(new Set(ALL_OPERATIONS));
     }
   });
 
-  it('documents every error code of the catalogue', () => {
-    const text = JSON.stringify(doc);
-    expect(text).toContain('ErrorResponse');
-    expect(Object.keys(ERROR_CODES)).toContain('invalid_cursor');
+  it('keeps the error catalogue, the OpenAPI document and the docs in step', () => {
+    expect(doc.components.schemas.ErrorObject.properties.code.enum).toEqual(Object.keys(ERROR_CODES));
+    const docs = readFileSync(new URL('../docs/api.md', import.meta.url), 'utf8');
+    for (const code of Object.keys(ERROR_CODES)) expect(docs, code).toContain(`\`${code}\``);
   });
 
   it('renders the docs page', async () => {

@@ -76,7 +76,8 @@ export function computeIndex(members: Member[], days: number[], minuteDays: Set<
     });
     if (den === 0) continue;
     const pre = prevClose;
-    if (minuteDays.has(date)) {
+    // A day on which no constituent has 1m bars (all suspended) gets no index 1m bars either.
+    if (minuteDays.has(date) && members.some((m) => m.minutes.has(date))) {
       const mins = minuteSeries(members, date, level, den, stale);
       minutes.set(date, mins);
       daily[i] = { date, open: mins[0].open, high: Math.max(...mins.map((x) => x.high)), low: Math.min(...mins.map((x) => x.low)),

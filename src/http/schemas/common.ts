@@ -1,4 +1,5 @@
 import { Type, type TSchema } from '@sinclair/typebox';
+import { ERROR_CODES } from '../../errors.js';
 
 /** Shared envelope pieces (CONTRACT.md §3, §4). Named with $id so OpenAPI lists them as components. */
 export const Meta = Type.Object({
@@ -14,7 +15,7 @@ export const SelfLinks = Type.Object({
 
 export const ErrorObject = Type.Object({
   status: Type.String({ description: 'HTTP status code, as a string.' }),
-  code: Type.String({ description: 'Stable machine-readable error code.' }),
+  code: Type.Unsafe<string>({ type: 'string', enum: Object.keys(ERROR_CODES), description: 'Stable machine-readable error code (see docs/api.md).' }),
   title: Type.String(),
   detail: Type.String({ description: 'What went wrong, naming the parameter and what was expected.' }),
   source: Type.Optional(Type.Object({ parameter: Type.String() }, { additionalProperties: false })),
