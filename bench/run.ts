@@ -6,7 +6,7 @@
  *   --equities N (5000)  --days N (1000)  --minute-days N (5)  --seconds S (8)  --connections C (64)
  *   --workers N (1)      --pg URL (also measure the bars page on PostgreSQL, built by export/import)
  */
-import { fork, spawn, type ChildProcess } from 'node:child_process';
+import { fork, spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import { existsSync, mkdirSync, writeFileSync } from 'node:fs';
 import { parseArgs } from 'node:util';
 import autocannon from 'autocannon';
@@ -64,12 +64,25 @@ async function rss(pid: number): Promise<number> {
 
 interface Row { scenario: string; rps: number; p50: number; p99: number; errors: number; non2xx: number; rssMb: number }
 
+const HAVE_WRK = spawnSync('wrk', ['--version']).error === undefined;
+
+/** Drives one scenario: wrk (C, one thread) when installed, else autocannon (in this process). */
 async function load(scenario: string, port: number, pid: number, path: () => string, headers: Record<string, string>): Promise<Row> {
-  const r = await autocannon({
-    url: `http://127.0.0.1:${port}`, connections: CONN, duration: SECONDS, headers,
-    requests: [{ setupRequest: (req: any) => ({ ...req, path: path() }) }],
-  });
-  const row = { scenario, rps: Math.round(r.requests.average), p50: r.latency.p50, p99: r.latency.p99, errors: r.errors + r.timeouts, non2xx: r.non2xx, rssMb: await rss(pid) };
+  let row: Row;
+  if (HAVE_WRK) {
+    const file = `${DIR}paths.txt`;
+    writeFileSync(file, Array.from({ length: 20_000 }, path).join('\n') + '\n');
+    const r = spawnSync('wrk', ['-t1', `-c${CONN}`, `-d${SECONDS}s`, '--timeout', '10s', '-s', 'bench/wrk.lua', `http://127.0.0.1:${port}`, '--',
+      file, headers['x-api-key'] ?? '', headers['if-none-match'] ?? ''], { encoding: 'utf8' });
+    const j = JSON.parse(r.stdout.trim().split('\n').pop()!);
+    row = { scenario, rps: Math.round(j.requests / (j.duration_us / 1e6)), p50: +j.p50.toFixed(2), p99: +j.p99.toFixed(2), errors: j.errors, non2xx: j.non2xx, rssMb: await rss(pid) };
+  } else {
+    const r = await autocannon({
+      url: `http://127.0.0.1:${port}`, connections: CONN, duration: SECONDS, headers,
+      requests: [{ setupRequest: (req: any) => ({ ...req, path: path() }) }],
+    });
+    row = { scenario, rps: Math.round(r.requests.average), p50: r.latency.p50, p99: r.latency.p99, errors: r.errors + r.timeouts, non2xx: r.non2xx, rssMb: await rss(pid) };
+  }
   console.error(JSON.stringify(row));
   return row;
 }
@@ -128,7 +141,7 @@ async function main() {
   const naiveRps = rows[1].rps, staticRps = rows[0].rps;
   const table = rows.map((r) => ({ ...r, 'x naive': +(r.rps / naiveRps).toFixed(2), 'x static': +(r.rps / staticRps).toFixed(2) }));
   console.table(table);
-  const out = { date: new Date().toISOString(), size, seconds: SECONDS, connections: CONN, workers: +o.workers!, rows: table };
+  const out = { date: new Date().toISOString(), driver: HAVE_WRK ? 'wrk -t1' : 'autocannon', size, seconds: SECONDS, connections: CONN, workers: +o.workers!, rows: table };
   writeFileSync(new URL('./results/latest.json', import.meta.url), JSON.stringify(out, null, 2));
   process.exit(0);
 }
