@@ -40,6 +40,15 @@ async function prepare(url: string, build: boolean) {
   return { key, ids, days };
 }
 
+/** Migrates a store and tells whether it holds no instruments yet. */
+async function migrateAndCount(store: Store): Promise<boolean> {
+  const { migrate } = await import('../src/store/store.js');
+  await migrate(store);
+  const n = await store.db.selectFrom('instruments').select('inst').limit(1).execute();
+  await store.close();
+  return n.length === 0;
+}
+
 function waitReady(port: number): Promise<void> {
   return new Promise((resolve, reject) => {
     const t0 = Date.now();
@@ -131,9 +140,11 @@ async function main() {
   rows.push(await load('If-None-Match → 304', port, server.pid!, () => fixed, { ...h, 'if-none-match': etag }));
   server.kill('SIGTERM');
   if (o.pg) {
+    const probe = openStore(o.pg);
+    const empty = await migrateAndCount(probe);
+    const pk = await prepare(o.pg, empty);
     const pgServer = startServer(o.pg, port + 10, procs);
     await waitReady(port + 10);
-    const pk = await prepare(o.pg, false);
     rows.push(await load('bars 1d, PostgreSQL', port + 10, pgServer.pid!, barsPath, { 'x-api-key': pk.key }));
   }
   stopAll();
