@@ -29,7 +29,7 @@ async function chunked(store: Store, table: any, cols: string[], gen: Iterable<u
 function code(i: number): [string, string] {
   const m = i % 5;
   if (m === 0) return [String(600000 + Math.floor(i / 5)), 'SH'];
-  if (m === 1) return [String(688000 + Math.floor(i / 5) % 1000).padStart(6, '0'), 'SH'];
+  if (m === 1) { const k = Math.floor(i / 5); return [String(k < 1000 ? 688000 + k : 603000 + k), 'SH']; }
   if (m === 2) return [String(Math.floor(i / 5)).padStart(6, '0'), 'SZ'];
   if (m === 3) return [String(300000 + Math.floor(i / 5)), 'SZ'];
   return [String(830000 + Math.floor(i / 5)), 'BJ'];
@@ -71,7 +71,7 @@ export async function buildBenchStore(store: Store, size: BenchSize, seed = 42):
       last[i] = close;
     }
   })());
-  const mdays = days.slice(-size.minuteDays);
+  const mdays = size.minuteDays > 0 ? days.slice(-size.minuteDays) : [];
   counts.bars_1m = await chunked(store, 'bars_1m', ['inst', 'ts', 'date', 'open', 'high', 'low', 'close', 'volume', 'amount'], (function* () {
     for (let i = 0; i < ids.length; i++) {
       let p = last[i];

@@ -18,6 +18,7 @@ const { values: o } = parseArgs({ options: {
   equities: { type: 'string', default: '5000' }, days: { type: 'string', default: '1000' },
   'minute-days': { type: 'string', default: '5' }, seconds: { type: 'string', default: '8' },
   connections: { type: 'string', default: '64' }, workers: { type: 'string', default: '1' }, pg: { type: 'string' },
+  scale: { type: 'boolean', default: false },
 } });
 const size = { equities: +o.equities!, days: +o.days!, minuteDays: +o['minute-days']!, end: 20261120 };
 const SECONDS = +o.seconds!, CONN = +o.connections!;
@@ -109,6 +110,33 @@ function startServer(url: string, port: number, procs: ChildProcess[]): ChildPro
   return p;
 }
 
+/**
+ * --scale: the bars page p50 on a 1M-bar store and on a 50M-bar store (12,500 equities x 4,000
+ * days, about 2.5 GB), each built once into bench/.data.
+ */
+async function scaleRows(procs: ChildProcess[], port: number): Promise<Row[]> {
+  const out: Row[] = [];
+  for (const [equities, days] of [[1000, 1000], [12500, 4000]]) {
+    const file = `${DIR}scale-${equities}x${days}.sqlite`;
+    const store = openStore(file);
+    if (!existsSync(`${file}.done`)) {
+      const t = Date.now();
+      await buildBenchStore(store, { equities, days, minuteDays: 0, end: size.end });
+      writeFileSync(`${file}.done`, String(Date.now() - t));
+    }
+    const key = (await new KeyStore(store.db).create('bench')).key;
+    const ids = (await store.db.selectFrom('instruments').select('id').execute()).map((r) => r.id);
+    await store.close();
+    const srv = startServer(file, port, procs);
+    await waitReady(port);
+    out.push(await load(`bars 1d at ${(equities * days / 1e6).toFixed(0)}M bars`, port, srv.pid!,
+      () => `/api/v1/equities/${pick(ids)}/bars?interval=1d&from=${randomFrom()}&page[size]=100`, { 'x-api-key': key }));
+    srv.kill('SIGTERM');
+    await new Promise((r) => srv.once('exit', r));
+  }
+  return out;
+}
+
 async function main() {
   const { key, ids, days } = await prepare(DB, !existsSync(DB));
   const procs: ChildProcess[] = [];
@@ -139,6 +167,7 @@ async function main() {
   rows.push(await load('list equities, filtered', port, server.pid!, () => `/api/v1/equities?market=${pick(['SH', 'SZ'])}&board=main&page[size]=50`, h));
   rows.push(await load('If-None-Match → 304', port, server.pid!, () => fixed, { ...h, 'if-none-match': etag }));
   server.kill('SIGTERM');
+  if (o.scale) rows.push(...await scaleRows(procs, port + 20));
   if (o.pg) {
     const probe = openStore(o.pg);
     const empty = await migrateAndCount(probe);
