@@ -8,6 +8,7 @@ import { buildApp } from '../app.js';
 import { main as serve } from '../server.js';
 import { generateDemo } from '../demo/generate.js';
 import { parseDate } from '../lib/time.js';
+import { registerIngest } from './ingest.js';
 
 const pkg = JSON.parse(readFileSync(new URL('../../package.json', import.meta.url), 'utf8'));
 
@@ -62,6 +63,8 @@ program.command('demo').description('generate the deterministic demo market into
     const summary = await generateDemo(s, { seed: o.seed, equities: o.equities, start: o.start, end: o.end, minuteDays: o.minuteDays, tickDays: o.tickDays });
     console.log(`demo market generated in ${((Date.now() - t) / 1000).toFixed(1)} s: ${JSON.stringify(summary)}`);
   }));
+
+registerIngest(program, withStore, db);
 
 const keys = program.command('keys').description('manage API keys');
 keys.command('create').description('create a key; prints the key alone on stdout (it is stored only as a hash)')

@@ -7,6 +7,20 @@ import * as m0002 from './migrations/0002_fundamentals.js';
 
 export type Dialect = 'sqlite' | 'postgres';
 
+/** A table written by natural key: `key` columns identify a row, the other `columns` are its payload. */
+export interface UpsertTarget { table: keyof Database & string; columns: string[]; key: string[] }
+export interface UpsertCounts { inserted: number; updated: number; unchanged: number }
+
+/**
+ * One transaction of `Store.bulkTransaction`: reads see the transaction's own writes.
+ * `upsert` writes rows (values in `columns` order) by natural key, in order: a new key is
+ * inserted, a stored row that differs is replaced, an equal one is left alone (and counted).
+ */
+export interface BulkSession {
+  query<T>(sql: string, params?: unknown[]): Promise<T[]>;
+  upsert(target: UpsertTarget, rows: unknown[][]): Promise<UpsertCounts>;
+}
+
 /**
  * A connection to one store. Everything above this seam is dialect-agnostic.
  * @example const store = openStore('data/mds.sqlite'); await migrate(store);
@@ -21,6 +35,14 @@ export interface Store {
    * statement cache; PostgreSQL named statements). For the keyset reads on the request path.
    */
   select<T>(sql: string, params: unknown[]): Promise<T[]>;
+  /** As `select`, rows as arrays in column order (cheaper to build than objects in the driver). */
+  selectRows(sql: string, params: unknown[]): Promise<unknown[][]>;
+  /**
+   * Runs `fn` in one transaction on one connection: commits when it resolves, rolls back when it
+   * throws (or the process dies). Readers see the old snapshot until the commit. `readOnly`
+   * takes a consistent read snapshot and no write lock (export, dry runs).
+   */
+  bulkTransaction<T>(fn: (s: BulkSession) => Promise<T>, opts?: { readOnly?: boolean }): Promise<T>;
   ping(): Promise<void>;
   close(): Promise<void>;
 }

@@ -2,6 +2,7 @@ import pg from 'pg';
 import { Kysely, PostgresDialect } from 'kysely';
 import type { Database as Schema } from '../schema.js';
 import type { Store } from '../store.js';
+import { pgBulkTransaction } from './postgres-bulk.js';
 
 /**
  * int8 comes back as a JS number (every stored integer is below 2^53, checked here) so that
@@ -25,16 +26,22 @@ export function openPostgres(url: string, poolSize = 10): Store {
   pool.on('error', () => { /* idle client errors surface on the next query */ });
   const db = new Kysely<Schema>({ dialect: new PostgresDialect({ pool }) });
   const names = new Map<string, { name: string; text: string }>();
+  const named = (sql: string) => {
+    let q = names.get(sql);
+    if (!q) {
+      let n = 0;
+      q = { name: `mds_${names.size}`, text: sql.replace(/\?/g, () => `$${++n}`) };
+      names.set(sql, q);
+    }
+    return q;
+  };
   return {
     dialect: 'postgres',
     async select<T>(sql: string, params: unknown[]) {
-      let q = names.get(sql);
-      if (!q) {
-        let n = 0;
-        q = { name: `mds_${names.size}`, text: sql.replace(/\?/g, () => `$${++n}`) };
-        names.set(sql, q);
-      }
-      return (await pool.query({ ...q, values: params })).rows as T[];
+      return (await pool.query({ ...named(sql), values: params })).rows as T[];
+    },
+    async selectRows(sql: string, params: unknown[]) {
+      return (await pool.query({ ...named(sql), values: params, rowMode: 'array' })).rows as unknown[][];
     },
     db,
     async bulkInsert(table, columns, rows) {
@@ -55,6 +62,7 @@ export function openPostgres(url: string, poolSize = 10): Store {
         client.release();
       }
     },
+    bulkTransaction: (fn, opts) => pgBulkTransaction(pool, fn, opts),
     async ping() { await pool.query('select 1'); },
     async close() { await db.destroy(); },
   };

@@ -1,7 +1,46 @@
 import Database from 'better-sqlite3';
 import { Kysely, SqliteDialect } from 'kysely';
 import type { Database as Schema } from '../schema.js';
-import type { Store } from '../store.js';
+import type { BulkSession, Store, UpsertCounts, UpsertTarget } from '../store.js';
+
+type Upsert = (rows: unknown[][]) => UpsertCounts;
+
+/**
+ * Prepared upsert of one target. Rows go in multi-row `insert … on conflict do nothing`
+ * statements (its change count is the rows inserted); when a statement inserts fewer rows than
+ * it holds, each of its rows then runs `insert … on conflict do update … where <a payload
+ * column differs>` (a change means updated; rows just inserted compare equal). The outcome and
+ * the counts are those of applying the rows one by one, in order.
+ */
+function upserter(raw: Database.Database, t: UpsertTarget): Upsert {
+  const n = t.columns.length;
+  const payload = t.columns.filter((c) => !t.key.includes(c));
+  const tuple = `(${t.columns.map(() => '?').join(', ')})`;
+  const head = (k: number) => `insert into ${t.table} (${t.columns.join(', ')}) values ${Array(k).fill(tuple).join(', ')} on conflict (${t.key.join(', ')})`;
+  const per = Math.max(1, Math.min(64, Math.floor(30000 / n)));
+  const many = raw.prepare(`${head(per)} do nothing`);
+  const one = raw.prepare(`${head(1)} do nothing`);
+  const upd = payload.length === 0 ? null : raw.prepare(`${head(1)} do update set ${payload.map((c) => `${c} = excluded.${c}`).join(', ')}`
+    + ` where ${payload.map((c) => `${t.table}.${c} is not excluded.${c}`).join(' or ')}`);
+  const flat = new Array<unknown>(per * n);
+  return (rows) => {
+    let inserted = 0, updated = 0, i = 0;
+    for (; i + per <= rows.length; i += per) {
+      for (let j = 0; j < per; j++) {
+        const r = rows[i + j];
+        for (let k = 0; k < n; k++) flat[j * n + k] = r[k];
+      }
+      const changes = many.run(flat).changes;
+      inserted += changes;
+      if (changes < per && upd !== null) for (let j = i; j < i + per; j++) updated += upd.run(rows[j]).changes;
+    }
+    for (; i < rows.length; i++) {
+      if (one.run(rows[i]).changes) inserted++;
+      else if (upd !== null) updated += upd.run(rows[i]).changes;
+    }
+    return { inserted, updated, unchanged: rows.length - inserted - updated };
+  };
+}
 
 /** Opens (creating if needed) a SQLite store. One of the two files that import a driver. */
 export function openSqlite(file: string): Store {
@@ -20,6 +59,12 @@ export function openSqlite(file: string): Store {
       if (!stmt) { stmt = raw.prepare(sql); statements.set(sql, stmt); }
       return stmt.all(...params) as T[];
     },
+    async selectRows(sql: string, params: unknown[]) {
+      const key = '\0raw' + sql;
+      let stmt = statements.get(key);
+      if (!stmt) { stmt = raw.prepare(sql).raw(true); statements.set(key, stmt); }
+      return stmt.all(...params) as unknown[][];
+    },
     db,
     async bulkInsert(table, columns, rows) {
       if (rows.length === 0) return;
@@ -28,6 +73,33 @@ export function openSqlite(file: string): Store {
       );
       const run = raw.transaction((rs: unknown[][]) => { for (const r of rs) stmt.run(r); });
       run(rows);
+    },
+    async bulkTransaction(fn, opts) {
+      const upserts = new Map<string, Upsert>();
+      const session: BulkSession = {
+        async query<T>(sql: string, params: unknown[] = []) {
+          const stmt = raw.prepare(sql);
+          if (stmt.reader) return stmt.all(...params) as T[];
+          stmt.run(...params);
+          return [];
+        },
+        async upsert(t, rows) {
+          const id = `${t.table}(${t.columns.join(',')})`;
+          let up = upserts.get(id);
+          if (!up) { up = upserter(raw, t); upserts.set(id, up); }
+          return up(rows);
+        },
+      };
+      // Immediate: take the write lock up front (busy_timeout waits for another writer).
+      raw.exec(opts?.readOnly ? 'begin' : 'begin immediate');
+      try {
+        const result = await fn(session);
+        raw.exec(opts?.readOnly ? 'rollback' : 'commit');
+        return result;
+      } catch (e) {
+        if (raw.inTransaction) raw.exec('rollback');
+        throw e;
+      }
     },
     async ping() { raw.prepare('select 1').get(); },
     async close() { await db.destroy(); },

@@ -1,0 +1,113 @@
+/**
+ * `mds ingest` and `mds export` (docs/ingest.md). Exit codes: 0 success; 1 usage or I/O error
+ * (bad arguments, unknown dataset, missing or unreadable file, corrupt gzip); 2 validation
+ * errors (nothing was changed); 3 store error (database unreachable or refusing the load;
+ * nothing was changed).
+ */
+import { type Command, InvalidArgumentError, Option } from 'commander';
+import { readdirSync, statSync } from 'node:fs';
+import { join } from 'node:path';
+import type { Store } from '../store/store.js';
+import { DATASETS, dataset, fileDataset, type Format } from '../ingest/registry.js';
+import { ingest, IngestIOError, type IngestFile } from '../ingest/load.js';
+import { errorLines, progressBar, summaryLines } from '../ingest/report.js';
+import { exportDatasets } from '../ingest/export.js';
+import { formatOfName } from '../ingest/source.js';
+
+export const EXIT = { ok: 0, usage: 1, invalid: 2, store: 3 } as const;
+
+type WithStore = <T>(url: string | undefined, fn: (s: Store) => Promise<T>) => Promise<T>;
+
+class UsageError extends Error {}
+
+const names = () => DATASETS.map((d) => d.name).join(', ');
+const named = (name: string) => {
+  const d = dataset(name);
+  if (!d) throw new UsageError(`unknown dataset ${name}; datasets: ${names()}`);
+  return d;
+};
+const int = (v: string) => {
+  const n = Number(v);
+  if (!Number.isInteger(n) || n < 1) throw new InvalidArgumentError('expected a positive integer');
+  return n;
+};
+
+/** Every dataset file in `dir` (`<dataset>.csv|ndjson|jsonl[.gz]`); other files are reported and skipped, folders ignored. */
+function filesOfDir(dir: string): IngestFile[] {
+  let entries: string[];
+  try { entries = readdirSync(dir).sort(); } catch (e) { throw new IngestIOError(`${dir}: ${(e as Error).message}`); }
+  const files: IngestFile[] = [];
+  for (const name of entries) {
+    if (statSync(join(dir, name)).isDirectory()) continue;
+    const m = fileDataset(name);
+    if (m) files.push({ path: join(dir, name), dataset: m.dataset, format: m.format });
+    else process.stderr.write(`mds ingest: skipping ${join(dir, name)} (not <dataset>.csv|ndjson|jsonl[.gz])\n`);
+  }
+  if (!files.length) throw new UsageError(`no dataset files in ${dir}; expected names like bars_1d.csv or quotes.ndjson.gz`);
+  return files;
+}
+
+/** Runs a command, mapping failures to the documented exit codes. */
+async function guarded(fn: () => Promise<number>): Promise<void> {
+  try {
+    process.exitCode = await fn();
+  } catch (e) {
+    const msg = e instanceof Error ? e.message : String(e);
+    const usage = e instanceof UsageError || e instanceof IngestIOError;
+    process.stderr.write(`mds: ${usage ? '' : 'store error: '}${msg}${usage ? '' : ' (nothing was changed)'}\n`);
+    process.exitCode = usage ? EXIT.usage : EXIT.store;
+  }
+}
+
+export function registerIngest(program: Command, withStore: WithStore, db: () => string | undefined): void {
+  program.command('ingest').description('load dataset files (CSV or NDJSON, optionally gzip) in one transaction; see docs/ingest.md')
+    .argument('[dataset]', `dataset name: ${names()}`)
+    .argument('[files...]', 'files of that dataset')
+    .option('--dir <dir>', 'load every <dataset>.csv|ndjson|jsonl[.gz] file of DIR, in dependency order')
+    .option('--dry-run', 'validate only; write nothing')
+    .addOption(new Option('--format <format>', 'file format (default: by extension, else by content)').choices(['csv', 'ndjson']))
+    .option('--max-errors <n>', 'errors listed before counting the rest', int, 20)
+    .option('--no-progress', 'no progress bar even on a terminal')
+    .addHelpText('after', '\nExit codes: 0 success, 1 usage or I/O error, 2 validation errors, 3 store error (nothing is changed unless 0).')
+    .action((name: string | undefined, paths: string[], o) => guarded(async () => {
+      let files: IngestFile[];
+      if (o.dir) {
+        if (name) throw new UsageError('give either --dir DIR or DATASET FILE..., not both');
+        files = filesOfDir(o.dir);
+      } else {
+        if (!name || !paths.length) throw new UsageError('usage: mds ingest DATASET FILE... | mds ingest --dir DIR');
+        const d = named(name);
+        files = paths.map((path) => ({ path, dataset: d, format: (o.format as Format | undefined) ?? formatOfName(path) }));
+      }
+      const tty = o.progress && process.stderr.isTTY;
+      return withStore(db(), async (store) => {
+        const r = await ingest(store, files, { dryRun: o.dryRun, maxErrors: o.maxErrors, progress: tty ? progressBar(process.stderr) : undefined });
+        if (!r.ok) process.stderr.write(errorLines(r).map((l) => l + '\n').join(''));
+        process.stdout.write(summaryLines(r).map((l) => l + '\n').join(''));
+        return r.ok ? EXIT.ok : EXIT.invalid;
+      });
+    }));
+
+  program.command('export').description('write datasets in the format ingest reads (CSV by default); see docs/ingest.md')
+    .argument('[dataset]', `dataset name: ${names()}`)
+    .option('--out <file>', 'output file (default: stdout); .gz compresses, .ndjson selects NDJSON')
+    .option('--all', 'every dataset, into --dir')
+    .option('--dir <dir>', 'directory for --all (files <dataset>.csv, or .ndjson, plus .gz)')
+    .addOption(new Option('--format <format>', 'csv (default) or ndjson').choices(['csv', 'ndjson']))
+    .option('--gzip', 'gzip-compress')
+    .action((name: string | undefined, o) => guarded(async () => {
+      if (o.all ? name || !o.dir || o.out : !name || o.dir) {
+        throw new UsageError('usage: mds export DATASET [--out FILE] [--format csv|ndjson] [--gzip] | mds export --all --dir DIR');
+      }
+      const format: Format = o.format ?? (o.out ? formatOfName(o.out) : null) ?? 'csv';
+      const gzip = !!o.gzip || (typeof o.out === 'string' && o.out.endsWith('.gz'));
+      const list = o.all ? DATASETS : [named(name!)];
+      // `mds export bars_1d | head`: a closed pipe ends the export quietly.
+      process.stdout.on('error', (e: NodeJS.ErrnoException) => { if (e.code === 'EPIPE') process.exit(EXIT.ok); });
+      return withStore(db(), async (store) => {
+        const out = await exportDatasets(store, list, o.all ? { dir: o.dir } : { path: o.out ?? null }, { format, gzip });
+        if (o.out || o.all) for (const x of out) process.stderr.write(`${x.dataset}: ${x.rows} rows → ${x.path}\n`);
+        return EXIT.ok;
+      });
+    }));
+}

@@ -1,0 +1,139 @@
+/**
+ * `mds ingest`: loads files of datasets into the store as ONE transaction. Every row of every
+ * file is validated; rows are upserted by natural key in batches as they stream in. Any
+ * invalid row makes the whole command roll back (nothing changes), but validation goes on to
+ * report every problem (the first `maxErrors` listed, the rest counted). When anything changed,
+ * `meta.data_version` is bumped in the same transaction, so running servers drop their
+ * caches (catalog, adjustment factors, indicators, limits, pools) within a second.
+ */
+import { randomBytes } from 'node:crypto';
+import type { BulkSession, Store, UpsertCounts } from '../store/store.js';
+import { IngestContext } from './context.js';
+import type { Dataset } from './dataset.js';
+import { orderOf, type Format } from './registry.js';
+import { formatError, RowReader } from './rows.js';
+import { formatOfName, IngestIOError, readRecords, sourceInfo } from './source.js';
+
+export { IngestIOError };
+
+export interface IngestFile { path: string; dataset: Dataset; format?: Format | null }
+
+export interface FileSummary extends UpsertCounts { dataset: string; path: string; rows: number; seconds: number }
+export interface DatasetSummary extends UpsertCounts { dataset: string; files: number; rows: number }
+
+export interface IngestResult {
+  ok: boolean;
+  dryRun: boolean;
+  datasets: DatasetSummary[];
+  files: FileSummary[];
+  /** The first `maxErrors` problems, `file:line:column: …`. */
+  errors: string[];
+  errorCount: number;
+  /** The new data version, when the command changed anything. */
+  dataVersion: string | null;
+  seconds: number;
+}
+
+export interface Progress {
+  start(file: string, dataset: string, bytes: number): void;
+  update(rows: number, bytes: number): void;
+  finish(summary: FileSummary): void;
+}
+
+export interface IngestOptions { dryRun?: boolean; maxErrors?: number; batchSize?: number; progress?: Progress }
+
+class Invalid extends Error {}
+
+export async function ingest(store: Store, input: IngestFile[], opts: IngestOptions = {}): Promise<IngestResult> {
+  const started = Date.now();
+  const maxErrors = opts.maxErrors ?? 20;
+  const batchSize = opts.batchSize ?? (store.dialect === 'sqlite' ? 4096 : 20_000);
+  const files = input.map((f, i) => ({ f, i })).sort((a, b) => orderOf(a.f.dataset) - orderOf(b.f.dataset) || a.i - b.i).map((x) => x.f);
+  for (const f of files) {
+    try { await sourceInfo(f.path); } catch (e) { throw new IngestIOError(`${f.path}: ${(e as Error).message}`); }
+  }
+  const errors: string[] = [];
+  let errorCount = 0;
+  const addError = (msg: string) => { if (errors.length < maxErrors) errors.push(msg); errorCount++; };
+  const summaries: FileSummary[] = [];
+  let dataVersion: string | null = null;
+
+  const run = async (s: BulkSession) => {
+    const ctx = await IngestContext.load(s);
+    for (const f of files) {
+      summaries.push(await loadFile(s, ctx, f, { write: () => errorCount === 0 && !opts.dryRun, addError, batchSize, progress: opts.progress }));
+    }
+    if (errorCount > 0) throw new Invalid();
+    if (opts.dryRun) return;
+    if (summaries.some((x) => x.inserted + x.updated > 0)) {
+      dataVersion = `${Date.now().toString(36)}-${randomBytes(4).toString('hex')}`;
+      await s.query('insert into meta (key, value) values (?, ?) on conflict (key) do update set value = excluded.value', ['data_version', dataVersion]);
+    }
+  };
+  try {
+    await store.bulkTransaction(run, { readOnly: opts.dryRun });
+  } catch (e) {
+    if (!(e instanceof Invalid)) throw e;
+    // Rolled back: nothing was inserted or updated after all.
+    dataVersion = null;
+    for (const x of summaries) { x.inserted = 0; x.updated = 0; x.unchanged = 0; }
+  }
+  const datasets = new Map<string, DatasetSummary>();
+  for (const x of summaries) {
+    const d = datasets.get(x.dataset) ?? { dataset: x.dataset, files: 0, rows: 0, inserted: 0, updated: 0, unchanged: 0 };
+    d.files++; d.rows += x.rows; d.inserted += x.inserted; d.updated += x.updated; d.unchanged += x.unchanged;
+    datasets.set(x.dataset, d);
+  }
+  return {
+    ok: errorCount === 0, dryRun: !!opts.dryRun, datasets: [...datasets.values()], files: summaries, errors, errorCount,
+    dataVersion, seconds: (Date.now() - started) / 1000,
+  };
+}
+
+interface FileOptions { write: () => boolean; addError: (m: string) => void; batchSize: number; progress?: Progress }
+
+async function loadFile(s: BulkSession, ctx: IngestContext, f: IngestFile, o: FileOptions): Promise<FileSummary> {
+  const started = Date.now();
+  const name = f.path;
+  const info = await sourceInfo(f.path);
+  const sum: FileSummary = { dataset: f.dataset.name, path: f.path, rows: 0, inserted: 0, updated: 0, unchanged: 0, seconds: 0 };
+  o.progress?.start(f.path, f.dataset.name, info.size);
+  let bytes = 0;
+  let reader: RowReader | null = null;
+  let batch: unknown[][] = [];
+  let badHeader = false;
+  const flush = async () => {
+    if (batch.length && o.write()) {
+      const c = await s.upsert(f.dataset.target, batch);
+      sum.inserted += c.inserted; sum.updated += c.updated; sum.unchanged += c.unchanged;
+    }
+    batch = [];
+  };
+  const format = f.format ?? formatOfName(f.path);
+  for await (const records of readRecords(f.path, format, (n) => { bytes = n; })) {
+    for (const rec of records) {
+      reader ??= new RowReader(f.dataset, ctx, rec.fields !== undefined);
+      if (rec.error) { o.addError(formatError(name, { line: rec.line, message: rec.error })); continue; }
+      if (reader.needsHeader) {
+        const errs = reader.header(rec);
+        for (const e of errs) o.addError(formatError(name, e));
+        badHeader = errs.length > 0;
+        continue;
+      }
+      if (badHeader) continue;
+      sum.rows++;
+      const r = reader.row(rec);
+      if ('errors' in r) { for (const e of r.errors) o.addError(formatError(name, e)); continue; }
+      batch.push(r.row);
+      if (batch.length >= o.batchSize) await flush();
+    }
+    o.progress?.update(sum.rows, bytes);
+  }
+  if (reader === null && format !== 'ndjson') {
+    o.addError(formatError(name, { line: 1, message: `empty file: expected a header row (${f.dataset.columns.map((c) => c.name).join(',')})` }));
+  }
+  await flush();
+  sum.seconds = (Date.now() - started) / 1000;
+  o.progress?.finish(sum);
+  return sum;
+}

@@ -1,0 +1,96 @@
+import type pg from 'pg';
+import { Readable } from 'node:stream';
+import { pipeline } from 'node:stream/promises';
+import { from as copyFrom } from 'pg-copy-streams';
+import type { BulkSession, UpsertCounts, UpsertTarget } from '../store.js';
+
+/** A value in PostgreSQL's COPY text format. */
+function copyValue(v: unknown): string {
+  if (v === null || v === undefined) return '\\N';
+  if (typeof v === 'number') return String(v);
+  return String(v).replace(/[\\\n\r\t]/g, (c) => (c === '\\' ? '\\\\' : c === '\n' ? '\\n' : c === '\r' ? '\\r' : '\\t'));
+}
+
+const toDollars = (sql: string) => { let n = 0; return sql.replace(/\?/g, () => `$${++n}`); };
+
+/**
+ * The bulk session of a PostgreSQL transaction: rows are COPYed into a temporary staging table
+ * (dropped at commit) and merged with one `insert … select … on conflict do update … where
+ * <payload differs>`; `xmax = 0` tells inserted rows from updated ones. A key repeated within
+ * one call starts a new merge, so rows apply in order as on SQLite.
+ */
+class PgBulkSession implements BulkSession {
+  private staged = new Map<string, { stage: string; merge: string }>();
+
+  constructor(private readonly client: pg.PoolClient) {}
+
+  async query<T>(sql: string, params: unknown[] = []): Promise<T[]> {
+    return (await this.client.query(toDollars(sql), params)).rows as T[];
+  }
+
+  private async prepare(t: UpsertTarget) {
+    const id = `${t.table}(${t.columns.join(',')})`;
+    let s = this.staged.get(id);
+    if (!s) {
+      const stage = `mds_stage_${this.staged.size}`;
+      await this.client.query(`create temp table ${stage} (like ${t.table}) on commit drop`);
+      const cols = t.columns.join(', ');
+      const payload = t.columns.filter((c) => !t.key.includes(c));
+      const action = payload.length === 0 ? 'do nothing'
+        : `do update set ${payload.map((c) => `${c} = excluded.${c}`).join(', ')}`
+          + ` where (${payload.map((c) => `${t.table}.${c}`).join(', ')}) is distinct from (${payload.map((c) => `excluded.${c}`).join(', ')})`;
+      const merge = `with up as (insert into ${t.table} (${cols}) select ${cols} from ${stage} on conflict (${t.key.join(', ')}) ${action}`
+        + ' returning (xmax = 0) as ins) select count(*) filter (where ins)::int as inserted, count(*) filter (where not ins)::int as updated from up';
+      s = { stage, merge };
+      this.staged.set(id, s);
+    }
+    return s;
+  }
+
+  async upsert(t: UpsertTarget, rows: unknown[][]): Promise<UpsertCounts> {
+    const total: UpsertCounts = { inserted: 0, updated: 0, unchanged: 0 };
+    if (rows.length === 0) return total;
+    const s = await this.prepare(t);
+    const keyIdx = t.key.map((k) => t.columns.indexOf(k));
+    let start = 0;
+    const seen = new Set<string>();
+    const flush = async (end: number) => {
+      if (end === start) return;
+      await this.client.query(`truncate ${s.stage}`);
+      let text = '';
+      for (let i = start; i < end; i++) text += rows[i].map(copyValue).join('\t') + '\n';
+      await pipeline(Readable.from([text]), this.client.query(copyFrom(`copy ${s.stage} (${t.columns.join(', ')}) from stdin`)));
+      const r = (await this.client.query(s.merge)).rows[0] as { inserted: number; updated: number };
+      total.inserted += r.inserted;
+      total.updated += r.updated;
+      total.unchanged += end - start - r.inserted - r.updated;
+      start = end;
+      seen.clear();
+    };
+    for (let i = 0; i < rows.length; i++) {
+      const k = keyIdx.map((j) => rows[i][j]).join('\u0000');
+      if (seen.has(k)) await flush(i);
+      seen.add(k);
+    }
+    await flush(rows.length);
+    return total;
+  }
+}
+
+/** Runs `fn` in one transaction on one pooled connection (see Store.bulkTransaction). */
+export async function pgBulkTransaction<T>(pool: pg.Pool, fn: (s: BulkSession) => Promise<T>,
+  opts?: { readOnly?: boolean }): Promise<T> {
+  const client = await pool.connect();
+  let broken: Error | undefined;
+  try {
+    await client.query(opts?.readOnly ? 'begin isolation level repeatable read read only' : 'begin');
+    const result = await fn(new PgBulkSession(client));
+    await client.query(opts?.readOnly ? 'rollback' : 'commit');
+    return result;
+  } catch (e) {
+    try { await client.query('rollback'); } catch (r) { broken = r as Error; }
+    throw e;
+  } finally {
+    client.release(broken);
+  }
+}

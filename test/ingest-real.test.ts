@@ -1,0 +1,79 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { HAVE_SHARED, SHARED, walk, type Harness } from './helpers.js';
+import { emptyHarness, KINDS, tmp } from './ingest-helpers.js';
+import { convertShared } from '../scripts/convert-shared.js';
+import { ingest } from '../src/ingest/load.js';
+import { DATASETS } from '../src/ingest/registry.js';
+import { divRoundHalfUp, formatScaled, parseScaled } from '../src/lib/decimal.js';
+
+if (!HAVE_SHARED) console.warn(`${SHARED} is absent: the real-data ingest test is skipped.`);
+
+const rows = (file: string) => {
+  const [head, ...lines] = readFileSync(join(SHARED, file), 'utf8').trim().split(/\r?\n/);
+  const names = head.split(',');
+  return lines.map((l) => Object.fromEntries(l.split(',').map((v, i) => [names[i], v])) as Record<string, string>);
+};
+/** A source decimal as the API renders it at `digits` (exact; the source is already at that precision). */
+const dec = (s: string, digits = 2) => formatScaled(parseScaled(s, digits)!, digits, digits);
+
+for (const kind of KINDS) {
+  describe.skipIf(!HAVE_SHARED)(`shared/data converted, ingested into an empty ${kind.name} store, served unchanged`, () => {
+    let h: Harness;
+    let widened: Set<string>;
+    beforeAll(async () => {
+      const dir = tmp();
+      widened = new Set(convertShared(SHARED, dir).widened);
+      h = await emptyHarness(await kind.url());
+      const r = await ingest(h.store, DATASETS.map((d) => ({ path: join(dir, `${d.name}.csv`), dataset: d }))
+        .filter((f) => ['markets', 'trading_days', 'instruments', 'bars_1d', 'bars_1m', 'corporate_actions'].includes(f.dataset.name)));
+      if (!r.ok) throw new Error(r.errors.join('\n'));
+    });
+    afterAll(async () => { await h?.close(); });
+
+    it('600000.SH daily bars: every open, high, low, close, volume and amount of the TDX file', async () => {
+      const src = rows('ohlcv/tdx_sh600000_daily_raw.csv');
+      const api = await walk(h, '/api/v1/equities/600000.SH/bars?interval=1d&from=1999-01-01', 1000);
+      expect(api).toHaveLength(src.length);
+      api.forEach((b, i) => {
+        const s = src[i];
+        expect([b.trade_date, b.open, b.high, b.low, b.close, b.volume, b.amount])
+          .toEqual([s.date, dec(s.open), dec(s.high), dec(s.low), dec(s.close), Number(s.volume_shares), dec(s.amount_cny)]);
+      });
+    });
+
+    it('000001.SH index daily bars: closes, volumes in shares (lots × 100) and amounts', async () => {
+      const src = rows('ohlcv/tdx_sh000001_index_daily.csv');
+      const api = await walk(h, '/api/v1/indices/000001.SH/bars?interval=1d&from=1990-01-01', 1000);
+      expect(api).toHaveLength(src.length);
+      api.forEach((b, i) => {
+        const s = src[i];
+        expect([b.trade_date, b.open, b.close, b.volume, b.amount]).toEqual([s.date, dec(s.open), dec(s.close), Number(s.volume_lots) * 100, dec(s.amount_cny)]);
+        if (!widened.has(`000001.SH ${s.date}`)) expect([b.high, b.low]).toEqual([dec(s.high), dec(s.low)]);
+      });
+      expect(widened.size).toBeLessThan(20);
+      const days = await walk(h, '/api/v1/markets/SH/trading-days?from=1990-12-19&to=2025-08-05', 1000);
+      expect(days.map((d) => d.date)).toEqual(src.map((s) => s.date));
+    });
+
+    it('688001.SH one-minute bars, and 5m bars equal the TDX 5-minute file', async () => {
+      const src = rows('ohlcv/tdx_sh688001_1min.csv');
+      const api = await walk(h, '/api/v1/equities/688001.SH/bars?interval=1m&from=2021-01-01', 1000);
+      expect(api.map((b) => [b.timestamp, b.close, b.volume, b.amount]))
+        .toEqual(src.map((s) => [`${s.date}T${s.time}:00+08:00`, dec(s.close), Number(s.volume_shares), dec(s.amount_cny)]));
+      const five = rows('ohlcv/tdx_sh688001_5min.csv');
+      const agg = await walk(h, '/api/v1/equities/688001.SH/bars?interval=5m&from=2021-06-01', 1000);
+      expect(agg.map((b) => [b.timestamp, b.open, b.high, b.low, b.close, b.volume]))
+        .toEqual(five.map((s) => [`${s.date}T${s.time}:00+08:00`, dec(s.open), dec(s.high), dec(s.low), dec(s.close), Number(s.volume_shares)]));
+    });
+
+    it('600000.SH corporate actions set the ex-rights reference price (2010-06-10: 10送3派1.5)', async () => {
+      const limits = await walk(h, '/api/v1/equities/600000.SH/price-limits?date=2010-06-10', 10);
+      const prev = rows('ohlcv/tdx_sh600000_daily_raw.csv').filter((s) => s.date < '2010-06-10').at(-1)!;
+      // ref = (Cp − 0.15) / 1.3, rounded half-up to 0.001 (the store's price unit).
+      const ref = Number(divRoundHalfUp((BigInt(parseScaled(prev.close, 3)!) - 150n) * 10n, 13n));
+      expect(limits[0].pre_close).toBe(formatScaled(ref, 3, 2));
+    });
+  });
+}
