@@ -13,12 +13,13 @@ import autocannon from 'autocannon';
 import { openStore, type Store } from '../src/store/store.js';
 import { KeyStore } from '../src/auth/keys.js';
 import { buildBenchStore } from './build-store.js';
+import { benchIngest } from './ingest.js';
 
 const { values: o } = parseArgs({ options: {
   equities: { type: 'string', default: '5000' }, days: { type: 'string', default: '1000' },
   'minute-days': { type: 'string', default: '5' }, seconds: { type: 'string', default: '8' },
   connections: { type: 'string', default: '64' }, workers: { type: 'string', default: '1' }, pg: { type: 'string' },
-  scale: { type: 'boolean', default: false },
+  scale: { type: 'boolean', default: false }, 'ingest-rows': { type: 'string', default: '1000000' },
 } });
 const size = { equities: +o.equities!, days: +o.days!, minuteDays: +o['minute-days']!, end: 20261120 };
 const SECONDS = +o.seconds!, CONN = +o.connections!;
@@ -178,10 +179,13 @@ async function main() {
   }
   stopAll();
 
+  const ingest = await benchIngest({ rows: +o['ingest-rows']!, log: (l) => console.error(l) });
   const naiveRps = rows[1].rps, staticRps = rows[0].rps;
   const table = rows.map((r) => ({ ...r, 'x naive': +(r.rps / naiveRps).toFixed(2), 'x static': +(r.rps / staticRps).toFixed(2) }));
   console.table(table);
-  const out = { date: new Date().toISOString(), driver: HAVE_WRK ? 'wrk -t1' : 'autocannon', size, seconds: SECONDS, connections: CONN, workers: +o.workers!, rows: table };
+  console.log(`ingest of ${ingest.rows} 1m bars into SQLite: ${Math.round(ingest.ingestRowsPerSec)} rows/s; `
+    + `raw better-sqlite3 bulk insert of the same rows: ${Math.round(ingest.rawRowsPerSec)} rows/s; ratio ${ingest.ratio.toFixed(2)}`);
+  const out = { ingest, date: new Date().toISOString(), driver: HAVE_WRK ? 'wrk -t1' : 'autocannon', size, seconds: SECONDS, connections: CONN, workers: +o.workers!, rows: table };
   writeFileSync(new URL('./results/latest.json', import.meta.url), JSON.stringify(out, null, 2));
   process.exit(0);
 }
