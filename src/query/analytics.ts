@@ -20,8 +20,9 @@ const FULL = { fromMs: -8.64e15, toMs: 8.64e15 };
  */
 export class Analytics {
   private factorCache = new LRUCache<string, Factor[]>({ max: 20_000 });
-  private seriesCache = new LRUCache<string, Bar[]>({ max: 512, maxSize: 4_000_000, sizeCalculation: (b) => b.length + 1 });
-  private valueCache = new LRUCache<string, Values[]>({ max: 1024, maxSize: 4_000_000, sizeCalculation: (v) => v.length + 1 });
+  // Bounded by points held (about 100 bytes each), so the caches stay within ~50 MB together.
+  private seriesCache = new LRUCache<string, Bar[]>({ max: 512, maxSize: 250_000, sizeCalculation: (b) => b.length + 1 });
+  private valueCache = new LRUCache<string, Values[]>({ max: 1024, maxSize: 250_000, sizeCalculation: (v) => v.length + 1 });
 
   constructor(private readonly db: Kysely<Database>, private readonly reader: MarketDataReader, private readonly catalog: Catalog) {}
 
