@@ -1,0 +1,45 @@
+import { describe, expect, it } from 'vitest';
+import { intradayLimitStats, limitUpStreak, memberships } from './pools.js';
+import type { DayLimit } from './day-limits.js';
+import type { Bar } from './types.js';
+
+const bar = (close: number, high = close, low = close, ts = 0): Bar => ({ ts, date: 0, open: close, high, low, close, volume: 100, amount: close * 10 });
+/** A day state with limits ±10% of pre (prices in 1/1000 CNY). */
+function day(date: number, pre: number, b: Bar | null, extra: Partial<DayLimit> = {}): DayLimit {
+  const up = Math.round(pre * 1.1 / 10) * 10, down = Math.round(pre * 0.9 / 10) * 10;
+  return { date, preClose: pre, up, down, ratioPct: 10, reason: 'main_board', st: false, listingDay: 500, bar: b, ...extra };
+}
+
+describe('pool rules', () => {
+  it('counts consecutive limit-up closes, skipping suspended days', () => {
+    const days = [day(1, 10000, bar(11000)), day(2, 11000, bar(12100)), day(3, 12100, null), day(4, 12100, bar(13310))];
+    expect(limitUpStreak(days, 3)).toBe(3);
+    expect(memberships(days)).toMatchObject({ pools: ['limit_up', 'previous_limit_up'], streak: 3, previousStreak: 2 });
+  });
+
+  it('tells limit-down, broken and strong (repeated limit-ups) apart', () => {
+    expect(memberships([day(1, 10000, bar(9000))]).pools).toEqual(['limit_down']);
+    expect(memberships([day(1, 10000, bar(10500, 11000, 10000))]).pools).toEqual(['broken_limit_up']);
+    const twoUps = [day(1, 10000, bar(11000)), day(2, 11000, bar(12100)), day(3, 12100, bar(12000))];
+    expect(memberships(twoUps)).toMatchObject({ pools: ['previous_limit_up', 'strong'], strongReason: 'repeated_limit_up' });
+  });
+
+  it('marks a new 60-day high close on an up day as strong, and young listings as sub-new', () => {
+    const days: DayLimit[] = [];
+    for (let i = 0; i < 60; i++) days.push(day(i, 10000, bar(10000 + (i % 7) * 10)));
+    days.push(day(60, 10060, bar(10500)));
+    expect(memberships(days)).toMatchObject({ pools: ['strong'], strongReason: 'new_high' });
+    const young = [day(1, 10000, bar(10100), { listingDay: 30 })];
+    expect(memberships(young).pools).toEqual(['sub_new']);
+    const noLimit = [day(1, 10000, bar(10100), { listingDay: 3, ratioPct: null, up: null, down: null })];
+    expect(memberships(noLimit).pools).toEqual([]);
+  });
+
+  it('times the first touch, the final seal and the breaks from 1m bars', () => {
+    const up = 11000;
+    const m = (ts: number, close: number, high = close, low = close) => bar(close, high, low, ts);
+    const minutes = [m(1, 10800), m(2, 10900, 11000), m(3, 11000), m(4, 10950, 11000, 10950), m(5, 11000), m(6, 11000)];
+    expect(intradayLimitStats(minutes, up)).toEqual({ first: 2, last: 5, broken: 2 });
+    expect(intradayLimitStats([m(1, 10900), m(2, 10990, 11000)], up)).toEqual({ first: 2, last: null, broken: 1 });
+  });
+});
