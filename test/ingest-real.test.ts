@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { HAVE_SHARED, SHARED, walk, type Harness } from './helpers.js';
+import { get, HAVE_SHARED, SHARED, walk, type Harness } from './helpers.js';
 import { emptyHarness, KINDS, tmp } from './ingest-helpers.js';
 import { convertShared } from '../scripts/convert-shared.js';
 import { ingest } from '../src/ingest/load.js';
@@ -55,6 +55,12 @@ for (const kind of KINDS) {
       expect(widened.size).toBeLessThan(20);
       const days = await walk(h, '/api/v1/markets/SH/trading-days?from=1990-12-19&to=2025-08-05', 1000);
       expect(days.map((d) => d.date)).toEqual(src.map((s) => s.date));
+      // A year of index turnover passes 2^53 fen: the yearly bar's amount stays exact.
+      const fen = (x: string) => BigInt(x.replace('.', ''));
+      const y2021 = (await get(h, '/api/v1/indices/000001.SH/bars?interval=1y&date=2021-06-30')).body.data[0];
+      const sum = api.filter((b) => b.trade_date.startsWith('2021')).reduce((t, b) => t + fen(b.amount), 0n);
+      expect(sum > 2n ** 53n).toBe(true);
+      expect(fen(y2021.amount)).toBe(sum);
     });
 
     it('688001.SH one-minute bars, and 5m bars equal the TDX 5-minute file', async () => {

@@ -8,6 +8,9 @@ describe('hand-compiled serialisers', () => {
       expect(price2(v)).toBe(formatScaled(v, 3, 2));
     }
     for (const v of [0, 1, 99, 100, 123456789012, -5, -12345]) expect(money2(v)).toBe(formatScaled(v, 2, 2));
+    expect(money2(12345678901234567891n)).toBe('123456789012345678.91');
+    expect(money2(5n)).toBe('0.05');
+    expect(money2(-120n)).toBe('-1.20');
   });
 
   it('render a bar as JSON.stringify of its record would', () => {

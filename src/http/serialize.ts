@@ -34,7 +34,7 @@ export function barRecord(instrumentId: string, kind: string, interval: string, 
     instrument_id: instrumentId, interval, adjustment,
     timestamp: formatTimestamp(b.ts), trade_date: formatDate(b.date),
     open: price(b.open, d), high: price(b.high, d), low: price(b.low, d), close: price(b.close, d),
-    volume: b.volume, amount: money(b.amount),
+    volume: b.volume, amount: money2(b.amountExact ?? b.amount),
   });
 }
 
@@ -78,8 +78,12 @@ export function price2(v: number): string {
   if (v >= 0 && v % 10 === 0) return Math.floor(v / 1000) + '.' + pad2((v % 1000) / 10);
   return formatScaled(v, PRICE_SCALE, 2);
 }
-/** fen integer → "1234.56". */
-export function money2(v: number): string {
+/** fen integer (a BigInt past 2^53) → "1234.56". */
+export function money2(v: number | bigint): string {
+  if (typeof v === 'bigint') {
+    const digits = (v < 0n ? -v : v).toString().padStart(3, '0');
+    return (v < 0n ? '-' : '') + digits.slice(0, -2) + '.' + digits.slice(-2);
+  }
   if (v >= 0 && Number.isSafeInteger(v)) return Math.floor(v / 100) + '.' + pad2(v % 100);
   return formatScaled(v, MONEY_SCALE, 2);
 }
@@ -93,6 +97,6 @@ export function barJson(instrumentId: string, kind: string, interval: string, ad
     const d = formatDate(b.date);
     return head + (daily ? d + 'T15:00:00+08:00' : formatTimestamp(b.ts)) + '","trade_date":"' + d
       + '","open":"' + px(b.open) + '","high":"' + px(b.high) + '","low":"' + px(b.low) + '","close":"' + px(b.close)
-      + '","volume":' + b.volume + ',"amount":"' + money2(b.amount) + '"}';
+      + '","volume":' + b.volume + ',"amount":"' + money2(b.amountExact ?? b.amount) + '"}';
   };
 }

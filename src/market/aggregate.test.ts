@@ -174,8 +174,13 @@ describe('periods', () => {
     expect(aggregatePeriods(days.slice(0, 3), '1mo').map((b) => b.date)).toEqual([20240904]);
   });
 
-  it('refuses sums that would lose precision', () => {
-    const big = [daily(20240102, 1, 1), daily(20240103, 1, 1)].map((b) => ({ ...b, amount: 2 ** 52 }));
-    expect(() => aggregatePeriods(big, '1y')).toThrow(RangeError);
+  it('keeps amounts past 2^53 fen exact (a year of index turnover)', () => {
+    const big = [daily(20240102, 1, 1), daily(20240103, 1, 1), daily(20240104, 1, 1)]
+      .map((b, i) => ({ ...b, amount: 2 ** 52 + i }));
+    const [y] = aggregatePeriods(big, '1y');
+    expect(y.amountExact).toBe(3n * 2n ** 52n + 3n);
+    expect(y.amount).toBe(Number(3n * 2n ** 52n + 3n));
+    const small = aggregatePeriods(big.slice(0, 1), '1y')[0];
+    expect(small.amountExact).toBeUndefined();
   });
 });

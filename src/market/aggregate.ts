@@ -19,6 +19,17 @@ function addExact(a: number, b: number, what: string): number {
   return s;
 }
 
+/**
+ * Adds b's amount to the group's exactly: in a number while the sum stays below 2^53 fen, in a
+ * BigInt beyond (a year of SSE Composite turnover is about 1e16 fen).
+ */
+function addAmount(cur: Bar, b: Bar): void {
+  const s = cur.amount + b.amount;
+  if (cur.amountExact === undefined && b.amountExact === undefined && Number.isSafeInteger(s)) { cur.amount = s; return; }
+  cur.amountExact = (cur.amountExact ?? BigInt(cur.amount)) + (b.amountExact ?? BigInt(b.amount));
+  cur.amount = Number(cur.amountExact);
+}
+
 /** Folds consecutive bars with equal keys; `stamp` gives the group's ts and date. */
 function fold(bars: readonly Bar[], key: (b: Bar) => number, stamp: (k: number, last: Bar) => [number, number]): Bar[] {
   const out: Bar[] = [];
@@ -34,11 +45,12 @@ function fold(bars: readonly Bar[], key: (b: Bar) => number, stamp: (k: number, 
       if (b.low < cur.low) cur.low = b.low;
       cur.close = b.close;
       cur.volume = addExact(cur.volume, b.volume, 'volume');
-      cur.amount = addExact(cur.amount, b.amount, 'amount');
+      addAmount(cur, b);
       [cur.ts, cur.date] = stamp(k, b);
     } else {
       const [ts, date] = stamp(k, b);
       cur = { ts, date, open: b.open, high: b.high, low: b.low, close: b.close, volume: b.volume, amount: b.amount };
+      if (b.amountExact !== undefined) cur.amountExact = b.amountExact;
       curKey = k;
       out.push(cur);
     }

@@ -15,4 +15,6 @@ export interface Bar {
   date: number;
   open: number; high: number; low: number; close: number;
   volume: number; amount: number;
+  /** Exact amount of an aggregated bar whose sum passed 2^53 fen (a year of an index); `amount` is then approximate. */
+  amountExact?: bigint;
 }
