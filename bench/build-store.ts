@@ -31,7 +31,7 @@ function code(i: number): [string, string] {
   if (m === 0) return [String(600000 + Math.floor(i / 5)), 'SH'];
   if (m === 1) { const k = Math.floor(i / 5); return [String(k < 1000 ? 688000 + k : 603000 + k), 'SH']; }
   if (m === 2) return [String(Math.floor(i / 5)).padStart(6, '0'), 'SZ'];
-  if (m === 3) return [String(300000 + Math.floor(i / 5)), 'SZ'];
+  if (m === 3) { const k = Math.floor(i / 5); return [k < 2000 ? String(300000 + k) : String(500 + k).padStart(6, '0'), 'SZ']; }
   return [String(830000 + Math.floor(i / 5)), 'BJ'];
 }
 
