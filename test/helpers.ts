@@ -49,11 +49,11 @@ export const SMALL_DEMO: Partial<DemoOptions> = { seed: 7, equities: 40, start: 
 
 export interface Harness { app: App; store: Store; key: string; url: string; close(): Promise<void> }
 
-/** A migrated store with the small demo, an API key, and the app over it. */
-export async function harness(url: string, demo: Partial<DemoOptions> = SMALL_DEMO): Promise<Harness> {
+/** A migrated store with the small demo (none with `null`), an API key, and the app over it. */
+export async function harness(url: string, demo: Partial<DemoOptions> | null = SMALL_DEMO): Promise<Harness> {
   const store = openStore(url);
   await migrate(store);
-  await generateDemo(store, demo);
+  if (demo !== null) await generateDemo(store, demo);
   const { key } = await new KeyStore(store.db).create('test');
   const app = await buildApp({ config: { ...loadConfig({}), databaseUrl: url }, store });
   await app.ready();

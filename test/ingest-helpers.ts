@@ -8,13 +8,10 @@ import { formatTimestamp, marketEpoch } from '../src/lib/time.js';
 import { formatScaled } from '../src/lib/decimal.js';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { buildApp } from '../src/app.js';
-import { loadConfig } from '../src/config.js';
-import { KeyStore } from '../src/auth/keys.js';
-import { migrate, openStore, type Store } from '../src/store/store.js';
+import type { Store } from '../src/store/store.js';
 import { exportDatasets } from '../src/ingest/export.js';
 import { DATASETS } from '../src/ingest/registry.js';
-import { dropPostgres, freshPostgres, PG_URL, type Harness } from './helpers.js';
+import { freshPostgres, harness, PG_URL, type Harness } from './helpers.js';
 
 export const tmp = (prefix = 'mds-ingest-') => mkdtempSync(join(tmpdir(), prefix));
 
@@ -50,21 +47,7 @@ export async function snapshot(store: Store): Promise<Record<string, string>> {
 }
 
 /** A migrated empty store, an API key and the app over it. */
-export async function emptyHarness(url: string): Promise<Harness> {
-  const store = openStore(url);
-  await migrate(store);
-  const { key } = await new KeyStore(store.db).create('test');
-  const app = await buildApp({ config: { ...loadConfig({}), databaseUrl: url }, store });
-  await app.ready();
-  return {
-    app, store, key, url,
-    async close() {
-      await app.close();
-      await store.close();
-      if (url.startsWith('postgres')) await dropPostgres(url);
-    },
-  };
-}
+export const emptyHarness = (url: string): Promise<Harness> => harness(url, null);
 
 export const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
