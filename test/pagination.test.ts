@@ -74,3 +74,31 @@ describe.each(STORES)('pagination on $name', ({ url }) => {
     expect(other.body.errors[0].code).toBe('invalid_cursor');
   });
 });
+
+/** Cursors signed with the (public) default secret but holding odd keys still get 400, never 500. */
+describe.each(STORES)('forged cursors on $name', ({ url }) => {
+  let h: Harness;
+  beforeAll(async () => { h = await harness(await url(), { seed: 1, equities: 20, start: 20250701, end: 20251120, minuteDays: 1, tickDays: 1 }); });
+  afterAll(async () => { await h?.close(); });
+
+  it('answers 400 invalid_cursor or an empty page', async () => {
+    const { CursorCodec } = await import('../src/http/cursor.js');
+    const { fingerprint } = await import('../src/http/collection.js');
+    const codec = new CursorCodec('mds-cursor-v1');
+    const eq = (await get(h, '/api/v1/equities?page[size]=1')).body.data[0].id;
+    const cases: [string, string, unknown[]][] = [
+      [`/api/v1/equities/${eq}/trades`, 'listEquityTrades', ['x', 'y']],
+      [`/api/v1/equities/${eq}/dividends`, 'listDividends', ['x', 'y', 'z']],
+      [`/api/v1/equities/${eq}/balance-sheets`, 'listBalanceSheets', [{}, []]],
+      [`/api/v1/equities/${eq}/bars?interval=1d`, 'listEquityBars', ['abc', 1e300]],
+      [`/api/v1/equities/${eq}/price-limits`, 'listPriceLimits', [null]],
+    ];
+    for (const [path, op, key] of cases) {
+      const q = Object.fromEntries(new URL('http://x' + path).searchParams);
+      const c = codec.encode(key, fingerprint(op, { instrument_id: eq }, q));
+      const r = await get(h, `${path}${path.includes('?') ? '&' : '?'}page[after]=${c}`);
+      expect(r.status, `${op} ${JSON.stringify(key)}`).toBeLessThan(500);
+      if (r.status !== 200) expect(r.body.errors[0].code).toBe('invalid_cursor');
+    }
+  });
+});

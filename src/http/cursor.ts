@@ -33,7 +33,8 @@ export class CursorCodec {
     if (sig.length !== expected.length || !timingSafeEqual(sig, expected)) throw bad();
     try {
       const key = JSON.parse(Buffer.from(k, 'base64url').toString('utf8'));
-      if (Array.isArray(key)) return key;
+      // Keys are flat tuples of strings and finite numbers; anything else was not issued here.
+      if (Array.isArray(key) && key.every((v) => typeof v === 'string' || (typeof v === 'number' && Number.isFinite(v)))) return key;
     } catch { /* fall through */ }
     throw bad();
   }
