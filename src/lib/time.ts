@@ -100,3 +100,20 @@ export function parseDateTime(s: string): { ms: number; dateOnly: boolean } | nu
   const ms = dateToDays(d) * 86_400_000 + ((hh * 60 + mi) * 60 + ss) * 1000 + fracMs - offsetMin * 60_000;
   return { ms, dateOnly: false };
 }
+
+const MIN_SEC = -62135596800; // 0001-01-01T00:00:00Z
+const MAX_SEC = 253402300799; // 9999-12-31T23:59:59Z
+
+/** An inclusive millisecond window as whole epoch seconds, clamped to years 1..9999. */
+export function windowSeconds(w: { fromMs: number; toMs: number }): { from: number; to: number } {
+  return { from: Math.max(MIN_SEC, Math.ceil(w.fromMs / 1000)), to: Math.min(MAX_SEC, Math.floor(w.toMs / 1000)) };
+}
+
+/** The dates whose 15:00 close instant lies in [fromSec, toSec] (daily records are stamped at the close). */
+export function closeDateRange(fromSec: number, toSec: number): { from: number; to: number } {
+  let from = epochToMarketDate(fromSec);
+  if (marketEpoch(from, 900) < fromSec) from = addDays(from, 1);
+  let to = epochToMarketDate(toSec);
+  if (marketEpoch(to, 900) > toSec) to = addDays(to, -1);
+  return { from, to };
+}

@@ -1,6 +1,6 @@
 import type { Bar, IntervalId } from '../market/types.js';
 import { aggregateIntraday, aggregatePeriods } from '../market/aggregate.js';
-import { addDays, dateParts, epochToMarketDate, marketEpoch, weekday } from '../lib/time.js';
+import { addDays, closeDateRange, dateParts, epochToMarketDate, marketEpoch, weekday, windowSeconds } from '../lib/time.js';
 import type { MarketDataReader } from '../store/queries/market-data.js';
 
 /**
@@ -36,25 +36,12 @@ export function periodEnd(date: number, interval: IntervalId): number {
   }
 }
 
-/** Smallest trading date whose 15:00 close instant is >= fromSec, largest whose is <= toSec. */
-function dayRange(fromSec: number, toSec: number): [number, number] {
-  let lo = epochToMarketDate(fromSec);
-  if (marketEpoch(lo, CLOSE_MINUTE) < fromSec) lo = addDays(lo, 1);
-  let hi = epochToMarketDate(toSec);
-  if (marketEpoch(hi, CLOSE_MINUTE) > toSec) hi = addDays(hi, -1);
-  return [lo, hi];
-}
-
-const MIN_SEC = -62135596800; // 0001-01-01
-const MAX_SEC = 253402300799; // 9999-12-31
-
 export async function readBars(
   reader: MarketDataReader, inst: number, interval: IntervalId,
   win: { fromMs: number; toMs: number }, after: number | null, limit: number,
   adjust: (rows: Bar[]) => Bar[] = (rows) => rows,
 ): Promise<Bar[]> {
-  const from = Math.max(MIN_SEC, Math.ceil(win.fromMs / 1000));
-  const to = Math.min(MAX_SEC, Math.floor(win.toMs / 1000));
+  const { from, to } = windowSeconds(win);
   // Adjustment applies to the stored rows before aggregation (an ex-date may fall inside a week).
   if (interval === '1m') return adjust(await reader.minuteBars(inst, from, to, after, limit));
 
@@ -64,7 +51,7 @@ export async function readBars(
     // from one bucket before `from` (that partial bucket ends before `from` and is dropped).
     const per = minutes + 1;
     const max = (limit + 3) * per;
-    const lo = Math.max(from - per * 60, after ?? MIN_SEC);
+    const lo = Math.max(from - per * 60, after ?? -Infinity);
     const rows = await reader.minuteBars(inst, lo, to, after, max);
     let bars = aggregateIntraday(adjust(rows), minutes);
     if (rows.length === max) bars.pop(); // the last bucket may be cut by the row limit
@@ -72,7 +59,7 @@ export async function readBars(
     return bars.slice(0, limit);
   }
 
-  const [lo, hi] = dayRange(from, to);
+  const { from: lo, to: hi } = closeDateRange(from, to);
   const afterDate = after === null ? null : epochToMarketDate(after);
   if (interval === '1d') {
     const rows = await reader.dailyBars(inst, lo, hi, afterDate, limit);

@@ -6,7 +6,7 @@ import { adjustmentQuery, intervalQuery, timeWindowParams } from '../../params.j
 import { TechnicalIndicatorCollectionResponse } from '../../schemas/analytics.js';
 import { barWindow, type BarQuery } from '../series/bars.js';
 import { INDICATOR_IDS, INDICATORS, formatValue, type IndicatorId, type Values } from '../../../indicators/registry.js';
-import { formatTimestamp } from '../../../lib/time.js';
+import { formatTimestamp, windowSeconds } from '../../../lib/time.js';
 import type { Bar } from '../../../market/types.js';
 import type { Adjuster } from '../../../query/analytics.js';
 
@@ -38,7 +38,7 @@ export function registerIndicators(app: App, kind: Kind, path: string, operation
     const inst = await pathInstrument(app.svc, req.params.instrument_id, kind);
     const adjustment = kind === 'index' ? 'none' : (q.adjustment ?? 'none');
     const win = barWindow(q);
-    const from = Math.ceil(win.fromMs / 1000), to = Math.floor(win.toMs / 1000);
+    const { from, to } = windowSeconds(win);
     let adj: Adjuster;
     let values: Values[] = [];
     return sendPage(req, reply, codec, operationId, async (p) => {

@@ -3,19 +3,13 @@ import { instrumentIdParam, operation, pathInstrument } from '../../route.js';
 import { sendPage } from '../../collection.js';
 import { timeWindow, timeWindowParams, type TimeWindow } from '../../params.js';
 import { CapitalFlowCollectionResponse } from '../../schemas/company.js';
-import { addDays, epochToMarketDate, marketEpoch } from '../../../lib/time.js';
+import { closeDateRange, windowSeconds } from '../../../lib/time.js';
 import { capitalFlowRecord } from './records.js';
-
-const CLOSE = 15 * 60;
-const MIN_SEC = -62135596800, MAX_SEC = 253402300799;
 
 /** Trading dates whose 15:00 close instant lies in the window (a record's timestamp is its close). */
 export function closeDates(w: TimeWindow): { from: number; to: number } {
-  const lo = Math.max(MIN_SEC, Math.ceil(w.fromMs / 1000)), hi = Math.min(MAX_SEC, Math.floor(w.toMs / 1000));
-  let from = epochToMarketDate(lo), to = epochToMarketDate(hi);
-  if (marketEpoch(from, CLOSE) < lo) from = addDays(from, 1);
-  if (marketEpoch(to, CLOSE) > hi) to = addDays(to, -1);
-  return { from, to };
+  const { from, to } = windowSeconds(w);
+  return closeDateRange(from, to);
 }
 
 /** listCapitalFlows. */

@@ -5,14 +5,11 @@ import { timeWindow, timeWindowParams } from '../../params.js';
 import { Collection } from '../../schemas/common.js';
 import { Quote, Trade } from '../../schemas/market-data.js';
 import { quoteRecord, tradeRecord } from '../../serialize.js';
-import { epochToMarketDate } from '../../../lib/time.js';
+import { epochToMarketDate, windowSeconds } from '../../../lib/time.js';
 
 export const QuoteCollectionResponse = Collection('QuoteCollectionResponse', Quote);
 export const TradeCollectionResponse = Collection('TradeCollectionResponse', Trade);
 
-const MIN_SEC = -62135596800, MAX_SEC = 253402300799;
-const seconds = (w: { fromMs: number; toMs: number }) =>
-  ({ from: Math.max(MIN_SEC, Math.ceil(w.fromMs / 1000)), to: Math.min(MAX_SEC, Math.floor(w.toMs / 1000)) });
 
 /** listEquityQuotes, listIndexQuotes, listFundQuotes. */
 export function registerQuotes(app: App, kind: Kind, path: string, operationId: string) {
@@ -24,7 +21,7 @@ export function registerQuotes(app: App, kind: Kind, path: string, operationId: 
     }),
   }, async (req, reply) => {
     const inst = await pathInstrument(app.svc, req.params.instrument_id, kind);
-    const w = seconds(timeWindow(req.query as object));
+    const w = windowSeconds(timeWindow(req.query as object));
     return sendPage(req, reply, codec, operationId,
       (p) => marketData.quotes(inst.inst, w.from, w.to, p.after ? Number(p.after[0]) : null, p.limit),
       (q) => [q.ts], quoteRecord(inst.id, inst.kind));
@@ -41,7 +38,7 @@ export function registerTrades(app: App, kind: Kind, path: string, operationId: 
     }),
   }, async (req, reply) => {
     const inst = await pathInstrument(app.svc, req.params.instrument_id, kind);
-    const w = seconds(timeWindow(req.query as object));
+    const w = windowSeconds(timeWindow(req.query as object));
     const win = { ...w, fromDate: epochToMarketDate(w.from), toDate: epochToMarketDate(w.to) };
     return sendPage(req, reply, codec, operationId,
       (p) => marketData.trades(inst.inst, win, p.after ? [Number(p.after[0]), Number(p.after[1])] : null, p.limit),
