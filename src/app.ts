@@ -1,6 +1,7 @@
 import Fastify, { type FastifyReply, type FastifyServerOptions } from 'fastify';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
-import { randomUUID } from 'node:crypto';
+import { createHash, randomUUID } from 'node:crypto';
+import { readFileSync } from 'node:fs';
 import type { Config } from './config.js';
 import type { Store } from './store/store.js';
 import { Catalog } from './store/catalog.js';
@@ -13,7 +14,7 @@ import type { App, Services } from './http/services.js';
 import { registerErrorHandling } from './http/plugins/errors.js';
 import { registerAuth } from './http/plugins/auth.js';
 import { registerDocs } from './http/plugins/docs.js';
-import { closedPeriodMaxAge, registerHttpCache } from './http/plugins/http-cache.js';
+import { closedPeriodMaxAge, registerDataTags, registerHttpCache } from './http/plugins/http-cache.js';
 import { ALL_SCHEMAS } from './http/schemas/registry.js';
 import { parseDate, parseDateTime } from './lib/time.js';
 import { renderErrors } from './errors.js';
@@ -46,6 +47,7 @@ function formatsPlugin(ajv: any) {
 }
 
 const REQUEST_ID = /^[A-Za-z0-9._:-]{1,128}$/;
+const VERSION: string = JSON.parse(readFileSync(new URL('../package.json', import.meta.url), 'utf8')).version;
 
 /**
  * Builds the application without listening: the server entry point, the tests (inject) and
@@ -88,7 +90,8 @@ export async function buildApp(opts: AppOptions): Promise<App> {
     pools: new Pools(db, catalog),
   };
   app.decorate('svc', svc);
-  registerHttpCache(app, closedPeriodMaxAge(() => svc.equityDays.latestDate()));
+  const maxAge = closedPeriodMaxAge(() => svc.equityDays.latestDate());
+  registerHttpCache(app, maxAge);
   app.addHook('onRequest', async (req, reply) => { reply.header('x-request-id', req.id); });
   registerErrorHandling(app);
   for (const s of ALL_SCHEMAS) app.addSchema(s);
@@ -98,6 +101,9 @@ export async function buildApp(opts: AppOptions): Promise<App> {
   await app.register(systemRoutes);
   await app.register(async (api) => {
     registerAuth(api, svc.keys, opts.config.rateLimit);
+    // What a data response depends on besides the data and the URL: the code and the cursor secret.
+    const revision = createHash('sha256').update(`${VERSION}\0${opts.config.cursorSecret}`).digest('base64url');
+    registerDataTags(api, { revision, dataVersion: () => catalog.dataVersion(), maxAge });
     await api.register(marketRoutes);
     await api.register(classificationRoutes);
     await api.register(poolTypeRoutes);

@@ -1,6 +1,11 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { gunzipSync, brotliDecompressSync } from 'node:zlib';
+import { mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { get, harness, type Harness } from './helpers.js';
+import { ingest } from '../src/ingest/load.js';
+import { DATASETS } from '../src/ingest/registry.js';
 
 describe('HTTP caching and compression', () => {
   let h: Harness;
@@ -21,6 +26,46 @@ describe('HTTP caching and compression', () => {
     const other = await h.app.inject({ url: path, headers: { 'x-api-key': h.key, 'if-none-match': '"nope"' } });
     expect(other.statusCode).toBe(200);
     expect(other.payload).toBe(r.payload);
+  });
+
+  it('answers a matching If-None-Match before reading the store, and only for a valid key', async () => {
+    const path = `/api/v1/equities/${eq}/bars?interval=1d&from=2025-03-03&page[size]=20`;
+    const r = await get(h, path);
+    const tag = r.headers.etag as string;
+    const reads = { n: 0 };
+    const md = h.app.svc.marketData;
+    const orig = md.dailyBars.bind(md);
+    md.dailyBars = async (...a) => { reads.n++; return orig(...a); };
+    try {
+      const again = await h.app.inject({ url: path, headers: { 'x-api-key': h.key, 'if-none-match': `W/"x", ${tag}` } });
+      expect(again.statusCode).toBe(304);
+      expect(again.headers.etag).toBe(tag);
+      expect(again.headers['cache-control']).toBe('private, no-cache');
+      expect(reads.n).toBe(0);
+      const noKey = await h.app.inject({ url: path, headers: { 'if-none-match': tag } });
+      expect(noKey.statusCode).toBe(401);
+      // Another target never matches: the tag names the query, not only the data.
+      const other = await h.app.inject({ url: path.replace('20', '21'), headers: { 'x-api-key': h.key, 'if-none-match': tag } });
+      expect(other.statusCode).toBe(200);
+      expect(other.headers.etag).not.toBe(tag);
+      expect(reads.n).toBe(1);
+    } finally { md.dailyBars = orig; }
+  });
+
+  it('changes every data ETag when an ingest changes the data', async () => {
+    const path = `/api/v1/equities/${eq}/bars?interval=1d&from=2025-03-03&to=2025-03-07`;
+    const before = await get(h, path);
+    const b = before.body.data[0];
+    const dir = mkdtempSync(join(tmpdir(), 'mds-etag-'));
+    writeFileSync(join(dir, 'bars_1d.csv'), 'instrument_id,trade_date,open,high,low,close,volume,amount\n'
+      + `${eq},${b.trade_date},${b.open},${b.high},${b.low},${b.close},${b.volume + 100},${b.amount}\n`);
+    const res = await ingest(h.store, [{ path: join(dir, 'bars_1d.csv'), dataset: DATASETS.find((d) => d.name === 'bars_1d')! }]);
+    expect(res.datasets[0].updated).toBe(1);
+    await new Promise((r) => setTimeout(r, 1100)); // servers re-check the data version each second
+    const after = await h.app.inject({ url: path, headers: { 'x-api-key': h.key, 'if-none-match': before.headers.etag as string } });
+    expect(after.statusCode).toBe(200);
+    expect(after.headers.etag).not.toBe(before.headers.etag);
+    expect(JSON.parse(after.payload).data[0].volume).toBe(b.volume + 100);
   });
 
   it('lets closed periods be cached and revalidates open ones', async () => {

@@ -1,7 +1,7 @@
 import crypto from 'node:crypto';
 import { promisify } from 'node:util';
 import { brotliCompress, constants as zc, gzip } from 'node:zlib';
-import type { FastifyInstance, FastifyRequest } from 'fastify';
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { parseDate, parseDateTime } from '../../lib/time.js';
 
 /** Decides how long a successful response may be cached (null: revalidate every time). */
@@ -31,33 +31,82 @@ export function negotiate(header: string | undefined): 'br' | 'gzip' | null {
   return null;
 }
 
+/** `"<base>"`, `"<base>-br"` or `"<base>-gz"`: the representation's coding is part of its tag. */
+const tagOf = (base: string, coding: 'br' | 'gzip' | null) => `"${base}${coding === 'br' ? '-br' : coding === 'gzip' ? '-gz' : ''}"`;
+
+/** The If-None-Match entry (weak or strong) equal to one of `tags`, or null. */
+function matching(header: string | undefined, tags: string[]): string | null {
+  if (!header) return null;
+  for (const t of header.split(',')) {
+    const tag = t.trim().replace(/^W\//, '');
+    if (tags.includes(tag)) return tag;
+  }
+  return null;
+}
+
+declare module 'fastify' {
+  interface FastifyRequest {
+    /** Base of the ETag of a data response, known before the handler runs (see registerDataTags). */
+    dataTag: string | null;
+  }
+}
+
 /**
  * HTTP the way fast APIs do it: strong ETags per representation (the content coding is part of
  * the tag) with If-None-Match → 304, Cache-Control that lets clients and proxies keep closed
  * periods, and brotli/gzip (compressed off the event loop) for responses over 1 KiB. Responses
  * vary on the API key, so a shared cache never serves one client's response to another.
+ * Data responses carry the tag set by registerDataTags; other responses (OpenAPI, docs) are
+ * tagged by a hash of their bytes.
  */
 export function registerHttpCache(app: FastifyInstance, maxAge: MaxAge): void {
+  app.decorateRequest('dataTag', null);
   app.addHook('onSend', async (req, reply, payload) => {
     if ((req.method !== 'GET' && req.method !== 'HEAD') || reply.statusCode !== 200) return payload;
     if (typeof payload !== 'string' && !Buffer.isBuffer(payload)) return payload;
     const coding = payload.length >= THRESHOLD ? negotiate(req.headers['accept-encoding']) : null;
-    const tag = `"${digest(payload)}${coding === 'br' ? '-br' : coding === 'gzip' ? '-gz' : ''}"`;
+    const tag = tagOf(req.dataTag ?? digest(payload), coding);
     reply.header('etag', tag);
-    reply.header('vary', 'Accept-Encoding, X-API-Key');
-    if (req.url.startsWith('/api/v1/system/')) reply.header('cache-control', 'no-store');
-    else {
-      const age = req.url.startsWith('/api/') ? await maxAge(req) : 300;
-      reply.header('cache-control', age === null ? 'private, no-cache' : `public, max-age=${age}`);
-    }
-    const inm = req.headers['if-none-match'];
-    if (inm && inm.split(',').some((t) => t.trim().replace(/^W\//, '') === tag)) {
+    await cacheHeaders(req, reply, maxAge);
+    if (matching(req.headers['if-none-match'], [tag])) {
       reply.code(304);
       return '';
     }
     if (coding === null) return payload;
     reply.header('content-encoding', coding);
     return coding === 'br' ? brotli(payload, BROTLI) : gz(payload, { level: 5 });
+  });
+}
+
+async function cacheHeaders(req: FastifyRequest, reply: FastifyReply, maxAge: MaxAge): Promise<void> {
+  reply.header('vary', 'Accept-Encoding, X-API-Key');
+  if (req.url.startsWith('/api/v1/system/')) reply.header('cache-control', 'no-store');
+  else {
+    const age = req.url.startsWith('/api/') ? await maxAge(req) : 300;
+    reply.header('cache-control', age === null ? 'private, no-cache' : `public, max-age=${age}`);
+  }
+}
+
+/**
+ * ETags known before any work is done, for the routes of one (authenticated) scope. A data
+ * response is a pure function of the stored data (`meta.data_version`, which every ingest that
+ * changes anything bumps), the request target and the server revision (code version and cursor
+ * secret), so its tag is a hash of those three. A matching If-None-Match is then answered 304
+ * right after authentication, without reading the store or rendering the body. Servers notice a
+ * new data version within a second (Catalog), so a tag may outlive its data by that long.
+ */
+export function registerDataTags(scope: FastifyInstance, o: { revision: string; dataVersion: () => Promise<string>; maxAge: MaxAge }): void {
+  scope.addHook('onRequest', async (req, reply) => {
+    if (req.method !== 'GET' && req.method !== 'HEAD') return;
+    const base = digest(`${o.revision}\0${await o.dataVersion()}\0${req.url}`);
+    req.dataTag = base;
+    const inm = req.headers['if-none-match'];
+    if (!inm) return;
+    const tag = matching(inm, [tagOf(base, null), tagOf(base, negotiate(req.headers['accept-encoding']))]);
+    if (tag === null) return;
+    reply.header('etag', tag);
+    await cacheHeaders(req, reply, o.maxAge);
+    return reply.code(304).send();
   });
 }
 
