@@ -2,6 +2,7 @@ import type { Kysely, Selectable } from 'kysely';
 import type { Database, InstrumentTable } from './schema.js';
 
 export type InstrumentRow = Selectable<InstrumentTable> & { is_st: boolean };
+export interface InstrumentFilter { market?: string; board?: string; code?: string; name?: string }
 
 /**
  * In-memory index of the (small) instrument table, so that resolving an instrument id on the
@@ -10,6 +11,8 @@ export type InstrumentRow = Selectable<InstrumentTable> & { is_st: boolean };
  */
 export class Catalog {
   private byId = new Map<string, InstrumentRow>();
+  /** Rows of each kind in ascending id order (binary, as the stores order ids). */
+  private byKind = new Map<string, InstrumentRow[]>();
   private version: string | null = null;
   private checkedAt = 0;
   private loading: Promise<void> | null = null;
@@ -19,6 +22,28 @@ export class Catalog {
   async get(id: string): Promise<InstrumentRow | undefined> {
     await this.fresh();
     return this.byId.get(id);
+  }
+
+  /**
+   * Instruments of `kind` passing the filters (exact market, board and code; `name` a
+   * case-insensitive substring), with id > `after`, ascending by id, at most `limit`.
+   */
+  async list(kind: string, f: InstrumentFilter, after: string | null, limit: number): Promise<InstrumentRow[]> {
+    await this.fresh();
+    const rows = this.byKind.get(kind) ?? [];
+    let lo = 0, hi = rows.length;
+    while (after !== null && lo < hi) {
+      const mid = (lo + hi) >> 1;
+      if (rows[mid].id <= after) lo = mid + 1; else hi = mid;
+    }
+    const name = f.name?.toLowerCase();
+    const out: InstrumentRow[] = [];
+    for (let i = lo; i < rows.length && out.length < limit; i++) {
+      const r = rows[i];
+      if ((f.market === undefined || r.market === f.market) && (f.board === undefined || r.board === f.board)
+        && (f.code === undefined || r.code === f.code) && (name === undefined || r.name_lc.includes(name))) out.push(r);
+    }
+    return out;
   }
 
   /** The data version the catalog currently reflects (changes when ingestion bumps it). */
@@ -45,6 +70,13 @@ export class Catalog {
     const map = new Map<string, InstrumentRow>();
     for (const r of rows) map.set(r.id, { ...r, is_st: stSet.has(r.inst) });
     this.byId = map;
+    const byKind = new Map<string, InstrumentRow[]>();
+    for (const r of [...map.values()].sort((a, b) => (a.id < b.id ? -1 : a.id > b.id ? 1 : 0))) {
+      const list = byKind.get(r.kind) ?? [];
+      list.push(r);
+      byKind.set(r.kind, list);
+    }
+    this.byKind = byKind;
     this.version = version;
   }
 }

@@ -1,4 +1,4 @@
-import { sql, type Kysely } from 'kysely';
+import type { Kysely } from 'kysely';
 import type { Database } from '../schema.js';
 import type { PageRequest } from '../../http/collection.js';
 
@@ -25,19 +25,6 @@ export class ReferenceReader {
 
   classifications(types: string[], page: PageRequest) {
     let q = this.db.selectFrom('classifications').selectAll().where('type', 'in', types);
-    if (page.after) q = q.where('id', '>', String(page.after[0]));
-    return q.orderBy('id').limit(page.limit).execute();
-  }
-
-  instruments(kind: 'equity' | 'index' | 'fund', f: { market?: string; board?: string; code?: string; name?: string }, page: PageRequest) {
-    let q = this.db.selectFrom('instruments').select('id').where('kind', '=', kind);
-    if (f.market) q = q.where('market', '=', f.market);
-    if (f.board) q = q.where('board', '=', f.board);
-    if (f.code) q = q.where('code', '=', f.code);
-    if (f.name) {
-      const pattern = '%' + f.name.toLowerCase().replace(/[\\%_]/g, (c) => '\\' + c) + '%';
-      q = q.where(sql<boolean>`name_lc like ${pattern} escape '\\'`);
-    }
     if (page.after) q = q.where('id', '>', String(page.after[0]));
     return q.orderBy('id').limit(page.limit).execute();
   }

@@ -6,7 +6,7 @@ import { boardQuery, marketQuery } from '../../params.js';
 import { Collection, Single } from '../../schemas/common.js';
 import { Instrument } from '../../schemas/reference.js';
 import { instrumentRecord } from '../../serialize.js';
-import type { InstrumentRow } from '../../../store/catalog.js';
+import type { InstrumentFilter } from '../../../store/catalog.js';
 
 export const InstrumentCollectionResponse = Collection('InstrumentCollectionResponse', Instrument);
 export const InstrumentResponse = Single('InstrumentResponse', Instrument);
@@ -22,7 +22,7 @@ const KINDS: { kind: Kind; path: string; list: string; get: string; noun: string
 
 /** listEquities/getEquity, listIndices/getIndex, listFunds/getFund: one instrument schema for all. */
 export default async function instrumentRoutes(app: App) {
-  const { reference, catalog, codec } = app.svc;
+  const { catalog, codec } = app.svc;
   for (const k of KINDS) {
     const query = {
       market: Type.Optional(marketQuery),
@@ -33,13 +33,9 @@ export default async function instrumentRoutes(app: App) {
     app.get(`/api/v1/${k.path}`, {
       schema: operation({ operationId: k.list, tags: [k.path], summary: `List ${k.noun}, ordered by id.`, query, response: InstrumentCollectionResponse, collection: true }),
     }, (req, reply) => {
-      const f = req.query as { market?: string; board?: string; code?: string; name?: string };
-      return sendPage(req, reply, codec, k.list, async (p) => {
-        const ids = await reference.instruments(k.kind, f, p);
-        const rows: InstrumentRow[] = [];
-        for (const { id } of ids) { const r = await catalog.get(id); if (r) rows.push(r); }
-        return rows;
-      }, (r) => [r.id], instrumentRecord);
+      const f = req.query as InstrumentFilter;
+      return sendPage(req, reply, codec, k.list, (p) => catalog.list(k.kind, f, p.after === null ? null : String(p.after[0]), p.limit),
+        (r) => [r.id], instrumentRecord);
     });
 
     app.get(`/api/v1/${k.path}/:instrument_id`, {
