@@ -6,6 +6,7 @@ import type { CorporateAction } from '../market/adjust.js';
 import type { Bar, BoardId } from '../market/types.js';
 import { CALENDAR_FIRST, CALENDAR_LAST, tradingDaysBetween } from '../market/calendar.js';
 import { dayLimits, type DayLimit } from '../market/day-limits.js';
+import { decodeBars } from '../store/bar-packs.js';
 
 /** Trading-day ordinals for the whole calendar table, built once. */
 const DAYS = tradingDaysBetween(CALENDAR_FIRST, CALENDAR_LAST);
@@ -74,8 +75,11 @@ export class EquityDays {
     const days: number[] = [];
     for (let i = startIdx; i < DAYS.length && DAYS[i] <= end && days.length < limit; i++) days.push(DAYS[i]);
     if (!days.length) return [];
-    const rows = await this.db.selectFrom('bars_1d').select(['date', 'open', 'high', 'low', 'close', 'volume', 'amount'])
-      .where('inst', '=', inst.inst).where('date', '>=', days[0]).where('date', '<=', days[days.length - 1]).orderBy('date').execute();
+    const [lo, hi] = [days[0], days[days.length - 1]];
+    const packs = await this.db.selectFrom('bars_1d_packs').select(['n', 'data']).where('inst', '=', inst.inst)
+      .where('month', '>=', Math.floor(lo / 100)).where('month', '<=', Math.floor(hi / 100)).orderBy('month').execute();
+    const rows: Bar[] = [];
+    for (const p of packs) decodeBars(rows, p.data, p.n, null, lo, hi, Infinity);
     const prev = await this.db.selectFrom('bars_1d').select(['date', 'open', 'high', 'low', 'close', 'volume', 'amount'])
       .where('inst', '=', inst.inst).where('date', '<', days[0]).orderBy('date', 'desc').limit(1).executeTakeFirst();
     const listIdx = firstDayIndex(inst.list_date);
@@ -85,7 +89,7 @@ export class EquityDays {
       isSt: (d) => m.st.some((p) => p.start_date <= d && (p.end_date === null || d <= p.end_date)),
       actions: m.actions,
       prevBar: prev ? { ts: 0, ...prev } : null,
-      bars: new Map(rows.map((r) => [r.date, { ts: 0, ...r } as Bar])),
+      bars: new Map(rows.map((r) => [r.date, r])),
     });
   }
 }

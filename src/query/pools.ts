@@ -7,6 +7,7 @@ import type { CorporateAction } from '../market/adjust.js';
 import { dayLimits, type DayLimit } from '../market/day-limits.js';
 import { intradayLimitStats, memberships, STRONG_HIGH_DAYS, type PoolTypeId } from '../market/pools.js';
 import { marketEpoch } from '../lib/time.js';
+import { decodeBars } from '../store/bar-packs.js';
 import { firstDayIndex, ordinalOf, tradingDayAt } from './equity-days.js';
 
 export interface PoolMember {
@@ -89,8 +90,10 @@ export class Pools {
     for (const mb of members) {
       const inst = mb.inst;
       const up = mb.day.up!;
-      const minutes = await this.db.selectFrom('bars_1m').select(['ts', 'date', 'open', 'high', 'low', 'close', 'volume', 'amount'])
-        .where('inst', '=', inst).where('ts', '>=', from).where('ts', '<', to).orderBy('ts').execute();
+      // The day's 1m bars are the instrument's pack of that date (one row instead of 241).
+      const pack = await this.db.selectFrom('bars_1m_packs').select(['n', 'data']).where('inst', '=', inst).where('date', '=', date).executeTakeFirst();
+      const minutes: Bar[] = [];
+      if (pack) decodeBars(minutes, pack.data, pack.n, date, from, to - 1, Infinity);
       if (minutes.length) {
         const s = intradayLimitStats(minutes, up);
         mb.firstLimit = s.first; mb.lastLimit = s.last; mb.broken = s.broken;

@@ -52,6 +52,14 @@ export interface BarColumns {
 export interface DailyBarTable extends BarColumns { date: number }
 export interface MinuteBarTable extends BarColumns { ts: number; date: number }
 
+/**
+ * A packed read copy of one instrument's bars (store/bar-packs.ts): `n` records in `data`,
+ * daily bars by month (YYYYMM), 1m bars by trading day (YYYYMMDD). Derived: written only by
+ * the store's bar-pack maintenance, never directly.
+ */
+export interface DailyBarPackTable { inst: number; month: number; n: number; data: Buffer }
+export interface MinuteBarPackTable { inst: number; date: number; n: number; data: Buffer }
+
 export interface QuoteTable {
   inst: number; ts: number; date: number;
   last: number; open: number; high: number; low: number; pre_close: number;
@@ -92,6 +100,8 @@ export interface Database extends FundamentalsDatabase {
   index_constituents: IndexConstituentTable;
   bars_1d: DailyBarTable;
   bars_1m: MinuteBarTable;
+  bars_1d_packs: DailyBarPackTable;
+  bars_1m_packs: MinuteBarPackTable;
   quotes: QuoteTable;
   trades: TradeTable;
   corporate_actions: CorporateActionTable;

@@ -4,6 +4,8 @@ import { openSqlite } from './dialects/sqlite.js';
 import { openPostgres } from './dialects/postgres.js';
 import * as m0001 from './migrations/0001_core.js';
 import * as m0002 from './migrations/0002_fundamentals.js';
+import * as m0003 from './migrations/0003_bar_packs.js';
+import { withBarPacks } from './bar-packs.js';
 
 export type Dialect = 'sqlite' | 'postgres';
 
@@ -15,9 +17,12 @@ export interface UpsertCounts { inserted: number; updated: number; unchanged: nu
  * One transaction of `Store.bulkTransaction`: reads see the transaction's own writes.
  * `upsert` writes rows (values in `columns` order) by natural key, in order: a new key is
  * inserted, a stored row that differs is replaced, an equal one is left alone (and counted).
+ * Bars are written by `upsert` only, never by `query`: the store rebuilds their packs from it.
  */
 export interface BulkSession {
   query<T>(sql: string, params?: unknown[]): Promise<T[]>;
+  /** As `query` for a read, rows as arrays in column order (cheaper to build for many rows). */
+  queryRows(sql: string, params?: unknown[]): Promise<unknown[][]>;
   upsert(target: UpsertTarget, rows: unknown[][]): Promise<UpsertCounts>;
 }
 
@@ -47,14 +52,18 @@ export interface Store {
   close(): Promise<void>;
 }
 
-/** `postgres://…` / `postgresql://…` opens PostgreSQL; anything else is a SQLite file path. */
+/**
+ * `postgres://…` / `postgresql://…` opens PostgreSQL; anything else is a SQLite file path.
+ * Every store keeps its bar packs current as it writes bars (store/bar-packs.ts).
+ */
 export function openStore(url: string): Store {
-  return /^postgres(ql)?:\/\//.test(url) ? openPostgres(url) : openSqlite(url);
+  return withBarPacks(/^postgres(ql)?:\/\//.test(url) ? openPostgres(url) : openSqlite(url));
 }
 
 const MIGRATIONS: Record<string, { up(db: Kysely<any>, d: Dialect): Promise<void> }> = {
   '0001_core': m0001,
   '0002_fundamentals': m0002,
+  '0003_bar_packs': m0003,
 };
 
 /** Applies pending migrations; returns the names applied. */

@@ -28,6 +28,10 @@ class PgBulkSession implements BulkSession {
     return (await this.client.query(toDollars(sql), params)).rows as T[];
   }
 
+  async queryRows(sql: string, params: unknown[] = []): Promise<unknown[][]> {
+    return (await this.client.query({ text: toDollars(sql), values: params, rowMode: 'array' })).rows as unknown[][];
+  }
+
   private async prepare(t: UpsertTarget) {
     const id = `${t.table}(${t.columns.join(',')})`;
     let s = this.staged.get(id);

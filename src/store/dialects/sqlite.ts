@@ -83,6 +83,9 @@ export function openSqlite(file: string): Store {
           stmt.run(...params);
           return [];
         },
+        async queryRows(sql: string, params: unknown[] = []) {
+          return raw.prepare(sql).raw(true).all(...params) as unknown[][];
+        },
         async upsert(t, rows) {
           const id = `${t.table}(${t.columns.join(',')})`;
           let up = upserts.get(id);
