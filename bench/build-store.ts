@@ -2,13 +2,14 @@
  * Builds a large benchmark store fast: `equities` equities with `days` daily bars each (ending
  * at `end`), 1m bars for the last `minuteDays` days, a few corporate actions, and the
  * reference tables. Prices follow a bounded random walk on the real calendar (within ±9.9%
- * a day, so within the main-board limits). Not the demo market: no trades, quotes or ST rules.
+ * a day, so within the main-board limits), and quarterly income statements. Not the demo market:
+ * no trades, quotes or ST rules.
  */
 import { migrate, type Store } from '../src/store/store.js';
 import { Rng } from '../src/demo/random.js';
 import { MINUTE_LABELS } from '../src/market/sessions.js';
 import { CALENDAR_FIRST, tradingDaysBetween } from '../src/market/calendar.js';
-import { marketEpoch } from '../src/lib/time.js';
+import { addDays, marketEpoch } from '../src/lib/time.js';
 import { boardOf } from '../src/market/boards.js';
 
 export interface BenchSize { equities: number; days: number; minuteDays: number; end: number }
@@ -94,6 +95,26 @@ export async function buildBenchStore(store: Store, size: BenchSize, seed = 42):
         }
       }
     })());
+  counts.income_statements = await chunked(store, 'income_statements', [
+    'inst', 'report_date', 'report_type', 'announce_date', 'revenue', 'operating_cost', 'operating_profit', 'total_profit',
+    'income_tax', 'net_profit', 'net_profit_attributable', 'basic_eps'], (function* () {
+    // Cumulative quarterly statements (q1, h1, q3, annual) from 2014 to the last announced one.
+    const types = ['q1', 'h1', 'q3', 'annual'], ends = [331, 630, 930, 1231], lag = [25, 55, 25, 100];
+    for (let i = 0; i < ids.length; i++) {
+      const quarterly = rng.int(5_000, 5_000_000) * 100_000; // fen
+      for (let y = 2014; y <= Math.floor(size.end / 10000); y++) {
+        let revenue = 0;
+        for (let q = 0; q < 4; q++) {
+          const reportDate = y * 10000 + ends[q], announce = addDays(reportDate, lag[q]);
+          if (announce > size.end) break;
+          revenue += Math.round(quarterly * (0.8 + 0.4 * rng.next()));
+          const cost = Math.round(revenue * 0.7), profit = revenue - cost, tax = Math.round(profit / 4), net = profit - tax;
+          const attributable = Math.round(net * 0.95);
+          yield [i + 1, reportDate, types[q], announce, revenue, cost, profit, profit, tax, net, attributable, Math.round(attributable / 1e9 * 100)];
+        }
+      }
+    }
+  })());
   await store.bulkInsert('meta', ['key', 'value'], [['data_version', `bench-${seed}`]]);
   return counts;
 }

@@ -1,13 +1,16 @@
 /**
  * `npm run bench`: builds a benchmark store (cached in bench/.data), starts the server and two
- * reference handlers in their own processes, drives each with autocannon from this process on
- * loopback (bounded in time), prints a table and writes bench/results/latest.json.
+ * reference handlers in their own processes, drives each from a separate process on loopback
+ * (wrk -t1 when installed, else autocannon; bounded in time), prints a table of figures, their
+ * ratios to the references and the targets, and writes bench/results/latest.json and
+ * bench/results/<commit>.json.
  *
- *   --equities N (5000)  --days N (1000)  --minute-days N (5)  --seconds S (8)  --connections C (64)
- *   --workers N (1)      --pg URL (also measure the bars page on PostgreSQL, built by export/import)
+ *   --equities N (5000)  --days N (1000)  --minute-days N (5)  --seconds S (10)  --connections C (64)
+ *   --workers N (2: the bars pages again with WORKERS=N)  --pg URL (the bars page on PostgreSQL)
+ *   --scale (p50 at 1 M vs 50 M bars)  --compare FILE (an earlier results file: rps ratios to it)
  */
 import { fork, spawn, spawnSync, type ChildProcess } from 'node:child_process';
-import { existsSync, mkdirSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { parseArgs } from 'node:util';
 import autocannon from 'autocannon';
 import { openStore, type Store } from '../src/store/store.js';
@@ -17,9 +20,9 @@ import { benchIngest } from './ingest.js';
 
 const { values: o } = parseArgs({ options: {
   equities: { type: 'string', default: '5000' }, days: { type: 'string', default: '1000' },
-  'minute-days': { type: 'string', default: '5' }, seconds: { type: 'string', default: '8' },
-  connections: { type: 'string', default: '64' }, workers: { type: 'string', default: '1' }, pg: { type: 'string' },
-  scale: { type: 'boolean', default: false }, 'ingest-rows': { type: 'string', default: '1000000' },
+  'minute-days': { type: 'string', default: '5' }, seconds: { type: 'string', default: '10' },
+  connections: { type: 'string', default: '64' }, workers: { type: 'string', default: '2' }, pg: { type: 'string' },
+  scale: { type: 'boolean', default: false }, 'ingest-rows': { type: 'string', default: '1000000' }, compare: { type: 'string' },
 } });
 const size = { equities: +o.equities!, days: +o.days!, minuteDays: +o['minute-days']!, end: 20261120 };
 const SECONDS = +o.seconds!, CONN = +o.connections!;
@@ -104,9 +107,9 @@ const pick = <T>(a: T[]) => a[Math.floor(Math.random() * a.length)];
 const fmt = (d: number) => `${String(d).slice(0, 4)}-${String(d).slice(4, 6)}-${String(d).slice(6, 8)}`;
 const randomFrom = () => `${2023 + Math.floor(Math.random() * 3)}-0${1 + Math.floor(Math.random() * 9)}-1${Math.floor(Math.random() * 9)}`;
 
-function startServer(url: string, port: number, procs: ChildProcess[]): ChildProcess {
+function startServer(url: string, port: number, procs: ChildProcess[], workers = 1): ChildProcess {
   const p = spawn(process.execPath, ['dist/server.js'], {
-    env: { ...process.env, DATABASE_URL: url, PORT: String(port), LOG_LEVEL: 'warn', DEMO: '0', WORKERS: o.workers },
+    env: { ...process.env, DATABASE_URL: url, PORT: String(port), LOG_LEVEL: 'warn', DEMO: '0', WORKERS: String(workers) },
     stdio: ['ignore', 'ignore', 'inherit'],
   });
   procs.push(p);
@@ -149,6 +152,37 @@ async function warm(file: string): Promise<void> {
   await fh.close();
 }
 
+async function stop(p: ChildProcess): Promise<void> {
+  if (p.exitCode !== null) return;
+  p.kill('SIGTERM');
+  await new Promise((r) => p.once('exit', r));
+}
+
+type TableRow = Row & { 'x naive': number };
+
+/** The speed targets of the benchmark (issue 6), judged on this run's figures. */
+function evaluate(table: TableRow[], workers: number) {
+  const row = (s: string) => table.find((r) => r.scenario === s);
+  const out: { target: string; met: boolean; value: string }[] = [];
+  const bars = ['bars 1d, 100/page', 'bars 1m, 100/page', ...(workers > 1 ? [`bars 1d, WORKERS=${workers}`, `bars 1m, WORKERS=${workers}`] : [])];
+  for (const s of bars) {
+    const r = row(s)!;
+    out.push({ target: `${s} >= 2x naive`, met: r['x naive'] >= 2, value: `${r['x naive']}x` });
+  }
+  for (const r of table.filter((x) => !x.scenario.includes('(reference)'))) {
+    out.push({ target: `${r.scenario}: p99 <= 3x p50`, met: r.p99 <= 3 * r.p50, value: `${r.p99} ms vs ${r.p50} ms` });
+  }
+  const ind = row('indicator macd 1d, 100/page')!, b1d = row('bars 1d, 100/page')!;
+  out.push({ target: 'indicator page >= 0.7x bars page', met: ind.rps >= 0.7 * b1d.rps, value: `${(ind.rps / b1d.rps).toFixed(2)}x` });
+  const pg = row('bars 1d, PostgreSQL');
+  if (pg) out.push({ target: 'PostgreSQL >= 0.5x SQLite', met: pg.rps >= 0.5 * b1d.rps, value: `${(pg.rps / b1d.rps).toFixed(2)}x` });
+  const small = table.find((r) => r.scenario.startsWith('bars 1d at 1M')), big = table.find((r) => r.scenario.startsWith('bars 1d at 50M'));
+  if (small && big) out.push({ target: 'p50 at 50M bars <= 1.2x p50 at 1M', met: big.p50 <= 1.2 * small.p50, value: `${(big.p50 / small.p50).toFixed(2)}x` });
+  const rss = Math.max(...table.filter((r) => !r.scenario.includes('(reference)') && !r.scenario.includes('WORKERS=')).map((r) => r.rssMb));
+  out.push({ target: 'RSS < 256 MB (one worker)', met: rss < 256, value: `${rss} MB` });
+  return out;
+}
+
 async function main() {
   const { key, ids, days } = await prepare(DB, !existsSync(DB));
   await warm(DB);
@@ -173,13 +207,23 @@ async function main() {
   rows.push(await load('static bytes (reference)', 18082, stat.pid!, () => '/x', {}));
   rows.push(await load('naive bars 1d (reference)', 18081, naive.pid!, barsPath, {}));
   rows.push(await load('bars 1d, 100/page', port, server.pid!, barsPath, h));
-  rows.push(await load('bars 1m, 100/page', port, server.pid!, () => `/api/v1/equities/${pick(ids)}/bars?interval=1m&date=${fmt(pick(days))}&page[size]=100`, h));
+  const minutePath = () => `/api/v1/equities/${pick(ids)}/bars?interval=1m&date=${fmt(pick(days))}&page[size]=100`;
+  rows.push(await load('bars 1m, 100/page', port, server.pid!, minutePath, h));
   rows.push(await load('bars 1d forward-adjusted', port, server.pid!, () => `${barsPath()}&adjustment=forward`, h));
-  rows.push(await load('indicator macd 1d, 100/page', port, server.pid!, () => `/api/v1/equities/${pick(ids.slice(0, 200))}/technical-indicators/macd?interval=1d&from=${randomFrom()}&page[size]=100`, h));
+  rows.push(await load('indicator macd 1d, 100/page', port, server.pid!, () => `/api/v1/equities/${pick(ids)}/technical-indicators/macd?interval=1d&from=${randomFrom()}&page[size]=100`, h));
   rows.push(await load('price limits, 100/page', port, server.pid!, () => `/api/v1/equities/${pick(ids)}/price-limits?from=${randomFrom()}&page[size]=100`, h));
+  rows.push(await load('income statements page', port, server.pid!, () => `/api/v1/equities/${pick(ids)}/income-statements?page[size]=100`, h));
   rows.push(await load('list equities, filtered', port, server.pid!, () => `/api/v1/equities?market=${pick(['SH', 'SZ'])}&board=main&page[size]=50`, h));
   rows.push(await load('If-None-Match → 304', port, server.pid!, () => fixed, { ...h, 'if-none-match': etag }));
-  server.kill('SIGTERM');
+  await stop(server);
+  const workers = +o.workers!;
+  if (workers > 1) {
+    const cluster = startServer(DB, port + 30, procs, workers);
+    await waitReady(port + 30);
+    rows.push(await load(`bars 1d, WORKERS=${workers}`, port + 30, cluster.pid!, barsPath, h));
+    rows.push(await load(`bars 1m, WORKERS=${workers}`, port + 30, cluster.pid!, minutePath, h));
+    await stop(cluster);
+  }
   if (o.scale) rows.push(...await scaleRows(procs, port + 20));
   if (o.pg) {
     const probe = openStore(o.pg);
@@ -193,12 +237,23 @@ async function main() {
 
   const ingest = await benchIngest({ rows: +o['ingest-rows']!, log: (l) => console.error(l) });
   const naiveRps = rows[1].rps, staticRps = rows[0].rps;
-  const table = rows.map((r) => ({ ...r, 'x naive': +(r.rps / naiveRps).toFixed(2), 'x static': +(r.rps / staticRps).toFixed(2) }));
+  const before = o.compare ? new Map<string, number>((JSON.parse(readFileSync(o.compare, 'utf8')).rows as Row[]).map((r) => [r.scenario, r.rps])) : null;
+  const table = rows.map((r) => ({
+    ...r, 'x naive': +(r.rps / naiveRps).toFixed(2), 'x static': +(r.rps / staticRps).toFixed(2),
+    ...(before ? { 'x before': before.has(r.scenario) ? +(r.rps / before.get(r.scenario)!).toFixed(2) : null } : {}),
+  }));
   console.table(table);
   console.log(`ingest of ${ingest.rows} 1m bars into SQLite: ${Math.round(ingest.ingestRowsPerSec)} rows/s; `
     + `raw better-sqlite3 bulk insert of the same rows: ${Math.round(ingest.rawRowsPerSec)} rows/s; ratio ${ingest.ratio.toFixed(2)}`);
-  const out = { ingest, date: new Date().toISOString(), driver: HAVE_WRK ? 'wrk -t1' : 'autocannon', size, seconds: SECONDS, connections: CONN, workers: +o.workers!, rows: table };
-  writeFileSync(new URL('./results/latest.json', import.meta.url), JSON.stringify(out, null, 2));
+  const targets = evaluate(table, workers);
+  for (const t of targets) console.log(`${t.met ? 'met    ' : 'NOT met'}  ${t.target}: ${t.value}`);
+  const commit = spawnSync('git', ['rev-parse', '--short', 'HEAD'], { encoding: 'utf8' }).stdout.trim() || 'unknown';
+  const dirty = spawnSync('git', ['status', '--porcelain', '--untracked-files=no'], { encoding: 'utf8' }).stdout.trim() !== '';
+  const out = { commit: commit + (dirty ? '-dirty' : ''), date: new Date().toISOString(), driver: HAVE_WRK ? 'wrk -t1' : 'autocannon',
+    size, seconds: SECONDS, connections: CONN, workers, rows: table, targets, ingest };
+  const text = JSON.stringify(out, null, 2) + '\n';
+  writeFileSync(new URL('./results/latest.json', import.meta.url), text);
+  writeFileSync(new URL(`./results/${out.commit}.json`, import.meta.url), text);
   process.exit(0);
 }
 
