@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { barJson, barRecord, money2, price2 } from './serialize.js';
+import { barJson, barRecord, indicatorJson, indicatorRecord, money2, price2 } from './serialize.js';
 import { formatScaled } from '../lib/decimal.js';
 
 describe('hand-compiled serialisers', () => {
@@ -31,6 +31,19 @@ describe('hand-compiled serialisers', () => {
         expect(JSON.parse(json(b))).toEqual(JSON.parse(expected));
         expect(json(b)).toBe(expected);
       }
+    }
+  });
+
+  it('render an indicator point as JSON.stringify of its record would', () => {
+    const json = indicatorJson('000001.SH', 'macd', '5m', 'none');
+    const rec = indicatorRecord('000001.SH', 'macd', '5m', 'none');
+    let seed = 3;
+    const rnd = () => { seed = (seed * 48271) % 2147483647; return seed / 2147483647; };
+    for (let i = 0; i < 2000; i++) {
+      const ts = 1700000000 + Math.floor(rnd() * 1e7) * 60;
+      const values: Record<string, number> = {};
+      for (const k of ['dif', 'dea', 'macd']) if (rnd() > 0.2) values[k] = (rnd() - 0.5) * 10 ** Math.floor(rnd() * 8 - 3);
+      expect(json(ts, values)).toBe(JSON.stringify(rec(ts, values)));
     }
   });
 });

@@ -4,6 +4,7 @@ import type { InstrumentRow } from '../store/catalog.js';
 import type { Bar } from '../market/types.js';
 import type { QuoteTable, TradeTable } from '../store/schema.js';
 import type { Selectable } from 'kysely';
+import { formatValue, type Values } from '../indicators/registry.js';
 
 /** Price decimals by kind (CONTRACT.md §5): 2 for equities and indices, 3 for funds. */
 export const priceDigits = (kind: string) => (kind === 'fund' ? 3 : 2);
@@ -98,5 +99,30 @@ export function barJson(instrumentId: string, kind: string, interval: string, ad
     return head + (daily ? d + 'T15:00:00+08:00' : formatTimestamp(b.ts)) + '","trade_date":"' + d
       + '","open":"' + px(b.open) + '","high":"' + px(b.high) + '","low":"' + px(b.low) + '","close":"' + px(b.close)
       + '","volume":' + b.volume + ',"amount":"' + money2(b.amountExact ?? b.amount) + '"}';
+  };
+}
+
+/** The record of one technical-indicator point (values formatted to 4 decimals). */
+export function indicatorRecord(instrumentId: string, indicator: string, interval: string, adjustment: string) {
+  return (ts: number, values: Values) => {
+    const v: Record<string, string> = {};
+    for (const k in values) v[k] = formatValue(values[k]);
+    return { instrument_id: instrumentId, indicator, interval, adjustment, timestamp: formatTimestamp(ts), values: v };
+  };
+}
+
+/** Hand-compiled JSON of `indicatorRecord` (same fields and order as the TechnicalIndicatorPoint schema). */
+export function indicatorJson(instrumentId: string, indicator: string, interval: string, adjustment: string) {
+  const head = `{"instrument_id":${JSON.stringify(instrumentId)},"indicator":${JSON.stringify(indicator)},"interval":${JSON.stringify(interval)},"adjustment":${JSON.stringify(adjustment)},"timestamp":"`;
+  const keys = new Map<string, string>();
+  const key = (k: string) => { let j = keys.get(k); if (j === undefined) { j = JSON.stringify(k) + ':"'; keys.set(k, j); } return j; };
+  return (ts: number, values: Values) => {
+    let s = head + formatTimestamp(ts) + '","values":{';
+    let first = true;
+    for (const k in values) {
+      s += (first ? '' : '",') + key(k) + formatValue(values[k]);
+      first = false;
+    }
+    return s + (first ? '}}' : '"}}');
   };
 }

@@ -33,6 +33,30 @@ describe('formatValue', () => {
     expect(formatValue(-0.0000499999)).toBe('0.0000');
     expect(formatValue(-1e-12)).toBe('0.0000');
   });
+  it('takes its fast path only where it equals the definition', () => {
+    // The definition, spelled out: 12 significant digits (at least 4 decimals), then half away from zero.
+    const slow = (v: number) => {
+      const a = Math.abs(v);
+      if (a < 1e-6) return '0.0000';
+      const s = a.toPrecision(Math.max(12, (a < 1 ? 1 : String(Math.trunc(a)).length) + 4));
+      const [i, f = ''] = s.split('.');
+      let n = BigInt(i + f.slice(0, 4).padEnd(4, '0'));
+      if ((f[4] ?? '0') >= '5') n += 1n;
+      if (n === 0n) return '0.0000';
+      const d = n.toString().padStart(5, '0');
+      return `${v < 0 ? '-' : ''}${d.slice(0, -4)}.${d.slice(-4)}`;
+    };
+    let seed = 11;
+    const rnd = () => { seed = (seed * 48271) % 2147483647; return seed / 2147483647; };
+    for (let i = 0; i < 200_000; i++) {
+      const scale = 10 ** Math.floor(rnd() * 12 - 6);
+      const v = (rnd() - 0.3) * scale;
+      expect(formatValue(v)).toBe(slow(v));
+      // Values at and next to a half of the last decimal.
+      const h = (Math.floor(rnd() * 1e8) + 0.5) / 1e4;
+      for (const w of [h, h * (1 + 1e-15), h * (1 - 1e-15), -h]) expect(formatValue(w)).toBe(slow(w));
+    }
+  });
   it('rejects non-finite values', () => {
     expect(() => formatValue(NaN)).toThrow(RangeError);
     expect(() => formatValue(Infinity)).toThrow(RangeError);

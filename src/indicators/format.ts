@@ -16,6 +16,23 @@ export function formatValue(v: number): string {
   const a = Math.abs(v);
   if (a >= 1e21) throw new RangeError(`indicator value out of range: ${v}`);
   if (a < 1e-6) return '0.0000';
+  // Fast path, same result: below 1e5, writing 12 significant digits moves a·10^4 by at most
+  // 5e-4 (and a·10^4 itself is within 2e-7 of exact), so only a fraction within 1e-3 of the
+  // half can round differently; that rare case takes the exact path below.
+  if (a < 1e5) {
+    const y = a * 10_000, n = Math.floor(y), f = y - n;
+    if (Math.abs(f - 0.5) > 1e-3) {
+      const k = f > 0.5 ? n + 1 : n;
+      if (k === 0) return '0.0000';
+      const r = k % 10_000;
+      return `${v < 0 ? '-' : ''}${(k - r) / 10_000}.${r < 1000 ? (r < 100 ? (r < 10 ? '000' : '00') : '0') : ''}${r}`;
+    }
+  }
+  return exact(v, a);
+}
+
+/** The definition: 12 significant digits (at least 4 decimals), then half away from zero. */
+function exact(v: number, a: number): string {
   const intDigits = a < 1 ? 1 : String(Math.trunc(a)).length;
   const s = a.toPrecision(Math.min(100, Math.max(SIGNIFICANT, intDigits + DECIMALS)));
   const [intPart, frac = ''] = s.split('.');

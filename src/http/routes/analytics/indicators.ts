@@ -1,12 +1,13 @@
 import { Type } from '@sinclair/typebox';
 import type { App } from '../../services.js';
 import { instrumentIdParam, operation, pathInstrument, type Kind } from '../../route.js';
-import { sendPage } from '../../collection.js';
+import { sendPageJson } from '../../collection.js';
+import { indicatorJson } from '../../serialize.js';
 import { adjustmentQuery, intervalQuery, timeWindowParams } from '../../params.js';
 import { TechnicalIndicatorCollectionResponse } from '../../schemas/analytics.js';
 import { barWindow, type BarQuery } from '../series/bars.js';
-import { INDICATOR_IDS, INDICATORS, formatValue, type IndicatorId, type Values } from '../../../indicators/registry.js';
-import { formatTimestamp, windowSeconds } from '../../../lib/time.js';
+import { INDICATOR_IDS, INDICATORS, type IndicatorId, type Values } from '../../../indicators/registry.js';
+import { windowSeconds } from '../../../lib/time.js';
 import type { Bar } from '../../../market/types.js';
 import type { Adjuster } from '../../../query/analytics.js';
 
@@ -41,7 +42,8 @@ export function registerIndicators(app: App, kind: Kind, path: string, operation
     const { from, to } = windowSeconds(win);
     let adj: Adjuster;
     let values: Values[] = [];
-    return sendPage(req, reply, codec, operationId, async (p) => {
+    const json = indicatorJson(inst.id, indicator, q.interval, adjustment);
+    return sendPageJson(req, reply, codec, operationId, async (p) => {
       adj = await analytics.adjuster(inst, adjustment, p.after ? Number(p.after[1] ?? 0) : null);
       const r = await analytics.indicator(inst, q.interval, adj, indicator);
       values = r.values;
@@ -49,10 +51,6 @@ export function registerIndicators(app: App, kind: Kind, path: string, operation
       const out: { bar: Bar; i: number }[] = [];
       for (let i = start; i < r.bars.length && r.bars[i].ts <= to && out.length < p.limit; i++) out.push({ bar: r.bars[i], i });
       return out;
-    }, (x) => [x.bar.ts, adj.basis], (x) => {
-      const v: Record<string, string> = {};
-      for (const [k, n] of Object.entries(values[x.i])) v[k] = formatValue(n);
-      return { instrument_id: inst.id, indicator, interval: q.interval, adjustment, timestamp: formatTimestamp(x.bar.ts), values: v };
-    });
+    }, (x) => [x.bar.ts, adj.basis], (x) => json(x.bar.ts, values[x.i]));
   });
 }
