@@ -9,13 +9,13 @@ import { openSqlite } from '../src/store/dialects/sqlite.js';
 import { openPostgres } from '../src/store/dialects/postgres.js';
 import * as m0001 from '../src/store/migrations/0001_core.js';
 import * as m0002 from '../src/store/migrations/0002_fundamentals.js';
-import { checkBarPacks } from '../src/store/bar-packs.js';
+import { checkBarPacks, decodePack, withBarPacks, type PendingLimits } from '../src/store/bar-packs.js';
 import { MarketDataReader } from '../src/store/queries/market-data.js';
 import { generateDemo } from '../src/demo/generate.js';
 import { ingest } from '../src/ingest/load.js';
 import { dataset } from '../src/ingest/registry.js';
 import { nextTradingDay, tradingDaysBetween } from '../src/market/calendar.js';
-import { formatDate, marketEpoch } from '../src/lib/time.js';
+import { formatDate, formatTimestamp, marketEpoch } from '../src/lib/time.js';
 import { formatScaled } from '../src/lib/decimal.js';
 
 const BAR = 'open, high, low, close, volume, amount';
@@ -92,6 +92,24 @@ for (const store of STORES) {
       expect(await reader.minuteBars(inst, lo, hi, null, 1000)).toEqual(await baseMinute(h.store, inst, lo, hi, 1000));
     });
 
+    it.skipIf(store.name === 'sqlite')('stay whole when two transactions write bars of the same packs at once (PostgreSQL; SQLite has one writer)', async () => {
+      const { eqs } = await setting();
+      const target = { table: 'bars_1d' as const, columns: ['inst', 'date', ...BAR.split(', ')], key: ['inst', 'date'] };
+      // Both transactions write their bars, then both merge into the same (new) packs at commit.
+      let arrived = 0;
+      let release!: () => void;
+      const gate = new Promise<void>((r) => { release = r; });
+      const write = (date: number) => h.store.bulkTransaction(async (s) => {
+        await s.upsert(target, eqs.map((e) => [e.inst, date, 10_000, 10_500, 9_900, 10_200, 123_400, 125_868_000]));
+        if (++arrived === 2) release();
+        await gate;
+      });
+      await Promise.all([write(20251201), write(20251202)]);
+      expect((await checkBarPacks(h.store)).problems).toEqual([]);
+      const days = await new MarketDataReader(h.store).dailyBars(eqs[0].inst, 20251201, 20251231, null, 10);
+      expect(days.map((b) => b.date)).toEqual([20251201, 20251202]);
+    });
+
     it('are unchanged by an ingest that is rolled back', async () => {
       const { eqs, next } = await setting();
       const before = await allPacks(h.store);
@@ -110,6 +128,148 @@ for (const store of STORES) {
       expect((await checkBarPacks(h.store)).problems).toEqual([]);
     });
   });
+
+  // Stores whose transactions merge packs only at the commit (the default limits), and every few
+  // records (early merges: a later merge of a pack merges into what an earlier one wrote).
+  for (const [what, limits] of [['merged at the commit', undefined], ['merged every 40 records', { packs: 3, records: 40 }]] as const) {
+    describe(`bar packs ${what} (${store.name})`, () => {
+      let s: Store;
+      let url: string;
+      beforeAll(async () => {
+        url = await store.url();
+        s = withBarPacks(url.startsWith('postgres') ? openPostgres(url) : openSqlite(url), limits as PendingLimits | undefined);
+        await migrate(s);
+        await generateDemo(s, SMALL_DEMO);
+      });
+      afterAll(async () => {
+        await s?.close();
+        if (url?.startsWith('postgres')) await dropPostgres(url);
+      });
+
+      const equities = () => s.db.selectFrom('instruments').select(['inst', 'id']).where('kind', '=', 'equity')
+        .where('list_date', '<', 20240101).where('delist_date', 'is', null).orderBy('inst').limit(2).execute();
+      const lastDay = (t: 'bars_1d' | 'bars_1m') => s.db.selectFrom(t).select((eb) => eb.fn.max('date').as('d'))
+        .executeTakeFirstOrThrow().then((r) => r.d as number);
+      const pack = async (t: 'bars_1d_packs' | 'bars_1m_packs', inst: number, key: number) => {
+        const [r] = await s.selectRows(`select n, data from ${t} where inst = ? and ${t === 'bars_1d_packs' ? 'month' : 'date'} = ?`, [inst, key]);
+        return r ? decodePack(r[1] as Uint8Array, r[0] as number) : null;
+      };
+      const MINUTES = [570, ...Array.from({ length: 120 }, (_, i) => 571 + i), ...Array.from({ length: 120 }, (_, i) => 781 + i)];
+      /** A valid bar of price `p` (in 1/1000 CNY) as the fields after the key, and as stored. */
+      const bar = (p: number, v: number) => ({
+        text: `${px(p)},${px(p + 20)},${px(p - 20)},${px(p + 10)},${v},${formatScaled(p * v, 2, 2)}`,
+        stored: [p, p + 20, p - 20, p + 10, v, p * v],
+      });
+
+      it('follow one ingest that writes the same packs again and again, keys overlapping across batches: the last row of a key wins', async () => {
+        const eqs = await equities();
+        const [lastMinuteDay, lastDaily] = [await lastDay('bars_1m'), await lastDay('bars_1d')];
+        const next = nextTradingDay(lastDaily)!;
+        const month = Math.floor(lastDaily / 100);
+        const days = (await s.db.selectFrom('bars_1d').select('date').where('inst', '=', eqs[0].inst)
+          .where('date', '>=', month * 100).where('date', '<=', month * 100 + 99).orderBy('date').execute()).map((r) => r.date);
+        expect(days.length).toBeGreaterThan(5);
+        // Rounds of rows over a new 1m day (`next`), a stored one and a stored month of daily
+        // bars; each round overlaps the keys of earlier ones, some in descending order, and the
+        // last round writes one key twice. Instruments alternate, so a pack comes back after others.
+        const minuteRounds = [
+          { day: next, minutes: MINUTES },
+          { day: next, minutes: MINUTES.filter((_, i) => i % 2 === 0).reverse() },
+          { day: lastMinuteDay, minutes: MINUTES.slice(100, 141).reverse() },
+          { day: next, minutes: MINUTES.slice(0, 61) },
+          { day: lastMinuteDay, minutes: MINUTES.slice(120, 131) },
+          { day: next, minutes: [...MINUTES.slice(50, 71), MINUTES[0], MINUTES[240], MINUTES[0]] },
+          { day: lastMinuteDay, minutes: [MINUTES[240], MINUTES[0], MINUTES[240]] },
+        ];
+        const dailyRounds = [days, [...days].reverse().filter((_, i) => i % 2 === 0), days.slice(0, 3), [days[1], next, days[1]]];
+        const want = new Map<string, number[]>();
+        const m = [DAILY_HEADER.replace('trade_date', 'timestamp')], d = [DAILY_HEADER];
+        let n = 0;
+        for (let r = 0; r < minuteRounds.length; r++) {
+          for (const e of eqs) {
+            for (const min of minuteRounds[r].minutes) {
+              const ts = marketEpoch(minuteRounds[r].day, min), b = bar(10_000 + 10 * (n++ % 300), 100 * (r + 1));
+              m.push(`${e.id},${formatTimestamp(ts)},${b.text}`);
+              want.set(`1m ${e.inst} ${ts}`, b.stored);
+            }
+            for (const day of dailyRounds[r] ?? []) {
+              const b = bar(20_000 + 10 * (n++ % 300), 1000 * (r + 1));
+              d.push(`${e.id},${formatDate(day)},${b.text}`);
+              want.set(`1d ${e.inst} ${day}`, b.stored);
+            }
+          }
+        }
+        const dir = tmp();
+        writeFileSync(join(dir, 'bars_1m.csv'), m.join('\n') + '\n');
+        writeFileSync(join(dir, 'bars_1d.csv'), d.join('\n') + '\n');
+        const r = await ingest(s, [{ path: join(dir, 'bars_1d.csv'), dataset: dataset('bars_1d')! },
+          { path: join(dir, 'bars_1m.csv'), dataset: dataset('bars_1m')! }], { batchSize: 7 });
+        expect(r.errors).toEqual([]);
+        expect(r.datasets.map((x) => x.inserted > 0 && x.updated > 0)).toEqual([true, true]);
+
+        // The base rows hold the last row of each key, and the packs hold the base rows.
+        for (const e of eqs) {
+          const daily = await s.select<any>(`select date, ${BAR} from bars_1d where inst = ? and date >= ? and date <= ?`, [e.inst, month * 100, next]);
+          for (const b of daily) expect([b.open, b.high, b.low, b.close, b.volume, b.amount], `1d ${e.inst} ${b.date}`).toEqual(want.get(`1d ${e.inst} ${b.date}`));
+          const minute = await s.select<any>(`select ts, ${BAR} from bars_1m where inst = ? and date in (?, ?)`, [e.inst, next, lastMinuteDay]);
+          expect(minute).toHaveLength(2 * 241);
+          for (const b of minute) {
+            const w = want.get(`1m ${e.inst} ${b.ts}`);
+            if (w) expect([b.open, b.high, b.low, b.close, b.volume, b.amount], `1m ${e.inst} ${b.ts}`).toEqual(w);
+          }
+          expect((await pack('bars_1m_packs', e.inst, next))!.map((x) => x[0])).toEqual(MINUTES.map((x) => marketEpoch(next, x)));
+        }
+        expect((await checkBarPacks(s)).problems).toEqual([]);
+        const reader = new MarketDataReader(s);
+        const [lo, hi] = [marketEpoch(lastMinuteDay, 0), marketEpoch(next, 1440)];
+        for (const e of eqs) {
+          expect(await reader.minuteBars(e.inst, lo, hi, null, 1000)).toEqual(await baseMinute(s, e.inst, lo, hi, 1000));
+          expect(await reader.dailyBars(e.inst, month * 100, next, null, 101)).toEqual(await baseDaily(s, e.inst, month * 100, next, 101));
+        }
+      });
+
+      it('follow an ingest that updates and inserts bars inside stored packs: merged with the stored records', async () => {
+        const [e] = await equities();
+        // A day without 1m bars in the demo gets four, by bulkInsert (a pack of four records).
+        const day = tradingDaysBetween(20250602, 20250630)[3];
+        expect(await pack('bars_1m_packs', e.inst, day)).toBeNull();
+        const stored = [570, 600, 690, 800].map((min, i) => [marketEpoch(day, min), ...bar(30_000 + 100 * i, 500).stored]);
+        await s.bulkInsert('bars_1m', ['inst', 'ts', 'date', ...BAR.split(', ')], stored.map(([ts, ...v]) => [e.inst, ts, day, ...v]));
+        expect(await pack('bars_1m_packs', e.inst, day)).toEqual(stored);
+        const monthBefore = (await pack('bars_1d_packs', e.inst, 202507))!;
+        expect(monthBefore.length).toBeGreaterThan(10);
+
+        // 1m: one equal (unchanged), one changed, new ones before, between and after the stored
+        // records; daily: two bars in the middle of a stored month change.
+        const m = [DAILY_HEADER.replace('trade_date', 'timestamp')];
+        const minute = (min: number, p: number) => { const b = bar(p, 700); m.push(`${e.id},${formatTimestamp(marketEpoch(day, min))},${b.text}`); return [marketEpoch(day, min), ...b.stored]; };
+        m.push(`${e.id},${formatTimestamp(stored[0][0])},${bar(30_000, 500).text}`);
+        const added = [minute(571, 31_000), minute(600, 32_000), minute(601, 33_000), minute(900, 34_000)];
+        const d = [DAILY_HEADER];
+        const changed = [5, 9].map((i) => {
+          const [date, ...v] = monthBefore[i];
+          const b = bar(v[0] + 1000, v[4]);
+          d.push(`${e.id},${formatDate(date)},${b.text}`);
+          return [date, ...b.stored];
+        });
+        const dir = tmp();
+        writeFileSync(join(dir, 'bars_1m.csv'), m.join('\n') + '\n');
+        writeFileSync(join(dir, 'bars_1d.csv'), d.join('\n') + '\n');
+        const r = await ingest(s, [{ path: join(dir, 'bars_1d.csv'), dataset: dataset('bars_1d')! },
+          { path: join(dir, 'bars_1m.csv'), dataset: dataset('bars_1m')! }], { batchSize: 2 });
+        expect(r.errors).toEqual([]);
+        expect(r.datasets.map(({ inserted, updated, unchanged }) => [inserted, updated, unchanged])).toEqual([[0, 2, 0], [3, 1, 1]]);
+
+        expect(await pack('bars_1m_packs', e.inst, day)).toEqual([stored[0], added[0], added[1], added[2], stored[2], stored[3], added[3]]);
+        expect(await pack('bars_1d_packs', e.inst, 202507)).toEqual(monthBefore.map((x, i) => (i === 5 ? changed[0] : i === 9 ? changed[1] : x)));
+        expect((await checkBarPacks(s)).problems).toEqual([]);
+        const reader = new MarketDataReader(s);
+        const [lo, hi] = [marketEpoch(day, 0), marketEpoch(day, 1440)];
+        expect(await reader.minuteBars(e.inst, lo, hi, null, 1000)).toEqual(await baseMinute(s, e.inst, lo, hi, 1000));
+        expect(await reader.dailyBars(e.inst, 20250701, 20250731, null, 101)).toEqual(await baseDaily(s, e.inst, 20250701, 20250731, 101));
+      });
+    });
+  }
 
   describe(`the packed bar reader (${store.name})`, () => {
     let h: Harness;
@@ -202,6 +362,12 @@ describe('bar pack maintenance', () => {
     expect((await checkBarPacks(s)).packs).toBe(1);
     await expect(s.bulkInsert('bars_1m', ['inst', 'ts', ...BAR.split(', ')], [[1, marketEpoch(20250102, 600), 1, 1, 1, 1, 1, 1]]))
       .rejects.toThrow(/inst and date/);
+    // Bars that a pack cannot copy exactly (not integers) are refused before anything is written.
+    const cols = ['inst', 'date', ...BAR.split(', ')];
+    await expect(s.bulkInsert('bars_1d', cols, [[1, 20250103, 1, 1, 1, 1, 1, 1], [1, 20250106, 1, 1.5, 1, 1, 1, 1]])).rejects.toThrow(/integers/);
+    await expect(s.bulkInsert('bars_1d', cols, [[1, 20250103, 1, 1, 1, 1, 1, 2 ** 53]])).rejects.toThrow(/integers/);
+    expect(await s.selectRows('select count(*) from bars_1d', [])).toEqual([[1]]);
+    expect((await checkBarPacks(s)).problems).toEqual([]);
     await s.close();
   });
 });

@@ -10,6 +10,9 @@ export class CsvParser {
   private rest = '';
   private line = 1;
 
+  /** Characters of an incomplete record held for the next chunk. */
+  get pending(): number { return this.rest.length; }
+
   /** Parses the complete records of `chunk` (plus what an earlier chunk left) into `out`. */
   push(chunk: string, out: Sink): void {
     this.parse(this.rest.length ? this.rest + chunk : chunk, false, out);

@@ -16,6 +16,8 @@ export interface SourceRecord { line: number; fields?: string[]; object?: Record
 export interface SourceInfo { size: number; gzip: boolean }
 
 const CHUNK = 1 << 20;
+/** Characters of a chunk parsed at a time (about). */
+const PIECE = 1 << 16;
 
 /** A file that cannot be read (missing, unreadable, corrupt gzip): a usage/IO problem, not a data one. */
 export class IngestIOError extends Error {}
@@ -66,9 +68,23 @@ export async function* readRecords(path: string, format: Format | null, onBytes:
         fmt ??= /^\s*\{/.test(chunk) ? 'ndjson' : 'csv';
         first = false;
       }
-      const out: SourceRecord[] = [];
-      if (fmt === 'csv') csv.push(chunk, out); else nd.push(chunk, out);
-      if (out.length) yield out;
+      // Parsed and yielded in pieces of about PIECE characters cut after a line end: fewer
+      // records are alive at once (a young-generation GC copies whatever is alive, and all of a
+      // chunk's records are until the batch that takes the last of them is written). Once a
+      // record is left incomplete over a whole piece (a long quoted field), the rest of the chunk
+      // goes in whole, so that the record is not parsed again piece by piece.
+      const parser = fmt === 'csv' ? csv : nd;
+      for (let p = 0; p < chunk.length;) {
+        let end = chunk.length;
+        if (end - p > 2 * PIECE && parser.pending < PIECE) {
+          const nl = chunk.indexOf('\n', p + PIECE);
+          if (nl !== -1) end = nl + 1;
+        }
+        const out: SourceRecord[] = [];
+        parser.push(p === 0 && end === chunk.length ? chunk : chunk.slice(p, end), out);
+        if (out.length) yield out;
+        p = end;
+      }
     }
   } finally {
     stream.destroy();
@@ -83,6 +99,9 @@ export async function* readRecords(path: string, format: Format | null, onBytes:
 export class NdjsonParser {
   private rest = '';
   private line = 1;
+
+  /** Characters of an incomplete line held for the next chunk. */
+  get pending(): number { return this.rest.length; }
 
   push(chunk: string, out: SourceRecord[]): void {
     const buf = this.rest.length ? this.rest + chunk : chunk;

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { Bar } from '../market/types.js';
-import { decodeBars, decodePack, encodePack, RECORD_BYTES } from './bar-packs.js';
+import { decodeBars, decodePack, encodePack, mergePacks, orderRecords, RECORD_BYTES } from './bar-packs.js';
 
 const RECORDS = [
   [20240102, 10_000, 10_500, 9_800, 10_200, 2 ** 31 + 7, 2 ** 40 + 3],
@@ -47,5 +47,53 @@ describe('bar pack codec', () => {
   it('rejects a pack whose length does not match its record count', () => {
     expect(() => decodePack(encodePack(RECORDS), 2)).toThrow(RangeError);
     expect(() => decodeBars([], encodePack(RECORDS).subarray(1), 3, null, 0, Infinity, 10)).toThrow(RangeError);
+  });
+});
+
+describe('bar pack merge', () => {
+  /** Records with keys `keys` and every other field `tag` (tells which side a record came from). */
+  const recs = (keys: number[], tag: number) => keys.map((k) => [k, tag, tag + 1, tag - 1, tag, 2 ** 40 + tag, 2 ** 50 - tag]);
+  const merged = (a: number[][], b: number[][]) => {
+    const out = mergePacks(encodePack(a), a.length, encodePack(b), b.length);
+    return decodePack(out, out.byteLength / RECORD_BYTES);
+  };
+  /** The expected merge: every key of either side, b's record where both have it. */
+  const want = (a: number[][], b: number[][]) => {
+    const m = new Map(a.map((r) => [r[0], r]));
+    for (const r of b) m.set(r[0], r);
+    return [...m.values()].sort((x, y) => x[0] - y[0]);
+  };
+
+  it('interleaves runs of either side in key order, the second side winning on equal keys', () => {
+    const cases: [number[], number[]][] = [
+      [[], []], [[1, 2, 3], []], [[], [1, 2, 3]], [[1, 2, 3], [4, 5]], [[4, 5], [1, 2, 3]], [[1, 3, 5, 7], [2, 4, 6, 8]],
+      [[1, 2, 3], [1, 2, 3]], [[1, 5, 9], [5]], [[5], [1, 5, 9]], [[1, 2, 3, 10, 11], [3, 4, 5, 6, 10]], [[-7, 0, 1.7e9], [-8, 0, 1.8e9]],
+    ];
+    for (const [ka, kb] of cases) {
+      const a = recs(ka, 100), b = recs(kb, 200);
+      expect(merged(a, b), `${ka} + ${kb}`).toEqual(want(a, b));
+    }
+    // Random runs.
+    let seed = 1;
+    const rnd = (n: number) => { seed = (seed * 48271) % 2147483647; return seed % n; };
+    for (let t = 0; t < 200; t++) {
+      const pick = () => [...new Set(Array.from({ length: rnd(30) }, () => rnd(60)))].sort((x, y) => x - y);
+      const a = recs(pick(), 100), b = recs(pick(), 200);
+      expect(merged(a, b)).toEqual(want(a, b));
+    }
+  });
+
+  it('orders records written in any order, keeping the last of each key', () => {
+    const written = [[5, 1], [3, 1], [5, 2], [1, 1], [3, 2], [9, 1], [5, 3], [1, 2]].map(([k, v]) => [k, v, v, v, v, v, v]);
+    const out = orderRecords(encodePack(written), written.length);
+    expect(decodePack(out, out.byteLength / RECORD_BYTES).map((r) => [r[0], r[1]])).toEqual([[1, 2], [3, 2], [5, 3], [9, 1]]);
+    const sorted = recs([1, 2, 3], 7);
+    expect(decodePack(orderRecords(encodePack(sorted), 3), 3)).toEqual(sorted);
+    expect(orderRecords(encodePack([]), 0).byteLength).toBe(0);
+  });
+
+  it('rejects packs whose length does not match their record count', () => {
+    expect(() => mergePacks(encodePack(RECORDS), 2, encodePack([]), 0)).toThrow(RangeError);
+    expect(() => orderRecords(encodePack(RECORDS), 4)).toThrow(RangeError);
   });
 });

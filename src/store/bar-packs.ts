@@ -7,12 +7,15 @@
  * amount, integers in the base tables' units.
  *
  * Packs are derived data with one writer: `withBarPacks` wraps every store (`openStore`) and
- * rebuilds the packs that an upsert or bulk insert into a bar table touched, from the base rows.
- * Bars are never deleted, so a touched pack always has rows to rebuild from.
+ * merges the bars that an upsert or bulk insert writes into their stored packs (by key: a
+ * written bar replaces the record of its key, or adds one). The merge is exact because the
+ * store keeps the invariant that every pack equals its base rows (bars are written only
+ * through the wrapped store, and the migration backfilled the packs from the bars), so the base
+ * rows are never read back; `checkBarPacks` verifies the invariant. Bars are never deleted.
  */
 import type { Bar } from '../market/types.js';
-import { addDays, dateToDays, epochToMarketDate, marketEpoch } from '../lib/time.js';
-import type { BulkSession, Store } from './store.js';
+import { epochToMarketDate } from '../lib/time.js';
+import type { BulkSession, Dialect, Store } from './store.js';
 
 /** Bytes of one packed record. */
 export const RECORD_BYTES = 56;
@@ -62,14 +65,11 @@ interface PackedTable {
   packs: 'bars_1d_packs' | 'bars_1m_packs';
   /** The pack key column. */
   key: 'month' | 'date';
+  /** The base column of a record's key. */
+  recordKey: 'date' | 'ts';
   /** The pack key of a row's `date`, and of a record's key (its date, its ts). */
   keyOf(date: number): number;
   packOf(k: number): number;
-  /** Keys to a linear scale, and the widest span of keys one read-back query covers. */
-  ordinal(key: number): number;
-  span: number;
-  /** The base rows (a record, then `date`) of the packs first..last of an instrument, in key order. */
-  rows(inst: number, first: number, last: number): [string, unknown[]];
   /** Base rows (inst, a record, date) in (inst, key) order after a position, at most `limit`. */
   scan(after: [number, number] | null, limit: number): [string, unknown[]];
 }
@@ -82,12 +82,9 @@ const DAILY: PackedTable = {
   base: 'bars_1d',
   packs: 'bars_1d_packs',
   key: 'month',
+  recordKey: 'date',
   keyOf: (date) => Math.floor(date / 100),
   packOf: (date) => Math.floor(date / 100),
-  ordinal: (month) => Math.floor(month / 100) * 12 + (month % 100),
-  span: 120,
-  rows: (inst, first, last) => [`select ${row('date')} from bars_1d where inst = ? and date >= ? and date <= ? order by date`,
-    [inst, first * 100, last * 100 + 99]],
   scan: (pos, limit) => [`select inst, ${row('date')} from bars_1d ${after('date', pos)} order by inst, date limit ?`,
     [...(pos ?? []), limit]],
 };
@@ -96,53 +93,191 @@ const MINUTE: PackedTable = {
   base: 'bars_1m',
   packs: 'bars_1m_packs',
   key: 'date',
+  recordKey: 'ts',
   keyOf: (date) => date,
+  // A 1m row's date is the market date of its ts (ingest derives it).
   packOf: epochToMarketDate,
-  ordinal: dateToDays,
-  span: 16,
-  // A 1m row's date is the market date of its ts (ingest derives it), so a day's rows are one ts range.
-  rows: (inst, first, last) => [`select ${row('ts')} from bars_1m where inst = ? and ts >= ? and ts < ? order by ts`,
-    [inst, marketEpoch(first, 0), marketEpoch(addDays(last, 1), 0)]],
   scan: (pos, limit) => [`select inst, ${row('ts')} from bars_1m ${after('ts', pos)} order by inst, ts limit ?`,
     [...(pos ?? []), limit]],
 };
 
 const PACKED = new Map<string, PackedTable>([['bars_1d', DAILY], ['bars_1m', MINUTE]]);
 
-/** Pack keys touched by writes: table → instrument → keys. */
-class Touched {
-  readonly keys = new Map<PackedTable, Map<number, Set<number>>>();
-  size = 0;
+/** The key (first field) of record `i` of a pack. */
+const keyAt = (dv: DataView, i: number) => dv.getFloat64(i * RECORD_BYTES, true);
+const dataView = (b: Uint8Array) => new DataView(b.buffer, b.byteOffset, b.byteLength);
 
-  /** Records the packs of `rows` (values in `columns` order) written to `table`, if packed. */
-  add(table: string, columns: string[], rows: unknown[][]): void {
-    const t = PACKED.get(table);
-    if (!t || rows.length === 0) return;
-    const ii = columns.indexOf('inst'), di = columns.indexOf('date');
-    if (ii < 0 || di < 0) throw new Error(`${table}: writes must carry the inst and date columns (bar packs are keyed by them)`);
-    let byInst = this.keys.get(t);
-    if (!byInst) this.keys.set(t, byInst = new Map());
-    for (const r of rows) {
-      const inst = r[ii] as number, key = t.keyOf(r[di] as number);
-      let set = byInst.get(inst);
-      if (!set) byInst.set(inst, set = new Set());
-      if (!set.has(key)) { set.add(key); this.size++; }
+/**
+ * The records of `a` and `b` (packs of `an` and `bn` records, each in strictly increasing key
+ * order) as one pack in key order; where both hold a key, `b`'s record wins. Whole runs are
+ * copied: records are never decoded.
+ */
+export function mergePacks(a: Uint8Array, an: number, b: Uint8Array, bn: number): Buffer {
+  const va = view(a, an), vb = view(b, bn);
+  const out = Buffer.allocUnsafe((an + bn) * RECORD_BYTES);
+  let i = 0, j = 0, o = 0;
+  const copy = (src: Uint8Array, from: number, to: number) => {
+    out.set(src.subarray(from * RECORD_BYTES, to * RECORD_BYTES), o);
+    o += (to - from) * RECORD_BYTES;
+  };
+  while (i < an && j < bn) {
+    const ka = keyAt(va, i), kb = keyAt(vb, j);
+    if (ka < kb) {
+      const s = i;
+      while (i < an && keyAt(va, i) < kb) i++;
+      copy(a, s, i);
+    } else {
+      const s = j;
+      while (j < bn && keyAt(vb, j) <= ka) j++;
+      copy(b, s, j);
+      if (keyAt(vb, j - 1) === ka) i++;
     }
+  }
+  if (i < an) copy(a, i, an);
+  if (j < bn) copy(b, j, bn);
+  return out.subarray(0, o);
+}
+
+/**
+ * The records of a pack written in some order, as a pack in key order keeping the last record
+ * of each key (as upserts applied in that order leave the rows). A stable sort of the indices.
+ */
+export function orderRecords(data: Uint8Array, n: number): Buffer {
+  const dv = view(data, n);
+  const keys = Array.from({ length: n }, (_, i) => keyAt(dv, i));
+  const idx = Array.from({ length: n }, (_, i) => i).sort((x, y) => keys[x] - keys[y] || x - y);
+  const out = Buffer.allocUnsafe(n * RECORD_BYTES);
+  let o = 0;
+  for (let k = 0; k < n; k++) {
+    if (k + 1 < n && keys[idx[k + 1]] === keys[idx[k]]) continue;
+    out.set(data.subarray(idx[k] * RECORD_BYTES, (idx[k] + 1) * RECORD_BYTES), o);
+    o += RECORD_BYTES;
+  }
+  return out.subarray(0, o);
+}
+
+/** The records written to one pack in a transaction, encoded as they arrive. */
+class PendingPack {
+  private buf = Buffer.allocUnsafe(8 * RECORD_BYTES);
+  private dv = dataView(this.buf);
+  n = 0;
+  /** Keys strictly increased so far: the records are a pack as they stand. */
+  private ordered = true;
+
+  /** Appends the record of `row`: the values at `fields` (key, open … amount). */
+  push(row: unknown[], fields: readonly number[]): void {
+    if ((this.n + 1) * RECORD_BYTES > this.buf.byteLength) {
+      const grown = Buffer.allocUnsafe(this.buf.byteLength * 2);
+      this.buf.copy(grown);
+      [this.buf, this.dv] = [grown, dataView(grown)];
+    }
+    const o = this.n * RECORD_BYTES;
+    for (let k = 0; k < 7; k++) {
+      const v = row[fields[k]];
+      if (!Number.isSafeInteger(v)) throw new TypeError(`bar values must be integers below 2^53 (bar packs copy them), got ${String(v)}`);
+      // + 0: a -0 is stored as the integer 0.
+      this.dv.setFloat64(o + k * 8, (v as number) + 0, true);
+    }
+    if (this.n > 0 && this.ordered && keyAt(this.dv, this.n) <= keyAt(this.dv, this.n - 1)) this.ordered = false;
+    this.n++;
+  }
+
+  /** The records as a pack: in key order, the last of each key. */
+  records(): Buffer {
+    const data = this.buf.subarray(0, this.n * RECORD_BYTES);
+    return this.ordered ? data : orderRecords(data, this.n);
   }
 }
 
-/** Pending packs that make a session rebuild before going on (bounds the memory of a large load). */
-const PENDING_MAX = 20_000;
-/** Packs per replacing insert (bound parameters stay far below both stores' limits). */
+/** How the rows of one write carry a pack's fields: column indices. */
+interface Layout { inst: number; date: number; fields: number[] }
+
+/**
+ * Bars written in one transaction and not yet merged into their packs, per table, instrument
+ * and pack key, each pack's records in the order written.
+ */
+/** The advisory lock that serialises pack merges on PostgreSQL (any constant of the project's own). */
+const PACK_LOCK = 0x6d64_7301;
+
+class Pending {
+  readonly tables = new Map<PackedTable, Map<number, Map<number, PendingPack>>>();
+  private locked = false;
+  packs = 0;
+  records = 0;
+
+  /** The layout of writes of `columns` to `table`, or null when the table is not packed. */
+  static layout(table: string, columns: string[]): [PackedTable, Layout] | null {
+    const t = PACKED.get(table);
+    if (!t) return null;
+    const ix = (c: string) => columns.indexOf(c);
+    const fields = [t.recordKey, 'open', 'high', 'low', 'close', 'volume', 'amount'].map(ix);
+    if (ix('inst') < 0 || ix('date') < 0 || fields.includes(-1)) {
+      throw new Error(`${table}: writes must carry the inst and date columns (bar packs are keyed by them) and every field of a bar`);
+    }
+    return [t, { inst: ix('inst'), date: ix('date'), fields }];
+  }
+
+  /** Records `rows` (values in `columns` order) written to `table`, if packed. */
+  add(table: string, columns: string[], rows: unknown[][]): void {
+    const l = Pending.layout(table, columns);
+    if (!l || rows.length === 0) return;
+    const [t, { inst: ii, date: di, fields }] = l;
+    let byInst = this.tables.get(t);
+    if (!byInst) this.tables.set(t, byInst = new Map());
+    // Rows come in runs of one pack: remember the last one.
+    let lastInst = NaN, lastKey = NaN, pack: PendingPack | undefined;
+    for (const r of rows) {
+      const inst = r[ii] as number, key = t.keyOf(r[di] as number);
+      if (inst !== lastInst || key !== lastKey) {
+        if (!Number.isSafeInteger(inst) || !Number.isSafeInteger(key)) throw new TypeError(`${table}: inst and date must be integers`);
+        let packs = byInst.get(inst);
+        if (!packs) byInst.set(inst, packs = new Map());
+        pack = packs.get(key);
+        if (!pack) { packs.set(key, pack = new PendingPack()); this.packs++; }
+        [lastInst, lastKey] = [inst, key];
+      }
+      pack!.push(r, fields);
+    }
+    this.records += rows.length;
+  }
+
+  /** Merges the pending records into their stored packs through `s`, then forgets them. */
+  /**
+   * Merges what is pending. On PostgreSQL the first merge of a transaction takes a transaction
+   * advisory lock first: two writers merging into the same pack would otherwise each merge into
+   * the pack as it stood before the other's commit, and the later commit would drop the other's
+   * bars. Merges of concurrent writes thus run one after the other (SQLite has one writer anyway).
+   */
+  async flush(s: BulkSession, dialect: Dialect): Promise<void> {
+    if (this.packs === 0) return;
+    if (dialect === 'postgres' && !this.locked) {
+      await s.query('select pg_advisory_xact_lock(?)', [PACK_LOCK]);
+      this.locked = true;
+    }
+    for (const [t, byInst] of this.tables) await merge(s, t, byInst);
+    this.tables.clear();
+    this.packs = 0;
+    this.records = 0;
+  }
+}
+
+/**
+ * Pending packs, or records, that make a session merge before going on: bounds the memory of a
+ * large load (250,000 records are 14 MB, about a thousand days of 1m bars).
+ */
+export interface PendingLimits { packs: number; records: number }
+const PENDING: PendingLimits = { packs: 20_000, records: 250_000 };
+/** Packs per read (`in` list) and per replacing insert (bound parameters stay far below both stores' limits). */
+const READ_PACKS = 256;
 const WRITE_PACKS = 64;
 
 /**
- * Rebuilds the packs `affected` (instrument → pack keys) of a packed table from its base rows
- * through `s`, replacing the stored packs: one range query per instrument and run of nearby
- * keys (at most `span` apart, which bounds the rows held). Packs are written by multi-row
+ * Writes the packs of `pending` (instrument → pack key → records written) of a packed table
+ * through `s`: each merged into its stored pack (read in batches, `inst = ? and key in (…)`),
+ * or, when there is none yet, the new records alone. Packs are written by multi-row
  * `insert … on conflict do update` with bound Buffers (binary bytea on PostgreSQL, no COPY).
  */
-async function repack(s: BulkSession, t: PackedTable, affected: Map<number, Set<number>>): Promise<void> {
+async function merge(s: BulkSession, t: PackedTable, pending: Map<number, Map<number, PendingPack>>): Promise<void> {
   let out: unknown[][] = [];
   const write = (k: number) => `insert into ${t.packs} (inst, ${t.key}, n, data) values ${Array(k).fill('(?, ?, ?, ?)').join(', ')}`
     + ` on conflict (inst, ${t.key}) do update set n = excluded.n, data = excluded.data`;
@@ -153,66 +288,75 @@ async function repack(s: BulkSession, t: PackedTable, affected: Map<number, Set<
     }
     out = [];
   };
-  for (const inst of [...affected.keys()].sort((a, b) => a - b)) {
-    const keys = [...affected.get(inst)!].sort((a, b) => a - b);
-    for (let i = 0; i < keys.length;) {
-      let j = i + 1;
-      while (j < keys.length && t.ordinal(keys[j]) - t.ordinal(keys[i]) < t.span) j++;
-      const wanted = new Set(keys.slice(i, j));
-      const rows = await s.queryRows(...t.rows(inst, keys[i], keys[j - 1])) as number[][];
-      // Rows are records followed by their date (ignored by encodePack); a pack is a run of one key.
-      for (let a = 0, b = 0; a < rows.length; a = b) {
-        const key = t.keyOf(rows[a][7]);
-        while (b < rows.length && t.keyOf(rows[b][7]) === key) b++;
-        if (wanted.has(key)) out.push([inst, key, b - a, encodePack(rows.slice(a, b))]);
+  for (const inst of [...pending.keys()].sort((a, b) => a - b)) {
+    const packs = pending.get(inst)!;
+    const keys = [...packs.keys()].sort((a, b) => a - b);
+    for (let i = 0; i < keys.length; i += READ_PACKS) {
+      const part = keys.slice(i, i + READ_PACKS);
+      const stored = new Map<number, [number, Uint8Array]>();
+      const rows = await s.queryRows(`select ${t.key}, n, data from ${t.packs} where inst = ? and ${t.key} in (${part.map(() => '?').join(', ')})`,
+        [inst, ...part]);
+      for (const [k, n, data] of rows as [number, number, Uint8Array][]) stored.set(k, [n, data]);
+      for (const k of part) {
+        const p = packs.get(k)!, recs = p.records(), old = stored.get(k);
+        const data = old ? mergePacks(old[1], old[0], recs, recs.byteLength / RECORD_BYTES) : recs;
+        out.push([inst, k, data.byteLength / RECORD_BYTES, data]);
       }
       if (out.length >= WRITE_PACKS) await flush();
-      i = j;
     }
   }
   await flush();
 }
 
-async function repackAll(s: BulkSession, touched: Touched): Promise<void> {
-  for (const [t, byInst] of touched.keys) await repack(s, t, byInst);
-  touched.keys.clear();
-  touched.size = 0;
-}
-
 /**
- * Wraps a dialect store so that its writers keep the bar packs current: a `bulkTransaction`
- * records the packs its upserts into a bar table touch (when the upsert changed anything) and
- * rebuilds them through its own session after `fn` resolves, before the commit (a rollback drops
- * them with the bars); a `bulkInsert` into a bar table rebuilds its packs in a transaction of
- * its own (rows of one pack may arrive over several calls: packs are rebuilt from the table).
- * Bars must be written through these two calls, never by `BulkSession.query`.
+ * Wraps a dialect store so that its writers keep the bar packs current. Packs are maintained by
+ * merging: the bars a write carries are merged, by key, into the stored pack (a bar replaces the
+ * record of its key or adds one); base rows are never read back. That is exact because every
+ * pack equals its base rows before the write (the invariant this wrapper keeps: bars are written
+ * only through its two writers, and migration 0003 backfilled the packs), and a write changes
+ * exactly the base rows of the keys it carries. `checkBarPacks` verifies the invariant (bars
+ * written around the wrapper show up there).
+ * - A `bulkTransaction` records, per pack, the rows of its upserts into a bar table (when an
+ *   upsert changed anything) in the order written, and merges them through its own session
+ *   after `fn` resolves, before the commit (a rollback drops them with the bars), or earlier
+ *   once `limits` are reached (a later merge of the same pack merges into what the earlier one
+ *   wrote). Upserts apply rows in order, a later row of a key replacing an earlier one (an equal
+ *   row is left alone, and equals the record already there), and so does the merge: of the
+ *   records written to a key, the last wins.
+ * - A `bulkInsert` into a bar table merges its rows into their packs in a transaction of its own
+ *   (rows of one pack may arrive over several calls).
+ * Bar values must be integers below 2^53 (the stores' units; checked before anything is packed):
+ * a pack holds the values as written, which is how both stores keep them.
  */
-export function withBarPacks(store: Store): Store {
+export function withBarPacks(store: Store, limits: PendingLimits = PENDING): Store {
   return {
     dialect: store.dialect,
     db: store.db,
     select: <T>(sql: string, params: unknown[]) => store.select<T>(sql, params),
     selectRows: (sql, params) => store.selectRows(sql, params),
     async bulkInsert(table, columns, rows) {
-      const touched = new Touched();
-      touched.add(table, columns, rows);
+      // Checked and recorded before the rows are written: a bad write changes nothing.
+      const pending = new Pending();
+      pending.add(table, columns, rows);
       await store.bulkInsert(table, columns, rows);
-      if (touched.size) await store.bulkTransaction((s) => repackAll(s, touched));
+      if (pending.packs) await store.bulkTransaction((s) => pending.flush(s, store.dialect));
     },
     bulkTransaction(fn, opts) {
       return store.bulkTransaction(async (s) => {
-        const touched = new Touched();
+        const pending = new Pending();
         const result = await fn({
           query: <R>(sql: string, params?: unknown[]) => s.query<R>(sql, params),
           queryRows: (sql, params) => s.queryRows(sql, params),
           async upsert(target, rows) {
+            // A write that cannot be packed fails before it writes anything.
+            Pending.layout(target.table, target.columns);
             const c = await s.upsert(target, rows);
-            if (c.inserted + c.updated > 0) touched.add(target.table, target.columns, rows);
-            if (touched.size >= PENDING_MAX) await repackAll(s, touched);
+            if (c.inserted + c.updated > 0) pending.add(target.table, target.columns, rows);
+            if (pending.packs >= limits.packs || pending.records >= limits.records) await pending.flush(s, store.dialect);
             return c;
           },
         });
-        await repackAll(s, touched);
+        await pending.flush(s, store.dialect);
         return result;
       }, opts);
     },

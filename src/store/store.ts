@@ -17,7 +17,8 @@ export interface UpsertCounts { inserted: number; updated: number; unchanged: nu
  * One transaction of `Store.bulkTransaction`: reads see the transaction's own writes.
  * `upsert` writes rows (values in `columns` order) by natural key, in order: a new key is
  * inserted, a stored row that differs is replaced, an equal one is left alone (and counted).
- * Bars are written by `upsert` only, never by `query`: the store rebuilds their packs from it.
+ * Bars are written by `upsert` only, never by `query`: the store merges what it writes into
+ * their packs (store/bar-packs.ts), which stay equal to the bars only if nothing else writes them.
  */
 export interface BulkSession {
   query<T>(sql: string, params?: unknown[]): Promise<T[]>;
