@@ -46,17 +46,15 @@ export interface Indicator {
   stream?: Stream<any>;
 }
 
-/** The i-th bar of a series as a Point. */
-export function pointAt(s: Series, i: number): Point {
-  return { open: s.open[i], high: s.high[i], low: s.low[i], close: s.close[i], volume: s.volume[i] };
-}
-
 /** Runs a stream over a whole series (the `compute` of a recursive indicator). */
 export function runStream<S>(stream: Stream<S>, s: Series): Values[] {
   const out: Values[] = [];
   let state = stream.initState();
+  // One point, refilled per bar: steps read it and keep only numbers.
+  const p: Point = { open: 0, high: 0, low: 0, close: 0, volume: 0 };
   for (let i = 0; i < s.close.length; i++) {
-    const r = stream.step(state, pointAt(s, i));
+    p.open = s.open[i]; p.high = s.high[i]; p.low = s.low[i]; p.close = s.close[i]; p.volume = s.volume[i];
+    const r = stream.step(state, p);
     state = r.state;
     out.push(r.values);
   }

@@ -31,15 +31,26 @@ export function dateParts(d: number): [number, number, number] {
   return [Math.floor(d / 10000), Math.floor(d / 100) % 100, d % 100];
 }
 
-/** Days since 1970-01-01 of a date int (UTC calendar arithmetic). */
+/**
+ * Days since 1970-01-01 of a date int: proleptic Gregorian arithmetic (days from civil, as in
+ * Howard Hinnant's date algorithms), the same as Date.UTC without a Date on the hot path.
+ */
 export function dateToDays(d: number): number {
-  const [y, m, day] = dateParts(d);
-  return Date.UTC(y, m - 1, day) / 86_400_000;
+  const day = d % 100, m = Math.floor(d / 100) % 100;
+  const y = Math.floor(d / 10000) - (m <= 2 ? 1 : 0);
+  const era = Math.floor(y / 400), yoe = y - era * 400;
+  const doy = Math.floor((153 * (m > 2 ? m - 3 : m + 9) + 2) / 5) + day - 1;
+  return era * 146_097 + yoe * 365 + Math.floor(yoe / 4) - Math.floor(yoe / 100) + doy - 719_468;
 }
 
+/** The date int of a day count since 1970-01-01 (the inverse of dateToDays). */
 export function daysToDate(days: number): number {
-  const t = new Date(days * 86_400_000);
-  return t.getUTCFullYear() * 10000 + (t.getUTCMonth() + 1) * 100 + t.getUTCDate();
+  const z = days + 719_468, era = Math.floor(z / 146_097), doe = z - era * 146_097;
+  const yoe = Math.floor((doe - Math.floor(doe / 1460) + Math.floor(doe / 36_524) - Math.floor(doe / 146_096)) / 365);
+  const doy = doe - (365 * yoe + Math.floor(yoe / 4) - Math.floor(yoe / 100));
+  const mp = Math.floor((5 * doy + 2) / 153);
+  const day = doy - Math.floor((153 * mp + 2) / 5) + 1, m = mp < 10 ? mp + 3 : mp - 9;
+  return (yoe + era * 400 + (m <= 2 ? 1 : 0)) * 10000 + m * 100 + day;
 }
 
 export function addDays(d: number, n: number): number {

@@ -78,4 +78,27 @@ export class Analytics {
     }
     return { bars, values };
   }
+
+  /**
+   * The bars of one page of indicator points and their values: bars with ts >= `lo` and
+   * ts <= `to`, at most `limit`, from `start` on in `bars` (what precedes them is the history
+   * their values are computed from). Values depend only on earlier bars, so for the stored
+   * intervals (1d, 1m) the series is read and computed only up to the page's last bar, not over
+   * its whole history, and not cached: random access over thousands of instruments pays for the
+   * prefix only and leaves no garbage in memory. Other intervals, whose buckets a cut could
+   * split, use the cached `indicator`.
+   */
+  async indicatorPage(inst: InstrumentRow, interval: IntervalId, adj: Adjuster, id: IndicatorId,
+    lo: number, to: number, limit: number): Promise<{ bars: Bar[]; values: Values[]; start: number }> {
+    if (interval === '1d' || interval === '1m') {
+      const head = await readBars(this.reader, inst.inst, interval, { fromMs: FULL.fromMs, toMs: lo * 1000 - 1 }, null, 1_000_000_000, adj.apply);
+      const page = await readBars(this.reader, inst.inst, interval, { fromMs: lo * 1000, toMs: to * 1000 + 999 }, null, limit, adj.apply);
+      const bars = head.concat(page);
+      return { bars, values: INDICATORS[id].compute(seriesFromBars(bars)), start: head.length };
+    }
+    const r = await this.indicator(inst, interval, adj, id);
+    let start = 0, hi = r.bars.length;
+    while (start < hi) { const m = (start + hi) >> 1; if (r.bars[m].ts < lo) start = m + 1; else hi = m; }
+    return { ...r, start };
+  }
 }

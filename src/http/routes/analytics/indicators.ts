@@ -13,13 +13,6 @@ import type { Adjuster } from '../../../query/analytics.js';
 
 const KEYS = INDICATOR_IDS.map((id) => `${id}: ${INDICATORS[id].keys.join(', ')}`).join('; ');
 
-/** First index with ts >= t in ascending bars. */
-function lowerBound(bars: Bar[], t: number): number {
-  let lo = 0, hi = bars.length;
-  while (lo < hi) { const m = (lo + hi) >> 1; if (bars[m].ts < t) lo = m + 1; else hi = m; }
-  return lo;
-}
-
 /** listEquityTechnicalIndicators and listIndexTechnicalIndicators. */
 export function registerIndicators(app: App, kind: Kind, path: string, operationId: string) {
   const { analytics, codec } = app.svc;
@@ -45,11 +38,11 @@ export function registerIndicators(app: App, kind: Kind, path: string, operation
     const json = indicatorJson(inst.id, indicator, q.interval, adjustment);
     return sendPageJson(req, reply, codec, operationId, async (p) => {
       adj = await analytics.adjuster(inst, adjustment, p.after ? Number(p.after[1] ?? 0) : null);
-      const r = await analytics.indicator(inst, q.interval, adj, indicator);
+      const lo = p.after ? Math.max(from, Number(p.after[0]) + 1) : from;
+      const r = await analytics.indicatorPage(inst, q.interval, adj, indicator, lo, to, p.limit);
       values = r.values;
-      const start = lowerBound(r.bars, p.after ? Math.max(from, Number(p.after[0]) + 1) : from);
       const out: { bar: Bar; i: number }[] = [];
-      for (let i = start; i < r.bars.length && r.bars[i].ts <= to && out.length < p.limit; i++) out.push({ bar: r.bars[i], i });
+      for (let i = r.start; i < r.bars.length && r.bars[i].ts <= to && out.length < p.limit; i++) out.push({ bar: r.bars[i], i });
       return out;
     }, (x) => [x.bar.ts, adj.basis], (x) => json(x.bar.ts, values[x.i]));
   });
