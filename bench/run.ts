@@ -3,7 +3,7 @@
  * reference handlers in their own processes, drives each from a separate process on loopback
  * (wrk -t1 when installed, else autocannon; bounded in time), prints a table of figures, their
  * ratios to the references and the targets, and writes bench/results/latest.json and
- * bench/results/<commit>.json.
+ * bench/results/<commit>-<equities>x<days>.json (kept in git, to compare commits with --compare).
  *
  *   --equities N (5000)  --days N (1000)  --minute-days N (5)  --seconds S (10)  --connections C (64)
  *   --workers N (2: the bars pages again with WORKERS=N)  --pg URL (the bars page on PostgreSQL)
@@ -253,7 +253,7 @@ async function main() {
     size, seconds: SECONDS, connections: CONN, workers, rows: table, targets, ingest };
   const text = JSON.stringify(out, null, 2) + '\n';
   writeFileSync(new URL('./results/latest.json', import.meta.url), text);
-  writeFileSync(new URL(`./results/${out.commit}.json`, import.meta.url), text);
+  writeFileSync(new URL(`./results/${out.commit}-${size.equities}x${size.days}.json`, import.meta.url), text);
   process.exit(0);
 }
 
