@@ -195,8 +195,11 @@ async function main() {
   const h = { 'x-api-key': key };
   const barsPath = () => `/api/v1/equities/${pick(ids)}/bars?interval=1d&from=${randomFrom()}&page[size]=100`;
   const fixed = `/api/v1/equities/${ids[0]}/bars?interval=1d&from=2024-01-02&page[size]=100`;
-  const sample = await fetch(`http://127.0.0.1:${port}${fixed}`, { headers: h });
+  // Identity, as wrk asks: a compressed sample would carry the tag of its br representation.
+  const sample = await fetch(`http://127.0.0.1:${port}${fixed}`, { headers: { ...h, 'accept-encoding': 'identity' } });
   const etag = sample.headers.get('etag')!;
+  const revalidated = await fetch(`http://127.0.0.1:${port}${fixed}`, { headers: { ...h, 'if-none-match': etag } });
+  if (revalidated.status !== 304) throw new Error(`If-None-Match ${etag} answered ${revalidated.status}, not 304`);
   writeFileSync(`${DIR}static.json`, await sample.text());
   const naive = fork('bench/reference.ts', ['naive', DB, '18081'], { execArgv: ['--import', 'tsx'], stdio: 'ignore' });
   const stat = fork('bench/reference.ts', ['static', DB, '18082', `${DIR}static.json`], { execArgv: ['--import', 'tsx'], stdio: 'ignore' });
