@@ -108,6 +108,25 @@ describe.each(STORES)('analytics on $name', ({ url }) => {
     }
   });
 
+  it('resumes recursive indicators from their checkpoints with the values of a walk from the first bar', async () => {
+    const id = [...byId.keys()][7];
+    let seed = 5;
+    const rnd = (n: number) => { seed = (seed * 48271) % 2147483647; return seed % n; };
+    for (const ind of ['ema', 'macd', 'kdj', 'rsi', 'obv']) {
+      for (const [iv, adjustment] of [['1d', 'forward'], ['1m', 'none']]) {
+        const path = `/api/v1/equities/${id}/technical-indicators/${ind}?interval=${iv}&adjustment=${adjustment}`;
+        const whole = await walk(h, path, 1000);
+        expect(whole.length).toBeGreaterThan(200);
+        // Random windows, later ones starting before earlier ones, each against the walk.
+        for (let k = 0; k < 12; k++) {
+          const i = rnd(whole.length - 3);
+          const r = await get(h, `${path}&from=${encodeURIComponent(whole[i].timestamp)}&page[size]=3`);
+          expect(r.body.data, `${ind} ${iv} at ${whole[i].timestamp}`).toEqual(whole.slice(i, i + 3));
+        }
+      }
+    }
+  });
+
   it('computes every day\'s price limits by the board rules and bars never break them', async () => {
     const ratio = (e: any, st: boolean, day: number) => {
       const noLimit = e.board === 'bse' ? 1 : (e.board === 'main' && e.list_date < '2023-04-10') ? 0 : 5;

@@ -7,6 +7,7 @@ import type { AdjustmentId, Bar, IntervalId } from '../market/types.js';
 import { adjustBars, buildFactors, type Factor } from '../market/adjust.js';
 import { INDICATORS, seriesFromBars, type IndicatorId, type Values } from '../indicators/registry.js';
 import { readBars } from './bars.js';
+import { epochToMarketDate, marketEpoch } from '../lib/time.js';
 
 /** How a request's prices are adjusted; `basis` (last ex-date used, 0 if none) pins forward walks. */
 export interface Adjuster { mode: AdjustmentId; basis: number; apply(rows: Bar[]): Bar[] }
@@ -23,6 +24,8 @@ export class Analytics {
   // Bounded by points held (about 100 bytes each), so the caches stay within ~50 MB together.
   private seriesCache = new LRUCache<string, Bar[]>({ max: 512, maxSize: 250_000, sizeCalculation: (b) => b.length + 1 });
   private valueCache = new LRUCache<string, Values[]>({ max: 1024, maxSize: 250_000, sizeCalculation: (v) => v.length + 1 });
+  // Stream states at pack starts per series and indicator (a few numbers each).
+  private checkpoints = new LRUCache<string, Map<number, unknown>>({ max: 20_000, maxSize: 150_000, sizeCalculation: (m) => m.size + 1 });
 
   constructor(private readonly db: Kysely<Database>, private readonly reader: MarketDataReader, private readonly catalog: Catalog) {}
 
@@ -83,18 +86,44 @@ export class Analytics {
    * The bars of one page of indicator points and their values: bars with ts >= `lo` and
    * ts <= `to`, at most `limit`, from `start` on in `bars` (what precedes them is the history
    * their values are computed from). Values depend only on earlier bars, so for the stored
-   * intervals (1d, 1m) the series is read and computed only up to the page's last bar, not over
-   * its whole history, and not cached: random access over thousands of instruments pays for the
-   * prefix only and leaves no garbage in memory. Other intervals, whose buckets a cut could
-   * split, use the cached `indicator`.
+   * intervals (1d, 1m) the series is read and computed only up to the page's last bar, never
+   * over the bars after it. A recursive indicator (one with a `stream`) also keeps its state at
+   * the start of every pack (month of daily bars, day of 1m bars) it passed, so a later page of
+   * the instrument resumes from the last such checkpoint before it instead of the first bar.
+   * Other intervals, whose buckets a cut could split, use the cached `indicator`.
    */
   async indicatorPage(inst: InstrumentRow, interval: IntervalId, adj: Adjuster, id: IndicatorId,
     lo: number, to: number, limit: number): Promise<{ bars: Bar[]; values: Values[]; start: number }> {
     if (interval === '1d' || interval === '1m') {
-      const head = await readBars(this.reader, inst.inst, interval, { fromMs: FULL.fromMs, toMs: lo * 1000 - 1 }, null, 1_000_000_000, adj.apply);
+      const ind = INDICATORS[id];
+      const packOf = interval === '1d' ? (d: number) => Math.floor(d / 100) : (d: number) => d;
+      const key = `${await this.catalog.dataVersion()}|${inst.inst}|${interval}|${adj.mode}|${adj.basis}|${id}`;
+      const checkpoints = ind.stream ? this.checkpoints.get(key) ?? new Map<number, unknown>() : null;
+      // The latest checkpoint at or before the pack of `lo`: read from the start of its pack.
+      const loPack = packOf(epochToMarketDate(lo));
+      let from: number | null = null;
+      for (const k of checkpoints?.keys() ?? []) if (k <= loPack && (from === null || k > from)) from = k;
+      const fromMs = from === null ? FULL.fromMs : marketEpoch(interval === '1d' ? from * 100 + 1 : from, 0) * 1000;
+      const head = await readBars(this.reader, inst.inst, interval, { fromMs, toMs: lo * 1000 - 1 }, null, 1_000_000_000, adj.apply);
       const page = await readBars(this.reader, inst.inst, interval, { fromMs: lo * 1000, toMs: to * 1000 + 999 }, null, limit, adj.apply);
       const bars = head.concat(page);
-      return { bars, values: INDICATORS[id].compute(seriesFromBars(bars)), start: head.length };
+      if (!ind.stream || !checkpoints) return { bars, values: ind.compute(seriesFromBars(bars)), start: head.length };
+      const values = new Array<Values>(bars.length);
+      const s = seriesFromBars(bars);
+      const p = { open: 0, high: 0, low: 0, close: 0, volume: 0 };
+      let state = from === null ? ind.stream.initState() : checkpoints.get(from);
+      let pack = from;
+      for (let i = 0; i < bars.length; i++) {
+        const k = packOf(bars[i].date);
+        // The state before a pack's first bar (states are never mutated, so kept as they are).
+        if (k !== pack) { if (!checkpoints.has(k)) checkpoints.set(k, state); pack = k; }
+        p.open = s.open[i]; p.high = s.high[i]; p.low = s.low[i]; p.close = s.close[i]; p.volume = s.volume[i];
+        const r = ind.stream.step(state, p);
+        state = r.state;
+        values[i] = r.values;
+      }
+      this.checkpoints.set(key, checkpoints);
+      return { bars, values, start: head.length };
     }
     const r = await this.indicator(inst, interval, adj, id);
     let start = 0, hi = r.bars.length;
