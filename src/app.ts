@@ -86,8 +86,8 @@ export async function buildApp(opts: AppOptions): Promise<App> {
     codec: new CursorCodec(opts.config.cursorSecret),
     keys: new KeyStore(db),
     analytics: new Analytics(db, marketData, catalog),
-    equityDays: new EquityDays(db, catalog),
-    pools: new Pools(db, catalog),
+    equityDays: new EquityDays(db, catalog, marketData),
+    pools: new Pools(db, catalog, marketData),
   };
   app.decorate('svc', svc);
   const maxAge = closedPeriodMaxAge(() => svc.equityDays.latestDate());

@@ -29,6 +29,18 @@ const baseDaily = (s: Store, inst: number, lo: number, to: number, limit: number
 const baseMinute = (s: Store, inst: number, lo: number, to: number, limit: number) =>
   s.select<any>(`select ts, date, ${BAR} from bars_1m where inst = ? and ts >= ? and ts <= ? order by ts limit ?`, [inst, lo, to, limit]);
 
+/** A new directory with bars_1d.csv and bars_1m.csv of these lines. */
+function barFiles(daily: string[], minute: string[]): string {
+  const dir = tmp();
+  writeFileSync(join(dir, 'bars_1d.csv'), daily.join('\n') + '\n');
+  writeFileSync(join(dir, 'bars_1m.csv'), minute.join('\n') + '\n');
+  return dir;
+}
+
+/** One ingest command of the bars_1d.csv and bars_1m.csv of `dir`. */
+const ingestBars = (s: Store, dir: string, opts: { batchSize?: number } = {}) =>
+  ingest(s, (['bars_1d', 'bars_1m'] as const).map((n) => ({ path: join(dir, `${n}.csv`), dataset: dataset(n)! })), opts);
+
 /** All packs of both tables in key order, one string each (compares stores before and after). */
 const allPacks = async (s: Store) => (await Promise.all(['bars_1d_packs', 'bars_1m_packs'].map((t) =>
   s.selectRows(`select * from ${t} order by 1, 2`, [])))).flat().map((r) => `${r.slice(0, 3).join(' ')} ${(r[3] as Buffer).toString('hex')}`);
@@ -76,8 +88,7 @@ for (const store of STORES) {
       }
       writeFileSync(join(dir, 'bars_1d.csv'), lines.join('\n') + '\n');
       await writeMinuteBars(join(dir, 'bars_1m.csv'), eqs.map((e) => e.id), [lastMinuteDay, next]);
-      const r = await ingest(h.store, [{ path: join(dir, 'bars_1d.csv'), dataset: dataset('bars_1d')! },
-        { path: join(dir, 'bars_1m.csv'), dataset: dataset('bars_1m')! }]);
+      const r = await ingestBars(h.store, dir);
       expect(r.errors).toEqual([]);
       for (const name of ['bars_1d', 'bars_1m']) {
         const d = r.datasets.find((x) => x.dataset === name)!;
@@ -120,8 +131,7 @@ for (const store of STORES) {
       writeFileSync(join(dir, 'bars_1d.csv'), [DAILY_HEADER, ...eqs.map((e) => `${e.id},${formatDate(after)},10.00,10.50,9.90,10.20,123400,1258680.00`)].join('\n') + '\n');
       await writeMinuteBars(join(dir, 'bars_1m.csv'), eqs.map((e) => e.id), [after]);
       appendFileSync(join(dir, 'bars_1m.csv'), `${eqs[0].id},${formatDate(after)}T09:31:00+08:00,10.00,10.50,9.90,10.2345,100,1000.00\n`);
-      const r = await ingest(h.store, [{ path: join(dir, 'bars_1d.csv'), dataset: dataset('bars_1d')! },
-        { path: join(dir, 'bars_1m.csv'), dataset: dataset('bars_1m')! }]);
+      const r = await ingestBars(h.store, dir);
       expect(r.errors).toEqual([expect.stringContaining('10.2345')]);
       expect(r.files.map((f) => f.rows)).toEqual([2, 483]);
       expect(await allPacks(h.store)).toEqual(before);
@@ -199,11 +209,8 @@ for (const store of STORES) {
             }
           }
         }
-        const dir = tmp();
-        writeFileSync(join(dir, 'bars_1m.csv'), m.join('\n') + '\n');
-        writeFileSync(join(dir, 'bars_1d.csv'), d.join('\n') + '\n');
-        const r = await ingest(s, [{ path: join(dir, 'bars_1d.csv'), dataset: dataset('bars_1d')! },
-          { path: join(dir, 'bars_1m.csv'), dataset: dataset('bars_1m')! }], { batchSize: 7 });
+        const dir = barFiles(d, m);
+        const r = await ingestBars(s, dir, { batchSize: 7 });
         expect(r.errors).toEqual([]);
         expect(r.datasets.map((x) => x.inserted > 0 && x.updated > 0)).toEqual([true, true]);
 
@@ -252,11 +259,8 @@ for (const store of STORES) {
           d.push(`${e.id},${formatDate(date)},${b.text}`);
           return [date, ...b.stored];
         });
-        const dir = tmp();
-        writeFileSync(join(dir, 'bars_1m.csv'), m.join('\n') + '\n');
-        writeFileSync(join(dir, 'bars_1d.csv'), d.join('\n') + '\n');
-        const r = await ingest(s, [{ path: join(dir, 'bars_1d.csv'), dataset: dataset('bars_1d')! },
-          { path: join(dir, 'bars_1m.csv'), dataset: dataset('bars_1m')! }], { batchSize: 2 });
+        const dir = barFiles(d, m);
+        const r = await ingestBars(s, dir, { batchSize: 2 });
         expect(r.errors).toEqual([]);
         expect(r.datasets.map(({ inserted, updated, unchanged }) => [inserted, updated, unchanged])).toEqual([[0, 2, 0], [3, 1, 1]]);
 

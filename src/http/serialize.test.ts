@@ -1,5 +1,16 @@
 import { describe, expect, it } from 'vitest';
-import { barJson, barRecord, indicatorJson, indicatorRecord, money2, price2 } from './serialize.js';
+import { barJson, barRecord, indicatorJson, money2, price2 } from './serialize.js';
+import { formatValue, type Values } from '../indicators/registry.js';
+import { formatTimestamp } from '../lib/time.js';
+
+/** The record the route schema describes, for JSON.stringify to render as the reference. */
+function indicatorRecord(instrumentId: string, indicator: string, interval: string, adjustment: string) {
+  return (ts: number, values: Values) => {
+    const v: Record<string, string> = {};
+    for (const k in values) v[k] = formatValue(values[k]);
+    return { instrument_id: instrumentId, indicator, interval, adjustment, timestamp: formatTimestamp(ts), values: v };
+  };
+}
 import { formatScaled } from '../lib/decimal.js';
 
 describe('hand-compiled serialisers', () => {

@@ -102,16 +102,7 @@ export function barJson(instrumentId: string, kind: string, interval: string, ad
   };
 }
 
-/** The record of one technical-indicator point (values formatted to 4 decimals). */
-export function indicatorRecord(instrumentId: string, indicator: string, interval: string, adjustment: string) {
-  return (ts: number, values: Values) => {
-    const v: Record<string, string> = {};
-    for (const k in values) v[k] = formatValue(values[k]);
-    return { instrument_id: instrumentId, indicator, interval, adjustment, timestamp: formatTimestamp(ts), values: v };
-  };
-}
-
-/** Hand-compiled JSON of `indicatorRecord` (same fields and order as the TechnicalIndicatorPoint schema). */
+/** Hand-compiled JSON of a technical-indicator point (same fields and order as the TechnicalIndicatorPoint schema), values at 4 decimals. */
 export function indicatorJson(instrumentId: string, indicator: string, interval: string, adjustment: string) {
   const head = `{"instrument_id":${JSON.stringify(instrumentId)},"indicator":${JSON.stringify(indicator)},"interval":${JSON.stringify(interval)},"adjustment":${JSON.stringify(adjustment)},"timestamp":"`;
   const keys = new Map<string, string>();

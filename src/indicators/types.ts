@@ -46,13 +46,18 @@ export interface Indicator {
   stream?: Stream<any>;
 }
 
-/** Runs a stream over a whole series (the `compute` of a recursive indicator). */
-export function runStream<S>(stream: Stream<S>, s: Series): Values[] {
+/**
+ * Runs a stream over a whole series (the `compute` of a recursive indicator), from `state`
+ * (the initial one by default); `before(i, state)` sees the state before each bar, e.g. to keep
+ * checkpoints.
+ */
+export function runStream<S>(stream: Stream<S>, s: Series, state: S = stream.initState(),
+  before?: (i: number, state: S) => void): Values[] {
   const out: Values[] = [];
-  let state = stream.initState();
   // One point, refilled per bar: steps read it and keep only numbers.
   const p: Point = { open: 0, high: 0, low: 0, close: 0, volume: 0 };
   for (let i = 0; i < s.close.length; i++) {
+    before?.(i, state);
     p.open = s.open[i]; p.high = s.high[i]; p.low = s.low[i]; p.close = s.close[i]; p.volume = s.volume[i];
     const r = stream.step(state, p);
     state = r.state;

@@ -6,6 +6,7 @@ import type { MarketDataReader } from '../store/queries/market-data.js';
 import type { AdjustmentId, Bar, IntervalId } from '../market/types.js';
 import { adjustBars, buildFactors, type Factor } from '../market/adjust.js';
 import { INDICATORS, seriesFromBars, type IndicatorId, type Values } from '../indicators/registry.js';
+import { runStream } from '../indicators/types.js';
 import { readBars } from './bars.js';
 import { epochToMarketDate, marketEpoch } from '../lib/time.js';
 
@@ -59,9 +60,14 @@ export class Analytics {
     return { mode, basis: b, apply: (rows) => (mode === 'none' || !factors.length ? rows : adjustBars(rows, factors, mode, tick)) };
   }
 
+  /** Cache key of one series: data version, instrument, interval, adjustment and its basis. */
+  private async seriesKey(inst: InstrumentRow, interval: IntervalId, adj: Adjuster): Promise<string> {
+    return `${await this.catalog.dataVersion()}|${inst.inst}|${interval}|${adj.mode}|${adj.basis}`;
+  }
+
   /** The instrument's whole series at `interval` under `adj`, from memory after the first read. */
   async series(inst: InstrumentRow, interval: IntervalId, adj: Adjuster): Promise<Bar[]> {
-    const key = `${await this.catalog.dataVersion()}|${inst.inst}|${interval}|${adj.mode}|${adj.basis}`;
+    const key = await this.seriesKey(inst, interval, adj);
     let s = this.seriesCache.get(key);
     if (!s) {
       s = await readBars(this.reader, inst.inst, interval, FULL, null, 1_000_000_000, adj.apply);
@@ -73,7 +79,7 @@ export class Analytics {
   /** One indicator over the whole series (values never depend on the page that shows them). */
   async indicator(inst: InstrumentRow, interval: IntervalId, adj: Adjuster, id: IndicatorId): Promise<{ bars: Bar[]; values: Values[] }> {
     const bars = await this.series(inst, interval, adj);
-    const key = `${await this.catalog.dataVersion()}|${inst.inst}|${interval}|${adj.mode}|${adj.basis}|${id}`;
+    const key = `${await this.seriesKey(inst, interval, adj)}|${id}`;
     let values = this.valueCache.get(key);
     if (!values) {
       values = INDICATORS[id].compute(seriesFromBars(bars));
@@ -97,7 +103,7 @@ export class Analytics {
     if (interval === '1d' || interval === '1m') {
       const ind = INDICATORS[id];
       const packOf = interval === '1d' ? (d: number) => Math.floor(d / 100) : (d: number) => d;
-      const key = `${await this.catalog.dataVersion()}|${inst.inst}|${interval}|${adj.mode}|${adj.basis}|${id}`;
+      const key = `${await this.seriesKey(inst, interval, adj)}|${id}`;
       const checkpoints = ind.stream ? this.checkpoints.get(key) ?? new Map<number, unknown>() : null;
       // The latest checkpoint at or before the pack of `lo`: read from the start of its pack.
       const loPack = packOf(epochToMarketDate(lo));
@@ -108,20 +114,13 @@ export class Analytics {
       const page = await readBars(this.reader, inst.inst, interval, { fromMs: lo * 1000, toMs: to * 1000 + 999 }, null, limit, adj.apply);
       const bars = head.concat(page);
       if (!ind.stream || !checkpoints) return { bars, values: ind.compute(seriesFromBars(bars)), start: head.length };
-      const values = new Array<Values>(bars.length);
-      const s = seriesFromBars(bars);
-      const p = { open: 0, high: 0, low: 0, close: 0, volume: 0 };
-      let state = from === null ? ind.stream.initState() : checkpoints.get(from);
       let pack = from;
-      for (let i = 0; i < bars.length; i++) {
-        const k = packOf(bars[i].date);
-        // The state before a pack's first bar (states are never mutated, so kept as they are).
-        if (k !== pack) { if (!checkpoints.has(k)) checkpoints.set(k, state); pack = k; }
-        p.open = s.open[i]; p.high = s.high[i]; p.low = s.low[i]; p.close = s.close[i]; p.volume = s.volume[i];
-        const r = ind.stream.step(state, p);
-        state = r.state;
-        values[i] = r.values;
-      }
+      // The state before a pack's first bar (states are never mutated, so kept as they are).
+      const values = runStream(ind.stream, seriesFromBars(bars), from === null ? ind.stream.initState() : checkpoints.get(from),
+        (i, state) => {
+          const k = packOf(bars[i].date);
+          if (k !== pack) { if (!checkpoints.has(k)) checkpoints.set(k, state); pack = k; }
+        });
       this.checkpoints.set(key, checkpoints);
       return { bars, values, start: head.length };
     }

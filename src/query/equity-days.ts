@@ -3,10 +3,10 @@ import type { Kysely } from 'kysely';
 import type { Database } from '../store/schema.js';
 import type { Catalog, InstrumentRow } from '../store/catalog.js';
 import type { CorporateAction } from '../market/adjust.js';
-import type { Bar, BoardId } from '../market/types.js';
+import type { BoardId } from '../market/types.js';
 import { CALENDAR_FIRST, CALENDAR_LAST, tradingDaysBetween } from '../market/calendar.js';
 import { dayLimits, type DayLimit } from '../market/day-limits.js';
-import { decodeBars } from '../store/bar-packs.js';
+import type { MarketDataReader } from '../store/queries/market-data.js';
 
 /** Trading-day ordinals for the whole calendar table, built once. */
 const DAYS = tradingDaysBetween(CALENDAR_FIRST, CALENDAR_LAST);
@@ -31,7 +31,7 @@ export class EquityDays {
   private meta = new LRUCache<string, Meta>({ max: 20_000 });
   private latest = new LRUCache<string, number>({ max: 4 });
 
-  constructor(private readonly db: Kysely<Database>, private readonly catalog: Catalog) {}
+  constructor(private readonly db: Kysely<Database>, private readonly catalog: Catalog, private readonly reader: MarketDataReader) {}
 
   /** Latest trading day with any daily bar in the store (the data's "today"). */
   async latestDate(): Promise<number | null> {
@@ -75,11 +75,7 @@ export class EquityDays {
     const days: number[] = [];
     for (let i = startIdx; i < DAYS.length && DAYS[i] <= end && days.length < limit; i++) days.push(DAYS[i]);
     if (!days.length) return [];
-    const [lo, hi] = [days[0], days[days.length - 1]];
-    const packs = await this.db.selectFrom('bars_1d_packs').select(['n', 'data']).where('inst', '=', inst.inst)
-      .where('month', '>=', Math.floor(lo / 100)).where('month', '<=', Math.floor(hi / 100)).orderBy('month').execute();
-    const rows: Bar[] = [];
-    for (const p of packs) decodeBars(rows, p.data, p.n, null, lo, hi, Infinity);
+    const rows = await this.reader.dailyBars(inst.inst, days[0], days[days.length - 1], null, days.length);
     const prev = await this.db.selectFrom('bars_1d').select(['date', 'open', 'high', 'low', 'close', 'volume', 'amount'])
       .where('inst', '=', inst.inst).where('date', '<', days[0]).orderBy('date', 'desc').limit(1).executeTakeFirst();
     const listIdx = firstDayIndex(inst.list_date);

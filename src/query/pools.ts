@@ -7,7 +7,7 @@ import type { CorporateAction } from '../market/adjust.js';
 import { dayLimits, type DayLimit } from '../market/day-limits.js';
 import { intradayLimitStats, memberships, STRONG_HIGH_DAYS, type PoolTypeId } from '../market/pools.js';
 import { marketEpoch } from '../lib/time.js';
-import { decodeBars } from '../store/bar-packs.js';
+import type { MarketDataReader } from '../store/queries/market-data.js';
 import { firstDayIndex, ordinalOf, tradingDayAt } from './equity-days.js';
 
 export interface PoolMember {
@@ -25,7 +25,7 @@ const BAR_COLS = ['inst', 'date', 'open', 'high', 'low', 'close', 'volume', 'amo
 export class Pools {
   private cache = new LRUCache<string, Map<PoolTypeId, PoolMember[]>>({ max: 64 });
 
-  constructor(private readonly db: Kysely<Database>, private readonly catalog: Catalog) {}
+  constructor(private readonly db: Kysely<Database>, private readonly catalog: Catalog, private readonly reader: MarketDataReader) {}
 
   async members(type: PoolTypeId, date: number): Promise<PoolMember[]> {
     const key = `${await this.catalog.dataVersion()}|${date}`;
@@ -90,10 +90,7 @@ export class Pools {
     for (const mb of members) {
       const inst = mb.inst;
       const up = mb.day.up!;
-      // The day's 1m bars are the instrument's pack of that date (one row instead of 241).
-      const pack = await this.db.selectFrom('bars_1m_packs').select(['n', 'data']).where('inst', '=', inst).where('date', '=', date).executeTakeFirst();
-      const minutes: Bar[] = [];
-      if (pack) decodeBars(minutes, pack.data, pack.n, date, from, to - 1, Infinity);
+      const minutes = await this.reader.minuteBars(inst, from, to - 1, null, 1_000);
       if (minutes.length) {
         const s = intradayLimitStats(minutes, up);
         mb.firstLimit = s.first; mb.lastLimit = s.last; mb.broken = s.broken;
