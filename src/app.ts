@@ -14,6 +14,7 @@ import type { App, Services } from './http/services.js';
 import { registerErrorHandling } from './http/plugins/errors.js';
 import { registerAuth } from './http/plugins/auth.js';
 import { registerDocs } from './http/plugins/docs.js';
+import { registerTurnGate } from './http/plugins/turns.js';
 import { closedPeriodMaxAge, registerDataTags, registerHttpCache } from './http/plugins/http-cache.js';
 import { ALL_SCHEMAS } from './http/schemas/registry.js';
 import { parseDate, parseDateTime } from './lib/time.js';
@@ -90,6 +91,8 @@ export async function buildApp(opts: AppOptions): Promise<App> {
     pools: new Pools(db, catalog, marketData),
   };
   app.decorate('svc', svc);
+  // First of all hooks: under load, one request starts per event-loop turn (see turns.ts).
+  registerTurnGate(app);
   const maxAge = closedPeriodMaxAge(() => svc.equityDays.latestDate());
   registerHttpCache(app, maxAge);
   app.addHook('onRequest', async (req, reply) => { reply.header('x-request-id', req.id); });
