@@ -29,6 +29,12 @@ const baseDaily = (s: Store, inst: number, lo: number, to: number, limit: number
 const baseMinute = (s: Store, inst: number, lo: number, to: number, limit: number) =>
   s.select<any>(`select ts, date, ${BAR} from bars_1m where inst = ? and ts >= ? and ts <= ? order by ts limit ?`, [inst, lo, to, limit]);
 
+/** Instrument 1 (an equity): bars are written only for instruments the store knows (their pages render the id). */
+const instrumentOne = (s: Store) => s.db.insertInto('instruments').values({
+  inst: 1, id: '600000.SH', kind: 'equity', code: '600000', market: 'SH', board: 'main', name: 'One', name_lc: 'one', name_en: null,
+  list_date: 20000101, delist_date: null, total_shares: null, float_shares: null, fund_type: null, underlying: null, base_date: null, base_value: null,
+}).execute();
+
 /** A new directory with bars_1d.csv and bars_1m.csv of these lines. */
 function barFiles(daily: string[], minute: string[]): string {
   const dir = tmp();
@@ -41,9 +47,9 @@ function barFiles(daily: string[], minute: string[]): string {
 const ingestBars = (s: Store, dir: string, opts: { batchSize?: number } = {}) =>
   ingest(s, (['bars_1d', 'bars_1m'] as const).map((n) => ({ path: join(dir, `${n}.csv`), dataset: dataset(n)! })), opts);
 
-/** All packs of both tables in key order, one string each (compares stores before and after). */
-const allPacks = async (s: Store) => (await Promise.all(['bars_1d_packs', 'bars_1m_packs'].map((t) =>
-  s.selectRows(`select * from ${t} order by 1, 2`, [])))).flat().map((r) => `${r.slice(0, 3).join(' ')} ${(r[3] as Buffer).toString('hex')}`);
+/** All packs and pages of both intervals in key order, one string each (compares stores before and after). */
+const allPacks = async (s: Store) => (await Promise.all(['bars_1d_packs', 'bars_1m_packs', 'bars_1d_pages', 'bars_1m_pages'].map((t) =>
+  s.selectRows(`select * from ${t} order by 1, 2`, [])))).flat().map((r) => r.map((v) => (Buffer.isBuffer(v) ? v.toString('hex') : String(v))).join(' '));
 
 for (const store of STORES) {
   describe(`bar packs (${store.name})`, () => {
@@ -58,6 +64,7 @@ for (const store of STORES) {
         Number((await h.store.db.selectFrom(t).select((eb) => eb.fn.countAll().as('n')).executeTakeFirstOrThrow()).n);
       expect(r.rows).toBe(await count('bars_1d') + await count('bars_1m'));
       expect(r.packs).toBeGreaterThan(0);
+      expect(r.pages).toBe(r.packs);
     });
 
     /** Two long-listed equities, the last daily and 1m days, and the trading day after the data. */
@@ -292,6 +299,7 @@ for (const store of STORES) {
       const cut = sparse.length + 30;
       expect(Math.floor(days[cut - 1] / 100)).toBe(Math.floor(days[cut] / 100));
       const cols = ['inst', 'date', ...BAR.split(', ')];
+      await instrumentOne(h.store);
       await h.store.bulkInsert('bars_1d', cols, rows.slice(0, cut));
       await h.store.bulkInsert('bars_1d', cols, rows.slice(cut));
       // 1m: ten days with one bar (the opening auction), then three whole days.
@@ -344,7 +352,7 @@ for (const store of STORES) {
         // More 1m bars than one backfill batch (10,000).
         const n = await old.db.selectFrom('bars_1m').select((eb) => eb.fn.countAll().as('n')).executeTakeFirstOrThrow();
         expect(Number(n.n)).toBeGreaterThan(10_000);
-        expect(await migrate(old)).toEqual(['0003_bar_packs']);
+        expect(await migrate(old)).toEqual(['0003_bar_packs', '0004_bar_pages']);
         const r = await checkBarPacks(old);
         expect(r.problems).toEqual([]);
         expect(r.packs).toBeGreaterThan(0);
@@ -362,6 +370,7 @@ describe('bar pack maintenance', () => {
   it('is part of every store that openStore opens', async () => {
     const s = openStore(':memory:');
     await migrate(s);
+    await instrumentOne(s);
     await s.bulkInsert('bars_1d', ['inst', 'date', ...BAR.split(', ')], [[1, 20250102, 1, 1, 1, 1, 1, 1]]);
     expect((await checkBarPacks(s)).packs).toBe(1);
     await expect(s.bulkInsert('bars_1m', ['inst', 'ts', ...BAR.split(', ')], [[1, marketEpoch(20250102, 600), 1, 1, 1, 1, 1, 1]]))

@@ -33,9 +33,10 @@ describe('HTTP caching and compression', () => {
     const r = await get(h, path);
     const tag = r.headers.etag as string;
     const reads = { n: 0 };
+    // Unadjusted daily bars are read as pages (bar-pages.ts).
     const md = h.app.svc.marketData;
-    const orig = md.dailyBars.bind(md);
-    md.dailyBars = async (...a) => { reads.n++; return orig(...a); };
+    const orig = md.dailyPage.bind(md);
+    md.dailyPage = async (...a) => { reads.n++; return orig(...a); };
     try {
       const again = await h.app.inject({ url: path, headers: { 'x-api-key': h.key, 'if-none-match': `W/"x", ${tag}` } });
       expect(again.statusCode).toBe(304);
@@ -49,7 +50,7 @@ describe('HTTP caching and compression', () => {
       expect(other.statusCode).toBe(200);
       expect(other.headers.etag).not.toBe(tag);
       expect(reads.n).toBe(1);
-    } finally { md.dailyBars = orig; }
+    } finally { md.dailyPage = orig; }
   });
 
   it('changes every data ETag when an ingest changes the data', async () => {

@@ -1,5 +1,6 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { CursorCodec } from './cursor.js';
+import type { PageSlices } from '../store/bar-pages.js';
 
 /** A page of rows fetched with one extra row to learn whether another page follows. */
 export interface PageRequest {
@@ -89,7 +90,27 @@ export async function sendPageJson<Row>(
   const { rows, next, links } = await page(req, codec, operationId, fetch, key);
   let body = '{"data":[';
   for (let i = 0; i < rows.length; i++) body += (i ? ',' : '') + itemJson(rows[i]);
+  return reply.type(JSON_TYPE).send(toBuffer(body + tail(next, links)));
+}
+
+const JSON_TYPE = 'application/json; charset=utf-8';
+
+/** The collection envelope after the items. */
+function tail(next: string | null, links: { self: string; next: string | null }): string {
   const n = next === null ? 'null' : JSON.stringify(next);
-  body += `],"meta":{"next_cursor":${n}},"links":{"self":${JSON.stringify(links.self)},"next":${links.next === null ? 'null' : JSON.stringify(links.next)}}}`;
-  return reply.type('application/json; charset=utf-8').send(toBuffer(body));
+  return `],"meta":{"next_cursor":${n}},"links":{"self":${JSON.stringify(links.self)},"next":${links.next === null ? 'null' : JSON.stringify(links.next)}}}`;
+}
+
+/**
+ * As sendPageJson, for rows stored as their JSON text (bar pages): `fetch` collects the
+ * records' slices and keys, `key` gives a record's sort key from its stored key, and the body
+ * is the envelope around the slices, copied once.
+ */
+export async function sendPageSlices(
+  req: FastifyRequest, reply: FastifyReply, codec: CursorCodec, operationId: string,
+  fetch: (page: PageRequest) => Promise<PageSlices>, key: (stored: number) => unknown[],
+): Promise<FastifyReply> {
+  let slices: PageSlices | null = null;
+  const { rows, next, links } = await page(req, codec, operationId, async (p) => (slices = await fetch(p)).keys.slice(), key);
+  return reply.type(JSON_TYPE).send(slices!.body(rows.length, '{"data":[', tail(next, links)));
 }

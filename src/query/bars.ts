@@ -2,6 +2,7 @@ import type { Bar, IntervalId } from '../market/types.js';
 import { aggregateIntraday, aggregatePeriods } from '../market/aggregate.js';
 import { addDays, closeDateRange, dateParts, epochToMarketDate, marketEpoch, weekday, windowSeconds } from '../lib/time.js';
 import type { MarketDataReader } from '../store/queries/market-data.js';
+import type { PageSlices } from '../store/bar-pages.js';
 
 /**
  * Plans a page of bars of any interval from the two stored granularities (CONTRACT.md §6):
@@ -75,4 +76,19 @@ export async function readBars(
   const bars = aggregatePeriods(adjust(rows), interval as '1w' | '1mo' | '1q' | '1y');
   if (rows.length === max) bars.pop();
   return bars.filter((b) => b.date >= lo && b.date <= hi).slice(0, limit);
+}
+
+/**
+ * Unadjusted 1d or 1m bars as page text (bar-pages.ts), selected as readBars selects them; with
+ * the bar end `ts` of a record's key (a date for 1d, ts for 1m).
+ */
+export async function readBarPage(
+  reader: MarketDataReader, inst: number, interval: '1d' | '1m',
+  win: { fromMs: number; toMs: number }, after: number | null, limit: number,
+): Promise<{ slices: PageSlices; ts: (key: number) => number }> {
+  const { from, to } = windowSeconds(win);
+  if (interval === '1m') return { slices: await reader.minutePage(inst, from, to, after, limit), ts: (k) => k };
+  const { from: lo, to: hi } = closeDateRange(from, to);
+  const slices = await reader.dailyPage(inst, lo, hi, after === null ? null : epochToMarketDate(after), limit);
+  return { slices, ts: (d) => marketEpoch(d, CLOSE_MINUTE) };
 }

@@ -16,6 +16,7 @@
 import type { Bar } from '../market/types.js';
 import { epochToMarketDate } from '../lib/time.js';
 import type { BulkSession, Dialect, Store } from './store.js';
+import { checkPages, PACK_LOCK, writePages } from './bar-pages.js';
 
 /** Bytes of one packed record. */
 export const RECORD_BYTES = 56;
@@ -196,8 +197,6 @@ interface Layout { inst: number; date: number; fields: number[] }
  * Bars written in one transaction and not yet merged into their packs, per table, instrument
  * and pack key, each pack's records in the order written.
  */
-/** The advisory lock that serialises pack merges on PostgreSQL (any constant of the project's own). */
-const PACK_LOCK = 0x6d64_7301;
 
 class Pending {
   readonly tables = new Map<PackedTable, Map<number, Map<number, PendingPack>>>();
@@ -286,6 +285,8 @@ async function merge(s: BulkSession, t: PackedTable, pending: Map<number, Map<nu
       const part = out.slice(i, i + WRITE_PACKS);
       await s.query(write(part.length), part.flat());
     }
+    // And their JSON (bar-pages.ts), in the same transaction.
+    await writePages(s, t.packs, out);
     out = [];
   };
   for (const inst of [...pending.keys()].sort((a, b) => a - b)) {
@@ -365,8 +366,8 @@ export function withBarPacks(store: Store, limits: PendingLimits = PENDING): Sto
   };
 }
 
-/** What `checkBarPacks` found: packs and base rows compared, and the first problems. */
-export interface BarPackCheck { packs: number; rows: number; problems: string[] }
+/** What `checkBarPacks` found: packs, base rows and pages compared, and the first problems. */
+export interface BarPackCheck { packs: number; rows: number; pages: number; problems: string[] }
 
 interface Item { inst: number; pack: number; rec: number[] }
 
@@ -393,12 +394,13 @@ const cmp = (a: Item, b: Item) => a.inst - b.inst || a.pack - b.pack || a.rec[0]
 
 /**
  * Checks, on one read snapshot, that the packs are exactly the base bars: every pack decodes to
- * its base rows in order, under the right key, and every base row is in a pack. For tests and
+ * its base rows in order, under the right key, and every base row is in a pack; and that every
+ * pack has its page (bar-pages.ts), rendered from it. For tests and
  * operators (bars written around `openStore` show up here).
  */
 export function checkBarPacks(store: Store, maxProblems = 20): Promise<BarPackCheck> {
   return store.bulkTransaction(async (s) => {
-    const res: BarPackCheck = { packs: 0, rows: 0, problems: [] };
+    const res: BarPackCheck = { packs: 0, rows: 0, pages: 0, problems: [] };
     const problem = (p: string) => { if (res.problems.length < maxProblems) res.problems.push(p); };
     for (const t of PACKED.values()) {
       const { packs, key } = t;
@@ -441,6 +443,7 @@ export function checkBarPacks(store: Store, maxProblems = 20): Promise<BarPackCh
         packed.next();
       }
     }
+    res.pages = await checkPages(s, problem);
     return res;
   }, { readOnly: true });
 }

@@ -5,7 +5,9 @@ import { openPostgres } from './dialects/postgres.js';
 import * as m0001 from './migrations/0001_core.js';
 import * as m0002 from './migrations/0002_fundamentals.js';
 import * as m0003 from './migrations/0003_bar_packs.js';
+import * as m0004 from './migrations/0004_bar_pages.js';
 import { withBarPacks } from './bar-packs.js';
+import { ensureBarPages } from './bar-pages.js';
 
 export type Dialect = 'sqlite' | 'postgres';
 
@@ -65,9 +67,10 @@ const MIGRATIONS: Record<string, { up(db: Kysely<any>, d: Dialect): Promise<void
   '0001_core': m0001,
   '0002_fundamentals': m0002,
   '0003_bar_packs': m0003,
+  '0004_bar_pages': m0004,
 };
 
-/** Applies pending migrations; returns the names applied. */
+/** Applies pending migrations, then renders the bar pages if stale; returns the migrations applied. */
 export async function migrate(store: Store): Promise<string[]> {
   const provider: MigrationProvider = {
     async getMigrations() {
@@ -78,5 +81,7 @@ export async function migrate(store: Store): Promise<string[]> {
   };
   const { error, results } = await new Migrator({ db: store.db, provider }).migrateToLatest();
   if (error) throw error;
+  // Bar pages are code's output: rendered again whenever their rendition changes.
+  await ensureBarPages(store);
   return (results ?? []).filter((r) => r.status === 'Success').map((r) => r.migrationName);
 }

@@ -4,50 +4,85 @@ import type { Store } from '../store.js';
 import type { Bar } from '../../market/types.js';
 import { epochToMarketDate, windowSeconds } from '../../lib/time.js';
 import { decodeBars } from '../bar-packs.js';
+import { PageSlices } from '../bar-pages.js';
 
 const DAILY_PACKS = 'select month, n, data from bars_1d_packs where inst = ? and month >= ? and month <= ? order by month limit ?';
 const MINUTE_PACKS = 'select date, n, data from bars_1m_packs where inst = ? and date >= ? and date <= ? order by date limit ?';
+const DAILY_PAGES = 'select month, data from bars_1d_pages where inst = ? and month >= ? and month <= ? order by month limit ?';
+const MINUTE_PAGES = 'select date, data from bars_1m_pages where inst = ? and date >= ? and date <= ? order by date limit ?';
 
 /**
  * Time-series reads on the request path: each is one keyset range scan on a primary key,
  * through a cached prepared statement. Bars come from the bar packs (store/bar-packs.ts): a
  * page of 100 daily bars reads about 8 monthly packs, a page of 1m bars one or two days.
  */
+type Take = (row: unknown[], lo: number, hi: number) => void;
+
 export class MarketDataReader {
   constructor(private readonly store: Store) {}
 
   /** Daily bars with from <= date <= to and date > after, ascending (ts left 0 for the caller). */
-  dailyBars(inst: number, from: number, to: number, after: number | null, limit: number): Promise<Bar[]> {
-    const lo = after !== null && after >= from ? after + 1 : from;
-    // A month holds at least 15 trading days; the first one may hold fewer after `lo`.
-    return this.packed(DAILY_PACKS, true, inst, Math.floor(lo / 100), Math.floor(to / 100), lo, to, limit, 15);
+  async dailyBars(inst: number, from: number, to: number, after: number | null, limit: number): Promise<Bar[]> {
+    const out: Bar[] = [];
+    await this.daily(DAILY_PACKS, inst, from, to, after, limit, 15, () => out.length,
+      (r, lo, hi) => decodeBars(out, r[2] as Uint8Array, r[1] as number, null, lo, hi, limit));
+    return out;
+  }
+
+  /** As dailyBars, as the page text of the bars (bar-pages.ts); keys are dates. */
+  async dailyPage(inst: number, from: number, to: number, after: number | null, limit: number): Promise<PageSlices> {
+    const out = new PageSlices(limit);
+    // Pages are larger than packs: read for 20 bars a month (most hold 19 to 23), then more.
+    await this.daily(DAILY_PAGES, inst, from, to, after, limit, 20, () => out.keys.length, (r, lo, hi) => out.add(r[1] as Uint8Array, lo, hi));
+    return out;
   }
 
   /** 1m bars with from <= ts <= to (epoch seconds) and ts > after, ascending. */
-  minuteBars(inst: number, from: number, to: number, after: number | null, limit: number): Promise<Bar[]> {
+  async minuteBars(inst: number, from: number, to: number, after: number | null, limit: number): Promise<Bar[]> {
+    const out: Bar[] = [];
+    await this.minute(MINUTE_PACKS, inst, from, to, after, limit, () => out.length,
+      (r, lo, hi) => decodeBars(out, r[2] as Uint8Array, r[1] as number, r[0] as number, lo, hi, limit));
+    return out;
+  }
+
+  /** As minuteBars, as the page text of the bars; keys are ts. */
+  async minutePage(inst: number, from: number, to: number, after: number | null, limit: number): Promise<PageSlices> {
+    const out = new PageSlices(limit);
+    await this.minute(MINUTE_PAGES, inst, from, to, after, limit, () => out.keys.length, (r, lo, hi) => out.add(r[1] as Uint8Array, lo, hi));
+    return out;
+  }
+
+  private daily(sql: string, inst: number, from: number, to: number, after: number | null, limit: number, perPack: number,
+    count: () => number, take: Take): Promise<void> {
+    const lo = after !== null && after >= from ? after + 1 : from;
+    // A month holds at least 15 trading days; the first one may hold fewer after `lo`.
+    return this.packed(sql, inst, Math.floor(lo / 100), Math.floor(to / 100), lo, to, limit, perPack, count, take);
+  }
+
+  private minute(sql: string, inst: number, from: number, to: number, after: number | null, limit: number,
+    count: () => number, take: Take): Promise<void> {
     const lo = after !== null && after >= from ? after + 1 : from;
     // A 1m pack is the trading day (market date) of its bars' ts; a day holds up to 241 bars.
     const days = windowSeconds({ fromMs: lo * 1000, toMs: to * 1000 });
-    return this.packed(MINUTE_PACKS, false, inst, epochToMarketDate(days.from), epochToMarketDate(days.to), lo, to, limit, 241);
+    return this.packed(sql, inst, epochToMarketDate(days.from), epochToMarketDate(days.to), lo, to, limit, 241, count, take);
   }
 
   /**
-   * Bars with lo <= key <= hi from the packs first..last, at most `limit`: reads enough packs for
-   * `limit` bars at `perPack` bars each (plus one), then more, twice as many each time, while
-   * suspensions or the window's edges left the page short.
+   * Hands `take` the rows of packs (or pages) first..last with records in [lo, hi] until
+   * `count()` reaches `limit`: reads enough packs for `limit` bars at `perPack` bars each (plus
+   * one), then more, twice as many each time, while suspensions or the window's edges left the
+   * page short.
    */
-  private async packed(sql: string, daily: boolean, inst: number, first: number, last: number,
-    lo: number, hi: number, limit: number, perPack: number): Promise<Bar[]> {
-    const out: Bar[] = [];
+  private async packed(sql: string, inst: number, first: number, last: number, lo: number, hi: number, limit: number,
+    perPack: number, count: () => number, take: Take): Promise<void> {
     let packs = Math.ceil(limit / perPack) + 1;
-    while (out.length < limit && first <= last) {
+    while (count() < limit && first <= last) {
       const rows = await this.store.selectRows(sql, [inst, first, last, packs]);
-      for (const r of rows) decodeBars(out, r[2] as Uint8Array, r[1] as number, daily ? null : r[0] as number, lo, hi, limit);
+      for (const r of rows) take(r, lo, hi);
       if (rows.length < packs) break;
       first = (rows[rows.length - 1][0] as number) + 1;
-      packs = Math.max(2 * packs, Math.ceil((limit - out.length) / perPack) + 1);
+      packs = Math.max(2 * packs, Math.ceil((limit - count()) / perPack) + 1);
     }
-    return out;
   }
 
   quotes(inst: number, from: number, to: number, after: number | null, limit: number): Promise<Selectable<QuoteTable>[]> {

@@ -1,12 +1,12 @@
 import { Type } from '@sinclair/typebox';
 import type { App } from '../../services.js';
 import { instrumentIdParam, operation, pathInstrument, type Kind } from '../../route.js';
-import { sendPageJson } from '../../collection.js';
+import { sendPageJson, sendPageSlices } from '../../collection.js';
 import { adjustmentQuery, intervalQuery, timeWindow, timeWindowParams, type TimeWindow } from '../../params.js';
 import { Collection } from '../../schemas/common.js';
 import { Bar } from '../../schemas/market-data.js';
 import { barJson } from '../../serialize.js';
-import { periodEnd, periodStart, readBars } from '../../../query/bars.js';
+import { periodEnd, periodStart, readBarPage, readBars } from '../../../query/bars.js';
 import { marketEpoch, parseDate } from '../../../lib/time.js';
 import type { AdjustmentId, IntervalId } from '../../../market/types.js';
 import type { Adjuster } from '../../../query/analytics.js';
@@ -45,6 +45,17 @@ export function registerBars(app: App, kind: Kind, path: string, operationId: st
     const inst = await pathInstrument(app.svc, req.params.instrument_id, kind);
     const adjustment = kind === 'index' ? 'none' : (q.adjustment ?? 'none');
     const win = barWindow(q);
+    if (adjustment === 'none' && (q.interval === '1d' || q.interval === '1m')) {
+      // Stored intervals, unadjusted: the bars' JSON is stored (bar pages); the cursor keeps
+      // the basis it came with, as the adjuster below would.
+      let basis = 0, ts: (k: number) => number = (k) => k;
+      return sendPageSlices(req, reply, codec, operationId, async (p) => {
+        basis = p.after ? Number(p.after[1] ?? 0) : 0;
+        const r = await readBarPage(marketData, inst.inst, q.interval as '1d' | '1m', win, p.after ? Number(p.after[0]) : null, p.limit);
+        ts = r.ts;
+        return r.slices;
+      }, (k) => [ts(k), basis]);
+    }
     let adj: Adjuster;
     // The cursor carries the adjustment basis (last ex-date applied): a forward walk keeps it
     // even if corporate actions are loaded while it walks.

@@ -1,0 +1,213 @@
+/**
+ * Bar pages: each bar pack (bar-packs.ts) rendered once more as the JSON the API serves for it,
+ * so that a page of unadjusted 1d or 1m bars is bytes copied out of a few rows instead of 100
+ * bars decoded, formatted and joined (the bars route's hottest path).
+ *
+ * A page row (`bars_1d_pages` per instrument and month, `bars_1m_pages` per instrument and
+ * trading day, the keys of the pack it renders) holds, little-endian:
+ *   u32 n, u32 key[n] (the records' keys: date, or ts in epoch seconds), u32 end[n] (where
+ *   record i's text ends within the text), then the text: record i's Bar JSON followed by ','.
+ * Records of one pack are contiguous, so any run of them is one slice of the text.
+ *
+ * Pages are derived from the packs by code (the JSON of a Bar, serialize.ts), so they carry a
+ * rendition number: `rebuildBarPages` re-renders every pack when the stored rendition is not
+ * RENDITION (bump it whenever barJson's output changes), and the pack merges keep them in step.
+ */
+import { barJson } from '../http/serialize.js';
+import type { BulkSession, Store } from './store.js';
+
+/** The rendition the pages hold; stored in `meta` as `bar_pages`. */
+export const RENDITION = '1';
+
+/** What rendering needs of an instrument. */
+export interface PageInstrument { id: string; kind: string }
+
+const HEAD = (n: number) => 4 + 8 * n;
+
+/** The advisory lock that serialises pack merges and page rebuilds on PostgreSQL (a constant of the project's own). */
+export const PACK_LOCK = 0x6d64_7301;
+
+/**
+ * Renders the `n` records of a pack (`data`: 56-byte records of seven little-endian float64,
+ * key first, as bar-packs encodes them) as a page; `date` is a 1m pack's trading day.
+ */
+export function renderPage(data: Uint8Array, n: number, daily: boolean, inst: PageInstrument, date = 0): Buffer {
+  const json = barJson(inst.id, inst.kind, daily ? '1d' : '1m', 'none');
+  const dv = new DataView(data.buffer, data.byteOffset, data.byteLength);
+  const head = HEAD(n);
+  const keys: number[] = [], ends: number[] = [];
+  let text = '';
+  for (let i = 0, o = 0; i < n; i++, o += 56) {
+    const f = (k: number) => dv.getFloat64(o + 8 * k, true);
+    const key = f(0);
+    text += json({ ts: daily ? 0 : key, date: daily ? key : date, open: f(1), high: f(2), low: f(3), close: f(4), volume: f(5), amount: f(6) }) + ',';
+    keys.push(key);
+    ends.push(text.length);
+  }
+  // Bar JSON is ASCII (ids, digits, ISO dates): string length is byte length.
+  const out = Buffer.allocUnsafe(head + text.length);
+  out.writeUInt32LE(n, 0);
+  for (let i = 0; i < n; i++) { out.writeUInt32LE(keys[i], 4 + 4 * i); out.writeUInt32LE(ends[i], 4 + 4 * n + 4 * i); }
+  if (out.write(text, head, 'latin1') !== text.length || Buffer.byteLength(text) !== text.length) throw new Error('bar JSON is not ASCII');
+  return out;
+}
+
+/** The page table of a pack table, and its key column. */
+const PAGES = { bars_1d_packs: ['bars_1d_pages', 'month'], bars_1m_packs: ['bars_1m_pages', 'date'] } as const;
+const WRITE_PAGES = 64;
+
+/**
+ * Writes the pages of packs just written to `packs` (rows `[inst, key, n, data]`), replacing
+ * those stored: called by every pack merge, in the merge's transaction.
+ */
+export async function writePages(s: BulkSession, packs: keyof typeof PAGES, rows: unknown[][]): Promise<void> {
+  const [table, key] = PAGES[packs];
+  const daily = packs === 'bars_1d_packs';
+  const insts = await instruments(s, [...new Set(rows.map((r) => r[0] as number))]);
+  for (let i = 0; i < rows.length; i += WRITE_PAGES) {
+    const part = rows.slice(i, i + WRITE_PAGES).map(([inst, k, n, data]) => {
+      const meta = insts.get(inst as number);
+      if (!meta) throw new Error(`bar pack of instrument ${String(inst)}, which is not in instruments`);
+      return [inst, k, renderPage(data as Uint8Array, n as number, daily, meta, k as number)];
+    });
+    await s.query(`insert into ${table} (inst, ${key}, data) values ${part.map(() => '(?, ?, ?)').join(', ')}`
+      + ` on conflict (inst, ${key}) do update set data = excluded.data`, part.flat());
+  }
+}
+
+async function instruments(s: BulkSession, insts: number[]): Promise<Map<number, PageInstrument>> {
+  const out = new Map<number, PageInstrument>();
+  for (let i = 0; i < insts.length; i += 500) {
+    const part = insts.slice(i, i + 500);
+    const rows = await s.queryRows(`select inst, id, kind from instruments where inst in (${part.map(() => '?').join(', ')})`, part);
+    for (const [inst, id, kind] of rows as [number, string, string][]) out.set(inst, { id, kind });
+  }
+  return out;
+}
+
+/** Renders every page from the packs, in one transaction, when the stored rendition is not RENDITION. */
+export async function ensureBarPages(store: Store): Promise<boolean> {
+  const stored = async (s: BulkSession) => (await s.queryRows("select value from meta where key = 'bar_pages'"))[0]?.[0];
+  if (await store.bulkTransaction(stored, { readOnly: true }) === RENDITION) return false;
+  return store.bulkTransaction(async (s) => {
+    if (store.dialect === 'postgres') await s.query('select pg_advisory_xact_lock(?)', [PACK_LOCK]);
+    if (await stored(s) === RENDITION) return false;
+    for (const [packs, [table, key]] of Object.entries(PAGES) as [keyof typeof PAGES, readonly [string, string]][]) {
+      await s.query(`delete from ${table}`);
+      let pos: [number, number] | null = null;
+      for (;;) {
+        const rows: unknown[][] = await s.queryRows(`select inst, ${key}, n, data from ${packs}`
+          + `${pos ? ` where (inst, ${key}) > (?, ?)` : ''} order by inst, ${key} limit ?`, [...(pos ?? []), 500]);
+        if (rows.length === 0) break;
+        await writePages(s, packs, rows);
+        const last = rows[rows.length - 1];
+        pos = [last[0] as number, last[1] as number];
+      }
+    }
+    await s.query('insert into meta (key, value) values (?, ?) on conflict (key) do update set value = excluded.value', ['bar_pages', RENDITION]);
+    return true;
+  });
+}
+
+/** The records of a page: keys, and each record's JSON text (without the comma). */
+export function decodePage(page: Uint8Array): { key: number; json: string }[] {
+  const b = Buffer.from(page.buffer, page.byteOffset, page.byteLength);
+  const n = b.readUInt32LE(0), head = HEAD(n);
+  return Array.from({ length: n }, (_, i) => {
+    const start = i === 0 ? 0 : b.readUInt32LE(4 + 4 * n + 4 * (i - 1));
+    return { key: b.readUInt32LE(4 + 4 * i), json: b.toString('utf8', head + start, head + b.readUInt32LE(4 + 4 * n + 4 * i) - 1) };
+  });
+}
+
+/**
+ * Collects the records of pages, in key order, whose key lies in [lo, hi], up to `limit`;
+ * `body` then joins the text of the first records into a response.
+ */
+export class PageSlices {
+  /** The keys of the records collected. */
+  readonly keys: number[] = [];
+  /** Per page added: the page, its record count and the index of its first record taken. */
+  private readonly runs: { page: Buffer; n: number; first: number; count: number }[] = [];
+
+  constructor(private readonly limit: number) {}
+
+  get full(): boolean { return this.keys.length >= this.limit; }
+
+  /** Adds the records of one page with lo <= key <= hi while the collection is short. */
+  add(page: Uint8Array, lo: number, hi: number): void {
+    const b = Buffer.isBuffer(page) ? page : Buffer.from(page.buffer, page.byteOffset, page.byteLength);
+    const n = b.readUInt32LE(0);
+    let first = -1, count = 0;
+    for (let i = 0; i < n && this.keys.length < this.limit; i++) {
+      const key = b.readUInt32LE(4 + 4 * i);
+      if (key < lo) continue;
+      if (key > hi) break;
+      if (first < 0) first = i;
+      count++;
+      this.keys.push(key);
+    }
+    if (count > 0) this.runs.push({ page: b, n, first, count });
+  }
+
+  /**
+   * `prefix`, the JSON of the first `count` records joined by commas, then `suffix`, as one
+   * Buffer (records past `count` were read to learn whether another page follows).
+   */
+  body(count: number, prefix: string, suffix: string): Buffer {
+    const slices: Buffer[] = [];
+    let len = 0;
+    for (const r of this.runs) {
+      if (count <= 0) break;
+      const take = Math.min(count, r.count);
+      count -= take;
+      const ends = 4 + 4 * r.n, head = HEAD(r.n);
+      const start = r.first === 0 ? 0 : r.page.readUInt32LE(ends + 4 * (r.first - 1));
+      const s = r.page.subarray(head + start, head + r.page.readUInt32LE(ends + 4 * (r.first + take - 1)));
+      slices.push(s);
+      len += s.length;
+    }
+    // Each record's text ends with a comma: the last one's is dropped.
+    const pre = Buffer.byteLength(prefix), suf = Buffer.byteLength(suffix);
+    const out = Buffer.allocUnsafe(pre + Math.max(0, len - 1) + suf);
+    let o = out.write(prefix, 0, 'utf8');
+    for (let i = 0; i < slices.length; i++) {
+      const s = slices[i];
+      o += s.copy(out, o, 0, i === slices.length - 1 ? s.length - 1 : s.length);
+    }
+    out.write(suffix, o, 'utf8');
+    return out;
+  }
+}
+
+/**
+ * Checks, in session `s`, that every pack has its page, rendered from it as the code renders
+ * it now, and no page is left without a pack; reports each problem through `problem` and
+ * returns the pages compared (checkBarPacks calls it).
+ */
+export async function checkPages(s: BulkSession, problem: (p: string) => void): Promise<number> {
+  let pages = 0;
+  for (const [packs, [table, key]] of Object.entries(PAGES) as [keyof typeof PAGES, readonly [string, string]][]) {
+    let pos: [number, number] | null = null, good = 0;
+    for (;;) {
+      const rows: unknown[][] = await s.queryRows(`select inst, ${key}, n, data from ${packs}`
+        + `${pos ? ` where (inst, ${key}) > (?, ?)` : ''} order by inst, ${key} limit ?`, [...(pos ?? []), 500]);
+      if (rows.length === 0) break;
+      const [first, last] = [rows[0], rows[rows.length - 1]];
+      const stored = new Map((await s.queryRows(`select inst, ${key}, data from ${table} where (inst, ${key}) >= (?, ?) and (inst, ${key}) <= (?, ?)`,
+        [first[0], first[1], last[0], last[1]])).map((r) => [`${String(r[0])}/${String(r[1])}`, r[2] as Uint8Array]));
+      const insts = await instruments(s, [...new Set(rows.map((r) => r[0] as number))]);
+      for (const [inst, k, n, data] of rows as [number, number, number, Uint8Array][]) {
+        const page = stored.get(`${inst}/${k}`);
+        const meta = insts.get(inst);
+        if (!page) problem(`${table} ${inst}/${k}: missing`);
+        else if (!meta || !Buffer.from(page).equals(renderPage(data, n, packs === 'bars_1d_packs', meta, k))) problem(`${table} ${inst}/${k}: differs from its pack`);
+        else good++;
+      }
+      pos = [last[0] as number, last[1] as number];
+    }
+    const [[total]] = await s.queryRows(`select count(*) from ${table}`);
+    if (Number(total) !== good) problem(`${table}: ${Number(total)} pages for ${good} packs with a page`);
+    pages += good;
+  }
+  return pages;
+}

@@ -1,0 +1,99 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { get, harness, STORES, type Harness } from './helpers.js';
+import { migrate } from '../src/store/store.js';
+import { checkBarPacks } from '../src/store/bar-packs.js';
+import { decodePage, RENDITION } from '../src/store/bar-pages.js';
+import { MarketDataReader } from '../src/store/queries/market-data.js';
+import { readBarPage, readBars } from '../src/query/bars.js';
+import { barJson } from '../src/http/serialize.js';
+import { marketEpoch } from '../src/lib/time.js';
+
+/** A small deterministic generator (mulberry32): the cases are the same on every run. */
+function rng(seed: number) {
+  return () => {
+    seed = (seed + 0x6d2b79f5) | 0;
+    let t = Math.imul(seed ^ (seed >>> 15), 1 | seed);
+    t = (t + Math.imul(t ^ (t >>> 7), 61 | t)) ^ t;
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+  };
+}
+
+for (const store of STORES) {
+  describe(`bar pages (${store.name})`, () => {
+    let h: Harness;
+    beforeAll(async () => { h = await harness(await store.url()); });
+    afterAll(async () => { await h?.close(); });
+
+    it('serve the JSON that rendering the bars gives, for any window, cursor and page size', async () => {
+      const insts = await h.store.db.selectFrom('instruments').select(['inst', 'id', 'kind']).where('kind', 'in', ['equity', 'index']).execute();
+      const minuteDays = (await h.store.db.selectFrom('bars_1m').select('date').distinct().orderBy('date').execute()).map((r) => r.date);
+      const reader = new MarketDataReader(h.store);
+      const rand = rng(42);
+      const pick = <T>(a: T[]) => a[Math.floor(rand() * a.length)];
+      let compared = 0;
+      for (let c = 0; c < 300; c++) {
+        const inst = pick(insts);
+        const interval = rand() < 0.5 ? '1d' : '1m';
+        // Daily windows anywhere in 2025 (the demo's range); 1m windows around the 1m days.
+        const day = interval === '1d' ? 20250102 + Math.floor(rand() * 11) * 100 + Math.floor(rand() * 28) : pick(minuteDays);
+        const fromMs = marketEpoch(day, Math.floor(rand() * 1440)) * 1000;
+        const toMs = fromMs + Math.floor(rand() * (interval === '1d' ? 200 : 3) * 86_400_000);
+        const limit = 1 + Math.floor(rand() * 120);
+        const all = await readBars(reader, inst.inst, interval, { fromMs, toMs }, null, 1_000_000);
+        // No cursor, or one after a bar of the window (or before it).
+        const after = rand() < 0.4 || all.length === 0 ? null : all[Math.floor(rand() * all.length)].ts - (rand() < 0.2 ? 1 : 0);
+        const bars = await readBars(reader, inst.inst, interval, { fromMs, toMs }, after, limit);
+        const { slices, ts } = await readBarPage(reader, inst.inst, interval, { fromMs, toMs }, after, limit);
+        expect(slices.keys.map(ts), `${inst.id} ${interval} ${fromMs}..${toMs} after ${after} limit ${limit}`).toEqual(bars.map((b) => b.ts));
+        const count = Math.floor(rand() * (bars.length + 1));
+        const json = barJson(inst.id, inst.kind, interval, 'none');
+        expect(slices.body(count, '[', ']').toString()).toBe(`[${bars.slice(0, count).map(json).join(',')}]`);
+        compared += bars.length;
+      }
+      expect(compared).toBeGreaterThan(5_000);
+    });
+
+    it('answer the bars route: every page of a walk equals the rendered bars, and the cursor walks on', async () => {
+      const eq = await h.store.db.selectFrom('instruments').select(['inst', 'id', 'kind']).where('kind', '=', 'equity').orderBy('inst').executeTakeFirstOrThrow();
+      const reader = new MarketDataReader(h.store);
+      const win = { fromMs: marketEpoch(20250301, 0) * 1000, toMs: marketEpoch(20250630, 1440) * 1000 };
+      const expected = (await readBars(reader, eq.inst, '1d', win, null, 1000)).map((b) => JSON.parse(barJson(eq.id, eq.kind, '1d', 'none')(b)));
+      expect(expected.length).toBeGreaterThan(60);
+      const rows: unknown[] = [];
+      let url: string | null = `/api/v1/equities/${eq.id}/bars?interval=1d&from=2025-03-01&to=2025-06-30&page[size]=17`;
+      while (url) {
+        const r = await get(h, url);
+        expect(r.status).toBe(200);
+        rows.push(...r.body.data);
+        url = r.body.links.next;
+      }
+      expect(rows).toEqual(expected);
+    });
+
+    it('are rendered again from the packs when their rendition is stale, and a wrong page is reported until then', async () => {
+      const [table, key] = ['bars_1d_pages', 'month'];
+      const [inst, k, data] = (await h.store.selectRows(`select inst, ${key}, data from ${table} order by inst, ${key} limit 1`, []))[0] as [number, number, Buffer];
+      // A page whose close differs from its pack's, and one page missing.
+      const recs = decodePage(data);
+      expect(recs.length).toBeGreaterThan(0);
+      const wrong = Buffer.from(data.toString('latin1').replace(/"close":"(\d)/, (_m, d) => `"close":"${(Number(d) + 1) % 10}`), 'latin1');
+      expect(wrong.equals(data)).toBe(false);
+      await h.store.bulkTransaction(async (s) => {
+        await s.query(`update ${table} set data = ? where inst = ? and ${key} = ?`, [wrong, inst, k]);
+        await s.query(`delete from ${table} where (inst, ${key}) = (select inst, ${key} from ${table} order by inst desc, ${key} desc limit 1)`);
+      });
+      const before = await checkBarPacks(h.store);
+      expect(before.problems).toEqual([`${table} ${inst}/${k}: differs from its pack`, expect.stringMatching(/: missing$/), expect.stringMatching(/pages for/)]);
+      // Same rendition: migrate leaves the pages alone.
+      await migrate(h.store);
+      expect((await checkBarPacks(h.store)).problems.length).toBe(3);
+      await h.store.bulkTransaction((s) => s.query("update meta set value = '0' where key = 'bar_pages'"));
+      await migrate(h.store);
+      const after = await checkBarPacks(h.store);
+      expect(after.problems).toEqual([]);
+      expect(after.pages).toBe(after.packs);
+      const stored = await h.store.selectRows("select value from meta where key = 'bar_pages'", []);
+      expect(stored).toEqual([[RENDITION]]);
+    });
+  });
+}
