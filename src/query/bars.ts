@@ -78,17 +78,13 @@ export async function readBars(
   return bars.filter((b) => b.date >= lo && b.date <= hi).slice(0, limit);
 }
 
-/**
- * Unadjusted 1d or 1m bars as page text (bar-pages.ts), selected as readBars selects them; with
- * the bar end `ts` of a record's key (a date for 1d, ts for 1m).
- */
-export async function readBarPage(
-  reader: MarketDataReader, inst: number, interval: '1d' | '1m',
-  win: { fromMs: number; toMs: number }, after: number | null, limit: number,
-): Promise<{ slices: PageSlices; ts: (key: number) => number }> {
+/** Unadjusted daily bars as page text (bar-pages.ts; keys are dates), selected as readBars selects them. */
+export function readDailyPage(reader: MarketDataReader, inst: number, win: { fromMs: number; toMs: number },
+  after: number | null, limit: number): Promise<PageSlices> {
   const { from, to } = windowSeconds(win);
-  if (interval === '1m') return { slices: await reader.minutePage(inst, from, to, after, limit), ts: (k) => k };
   const { from: lo, to: hi } = closeDateRange(from, to);
-  const slices = await reader.dailyPage(inst, lo, hi, after === null ? null : epochToMarketDate(after), limit);
-  return { slices, ts: (d) => marketEpoch(d, CLOSE_MINUTE) };
+  return reader.dailyPage(inst, lo, hi, after === null ? null : epochToMarketDate(after), limit);
 }
+
+/** The bar end (15:00 market time, epoch seconds) of a daily bar's date. */
+export const dailyTs = (date: number) => marketEpoch(date, CLOSE_MINUTE);

@@ -60,7 +60,6 @@ export interface MinuteBarTable extends BarColumns { ts: number; date: number }
 export interface DailyBarPackTable { inst: number; month: number; n: number; data: Buffer }
 export interface MinuteBarPackTable { inst: number; date: number; n: number; data: Buffer }
 export interface DailyBarPageTable { inst: number; month: number; data: Buffer }
-export interface MinuteBarPageTable { inst: number; date: number; data: Buffer }
 
 export interface QuoteTable {
   inst: number; ts: number; date: number;
@@ -105,7 +104,6 @@ export interface Database extends FundamentalsDatabase {
   bars_1d_packs: DailyBarPackTable;
   bars_1m_packs: MinuteBarPackTable;
   bars_1d_pages: DailyBarPageTable;
-  bars_1m_pages: MinuteBarPageTable;
   quotes: QuoteTable;
   trades: TradeTable;
   corporate_actions: CorporateActionTable;

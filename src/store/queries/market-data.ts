@@ -9,7 +9,6 @@ import { PageSlices } from '../bar-pages.js';
 const DAILY_PACKS = 'select month, n, data from bars_1d_packs where inst = ? and month >= ? and month <= ? order by month limit ?';
 const MINUTE_PACKS = 'select date, n, data from bars_1m_packs where inst = ? and date >= ? and date <= ? order by date limit ?';
 const DAILY_PAGES = 'select month, data from bars_1d_pages where inst = ? and month >= ? and month <= ? order by month limit ?';
-const MINUTE_PAGES = 'select date, data from bars_1m_pages where inst = ? and date >= ? and date <= ? order by date limit ?';
 
 /**
  * Time-series reads on the request path: each is one keyset range scan on a primary key,
@@ -42,13 +41,6 @@ export class MarketDataReader {
     const out: Bar[] = [];
     await this.minute(MINUTE_PACKS, inst, from, to, after, limit, () => out.length,
       (r, lo, hi) => decodeBars(out, r[2] as Uint8Array, r[1] as number, r[0] as number, lo, hi, limit));
-    return out;
-  }
-
-  /** As minuteBars, as the page text of the bars; keys are ts. */
-  async minutePage(inst: number, from: number, to: number, after: number | null, limit: number): Promise<PageSlices> {
-    const out = new PageSlices(limit);
-    await this.minute(MINUTE_PAGES, inst, from, to, after, limit, () => out.keys.length, (r, lo, hi) => out.add(r[1] as Uint8Array, lo, hi));
     return out;
   }
 

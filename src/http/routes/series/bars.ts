@@ -6,7 +6,7 @@ import { adjustmentQuery, intervalQuery, timeWindow, timeWindowParams, type Time
 import { Collection } from '../../schemas/common.js';
 import { Bar } from '../../schemas/market-data.js';
 import { barJson } from '../../serialize.js';
-import { periodEnd, periodStart, readBarPage, readBars } from '../../../query/bars.js';
+import { dailyTs, periodEnd, periodStart, readBars, readDailyPage } from '../../../query/bars.js';
 import { marketEpoch, parseDate } from '../../../lib/time.js';
 import type { AdjustmentId, IntervalId } from '../../../market/types.js';
 import type { Adjuster } from '../../../query/analytics.js';
@@ -45,16 +45,14 @@ export function registerBars(app: App, kind: Kind, path: string, operationId: st
     const inst = await pathInstrument(app.svc, req.params.instrument_id, kind);
     const adjustment = kind === 'index' ? 'none' : (q.adjustment ?? 'none');
     const win = barWindow(q);
-    if (adjustment === 'none' && (q.interval === '1d' || q.interval === '1m')) {
-      // Stored intervals, unadjusted: the bars' JSON is stored (bar pages); the cursor keeps
-      // the basis it came with, as the adjuster below would.
-      let basis = 0, ts: (k: number) => number = (k) => k;
-      return sendPageSlices(req, reply, codec, operationId, async (p) => {
+    if (adjustment === 'none' && q.interval === '1d') {
+      // Unadjusted daily bars: their JSON is stored (bar pages); the cursor keeps the basis it
+      // came with, as the adjuster below would.
+      let basis = 0;
+      return sendPageSlices(req, reply, codec, operationId, (p) => {
         basis = p.after ? Number(p.after[1] ?? 0) : 0;
-        const r = await readBarPage(marketData, inst.inst, q.interval as '1d' | '1m', win, p.after ? Number(p.after[0]) : null, p.limit);
-        ts = r.ts;
-        return r.slices;
-      }, (k) => [ts(k), basis]);
+        return readDailyPage(marketData, inst.inst, win, p.after ? Number(p.after[0]) : null, p.limit);
+      }, (date) => [dailyTs(date), basis]);
     }
     let adj: Adjuster;
     // The cursor carries the adjustment basis (last ex-date applied): a forward walk keeps it
