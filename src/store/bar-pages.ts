@@ -53,8 +53,8 @@ export function renderPage(data: Uint8Array, n: number, inst: PageInstrument): B
   return out;
 }
 
-/** The page table of a pack table, and its key column. */
-const PAGES = { bars_1d_packs: ['bars_1d_pages', 'month'] } as const;
+/** The packs that have pages, and their page table (both keyed by inst and month). */
+const PACKS = 'bars_1d_packs', TABLE = 'bars_1d_pages';
 const WRITE_PAGES = 64;
 
 /**
@@ -62,8 +62,7 @@ const WRITE_PAGES = 64;
  * those stored: called by every pack merge, in the merge's transaction (1m packs have none).
  */
 export async function writePages(s: BulkSession, packs: string, rows: unknown[][]): Promise<void> {
-  if (!(packs in PAGES)) return;
-  const [table, key] = PAGES[packs as keyof typeof PAGES];
+  if (packs !== PACKS) return;
   const insts = await instruments(s, [...new Set(rows.map((r) => r[0] as number))]);
   for (let i = 0; i < rows.length; i += WRITE_PAGES) {
     const part = rows.slice(i, i + WRITE_PAGES).map(([inst, k, n, data]) => {
@@ -71,8 +70,8 @@ export async function writePages(s: BulkSession, packs: string, rows: unknown[][
       if (!meta) throw new Error(`bar pack of instrument ${String(inst)}, which is not in instruments`);
       return [inst, k, renderPage(data as Uint8Array, n as number, meta)];
     });
-    await s.query(`insert into ${table} (inst, ${key}, data) values ${part.map(() => '(?, ?, ?)').join(', ')}`
-      + ` on conflict (inst, ${key}) do update set data = excluded.data`, part.flat());
+    await s.query(`insert into ${TABLE} (inst, month, data) values ${part.map(() => '(?, ?, ?)').join(', ')}`
+      + ' on conflict (inst, month) do update set data = excluded.data', part.flat());
   }
 }
 
@@ -93,18 +92,8 @@ export async function ensureBarPages(store: Store): Promise<boolean> {
   return store.bulkTransaction(async (s) => {
     if (store.dialect === 'postgres') await s.query('select pg_advisory_xact_lock(?)', [PACK_LOCK]);
     if (await stored(s) === RENDITION) return false;
-    for (const [packs, [table, key]] of Object.entries(PAGES) as [keyof typeof PAGES, readonly [string, string]][]) {
-      await s.query(`delete from ${table}`);
-      let pos: [number, number] | null = null;
-      for (;;) {
-        const rows: unknown[][] = await s.queryRows(`select inst, ${key}, n, data from ${packs}`
-          + `${pos ? ` where (inst, ${key}) > (?, ?)` : ''} order by inst, ${key} limit ?`, [...(pos ?? []), 500]);
-        if (rows.length === 0) break;
-        await writePages(s, packs, rows);
-        const last = rows[rows.length - 1];
-        pos = [last[0] as number, last[1] as number];
-      }
-    }
+    await s.query(`delete from ${TABLE}`);
+    for await (const rows of packBatches(s)) await writePages(s, PACKS, rows);
     await s.query('insert into meta (key, value) values (?, ?) on conflict (key) do update set value = excluded.value', ['bar_pages', RENDITION]);
     return true;
   });
@@ -187,28 +176,32 @@ export class PageSlices {
  */
 export async function checkPages(s: BulkSession, problem: (p: string) => void): Promise<number> {
   let pages = 0;
-  for (const [packs, [table, key]] of Object.entries(PAGES) as [keyof typeof PAGES, readonly [string, string]][]) {
-    let pos: [number, number] | null = null, good = 0;
-    for (;;) {
-      const rows: unknown[][] = await s.queryRows(`select inst, ${key}, n, data from ${packs}`
-        + `${pos ? ` where (inst, ${key}) > (?, ?)` : ''} order by inst, ${key} limit ?`, [...(pos ?? []), 500]);
-      if (rows.length === 0) break;
-      const [first, last] = [rows[0], rows[rows.length - 1]];
-      const stored = new Map((await s.queryRows(`select inst, ${key}, data from ${table} where (inst, ${key}) >= (?, ?) and (inst, ${key}) <= (?, ?)`,
-        [first[0], first[1], last[0], last[1]])).map((r) => [`${String(r[0])}/${String(r[1])}`, r[2] as Uint8Array]));
-      const insts = await instruments(s, [...new Set(rows.map((r) => r[0] as number))]);
-      for (const [inst, k, n, data] of rows as [number, number, number, Uint8Array][]) {
-        const page = stored.get(`${inst}/${k}`);
-        const meta = insts.get(inst);
-        if (!page) problem(`${table} ${inst}/${k}: missing`);
-        else if (!meta || !Buffer.from(page).equals(renderPage(data, n, meta))) problem(`${table} ${inst}/${k}: differs from its pack`);
-        else good++;
-      }
-      pos = [last[0] as number, last[1] as number];
+  for await (const rows of packBatches(s)) {
+    const [first, last] = [rows[0], rows[rows.length - 1]];
+    const stored = new Map((await s.queryRows(`select inst, month, data from ${TABLE} where (inst, month) >= (?, ?) and (inst, month) <= (?, ?)`,
+      [first[0], first[1], last[0], last[1]])).map((r) => [`${String(r[0])}/${String(r[1])}`, r[2] as Uint8Array]));
+    const insts = await instruments(s, [...new Set(rows.map((r) => r[0] as number))]);
+    for (const [inst, k, n, data] of rows as [number, number, number, Uint8Array][]) {
+      const page = stored.get(`${inst}/${k}`);
+      const meta = insts.get(inst);
+      if (!page) problem(`${TABLE} ${inst}/${k}: missing`);
+      else if (!meta || !Buffer.from(page).equals(renderPage(data, n, meta))) problem(`${TABLE} ${inst}/${k}: differs from its pack`);
+      else pages++;
     }
-    const [[total]] = await s.queryRows(`select count(*) from ${table}`);
-    if (Number(total) !== good) problem(`${table}: ${Number(total)} pages for ${good} packs with a page`);
-    pages += good;
   }
+  const [[total]] = await s.queryRows(`select count(*) from ${TABLE}`);
+  if (Number(total) !== pages) problem(`${TABLE}: ${Number(total)} pages for ${pages} packs with a page`);
   return pages;
+}
+
+/** The daily packs `[inst, month, n, data]` in key order, 500 at a time. */
+async function* packBatches(s: BulkSession): AsyncGenerator<unknown[][]> {
+  let pos: unknown[] = [];
+  for (;;) {
+    const rows = await s.queryRows(`select inst, month, n, data from ${PACKS}${pos.length ? ' where (inst, month) > (?, ?)' : ''}`
+      + ' order by inst, month limit ?', [...pos, 500]);
+    if (rows.length === 0) return;
+    yield rows;
+    pos = rows[rows.length - 1].slice(0, 2);
+  }
 }
