@@ -6,9 +6,17 @@ import { epochToMarketDate, windowSeconds } from '../../lib/time.js';
 import { decodeBars } from '../bar-packs.js';
 import { PageSlices } from '../bar-pages.js';
 
-const DAILY_PACKS = 'select month, n, data from bars_1d_packs where inst = ? and month >= ? and month <= ? order by month limit ?';
-const MINUTE_PACKS = 'select date, n, data from bars_1m_packs where inst = ? and date >= ? and date <= ? order by date limit ?';
-const DAILY_PAGES = 'select month, data from bars_1d_pages where inst = ? and month >= ? and month <= ? order by month limit ?';
+const DAILY_PACKS = 'select month, n, data from bars_1d_packs where inst = ? and month >= ? and month <= ? order by month limit ';
+const MINUTE_PACKS = 'select date, n, data from bars_1m_packs where inst = ? and date >= ? and date <= ? order by date limit ';
+const DAILY_PAGES = 'select month, data from bars_1d_pages where inst = ? and month >= ? and month <= ? order by month limit ';
+
+/**
+ * A LIMIT is written into the statement, never bound: SQLite (3.47+) plans with a bound LIMIT's
+ * value, so binding one expires the statement and every execution is parsed and planned again
+ * (measured: a fifth of the time of a bar-page read). Limits are page sizes plus one, or
+ * counts of packs, so the statements (each prepared once and kept) stay few.
+ */
+const limited = (sql: string, limit: number) => sql + Math.trunc(limit);
 
 /**
  * Time-series reads on the request path: each is one keyset range scan on a primary key,
@@ -69,7 +77,7 @@ export class MarketDataReader {
     perPack: number, count: () => number, take: Take): Promise<void> {
     let packs = Math.ceil(limit / perPack) + 1;
     while (count() < limit && first <= last) {
-      const rows = await this.store.selectRows(sql, [inst, first, last, packs]);
+      const rows = await this.store.selectRows(limited(sql, packs), [inst, first, last]);
       for (const r of rows) take(r, lo, hi);
       if (rows.length < packs) break;
       first = (rows[rows.length - 1][0] as number) + 1;
@@ -80,16 +88,16 @@ export class MarketDataReader {
   quotes(inst: number, from: number, to: number, after: number | null, limit: number): Promise<Selectable<QuoteTable>[]> {
     const lo = after !== null && after >= from ? after + 1 : from;
     return this.store.select(
-      'select * from quotes where inst = ? and ts >= ? and ts <= ? order by ts limit ?', [inst, lo, to, limit]);
+      limited('select * from quotes where inst = ? and ts >= ? and ts <= ? order by ts limit ', limit), [inst, lo, to]);
   }
 
   /** Trades in [from, to] (epoch seconds) within [fromDate, toDate], after (date, seq). */
   trades(inst: number, win: { from: number; to: number; fromDate: number; toDate: number },
     after: [number, number] | null, limit: number): Promise<Selectable<TradeTable>[]> {
     const [d, s] = after ?? [0, 0];
-    return this.store.select(
+    return this.store.select(limited(
       `select * from trades where inst = ? and date >= ? and date <= ? and ts >= ? and ts <= ?
-         and (date > ? or (date = ? and seq > ?)) order by date, seq limit ?`,
-      [inst, win.fromDate, win.toDate, win.from, win.to, d, d, s, limit]);
+         and (date > ? or (date = ? and seq > ?)) order by date, seq limit `, limit),
+      [inst, win.fromDate, win.toDate, win.from, win.to, d, d, s]);
   }
 }
