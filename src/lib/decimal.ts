@@ -7,6 +7,7 @@ export const PRICE_SCALE = 3; // prices stored in 1/1000 CNY (funds tick at 0.00
 export const MONEY_SCALE = 2; // money stored in fen
 
 const POW10 = [1, 10, 100, 1000, 10000, 100000, 1000000, 10000000, 100000000];
+const ZEROS = '00000000';
 
 /**
  * Renders integer `v` (scaled by 10^scale) with `digits` decimals, rounding half away from zero
@@ -23,6 +24,11 @@ export function formatScaled(v: number, scale: number, digits: number): string {
     x = x * POW10[digits - scale];
   }
   if (digits === 0) return String(x);
+  if (x >= 0) {
+    // Integer part and remainder, both exact for safe integers (x - r is a multiple of p).
+    const p = POW10[digits], r = x % p, frac = String(r);
+    return (x - r) / p + '.' + (frac.length < digits ? ZEROS.slice(0, digits - frac.length) + frac : frac);
+  }
   const neg = x < 0;
   const s = String(neg ? -x : x).padStart(digits + 1, '0');
   return (neg ? '-' : '') + s.slice(0, s.length - digits) + '.' + s.slice(s.length - digits);

@@ -9,6 +9,7 @@ import { INDICATORS, seriesFromBars, type IndicatorId, type Values } from '../in
 import { runStream } from '../indicators/types.js';
 import { readBars } from './bars.js';
 import { epochToMarketDate, marketEpoch } from '../lib/time.js';
+import { literalLimit } from '../store/queries/limit.js';
 
 /** How a request's prices are adjusted; `basis` (last ex-date used, 0 if none) pins forward walks. */
 export interface Adjuster { mode: AdjustmentId; basis: number; apply(rows: Bar[]): Bar[] }
@@ -44,7 +45,7 @@ export class Analytics {
       const prev = new Map<number, number>();
       for (const a of actions) {
         const r = await this.db.selectFrom('bars_1d').select('close').where('inst', '=', inst.inst)
-          .where('date', '<', a.ex_date).orderBy('date', 'desc').limit(1).executeTakeFirst();
+          .where('date', '<', a.ex_date).orderBy('date', 'desc').limit(literalLimit(1)).executeTakeFirst();
         if (r) prev.set(a.ex_date, r.close);
       }
       f = buildFactors(actions, (d) => prev.get(d));

@@ -7,6 +7,7 @@ import type { BoardId } from '../market/types.js';
 import { CALENDAR_FIRST, CALENDAR_LAST, tradingDaysBetween } from '../market/calendar.js';
 import { dayLimits, type DayLimit } from '../market/day-limits.js';
 import type { MarketDataReader } from '../store/queries/market-data.js';
+import { literalLimit } from '../store/queries/limit.js';
 
 /** Trading-day ordinals for the whole calendar table, built once. */
 const DAYS = tradingDaysBetween(CALENDAR_FIRST, CALENDAR_LAST);
@@ -53,7 +54,7 @@ export class EquityDays {
         this.db.selectFrom('st_periods').select(['start_date', 'end_date']).where('inst', '=', inst.inst).execute(),
         this.db.selectFrom('corporate_actions').select(['ex_date', 'cash_per_share', 'bonus_ratio', 'transfer_ratio', 'rights_ratio', 'rights_price'])
           .where('inst', '=', inst.inst).execute(),
-        this.db.selectFrom('bars_1d').select('date').where('inst', '=', inst.inst).orderBy('date').limit(1).executeTakeFirst(),
+        this.db.selectFrom('bars_1d').select('date').where('inst', '=', inst.inst).orderBy('date').limit(literalLimit(1)).executeTakeFirst(),
       ]);
       m = { st, actions: new Map(actions.map((a) => [a.ex_date, a])), firstBar: first?.date ?? null };
       this.meta.set(key, m);
@@ -77,7 +78,7 @@ export class EquityDays {
     if (!days.length) return [];
     const rows = await this.reader.dailyBars(inst.inst, days[0], days[days.length - 1], null, days.length);
     const prev = await this.db.selectFrom('bars_1d').select(['date', 'open', 'high', 'low', 'close', 'volume', 'amount'])
-      .where('inst', '=', inst.inst).where('date', '<', days[0]).orderBy('date', 'desc').limit(1).executeTakeFirst();
+      .where('inst', '=', inst.inst).where('date', '<', days[0]).orderBy('date', 'desc').limit(literalLimit(1)).executeTakeFirst();
     const listIdx = firstDayIndex(inst.list_date);
     return dayLimits({
       days, board: inst.board as BoardId, listDate: inst.list_date,

@@ -9,6 +9,7 @@ import { intradayLimitStats, memberships, STRONG_HIGH_DAYS, type PoolTypeId } fr
 import { marketEpoch } from '../lib/time.js';
 import type { MarketDataReader } from '../store/queries/market-data.js';
 import { firstDayIndex, ordinalOf, tradingDayAt } from './equity-days.js';
+import { literalLimit } from '../store/queries/limit.js';
 
 export interface PoolMember {
   inst: number; id: string; name: string; date: number; day: DayLimit; floatShares: number | null;
@@ -96,7 +97,7 @@ export class Pools {
         mb.firstLimit = s.first; mb.lastLimit = s.last; mb.broken = s.broken;
       }
       const q = await this.db.selectFrom('quotes').select(['bid_p1', 'bid_v1', 'ask_p1'])
-        .where('inst', '=', inst).where('ts', '>=', from).where('ts', '<', to).orderBy('ts', 'desc').limit(1).executeTakeFirst();
+        .where('inst', '=', inst).where('ts', '>=', from).where('ts', '<', to).orderBy('ts', 'desc').limit(literalLimit(1)).executeTakeFirst();
       if (q && mb.day.bar!.close === up && q.ask_p1 === null && q.bid_p1 === up && q.bid_v1 !== null) {
         mb.sealedAmount = Math.round((up * q.bid_v1) / 10); // fen
       }

@@ -1,5 +1,6 @@
 import Database from 'better-sqlite3';
 import { Kysely, SqliteDialect } from 'kysely';
+import { LRUCache } from 'lru-cache';
 import type { Database as Schema } from '../schema.js';
 import type { BulkSession, Store, UpsertCounts, UpsertTarget } from '../store.js';
 
@@ -42,6 +43,48 @@ function upserter(raw: Database.Database, t: UpsertTarget): Upsert {
   };
 }
 
+/**
+ * The connection as Kysely sees it, faster on both ends of a query:
+ * - its prepared statements are kept (LRU, by SQL text): Kysely prepares every query it runs,
+ *   and parsing and planning cost more than many reads. A statement still executing (an open
+ *   iterator) is never handed out twice.
+ * - rows are fetched as arrays and made into objects by a function compiled per statement:
+ *   better-sqlite3 builds row objects through V8's API one property at a time, which took
+ *   twice as long as reading the rows (perf, 51 statement rows of 12 columns).
+ */
+function cachingPrepares(raw: Database.Database) {
+  const cache = new LRUCache<string, Database.Statement>({ max: 500 });
+  const rowMakers = new WeakMap<Database.Statement, (r: unknown[]) => unknown>();
+  const rows = (stmt: Database.Statement, params: unknown[]) => {
+    const arrays = stmt.all(params) as unknown[][];
+    const make = rowMakers.get(stmt)!;
+    const out = new Array(arrays.length);
+    for (let i = 0; i < arrays.length; i++) out[i] = make(arrays[i]);
+    return out;
+  };
+  return {
+    close: () => raw.close(),
+    prepare(sql: string) {
+      let stmt = cache.get(sql);
+      if (!stmt || stmt.busy) {
+        stmt = raw.prepare(sql);
+        if (!cache.has(sql)) cache.set(sql, stmt);
+        if (stmt.reader) {
+          const names = stmt.columns().map((c) => c.name);
+          rowMakers.set(stmt, new Function('r', `return {${names.map((n, i) => `${JSON.stringify(n)}: r[${i}]`).join(', ')}};`) as (r: unknown[]) => unknown);
+        }
+      }
+      const s = stmt;
+      return s.reader ? {
+        reader: true,
+        all: (params: readonly unknown[]) => rows(s.raw(true), params as unknown[]),
+        run: (params: readonly unknown[]) => s.run(params),
+        iterate: (params: readonly unknown[]) => s.raw(false).iterate(params),
+      } : s;
+    },
+  };
+}
+
 /** Opens (creating if needed) a SQLite store. One of the two files that import a driver. */
 export function openSqlite(file: string): Store {
   const raw = new Database(file);
@@ -53,7 +96,7 @@ export function openSqlite(file: string): Store {
   // A 32 MiB page cache and no mmap: the OS page cache keeps hot pages outside our RSS budget.
   raw.pragma('cache_size = -32768');
   raw.pragma('busy_timeout = 5000');
-  const db = new Kysely<Schema>({ dialect: new SqliteDialect({ database: raw }) });
+  const db = new Kysely<Schema>({ dialect: new SqliteDialect({ database: cachingPrepares(raw) }) });
   const statements = new Map<string, Database.Statement>();
   return {
     dialect: 'sqlite',

@@ -1,6 +1,7 @@
 import { sql, type Expression, type ExpressionBuilder, type Kysely, type SqlBool } from 'kysely';
 import type { Database } from '../schema.js';
 import type { PageRequest } from '../../http/collection.js';
+import { literalLimit } from './limit.js';
 
 export type StatementTable = 'income_statements' | 'balance_sheets' | 'cash_flow_statements' | 'financial_indicators';
 
@@ -34,7 +35,7 @@ export class FundamentalsReader {
       const [d, t] = page.after;
       q = q.where((eb) => after(eb, [eb.ref('report_date'), eb.ref('report_type')], [Number(d), String(t)]));
     }
-    return q.orderBy('report_date').orderBy('report_type').limit(page.limit).execute();
+    return q.orderBy('report_date').orderBy('report_type').limit(literalLimit(page.limit)).execute();
   }
 
   /** Dividends by ex-date (pending plans, without one, last), then fiscal period and announcement. */
@@ -45,7 +46,7 @@ export class FundamentalsReader {
       const [s, p, a] = page.after.map(Number);
       q = q.where((eb) => after(eb, [dividendOrder, eb.ref('report_period'), eb.ref('announce_date')], [s, p, a]));
     }
-    return q.orderBy(dividendOrder).orderBy('report_period').orderBy('announce_date').limit(page.limit).execute();
+    return q.orderBy(dividendOrder).orderBy('report_period').orderBy('announce_date').limit(literalLimit(page.limit)).execute();
   }
 
   /** Earnings forecasts with from <= announce_date <= to, by (announce_date, report_date). */
@@ -56,7 +57,7 @@ export class FundamentalsReader {
       const [a, r] = page.after.map(Number);
       q = q.where((eb) => after(eb, [eb.ref('announce_date'), eb.ref('report_date')], [a, r]));
     }
-    return q.orderBy('announce_date').orderBy('report_date').limit(page.limit).execute();
+    return q.orderBy('announce_date').orderBy('report_date').limit(literalLimit(page.limit)).execute();
   }
 
   /** Institutional holders by (report_date, rank). */
@@ -66,14 +67,14 @@ export class FundamentalsReader {
       const [d, k] = page.after.map(Number);
       q = q.where((eb) => after(eb, [eb.ref('report_date'), eb.ref('rank')], [d, k]));
     }
-    return q.orderBy('report_date').orderBy('rank').limit(page.limit).execute();
+    return q.orderBy('report_date').orderBy('rank').limit(literalLimit(page.limit)).execute();
   }
 
   /** Management records by seq (start date, then title order). */
   management(inst: number, page: PageRequest) {
     let q = this.db.selectFrom('management').selectAll().where('inst', '=', inst);
     if (page.after) q = q.where('seq', '>', Number(page.after[0]));
-    return q.orderBy('seq').limit(page.limit).execute();
+    return q.orderBy('seq').limit(literalLimit(page.limit)).execute();
   }
 
   companyProfile(inst: number) {
@@ -83,7 +84,7 @@ export class FundamentalsReader {
   businessScope(inst: number, page: PageRequest) {
     let q = this.db.selectFrom('business_scope').selectAll().where('inst', '=', inst);
     if (page.after) q = q.where('seq', '>', Number(page.after[0]));
-    return q.orderBy('seq').limit(page.limit).execute();
+    return q.orderBy('seq').limit(literalLimit(page.limit)).execute();
   }
 
   /** Every classification of the instrument (a handful), by classification id. */
@@ -98,6 +99,6 @@ export class FundamentalsReader {
     const lo = page.after ? Math.max(fromDate, Number(page.after[0]) + 1) : fromDate;
     return this.db.selectFrom('capital_flows').selectAll()
       .where('inst', '=', inst).where('date', '>=', lo).where('date', '<=', toDate)
-      .orderBy('date').limit(page.limit).execute();
+      .orderBy('date').limit(literalLimit(page.limit)).execute();
   }
 }

@@ -10,12 +10,7 @@ const DAILY_PACKS = 'select month, n, data from bars_1d_packs where inst = ? and
 const MINUTE_PACKS = 'select date, n, data from bars_1m_packs where inst = ? and date >= ? and date <= ? order by date limit ';
 const DAILY_PAGES = 'select month, data from bars_1d_pages where inst = ? and month >= ? and month <= ? order by month limit ';
 
-/**
- * A LIMIT is written into the statement, never bound: SQLite (3.47+) plans with a bound LIMIT's
- * value, so binding one expires the statement and every execution is parsed and planned again
- * (measured: a fifth of the time of a bar-page read). Limits are page sizes plus one, or
- * counts of packs, so the statements (each prepared once and kept) stay few.
- */
+/** The statement with its LIMIT written in (see limit.ts: a bound LIMIT is planned again on every read). */
 const limited = (sql: string, limit: number) => sql + Math.trunc(limit);
 
 /**

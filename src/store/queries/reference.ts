@@ -1,6 +1,7 @@
 import type { Kysely } from 'kysely';
 import type { Database } from '../schema.js';
 import type { PageRequest } from '../../http/collection.js';
+import { literalLimit } from './limit.js';
 
 /** Reference-data reads: markets, trading days, classifications, instruments. */
 export class ReferenceReader {
@@ -9,7 +10,7 @@ export class ReferenceReader {
   markets(page: PageRequest) {
     let q = this.db.selectFrom('markets').selectAll();
     if (page.after) q = q.where('id', '>', String(page.after[0]));
-    return q.orderBy('id').limit(page.limit).execute();
+    return q.orderBy('id').limit(literalLimit(page.limit)).execute();
   }
 
   market(id: string) {
@@ -20,12 +21,12 @@ export class ReferenceReader {
     let q = this.db.selectFrom('trading_days').select(['market', 'date'])
       .where('market', '=', market).where('date', '>=', from).where('date', '<=', to);
     if (page.after) q = q.where('date', '>', Number(page.after[0]));
-    return q.orderBy('date').limit(page.limit).execute();
+    return q.orderBy('date').limit(literalLimit(page.limit)).execute();
   }
 
   classifications(types: string[], page: PageRequest) {
     let q = this.db.selectFrom('classifications').selectAll().where('type', 'in', types);
     if (page.after) q = q.where('id', '>', String(page.after[0]));
-    return q.orderBy('id').limit(page.limit).execute();
+    return q.orderBy('id').limit(literalLimit(page.limit)).execute();
   }
 }
