@@ -47,7 +47,7 @@ function barFiles(daily: string[], minute: string[]): string {
 const ingestBars = (s: Store, dir: string, opts: { batchSize?: number } = {}) =>
   ingest(s, (['bars_1d', 'bars_1m'] as const).map((n) => ({ path: join(dir, `${n}.csv`), dataset: dataset(n)! })), opts);
 
-/** All packs and pages of both intervals in key order, one string each (compares stores before and after). */
+/** All packs (with their indicator states) and pages of both intervals in key order, one string each (compares stores before and after). */
 const allPacks = async (s: Store) => (await Promise.all(['bars_1d_packs', 'bars_1m_packs', 'bars_1d_pages'].map((t) =>
   s.selectRows(`select * from ${t} order by 1, 2`, [])))).flat().map((r) => r.map((v) => (Buffer.isBuffer(v) ? v.toString('hex') : String(v))).join(' '));
 
@@ -64,8 +64,10 @@ for (const store of STORES) {
         Number((await h.store.db.selectFrom(t).select((eb) => eb.fn.countAll().as('n')).executeTakeFirstOrThrow()).n);
       expect(r.rows).toBe(await count('bars_1d') + await count('bars_1m'));
       expect(r.packs).toBeGreaterThan(0);
-      // Every daily pack has its page (1m packs have none).
-      expect(r.pages).toBe(Number((await h.store.selectRows('select count(*) from bars_1d_packs', []))[0][0]));
+      // Every daily pack has its page and its indicator states (1m packs have neither).
+      const daily = Number((await h.store.selectRows('select count(*) from bars_1d_packs', []))[0][0]);
+      expect(r.pages).toBe(daily);
+      expect(r.states).toBe(daily);
     });
 
     /** Two long-listed equities, the last daily and 1m days, and the trading day after the data. */
@@ -353,7 +355,7 @@ for (const store of STORES) {
         // More 1m bars than one backfill batch (10,000).
         const n = await old.db.selectFrom('bars_1m').select((eb) => eb.fn.countAll().as('n')).executeTakeFirstOrThrow();
         expect(Number(n.n)).toBeGreaterThan(10_000);
-        expect(await migrate(old)).toEqual(['0003_bar_packs', '0004_bar_pages']);
+        expect(await migrate(old)).toEqual(['0003_bar_packs', '0004_bar_pages', '0005_indicator_states']);
         const r = await checkBarPacks(old);
         expect(r.problems).toEqual([]);
         expect(r.packs).toBeGreaterThan(0);

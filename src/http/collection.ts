@@ -71,26 +71,22 @@ export async function sendPage<Row, Item>(
 }
 
 /**
- * The body as one Buffer: measured once (which flattens the concatenated string), copied
- * byte for byte when it is ASCII, so neither Content-Length nor the socket encodes it again.
- */
-function toBuffer(body: string): Buffer {
-  return Buffer.byteLength(body) === body.length ? Buffer.from(body, 'latin1') : Buffer.from(body);
-}
-
-/**
  * As sendPage, for the hottest collections: `itemJson` renders a row straight to its JSON text
- * (a hand-compiled serialiser, checked against the route schema in the tests), and the
- * envelope is concatenated around it.
+ * in ASCII (a hand-compiled serialiser, checked against the route schema in the tests), and the
+ * envelope is concatenated around it. The items are copied into the body byte for byte: being
+ * ASCII, their text is never measured or encoded as UTF-8 (which cost a scan of every page).
  */
 export async function sendPageJson<Row>(
   req: FastifyRequest, reply: FastifyReply, codec: CursorCodec, operationId: string,
   fetch: (page: PageRequest) => Promise<Row[]>, key: (row: Row) => unknown[], itemJson: (row: Row) => string,
 ): Promise<FastifyReply> {
   const { rows, next, links } = await page(req, codec, operationId, fetch, key);
-  let body = '{"data":[';
-  for (let i = 0; i < rows.length; i++) body += (i ? ',' : '') + itemJson(rows[i]);
-  return reply.type(JSON_TYPE).send(toBuffer(body + tail(next, links)));
+  let items = '{"data":[';
+  for (let i = 0; i < rows.length; i++) items += (i ? ',' : '') + itemJson(rows[i]);
+  const end = tail(next, links);
+  const body = Buffer.allocUnsafe(items.length + Buffer.byteLength(end));
+  body.write(end, body.write(items, 0, 'latin1'), 'utf8');
+  return reply.type(JSON_TYPE).send(body);
 }
 
 const JSON_TYPE = 'application/json; charset=utf-8';

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import { barJson, barRecord, indicatorJson, money2, price2 } from './serialize.js';
+import { asciiJson, barJson, barRecord, indicatorJson, money2, price2 } from './serialize.js';
 import { formatValue, type Values } from '../indicators/registry.js';
-import { formatTimestamp } from '../lib/time.js';
+import { epochToMarketDate, formatTimestamp, marketEpoch } from '../lib/time.js';
 
 /** The record the route schema describes, for JSON.stringify to render as the reference. */
 function indicatorRecord(instrumentId: string, indicator: string, interval: string, adjustment: string) {
@@ -46,15 +46,28 @@ describe('hand-compiled serialisers', () => {
   });
 
   it('render an indicator point as JSON.stringify of its record would', () => {
-    const json = indicatorJson('000001.SH', 'macd', '5m', 'none');
-    const rec = indicatorRecord('000001.SH', 'macd', '5m', 'none');
     let seed = 3;
     const rnd = () => { seed = (seed * 48271) % 2147483647; return seed / 2147483647; };
-    for (let i = 0; i < 2000; i++) {
-      const ts = 1700000000 + Math.floor(rnd() * 1e7) * 60;
-      const values: Record<string, number> = {};
-      for (const k of ['dif', 'dea', 'macd']) if (rnd() > 0.2) values[k] = (rnd() - 0.5) * 10 ** Math.floor(rnd() * 8 - 3);
-      expect(json(ts, values)).toBe(JSON.stringify(rec(ts, values)));
+    for (const interval of ['5m', '1d']) {
+      const json = indicatorJson('000001.SH', 'macd', interval, 'none');
+      const rec = indicatorRecord('000001.SH', 'macd', interval, 'none');
+      for (let i = 0; i < 2000; i++) {
+        const ts = interval === '1d' ? marketEpoch(20200102 + Math.floor(rnd() * 6) * 10000 + Math.floor(rnd() * 12) * 100 + Math.floor(rnd() * 28), 900)
+          : 1700000000 + Math.floor(rnd() * 1e7) * 60;
+        const values: Record<string, number> = {};
+        for (const k of ['dif', 'dea', 'macd']) if (rnd() > 0.2) values[k] = (rnd() - 0.5) * 10 ** Math.floor(rnd() * 8 - 3);
+        expect(json({ ts, date: epochToMarketDate(ts) }, values)).toBe(JSON.stringify(rec(ts, values)));
+      }
     }
+  });
+
+  it('write the JSON of bars and points in ASCII, whatever the instrument id holds', () => {
+    const id = 'Ünïcode 指数.SH';
+    const bar = { ts: marketEpoch(20250102, 900), date: 20250102, open: 1000, high: 1100, low: 900, close: 1050, volume: 100, amount: 10500 };
+    const b = barJson(id, 'index', '1d', 'none')(bar), p = indicatorJson(id, 'ma', '1d', 'none')(bar, { ma5: 1.5 });
+    for (const s of [b, p]) expect(/^[\x20-\x7e]*$/.test(s)).toBe(true);
+    expect(JSON.parse(b).instrument_id).toBe(id);
+    expect(JSON.parse(p).instrument_id).toBe(id);
+    expect(asciiJson('a"\\é')).toBe('"a\\"\\\\\\u00e9"');
   });
 });

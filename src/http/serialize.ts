@@ -89,11 +89,19 @@ export function money2(v: number | bigint): string {
   return formatScaled(v, MONEY_SCALE, 2);
 }
 
-/** Hand-compiled JSON of a Bar record (same fields and order as the Bar schema). */
+/** A JSON string literal in ASCII: anything past U+007E written as a \u escape. */
+export const asciiJson = (s: string) => JSON.stringify(s).replace(/[\u007f-\uffff]/g, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`);
+
+const DAILY = new Set(['1d', '1w', '1mo', '1q', '1y']);
+
+/**
+ * Hand-compiled JSON of a Bar record (same fields and order as the Bar schema), in ASCII (as
+ * sendPageJson needs).
+ */
 export function barJson(instrumentId: string, kind: string, interval: string, adjustment: string) {
-  const head = `{"instrument_id":${JSON.stringify(instrumentId)},"interval":${JSON.stringify(interval)},"adjustment":${JSON.stringify(adjustment)},"timestamp":"`;
+  const head = `{"instrument_id":${asciiJson(instrumentId)},"interval":${asciiJson(interval)},"adjustment":${asciiJson(adjustment)},"timestamp":"`;
   const px = kind === 'fund' ? (v: number) => price(v, 3) : price2;
-  const daily = !['1m', '5m', '15m', '30m', '60m'].includes(interval);
+  const daily = DAILY.has(interval);
   return (b: Bar) => {
     const d = formatDate(b.date);
     return head + (daily ? d + 'T15:00:00+08:00' : formatTimestamp(b.ts)) + '","trade_date":"' + d
@@ -102,13 +110,17 @@ export function barJson(instrumentId: string, kind: string, interval: string, ad
   };
 }
 
-/** Hand-compiled JSON of a technical-indicator point (same fields and order as the TechnicalIndicatorPoint schema), values at 4 decimals. */
+/**
+ * Hand-compiled JSON of a technical-indicator point of a bar (same fields and order as the
+ * TechnicalIndicatorPoint schema), values at 4 decimals, in ASCII (as sendPageJson needs).
+ */
 export function indicatorJson(instrumentId: string, indicator: string, interval: string, adjustment: string) {
-  const head = `{"instrument_id":${JSON.stringify(instrumentId)},"indicator":${JSON.stringify(indicator)},"interval":${JSON.stringify(interval)},"adjustment":${JSON.stringify(adjustment)},"timestamp":"`;
+  const head = `{"instrument_id":${asciiJson(instrumentId)},"indicator":${asciiJson(indicator)},"interval":${asciiJson(interval)},"adjustment":${asciiJson(adjustment)},"timestamp":"`;
+  const daily = DAILY.has(interval);
   const keys = new Map<string, string>();
   const key = (k: string) => { let j = keys.get(k); if (j === undefined) { j = JSON.stringify(k) + ':"'; keys.set(k, j); } return j; };
-  return (ts: number, values: Values) => {
-    let s = head + formatTimestamp(ts) + '","values":{';
+  return (b: { ts: number; date: number }, values: Values) => {
+    let s = head + (daily ? formatDate(b.date) + 'T15:00:00+08:00' : formatTimestamp(b.ts)) + '","values":{';
     let first = true;
     for (const k in values) {
       s += (first ? '' : '",') + key(k) + formatValue(values[k]);

@@ -5,14 +5,17 @@ import type { Catalog, InstrumentRow } from '../store/catalog.js';
 import type { MarketDataReader } from '../store/queries/market-data.js';
 import type { AdjustmentId, Bar, IntervalId } from '../market/types.js';
 import { adjustBars, buildFactors, type Factor } from '../market/adjust.js';
-import { INDICATORS, seriesFromBars, type IndicatorId, type Values } from '../indicators/registry.js';
+import { INDICATORS, seriesFromBars, type Indicator, type IndicatorId, type Values } from '../indicators/registry.js';
 import { runStream } from '../indicators/types.js';
-import { readBars } from './bars.js';
-import { epochToMarketDate, marketEpoch } from '../lib/time.js';
+import { dailyTs, readBars } from './bars.js';
+import { closeDateRange, epochToMarketDate, marketEpoch } from '../lib/time.js';
 import { literalLimit } from '../store/queries/limit.js';
 
-/** How a request's prices are adjusted; `basis` (last ex-date used, 0 if none) pins forward walks. */
-export interface Adjuster { mode: AdjustmentId; basis: number; apply(rows: Bar[]): Bar[] }
+/**
+ * How a request's prices are adjusted; `basis` (last ex-date used, 0 if none) pins forward
+ * walks; `identity` when no factor applies (prices as stored).
+ */
+export interface Adjuster { mode: AdjustmentId; basis: number; identity: boolean; apply(rows: Bar[]): Bar[] }
 
 const FULL = { fromMs: -8.64e15, toMs: 8.64e15 };
 
@@ -60,7 +63,8 @@ export class Analytics {
     const b = basis ?? (all.length ? all[all.length - 1].ex_date : 0);
     const factors = mode === 'forward' ? all.filter((f) => f.ex_date <= b) : all;
     const tick = inst.kind === 'fund' ? 1 : 10;
-    return { mode, basis: b, apply: (rows) => (mode === 'none' || !factors.length ? rows : adjustBars(rows, factors, mode, tick)) };
+    const identity = mode === 'none' || !factors.length;
+    return { mode, basis: b, identity, apply: (rows) => (identity ? rows : adjustBars(rows, factors, mode, tick)) };
   }
 
   /** Cache key of one series: data version, instrument, interval, adjustment and its basis. */
@@ -95,28 +99,39 @@ export class Analytics {
    * The bars of one page of indicator points and their values: bars with ts >= `lo` and
    * ts <= `to`, at most `limit`, from `start` on in `bars` (what precedes them is the history
    * their values are computed from). Values depend only on earlier bars, so for the stored
-   * intervals (1d, 1m) the series is read and computed only up to the page's last bar, never
-   * over the bars after it. A recursive indicator (one with a `stream`) also keeps its state at
-   * the start of every pack (month of daily bars, day of 1m bars) it passed, so a later page of
-   * the instrument resumes from the last such checkpoint before it instead of the first bar.
+   * intervals (1d, 1m) only the history a value needs is read, never the bars after the page:
+   * - an indicator of finite lookback reads the `lookback` bars before the page;
+   * - a recursive one (with a `stream`) on unadjusted daily bars resumes from the states stored
+   *   for the page's month (store/indicator-states.ts), reading that month and the page;
+   * - otherwise a recursive one keeps its state at the start of every pack (month of daily bars,
+   *   day of 1m bars) it passes, in memory, and a later page of the series resumes from the
+   *   last such checkpoint before it instead of the first bar.
    * Other intervals, whose buckets a cut could split, use the cached `indicator`.
    */
   async indicatorPage(inst: InstrumentRow, interval: IntervalId, adj: Adjuster, id: IndicatorId,
     lo: number, to: number, limit: number): Promise<{ bars: Bar[]; values: Values[]; start: number }> {
     if (interval === '1d' || interval === '1m') {
       const ind = INDICATORS[id];
+      if (!ind.stream) return this.windowPage(inst, interval, adj, ind, lo, to, limit);
+      if (interval === '1d' && adj.identity) {
+        const { from, to: last } = closeDateRange(lo, to);
+        const r = await this.reader.dailyWithStates(inst.inst, from, last, limit);
+        if (r.states !== null) {
+          const bars = r.head.concat(r.bars);
+          for (const b of bars) b.ts = dailyTs(b.date);
+          const state = (JSON.parse(r.states) as Record<string, unknown>)[id];
+          return { bars, values: runStream(ind.stream, seriesFromBars(bars), state), start: r.head.length };
+        }
+      }
       const packOf = interval === '1d' ? (d: number) => Math.floor(d / 100) : (d: number) => d;
       const key = `${await this.seriesKey(inst, interval, adj)}|${id}`;
-      const checkpoints = ind.stream ? this.checkpoints.get(key) ?? new Map<number, unknown>() : null;
+      const checkpoints = this.checkpoints.get(key) ?? new Map<number, unknown>();
       // The latest checkpoint at or before the pack of `lo`: read from the start of its pack.
       const loPack = packOf(epochToMarketDate(lo));
       let from: number | null = null;
-      for (const k of checkpoints?.keys() ?? []) if (k <= loPack && (from === null || k > from)) from = k;
+      for (const k of checkpoints.keys()) if (k <= loPack && (from === null || k > from)) from = k;
       const fromMs = from === null ? FULL.fromMs : marketEpoch(interval === '1d' ? from * 100 + 1 : from, 0) * 1000;
-      const head = await readBars(this.reader, inst.inst, interval, { fromMs, toMs: lo * 1000 - 1 }, null, 1_000_000_000, adj.apply);
-      const page = await readBars(this.reader, inst.inst, interval, { fromMs: lo * 1000, toMs: to * 1000 + 999 }, null, limit, adj.apply);
-      const bars = head.concat(page);
-      if (!ind.stream || !checkpoints) return { bars, values: ind.compute(seriesFromBars(bars)), start: head.length };
+      const { bars, start } = await this.withHead(inst, interval, adj, fromMs, lo, to, limit);
       let pack = from;
       // The state before a pack's first bar (states are never mutated, so kept as they are).
       const values = runStream(ind.stream, seriesFromBars(bars), from === null ? ind.stream.initState() : checkpoints.get(from),
@@ -125,11 +140,39 @@ export class Analytics {
           if (k !== pack) { if (!checkpoints.has(k)) checkpoints.set(k, state); pack = k; }
         });
       this.checkpoints.set(key, checkpoints);
-      return { bars, values, start: head.length };
+      return { bars, values, start };
     }
     const r = await this.indicator(inst, interval, adj, id);
     let start = 0, hi = r.bars.length;
     while (start < hi) { const m = (start + hi) >> 1; if (r.bars[m].ts < lo) start = m + 1; else hi = m; }
     return { ...r, start };
+  }
+
+  /** The bars from `fromMs` before `lo` (the head), then up to `limit` with lo <= ts <= to; `start` is the page's first. */
+  private async withHead(inst: InstrumentRow, interval: IntervalId, adj: Adjuster, fromMs: number, lo: number, to: number,
+    limit: number): Promise<{ bars: Bar[]; start: number }> {
+    const head = fromMs >= lo * 1000 ? [] : await readBars(this.reader, inst.inst, interval, { fromMs, toMs: lo * 1000 - 1 }, null, 1_000_000_000, adj.apply);
+    const page = await readBars(this.reader, inst.inst, interval, { fromMs: lo * 1000, toMs: to * 1000 + 999 }, null, limit, adj.apply);
+    return { bars: head.concat(page), start: head.length };
+  }
+
+  /**
+   * A page of an indicator of finite lookback: its values are exact given the `lookback` bars
+   * before the page, so the head is read over spans that normally hold them (a month holds at
+   * least 15 trading days; a trading day 240 minutes, within a week even after a holiday), and
+   * over the whole history only when they did not (a long suspension, the first bars).
+   */
+  private async windowPage(inst: InstrumentRow, interval: IntervalId, adj: Adjuster, ind: Indicator,
+    lo: number, to: number, limit: number): Promise<{ bars: Bar[]; values: Values[]; start: number }> {
+    const DAY = 86_400;
+    const spans = interval === '1d' ? [(Math.ceil(ind.lookback / 15) + 1) * 31 * DAY] : [(Math.ceil(ind.lookback / 240) + 3) * DAY, 16 * DAY];
+    let r: { bars: Bar[]; start: number } | null = null;
+    for (const span of spans) {
+      r = await this.withHead(inst, interval, adj, (lo - span) * 1000, lo, to, limit);
+      if (r.start >= ind.lookback) break;
+      r = null;
+    }
+    r ??= await this.withHead(inst, interval, adj, FULL.fromMs, lo, to, limit);
+    return { ...r, values: ind.compute(seriesFromBars(r.bars)) };
   }
 }

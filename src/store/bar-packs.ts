@@ -17,6 +17,7 @@ import type { Bar } from '../market/types.js';
 import { epochToMarketDate } from '../lib/time.js';
 import type { BulkSession, Dialect, Store } from './store.js';
 import { checkPages, PACK_LOCK, writePages } from './bar-pages.js';
+import { checkStates, writeStates } from './indicator-states.js';
 
 /** Bytes of one packed record. */
 export const RECORD_BYTES = 56;
@@ -287,6 +288,7 @@ async function merge(s: BulkSession, t: PackedTable, pending: Map<number, Map<nu
     }
     // And their JSON (bar-pages.ts), in the same transaction.
     await writePages(s, t.packs, out);
+    await writeStates(s, t.packs, out);
     out = [];
   };
   for (const inst of [...pending.keys()].sort((a, b) => a - b)) {
@@ -367,7 +369,7 @@ export function withBarPacks(store: Store, limits: PendingLimits = PENDING): Sto
 }
 
 /** What `checkBarPacks` found: packs, base rows and pages compared, and the first problems. */
-export interface BarPackCheck { packs: number; rows: number; pages: number; problems: string[] }
+export interface BarPackCheck { packs: number; rows: number; pages: number; states: number; problems: string[] }
 
 interface Item { inst: number; pack: number; rec: number[] }
 
@@ -400,7 +402,7 @@ const cmp = (a: Item, b: Item) => a.inst - b.inst || a.pack - b.pack || a.rec[0]
  */
 export function checkBarPacks(store: Store, maxProblems = 20): Promise<BarPackCheck> {
   return store.bulkTransaction(async (s) => {
-    const res: BarPackCheck = { packs: 0, rows: 0, pages: 0, problems: [] };
+    const res: BarPackCheck = { packs: 0, rows: 0, pages: 0, states: 0, problems: [] };
     const problem = (p: string) => { if (res.problems.length < maxProblems) res.problems.push(p); };
     for (const t of PACKED.values()) {
       const { packs, key } = t;
@@ -444,6 +446,7 @@ export function checkBarPacks(store: Store, maxProblems = 20): Promise<BarPackCh
       }
     }
     res.pages = await checkPages(s, problem);
+    res.states = await checkStates(s, problem);
     return res;
   }, { readOnly: true });
 }

@@ -195,7 +195,7 @@ export async function checkPages(s: BulkSession, problem: (p: string) => void): 
 }
 
 /** The daily packs `[inst, month, n, data]` in key order, 500 at a time. */
-async function* packBatches(s: BulkSession): AsyncGenerator<unknown[][]> {
+export async function* packBatches(s: BulkSession): AsyncGenerator<unknown[][]> {
   let pos: unknown[] = [];
   for (;;) {
     const rows = await s.queryRows(`select inst, month, n, data from ${PACKS}${pos.length ? ' where (inst, month) > (?, ?)' : ''}`

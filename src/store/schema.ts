@@ -57,7 +57,7 @@ export interface MinuteBarTable extends BarColumns { ts: number; date: number }
  * daily bars by month (YYYYMM), 1m bars by trading day (YYYYMMDD). Derived: written only by
  * the store's bar-pack maintenance, never directly.
  */
-export interface DailyBarPackTable { inst: number; month: number; n: number; data: Buffer }
+export interface DailyBarPackTable { inst: number; month: number; n: number; data: Buffer; states: string | null }
 export interface MinuteBarPackTable { inst: number; date: number; n: number; data: Buffer }
 export interface DailyBarPageTable { inst: number; month: number; data: Buffer }
 

@@ -6,8 +6,10 @@ import * as m0001 from './migrations/0001_core.js';
 import * as m0002 from './migrations/0002_fundamentals.js';
 import * as m0003 from './migrations/0003_bar_packs.js';
 import * as m0004 from './migrations/0004_bar_pages.js';
+import * as m0005 from './migrations/0005_indicator_states.js';
 import { withBarPacks } from './bar-packs.js';
 import { ensureBarPages } from './bar-pages.js';
+import { ensureIndicatorStates } from './indicator-states.js';
 
 export type Dialect = 'sqlite' | 'postgres';
 
@@ -68,9 +70,10 @@ const MIGRATIONS: Record<string, { up(db: Kysely<any>, d: Dialect): Promise<void
   '0002_fundamentals': m0002,
   '0003_bar_packs': m0003,
   '0004_bar_pages': m0004,
+  '0005_indicator_states': m0005,
 };
 
-/** Applies pending migrations, then renders the bar pages if stale; returns the migrations applied. */
+/** Applies pending migrations, then renders the bar pages and folds the indicator states if stale; returns the migrations applied. */
 export async function migrate(store: Store): Promise<string[]> {
   const provider: MigrationProvider = {
     async getMigrations() {
@@ -81,7 +84,8 @@ export async function migrate(store: Store): Promise<string[]> {
   };
   const { error, results } = await new Migrator({ db: store.db, provider }).migrateToLatest();
   if (error) throw error;
-  // Bar pages are code's output: rendered again whenever their rendition changes.
+  // Bar pages and indicator states are code's output: made again whenever their rendition changes.
   await ensureBarPages(store);
+  await ensureIndicatorStates(store);
   return (results ?? []).filter((r) => r.status === 'Success').map((r) => r.migrationName);
 }

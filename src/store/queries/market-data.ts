@@ -9,6 +9,7 @@ import { PageSlices } from '../bar-pages.js';
 const DAILY_PACKS = 'select month, n, data from bars_1d_packs where inst = ? and month >= ? and month <= ? order by month limit ';
 const MINUTE_PACKS = 'select date, n, data from bars_1m_packs where inst = ? and date >= ? and date <= ? order by date limit ';
 const DAILY_PAGES = 'select month, data from bars_1d_pages where inst = ? and month >= ? and month <= ? order by month limit ';
+const DAILY_STATES = 'select month, n, data, states from bars_1d_packs where inst = ? and month >= ? and month <= ? order by month limit ';
 
 /** The statement with its LIMIT written in (see limit.ts: a bound LIMIT is planned again on every read). */
 const limited = (sql: string, limit: number) => sql + Math.trunc(limit);
@@ -37,6 +38,26 @@ export class MarketDataReader {
     // Pages are larger than packs: read for 20 bars a month (most hold 19 to 23), then more.
     await this.daily(DAILY_PAGES, inst, from, to, after, limit, 20, () => out.keys.length, (r, lo, hi) => out.add(r[1] as Uint8Array, lo, hi));
     return out;
+  }
+
+  /**
+   * For a page of an indicator of unadjusted daily bars (indicator-states.ts): the states stored
+   * with the first pack from the month of `from` on, that pack's bars before `from` (the head:
+   * the states are those before its first bar), and then the bars with from <= date <= to, at
+   * most `limit` (ts left 0 for the caller). `states` is null when no pack was found or it holds
+   * none.
+   */
+  async dailyWithStates(inst: number, from: number, to: number, limit: number): Promise<{ states: string | null; head: Bar[]; bars: Bar[] }> {
+    const head: Bar[] = [], bars: Bar[] = [];
+    let states: string | null | undefined;
+    await this.daily(DAILY_STATES, inst, from, to, null, limit, 20, () => bars.length, (r) => {
+      if (states === undefined) {
+        states = r[3] === null ? null : String(r[3]);
+        decodeBars(head, r[2] as Uint8Array, r[1] as number, null, 0, from - 1, Infinity);
+      }
+      decodeBars(bars, r[2] as Uint8Array, r[1] as number, null, from, to, limit);
+    });
+    return { states: states ?? null, head, bars };
   }
 
   /** 1m bars with from <= ts <= to (epoch seconds) and ts > after, ascending. */

@@ -44,6 +44,6 @@ export function registerIndicators(app: App, kind: Kind, path: string, operation
       const out: { bar: Bar; i: number }[] = [];
       for (let i = r.start; i < r.bars.length && r.bars[i].ts <= to && out.length < p.limit; i++) out.push({ bar: r.bars[i], i });
       return out;
-    }, (x) => [x.bar.ts, adj.basis], (x) => json(x.bar.ts, values[x.i]));
+    }, (x) => [x.bar.ts, adj.basis], (x) => json(x.bar, values[x.i]));
   });
 }

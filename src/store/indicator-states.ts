@@ -1,0 +1,138 @@
+/**
+ * Indicator states: for every daily bar pack (an instrument's month), the state of each
+ * recursive indicator (the ones with a `stream`: ema, macd, kdj, rsi, obv) before the month's
+ * first bar, over the unadjusted daily series. A recursive indicator's value depends on every
+ * bar since the first, so without them a page of, say, MACD in 2025 folds the whole history
+ * before it; with them it resumes from the state of its first month and reads only that month
+ * and the page (the same packs as a page of bars). Values are exact: a resumed fold equals the
+ * fold from the first bar (states are plain numbers, and JSON gives doubles back unchanged).
+ *
+ * The states are the pack's own `states` column (so an indicator page reads one range of packs
+ * and nothing else), the JSON object `{ [indicator id]: state }`. The pack merges keep them in step: a write to an instrument's
+ * month changes the states of every later month, so its states are folded again from the
+ * state stored at or before the earliest month written (`writeStates`, in the merge's
+ * transaction). States are code's output (the streams' arithmetic and state shapes), so they
+ * carry a rendition: `ensureIndicatorStates` folds every instrument again when the stored one
+ * is not RENDITION. Bump it whenever a stream's `step` or state changes.
+ */
+import { INDICATOR_IDS, INDICATORS, type IndicatorId } from '../indicators/registry.js';
+import type { Point, Stream } from '../indicators/types.js';
+import { PRICE_SCALE } from '../lib/decimal.js';
+import { PACK_LOCK, packBatches } from './bar-pages.js';
+import type { BulkSession, Store } from './store.js';
+
+/** The rendition the states hold; stored in `meta` as `indicator_states`. */
+export const RENDITION = '1';
+
+const PACKS = 'bars_1d_packs';
+const WRITE_ROWS = 200;
+const UNIT = 10 ** PRICE_SCALE;
+
+/** The recursive indicators, whose states are kept. */
+export const RECURSIVE: readonly IndicatorId[] = INDICATOR_IDS.filter((id) => INDICATORS[id].stream);
+const STREAMS: [IndicatorId, Stream<unknown>][] = RECURSIVE.map((id) => [id, INDICATORS[id].stream!]);
+
+type States = Record<string, unknown>;
+
+const initial = (): States => Object.fromEntries(STREAMS.map(([id, s]) => [id, s.initState()]));
+
+/**
+ * Folds the `n` records of a daily pack (56-byte records of seven little-endian float64: date,
+ * open, high, low, close, volume, amount; prices in 1/1000 CNY) into `states`, each point
+ * exactly as seriesFromBars gives it to `compute`.
+ */
+function foldPack(states: States, data: Uint8Array, n: number): States {
+  const dv = new DataView(data.buffer, data.byteOffset, data.byteLength);
+  const out = { ...states };
+  const p: Point = { open: 0, high: 0, low: 0, close: 0, volume: 0 };
+  for (let i = 0, o = 0; i < n; i++, o += 56) {
+    p.open = dv.getFloat64(o + 8, true) / UNIT; p.high = dv.getFloat64(o + 16, true) / UNIT;
+    p.low = dv.getFloat64(o + 24, true) / UNIT; p.close = dv.getFloat64(o + 32, true) / UNIT;
+    p.volume = dv.getFloat64(o + 40, true);
+    for (const [id, s] of STREAMS) out[id] = s.step(out[id], p).state;
+  }
+  return out;
+}
+
+/** Sets the states of packs (rows `[inst, month, json]`). */
+async function setStates(s: BulkSession, rows: unknown[][]): Promise<void> {
+  if (rows.length === 0) return;
+  const values = rows.map(() => '(cast(? as integer), cast(? as integer), ?)').join(', ');
+  await s.query(`with v (inst, month, states) as (values ${values}) update ${PACKS} set states = v.states from v`
+    + ` where ${PACKS}.inst = v.inst and ${PACKS}.month = v.month`, rows.flat());
+}
+
+/**
+ * Folds the states of instruments whose daily packs were just written (`rows`: `[inst, month,
+ * n, data]`), from the state stored at or before the earliest month written of each: called by
+ * every pack merge, in the merge's transaction (1m packs have none).
+ */
+export async function writeStates(s: BulkSession, packs: string, rows: unknown[][]): Promise<void> {
+  if (packs !== PACKS) return;
+  const earliest = new Map<number, number>();
+  for (const [inst, month] of rows as [number, number][]) earliest.set(inst, Math.min(earliest.get(inst) ?? Infinity, month));
+  let out: unknown[][] = [];
+  for (const [inst, month] of earliest) {
+    // The states stored at `from` stand: they depend only on packs before it, none of them
+    // written (a merge rewrites a pack's bars, never its states; a new pack has none yet).
+    const [start] = await s.queryRows(`select month, states from ${PACKS} where inst = ? and month <= ? and states is not null`
+      + ' order by month desc limit 1', [inst, month]);
+    const from = start ? Number(start[0]) : -1;
+    let states: States = start ? JSON.parse(String(start[1])) : initial();
+    for (const [m, n, data] of await s.queryRows(`select month, n, data from ${PACKS} where inst = ? and month >= ? order by month`, [inst, from])) {
+      if (Number(m) !== from) out.push([inst, m, JSON.stringify(states)]);
+      states = foldPack(states, data as Uint8Array, Number(n));
+      if (out.length >= WRITE_ROWS) { await setStates(s, out); out = []; }
+    }
+  }
+  await setStates(s, out);
+}
+
+/** Every state row `[inst, month, json]` the packs give, in key order, a batch of packs at a time. */
+async function* foldAll(s: BulkSession): AsyncGenerator<[number, number, string][]> {
+  let inst = -1, states = initial();
+  for await (const rows of packBatches(s)) {
+    const out: [number, number, string][] = [];
+    for (const [i, month, n, data] of rows as [number, number, number, Uint8Array][]) {
+      if (i !== inst) { inst = i; states = initial(); }
+      out.push([i, month, JSON.stringify(states)]);
+      states = foldPack(states, data, n);
+    }
+    yield out;
+  }
+}
+
+/** Folds every instrument's states from its packs, in one transaction, when the stored rendition is not RENDITION. */
+export async function ensureIndicatorStates(store: Store): Promise<boolean> {
+  const stored = async (s: BulkSession) => (await s.queryRows("select value from meta where key = 'indicator_states'"))[0]?.[0];
+  if (await store.bulkTransaction(stored, { readOnly: true }) === RENDITION) return false;
+  return store.bulkTransaction(async (s) => {
+    if (store.dialect === 'postgres') await s.query('select pg_advisory_xact_lock(?)', [PACK_LOCK]);
+    if (await stored(s) === RENDITION) return false;
+    await s.query(`update ${PACKS} set states = null`);
+    for await (const rows of foldAll(s)) for (let i = 0; i < rows.length; i += WRITE_ROWS) await setStates(s, rows.slice(i, i + WRITE_ROWS));
+    await s.query('insert into meta (key, value) values (?, ?) on conflict (key) do update set value = excluded.value', ['indicator_states', RENDITION]);
+    return true;
+  });
+}
+
+/**
+ * Checks, in session `s`, that every daily pack holds states, equal to folding the packs now;
+ * reports each problem through `problem` and returns the packs whose states are right
+ * (checkBarPacks calls it).
+ */
+export async function checkStates(s: BulkSession, problem: (p: string) => void): Promise<number> {
+  let right = 0;
+  for await (const rows of foldAll(s)) {
+    const [first, last] = [rows[0], rows[rows.length - 1]];
+    const stored = new Map((await s.queryRows(`select inst, month, states from ${PACKS} where (inst, month) >= (?, ?) and (inst, month) <= (?, ?)`,
+      [first[0], first[1], last[0], last[1]])).map((r) => [`${String(r[0])}/${String(r[1])}`, r[2]]));
+    for (const [inst, month, json] of rows) {
+      const got = stored.get(`${inst}/${month}`);
+      if (got === null || got === undefined) problem(`${PACKS} ${inst}/${month}: no indicator states`);
+      else if (got !== json) problem(`${PACKS} ${inst}/${month}: indicator states differ from folding the packs`);
+      else right++;
+    }
+  }
+  return right;
+}

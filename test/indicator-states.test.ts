@@ -1,0 +1,100 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { harness, STORES, type Harness } from './helpers.js';
+import { migrate } from '../src/store/store.js';
+import { checkBarPacks } from '../src/store/bar-packs.js';
+import { RENDITION, RECURSIVE } from '../src/store/indicator-states.js';
+import { MarketDataReader } from '../src/store/queries/market-data.js';
+import { readBars } from '../src/query/bars.js';
+import { INDICATORS, seriesFromBars, type IndicatorId } from '../src/indicators/registry.js';
+
+const ALL = { fromMs: -8.64e15, toMs: 8.64e15 };
+const BAR_COLUMNS = ['inst', 'date', 'open', 'high', 'low', 'close', 'volume', 'amount'];
+
+for (const store of STORES) {
+  describe(`indicator states (${store.name})`, () => {
+    let h: Harness;
+    beforeAll(async () => { h = await harness(await store.url()); });
+    afterAll(async () => { await h?.close(); });
+
+    /**
+     * For instrument `inst`, every indicator's page at random starts against computing it over
+     * the whole unadjusted daily series; returns the largest heads (bars read before a page;
+     * past the lookback for an indicator of finite lookback), of recursive and other indicators.
+     */
+    const compare = async (inst: { inst: number; id: string; kind: string }, ids: IndicatorId[], seed: number) => {
+      const { analytics, catalog } = h.app.svc;
+      const row = (await catalog.get(inst.id))!;
+      const all = await readBars(new MarketDataReader(h.store), inst.inst, '1d', ALL, null, 1_000_000);
+      expect(all.length).toBeGreaterThan(150);
+      const maxHead = { recursive: 0, finite: 0 };
+      for (const id of ids) {
+        const whole = INDICATORS[id].compute(seriesFromBars(all));
+        for (let k = 0; k < 8; k++) {
+          seed = (seed * 48271) % 2147483647;
+          const i = seed % (all.length - 5);
+          const adj = await analytics.adjuster(row, 'none', null);
+          const r = await analytics.indicatorPage(row, '1d', adj, id, all[i].ts, all[all.length - 1].ts, 5);
+          const got = r.bars.slice(r.start, r.start + 5).map((b, j) => [b.date, r.values[r.start + j]]);
+          expect(got, `${inst.id} ${id} from ${all[i].date}`).toEqual(all.slice(i, i + 5).map((b, j) => [b.date, whole[i + j]]));
+          if (INDICATORS[id].stream) maxHead.recursive = Math.max(maxHead.recursive, r.start);
+          else maxHead.finite = Math.max(maxHead.finite, r.start - INDICATORS[id].lookback);
+        }
+      }
+      return maxHead;
+    };
+
+    it('resume each recursive indicator with the values of the fold from the first bar, reading only the page\'s month before it', async () => {
+      const insts = await h.store.db.selectFrom('instruments').select(['inst', 'id', 'kind']).where('kind', 'in', ['equity', 'index'])
+        .orderBy('inst').execute();
+      for (const [n, inst] of [insts[0], insts[3], insts.find((i) => i.kind === 'index')!].entries()) {
+        const head = await compare(inst, [...RECURSIVE, 'ma', 'dmi', 'boll'], 11 + n);
+        // A month holds at most 23 trading days: the head of a recursive page lies within the
+        // page's month; a page of finite lookback reads its lookback and at most a few months more.
+        expect(head.recursive, inst.id).toBeLessThan(23);
+        expect(head.finite, inst.id).toBeLessThanOrEqual(23 * 5);
+      }
+      expect(RECURSIVE).toEqual(['ema', 'macd', 'kdj', 'rsi', 'obv']);
+    });
+
+    it('are folded again from the month written when an ingest rewrites bars in the middle of the history', async () => {
+      const eq = await h.store.db.selectFrom('instruments').select(['inst', 'id', 'kind']).where('kind', '=', 'equity')
+        .where('list_date', '<', 20240101).where('delist_date', 'is', null).orderBy('inst', 'desc').executeTakeFirstOrThrow();
+      const month = await h.store.db.selectFrom('bars_1d').select('date').where('inst', '=', eq.inst).orderBy('date')
+        .offset(60).limit(1).executeTakeFirstOrThrow().then((r) => Math.floor(r.date / 100));
+      const states = () => h.store.selectRows('select month, states from bars_1d_packs where inst = ? and month > ? order by month', [eq.inst, month]);
+      const before = await states();
+      expect(before.length).toBeGreaterThan(3);
+      // Every close of one month moved to its low (or high).
+      const rows = await h.store.db.selectFrom('bars_1d').selectAll().where('inst', '=', eq.inst)
+        .where('date', '>=', month * 100).where('date', '<=', month * 100 + 31).execute();
+      expect(rows.length).toBeGreaterThan(10);
+      await h.store.bulkTransaction((s) => s.upsert({ table: 'bars_1d', columns: BAR_COLUMNS, key: ['inst', 'date'] },
+        rows.map((b) => [b.inst, b.date, b.open, b.high, b.low, b.close === b.low ? b.high : b.low, b.volume, b.amount])));
+      const after = await states();
+      expect(after.map((r) => r[0])).toEqual(before.map((r) => r[0]));
+      after.forEach((r, i) => expect(r[1], `month ${String(r[0])}`).not.toBe(before[i][1]));
+      expect((await checkBarPacks(h.store)).problems).toEqual([]);
+      await compare(eq, ['macd', 'kdj'], 3);
+    });
+
+    it('are folded again when their rendition is stale, and a wrong or missing row is reported until then', async () => {
+      const [inst, month, states] = (await h.store.selectRows('select inst, month, states from bars_1d_packs where month > 202503 order by inst, month limit 1', []))[0] as [number, number, string];
+      const [last] = await h.store.selectRows('select inst, month from bars_1d_packs order by inst desc, month desc limit 1', []);
+      const wrong = JSON.stringify({ ...JSON.parse(states), macd: { e12: 1, e26: 2, dea: 3 } });
+      await h.store.bulkTransaction(async (s) => {
+        await s.query('update bars_1d_packs set states = ? where inst = ? and month = ?', [wrong, inst, month]);
+        await s.query('update bars_1d_packs set states = null where inst = ? and month = ?', last);
+      });
+      const problems = [`bars_1d_packs ${inst}/${month}: indicator states differ from folding the packs`, `bars_1d_packs ${last[0]}/${last[1]}: no indicator states`];
+      expect((await checkBarPacks(h.store)).problems).toEqual(problems);
+      await migrate(h.store);
+      expect((await checkBarPacks(h.store)).problems).toEqual(problems);
+      await h.store.bulkTransaction((s) => s.query("update meta set value = '0' where key = 'indicator_states'"));
+      await migrate(h.store);
+      const check = await checkBarPacks(h.store);
+      expect(check.problems).toEqual([]);
+      expect(check.states).toBe(check.pages);
+      expect(await h.store.selectRows("select value from meta where key = 'indicator_states'", [])).toEqual([[RENDITION]]);
+    });
+  });
+}
