@@ -1,7 +1,8 @@
 import { describe, expect, it } from 'vitest';
-import { asciiJson, barJson, barRecord, indicatorJson, money2, price2 } from './serialize.js';
+import { barRecord, money2 } from './serialize.js';
+import { asciiJson, barWriter, indicatorWriter, JsonBytes } from './json-bytes.js';
 import { formatValue, type Values } from '../indicators/registry.js';
-import { epochToMarketDate, formatTimestamp, marketEpoch } from '../lib/time.js';
+import { epochToMarketDate, formatDate, formatTimestamp, marketEpoch } from '../lib/time.js';
 
 /** The record the route schema describes, for JSON.stringify to render as the reference. */
 function indicatorRecord(instrumentId: string, indicator: string, interval: string, adjustment: string) {
@@ -13,11 +14,35 @@ function indicatorRecord(instrumentId: string, indicator: string, interval: stri
 }
 import { formatScaled } from '../lib/decimal.js';
 
+/** What a writer writes, as text. */
+function text<A extends unknown[]>(write: (w: JsonBytes, ...args: A) => void, ...args: A): string {
+  const w = JsonBytes.start();
+  write(w, ...args);
+  return w.take().toString('latin1');
+}
+
 describe('hand-compiled serialisers', () => {
-  it('render prices and money exactly like the general formatter', () => {
-    for (const v of [0, 10, 990, 1000, 1010, 123450, 99999990, 5, 1234567, -10, -1235]) {
-      expect(price2(v)).toBe(formatScaled(v, 3, 2));
+  it('write integers, decimals, dates and timestamps as the general formatters do', () => {
+    let seed = 11;
+    const rnd = () => { seed = (seed * 48271) % 2147483647; return seed / 2147483647; };
+    const ints = [0, 1, 9, 10, 99, 100, 101, 1000, 123456789012, Number.MAX_SAFE_INTEGER];
+    for (let i = 0; i < 2000; i++) ints.push(Math.floor(rnd() * 10 ** Math.floor(rnd() * 16)));
+    for (const v of ints) {
+      expect(text((w, x: number) => w.uint(x), v)).toBe(String(v));
+      for (const d of [2, 3, 4]) for (const x of [v, -v]) expect(text((w, y: number) => w.decimal(y, d), x)).toBe(formatScaled(x, d, d));
     }
+    // One writer (it remembers the last day) over timestamps in random order, and dates.
+    const w = JsonBytes.start();
+    const expected: string[] = [];
+    for (let i = 0; i < 3000; i++) {
+      const ts = 946684800 + Math.floor(rnd() * 1e9);
+      w.timestamp(ts); w.byte(32); expected.push(formatTimestamp(ts));
+      if (rnd() < 0.5) { const d = epochToMarketDate(ts); w.date(d); w.byte(32); expected.push(formatDate(d)); }
+    }
+    expect(w.take().toString('latin1')).toBe(expected.join(' ') + ' ');
+  });
+
+  it('render money past 2^53 exactly', () => {
     for (const v of [0, 1, 99, 100, 123456789012, -5, -12345]) expect(money2(v)).toBe(formatScaled(v, 2, 2));
     expect(money2(12345678901234567891n)).toBe('123456789012345678.91');
     expect(money2(5n)).toBe('0.05');
@@ -28,10 +53,11 @@ describe('hand-compiled serialisers', () => {
     let seed = 7;
     const rnd = (n: number) => { seed = (seed * 1103515245 + 12345) % 2 ** 31; return seed % n; };
     for (const [kind, interval] of [['equity', '1d'], ['equity', '5m'], ['fund', '1m'], ['index', '1w']]) {
-      const json = barJson('600000.SH', kind, interval, 'forward');
+      const write = barWriter('600000.SH', kind, interval, 'forward');
       const rec = barRecord('600000.SH', kind, interval, 'forward');
       for (let i = 0; i < 500; i++) {
-        const base = kind === 'fund' ? 1 : 10;
+        // Prices off the tick too (rounded half away from zero to it).
+        const base = kind === 'fund' || rnd(4) === 0 ? 1 : 10;
         const b = {
           ts: 1700000000 + rnd(10_000_000) * 60, date: 20240101 + rnd(28),
           open: rnd(500_000) * base, high: rnd(500_000) * base, low: rnd(500_000) * base, close: rnd(500_000) * base,
@@ -39,8 +65,8 @@ describe('hand-compiled serialisers', () => {
         };
         if (interval === '1d' || interval === '1w') b.ts = 0; // period bars carry their 15:00 close
         const expected = JSON.stringify({ ...rec(b), ...(b.ts === 0 ? { timestamp: rec({ ...b, ts: 0 }).trade_date + 'T15:00:00+08:00' } : {}) });
-        expect(JSON.parse(json(b))).toEqual(JSON.parse(expected));
-        expect(json(b)).toBe(expected);
+        expect(JSON.parse(text(write, b))).toEqual(JSON.parse(expected));
+        expect(text(write, b)).toBe(expected);
       }
     }
   });
@@ -49,14 +75,14 @@ describe('hand-compiled serialisers', () => {
     let seed = 3;
     const rnd = () => { seed = (seed * 48271) % 2147483647; return seed / 2147483647; };
     for (const interval of ['5m', '1d']) {
-      const json = indicatorJson('000001.SH', 'macd', interval, 'none');
+      const write = indicatorWriter('000001.SH', 'macd', interval, 'none');
       const rec = indicatorRecord('000001.SH', 'macd', interval, 'none');
       for (let i = 0; i < 2000; i++) {
         const ts = interval === '1d' ? marketEpoch(20200102 + Math.floor(rnd() * 6) * 10000 + Math.floor(rnd() * 12) * 100 + Math.floor(rnd() * 28), 900)
           : 1700000000 + Math.floor(rnd() * 1e7) * 60;
         const values: Record<string, number> = {};
         for (const k of ['dif', 'dea', 'macd']) if (rnd() > 0.2) values[k] = (rnd() - 0.5) * 10 ** Math.floor(rnd() * 8 - 3);
-        expect(json({ ts, date: epochToMarketDate(ts) }, values)).toBe(JSON.stringify(rec(ts, values)));
+        expect(text(write, { ts, date: epochToMarketDate(ts) }, values)).toBe(JSON.stringify(rec(ts, values)));
       }
     }
   });
@@ -64,7 +90,7 @@ describe('hand-compiled serialisers', () => {
   it('write the JSON of bars and points in ASCII, whatever the instrument id holds', () => {
     const id = 'Ünïcode 指数.SH';
     const bar = { ts: marketEpoch(20250102, 900), date: 20250102, open: 1000, high: 1100, low: 900, close: 1050, volume: 100, amount: 10500 };
-    const b = barJson(id, 'index', '1d', 'none')(bar), p = indicatorJson(id, 'ma', '1d', 'none')(bar, { ma5: 1.5 });
+    const b = text(barWriter(id, 'index', '1d', 'none'), bar), p = text(indicatorWriter(id, 'ma', '1d', 'none'), bar, { ma5: 1.5 });
     for (const s of [b, p]) expect(/^[\x20-\x7e]*$/.test(s)).toBe(true);
     expect(JSON.parse(b).instrument_id).toBe(id);
     expect(JSON.parse(p).instrument_id).toBe(id);

@@ -4,7 +4,6 @@ import type { InstrumentRow } from '../store/catalog.js';
 import type { Bar } from '../market/types.js';
 import type { QuoteTable, TradeTable } from '../store/schema.js';
 import type { Selectable } from 'kysely';
-import { formatValue, type Values } from '../indicators/registry.js';
 
 /** Price decimals by kind (CONTRACT.md §5): 2 for equities and indices, 3 for funds. */
 export const priceDigits = (kind: string) => (kind === 'fund' ? 3 : 2);
@@ -73,59 +72,9 @@ export function tradeRecord(instrumentId: string, kind: string) {
   });
 }
 
-const pad2 = (n: number) => (n < 10 ? '0' + n : '' + n);
-/** 1/1000-CNY integer → "12.34" (2 decimals); exact fast path, general path otherwise. */
-export function price2(v: number): string {
-  if (v >= 0 && v % 10 === 0) return Math.floor(v / 1000) + '.' + pad2((v % 1000) / 10);
-  return formatScaled(v, PRICE_SCALE, 2);
-}
-/** fen integer (a BigInt past 2^53) → "1234.56". */
+/** fen integer, or a BigInt past 2^53 → "1234.56". */
 export function money2(v: number | bigint): string {
-  if (typeof v === 'bigint') {
-    const digits = (v < 0n ? -v : v).toString().padStart(3, '0');
-    return (v < 0n ? '-' : '') + digits.slice(0, -2) + '.' + digits.slice(-2);
-  }
-  if (v >= 0 && Number.isSafeInteger(v)) return Math.floor(v / 100) + '.' + pad2(v % 100);
-  return formatScaled(v, MONEY_SCALE, 2);
-}
-
-/** A JSON string literal in ASCII: anything past U+007E written as a \u escape. */
-export const asciiJson = (s: string) => JSON.stringify(s).replace(/[\u007f-\uffff]/g, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`);
-
-const DAILY = new Set(['1d', '1w', '1mo', '1q', '1y']);
-
-/**
- * Hand-compiled JSON of a Bar record (same fields and order as the Bar schema), in ASCII (as
- * sendPageJson needs).
- */
-export function barJson(instrumentId: string, kind: string, interval: string, adjustment: string) {
-  const head = `{"instrument_id":${asciiJson(instrumentId)},"interval":${asciiJson(interval)},"adjustment":${asciiJson(adjustment)},"timestamp":"`;
-  const px = kind === 'fund' ? (v: number) => price(v, 3) : price2;
-  const daily = DAILY.has(interval);
-  return (b: Bar) => {
-    const d = formatDate(b.date);
-    return head + (daily ? d + 'T15:00:00+08:00' : formatTimestamp(b.ts)) + '","trade_date":"' + d
-      + '","open":"' + px(b.open) + '","high":"' + px(b.high) + '","low":"' + px(b.low) + '","close":"' + px(b.close)
-      + '","volume":' + b.volume + ',"amount":"' + money2(b.amountExact ?? b.amount) + '"}';
-  };
-}
-
-/**
- * Hand-compiled JSON of a technical-indicator point of a bar (same fields and order as the
- * TechnicalIndicatorPoint schema), values at 4 decimals, in ASCII (as sendPageJson needs).
- */
-export function indicatorJson(instrumentId: string, indicator: string, interval: string, adjustment: string) {
-  const head = `{"instrument_id":${asciiJson(instrumentId)},"indicator":${asciiJson(indicator)},"interval":${asciiJson(interval)},"adjustment":${asciiJson(adjustment)},"timestamp":"`;
-  const daily = DAILY.has(interval);
-  const keys = new Map<string, string>();
-  const key = (k: string) => { let j = keys.get(k); if (j === undefined) { j = JSON.stringify(k) + ':"'; keys.set(k, j); } return j; };
-  return (b: { ts: number; date: number }, values: Values) => {
-    let s = head + (daily ? formatDate(b.date) + 'T15:00:00+08:00' : formatTimestamp(b.ts)) + '","values":{';
-    let first = true;
-    for (const k in values) {
-      s += (first ? '' : '",') + key(k) + formatValue(values[k]);
-      first = false;
-    }
-    return s + (first ? '}}' : '"}}');
-  };
+  if (typeof v !== 'bigint') return money(v);
+  const digits = (v < 0n ? -v : v).toString().padStart(3, '0');
+  return (v < 0n ? '-' : '') + digits.slice(0, -2) + '.' + digits.slice(-2);
 }

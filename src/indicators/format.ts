@@ -12,23 +12,33 @@ const SIGNIFICANT = 12;
 const DECIMALS = 4;
 
 export function formatValue(v: number): string {
+  const k = scaledValue(v);
+  if (k === null) return exact(v, Math.abs(v));
+  if (k === 0) return '0.0000';
+  const a = Math.abs(k), r = a % 10_000;
+  return `${k < 0 ? '-' : ''}${(a - r) / 10_000}.${r < 1000 ? (r < 100 ? (r < 10 ? '000' : '00') : '0') : ''}${r}`;
+}
+
+/**
+ * formatValue's result as an integer scaled by 10^4 (0 for "0.0000"), or null in the rare cases
+ * only the exact path decides (large values, fractions within 1e-3 of a half).
+ */
+export function scaledValue(v: number): number | null {
   if (!Number.isFinite(v)) throw new RangeError(`indicator value is not finite: ${v}`);
   const a = Math.abs(v);
   if (a >= 1e21) throw new RangeError(`indicator value out of range: ${v}`);
-  if (a < 1e-6) return '0.0000';
+  if (a < 1e-6) return 0;
   // Fast path, same result: below 1e5, writing 12 significant digits moves a·10^4 by at most
   // 5e-4 (and a·10^4 itself is within 2e-7 of exact), so only a fraction within 1e-3 of the
-  // half can round differently; that rare case takes the exact path below.
+  // half can round differently; that rare case takes the exact path.
   if (a < 1e5) {
     const y = a * 10_000, n = Math.floor(y), f = y - n;
     if (Math.abs(f - 0.5) > 1e-3) {
       const k = f > 0.5 ? n + 1 : n;
-      if (k === 0) return '0.0000';
-      const r = k % 10_000;
-      return `${v < 0 ? '-' : ''}${(k - r) / 10_000}.${r < 1000 ? (r < 100 ? (r < 10 ? '000' : '00') : '0') : ''}${r}`;
+      return k === 0 ? 0 : v < 0 ? -k : k;
     }
   }
-  return exact(v, a);
+  return null;
 }
 
 /** The definition: 12 significant digits (at least 4 decimals), then half away from zero. */

@@ -12,9 +12,9 @@
  *
  * Pages are derived from the packs by code (the JSON of a Bar, serialize.ts), so they carry a
  * rendition number: `rebuildBarPages` re-renders every pack when the stored rendition is not
- * RENDITION (bump it whenever barJson's output changes), and the pack merges keep them in step.
+ * RENDITION (bump it whenever barWriter's output changes), and the pack merges keep them in step.
  */
-import { barJson } from '../http/serialize.js';
+import { barWriter, JsonBytes } from '../http/json-bytes.js';
 import type { BulkSession, Store } from './store.js';
 
 /** The rendition the pages hold; stored in `meta` as `bar_pages`. */
@@ -33,23 +33,23 @@ export const PACK_LOCK = 0x6d64_7301;
  * float64, the date first, as bar-packs encodes them) as a page.
  */
 export function renderPage(data: Uint8Array, n: number, inst: PageInstrument): Buffer {
-  const json = barJson(inst.id, inst.kind, '1d', 'none');
+  const write = barWriter(inst.id, inst.kind, '1d', 'none');
   const dv = new DataView(data.buffer, data.byteOffset, data.byteLength);
-  const head = HEAD(n);
   const keys: number[] = [], ends: number[] = [];
-  let text = '';
+  const w = JsonBytes.start();
   for (let i = 0, o = 0; i < n; i++, o += 56) {
     const f = (k: number) => dv.getFloat64(o + 8 * k, true);
     const key = f(0);
-    text += json({ ts: 0, date: key, open: f(1), high: f(2), low: f(3), close: f(4), volume: f(5), amount: f(6) }) + ',';
+    write(w, { ts: 0, date: key, open: f(1), high: f(2), low: f(3), close: f(4), volume: f(5), amount: f(6) });
+    w.byte(44);
     keys.push(key);
-    ends.push(text.length);
+    ends.push(w.length);
   }
-  // Bar JSON is ASCII (ids, digits, ISO dates): string length is byte length.
+  const text = w.take(), head = HEAD(n);
   const out = Buffer.allocUnsafe(head + text.length);
   out.writeUInt32LE(n, 0);
   for (let i = 0; i < n; i++) { out.writeUInt32LE(keys[i], 4 + 4 * i); out.writeUInt32LE(ends[i], 4 + 4 * n + 4 * i); }
-  if (out.write(text, head, 'latin1') !== text.length || Buffer.byteLength(text) !== text.length) throw new Error('bar JSON is not ASCII');
+  text.copy(out, head);
   return out;
 }
 

@@ -2,7 +2,7 @@ import { Type } from '@sinclair/typebox';
 import type { App } from '../../services.js';
 import { instrumentIdParam, operation, pathInstrument, type Kind } from '../../route.js';
 import { sendPageJson } from '../../collection.js';
-import { indicatorJson } from '../../serialize.js';
+import { indicatorWriter } from '../../json-bytes.js';
 import { adjustmentQuery, intervalQuery, timeWindowParams } from '../../params.js';
 import { TechnicalIndicatorCollectionResponse } from '../../schemas/analytics.js';
 import { barWindow, type BarQuery } from '../series/bars.js';
@@ -35,7 +35,7 @@ export function registerIndicators(app: App, kind: Kind, path: string, operation
     const { from, to } = windowSeconds(win);
     let adj: Adjuster;
     let values: Values[] = [];
-    const json = indicatorJson(inst.id, indicator, q.interval, adjustment);
+    const write = indicatorWriter(inst.id, indicator, q.interval, adjustment);
     return sendPageJson(req, reply, codec, operationId, async (p) => {
       adj = await analytics.adjuster(inst, adjustment, p.after ? Number(p.after[1] ?? 0) : null);
       const lo = p.after ? Math.max(from, Number(p.after[0]) + 1) : from;
@@ -44,6 +44,6 @@ export function registerIndicators(app: App, kind: Kind, path: string, operation
       const out: { bar: Bar; i: number }[] = [];
       for (let i = r.start; i < r.bars.length && r.bars[i].ts <= to && out.length < p.limit; i++) out.push({ bar: r.bars[i], i });
       return out;
-    }, (x) => [x.bar.ts, adj.basis], (x) => json(x.bar, values[x.i]));
+    }, (x) => [x.bar.ts, adj.basis], (w, x) => write(w, x.bar, values[x.i]));
   });
 }

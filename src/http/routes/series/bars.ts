@@ -5,7 +5,7 @@ import { sendPageJson, sendPageSlices } from '../../collection.js';
 import { adjustmentQuery, intervalQuery, timeWindow, timeWindowParams, type TimeWindow } from '../../params.js';
 import { Collection } from '../../schemas/common.js';
 import { Bar } from '../../schemas/market-data.js';
-import { barJson } from '../../serialize.js';
+import { barWriter } from '../../json-bytes.js';
 import { dailyTs, periodEnd, periodStart, readBars, readDailyPage } from '../../../query/bars.js';
 import { marketEpoch, parseDate } from '../../../lib/time.js';
 import type { AdjustmentId, IntervalId } from '../../../market/types.js';
@@ -60,6 +60,6 @@ export function registerBars(app: App, kind: Kind, path: string, operationId: st
     return sendPageJson(req, reply, codec, operationId, async (p) => {
       adj = await analytics.adjuster(inst, adjustment, p.after ? Number(p.after[1] ?? 0) : null);
       return readBars(marketData, inst.inst, q.interval, win, p.after ? Number(p.after[0]) : null, p.limit, adj.apply);
-    }, (b) => [b.ts, adj.basis], barJson(inst.id, inst.kind, q.interval, adjustment));
+    }, (b) => [b.ts, adj.basis], barWriter(inst.id, inst.kind, q.interval, adjustment));
   });
 }
