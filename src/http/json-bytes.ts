@@ -29,7 +29,11 @@ export class JsonBytes {
   get length(): number { return this.pos; }
 
   /** The bytes written, copied out of the scratch buffer. */
-  take(): Buffer { return Buffer.from(this.buf.subarray(0, this.pos)); }
+  take(): Buffer {
+    const out = Buffer.allocUnsafe(this.pos);
+    this.buf.copy(out, 0, 0, this.pos);
+    return out;
+  }
 
   private room(n: number): void {
     if (this.pos + n <= this.buf.length) return;
@@ -39,9 +43,12 @@ export class JsonBytes {
   }
 
   bytes(b: Uint8Array): void {
-    this.room(b.length);
-    this.buf.set(b, this.pos);
-    this.pos += b.length;
+    const n = b.length;
+    this.room(n);
+    // A short constant is copied faster by hand than by a call into TypedArray.set.
+    if (n > 32) this.buf.set(b, this.pos);
+    else for (let i = 0, buf = this.buf, p = this.pos; i < n; i++) buf[p + i] = b[i];
+    this.pos += n;
   }
 
   byte(c: number): void {
@@ -117,6 +124,12 @@ export const asciiJson = (s: string) => JSON.stringify(s).replace(/[\u007f-\ufff
 
 const DAILY = new Set(['1d', '1w', '1mo', '1q', '1y']);
 const CLOSE = latin1('T15:00:00+08:00');
+const [tradeDate, open, high, low, close, volume, amount, end] = ['","trade_date":"', '","open":"', '","high":"', '","low":"',
+  '","close":"', '","volume":', ',"amount":"', '"}'].map(latin1);
+const [values, next, pointEnd, emptyEnd] = ['","values":{', '",', '"}}', '}}'].map(latin1);
+/** `"key":"` of indicator value keys (a few dozen). */
+const valueKeys = new Map<string, Buffer>();
+const valueKey = (k: string) => { let j = valueKeys.get(k); if (j === undefined) { j = latin1(asciiJson(k) + ':"'); valueKeys.set(k, j); } return j; };
 
 /** A stored price (1/1000 CNY) rounded half away from zero to `digits` decimals (2 or 3). */
 function writePrice(w: JsonBytes, v: number, digits: number): void {
@@ -134,8 +147,6 @@ export function barWriter(instrumentId: string, kind: string, interval: string, 
   const head = latin1(`{"instrument_id":${asciiJson(instrumentId)},"interval":${asciiJson(interval)},"adjustment":${asciiJson(adjustment)},"timestamp":"`);
   const digits = kind === 'fund' ? 3 : 2;
   const daily = DAILY.has(interval);
-  const [tradeDate, open, high, low, close, volume, amount, end] = ['","trade_date":"', '","open":"', '","high":"', '","low":"',
-    '","close":"', '","volume":', ',"amount":"', '"}'].map(latin1);
   return (w: JsonBytes, b: Bar): void => {
     w.bytes(head);
     if (daily) { w.date(b.date); w.bytes(CLOSE); } else w.timestamp(b.ts);
@@ -159,9 +170,6 @@ export function barWriter(instrumentId: string, kind: string, interval: string, 
 export function indicatorWriter(instrumentId: string, indicator: string, interval: string, adjustment: string) {
   const head = latin1(`{"instrument_id":${asciiJson(instrumentId)},"indicator":${asciiJson(indicator)},"interval":${asciiJson(interval)},"adjustment":${asciiJson(adjustment)},"timestamp":"`);
   const daily = DAILY.has(interval);
-  const [values, next, end, empty] = ['","values":{', '",', '"}}', '}}'].map(latin1);
-  const keys = new Map<string, Buffer>();
-  const key = (k: string) => { let j = keys.get(k); if (j === undefined) { j = latin1(asciiJson(k) + ':"'); keys.set(k, j); } return j; };
   return (w: JsonBytes, b: { ts: number; date: number }, v: Values): void => {
     w.bytes(head);
     if (daily) { w.date(b.date); w.bytes(CLOSE); } else w.timestamp(b.ts);
@@ -169,11 +177,11 @@ export function indicatorWriter(instrumentId: string, indicator: string, interva
     let first = true;
     for (const k in v) {
       if (!first) w.bytes(next);
-      w.bytes(key(k));
+      w.bytes(valueKey(k));
       const x = v[k], scaled = scaledValue(x);
       if (scaled === null) w.ascii(formatValue(x)); else w.decimal(scaled, 4);
       first = false;
     }
-    w.bytes(first ? empty : end);
+    w.bytes(first ? emptyEnd : pointEnd);
   };
 }
