@@ -93,8 +93,10 @@ export function openSqlite(file: string): Store {
   raw.pragma('page_size = 16384');
   raw.pragma('journal_mode = WAL');
   raw.pragma('synchronous = NORMAL');
-  // A 32 MiB page cache and no mmap: the OS page cache keeps hot pages outside our RSS budget.
-  raw.pragma('cache_size = -32768');
+  // An 8 MiB page cache and no mmap: pages are read at random over the whole file, so a bigger
+  // cache hardly hits more (32 MiB: the same req/s on the benchmark, 23 MB more RSS); the OS
+  // page cache keeps hot pages outside the process's RSS.
+  raw.pragma('cache_size = -8192');
   raw.pragma('busy_timeout = 5000');
   const db = new Kysely<Schema>({ dialect: new SqliteDialect({ database: cachingPrepares(raw) }) });
   const statements = new Map<string, Database.Statement>();
