@@ -4,7 +4,7 @@ import { describe, expect, it } from 'vitest';
 import { addDays, parseDate, weekday } from '../lib/time.js';
 import {
   CALENDAR_FIRST, CALENDAR_LAST, closureName, isTradingDay, marketOpened, marketTradingDays,
-  nextTradingDay, previousTradingDay, tradingDaysBetween,
+  nextTradingDay, previousTradingDay, tradingDaysBetween, monthsHolding,
 } from './calendar.js';
 import { CLOSURES } from './closures.js';
 
@@ -121,5 +121,20 @@ describe('calendar', () => {
     expect(marketTradingDays('BJ', 20211108, 20211116)).toEqual([20211115, 20211116]);
     expect(marketTradingDays('SH', 20211108, 20211109)).toEqual([20211108, 20211109]);
     expect(marketTradingDays('SZ', 19900101, 20100105)).toEqual([20100104, 20100105]);
+  });
+});
+
+describe('monthsHolding', () => {
+  it('counts the months of the first n trading days, as listing them does', () => {
+    const months = (days: number[]) => new Set(days.map((d) => Math.floor(d / 100))).size;
+    for (let from = 20230101; from < 20260101; from = addDays(from, 13)) {
+      for (const n of [1, 5, 21, 101, 400]) {
+        for (const to of [20991231, addDays(from, 40)]) {
+          expect(monthsHolding(from, to, n), `${from} ${to} ${n}`).toBe(Math.max(1, months(tradingDaysBetween(from, to).slice(0, n))));
+        }
+      }
+    }
+    expect(monthsHolding(20240315, 20991231, 101)).toBe(6);
+    expect(monthsHolding(20090101, 20991231, 101)).toBeNull();
   });
 });

@@ -76,6 +76,21 @@ export function previousTradingDay(date: number): number | null {
 }
 
 /**
+ * How many months (yyyymm, inclusive) hold the first `n` trading days from `from` on, up to
+ * `to`: the month packs a page of `n` daily bars starting at `from` reads when every one of
+ * those days has a bar. Null when `from` lies outside the table.
+ * monthsHolding(20240315, 20991231, 101) -> 6 (March to August 2024)
+ */
+export function monthsHolding(from: number, to: number, n: number): number | null {
+  if (from < CALENDAR_FIRST || from > CALENDAR_LAST || n < 1) return null;
+  const i = lowerBound(TRADING_DAYS, from);
+  if (i >= TRADING_DAYS.length || TRADING_DAYS[i] > to) return 1;
+  const j = Math.min(i + n, lowerBound(TRADING_DAYS, to + 1)) - 1;
+  const month = (d: number) => Math.floor(d / 10000) * 12 + (Math.floor(d / 100) % 100);
+  return month(TRADING_DAYS[j]) - month(TRADING_DAYS[i]) + 1;
+}
+
+/**
  * The exchange holiday `date` falls in (weekends inside a holiday range included), else null:
  * trading days, ordinary weekends and dates outside the table. closureName(20241003) -> 'National Day'
  */

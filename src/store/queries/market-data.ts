@@ -3,6 +3,7 @@ import type { QuoteTable, TradeTable } from '../schema.js';
 import type { Store } from '../store.js';
 import type { Bar } from '../../market/types.js';
 import { epochToMarketDate, windowSeconds } from '../../lib/time.js';
+import { monthsHolding } from '../../market/calendar.js';
 import { decodeBars } from '../bar-packs.js';
 import { PageSlices } from '../bar-pages.js';
 
@@ -71,8 +72,9 @@ export class MarketDataReader {
   private daily(sql: string, inst: number, from: number, to: number, after: number | null, limit: number, perPack: number,
     count: () => number, take: Take): Promise<void> {
     const lo = after !== null && after >= from ? after + 1 : from;
-    // A month holds at least 15 trading days; the first one may hold fewer after `lo`.
-    return this.packed(sql, inst, Math.floor(lo / 100), Math.floor(to / 100), lo, to, limit, perPack, count, take);
+    // The months the next `limit` trading days fall in (fewer bars than days: more are read).
+    const months = monthsHolding(lo, to, limit) ?? Math.ceil(limit / perPack) + 1;
+    return this.packed(sql, inst, Math.floor(lo / 100), Math.floor(to / 100), lo, to, limit, perPack, count, take, months);
   }
 
   private minute(sql: string, inst: number, from: number, to: number, after: number | null, limit: number,
@@ -85,13 +87,13 @@ export class MarketDataReader {
 
   /**
    * Hands `take` the rows of packs (or pages) first..last with records in [lo, hi] until
-   * `count()` reaches `limit`: reads enough packs for `limit` bars at `perPack` bars each (plus
-   * one), then more, twice as many each time, while suspensions or the window's edges left the
-   * page short.
+   * `count()` reaches `limit`: reads `initial` packs (by default enough for `limit` bars at
+   * `perPack` bars each, plus one), then more, twice as many each time, while suspensions or
+   * the window's edges left the page short.
    */
   private async packed(sql: string, inst: number, first: number, last: number, lo: number, hi: number, limit: number,
-    perPack: number, count: () => number, take: Take): Promise<void> {
-    let packs = Math.ceil(limit / perPack) + 1;
+    perPack: number, count: () => number, take: Take, initial = Math.ceil(limit / perPack) + 1): Promise<void> {
+    let packs = initial;
     while (count() < limit && first <= last) {
       const rows = await this.store.selectRows(limited(sql, packs), [inst, first, last]);
       for (const r of rows) take(r, lo, hi);
