@@ -133,6 +133,8 @@ async function scaleRows(procs: ChildProcess[], port: number): Promise<Row[]> {
     const key = (await new KeyStore(store.db).create('bench')).key;
     const ids = (await store.db.selectFrom('instruments').select('id').execute()).map((r) => r.id);
     await store.close();
+    // Both stores start in the OS page cache, as the main store does (`warm`).
+    await warm(file);
     const srv = startServer(file, port, procs);
     await waitReady(port);
     out.push(await load(`bars 1d at ${(equities * days / 1e6).toFixed(0)}M bars`, port, srv.pid!,
