@@ -1,3 +1,4 @@
+import { LRUCache } from 'lru-cache';
 import { PRICE_SCALE } from '../lib/decimal.js';
 import { daysToDate, MARKET_OFFSET_SECONDS } from '../lib/time.js';
 import { formatValue, scaledValue } from '../indicators/format.js';
@@ -116,6 +117,14 @@ export class JsonBytes {
 }
 
 const POW10 = [1, 10, 100, 1000, 10000, 100000, 1000000, 10000000, 100000000];
+
+/** Writers made for an instrument and its parameters, kept (a few hundred bytes each) so that a request reuses them. */
+const writers = new LRUCache<string, (...args: any[]) => void>({ max: 20_000 });
+function memo<W extends (...args: any[]) => void>(key: string, make: () => W): W {
+  let w = writers.get(key) as W | undefined;
+  if (!w) { w = make(); writers.set(key, w); }
+  return w;
+}
 const latin1 = (s: string) => Buffer.from(s, 'latin1');
 const OFFSET = latin1('+08:00');
 
@@ -143,7 +152,11 @@ function writePrice(w: JsonBytes, v: number, digits: number): void {
  * Writes the JSON of a Bar record (the Bar schema's fields, in its order): prices at the
  * kind's tick (2 decimals, funds 3), money at 2, volume an integer.
  */
-export function barWriter(instrumentId: string, kind: string, interval: string, adjustment: string) {
+export function barWriter(instrumentId: string, kind: string, interval: string, adjustment: string): (w: JsonBytes, b: Bar) => void {
+  return memo(`b|${instrumentId}|${kind}|${interval}|${adjustment}`, () => makeBarWriter(instrumentId, kind, interval, adjustment));
+}
+
+function makeBarWriter(instrumentId: string, kind: string, interval: string, adjustment: string) {
   const head = latin1(`{"instrument_id":${asciiJson(instrumentId)},"interval":${asciiJson(interval)},"adjustment":${asciiJson(adjustment)},"timestamp":"`);
   const digits = kind === 'fund' ? 3 : 2;
   const daily = DAILY.has(interval);
@@ -167,7 +180,12 @@ export function barWriter(instrumentId: string, kind: string, interval: string, 
  * Writes the JSON of a technical-indicator point of a bar (the TechnicalIndicatorPoint schema's
  * fields, in its order), values at 4 decimals as formatValue gives them.
  */
-export function indicatorWriter(instrumentId: string, indicator: string, interval: string, adjustment: string) {
+export function indicatorWriter(instrumentId: string, indicator: string, interval: string,
+  adjustment: string): (w: JsonBytes, b: { ts: number; date: number }, v: Values) => void {
+  return memo(`i|${instrumentId}|${indicator}|${interval}|${adjustment}`, () => makeIndicatorWriter(instrumentId, indicator, interval, adjustment));
+}
+
+function makeIndicatorWriter(instrumentId: string, indicator: string, interval: string, adjustment: string) {
   const head = latin1(`{"instrument_id":${asciiJson(instrumentId)},"indicator":${asciiJson(indicator)},"interval":${asciiJson(interval)},"adjustment":${asciiJson(adjustment)},"timestamp":"`);
   const daily = DAILY.has(interval);
   return (w: JsonBytes, b: { ts: number; date: number }, v: Values): void => {
