@@ -94,6 +94,10 @@ describe.each(STORES)('API contract on $name', ({ url }) => {
       expect(star.every((e) => e.code.startsWith('688') || e.code.startsWith('689'))).toBe(true);
       const sz = await walk(h, '/api/v1/equities?market=SZ', 1000);
       expect(sz.every((e) => e.id.endsWith('.SZ'))).toBe(true);
+      // Both filters, walked in small pages: exactly the equities that pass both, in id order.
+      const szMain = await walk(h, '/api/v1/equities?market=SZ&board=main', 3);
+      expect(szMain).toEqual(all.filter((e) => e.market === 'SZ' && e.board === 'main'));
+      expect(szMain.length).toBeGreaterThan(3);
       const one = all[3];
       expect((await get(h, `/api/v1/equities?code=${one.code}`)).body.data).toEqual([one]);
       const part = one.name.slice(1, 3);

@@ -11,8 +11,11 @@ export interface InstrumentFilter { market?: string; board?: string; code?: stri
  */
 export class Catalog {
   private byId = new Map<string, InstrumentRow>();
-  /** Rows of each kind in ascending id order (binary, as the stores order ids). */
-  private byKind = new Map<string, InstrumentRow[]>();
+  /**
+   * Rows in ascending id order (binary, as the stores order ids) by kind, market and board,
+   * each of the last two possibly `*` (any): `equity|SH|main`, `equity|*|star`, `index|*|*`.
+   */
+  private groups = new Map<string, InstrumentRow[]>();
   private version: string | null = null;
   private checkedAt = 0;
   private loading: Promise<void> | null = null;
@@ -30,7 +33,7 @@ export class Catalog {
    */
   async list(kind: string, f: InstrumentFilter, after: string | null, limit: number): Promise<InstrumentRow[]> {
     await this.fresh();
-    const rows = this.byKind.get(kind) ?? [];
+    const rows = this.groups.get(`${kind}|${f.market ?? '*'}|${f.board ?? '*'}`) ?? [];
     let lo = 0, hi = rows.length;
     while (after !== null && lo < hi) {
       const mid = (lo + hi) >> 1;
@@ -70,13 +73,15 @@ export class Catalog {
     const map = new Map<string, InstrumentRow>();
     for (const r of rows) map.set(r.id, { ...r, is_st: stSet.has(r.inst) });
     this.byId = map;
-    const byKind = new Map<string, InstrumentRow[]>();
+    const groups = new Map<string, InstrumentRow[]>();
     for (const r of [...map.values()].sort((a, b) => (a.id < b.id ? -1 : a.id > b.id ? 1 : 0))) {
-      const list = byKind.get(r.kind) ?? [];
-      list.push(r);
-      byKind.set(r.kind, list);
+      for (const key of [`${r.kind}|*|*`, `${r.kind}|${r.market}|*`, `${r.kind}|*|${r.board}`, `${r.kind}|${r.market}|${r.board}`]) {
+        const list = groups.get(key) ?? [];
+        list.push(r);
+        groups.set(key, list);
+      }
     }
-    this.byKind = byKind;
+    this.groups = groups;
     this.version = version;
   }
 }
