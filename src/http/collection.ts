@@ -89,7 +89,7 @@ export async function sendPageJson<Row>(
     if (i) w.byte(44);
     write(w, rows[i]);
   }
-  w.bytes(Buffer.from(tail(next, links)));
+  w.utf8(tail(next, links));
   return reply.type(JSON_TYPE).send(w.take());
 }
 

@@ -57,6 +57,12 @@ export class JsonBytes {
     this.buf[this.pos++] = c;
   }
 
+  /** Any text, as UTF-8 (the collection envelope: links repeat the request's URL). */
+  utf8(s: string): void {
+    this.room(Buffer.byteLength(s));
+    this.pos += this.buf.write(s, this.pos, 'utf8');
+  }
+
   /** Text known to be ASCII (rare paths: a value formatted as a string). */
   ascii(s: string): void {
     this.room(s.length);

@@ -15,6 +15,8 @@
  * RENDITION (bump it whenever barWriter's output changes), and the pack merges keep them in step.
  */
 import { barWriter, JsonBytes } from '../http/json-bytes.js';
+import type { Bar } from '../market/types.js';
+import { decodeBars } from './bar-packs.js';
 import type { BulkSession, Store } from './store.js';
 
 /** The rendition the pages hold; stored in `meta` as `bar_pages`. */
@@ -34,15 +36,14 @@ export const PACK_LOCK = 0x6d64_7301;
  */
 export function renderPage(data: Uint8Array, n: number, inst: PageInstrument): Buffer {
   const write = barWriter(inst.id, inst.kind, '1d', 'none');
-  const dv = new DataView(data.buffer, data.byteOffset, data.byteLength);
+  const bars: Bar[] = [];
+  decodeBars(bars, data, n, null, -Infinity, Infinity, Infinity);
   const keys: number[] = [], ends: number[] = [];
   const w = JsonBytes.start();
-  for (let i = 0, o = 0; i < n; i++, o += 56) {
-    const f = (k: number) => dv.getFloat64(o + 8 * k, true);
-    const key = f(0);
-    write(w, { ts: 0, date: key, open: f(1), high: f(2), low: f(3), close: f(4), volume: f(5), amount: f(6) });
+  for (const b of bars) {
+    write(w, b);
     w.byte(44);
-    keys.push(key);
+    keys.push(b.date);
     ends.push(w.length);
   }
   const text = w.take(), head = HEAD(n);
@@ -177,9 +178,7 @@ export class PageSlices {
 export async function checkPages(s: BulkSession, problem: (p: string) => void): Promise<number> {
   let pages = 0;
   for await (const rows of packBatches(s)) {
-    const [first, last] = [rows[0], rows[rows.length - 1]];
-    const stored = new Map((await s.queryRows(`select inst, month, data from ${TABLE} where (inst, month) >= (?, ?) and (inst, month) <= (?, ?)`,
-      [first[0], first[1], last[0], last[1]])).map((r) => [`${String(r[0])}/${String(r[1])}`, r[2] as Uint8Array]));
+    const stored = await storedInRange(s, TABLE, 'data', rows) as Map<string, Uint8Array>;
     const insts = await instruments(s, [...new Set(rows.map((r) => r[0] as number))]);
     for (const [inst, k, n, data] of rows as [number, number, number, Uint8Array][]) {
       const page = stored.get(`${inst}/${k}`);
@@ -192,6 +191,17 @@ export async function checkPages(s: BulkSession, problem: (p: string) => void): 
   const [[total]] = await s.queryRows(`select count(*) from ${TABLE}`);
   if (Number(total) !== pages) problem(`${TABLE}: ${Number(total)} pages for ${pages} packs with a page`);
   return pages;
+}
+
+/**
+ * `column` of `table` (keyed by inst and month) for the keys from the first to the last of
+ * `rows` (`[inst, month, …]` in key order), by `inst/month`: what a check compares a batch with.
+ */
+export async function storedInRange(s: BulkSession, table: string, column: string, rows: unknown[][]): Promise<Map<string, unknown>> {
+  const [first, last] = [rows[0], rows[rows.length - 1]];
+  const stored = await s.queryRows(`select inst, month, ${column} from ${table} where (inst, month) >= (?, ?) and (inst, month) <= (?, ?)`,
+    [first[0], first[1], last[0], last[1]]);
+  return new Map(stored.map((r) => [`${String(r[0])}/${String(r[1])}`, r[2]]));
 }
 
 /** The daily packs `[inst, month, n, data]` in key order, 500 at a time. */

@@ -18,7 +18,9 @@
 import { INDICATOR_IDS, INDICATORS, type IndicatorId } from '../indicators/registry.js';
 import type { Point, Stream } from '../indicators/types.js';
 import { PRICE_SCALE } from '../lib/decimal.js';
-import { PACK_LOCK, packBatches } from './bar-pages.js';
+import type { Bar } from '../market/types.js';
+import { decodeBars } from './bar-packs.js';
+import { PACK_LOCK, packBatches, storedInRange } from './bar-pages.js';
 import type { BulkSession, Store } from './store.js';
 
 /** The rendition the states hold; stored in `meta` as `indicator_states`. */
@@ -37,18 +39,16 @@ type States = Record<string, unknown>;
 const initial = (): States => Object.fromEntries(STREAMS.map(([id, s]) => [id, s.initState()]));
 
 /**
- * Folds the `n` records of a daily pack (56-byte records of seven little-endian float64: date,
- * open, high, low, close, volume, amount; prices in 1/1000 CNY) into `states`, each point
- * exactly as seriesFromBars gives it to `compute`.
+ * Folds the `n` bars of a daily pack into `states`, each point exactly as seriesFromBars gives
+ * it to `compute` (prices in CNY, volume in shares).
  */
 function foldPack(states: States, data: Uint8Array, n: number): States {
-  const dv = new DataView(data.buffer, data.byteOffset, data.byteLength);
+  const bars: Bar[] = [];
+  decodeBars(bars, data, n, null, -Infinity, Infinity, Infinity);
   const out = { ...states };
   const p: Point = { open: 0, high: 0, low: 0, close: 0, volume: 0 };
-  for (let i = 0, o = 0; i < n; i++, o += 56) {
-    p.open = dv.getFloat64(o + 8, true) / UNIT; p.high = dv.getFloat64(o + 16, true) / UNIT;
-    p.low = dv.getFloat64(o + 24, true) / UNIT; p.close = dv.getFloat64(o + 32, true) / UNIT;
-    p.volume = dv.getFloat64(o + 40, true);
+  for (const b of bars) {
+    p.open = b.open / UNIT; p.high = b.high / UNIT; p.low = b.low / UNIT; p.close = b.close / UNIT; p.volume = b.volume;
     for (const [id, s] of STREAMS) out[id] = s.step(out[id], p).state;
   }
   return out;
@@ -124,9 +124,7 @@ export async function ensureIndicatorStates(store: Store): Promise<boolean> {
 export async function checkStates(s: BulkSession, problem: (p: string) => void): Promise<number> {
   let right = 0;
   for await (const rows of foldAll(s)) {
-    const [first, last] = [rows[0], rows[rows.length - 1]];
-    const stored = new Map((await s.queryRows(`select inst, month, states from ${PACKS} where (inst, month) >= (?, ?) and (inst, month) <= (?, ?)`,
-      [first[0], first[1], last[0], last[1]])).map((r) => [`${String(r[0])}/${String(r[1])}`, r[2]]));
+    const stored = await storedInRange(s, PACKS, 'states', rows);
     for (const [inst, month, json] of rows) {
       const got = stored.get(`${inst}/${month}`);
       if (got === null || got === undefined) problem(`${PACKS} ${inst}/${month}: no indicator states`);

@@ -54,34 +54,29 @@ function upserter(raw: Database.Database, t: UpsertTarget): Upsert {
  *   twice as long as reading the rows (perf, 51 statement rows of 12 columns).
  */
 function cachingPrepares(raw: Database.Database) {
-  const cache = new LRUCache<string, Database.Statement>({ max: 500 });
-  const rowMakers = new WeakMap<Database.Statement, (r: unknown[]) => unknown>();
-  const rows = (stmt: Database.Statement, params: unknown[]) => {
-    const arrays = stmt.all(params) as unknown[][];
-    const make = rowMakers.get(stmt)!;
-    const out = new Array(arrays.length);
-    for (let i = 0; i < arrays.length; i++) out[i] = make(arrays[i]);
-    return out;
+  type Row = (r: unknown[]) => unknown;
+  /** A prepared statement and, for a reader, the function that makes a row object of an array. */
+  const prepared = (sql: string) => {
+    const stmt = raw.prepare(sql);
+    const names = stmt.reader ? stmt.columns().map((c) => c.name) : null;
+    const row = names && new Function('r', `return {${names.map((n, i) => `${JSON.stringify(n)}: r[${i}]`).join(', ')}};`) as Row;
+    return { stmt, row };
   };
+  const cache = new LRUCache<string, { stmt: Database.Statement; row: Row | null }>({ max: 500 });
   return {
     close: () => raw.close(),
     prepare(sql: string) {
-      let stmt = cache.get(sql);
-      if (!stmt || stmt.busy) {
-        stmt = raw.prepare(sql);
-        if (!cache.has(sql)) cache.set(sql, stmt);
-        if (stmt.reader) {
-          const names = stmt.columns().map((c) => c.name);
-          rowMakers.set(stmt, new Function('r', `return {${names.map((n, i) => `${JSON.stringify(n)}: r[${i}]`).join(', ')}};`) as (r: unknown[]) => unknown);
-        }
-      }
-      const s = stmt;
-      return s.reader ? {
+      let p = cache.get(sql);
+      if (!p) cache.set(sql, (p = prepared(sql)));
+      else if (p.stmt.busy) p = prepared(sql);
+      const { stmt, row } = p;
+      if (!row) return stmt;
+      return {
         reader: true,
-        all: (params: readonly unknown[]) => rows(s.raw(true), params as unknown[]),
-        run: (params: readonly unknown[]) => s.run(params),
-        iterate: (params: readonly unknown[]) => s.raw(false).iterate(params),
-      } : s;
+        all: (params: readonly unknown[]) => (stmt.raw(true).all(params) as unknown[][]).map(row),
+        run: (params: readonly unknown[]) => stmt.run(params),
+        iterate: (params: readonly unknown[]) => stmt.raw(false).iterate(params),
+      };
     },
   };
 }

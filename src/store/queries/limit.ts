@@ -8,6 +8,15 @@ import { sql, type RawBuilder } from 'kysely';
  * @example db.selectFrom('instruments').selectAll().limit(literalLimit(page.limit))
  */
 export function literalLimit(n: number): RawBuilder<number> {
+  return sql.lit(rowCount(n));
+}
+
+/** As literalLimit, for SQL text that ends in `limit `: the statement with its LIMIT written in. */
+export function withLimit(text: string, n: number): string {
+  return text + rowCount(n);
+}
+
+function rowCount(n: number): number {
   if (!Number.isSafeInteger(n) || n < 0) throw new RangeError(`not a row count: ${n}`);
-  return sql.lit(n);
+  return n;
 }

@@ -4,6 +4,7 @@ import type { Store } from '../store.js';
 import type { Bar } from '../../market/types.js';
 import { epochToMarketDate, windowSeconds } from '../../lib/time.js';
 import { monthsHolding } from '../../market/calendar.js';
+import { withLimit } from './limit.js';
 import { decodeBars } from '../bar-packs.js';
 import { PageSlices } from '../bar-pages.js';
 
@@ -12,8 +13,6 @@ const MINUTE_PACKS = 'select date, n, data from bars_1m_packs where inst = ? and
 const DAILY_PAGES = 'select month, data from bars_1d_pages where inst = ? and month >= ? and month <= ? order by month limit ';
 const DAILY_STATES = 'select month, n, data, states from bars_1d_packs where inst = ? and month >= ? and month <= ? order by month limit ';
 
-/** The statement with its LIMIT written in (see limit.ts: a bound LIMIT is planned again on every read). */
-const limited = (sql: string, limit: number) => sql + Math.trunc(limit);
 
 /**
  * Time-series reads on the request path: each is one keyset range scan on a primary key,
@@ -95,7 +94,7 @@ export class MarketDataReader {
     perPack: number, count: () => number, take: Take, initial = Math.ceil(limit / perPack) + 1): Promise<void> {
     let packs = initial;
     while (count() < limit && first <= last) {
-      const rows = await this.store.selectRows(limited(sql, packs), [inst, first, last]);
+      const rows = await this.store.selectRows(withLimit(sql, packs), [inst, first, last]);
       for (const r of rows) take(r, lo, hi);
       if (rows.length < packs) break;
       first = (rows[rows.length - 1][0] as number) + 1;
@@ -106,14 +105,14 @@ export class MarketDataReader {
   quotes(inst: number, from: number, to: number, after: number | null, limit: number): Promise<Selectable<QuoteTable>[]> {
     const lo = after !== null && after >= from ? after + 1 : from;
     return this.store.select(
-      limited('select * from quotes where inst = ? and ts >= ? and ts <= ? order by ts limit ', limit), [inst, lo, to]);
+      withLimit('select * from quotes where inst = ? and ts >= ? and ts <= ? order by ts limit ', limit), [inst, lo, to]);
   }
 
   /** Trades in [from, to] (epoch seconds) within [fromDate, toDate], after (date, seq). */
   trades(inst: number, win: { from: number; to: number; fromDate: number; toDate: number },
     after: [number, number] | null, limit: number): Promise<Selectable<TradeTable>[]> {
     const [d, s] = after ?? [0, 0];
-    return this.store.select(limited(
+    return this.store.select(withLimit(
       `select * from trades where inst = ? and date >= ? and date <= ? and ts >= ? and ts <= ?
          and (date > ? or (date = ? and seq > ?)) order by date, seq limit `, limit),
       [inst, win.fromDate, win.toDate, win.from, win.to, d, d, s]);
