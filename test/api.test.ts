@@ -111,6 +111,19 @@ describe.each(STORES)('API contract on $name', ({ url }) => {
       }
     });
 
+    it('lists each instrument as the same JSON, key for key, as its own route serialises it', async () => {
+      // List pages copy each instrument's JSON made once per catalog row (serialize.ts); the
+      // single-instrument route goes through the response schema's serialiser.
+      for (const path of ['equities', 'indices', 'funds']) {
+        const list = await walk(h, `/api/v1/${path}`, 7);
+        expect(list.length).toBeGreaterThan(5);
+        for (const item of list) {
+          const one = await get(h, `/api/v1/${path}/${item.id}`);
+          expect(JSON.stringify(item)).toBe(JSON.stringify(one.body.data));
+        }
+      }
+    });
+
     it('gets one instrument of each kind and 404s across kinds', async () => {
       const e = await get(h, '/api/v1/equities?page[size]=1');
       const id = e.body.data[0].id;

@@ -27,6 +27,20 @@ export function instrumentRecord(r: InstrumentRow) {
   };
 }
 
+/**
+ * The JSON of an instrument record, made once per catalog row: rows are replaced when the
+ * catalog reloads (a new data version), so a row's JSON never outlives its data. A list page is
+ * then these bytes copied, where serialising 50 records made about 300 KB of garbage a request.
+ * instrumentRecord's keys follow the Instrument schema's order, and its values are JSON types
+ * already, so JSON.stringify writes what the route's schema serialiser would.
+ */
+const instrumentJsonCache = new WeakMap<InstrumentRow, Buffer>();
+export function instrumentJson(r: InstrumentRow): Buffer {
+  let j = instrumentJsonCache.get(r);
+  if (j === undefined) { j = Buffer.from(JSON.stringify(instrumentRecord(r))); instrumentJsonCache.set(r, j); }
+  return j;
+}
+
 /** Returns a bar serialiser for one instrument/interval/adjustment (constants hoisted). */
 export function barRecord(instrumentId: string, kind: string, interval: string, adjustment: string) {
   const d = priceDigits(kind);

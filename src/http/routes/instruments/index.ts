@@ -1,11 +1,11 @@
 import { Type } from '@sinclair/typebox';
 import type { App } from '../../services.js';
 import { instrumentIdParam, operation, pathInstrument, type Kind } from '../../route.js';
-import { sendPage } from '../../collection.js';
+import { sendPageJson } from '../../collection.js';
 import { boardQuery, marketQuery } from '../../params.js';
 import { Collection, Single } from '../../schemas/common.js';
 import { Instrument } from '../../schemas/reference.js';
-import { instrumentRecord } from '../../serialize.js';
+import { instrumentJson, instrumentRecord } from '../../serialize.js';
 import type { InstrumentFilter } from '../../../store/catalog.js';
 
 export const InstrumentCollectionResponse = Collection('InstrumentCollectionResponse', Instrument);
@@ -34,8 +34,8 @@ export default async function instrumentRoutes(app: App) {
       schema: operation({ operationId: k.list, tags: [k.path], summary: `List ${k.noun}, ordered by id.`, query, response: InstrumentCollectionResponse, collection: true }),
     }, (req, reply) => {
       const f = req.query as InstrumentFilter;
-      return sendPage(req, reply, codec, k.list, (p) => catalog.list(k.kind, f, p.after === null ? null : String(p.after[0]), p.limit),
-        (r) => [r.id], instrumentRecord);
+      return sendPageJson(req, reply, codec, k.list, (p) => catalog.list(k.kind, f, p.after === null ? null : String(p.after[0]), p.limit),
+        (r) => [r.id], (w, r) => w.bytes(instrumentJson(r)));
     });
 
     app.get(`/api/v1/${k.path}/:instrument_id`, {
