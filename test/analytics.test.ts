@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { get, harness, STORES, walk, type Harness } from './helpers.js';
+import { PriceLimit } from '../src/http/schemas/analytics.js';
 
 /**
  * Analytics checked by independent recomputation in this file: adjusted prices from the raw
@@ -139,6 +140,7 @@ describe.each(STORES)('analytics on $name', ({ url }) => {
       const lim = await walk(h, `/api/v1/equities/${e.id}/price-limits`, 1000);
       const bars = new Map((await walk(h, `/api/v1/equities/${e.id}/bars?interval=1d`, 1000)).map((b) => [b.trade_date, b]));
       expect(lim.length).toBeGreaterThan(0);
+      expect(Object.keys(lim[0])).toEqual(Object.keys(PriceLimit.properties));
       for (const l of lim) {
         const r = ratio(e, l.is_st, l.listing_day);
         const b = bars.get(l.trade_date);

@@ -53,6 +53,7 @@ describe.each(STORES)('fundamentals API on $name', ({ url }) => {
         for (const r of rows) {
           expect(Value.Check(RECORD[op], r), `${op} ${id} ${JSON.stringify([...Value.Errors(RECORD[op], r)].slice(0, 2))}`).toBe(true);
           expect(r.instrument_id).toBe(id);
+          expect(Object.keys(r), `${op} keys in the schema's order`).toEqual(Object.keys((RECORD[op] as any).properties));
         }
         const keys = rows.map(ORDER[op]);
         expect(keys, `${op} ${id} order`).toEqual([...keys].sort());

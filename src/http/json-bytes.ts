@@ -69,6 +69,20 @@ export class JsonBytes {
     this.pos += this.buf.write(s, this.pos, 'latin1');
   }
 
+  /** A JSON string literal of `s`: printable ASCII as is, anything else through asciiJson. */
+  string(s: string): void {
+    const n = s.length;
+    for (let i = 0; i < n; i++) {
+      const c = s.charCodeAt(i);
+      if (c < 32 || c > 126 || c === 34 || c === 92) { this.ascii(asciiJson(s)); return; }
+    }
+    this.room(n + 2);
+    const b = this.buf;
+    b[this.pos++] = 34;
+    this.pos += b.write(s, this.pos, 'latin1');
+    b[this.pos++] = 34;
+  }
+
   /** A non-negative safe integer. */
   uint(n: number): void {
     this.room(16);
@@ -147,11 +161,78 @@ const valueKeys = new Map<string, Buffer>();
 const valueKey = (k: string) => { let j = valueKeys.get(k); if (j === undefined) { j = latin1(asciiJson(k) + ':"'); valueKeys.set(k, j); } return j; };
 
 /** A stored price (1/1000 CNY) rounded half away from zero to `digits` decimals (2 or 3). */
-function writePrice(w: JsonBytes, v: number, digits: number): void {
-  const div = POW10[PRICE_SCALE - digits];
-  if (div === 1 || v % div === 0) { w.decimal(v / div, digits); return; }
+const writePrice = (w: JsonBytes, v: number, digits: number) => writeScaled(w, v, PRICE_SCALE, digits);
+
+/**
+ * Integer `v` scaled by 10^scale with `digits` decimals, rounded half away from zero when
+ * digits < scale: what formatScaled(v, scale, digits) gives, as bytes.
+ */
+function writeScaled(w: JsonBytes, v: number, scale: number, digits: number): void {
+  if (!Number.isSafeInteger(v)) throw new RangeError(`not a safe integer: ${v}`);
+  if (digits >= scale) { w.decimal(v * POW10[digits - scale], digits); return; }
+  const div = POW10[scale - digits];
+  if (v % div === 0) { w.decimal(v / div, digits); return; }
   const q = Math.trunc(v / div), r = v - q * div;
   w.decimal(q + (Math.abs(r) * 2 >= div ? Math.sign(r) : 0), digits);
+}
+
+/**
+ * A field of a record writer: its key and how its value is written. Getters return null for
+ * JSON null. `json` is a constant, already JSON; `scaled` an integer scaled by 10^scale written
+ * as a decimal string with `digits` decimals; `date` yyyymmdd as "YYYY-MM-DD".
+ */
+export type FieldSpec<R> = { key: string } & (
+  | { json: string }
+  | { string: (r: R) => string | null }
+  | { date: (r: R) => number | null }
+  | { boolean: (r: R) => boolean }
+  | { integer: (r: R) => number | null }
+  | { scaled: (r: R) => number | null; scale: number; digits: number });
+
+const NULL = latin1('null'), TRUE = latin1('true'), FALSE = latin1('false');
+
+/** The write of one field's value (constants have none). */
+function fieldValue<R>(f: FieldSpec<R>): ((w: JsonBytes, r: R) => void) | null {
+  if ('json' in f) return null;
+  if ('string' in f) { const g = f.string; return (w, r) => { const v = g(r); if (v === null) w.bytes(NULL); else w.string(v); }; }
+  if ('date' in f) {
+    const g = f.date;
+    return (w, r) => { const v = g(r); if (v === null) w.bytes(NULL); else { w.byte(34); w.date(v); w.byte(34); } };
+  }
+  if ('boolean' in f) { const g = f.boolean; return (w, r) => w.bytes(g(r) ? TRUE : FALSE); }
+  if ('integer' in f) {
+    const g = f.integer;
+    return (w, r) => { const v = g(r); if (v === null) w.bytes(NULL); else if (v < 0) { w.byte(45); w.uint(-v); } else w.uint(v); };
+  }
+  const { scaled: g, scale, digits } = f;
+  return (w, r) => { const v = g(r); if (v === null) w.bytes(NULL); else { w.byte(34); writeScaled(w, v, scale, digits); w.byte(34); } };
+}
+
+/**
+ * Compiles a writer of records with `fields`, in that order (give them in the route schema's
+ * order): keys and constants are pre-encoded runs of bytes between the values.
+ */
+export function recordWriter<R>(fields: FieldSpec<R>[]): (w: JsonBytes, r: R) => void {
+  const runs: Buffer[] = [], values: ((w: JsonBytes, r: R) => void)[] = [];
+  let text = '{';
+  fields.forEach((f, i) => {
+    text += `${i ? ',' : ''}${asciiJson(f.key)}:`;
+    const value = fieldValue(f);
+    if (value === null) { text += (f as { json: string }).json; return; }
+    runs.push(latin1(text));
+    values.push(value);
+    text = '';
+  });
+  const last = latin1(`${text}}`), n = values.length;
+  return (w, r) => {
+    for (let i = 0; i < n; i++) { w.bytes(runs[i]); values[i](w, r); }
+    w.bytes(last);
+  };
+}
+
+/** A record writer made once per `key` (an instrument and its parameters) and kept, as barWriter's. */
+export function keptWriter<R>(key: string, fields: () => FieldSpec<R>[]): (w: JsonBytes, r: R) => void {
+  return memo(`r|${key}`, () => recordWriter(fields()));
 }
 
 /**

@@ -1,6 +1,9 @@
 import { describe, expect, it } from 'vitest';
 import { barRecord, money2 } from './serialize.js';
-import { asciiJson, barWriter, indicatorWriter, JsonBytes } from './json-bytes.js';
+import { asciiJson, barWriter, indicatorWriter, JsonBytes, recordWriter } from './json-bytes.js';
+import type { TObject } from '@sinclair/typebox';
+import { FinancialIndicator, IncomeStatement } from './schemas/fundamentals.js';
+import { statementWriter, type StatementFields } from './routes/fundamentals/records.js';
 import { formatValue, type Values } from '../indicators/registry.js';
 import { epochToMarketDate, formatDate, formatTimestamp, marketEpoch } from '../lib/time.js';
 
@@ -95,5 +98,56 @@ describe('hand-compiled serialisers', () => {
     expect(JSON.parse(b).instrument_id).toBe(id);
     expect(JSON.parse(p).instrument_id).toBe(id);
     expect(asciiJson('a"\\é')).toBe('"a\\"\\\\\\u00e9"');
+  });
+});
+
+describe('record writers', () => {
+  let seed = 5;
+  const rnd = (n: number) => { seed = (seed * 1103515245 + 12345) % 2 ** 31; return seed % n; };
+  const pick = <T>(a: T[]) => a[rnd(a.length)];
+
+  it('write every kind of field as JSON.stringify of the record, in the fields\' order, in ASCII', () => {
+    interface R { s: string | null; d: number | null; b: boolean; i: number | null; p: number | null; m: number | null }
+    const write = recordWriter<R>([
+      { key: 'id', json: asciiJson('600000.SH') }, { key: 'text', string: (r) => r.s }, { key: 'day', date: (r) => r.d },
+      { key: 'flag', boolean: (r) => r.b }, { key: 'n', integer: (r) => r.i },
+      { key: 'price', scaled: (r) => r.p, scale: 3, digits: 2 }, { key: 'money', scaled: (r) => r.m, scale: 2, digits: 2 },
+      { key: 'zero "const"', json: '0' },
+    ]);
+    const strings = ['', 'main_board', 'say "hi"', 'back\\slash', 'tab\there', '浦发银行', 'line\nbreak', '\u007f', 'é'];
+    for (let i = 0; i < 3000; i++) {
+      const r: R = {
+        s: rnd(5) === 0 ? null : pick(strings), d: rnd(5) === 0 ? null : 19900101 + rnd(36) * 10000 + rnd(12) * 100 + rnd(28),
+        b: rnd(2) === 0, i: rnd(5) === 0 ? null : rnd(2 ** 31) - 2 ** 30,
+        p: rnd(5) === 0 ? null : (rnd(2) ? 1 : -1) * rnd(10 ** (1 + rnd(9))), m: rnd(5) === 0 ? null : (rnd(2) ? 1 : -1) * rnd(10 ** (1 + rnd(12))),
+      };
+      const expected = {
+        id: '600000.SH', text: r.s, day: r.d === null ? null : formatDate(r.d), flag: r.b, n: r.i,
+        price: r.p === null ? null : formatScaled(r.p, 3, 2), money: r.m === null ? null : formatScaled(r.m, 2, 2), 'zero "const"': 0,
+      };
+      const out = text(write, r);
+      expect(/^[\x20-\x7e]*$/.test(out), out).toBe(true);
+      expect(JSON.stringify(JSON.parse(out))).toBe(JSON.stringify(expected));
+    }
+  });
+
+  it('write statements with the keys of their schema, at each column\'s scale', () => {
+    const cases: [string, TObject, StatementFields][] = [
+      ['income_statements', IncomeStatement, { money: ['revenue', 'operating_cost', 'operating_profit', 'total_profit', 'income_tax', 'net_profit', 'net_profit_attributable'], perShare: ['basic_eps'] }],
+      ['financial_indicators', FinancialIndicator, { perShare: ['eps', 'bps'], hundredths: ['roe', 'roa', 'gross_margin', 'net_margin', 'debt_to_assets', 'current_ratio', 'quick_ratio', 'revenue_yoy', 'net_profit_yoy'] }],
+    ];
+    for (const [table, schema, fields] of cases) {
+      const write = statementWriter('000001.SZ', table, schema, fields);
+      for (let i = 0; i < 200; i++) {
+        const row: Record<string, any> = { report_date: 20240331, report_type: pick(['q1', 'h1', 'q3', 'annual']), announce_date: 20240425 };
+        const expected: Record<string, unknown> = { instrument_id: '000001.SZ', report_date: '2024-03-31', report_type: row.report_type, announce_date: '2024-04-25' };
+        for (const key of Object.keys(schema.properties).slice(4)) {
+          const digits = fields.money?.includes(key) ? 2 : fields.perShare?.includes(key) ? 4 : 2;
+          row[key] = rnd(6) === 0 && !fields.money?.includes(key) ? null : (rnd(2) ? 1 : -1) * rnd(10 ** (1 + rnd(13)));
+          expected[key] = row[key] === null ? null : formatScaled(row[key], digits, digits);
+        }
+        expect(JSON.stringify(JSON.parse(text(write, row)))).toBe(JSON.stringify(expected));
+      }
+    }
   });
 });

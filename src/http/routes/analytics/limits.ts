@@ -1,15 +1,25 @@
 import type { App } from '../../services.js';
 import { instrumentIdParam, operation, pathInstrument } from '../../route.js';
-import { sendPage } from '../../collection.js';
+import { sendPageJson } from '../../collection.js';
+import { asciiJson, keptWriter } from '../../json-bytes.js';
 import { dateQuery, dateWindow, dateWindowParams } from '../../params.js';
 import { Type } from '@sinclair/typebox';
 import { PriceLimitCollectionResponse } from '../../schemas/analytics.js';
-import { formatScaled, PRICE_SCALE } from '../../../lib/decimal.js';
-import { formatDate } from '../../../lib/time.js';
+import { PRICE_SCALE } from '../../../lib/decimal.js';
 import { ApiError } from '../../../errors.js';
 import type { DayLimit } from '../../../market/day-limits.js';
 
-const px = (v: number | null) => (v === null ? null : formatScaled(v, PRICE_SCALE, 2));
+/** The writer of an equity's PriceLimit records (json-bytes.ts), in the schema's order. */
+const limitWriter = (instrumentId: string) => keptWriter<DayLimit>(`limits|${instrumentId}`, () => {
+  const px = (key: string, get: (d: DayLimit) => number | null) => ({ key, scaled: get, scale: PRICE_SCALE, digits: 2 });
+  return [
+    { key: 'instrument_id', json: asciiJson(instrumentId) }, { key: 'trade_date', date: (d) => d.date },
+    px('pre_close', (d) => d.preClose), px('limit_up', (d) => d.up), px('limit_down', (d) => d.down),
+    { key: 'limit_pct', string: (d) => (d.ratioPct === null ? null : String(d.ratioPct)) },
+    { key: 'reason', string: (d) => d.reason }, { key: 'is_st', boolean: (d) => d.st },
+    { key: 'listing_day', integer: (d) => d.listingDay }, { key: 'suspended', boolean: (d) => d.bar === null },
+  ];
+});
 
 /** listPriceLimits: the limits of every trading day of an equity (CONTRACT.md §6). */
 export default async function priceLimitRoutes(app: App) {
@@ -30,12 +40,8 @@ export default async function priceLimitRoutes(app: App) {
     }
     const inst = await pathInstrument(app.svc, req.params.instrument_id, 'equity');
     const w = q.date !== undefined ? dateWindow({ from: q.date, to: q.date }) : dateWindow(q);
-    return sendPage(req, reply, codec, 'listPriceLimits',
+    return sendPageJson(req, reply, codec, 'listPriceLimits',
       (p) => equityDays.limits(inst, w.from, w.to, p.after ? Number(p.after[0]) : null, p.limit),
-      (d) => [d.date], (d: DayLimit) => ({
-        instrument_id: inst.id, trade_date: formatDate(d.date), pre_close: px(d.preClose),
-        limit_up: px(d.up), limit_down: px(d.down), limit_pct: d.ratioPct === null ? null : String(d.ratioPct),
-        reason: d.reason, is_st: d.st, listing_day: d.listingDay, suspended: d.bar === null,
-      }));
+      (d) => [d.date], limitWriter(inst.id));
   });
 }

@@ -1,5 +1,7 @@
 /** Row -> response record mappers of the fundamentals routes (units: schema-fundamentals.ts). */
 import type { Selectable } from 'kysely';
+import type { TObject } from '@sinclair/typebox';
+import { asciiJson, keptWriter, type FieldSpec } from '../../json-bytes.js';
 import { formatScaled, MONEY_SCALE } from '../../../lib/decimal.js';
 import { formatDate, formatTimestamp, marketEpoch } from '../../../lib/time.js';
 import type {
@@ -9,23 +11,30 @@ import type {
 const money = (v: number) => formatScaled(v, MONEY_SCALE, 2);
 const optMoney = (v: number | null) => (v === null ? null : money(v));
 const hundredths = (v: number | null) => (v === null ? null : formatScaled(v, 2, 2));
-const perShare = (v: number | null) => (v === null ? null : formatScaled(v, 4, 4));
 const optDate = (d: number | null) => (d === null ? null : formatDate(d));
 
 /** Columns of the statement tables by rendering: money (fen), per-share (1/10000 CNY), hundredths. */
 export interface StatementFields { money?: string[]; perShare?: string[]; hundredths?: string[] }
 
-export function statementRecord(instrumentId: string, f: StatementFields) {
-  return (r: Record<string, any>) => {
-    const out: Record<string, unknown> = {
-      instrument_id: instrumentId, report_date: formatDate(r.report_date), report_type: r.report_type,
-      announce_date: formatDate(r.announce_date),
-    };
-    for (const c of f.money ?? []) out[c] = optMoney(r[c]);
-    for (const c of f.perShare ?? []) out[c] = perShare(r[c]);
-    for (const c of f.hundredths ?? []) out[c] = hundredths(r[c]);
-    return out;
-  };
+/**
+ * The writer of a statement table's records (json-bytes.ts), fields in the order of the
+ * record's schema: the period's dates and type, then each column at its scale.
+ */
+export function statementWriter(instrumentId: string, table: string, record: TObject, f: StatementFields) {
+  return keptWriter<Record<string, any>>(`${table}|${instrumentId}`, () => {
+    const scales = new Map<string, [number, number]>();
+    for (const c of f.money ?? []) scales.set(c, [MONEY_SCALE, 2]);
+    for (const c of f.perShare ?? []) scales.set(c, [4, 4]);
+    for (const c of f.hundredths ?? []) scales.set(c, [2, 2]);
+    return Object.keys(record.properties).map((key): FieldSpec<Record<string, any>> => {
+      if (key === 'instrument_id') return { key, json: asciiJson(instrumentId) };
+      if (key === 'report_date' || key === 'announce_date') return { key, date: (r) => r[key] };
+      if (key === 'report_type') return { key, string: (r) => r[key] };
+      const s = scales.get(key);
+      if (!s) throw new Error(`${table}.${key} has no rendering`);
+      return { key, scaled: (r) => r[key], scale: s[0], digits: s[1] };
+    });
+  });
 }
 
 export const dividendRecord = (instrumentId: string) => (r: Selectable<DividendTable>) => ({
