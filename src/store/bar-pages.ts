@@ -145,28 +145,20 @@ export class PageSlices {
    * Buffer (records past `count` were read to learn whether another page follows).
    */
   body(count: number, prefix: string, suffix: string): Buffer {
-    const slices: Buffer[] = [];
-    let len = 0;
+    const w = JsonBytes.start();
+    w.utf8(prefix);
     for (const r of this.runs) {
       if (count <= 0) break;
       const take = Math.min(count, r.count);
       count -= take;
       const ends = 4 + 4 * r.n, head = HEAD(r.n);
       const start = r.first === 0 ? 0 : r.page.readUInt32LE(ends + 4 * (r.first - 1));
-      const s = r.page.subarray(head + start, head + r.page.readUInt32LE(ends + 4 * (r.first + take - 1)));
-      slices.push(s);
-      len += s.length;
+      w.bytes(r.page.subarray(head + start, head + r.page.readUInt32LE(ends + 4 * (r.first + take - 1))));
     }
     // Each record's text ends with a comma: the last one's is dropped.
-    const pre = Buffer.byteLength(prefix), suf = Buffer.byteLength(suffix);
-    const out = Buffer.allocUnsafe(pre + Math.max(0, len - 1) + suf);
-    let o = out.write(prefix, 0, 'utf8');
-    for (let i = 0; i < slices.length; i++) {
-      const s = slices[i];
-      o += s.copy(out, o, 0, i === slices.length - 1 ? s.length - 1 : s.length);
-    }
-    out.write(suffix, o, 'utf8');
-    return out;
+    w.drop(44);
+    w.utf8(suffix);
+    return w.take();
   }
 }
 
