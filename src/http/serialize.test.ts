@@ -108,8 +108,8 @@ describe('record writers', () => {
 
   it('write every kind of field as JSON.stringify of the record, in the fields\' order, in ASCII', () => {
     interface R { s: string | null; d: number | null; b: boolean; i: number | null; p: number | null; m: number | null }
-    const write = recordWriter<R>([
-      { key: 'id', json: asciiJson('600000.SH') }, { key: 'text', string: (r) => r.s }, { key: 'day', date: (r) => r.d },
+    const write = recordWriter<R, string>([
+      { key: 'id', json: asciiJson('600000.SH') }, { key: 'context', string: (_r, c) => c }, { key: 'text', string: (r) => r.s }, { key: 'day', date: (r) => r.d },
       { key: 'flag', boolean: (r) => r.b }, { key: 'n', integer: (r) => r.i },
       { key: 'price', scaled: (r) => r.p, scale: 3, digits: 2 }, { key: 'money', scaled: (r) => r.m, scale: 2, digits: 2 },
       { key: 'zero "const"', json: '0' },
@@ -122,10 +122,10 @@ describe('record writers', () => {
         p: rnd(5) === 0 ? null : (rnd(2) ? 1 : -1) * rnd(10 ** (1 + rnd(9))), m: rnd(5) === 0 ? null : (rnd(2) ? 1 : -1) * rnd(10 ** (1 + rnd(12))),
       };
       const expected = {
-        id: '600000.SH', text: r.s, day: r.d === null ? null : formatDate(r.d), flag: r.b, n: r.i,
+        id: '600000.SH', context: `ctx ${i}`, text: r.s, day: r.d === null ? null : formatDate(r.d), flag: r.b, n: r.i,
         price: r.p === null ? null : formatScaled(r.p, 3, 2), money: r.m === null ? null : formatScaled(r.m, 2, 2), 'zero "const"': 0,
       };
-      const out = text(write, r);
+      const out = text(write, r, `ctx ${i}`);
       expect(/^[\x20-\x7e]*$/.test(out), out).toBe(true);
       expect(JSON.stringify(JSON.parse(out))).toBe(JSON.stringify(expected));
     }
@@ -137,7 +137,7 @@ describe('record writers', () => {
       ['financial_indicators', FinancialIndicator, { perShare: ['eps', 'bps'], hundredths: ['roe', 'roa', 'gross_margin', 'net_margin', 'debt_to_assets', 'current_ratio', 'quick_ratio', 'revenue_yoy', 'net_profit_yoy'] }],
     ];
     for (const [table, schema, fields] of cases) {
-      const write = statementWriter('000001.SZ', table, schema, fields);
+      const write = statementWriter(table, schema, fields);
       for (let i = 0; i < 200; i++) {
         const row: Record<string, any> = { report_date: 20240331, report_type: pick(['q1', 'h1', 'q3', 'annual']), announce_date: 20240425 };
         const expected: Record<string, unknown> = { instrument_id: '000001.SZ', report_date: '2024-03-31', report_type: row.report_type, announce_date: '2024-04-25' };
@@ -146,7 +146,7 @@ describe('record writers', () => {
           row[key] = rnd(6) === 0 && !fields.money?.includes(key) ? null : (rnd(2) ? 1 : -1) * rnd(10 ** (1 + rnd(13)));
           expected[key] = row[key] === null ? null : formatScaled(row[key], digits, digits);
         }
-        expect(JSON.stringify(JSON.parse(text(write, row)))).toBe(JSON.stringify(expected));
+        expect(JSON.stringify(JSON.parse(text(write, row, '000001.SZ')))).toBe(JSON.stringify(expected));
       }
     }
   });

@@ -1,7 +1,7 @@
 import type { App } from '../../services.js';
 import { instrumentIdParam, operation, pathInstrument } from '../../route.js';
 import { sendPageJson } from '../../collection.js';
-import { asciiJson, keptWriter } from '../../json-bytes.js';
+import { recordWriter } from '../../json-bytes.js';
 import { dateQuery, dateWindow, dateWindowParams } from '../../params.js';
 import { Type } from '@sinclair/typebox';
 import { PriceLimitCollectionResponse } from '../../schemas/analytics.js';
@@ -9,17 +9,15 @@ import { PRICE_SCALE } from '../../../lib/decimal.js';
 import { ApiError } from '../../../errors.js';
 import type { DayLimit } from '../../../market/day-limits.js';
 
-/** The writer of an equity's PriceLimit records (json-bytes.ts), in the schema's order. */
-const limitWriter = (instrumentId: string) => keptWriter<DayLimit>(`limits|${instrumentId}`, () => {
-  const px = (key: string, get: (d: DayLimit) => number | null) => ({ key, scaled: get, scale: PRICE_SCALE, digits: 2 });
-  return [
-    { key: 'instrument_id', json: asciiJson(instrumentId) }, { key: 'trade_date', date: (d) => d.date },
-    px('pre_close', (d) => d.preClose), px('limit_up', (d) => d.up), px('limit_down', (d) => d.down),
-    { key: 'limit_pct', string: (d) => (d.ratioPct === null ? null : String(d.ratioPct)) },
-    { key: 'reason', string: (d) => d.reason }, { key: 'is_st', boolean: (d) => d.st },
-    { key: 'listing_day', integer: (d) => d.listingDay }, { key: 'suspended', boolean: (d) => d.bar === null },
-  ];
-});
+/** The writer of PriceLimit records (json-bytes.ts) in the context of the equity's id, in the schema's order. */
+const px = (key: string, get: (d: DayLimit) => number | null) => ({ key, scaled: get, scale: PRICE_SCALE, digits: 2 });
+const writeLimit = recordWriter<DayLimit, string>([
+  { key: 'instrument_id', string: (_d, id) => id }, { key: 'trade_date', date: (d) => d.date },
+  px('pre_close', (d) => d.preClose), px('limit_up', (d) => d.up), px('limit_down', (d) => d.down),
+  { key: 'limit_pct', string: (d) => (d.ratioPct === null ? null : String(d.ratioPct)) },
+  { key: 'reason', string: (d) => d.reason }, { key: 'is_st', boolean: (d) => d.st },
+  { key: 'listing_day', integer: (d) => d.listingDay }, { key: 'suspended', boolean: (d) => d.bar === null },
+]);
 
 /** listPriceLimits: the limits of every trading day of an equity (CONTRACT.md §6). */
 export default async function priceLimitRoutes(app: App) {
@@ -42,6 +40,6 @@ export default async function priceLimitRoutes(app: App) {
     const w = q.date !== undefined ? dateWindow({ from: q.date, to: q.date }) : dateWindow(q);
     return sendPageJson(req, reply, codec, 'listPriceLimits',
       (p) => equityDays.limits(inst, w.from, w.to, p.after ? Number(p.after[0]) : null, p.limit),
-      (d) => [d.date], limitWriter(inst.id));
+      (d) => [d.date], (w, d) => writeLimit(w, d, inst.id));
   });
 }

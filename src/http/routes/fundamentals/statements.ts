@@ -48,6 +48,7 @@ const OPERATIONS: StatementOperation[] = [
 export function registerStatements(app: App) {
   const { fundamentals, codec } = app.svc;
   for (const op of OPERATIONS) {
+    const write = statementWriter(op.table, op.record, op.fields);
     app.get(`/api/v1/equities/:instrument_id/${op.segment}`, {
       schema: operation({
         operationId: op.operationId, tags: ['equities'], summary: op.summary,
@@ -60,7 +61,7 @@ export function registerStatements(app: App) {
       const w = op.window ? dateWindow(req.query as { from?: string; to?: string }) : { from: 0, to: 99991231 };
       return sendPageJson(req, reply, codec, op.operationId,
         (p) => fundamentals.statements(op.table, inst.inst, w.from, w.to, p),
-        (r) => [r.report_date, r.report_type], statementWriter(inst.id, op.table, op.record, op.fields));
+        (r) => [r.report_date, r.report_type], (w, r) => write(w, r, inst.id));
     });
   }
 }
