@@ -213,10 +213,12 @@ const writePrice = (w: JsonBytes, v: number, digits: number) => writeScaled(w, v
 function writeScaled(w: JsonBytes, v: number, scale: number, digits: number): void {
   if (!Number.isSafeInteger(v)) throw new RangeError(`not a safe integer: ${v}`);
   if (digits >= scale) { w.decimal(v * POW10[digits - scale], digits); return; }
-  const div = POW10[scale - digits];
-  if (v % div === 0) { w.decimal(v / div, digits); return; }
-  const q = Math.trunc(v / div), r = v - q * div;
-  w.decimal(q + (Math.abs(r) * 2 >= div ? Math.sign(r) : 0), digits);
+  // On the magnitude, by division and floor (no fmod), corrected when the quotient rounded.
+  const div = POW10[scale - digits], a = v < 0 ? -v : v;
+  let q = Math.floor(a / div), r = a - q * div;
+  if (r < 0) { q--; r += div; } else if (r >= div) { q++; r -= div; }
+  if (2 * r >= div) q++;
+  w.decimal(v < 0 ? -q : q, digits);
 }
 
 /**
