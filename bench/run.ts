@@ -81,13 +81,14 @@ interface Row { scenario: string; rps: number; p50: number; p99: number; errors:
 const HAVE_WRK = spawnSync('wrk', ['--version']).error === undefined;
 
 /** Drives one scenario: wrk (C, one thread) when installed, else autocannon (in this process). */
-async function load(scenario: string, port: number, pid: number, path: () => string, headers: Record<string, string>): Promise<Row> {
+async function load(scenario: string, port: number, pid: number, path: () => string, headers: Record<string, string>, processes = 1): Promise<Row> {
   let row: Row;
   if (HAVE_WRK) {
     const file = `${DIR}paths.txt`;
     writeFileSync(file, Array.from({ length: 20_000 }, path).join('\n') + '\n');
-    // One unmeasured second first: JIT, caches and connections warm for every handler alike.
-    spawnSync('wrk', ['-t1', `-c${CONN}`, '-d1s', '-s', 'bench/wrk.lua', `http://127.0.0.1:${port}`, '--', file, headers['x-api-key'] ?? '', headers['if-none-match'] ?? '']);
+    // One unmeasured second per serving process first: JIT, caches and connections warm for
+    // every handler alike (each cluster worker compiles and caches on its own).
+    spawnSync('wrk', ['-t1', `-c${CONN}`, `-d${processes}s`, '-s', 'bench/wrk.lua', `http://127.0.0.1:${port}`, '--', file, headers['x-api-key'] ?? '', headers['if-none-match'] ?? '']);
     const r = spawnSync('wrk', ['-t1', `-c${CONN}`, `-d${SECONDS}s`, '--timeout', '10s', '-s', 'bench/wrk.lua', `http://127.0.0.1:${port}`, '--',
       file, headers['x-api-key'] ?? '', headers['if-none-match'] ?? ''], { encoding: 'utf8' });
     const j = JSON.parse(r.stdout.trim().split('\n').pop()!);
@@ -225,8 +226,8 @@ async function main() {
   if (workers > 1) {
     const cluster = startServer(DB, port + 30, procs, workers);
     await waitReady(port + 30);
-    rows.push(await load(`bars 1d, WORKERS=${workers}`, port + 30, cluster.pid!, barsPath, h));
-    rows.push(await load(`bars 1m, WORKERS=${workers}`, port + 30, cluster.pid!, minutePath, h));
+    rows.push(await load(`bars 1d, WORKERS=${workers}`, port + 30, cluster.pid!, barsPath, h, workers));
+    rows.push(await load(`bars 1m, WORKERS=${workers}`, port + 30, cluster.pid!, minutePath, h, workers));
     await stop(cluster);
   }
   if (o.scale) rows.push(...await scaleRows(procs, port + 20));
