@@ -118,14 +118,29 @@ function startServer(url: string, port: number, procs: ChildProcess[], workers =
   return p;
 }
 
+/** One scenario to load: its name, port, serving process, path maker and headers. */
+type Scenario = [name: string, port: number, pid: number, path: () => string, headers: Record<string, string>];
+
+/**
+ * Loads the scenarios in turns, three rounds, and keeps each one's median run by `by` (the
+ * machine's speed drifts within a run of the whole table: ratios between runs minutes apart
+ * carried that drift).
+ */
+async function inTurns(scenarios: Scenario[], by: (r: Row) => number): Promise<Row[]> {
+  const runs: Row[][] = scenarios.map(() => []);
+  for (let round = 0; round < 3; round++) {
+    for (const [i, [name, port, pid, path, headers]] of scenarios.entries()) runs[i].push(await load(name, port, pid, path, headers));
+  }
+  return runs.map((r) => [...r].sort((a, b) => by(a) - by(b))[1]);
+}
+
 /**
  * --scale: the bars page p50 on a 1M-bar store and on a 50M-bar store (12,500 equities x 4,000
  * days, about 20 GB), each built once into bench/.data. Both servers run side by side and are
- * measured in turns, three times each; each row is the run of median p50 (the machine's noise
- * moves single runs by more than the difference measured).
+ * measured in turns (median p50: single runs moved by more than the difference measured).
  */
 async function scaleRows(procs: ChildProcess[], port: number): Promise<Row[]> {
-  const stores: { name: string; file: string; port: number; key: string; ids: string[]; srv?: ChildProcess; runs: Row[] }[] = [];
+  const stores: { name: string; file: string; port: number; key: string; ids: string[]; srv?: ChildProcess }[] = [];
   for (const [equities, days] of [[1000, 1000], [12500, 4000]]) {
     const file = `${DIR}scale-${equities}x${days}.sqlite`;
     const store = openStore(file);
@@ -137,7 +152,7 @@ async function scaleRows(procs: ChildProcess[], port: number): Promise<Row[]> {
     const key = (await new KeyStore(store.db).create('bench')).key;
     const ids = (await store.db.selectFrom('instruments').select('id').execute()).map((r) => r.id);
     await store.close();
-    stores.push({ name: `bars 1d at ${(equities * days / 1e6).toFixed(0)}M bars`, file, port: port + stores.length, key, ids, runs: [] });
+    stores.push({ name: `bars 1d at ${(equities * days / 1e6).toFixed(0)}M bars`, file, port: port + stores.length, key, ids });
   }
   for (const s of stores) {
     // Both stores start in the OS page cache, as the main store does (`warm`).
@@ -145,14 +160,10 @@ async function scaleRows(procs: ChildProcess[], port: number): Promise<Row[]> {
     s.srv = startServer(s.file, s.port, procs);
     await waitReady(s.port);
   }
-  for (let round = 0; round < 3; round++) {
-    for (const s of stores) {
-      s.runs.push(await load(s.name, s.port, s.srv!.pid!,
-        () => `/api/v1/equities/${pick(s.ids)}/bars?interval=1d&from=${randomFrom()}&page[size]=100`, { 'x-api-key': s.key }));
-    }
-  }
+  const rows = await inTurns(stores.map((s): Scenario => [s.name, s.port, s.srv!.pid!,
+    () => `/api/v1/equities/${pick(s.ids)}/bars?interval=1d&from=${randomFrom()}&page[size]=100`, { 'x-api-key': s.key }]), (r) => r.p50);
   for (const s of stores) await stop(s.srv!);
-  return stores.map((s) => [...s.runs].sort((a, b) => a.p50 - b.p50)[1]);
+  return rows;
 }
 
 /** Reads a file once so that every handler measured starts with it in the OS page cache. */
@@ -221,19 +232,12 @@ async function main() {
   const rows: Row[] = [];
   rows.push(await load('static bytes (reference)', 18082, stat.pid!, () => '/x', {}));
   const minutePath = () => `/api/v1/equities/${pick(ids)}/bars?interval=1m&date=${fmt(pick(days))}&page[size]=100`;
-  // The naive handler and the two bars pages its ratio judges, measured in turns three times;
-  // each row is its run of median req/s (the machine's speed drifts by more than ±15% within
-  // a run of the whole table, and a ratio of two runs minutes apart carried that drift).
-  const paired: [string, number, number, () => string, Record<string, string>][] = [
+  // The naive handler and the two bars pages its ratio judges, in turns (median req/s).
+  rows.push(...await inTurns([
     ['naive bars 1d (reference)', 18081, naive.pid!, barsPath, {}],
     ['bars 1d, 100/page', port, server.pid!, barsPath, h],
     ['bars 1m, 100/page', port, server.pid!, minutePath, h],
-  ];
-  const turns: Row[][] = paired.map(() => []);
-  for (let round = 0; round < 3; round++) {
-    for (const [i, [name, p, pid, path, hd]] of paired.entries()) turns[i].push(await load(name, p, pid, path, hd));
-  }
-  for (const runs of turns) rows.push([...runs].sort((a, b) => a.rps - b.rps)[1]);
+  ], (r) => r.rps));
   rows.push(await load('bars 1d forward-adjusted', port, server.pid!, () => `${barsPath()}&adjustment=forward`, h));
   rows.push(await load('indicator macd 1d, 100/page', port, server.pid!, () => `/api/v1/equities/${pick(ids)}/technical-indicators/macd?interval=1d&from=${randomFrom()}&page[size]=100`, h));
   rows.push(await load('price limits, 100/page', port, server.pid!, () => `/api/v1/equities/${pick(ids)}/price-limits?from=${randomFrom()}&page[size]=100`, h));

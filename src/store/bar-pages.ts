@@ -86,17 +86,29 @@ async function instruments(s: BulkSession, insts: number[]): Promise<Map<number,
   return out;
 }
 
-/** Renders every page from the packs, in one transaction, when the stored rendition is not RENDITION. */
-export async function ensureBarPages(store: Store): Promise<boolean> {
-  const stored = async (s: BulkSession) => (await s.queryRows("select value from meta where key = 'bar_pages'"))[0]?.[0];
-  if (await store.bulkTransaction(stored, { readOnly: true }) === RENDITION) return false;
+/**
+ * Derived data kept beside the packs (pages, indicator states) is code's output, so it carries a
+ * rendition in `meta` under `key`: when the stored one is not `rendition`, `rebuild` derives it
+ * all again, in one transaction (on PostgreSQL under the pack lock, so a concurrent merge waits),
+ * and the rendition is recorded. Returns whether it rebuilt.
+ */
+export async function ensureRendition(store: Store, key: string, rendition: string, rebuild: (s: BulkSession) => Promise<void>): Promise<boolean> {
+  const stored = async (s: BulkSession) => (await s.queryRows('select value from meta where key = ?', [key]))[0]?.[0];
+  if (await store.bulkTransaction(stored, { readOnly: true }) === rendition) return false;
   return store.bulkTransaction(async (s) => {
     if (store.dialect === 'postgres') await s.query('select pg_advisory_xact_lock(?)', [PACK_LOCK]);
-    if (await stored(s) === RENDITION) return false;
+    if (await stored(s) === rendition) return false;
+    await rebuild(s);
+    await s.query('insert into meta (key, value) values (?, ?) on conflict (key) do update set value = excluded.value', [key, rendition]);
+    return true;
+  });
+}
+
+/** Renders every page from the packs when the stored rendition is not RENDITION. */
+export function ensureBarPages(store: Store): Promise<boolean> {
+  return ensureRendition(store, 'bar_pages', RENDITION, async (s) => {
     await s.query(`delete from ${TABLE}`);
     for await (const rows of packBatches(s)) await writePages(s, PACKS, rows);
-    await s.query('insert into meta (key, value) values (?, ?) on conflict (key) do update set value = excluded.value', ['bar_pages', RENDITION]);
-    return true;
   });
 }
 

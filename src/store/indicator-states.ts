@@ -20,7 +20,7 @@ import type { Point, Stream } from '../indicators/types.js';
 import { PRICE_SCALE } from '../lib/decimal.js';
 import type { Bar } from '../market/types.js';
 import { decodeBars } from './bar-packs.js';
-import { PACK_LOCK, packBatches, storedInRange } from './bar-pages.js';
+import { ensureRendition, packBatches, storedInRange } from './bar-pages.js';
 import type { BulkSession, Store } from './store.js';
 
 /** The rendition the states hold; stored in `meta` as `indicator_states`. */
@@ -102,17 +102,11 @@ async function* foldAll(s: BulkSession): AsyncGenerator<[number, number, string]
   }
 }
 
-/** Folds every instrument's states from its packs, in one transaction, when the stored rendition is not RENDITION. */
-export async function ensureIndicatorStates(store: Store): Promise<boolean> {
-  const stored = async (s: BulkSession) => (await s.queryRows("select value from meta where key = 'indicator_states'"))[0]?.[0];
-  if (await store.bulkTransaction(stored, { readOnly: true }) === RENDITION) return false;
-  return store.bulkTransaction(async (s) => {
-    if (store.dialect === 'postgres') await s.query('select pg_advisory_xact_lock(?)', [PACK_LOCK]);
-    if (await stored(s) === RENDITION) return false;
+/** Folds every instrument's states from its packs when the stored rendition is not RENDITION. */
+export function ensureIndicatorStates(store: Store): Promise<boolean> {
+  return ensureRendition(store, 'indicator_states', RENDITION, async (s) => {
     await s.query(`update ${PACKS} set states = null`);
     for await (const rows of foldAll(s)) for (let i = 0; i < rows.length; i += WRITE_ROWS) await setStates(s, rows.slice(i, i + WRITE_ROWS));
-    await s.query('insert into meta (key, value) values (?, ?) on conflict (key) do update set value = excluded.value', ['indicator_states', RENDITION]);
-    return true;
   });
 }
 

@@ -19,17 +19,14 @@ export interface StatementFields { money?: string[]; perShare?: string[]; hundre
 /**
  * The writer of a statement table's records (json-bytes.ts) in the context of the instrument's
  * id, fields in the order of the record's schema: the period's dates and type, then each column
- * at its scale. One per table.
+ * at its scale. The routes make one per table when they are registered.
  */
-const statementWriters = new Map<string, RecordWriter<Record<string, any>, string>>();
 export function statementWriter(table: string, record: TObject, f: StatementFields): RecordWriter<Record<string, any>, string> {
-  let writer = statementWriters.get(table);
-  if (writer) return writer;
   const scales = new Map<string, [number, number]>();
   for (const c of f.money ?? []) scales.set(c, [MONEY_SCALE, 2]);
   for (const c of f.perShare ?? []) scales.set(c, [4, 4]);
   for (const c of f.hundredths ?? []) scales.set(c, [2, 2]);
-  writer = recordWriter(Object.keys(record.properties).map((key): FieldSpec<Record<string, any>, string> => {
+  return recordWriter(Object.keys(record.properties).map((key): FieldSpec<Record<string, any>, string> => {
     if (key === 'instrument_id') return { key, string: (_r, id) => id };
     if (key === 'report_date' || key === 'announce_date') return { key, date: (r) => r[key] };
     if (key === 'report_type') return { key, string: (r) => r[key] };
@@ -37,8 +34,6 @@ export function statementWriter(table: string, record: TObject, f: StatementFiel
     if (!s) throw new Error(`${table}.${key} has no rendering`);
     return { key, scaled: (r) => r[key], scale: s[0], digits: s[1] };
   }));
-  statementWriters.set(table, writer);
-  return writer;
 }
 
 export const dividendRecord = (instrumentId: string) => (r: Selectable<DividendTable>) => ({
