@@ -59,7 +59,7 @@ export interface MinuteBarTable extends BarColumns { ts: number; date: number }
  */
 export interface DailyBarPackTable { inst: number; month: number; n: number; data: Buffer; states: string | null }
 export interface MinuteBarPackTable { inst: number; date: number; n: number; data: Buffer }
-export interface DailyBarPageTable { inst: number; month: number; data: Buffer }
+export interface DailyBarPageTable { inst: number; month: number; data: string }
 
 export interface QuoteTable {
   inst: number; ts: number; date: number;

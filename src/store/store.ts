@@ -7,6 +7,7 @@ import * as m0002 from './migrations/0002_fundamentals.js';
 import * as m0003 from './migrations/0003_bar_packs.js';
 import * as m0004 from './migrations/0004_bar_pages.js';
 import * as m0005 from './migrations/0005_indicator_states.js';
+import * as m0006 from './migrations/0006_text_bar_pages.js';
 import { withBarPacks } from './bar-packs.js';
 import { ensureBarPages } from './bar-pages.js';
 import { ensureIndicatorStates } from './indicator-states.js';
@@ -71,6 +72,7 @@ const MIGRATIONS: Record<string, { up(db: Kysely<any>, d: Dialect): Promise<void
   '0003_bar_packs': m0003,
   '0004_bar_pages': m0004,
   '0005_indicator_states': m0005,
+  '0006_text_bar_pages': m0006,
 };
 
 /** Applies pending migrations, then renders the bar pages and folds the indicator states if stale; returns the migrations applied. */

@@ -36,7 +36,7 @@ export class MarketDataReader {
   async dailyPage(inst: number, from: number, to: number, after: number | null, limit: number): Promise<PageSlices> {
     const out = new PageSlices(limit);
     // Pages are larger than packs: read for 20 bars a month (most hold 19 to 23), then more.
-    await this.daily(DAILY_PAGES, inst, from, to, after, limit, 20, () => out.keys.length, (r, lo, hi) => out.add(r[1] as Uint8Array, lo, hi));
+    await this.daily(DAILY_PAGES, inst, from, to, after, limit, 20, () => out.keys.length, (r, lo, hi) => out.add(r[1] as string, lo, hi));
     return out;
   }
 
