@@ -2,6 +2,7 @@ import { LRUCache } from 'lru-cache';
 import { PRICE_SCALE } from '../lib/decimal.js';
 import { daysToDate, MARKET_OFFSET_SECONDS } from '../lib/time.js';
 import { formatValue, scaledValue } from '../indicators/format.js';
+import { INDICATORS, type IndicatorId } from '../indicators/registry.js';
 import type { Values } from '../indicators/types.js';
 import type { Bar } from '../market/types.js';
 import { money2 } from './serialize.js';
@@ -320,16 +321,34 @@ export function indicatorWriter(instrumentId: string, indicator: string, interva
 function makeIndicatorWriter(instrumentId: string, indicator: string, interval: string, adjustment: string) {
   const head = latin1(`{"instrument_id":${asciiJson(instrumentId)},"indicator":${asciiJson(indicator)},"interval":${asciiJson(interval)},"adjustment":${asciiJson(adjustment)},"timestamp":"`);
   const daily = DAILY.has(interval);
+  // The keys in their documented order (values list theirs in it, registry.test.ts); when a
+  // point has them all, the text between two values is one constant run.
+  const keys = INDICATORS[indicator as IndicatorId]?.keys ?? [];
+  const n = keys.length;
+  const runs = keys.map((k, i) => latin1(`${i ? '","' : `${daily ? 'T15:00:00+08:00' : ''}","values":{"`}${asciiJson(k).slice(1)}:"`));
+  const writeValue = (w: JsonBytes, x: number) => {
+    const scaled = scaledValue(x);
+    if (scaled === null) w.ascii(formatValue(x)); else w.decimal(scaled, 4);
+  };
   return (w: JsonBytes, b: { ts: number; date: number }, v: Values): void => {
     w.bytes(head);
-    if (daily) { w.date(b.date); w.bytes(CLOSE); } else w.timestamp(b.ts);
+    if (daily) w.date(b.date); else w.timestamp(b.ts);
+    let all = n > 0;
+    for (let i = 0; i < n && all; i++) all = v[keys[i]] !== undefined;
+    if (all) {
+      for (let i = 0; i < n; i++) { w.bytes(runs[i]); writeValue(w, v[keys[i]]); }
+      w.bytes(pointEnd);
+      return;
+    }
+    if (daily) w.bytes(CLOSE);
     w.bytes(values);
     let first = true;
-    for (const k in v) {
+    for (let i = 0; i < n; i++) {
+      const x = v[keys[i]];
+      if (x === undefined) continue;
       if (!first) w.bytes(next);
-      w.bytes(valueKey(k));
-      const x = v[k], scaled = scaledValue(x);
-      if (scaled === null) w.ascii(formatValue(x)); else w.decimal(scaled, 4);
+      w.bytes(valueKey(keys[i]));
+      writeValue(w, x);
       first = false;
     }
     w.bytes(first ? emptyEnd : pointEnd);
