@@ -118,20 +118,26 @@ function startServer(url: string, port: number, procs: ChildProcess[], workers =
   return p;
 }
 
-/** One scenario to load: its name, port, serving process, path maker and headers. */
-type Scenario = [name: string, port: number, pid: number, path: () => string, headers: Record<string, string>];
+/** One scenario to load: its name, port, serving process, path maker, headers and serving processes (cluster workers). */
+type Scenario = [name: string, port: number, pid: number, path: () => string, headers: Record<string, string>, processes?: number];
+
+const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
 
 /**
- * Loads the scenarios in turns, three rounds, and keeps each one's median run by `by` (the
- * machine's speed drifts within a run of the whole table: ratios between runs minutes apart
- * carried that drift).
+ * Loads the scenarios in turns, three rounds, and reports each one's median req/s, p50 and p99
+ * over its three runs (errors summed, the largest RSS): the machine's speed drifts within a run
+ * of the whole table, and moved single runs by more than the differences measured (ratios
+ * between runs minutes apart carried that drift; a p99 caught one stall of the machine).
  */
-async function inTurns(scenarios: Scenario[], by: (r: Row) => number): Promise<Row[]> {
+async function inTurns(scenarios: Scenario[]): Promise<Row[]> {
   const runs: Row[][] = scenarios.map(() => []);
   for (let round = 0; round < 3; round++) {
-    for (const [i, [name, port, pid, path, headers]] of scenarios.entries()) runs[i].push(await load(name, port, pid, path, headers));
+    for (const [i, [name, port, pid, path, headers, processes]] of scenarios.entries()) runs[i].push(await load(name, port, pid, path, headers, processes));
   }
-  return runs.map((r) => [...r].sort((a, b) => by(a) - by(b))[1]);
+  return runs.map((r) => ({
+    scenario: r[0].scenario, rps: median(r.map((x) => x.rps)), p50: median(r.map((x) => x.p50)), p99: median(r.map((x) => x.p99)),
+    errors: r.reduce((a, x) => a + x.errors, 0), non2xx: r.reduce((a, x) => a + x.non2xx, 0), rssMb: Math.max(...r.map((x) => x.rssMb)),
+  }));
 }
 
 /**
@@ -161,7 +167,7 @@ async function scaleRows(procs: ChildProcess[], port: number): Promise<Row[]> {
     await waitReady(s.port);
   }
   const rows = await inTurns(stores.map((s): Scenario => [s.name, s.port, s.srv!.pid!,
-    () => `/api/v1/equities/${pick(s.ids)}/bars?interval=1d&from=${randomFrom()}&page[size]=100`, { 'x-api-key': s.key }]), (r) => r.p50);
+    () => `/api/v1/equities/${pick(s.ids)}/bars?interval=1d&from=${randomFrom()}&page[size]=100`, { 'x-api-key': s.key }]));
   for (const s of stores) await stop(s.srv!);
   return rows;
 }
@@ -229,31 +235,21 @@ async function main() {
   procs.push(naive, stat);
   await Promise.all([naive, stat].map((p) => new Promise((r) => p.once('message', r))));
 
-  const rows: Row[] = [];
-  rows.push(await load('static bytes (reference)', 18082, stat.pid!, () => '/x', {}));
   const minutePath = () => `/api/v1/equities/${pick(ids)}/bars?interval=1m&date=${fmt(pick(days))}&page[size]=100`;
-  // The naive handler and the two bars pages its ratio judges, in turns (median req/s).
-  rows.push(...await inTurns([
+  // Every scenario of one worker in turns, the references included: each figure is a median
+  // of three runs spread over the same minutes as the others'.
+  const single: Scenario[] = [
+    ['static bytes (reference)', 18082, stat.pid!, () => '/x', {}],
     ['naive bars 1d (reference)', 18081, naive.pid!, barsPath, {}],
     ['bars 1d, 100/page', port, server.pid!, barsPath, h],
     ['bars 1m, 100/page', port, server.pid!, minutePath, h],
-  ], (r) => r.rps));
-  rows.push(await load('bars 1d forward-adjusted', port, server.pid!, () => `${barsPath()}&adjustment=forward`, h));
-  rows.push(await load('indicator macd 1d, 100/page', port, server.pid!, () => `/api/v1/equities/${pick(ids)}/technical-indicators/macd?interval=1d&from=${randomFrom()}&page[size]=100`, h));
-  rows.push(await load('price limits, 100/page', port, server.pid!, () => `/api/v1/equities/${pick(ids)}/price-limits?from=${randomFrom()}&page[size]=100`, h));
-  rows.push(await load('income statements page', port, server.pid!, () => `/api/v1/equities/${pick(ids)}/income-statements?page[size]=100`, h));
-  rows.push(await load('list equities, filtered', port, server.pid!, () => `/api/v1/equities?market=${pick(['SH', 'SZ'])}&board=main&page[size]=50`, h));
-  rows.push(await load('If-None-Match → 304', port, server.pid!, () => fixed, { ...h, 'if-none-match': etag }));
-  await stop(server);
-  const workers = +o.workers!;
-  if (workers > 1) {
-    const cluster = startServer(DB, port + 30, procs, workers);
-    await waitReady(port + 30);
-    rows.push(await load(`bars 1d, WORKERS=${workers}`, port + 30, cluster.pid!, barsPath, h, workers));
-    rows.push(await load(`bars 1m, WORKERS=${workers}`, port + 30, cluster.pid!, minutePath, h, workers));
-    await stop(cluster);
-  }
-  if (o.scale) rows.push(...await scaleRows(procs, port + 20));
+    ['bars 1d forward-adjusted', port, server.pid!, () => `${barsPath()}&adjustment=forward`, h],
+    ['indicator macd 1d, 100/page', port, server.pid!, () => `/api/v1/equities/${pick(ids)}/technical-indicators/macd?interval=1d&from=${randomFrom()}&page[size]=100`, h],
+    ['price limits, 100/page', port, server.pid!, () => `/api/v1/equities/${pick(ids)}/price-limits?from=${randomFrom()}&page[size]=100`, h],
+    ['income statements page', port, server.pid!, () => `/api/v1/equities/${pick(ids)}/income-statements?page[size]=100`, h],
+    ['list equities, filtered', port, server.pid!, () => `/api/v1/equities?market=${pick(['SH', 'SZ'])}&board=main&page[size]=50`, h],
+    ['If-None-Match → 304', port, server.pid!, () => fixed, { ...h, 'if-none-match': etag }],
+  ];
   if (o.pg) {
     const probe = openStore(o.pg);
     const empty = await migrateAndCount(probe);
@@ -265,14 +261,29 @@ async function main() {
       await sql`vacuum analyze`.execute(s.db);
       await s.close();
     }
+    // The same instruments and windows as the SQLite page, in the same turns.
     const pgServer = startServer(o.pg, port + 10, procs);
     await waitReady(port + 10);
-    rows.push(await load('bars 1d, PostgreSQL', port + 10, pgServer.pid!, barsPath, { 'x-api-key': pk.key }));
+    single.push(['bars 1d, PostgreSQL', port + 10, pgServer.pid!, barsPath, { 'x-api-key': pk.key }]);
   }
+  const rows = await inTurns(single);
+  await Promise.all(procs.map(stop));
+  const workers = +o.workers!;
+  if (workers > 1) {
+    const cluster = startServer(DB, port + 30, procs, workers);
+    await waitReady(port + 30);
+    rows.push(...await inTurns([
+      [`bars 1d, WORKERS=${workers}`, port + 30, cluster.pid!, barsPath, h, workers],
+      [`bars 1m, WORKERS=${workers}`, port + 30, cluster.pid!, minutePath, h, workers],
+    ]));
+    await stop(cluster);
+  }
+  if (o.scale) rows.push(...await scaleRows(procs, port + 20));
   stopAll();
 
   const ingest = await benchIngest({ rows: +o['ingest-rows']!, log: (l) => console.error(l) });
-  const naiveRps = rows[1].rps, staticRps = rows[0].rps;
+  const ref = (name: string) => rows.find((r) => r.scenario === name)!.rps;
+  const naiveRps = ref('naive bars 1d (reference)'), staticRps = ref('static bytes (reference)');
   const before = o.compare ? new Map<string, number>((JSON.parse(readFileSync(o.compare, 'utf8')).rows as Row[]).map((r) => [r.scenario, r.rps])) : null;
   const table = rows.map((r) => ({
     ...r, 'x naive': +(r.rps / naiveRps).toFixed(2), 'x static': +(r.rps / staticRps).toFixed(2),
