@@ -4,8 +4,8 @@ import { migrate } from '../src/store/store.js';
 import { checkBarPacks } from '../src/store/bar-packs.js';
 import { decodePage, RENDITION } from '../src/store/bar-pages.js';
 import { MarketDataReader } from '../src/store/queries/market-data.js';
-import { dailyTs, readBars, readDailyPage } from '../src/query/bars.js';
-import { barWriter, JsonBytes } from '../src/http/json-bytes.js';
+import { dailyTs, readBars, readDailyPage, readMinutePage } from '../src/query/bars.js';
+import { barFieldsWriter, barWriter, JsonBytes } from '../src/http/json-bytes.js';
 import type { Bar } from '../src/market/types.js';
 
 /** The JSON the API renders for a daily bar of an instrument. */
@@ -57,6 +57,34 @@ for (const store of STORES) {
         compared += bars.length;
       }
       expect(compared).toBeGreaterThan(3_000);
+    });
+
+    it('1m pages written from the packs equal the rendered bars, for any window, cursor and page size', async () => {
+      const insts = await h.store.db.selectFrom('instruments').select(['inst', 'id', 'kind']).where('kind', 'in', ['equity', 'index', 'fund']).execute();
+      const days = (await h.store.selectRows('select distinct date from bars_1m_packs order by date', [])).map((r) => Number(r[0]));
+      expect(days.length).toBeGreaterThan(0);
+      const reader = new MarketDataReader(h.store);
+      const rand = rng(7);
+      const pick = <T>(a: T[]) => a[Math.floor(rand() * a.length)];
+      let compared = 0;
+      for (let c = 0; c < 200; c++) {
+        const inst = pick(insts);
+        // Windows of up to three days from any minute of a day with 1m bars.
+        const fromMs = marketEpoch(pick(days), 9 * 60 + Math.floor(rand() * 400)) * 1000;
+        const toMs = fromMs + Math.floor(rand() * 3 * 86_400_000);
+        const limit = 1 + Math.floor(rand() * 300);
+        const all = await readBars(reader, inst.inst, '1m', { fromMs, toMs }, null, 1_000_000);
+        const after = rand() < 0.4 || all.length === 0 ? null : all[Math.floor(rand() * all.length)].ts - (rand() < 0.2 ? 1 : 0);
+        const bars = await readBars(reader, inst.inst, '1m', { fromMs, toMs }, after, limit);
+        const write = barFieldsWriter(inst.id, inst.kind, '1m', 'none');
+        const slices = await readMinutePage(reader, inst.inst, { fromMs, toMs }, after, limit, write);
+        expect(slices.keys, `${inst.id} ${fromMs}..${toMs} after ${after} limit ${limit}`).toEqual(bars.map((b) => b.ts));
+        const count = Math.floor(rand() * (bars.length + 1));
+        const json = (b: Bar) => { const w = JsonBytes.start(); barWriter(inst.id, inst.kind, '1m', 'none')(w, b); return w.take().toString('latin1'); };
+        expect(slices.body(count, '[', ']').toString()).toBe(`[${bars.slice(0, count).map(json).join(',')}]`);
+        compared += count;
+      }
+      expect(compared).toBeGreaterThan(2000);
     });
 
     it('answer the bars route: every page of a walk equals the rendered bars, and the cursor walks on', async () => {

@@ -1,6 +1,5 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { CursorCodec } from './cursor.js';
-import type { PageSlices } from '../store/bar-pages.js';
 import { JsonBytes } from './json-bytes.js';
 
 /** A page of rows fetched with one extra row to learn whether another page follows. */
@@ -101,16 +100,24 @@ function tail(next: string | null, links: { self: string; next: string | null })
   return `],"meta":{"next_cursor":${n}},"links":{"self":${JSON.stringify(links.self)},"next":${links.next === null ? 'null' : JSON.stringify(links.next)}}}`;
 }
 
+/** Records collected for a page, written as its body on demand (bar pages, 1m packs). */
+export interface Slices {
+  /** The records' stored keys, in order. */
+  readonly keys: number[];
+  /** `prefix`, the JSON of the first `count` records joined by commas, then `suffix`. */
+  body(count: number, prefix: string, suffix: string): Buffer;
+}
+
 /**
- * As sendPageJson, for rows stored as their JSON text (bar pages): `fetch` collects the
- * records' slices and keys, `key` gives a record's sort key from its stored key, and the body
- * is the envelope around the slices, copied once.
+ * As sendPageJson, for records written straight from what is stored (bar pages, 1m packs):
+ * `fetch` collects the records and their keys, `key` gives a record's sort key from its stored
+ * key, and the body is the envelope around the records, written once.
  */
 export async function sendPageSlices(
   req: FastifyRequest, reply: FastifyReply, codec: CursorCodec, operationId: string,
-  fetch: (page: PageRequest) => Promise<PageSlices>, key: (stored: number) => unknown[],
+  fetch: (page: PageRequest) => Promise<Slices>, key: (stored: number) => unknown[],
 ): Promise<FastifyReply> {
-  let slices: PageSlices | null = null;
+  let slices: Slices | null = null;
   const { rows, next, links } = await page(req, codec, operationId, async (p) => (slices = await fetch(p)).keys.slice(), key);
   return reply.type(JSON_TYPE).send(slices!.body(rows.length, '{"data":[', tail(next, links)));
 }

@@ -286,24 +286,35 @@ export function recordWriter<R, C = undefined>(fields: FieldSpec<R, C>[]): Recor
  * kind's tick (2 decimals, funds 3), money at 2, volume an integer.
  */
 export function barWriter(instrumentId: string, kind: string, interval: string, adjustment: string): (w: JsonBytes, b: Bar) => void {
-  return memo(`b|${instrumentId}|${kind}|${interval}|${adjustment}`, () => makeBarWriter(instrumentId, kind, interval, adjustment));
+  return memo(`b|${instrumentId}|${kind}|${interval}|${adjustment}`, () => {
+    const write = barFieldsWriter(instrumentId, kind, interval, adjustment);
+    return (w: JsonBytes, b: Bar) => write(w, b.ts, b.date, b.open, b.high, b.low, b.close, b.volume, b.amountExact ?? b.amount);
+  });
 }
 
-function makeBarWriter(instrumentId: string, kind: string, interval: string, adjustment: string) {
+/** Writes a bar given as its fields (a packed record needs no Bar made of it). */
+export type BarFieldsWriter = (w: JsonBytes, ts: number, date: number, open: number, high: number, low: number, close: number,
+  volume: number, amount: number | bigint) => void;
+
+/** As barWriter, for a bar given as its fields. */
+export function barFieldsWriter(instrumentId: string, kind: string, interval: string, adjustment: string): BarFieldsWriter {
+  return memo(`f|${instrumentId}|${kind}|${interval}|${adjustment}`, () => makeBarWriter(instrumentId, kind, interval, adjustment));
+}
+
+function makeBarWriter(instrumentId: string, kind: string, interval: string, adjustment: string): BarFieldsWriter {
   const head = latin1(`{"instrument_id":${asciiJson(instrumentId)},"interval":${asciiJson(interval)},"adjustment":${asciiJson(adjustment)},"timestamp":"`);
   const digits = kind === 'fund' ? 3 : 2;
   const daily = DAILY.has(interval);
-  return (w: JsonBytes, b: Bar): void => {
+  return (w, ts, date, o, h, l, c, v, a) => {
     w.bytes(head);
-    if (daily) { w.date(b.date); w.bytes(CLOSE); } else w.timestamp(b.ts);
-    w.bytes(tradeDate); w.date(b.date);
-    w.bytes(open); writePrice(w, b.open, digits);
-    w.bytes(high); writePrice(w, b.high, digits);
-    w.bytes(low); writePrice(w, b.low, digits);
-    w.bytes(close); writePrice(w, b.close, digits);
-    w.bytes(volume); w.uint(b.volume);
+    if (daily) { w.date(date); w.bytes(CLOSE); } else w.timestamp(ts);
+    w.bytes(tradeDate); w.date(date);
+    w.bytes(open); writePrice(w, o, digits);
+    w.bytes(high); writePrice(w, h, digits);
+    w.bytes(low); writePrice(w, l, digits);
+    w.bytes(close); writePrice(w, c, digits);
+    w.bytes(volume); w.uint(v);
     w.bytes(amount);
-    const a = b.amountExact ?? b.amount;
     if (typeof a === 'bigint') w.ascii(money2(a)); else w.decimal(a, 2);
     w.bytes(end);
   };

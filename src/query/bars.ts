@@ -3,6 +3,8 @@ import { aggregateIntraday, aggregatePeriods } from '../market/aggregate.js';
 import { addDays, closeDateRange, dateParts, epochToMarketDate, marketEpoch, weekday, windowSeconds } from '../lib/time.js';
 import type { MarketDataReader } from '../store/queries/market-data.js';
 import type { PageSlices } from '../store/bar-pages.js';
+import type { PackSlices } from '../store/bar-packs.js';
+import type { BarFieldsWriter } from '../http/json-bytes.js';
 
 /**
  * Plans a page of bars of any interval from the two stored granularities (CONTRACT.md §6):
@@ -84,6 +86,13 @@ export function readDailyPage(reader: MarketDataReader, inst: number, win: { fro
   const { from, to } = windowSeconds(win);
   const { from: lo, to: hi } = closeDateRange(from, to);
   return reader.dailyPage(inst, lo, hi, after === null ? null : epochToMarketDate(after), limit);
+}
+
+/** Unadjusted 1m bars as the records of their packs, written by `write` (keys are ts), selected as readBars selects them. */
+export function readMinutePage(reader: MarketDataReader, inst: number, win: { fromMs: number; toMs: number },
+  after: number | null, limit: number, write: BarFieldsWriter): Promise<PackSlices> {
+  const { from, to } = windowSeconds(win);
+  return reader.minutePage(inst, from, to, after, limit, write);
 }
 
 /** The bar end (15:00 market time, epoch seconds) of a daily bar's date. */

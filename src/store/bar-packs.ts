@@ -18,6 +18,7 @@ import { epochToMarketDate } from '../lib/time.js';
 import type { BulkSession, Dialect, Store } from './store.js';
 import { checkPages, PACK_LOCK, writePages } from './bar-pages.js';
 import { checkStates, writeStates } from './indicator-states.js';
+import { JsonBytes, type BarFieldsWriter } from '../http/json-bytes.js';
 
 /** Bytes of one packed record. */
 export const RECORD_BYTES = 56;
@@ -35,6 +36,51 @@ const view = (data: Uint8Array, n: number) => {
   if (data.byteLength !== n * RECORD_BYTES) throw new RangeError(`bar pack of ${n} records holds ${data.byteLength} bytes`);
   return new DataView(data.buffer, data.byteOffset, data.byteLength);
 };
+
+/**
+ * Collects the records of 1m packs, in key (ts) order, whose key lies in [lo, hi], up to
+ * `limit`; `body` then writes the first ones as JSON straight from the packs (no Bar made of
+ * them), as PageSlices does for stored daily pages.
+ */
+export class PackSlices {
+  /** The keys of the records collected. */
+  readonly keys: number[] = [];
+  private readonly runs: { dv: DataView; date: number; first: number; count: number }[] = [];
+
+  constructor(private readonly limit: number, private readonly write: BarFieldsWriter) {}
+
+  /** Adds the records of the pack of day `date` with lo <= key <= hi while the collection is short. */
+  add(data: Uint8Array, n: number, date: number, lo: number, hi: number): void {
+    const dv = view(data, n);
+    let first = -1, count = 0;
+    for (let i = 0; i < n && this.keys.length < this.limit; i++) {
+      const key = dv.getFloat64(i * RECORD_BYTES, true);
+      if (key < lo) continue;
+      if (key > hi) break;
+      if (first < 0) first = i;
+      count++;
+      this.keys.push(key);
+    }
+    if (count > 0) this.runs.push({ dv, date, first, count });
+  }
+
+  /** `prefix`, the JSON of the first `count` records joined by commas, then `suffix`, as one Buffer. */
+  body(count: number, prefix: string, suffix: string): Buffer {
+    const w = JsonBytes.start(), write = this.write;
+    w.utf8(prefix);
+    let sep = false;
+    for (const { dv, date, first, count: c } of this.runs) {
+      for (let i = first, o = first * RECORD_BYTES; i < first + c && count > 0; i++, o += RECORD_BYTES, count--) {
+        if (sep) w.byte(44);
+        sep = true;
+        write(w, dv.getFloat64(o, true), date, dv.getFloat64(o + 8, true), dv.getFloat64(o + 16, true), dv.getFloat64(o + 24, true),
+          dv.getFloat64(o + 32, true), dv.getFloat64(o + 40, true), dv.getFloat64(o + 48, true));
+      }
+    }
+    w.utf8(suffix);
+    return w.take();
+  }
+}
 
 /** The `n` records of a pack, as given to `encodePack`. */
 export function decodePack(data: Uint8Array, n: number): number[][] {

@@ -5,7 +5,8 @@ import type { Bar } from '../../market/types.js';
 import { epochToMarketDate, windowSeconds } from '../../lib/time.js';
 import { monthsHolding } from '../../market/calendar.js';
 import { withLimit } from './limit.js';
-import { decodeBars } from '../bar-packs.js';
+import { decodeBars, PackSlices } from '../bar-packs.js';
+import type { BarFieldsWriter } from '../../http/json-bytes.js';
 import { PageSlices } from '../bar-pages.js';
 
 const DAILY_PACKS = 'select month, n, data from bars_1d_packs where inst = ? and month >= ? and month <= ? order by month limit ';
@@ -58,6 +59,14 @@ export class MarketDataReader {
       decodeBars(bars, r[2] as Uint8Array, r[1] as number, null, from, to, limit);
     });
     return { states: states ?? null, head, bars };
+  }
+
+  /** As minuteBars, as the records of their packs, written as JSON by `write` (keys are ts). */
+  async minutePage(inst: number, from: number, to: number, after: number | null, limit: number, write: BarFieldsWriter): Promise<PackSlices> {
+    const out = new PackSlices(limit, write);
+    await this.minute(MINUTE_PACKS, inst, from, to, after, limit, () => out.keys.length,
+      (r, lo, hi) => out.add(r[2] as Uint8Array, r[1] as number, r[0] as number, lo, hi));
+    return out;
   }
 
   /** 1m bars with from <= ts <= to (epoch seconds) and ts > after, ascending. */

@@ -5,8 +5,8 @@ import { sendPageJson, sendPageSlices } from '../../collection.js';
 import { adjustmentQuery, intervalQuery, timeWindow, timeWindowParams, type TimeWindow } from '../../params.js';
 import { Collection } from '../../schemas/common.js';
 import { Bar } from '../../schemas/market-data.js';
-import { barWriter } from '../../json-bytes.js';
-import { dailyTs, periodEnd, periodStart, readBars, readDailyPage } from '../../../query/bars.js';
+import { barFieldsWriter, barWriter } from '../../json-bytes.js';
+import { dailyTs, periodEnd, periodStart, readBars, readDailyPage, readMinutePage } from '../../../query/bars.js';
 import { marketEpoch, parseDate } from '../../../lib/time.js';
 import type { AdjustmentId, IntervalId } from '../../../market/types.js';
 import type { Adjuster } from '../../../query/analytics.js';
@@ -53,6 +53,15 @@ export function registerBars(app: App, kind: Kind, path: string, operationId: st
         basis = p.after ? Number(p.after[1] ?? 0) : 0;
         return readDailyPage(marketData, inst.inst, win, p.after ? Number(p.after[0]) : null, p.limit);
       }, (date) => [dailyTs(date), basis]);
+    }
+    if (adjustment === 'none' && q.interval === '1m') {
+      // Unadjusted 1m bars: written straight from their packs.
+      let basis = 0;
+      const write = barFieldsWriter(inst.id, inst.kind, '1m', 'none');
+      return sendPageSlices(req, reply, codec, operationId, (p) => {
+        basis = p.after ? Number(p.after[1] ?? 0) : 0;
+        return readMinutePage(marketData, inst.inst, win, p.after ? Number(p.after[0]) : null, p.limit, write);
+      }, (ts) => [ts, basis]);
     }
     let adj: Adjuster;
     // The cursor carries the adjustment basis (last ex-date applied): a forward walk keeps it
