@@ -4,7 +4,7 @@ import { asciiJson, barWriter, indicatorWriter, JsonBytes, recordWriter } from '
 import type { TObject } from '@sinclair/typebox';
 import { FinancialIndicator, IncomeStatement } from './schemas/fundamentals.js';
 import { statementWriter, type StatementFields } from './routes/fundamentals/records.js';
-import { formatValue, type Values } from '../indicators/registry.js';
+import { formatValue, INDICATOR_IDS, INDICATORS, type Values } from '../indicators/registry.js';
 import { epochToMarketDate, formatDate, formatTimestamp, marketEpoch } from '../lib/time.js';
 
 /** The record the route schema describes, for JSON.stringify to render as the reference. */
@@ -86,6 +86,23 @@ describe('hand-compiled serialisers', () => {
         const values: Record<string, number> = {};
         for (const k of ['dif', 'dea', 'macd']) if (rnd() > 0.2) values[k] = (rnd() - 0.5) * 10 ** Math.floor(rnd() * 8 - 3);
         expect(text(write, { ts, date: epochToMarketDate(ts) }, values)).toBe(JSON.stringify(rec(ts, values)));
+      }
+    }
+  });
+
+  it('render the points of every indicator, with all its keys or some, daily and intraday', () => {
+    let seed = 11;
+    const rnd = () => { seed = (seed * 48271) % 2147483647; return seed / 2147483647; };
+    for (const id of INDICATOR_IDS) {
+      for (const interval of ['1d', '15m']) {
+        const write = indicatorWriter('600000.SH', id, interval, 'forward');
+        const rec = indicatorRecord('600000.SH', id, interval, 'forward');
+        for (let i = 0; i < 50; i++) {
+          const ts = marketEpoch(20250102 + Math.floor(rnd() * 11) * 100, interval === '1d' ? 900 : 600 + Math.floor(rnd() * 300));
+          const values: Record<string, number> = {};
+          for (const k of INDICATORS[id].keys) if (i % 2 === 0 || rnd() > 0.3) values[k] = (rnd() - 0.5) * 10 ** Math.floor(rnd() * 6 - 2);
+          expect(text(write, { ts, date: epochToMarketDate(ts) }, values), `${id} ${interval}`).toBe(JSON.stringify(rec(ts, values)));
+        }
       }
     }
   });
