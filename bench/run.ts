@@ -77,7 +77,7 @@ async function rss(pid: number): Promise<number> {
   return Math.round(total / 1024);
 }
 
-interface Row { scenario: string; rps: number; p50: number; p99: number; errors: number; non2xx: number; rssMb: number; rounds?: number[]; tails?: number[]; group?: number }
+interface Row { scenario: string; rps: number; p50: number; p99: number; errors: number; non2xx: number; rssMb: number; rounds?: number[]; tails?: number[]; p50s?: number[]; group?: number }
 
 const HAVE_WRK = spawnSync('wrk', ['--version']).error === undefined;
 
@@ -142,7 +142,7 @@ async function inTurns(scenarios: Scenario[], before: () => Promise<void> = asyn
   return runs.map((r) => ({
     scenario: r[0].scenario, rps: median(r.map((x) => x.rps)), p50: median(r.map((x) => x.p50)), p99: median(r.map((x) => x.p99)),
     errors: r.reduce((a, x) => a + x.errors, 0), non2xx: r.reduce((a, x) => a + x.non2xx, 0), rssMb: Math.max(...r.map((x) => x.rssMb)),
-    rounds: r.map((x) => x.rps), tails: r.map((x) => x.p99 / x.p50), group,
+    rounds: r.map((x) => x.rps), tails: r.map((x) => x.p99 / x.p50), p50s: r.map((x) => x.p50), group,
   }));
 }
 
@@ -183,7 +183,10 @@ async function scaleRows(procs: ChildProcess[], port: number): Promise<Row[]> {
     await waitReady(s.port);
   }
   const rows = await inTurns(stores.map((s): Scenario => [s.name, s.port, s.srv!.pid!,
-    () => `/api/v1/equities/${pick(s.ids)}/bars?interval=1d&from=${randomFrom()}&page[size]=100`, { 'x-api-key': s.key }]));
+    () => `/api/v1/equities/${pick(s.ids)}/bars?interval=1d&from=${randomFrom()}&page[size]=100`, { 'x-api-key': s.key }]),
+  // Each store read through before each run, as the main store is: this VM drops its page
+  // cache, and the 20 GB store then came from disk more and more as the rounds went on.
+  async () => { for (const s of stores) await warm(s.file); });
   for (const s of stores) await stop(s.srv!);
   return rows;
 }
@@ -230,7 +233,11 @@ function evaluate(table: TableRow[], workers: number) {
     out.push({ target: 'PostgreSQL >= 0.5x SQLite', met: pgRatio >= 0.5, value: `${pgRatio.toFixed(2)}x` });
   }
   const small = table.find((r) => r.scenario.startsWith('bars 1d at 1M')), big = table.find((r) => r.scenario.startsWith('bars 1d at 50M'));
-  if (small && big) out.push({ target: 'p50 at 50M bars <= 1.2x p50 at 1M', met: big.p50 <= 1.2 * small.p50, value: `${(big.p50 / small.p50).toFixed(2)}x` });
+  if (small && big) {
+    // The median of the per-round ratios, as for the other ratios.
+    const scale = median(big.p50s!.map((x, i) => x / small.p50s![i]));
+    out.push({ target: 'p50 at 50M bars <= 1.2x p50 at 1M', met: scale <= 1.2, value: `${scale.toFixed(2)}x` });
+  }
   const rss = Math.max(...table.filter((r) => !r.scenario.includes('(reference') && !r.scenario.includes('WORKERS=')).map((r) => r.rssMb));
   out.push({ target: 'RSS < 256 MB (one worker)', met: rss < 256, value: `${rss} MB` });
   return out;
@@ -321,7 +328,7 @@ async function main() {
     ...r, 'x naive': +ratio(r, naiveOf(r)).toFixed(2), 'x static': +ratio(r, staticRow).toFixed(2),
     ...(before ? { 'x before': before.has(r.scenario) ? +(r.rps / before.get(r.scenario)!).toFixed(2) : null } : {}),
   }));
-  console.table(table.map(({ rounds: _r, tails: _t, group: _g, ...r }) => r));
+  console.table(table.map(({ rounds: _r, tails: _t, p50s: _p, group: _g, ...r }) => r));
   console.log(`ingest of ${ingest.rows} 1m bars into SQLite: ${Math.round(ingest.ingestRowsPerSec)} rows/s; `
     + `raw better-sqlite3 bulk insert of the same rows: ${Math.round(ingest.rawRowsPerSec)} rows/s; ratio ${ingest.ratio.toFixed(2)}`);
   const targets = evaluate(table, workers);
