@@ -77,7 +77,7 @@ async function rss(pid: number): Promise<number> {
   return Math.round(total / 1024);
 }
 
-interface Row { scenario: string; rps: number; p50: number; p99: number; errors: number; non2xx: number; rssMb: number; rounds?: number[]; tails?: number[]; p50s?: number[]; group?: number }
+interface Row { scenario: string; rps: number; p50: number; p99: number; errors: number; non2xx: number; rssMb: number; runs?: Row[]; group?: number }
 
 const HAVE_WRK = spawnSync('wrk', ['--version']).error === undefined;
 
@@ -142,7 +142,7 @@ async function inTurns(scenarios: Scenario[], before: () => Promise<void> = asyn
   return runs.map((r) => ({
     scenario: r[0].scenario, rps: median(r.map((x) => x.rps)), p50: median(r.map((x) => x.p50)), p99: median(r.map((x) => x.p99)),
     errors: r.reduce((a, x) => a + x.errors, 0), non2xx: r.reduce((a, x) => a + x.non2xx, 0), rssMb: Math.max(...r.map((x) => x.rssMb)),
-    rounds: r.map((x) => x.rps), tails: r.map((x) => x.p99 / x.p50), p50s: r.map((x) => x.p50), group,
+    runs: r, group,
   }));
 }
 
@@ -153,7 +153,7 @@ async function inTurns(scenarios: Scenario[], before: () => Promise<void> = asyn
  */
 function ratio(a: Row, b: Row): number {
   if (a.group === undefined || a.group !== b.group) return a.rps / b.rps;
-  return median(a.rounds!.map((x, i) => x / b.rounds![i]));
+  return median(a.runs!.map((x, i) => x.rps / b.runs![i].rps));
 }
 
 /**
@@ -221,7 +221,7 @@ function evaluate(table: TableRow[], workers: number) {
   }
   for (const r of table.filter((x) => !x.scenario.includes('(reference'))) {
     // Of a scenario run in turns, the median of its runs' p99/p50 (as for its other ratios).
-    const tail = r.tails ? median(r.tails) : r.p99 / r.p50;
+    const tail = r.runs ? median(r.runs.map((x) => x.p99 / x.p50)) : r.p99 / r.p50;
     out.push({ target: `${r.scenario}: p99 <= 3x p50`, met: tail <= 3, value: `${tail.toFixed(2)}x (median p99 ${r.p99} ms, p50 ${r.p50} ms)` });
   }
   const ind = row('indicator macd 1d, 100/page')!, b1d = row('bars 1d, 100/page')!;
@@ -235,7 +235,7 @@ function evaluate(table: TableRow[], workers: number) {
   const small = table.find((r) => r.scenario.startsWith('bars 1d at 1M')), big = table.find((r) => r.scenario.startsWith('bars 1d at 50M'));
   if (small && big) {
     // The median of the per-round ratios, as for the other ratios.
-    const scale = median(big.p50s!.map((x, i) => x / small.p50s![i]));
+    const scale = median(big.runs!.map((x, i) => x.p50 / small.runs![i].p50));
     out.push({ target: 'p50 at 50M bars <= 1.2x p50 at 1M', met: scale <= 1.2, value: `${scale.toFixed(2)}x` });
   }
   const rss = Math.max(...table.filter((r) => !r.scenario.includes('(reference') && !r.scenario.includes('WORKERS=')).map((r) => r.rssMb));
@@ -328,7 +328,7 @@ async function main() {
     ...r, 'x naive': +ratio(r, naiveOf(r)).toFixed(2), 'x static': +ratio(r, staticRow).toFixed(2),
     ...(before ? { 'x before': before.has(r.scenario) ? +(r.rps / before.get(r.scenario)!).toFixed(2) : null } : {}),
   }));
-  console.table(table.map(({ rounds: _r, tails: _t, p50s: _p, group: _g, ...r }) => r));
+  console.table(table.map(({ runs: _r, group: _g, ...r }) => r));
   console.log(`ingest of ${ingest.rows} 1m bars into SQLite: ${Math.round(ingest.ingestRowsPerSec)} rows/s; `
     + `raw better-sqlite3 bulk insert of the same rows: ${Math.round(ingest.rawRowsPerSec)} rows/s; ratio ${ingest.ratio.toFixed(2)}`);
   const targets = evaluate(table, workers);

@@ -38,6 +38,23 @@ const view = (data: Uint8Array, n: number) => {
 };
 
 /**
+ * Pushes onto `keys` the keys of records 0..n-1 (`keyAt(i)`, ascending) with lo <= key <= hi,
+ * while `keys` holds fewer than `limit`; returns the index of the first one pushed, or -1 (how
+ * many: the growth of `keys`). The collecting step of PackSlices and PageSlices.
+ */
+export function collectKeys(keys: number[], limit: number, n: number, keyAt: (i: number) => number, lo: number, hi: number): number {
+  let first = -1;
+  for (let i = 0; i < n && keys.length < limit; i++) {
+    const key = keyAt(i);
+    if (key < lo) continue;
+    if (key > hi) break;
+    if (first < 0) first = i;
+    keys.push(key);
+  }
+  return first;
+}
+
+/**
  * Collects the records of 1m packs, in key (ts) order, whose key lies in [lo, hi], up to
  * `limit`; `body` then writes the first ones as JSON straight from the packs (no Bar made of
  * them), as PageSlices does for stored daily pages.
@@ -51,17 +68,9 @@ export class PackSlices {
 
   /** Adds the records of the pack of day `date` with lo <= key <= hi while the collection is short. */
   add(data: Uint8Array, n: number, date: number, lo: number, hi: number): void {
-    const dv = view(data, n);
-    let first = -1, count = 0;
-    for (let i = 0; i < n && this.keys.length < this.limit; i++) {
-      const key = dv.getFloat64(i * RECORD_BYTES, true);
-      if (key < lo) continue;
-      if (key > hi) break;
-      if (first < 0) first = i;
-      count++;
-      this.keys.push(key);
-    }
-    if (count > 0) this.runs.push({ dv, date, first, count });
+    const dv = view(data, n), before = this.keys.length;
+    const first = collectKeys(this.keys, this.limit, n, (i) => dv.getFloat64(i * RECORD_BYTES, true), lo, hi);
+    if (first >= 0) this.runs.push({ dv, date, first, count: this.keys.length - before });
   }
 
   /** `prefix`, the JSON of the first `count` records joined by commas, then `suffix`, as one Buffer. */

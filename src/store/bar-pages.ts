@@ -19,7 +19,7 @@
  */
 import { barWriter, JsonBytes } from '../http/json-bytes.js';
 import type { Bar } from '../market/types.js';
-import { decodeBars } from './bar-packs.js';
+import { collectKeys, decodeBars } from './bar-packs.js';
 import type { BulkSession, Store } from './store.js';
 
 /** The rendition the pages hold; stored in `meta` as `bar_pages`. */
@@ -152,17 +152,9 @@ export class PageSlices {
 
   /** Adds the records of one page with lo <= key <= hi while the collection is short. */
   add(page: string, lo: number, hi: number): void {
-    const n = num(page, 0, COUNT);
-    let first = -1, count = 0;
-    for (let i = 0; i < n && this.keys.length < this.limit; i++) {
-      const key = num(page, COUNT + KEY * i, KEY);
-      if (key < lo) continue;
-      if (key > hi) break;
-      if (first < 0) first = i;
-      count++;
-      this.keys.push(key);
-    }
-    if (count > 0) this.runs.push({ page, n, first, count });
+    const n = num(page, 0, COUNT), before = this.keys.length;
+    const first = collectKeys(this.keys, this.limit, n, (i) => num(page, COUNT + KEY * i, KEY), lo, hi);
+    if (first >= 0) this.runs.push({ page, n, first, count: this.keys.length - before });
   }
 
   /**
