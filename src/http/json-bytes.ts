@@ -1,6 +1,6 @@
 import { LRUCache } from 'lru-cache';
 import { PRICE_SCALE } from '../lib/decimal.js';
-import { daysToDate, MARKET_OFFSET_SECONDS } from '../lib/time.js';
+import { daysToDate, formatDate, MARKET_OFFSET_SECONDS } from '../lib/time.js';
 import { formatValue, scaledValue } from '../indicators/format.js';
 import { INDICATORS, type IndicatorId } from '../indicators/registry.js';
 import type { Values } from '../indicators/types.js';
@@ -122,7 +122,11 @@ export class JsonBytes {
     const b = this.buf;
     let p = this.pos;
     b[p++] = 46;
-    if (digits <= 4) {
+    if (digits === 2) {
+      const o = 4 * r + 2;
+      b[p] = PAD4[o]; b[p + 1] = PAD4[o + 1];
+      p += 2;
+    } else if (digits <= 4) {
       for (let i = 0, o = 4 * r + 4 - digits; i < digits; i++) b[p++] = PAD4[o + i];
     } else {
       for (let i = digits - 1; i >= 0; i--) { const f = Math.floor(r / 10); b[p + i] = 48 + r - 10 * f; r = f; }
@@ -152,30 +156,37 @@ export class JsonBytes {
     this.pos = p + 4;
   }
 
-  /** A date yyyymmdd as YYYY-MM-DD. */
+  /** A date yyyymmdd as YYYY-MM-DD (by division and floor: dates read from packs are doubles). */
   date(d: number): void {
     this.room(10);
     const b = this.buf, p = this.pos;
-    const y = Math.floor(d / 10000), m = Math.floor(d / 100) % 100, day = d % 100;
-    b[p] = 48 + Math.floor(y / 1000); b[p + 1] = 48 + (Math.floor(y / 100) % 10); b[p + 2] = 48 + (Math.floor(y / 10) % 10); b[p + 3] = 48 + (y % 10);
-    b[p + 4] = 45; b[p + 5] = 48 + Math.floor(m / 10); b[p + 6] = 48 + (m % 10);
-    b[p + 7] = 45; b[p + 8] = 48 + Math.floor(day / 10); b[p + 9] = 48 + (day % 10);
+    const y = Math.floor(d / 10000), md = d - y * 10000, m = Math.floor(md / 100), day = md - m * 100;
+    const oy = 4 * y, om = 4 * m + 2, od = 4 * day + 2;
+    b[p] = PAD4[oy]; b[p + 1] = PAD4[oy + 1]; b[p + 2] = PAD4[oy + 2]; b[p + 3] = PAD4[oy + 3];
+    b[p + 4] = 45; b[p + 5] = PAD4[om]; b[p + 6] = PAD4[om + 1];
+    b[p + 7] = 45; b[p + 8] = PAD4[od]; b[p + 9] = PAD4[od + 1];
     this.pos = p + 10;
+  }
+
+  /** Seconds into a day (0..86399) as hh:mm:ss. */
+  clock(rem: number): void {
+    this.room(8);
+    const hh = Math.floor(rem / 3600), r = rem - hh * 3600, mi = Math.floor(r / 60), ss = r - mi * 60;
+    const b = this.buf, p = this.pos, oh = 4 * hh + 2, om = 4 * mi + 2, os = 4 * ss + 2;
+    b[p] = PAD4[oh]; b[p + 1] = PAD4[oh + 1]; b[p + 2] = 58;
+    b[p + 3] = PAD4[om]; b[p + 4] = PAD4[om + 1]; b[p + 5] = 58;
+    b[p + 6] = PAD4[os]; b[p + 7] = PAD4[os + 1];
+    this.pos = p + 8;
   }
 
   /** Epoch seconds as RFC 3339 in market time, as formatTimestamp writes them (2024-03-01T10:30:00+08:00). */
   timestamp(sec: number): void {
     const local = sec + MARKET_OFFSET_SECONDS;
-    const days = Math.floor(local / 86_400), rem = local - days * 86_400;
+    const days = Math.floor(local / 86_400);
     if (days !== this.day) { this.day = days; this.dayDate = daysToDate(days); }
     this.date(this.dayDate);
-    this.room(15);
-    const b = this.buf, p = this.pos;
-    const hh = Math.floor(rem / 3600), mi = Math.floor(rem / 60) % 60, ss = rem % 60;
-    b[p] = 84; b[p + 1] = 48 + Math.floor(hh / 10); b[p + 2] = 48 + (hh % 10); b[p + 3] = 58;
-    b[p + 4] = 48 + Math.floor(mi / 10); b[p + 5] = 48 + (mi % 10); b[p + 6] = 58;
-    b[p + 7] = 48 + Math.floor(ss / 10); b[p + 8] = 48 + (ss % 10);
-    this.pos = p + 9;
+    this.byte(84);
+    this.clock(local - days * 86_400);
     this.bytes(OFFSET);
   }
 }
@@ -197,8 +208,8 @@ export const asciiJson = (s: string) => JSON.stringify(s).replace(/[\u007f-\ufff
 
 const DAILY = new Set(['1d', '1w', '1mo', '1q', '1y']);
 const CLOSE = latin1('T15:00:00+08:00');
-const [tradeDate, open, high, low, close, volume, amount, end] = ['","trade_date":"', '","open":"', '","high":"', '","low":"',
-  '","close":"', '","volume":', ',"amount":"', '"}'].map(latin1);
+const [closeTradeDate, open, high, low, close, volume, amount, end] = ['T15:00:00+08:00","trade_date":"', '","open":"', '","high":"',
+  '","low":"', '","close":"', '","volume":', ',"amount":"', '"}'].map(latin1);
 const [values, next, pointEnd, emptyEnd] = ['","values":{', '",', '"}}', '}}'].map(latin1);
 /** `"key":"` of indicator value keys (a few dozen). */
 const valueKeys = new Map<string, Buffer>();
@@ -302,14 +313,11 @@ export function barFieldsWriter(instrumentId: string, kind: string, interval: st
 }
 
 function makeBarWriter(instrumentId: string, kind: string, interval: string, adjustment: string): BarFieldsWriter {
-  const head = latin1(`{"instrument_id":${asciiJson(instrumentId)},"interval":${asciiJson(interval)},"adjustment":${asciiJson(adjustment)},"timestamp":"`);
+  const headText = `{"instrument_id":${asciiJson(instrumentId)},"interval":${asciiJson(interval)},"adjustment":${asciiJson(adjustment)},"timestamp":"`;
+  const head = latin1(headText);
   const digits = kind === 'fund' ? 3 : 2;
-  const daily = DAILY.has(interval);
-  return (w, ts, date, o, h, l, c, v, a) => {
-    w.bytes(head);
-    if (daily) { w.date(date); w.bytes(CLOSE); } else w.timestamp(ts);
-    w.bytes(tradeDate); w.date(date);
-    w.bytes(open); writePrice(w, o, digits);
+  const rest = (w: JsonBytes, o: number, h: number, l: number, c: number, v: number, a: number | bigint) => {
+    writePrice(w, o, digits);
     w.bytes(high); writePrice(w, h, digits);
     w.bytes(low); writePrice(w, l, digits);
     w.bytes(close); writePrice(w, c, digits);
@@ -317,6 +325,26 @@ function makeBarWriter(instrumentId: string, kind: string, interval: string, adj
     w.bytes(amount);
     if (typeof a === 'bigint') w.ascii(money2(a)); else w.decimal(a, 2);
     w.bytes(end);
+  };
+  if (DAILY.has(interval)) {
+    return (w, _ts, date, o, h, l, c, v, a) => {
+      w.bytes(head); w.date(date); w.bytes(closeTradeDate); w.date(date); w.bytes(open);
+      rest(w, o, h, l, c, v, a);
+    };
+  }
+  // Intraday: the text before a bar's time of day and the text from it to its open are the
+  // same for every bar of a day, so each is one run, made when the day changes.
+  let day = NaN, tradeDate = NaN, before = head, after = head;
+  return (w, ts, date, o, h, l, c, v, a) => {
+    const local = ts + MARKET_OFFSET_SECONDS, days = Math.floor(local / 86_400);
+    if (days !== day || date !== tradeDate) {
+      day = days;
+      tradeDate = date;
+      before = latin1(`${headText}${formatDate(daysToDate(days))}T`);
+      after = latin1(`+08:00","trade_date":"${formatDate(date)}","open":"`);
+    }
+    w.bytes(before); w.clock(local - days * 86_400); w.bytes(after);
+    rest(w, o, h, l, c, v, a);
   };
 }
 
