@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { harness, STORES, type Harness } from './helpers.js';
 import { migrate } from '../src/store/store.js';
 import { checkBarPacks } from '../src/store/bar-packs.js';
-import { RENDITION, RECURSIVE } from '../src/store/indicator-states.js';
+import { RENDITION, RECURSIVE, stateOf } from '../src/store/indicator-states.js';
 import { MarketDataReader } from '../src/store/queries/market-data.js';
 import { readBars } from '../src/query/bars.js';
 import { INDICATORS, seriesFromBars, type IndicatorId } from '../src/indicators/registry.js';
@@ -54,6 +54,19 @@ for (const store of STORES) {
         expect(head.finite, inst.id).toBeLessThanOrEqual(23 * 5);
       }
       expect(RECURSIVE).toEqual(['ema', 'macd', 'kdj', 'rsi', 'obv']);
+    });
+
+    it('give each indicator\'s state as parsing the whole column does (stateOf)', async () => {
+      const rows = await h.store.selectRows('select states from bars_1d_packs where states is not null order by inst, month limit 400', []);
+      expect(rows.length).toBe(400);
+      for (const [states] of rows as [string][]) {
+        for (const id of RECURSIVE) expect(stateOf(states, id), id).toEqual(JSON.parse(states)[id]);
+      }
+      // A state holding an object, or an id not at the top level, takes the full parse.
+      const odd = JSON.stringify({ kdj: { k: 1, x: { macd: 2 } }, macd: { e12: 3, dea: 4 } });
+      expect(stateOf(odd, 'kdj')).toEqual({ k: 1, x: { macd: 2 } });
+      expect(stateOf(odd, 'macd')).toEqual({ e12: 3, dea: 4 });
+      expect(stateOf(odd, 'ema')).toBeUndefined();
     });
 
     it('are folded again from the month written when an ingest rewrites bars in the middle of the history', async () => {

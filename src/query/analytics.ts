@@ -10,6 +10,7 @@ import { runStream } from '../indicators/types.js';
 import { dailyTs, readBars } from './bars.js';
 import { closeDateRange, epochToMarketDate, marketEpoch } from '../lib/time.js';
 import { literalLimit } from '../store/queries/limit.js';
+import { stateOf } from '../store/indicator-states.js';
 
 /**
  * How a request's prices are adjusted; `basis` (last ex-date used, 0 if none) pins forward
@@ -119,7 +120,7 @@ export class Analytics {
         if (r.states !== null) {
           const bars = r.head.concat(r.bars);
           for (const b of bars) b.ts = dailyTs(b.date);
-          const state = (JSON.parse(r.states) as Record<string, unknown>)[id];
+          const state = stateOf(r.states, id);
           return { bars, values: runStream(ind.stream, seriesFromBars(bars), state), start: r.head.length };
         }
       }

