@@ -91,10 +91,12 @@ export async function buildApp(opts: AppOptions): Promise<App> {
     pools: new Pools(db, catalog, marketData),
   };
   app.decorate('svc', svc);
-  // First of all hooks: under load, one request starts per event-loop turn (see turns.ts).
-  registerTurnGate(app);
+  // First of all hooks: under load, requests start in turns of the event loop, and a turn's
+  // responses are written together when it ends, after every other onSend hook (see turns.ts).
+  const turns = registerTurnGate(app);
   const maxAge = closedPeriodMaxAge(() => svc.equityDays.latestDate());
   registerHttpCache(app, maxAge);
+  turns.holdResponses();
   app.addHook('onRequest', async (req, reply) => { reply.header('x-request-id', req.id); });
   registerErrorHandling(app);
   for (const s of ALL_SCHEMAS) app.addSchema(s);

@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { TurnGate } from './turns.js';
 
 const nextTurn = () => new Promise<void>((r) => setImmediate(r));
+const busy = (ms: number) => { const end = performance.now() + ms; while (performance.now() < end); };
 
 describe('TurnGate', () => {
   it('with no budget, starts the first request at once and the rest one per loop turn, in arrival order', async () => {
@@ -26,9 +27,8 @@ describe('TurnGate', () => {
     const gate = new TurnGate(1);
     const log: string[] = [];
     // Each request takes 2 ms, longer than the timer's 1 ms: the timer is due after the first.
-    const busy = () => { const end = performance.now() + 2; while (performance.now() < end); };
     setTimeout(() => log.push('timer'), 1);
-    for (let i = 0; i < 3; i++) gate.enter(() => { busy(); log.push(`r${i}`); });
+    for (let i = 0; i < 3; i++) gate.enter(() => { busy(2); log.push(`r${i}`); });
     while (gate.queued > 0) await nextTurn();
     await nextTurn();
     // The timer fires between two requests, not after the queue has drained.
@@ -50,7 +50,6 @@ describe('TurnGate', () => {
   it('starts requests at once while the turn lasts less than its budget, then queues them', async () => {
     const gate = new TurnGate(5);
     const log: string[] = [];
-    const busy = (ms: number) => { const end = performance.now() + ms; while (performance.now() < end); };
     gate.enter(() => { busy(1); log.push('a'); });
     gate.enter(() => { busy(1); log.push('b'); });
     expect(log).toEqual(['a', 'b']);
@@ -79,4 +78,57 @@ describe('TurnGate', () => {
     expect(log).toEqual(['a']);
     expect(gate.queued).toBe(0);
   });
+
+  it('writes a lone response at once: nothing waits behind it', async () => {
+    const gate = new TurnGate(50);
+    const written: string[] = [];
+    gate.enter(() => void gate.hold('lone').then((p) => written.push(p)));
+    await Promise.resolve();
+    expect(written).toEqual(['lone']);
+  });
+
+  it('holds the responses of a turn, each starting the next request, until none waits; then writes them in order', async () => {
+    const gate = new TurnGate(2);
+    const seen: number[] = [];
+    const written: string[] = [];
+    // A request in flight spends the turn's budget, so three queue for the next turn.
+    gate.enter(() => busy(3));
+    for (const id of ['a', 'b', 'c']) gate.enter(() => { seen.push(written.length); void gate.hold(id).then((p) => written.push(p)); });
+    expect(gate.queued).toBe(3);
+    await nextTurn();
+    await Promise.resolve();
+    // None was written before c started; then all three, in order.
+    expect(seen).toEqual([0, 0, 0]);
+    expect(written).toEqual(['a', 'b', 'c']);
+    expect(gate.queued).toBe(0);
+  });
+
+  it('writes the held responses when the turn\'s budget is spent, and starts the rest in the next turn', async () => {
+    const gate = new TurnGate(2);
+    const written: string[] = [];
+    gate.enter(() => { busy(3); void gate.hold('a').then((p) => written.push(p)); });
+    gate.enter(() => void gate.hold('b').then((p) => written.push(p)));
+    // a spent the budget: it is written at once, and b waits for the next turn.
+    await Promise.resolve();
+    expect(written).toEqual(['a']);
+    expect(gate.queued).toBe(1);
+    await nextTurn();
+    await Promise.resolve();
+    expect(written).toEqual(['a', 'b']);
+  });
+
+  it('writes a held response within the loop turn when the request started after it awaits I/O', async () => {
+    const gate = new TurnGate(2);
+    const written: string[] = [];
+    gate.enter(() => busy(3));
+    gate.enter(() => void gate.hold('a').then((p) => written.push(p)));
+    // b awaits I/O (a PostgreSQL query) for 30 ms before its response is ready.
+    gate.enter(() => setTimeout(() => void gate.hold('b').then((p) => written.push(p)), 30));
+    await nextTurn();
+    await nextTurn();
+    expect(written).toEqual(['a']);
+    await new Promise<void>((r) => setTimeout(r, 40));
+    expect(written).toEqual(['a', 'b']);
+  });
 });
+
