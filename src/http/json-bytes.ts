@@ -8,9 +8,18 @@ import type { Bar } from '../market/types.js';
 import { money2 } from './serialize.js';
 
 const SLAB = 256 * 1024;
-/** The digits of 0..9999, four bytes each, zero-padded. */
-const PAD4 = new Uint8Array(40_000);
-for (let n = 0; n < 10_000; n++) for (let i = 0, x = n; i < 4; i++, x = Math.floor(x / 10)) PAD4[4 * n + 3 - i] = 48 + (x % 10);
+/**
+ * The digits of 0..99, two bytes each, zero-padded: 200 bytes, which stay in the CPU's first
+ * cache level (a 40 KB table of four digits was slower in the server than in a loop).
+ */
+const D2 = new Uint8Array(200);
+for (let n = 0; n < 100; n++) { D2[2 * n] = 48 + Math.floor(n / 10); D2[2 * n + 1] = 48 + (n % 10); }
+
+/** Writes 0 <= n < 100 as two digits at b[p]. */
+const pair = (b: Uint8Array, p: number, n: number) => { b[p] = D2[2 * n]; b[p + 1] = D2[2 * n + 1]; };
+
+/** Writes 0 <= n < 10000 as four digits at b[p]. */
+const quad = (b: Uint8Array, p: number, n: number) => { const hi = Math.floor(n / 100); pair(b, p, hi); pair(b, p + 2, n - 100 * hi); };
 
 /**
  * JSON of the hottest collections written as bytes: constant text is copied from pre-encoded
@@ -123,15 +132,11 @@ export class JsonBytes {
     let p = this.pos;
     b[p++] = 46;
     if (digits === 2) {
-      const o = 4 * r + 2;
-      b[p] = PAD4[o]; b[p + 1] = PAD4[o + 1];
+      pair(b, p, r);
       p += 2;
     } else if (digits === 4) {
-      const o = 4 * r;
-      b[p] = PAD4[o]; b[p + 1] = PAD4[o + 1]; b[p + 2] = PAD4[o + 2]; b[p + 3] = PAD4[o + 3];
+      quad(b, p, r);
       p += 4;
-    } else if (digits <= 4) {
-      for (let i = 0, o = 4 * r + 4 - digits; i < digits; i++) b[p++] = PAD4[o + i];
     } else {
       for (let i = digits - 1; i >= 0; i--) { const f = Math.floor(r / 10); b[p + i] = 48 + r - 10 * f; r = f; }
       p += digits;
@@ -141,12 +146,15 @@ export class JsonBytes {
 
   /** 0 <= n < 10000, without leading zeros (room made by the caller). */
   private small(n: number): void {
-    const b = this.buf, o = 4 * n;
+    const b = this.buf;
     let p = this.pos;
-    if (n >= 1000) b[p++] = PAD4[o];
-    if (n >= 100) b[p++] = PAD4[o + 1];
-    if (n >= 10) b[p++] = PAD4[o + 2];
-    b[p++] = PAD4[o + 3];
+    if (n < 10) b[p++] = 48 + n;
+    else if (n < 100) { pair(b, p, n); p += 2; } else {
+      const hi = Math.floor(n / 100);
+      if (hi < 10) b[p++] = 48 + hi; else { pair(b, p, hi); p += 2; }
+      pair(b, p, n - 100 * hi);
+      p += 2;
+    }
     this.pos = p;
   }
 
@@ -155,31 +163,25 @@ export class JsonBytes {
     let hi = Math.floor(n / 10000), lo = n - hi * 10000;
     if (lo < 0) { hi--; lo += 10000; } else if (lo >= 10000) { hi++; lo -= 10000; }
     if (hi < 10000) this.small(hi); else this.large(hi);
-    const b = this.buf, o = 4 * lo, p = this.pos;
-    b[p] = PAD4[o]; b[p + 1] = PAD4[o + 1]; b[p + 2] = PAD4[o + 2]; b[p + 3] = PAD4[o + 3];
-    this.pos = p + 4;
+    quad(this.buf, this.pos, lo);
+    this.pos += 4;
   }
 
   /** A date yyyymmdd as YYYY-MM-DD (by division and floor: dates read from packs are doubles). */
   date(d: number): void {
     this.room(10);
     const b = this.buf, p = this.pos;
-    const y = Math.floor(d / 10000), md = d - y * 10000, m = Math.floor(md / 100), day = md - m * 100;
-    const oy = 4 * y, om = 4 * m + 2, od = 4 * day + 2;
-    b[p] = PAD4[oy]; b[p + 1] = PAD4[oy + 1]; b[p + 2] = PAD4[oy + 2]; b[p + 3] = PAD4[oy + 3];
-    b[p + 4] = 45; b[p + 5] = PAD4[om]; b[p + 6] = PAD4[om + 1];
-    b[p + 7] = 45; b[p + 8] = PAD4[od]; b[p + 9] = PAD4[od + 1];
+    const y = Math.floor(d / 10000), md = d - y * 10000, m = Math.floor(md / 100);
+    quad(b, p, y); b[p + 4] = 45; pair(b, p + 5, m); b[p + 7] = 45; pair(b, p + 8, md - m * 100);
     this.pos = p + 10;
   }
 
   /** Seconds into a day (0..86399) as hh:mm:ss. */
   clock(rem: number): void {
     this.room(8);
-    const hh = Math.floor(rem / 3600), r = rem - hh * 3600, mi = Math.floor(r / 60), ss = r - mi * 60;
-    const b = this.buf, p = this.pos, oh = 4 * hh + 2, om = 4 * mi + 2, os = 4 * ss + 2;
-    b[p] = PAD4[oh]; b[p + 1] = PAD4[oh + 1]; b[p + 2] = 58;
-    b[p + 3] = PAD4[om]; b[p + 4] = PAD4[om + 1]; b[p + 5] = 58;
-    b[p + 6] = PAD4[os]; b[p + 7] = PAD4[os + 1];
+    const hh = Math.floor(rem / 3600), r = rem - hh * 3600, mi = Math.floor(r / 60);
+    const b = this.buf, p = this.pos;
+    pair(b, p, hh); b[p + 2] = 58; pair(b, p + 3, mi); b[p + 5] = 58; pair(b, p + 6, r - mi * 60);
     this.pos = p + 8;
   }
 
