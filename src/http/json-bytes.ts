@@ -145,10 +145,10 @@ export class JsonBytes {
   }
 
   /**
-   * An indicator point whose values hold exactly `keys`, in order, each within scaledValue's
-   * fast path: `head`, the date (daily) or timestamp, then `runs[i]` and value i at 4 decimals
-   * each, then `end`, as the general writer writes them, in one pass; `max` bounds its length.
-   * Returns false, having written nothing, for any other point.
+   * An indicator point whose values hold exactly `keys`, in order, each with a scaledValue:
+   * `head`, the date (daily) or timestamp, then `runs[i]` and value i at 4 decimals each, then
+   * `end`, as the general writer writes them, in one pass; `max` bounds its length. Returns
+   * false, having written nothing, for any other point.
    */
   indicatorPoint(head: Uint8Array, daily: boolean, ts: number, date: number, keys: readonly string[], runs: readonly Uint8Array[],
     v: Values, end: Uint8Array, max: number): boolean {
@@ -157,29 +157,18 @@ export class JsonBytes {
     b.set(head, start);
     this.pos = start + head.length;
     if (daily) this.date(date); else this.timestamp(ts);
-    let p = this.pos, i = 0;
+    let i = 0;
     for (const k in v) {
-      const x = v[k], a = x < 0 ? -x : x;
-      if (k !== keys[i] || !(a < 1e5 && a >= 1e-6)) { this.pos = start; return false; }
-      const y = a * 10_000, n = Math.floor(y), f = y - n;
-      if (f <= 0.501 && f >= 0.499) { this.pos = start; return false; }
+      const scaled = k === keys[i] ? scaledValue(v[k]) : null;
+      if (scaled === null) { this.pos = start; return false; }
       const run = runs[i++];
-      for (let j = 0; j < run.length; j++) b[p + j] = run[j];
-      p += run.length;
-      const k4 = f > 0.5 ? n + 1 : n;
-      if (x < 0 && k4 !== 0) b[p++] = 45;
-      // k4 <= 1e9: the quotient and remainder are exact.
-      const q = Math.floor(k4 / 10_000);
-      this.pos = p;
-      if (q < 10_000) this.small(q); else this.large(q);
-      p = this.pos;
-      b[p] = 46;
-      quad(b, p + 1, k4 - q * 10_000);
-      p += 5;
+      for (let j = 0, p = this.pos; j < run.length; j++) b[p + j] = run[j];
+      this.pos += run.length;
+      this.decimal(scaled, 4);
     }
     if (i !== keys.length) { this.pos = start; return false; }
-    for (let j = 0; j < end.length; j++) b[p + j] = end[j];
-    this.pos = p + end.length;
+    for (let j = 0, p = this.pos; j < end.length; j++) b[p + j] = end[j];
+    this.pos += end.length;
     return true;
   }
 

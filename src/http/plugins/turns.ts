@@ -55,8 +55,7 @@ export class TurnGate {
   batched = 0;
   private releaseScheduled = false;
   private readonly continueTurn = () => {
-    if (this.head < this.waiting.length && this.open()) this.startNext();
-    else this.release();
+    if (!this.startIfOpen()) this.release();
   };
   private readonly releaseHeld = () => {
     this.releaseScheduled = false;
@@ -78,7 +77,7 @@ export class TurnGate {
 
   /** A started request has finished: the next waiter starts now if the turn's budget lasts. */
   finished(): void {
-    if (this.head < this.waiting.length && this.open()) this.startNext();
+    this.startIfOpen();
   }
 
   /**
@@ -91,7 +90,7 @@ export class TurnGate {
   hold<T>(payload: T): Promise<T> {
     return new Promise<T>((resolve) => {
       this.held.push(resolve, payload);
-      if (this.head < this.waiting.length && this.open()) {
+      if (this.canStart()) {
         queueMicrotask(this.continueTurn);
         if (!this.releaseScheduled) { this.releaseScheduled = true; setImmediate(this.releaseHeld); }
       } else this.release();
@@ -109,6 +108,18 @@ export class TurnGate {
   /** Requests waiting for their turn. */
   get queued(): number {
     return this.waiting.length - this.head;
+  }
+
+  /** Whether a request waits and this turn may start it. */
+  private canStart(): boolean {
+    return this.head < this.waiting.length && this.open();
+  }
+
+  /** Starts the next waiter if this turn may; returns whether it did. */
+  private startIfOpen(): boolean {
+    if (!this.canStart()) return false;
+    this.startNext();
+    return true;
   }
 
   /** Whether this turn may start another request (the first one marks the turn's start). */
