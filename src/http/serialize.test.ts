@@ -90,6 +90,24 @@ describe('hand-compiled serialisers', () => {
     }
   });
 
+  it('render indicator values at every magnitude and rounding edge as formatValue does', () => {
+    const edges = [0, 1e-7, -1e-7, 0.00005, -0.00005, 0.00004999, 1.00005, 9.99995, 99.99995, 100, -100.00005, 999.9999,
+      1234.56785, -9999.99995, 10000, 12345.6789, -54321.12345, 99999.99994, 99999.99995, 100000.5, 123456789.123, 1e20];
+    for (const interval of ['1d', '1m']) {
+      const write = indicatorWriter('000001.SZ', 'macd', interval, 'none');
+      const rec = indicatorRecord('000001.SZ', 'macd', interval, 'none');
+      const ts = marketEpoch(20240301, interval === '1d' ? 900 : 630);
+      for (const a of edges) {
+        for (const b of [edges[3], -a]) {
+          const values = { dif: a, dea: b, macd: a - b };
+          const out = text(write, { ts, date: epochToMarketDate(ts) }, values);
+          expect(out).toBe(JSON.stringify(rec(ts, values)));
+          expect(JSON.parse(out).values.dif).toBe(formatValue(a));
+        }
+      }
+    }
+  });
+
   it('render the points of every indicator, with all its keys or some, daily and intraday', () => {
     let seed = 11;
     const rnd = () => { seed = (seed * 48271) % 2147483647; return seed / 2147483647; };
