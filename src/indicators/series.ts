@@ -1,6 +1,6 @@
 import { PRICE_SCALE } from '../lib/decimal.js';
 import type { Bar } from '../market/types.js';
-import type { Series } from './types.js';
+import type { Point, Series, Stream, Values } from './types.js';
 
 const UNIT = 10 ** PRICE_SCALE;
 
@@ -17,4 +17,22 @@ export function seriesFromBars(bars: readonly Bar[]): Series {
     close: bars.map((b) => b.close / UNIT),
     volume: bars.map((b) => b.volume),
   };
+}
+
+/**
+ * Folds `stream` over bars (prices in 1/1000 CNY) from `state`, each point exactly as
+ * seriesFromBars gives it (runStream over seriesFromBars(bars) yields the same values), without
+ * making the series; pushes each bar's values to `out` when given, and returns the state after
+ * the last bar. An indicator page folds the bars before it (its head) for the state only.
+ */
+export function foldBars<S>(stream: Stream<S>, bars: readonly Bar[], state: S, out: Values[] | null): S {
+  const p: Point = { open: 0, high: 0, low: 0, close: 0, volume: 0 };
+  for (let i = 0; i < bars.length; i++) {
+    const b = bars[i];
+    p.open = b.open / UNIT; p.high = b.high / UNIT; p.low = b.low / UNIT; p.close = b.close / UNIT; p.volume = b.volume;
+    const r = stream.step(state, p);
+    state = r.state;
+    if (out !== null) out.push(r.values);
+  }
+  return state;
 }

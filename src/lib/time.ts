@@ -36,8 +36,9 @@ export function dateParts(d: number): [number, number, number] {
  * Howard Hinnant's date algorithms), the same as Date.UTC without a Date on the hot path.
  */
 export function dateToDays(d: number): number {
-  const day = d % 100, m = Math.floor(d / 100) % 100;
-  const y = Math.floor(d / 10000) - (m <= 2 ? 1 : 0);
+  // Division and floor, not %: dates read from packs are doubles, and % on doubles is fmod.
+  const ym = Math.floor(d / 100), day = d - ym * 100, yy = Math.floor(ym / 100), m = ym - yy * 100;
+  const y = yy - (m <= 2 ? 1 : 0);
   const era = Math.floor(y / 400), yoe = y - era * 400;
   const doy = Math.floor((153 * (m > 2 ? m - 3 : m + 9) + 2) / 5) + day - 1;
   return era * 146_097 + yoe * 365 + Math.floor(yoe / 4) - Math.floor(yoe / 100) + doy - 719_468;

@@ -5,7 +5,7 @@ import type { Catalog, InstrumentRow } from '../store/catalog.js';
 import type { MarketDataReader } from '../store/queries/market-data.js';
 import type { AdjustmentId, Bar, IntervalId } from '../market/types.js';
 import { adjustBars, buildFactors, type Factor } from '../market/adjust.js';
-import { INDICATORS, seriesFromBars, type Indicator, type IndicatorId, type Values } from '../indicators/registry.js';
+import { foldBars, INDICATORS, seriesFromBars, type Indicator, type IndicatorId, type Values } from '../indicators/registry.js';
 import { runStream } from '../indicators/types.js';
 import { dailyTs, readBars } from './bars.js';
 import { closeDateRange, epochToMarketDate, marketEpoch } from '../lib/time.js';
@@ -118,10 +118,11 @@ export class Analytics {
         const { from, to: last } = closeDateRange(lo, to);
         const r = await this.reader.dailyWithStates(inst.inst, from, last, limit);
         if (r.states !== null) {
-          const bars = r.head.concat(r.bars);
-          for (const b of bars) b.ts = dailyTs(b.date);
-          const state = stateOf(r.states, id);
-          return { bars, values: runStream(ind.stream, seriesFromBars(bars), state), start: r.head.length };
+          // The head (the month's bars before the page) only moves the state on.
+          const values: Values[] = [];
+          foldBars(ind.stream, r.bars, foldBars(ind.stream, r.head, stateOf(r.states, id), null), values);
+          for (const b of r.bars) b.ts = dailyTs(b.date);
+          return { bars: r.bars, values, start: 0 };
         }
       }
       const packOf = interval === '1d' ? (d: number) => Math.floor(d / 100) : (d: number) => d;
