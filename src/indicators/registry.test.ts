@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import type { Bar } from '../market/types.js';
-import { INDICATOR_IDS, INDICATORS, isIndicatorId, seriesFromBars } from './registry.js';
-import { runStream, type Series } from './types.js';
+import { foldBars, INDICATOR_IDS, INDICATORS, isIndicatorId, seriesFromBars } from './registry.js';
+import { runStream, type Series, type Values } from './types.js';
 
 // A deterministic 400-bar random walk (2-decimal prices) with a few unchanged closes.
 function walk(n: number, seed = 42): Series {
@@ -76,6 +76,24 @@ describe('registry', () => {
       });
     }
   }
+  it('foldBars over a head and then a page gives the values runStream gives over seriesFromBars of both', () => {
+    const s = walk(300, 9);
+    // Bars in 1/1000 CNY, as stored (prices of 2 decimals are exact integers there).
+    const bars: Bar[] = s.close.map((c, i) => ({ ts: 0, date: 20240101 + i, open: Math.round(s.open[i] * 1000), high: Math.round(s.high[i] * 1000),
+      low: Math.round(s.low[i] * 1000), close: Math.round(c * 1000), volume: s.volume[i], amount: 0 }));
+    for (const id of INDICATOR_IDS) {
+      const stream = INDICATORS[id].stream;
+      if (!stream) continue;
+      const all = runStream(stream, seriesFromBars(bars));
+      for (const cut of [0, 1, 8, 120, 299]) {
+        const page: Values[] = [];
+        const state = foldBars(stream, bars.slice(0, cut), stream.initState(), null);
+        expect(foldBars(stream, bars.slice(cut), state, page), `${id} state`).toEqual(foldBars(stream, bars, stream.initState(), null));
+        expect(page, `${id} from bar ${cut}`).toEqual(all.slice(cut));
+      }
+    }
+  });
+
   it('seriesFromBars converts price units to CNY and keeps shares', () => {
     const bar: Bar = { ts: 0, date: 20240301, open: 10_010, high: 10_500, low: 9_990, close: 10_200, volume: 12_300, amount: 125_000_00 };
     expect(seriesFromBars([bar])).toEqual({ open: [10.01], high: [10.5], low: [9.99], close: [10.2], volume: [12_300] });
