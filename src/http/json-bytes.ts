@@ -21,6 +21,49 @@ const pair = (b: Uint8Array, p: number, n: number) => { b[p] = D2[2 * n]; b[p + 
 /** Writes 0 <= n < 10000 as four digits at b[p]. */
 const quad = (b: Uint8Array, p: number, n: number) => { const hi = Math.floor(n / 100); pair(b, p, hi); pair(b, p + 2, n - 100 * hi); };
 
+const POW10 = [1, 10, 100, 1000, 10000, 100000, 1000000, 10000000, 100000000];
+
+/** Writes a non-negative safe integer at b[p] without leading zeros; returns the position after it. */
+function uintAt(b: Uint8Array, p: number, n: number): number {
+  if (n < 10) { b[p] = 48 + n; return p + 1; }
+  if (n < 100) { pair(b, p, n); return p + 2; }
+  if (n >= 10000) return largeAt(b, p, n);
+  const hi = Math.floor(n / 100);
+  if (hi < 10) b[p++] = 48 + hi; else { pair(b, p, hi); p += 2; }
+  pair(b, p, n - 100 * hi);
+  return p + 2;
+}
+
+/**
+ * uintAt of n >= 10000, four digits at a time by division and floor (the correction keeps a
+ * double's quotient exact); a function of its own so that uintAt, not recursive, is inlined.
+ */
+function largeAt(b: Uint8Array, p: number, n: number): number {
+  let hi = Math.floor(n / 10000), lo = n - hi * 10000;
+  if (lo < 0) { hi--; lo += 10000; } else if (lo >= 10000) { hi++; lo -= 10000; }
+  p = hi < 10000 ? uintAt(b, p, hi) : largeAt(b, p, hi);
+  quad(b, p, lo);
+  return p + 4;
+}
+
+/**
+ * Writes a safe integer `k` scaled by 10^digits as a decimal with `digits` decimals ("-12.34")
+ * at b[p]; returns the position after it. Division and floor, not %: numbers read from packs
+ * are doubles, and % on doubles is fmod.
+ */
+function decimalAt(b: Uint8Array, p: number, k: number, digits: number): number {
+  if (k < 0) { b[p++] = 45; k = -k; }
+  const p10 = POW10[digits];
+  let q = Math.floor(k / p10), r = k - q * p10;
+  if (r < 0) { q--; r += p10; } else if (r >= p10) { q++; r -= p10; }
+  p = uintAt(b, p, q);
+  b[p++] = 46;
+  if (digits === 2) { pair(b, p, r); return p + 2; }
+  if (digits === 4) { quad(b, p, r); return p + 4; }
+  for (let i = digits - 1; i >= 0; i--) { const f = Math.floor(r / 10); b[p + i] = 48 + r - 10 * f; r = f; }
+  return p + digits;
+}
+
 /**
  * JSON of the hottest collections written as bytes: constant text is copied from pre-encoded
  * buffers and numbers are written digit by digit, into a shared slab, so that a page of
@@ -116,32 +159,13 @@ export class JsonBytes {
   /** A non-negative safe integer. */
   uint(n: number): void {
     this.room(16);
-    if (n < 10000) this.small(n); else this.large(n);
+    this.pos = uintAt(this.buf, this.pos, n);
   }
 
   /** A safe integer `k` scaled by 10^digits as a decimal with `digits` decimals ("-12.34"). */
   decimal(k: number, digits: number): void {
     this.room(24 + digits);
-    if (k < 0) { this.buf[this.pos++] = 45; k = -k; }
-    const p10 = POW10[digits];
-    // Division and floor, not %: numbers read from packs are doubles, and % on doubles is fmod.
-    let q = Math.floor(k / p10), r = k - q * p10;
-    if (r < 0) { q--; r += p10; } else if (r >= p10) { q++; r -= p10; }
-    if (q < 10000) this.small(q); else this.large(q);
-    const b = this.buf;
-    let p = this.pos;
-    b[p++] = 46;
-    if (digits === 2) {
-      pair(b, p, r);
-      p += 2;
-    } else if (digits === 4) {
-      quad(b, p, r);
-      p += 4;
-    } else {
-      for (let i = digits - 1; i >= 0; i--) { const f = Math.floor(r / 10); b[p + i] = 48 + r - 10 * f; r = f; }
-      p += digits;
-    }
-    this.pos = p;
+    this.pos = decimalAt(this.buf, this.pos, k, digits);
   }
 
   /**
@@ -159,29 +183,6 @@ export class JsonBytes {
     if (p < 0) { this.pos = start; return false; }
     this.pos = p;
     return true;
-  }
-
-  /** 0 <= n < 10000, without leading zeros (room made by the caller). */
-  private small(n: number): void {
-    const b = this.buf;
-    let p = this.pos;
-    if (n < 10) b[p++] = 48 + n;
-    else if (n < 100) { pair(b, p, n); p += 2; } else {
-      const hi = Math.floor(n / 100);
-      if (hi < 10) b[p++] = 48 + hi; else { pair(b, p, hi); p += 2; }
-      pair(b, p, n - 100 * hi);
-      p += 2;
-    }
-    this.pos = p;
-  }
-
-  /** A safe integer n >= 10000, four digits at a time (room made by the caller). */
-  private large(n: number): void {
-    let hi = Math.floor(n / 10000), lo = n - hi * 10000;
-    if (lo < 0) { hi--; lo += 10000; } else if (lo >= 10000) { hi++; lo -= 10000; }
-    if (hi < 10000) this.small(hi); else this.large(hi);
-    quad(this.buf, this.pos, lo);
-    this.pos += 4;
   }
 
   /** A date yyyymmdd as YYYY-MM-DD (by division and floor: dates read from packs are doubles). */
@@ -213,8 +214,6 @@ export class JsonBytes {
     this.bytes(OFFSET);
   }
 }
-
-const POW10 = [1, 10, 100, 1000, 10000, 100000, 1000000, 10000000, 100000000];
 
 /** Writers made for an instrument and its parameters, kept (a few hundred bytes each) so that a request reuses them. */
 const writers = new LRUCache<string, (...args: any[]) => void>({ max: 20_000 });
@@ -423,21 +422,8 @@ export type PointBody = (b: Uint8Array, p: number, v: Values) => number;
 
 /** A value at 4 decimals at `p` (room made): the position after it, or -1 when only formatValue's exact path decides it. */
 function value4(b: Uint8Array, p: number, x: number): number {
-  let k = scaledValue(x);
-  if (k === null) return -1;
-  if (k < 0) { b[p++] = 45; k = -k; }
-  let q = Math.floor(k / 10_000);
-  const r = k - q * 10_000;
-  if (q < 10) b[p++] = 48 + q;
-  else if (q < 100) { pair(b, p, q); p += 2; } else {
-    // |value| >= 100: digits from the last, then reversed in place.
-    const from = p;
-    while (q > 0) { const f = Math.floor(q / 10); b[p++] = 48 + q - 10 * f; q = f; }
-    for (let i = from, j = p - 1; i < j; i++, j--) { const t = b[i]; b[i] = b[j]; b[j] = t; }
-  }
-  b[p] = 46;
-  quad(b, p + 1, r);
-  return p + 5;
+  const k = scaledValue(x);
+  return k === null ? -1 : decimalAt(b, p, k, 4);
 }
 
 /**
@@ -469,7 +455,7 @@ function pointBody(keys: readonly string[], runs: readonly Uint8Array[], daily: 
     'p = value4(b, p, x);',
     'if (p < 0) return -1;',
   ].join('\n'));
-  const src = `return function pointBody(b, p, v) {\np = p | 0;\nlet x;\n${lines.join('\n')}\n${stores(runs[keys.length])}\nreturn p;\n};`;
+  const src = `return function pointBody(b, p, v) {\nlet x;\n${lines.join('\n')}\n${stores(runs[keys.length])}\nreturn p;\n};`;
   body = new Function('value4', src)(value4) as PointBody;
   bodies.set(id, body);
   return body;

@@ -15,9 +15,8 @@
  * carry a rendition: `ensureIndicatorStates` folds every instrument again when the stored one
  * is not RENDITION. Bump it whenever a stream's `step` or state changes.
  */
-import { INDICATOR_IDS, INDICATORS, type IndicatorId } from '../indicators/registry.js';
-import type { Point, Stream } from '../indicators/types.js';
-import { PRICE_SCALE } from '../lib/decimal.js';
+import { foldBars, INDICATOR_IDS, INDICATORS, type IndicatorId } from '../indicators/registry.js';
+import type { Stream } from '../indicators/types.js';
 import type { Bar } from '../market/types.js';
 import { decodeBars } from './bar-packs.js';
 import { ensureRendition, packBatches, storedInRange } from './bar-pages.js';
@@ -28,7 +27,6 @@ export const RENDITION = '1';
 
 const PACKS = 'bars_1d_packs';
 const WRITE_ROWS = 200;
-const UNIT = 10 ** PRICE_SCALE;
 
 /** The recursive indicators, whose states are kept. */
 export const RECURSIVE: readonly IndicatorId[] = INDICATOR_IDS.filter((id) => INDICATORS[id].stream);
@@ -55,18 +53,14 @@ export function stateOf(states: string, id: IndicatorId): unknown {
 const initial = (): States => Object.fromEntries(STREAMS.map(([id, s]) => [id, s.initState()]));
 
 /**
- * Folds the `n` bars of a daily pack into `states`, each point exactly as seriesFromBars gives
- * it to `compute` (prices in CNY, volume in shares).
+ * Folds the `n` bars of a daily pack into `states`, each stream over the bars as foldBars gives
+ * them to it (as seriesFromBars gives them to `compute`: prices in CNY, volume in shares).
  */
 function foldPack(states: States, data: Uint8Array, n: number): States {
   const bars: Bar[] = [];
   decodeBars(bars, data, n, null, -Infinity, Infinity, Infinity);
   const out = { ...states };
-  const p: Point = { open: 0, high: 0, low: 0, close: 0, volume: 0 };
-  for (const b of bars) {
-    p.open = b.open / UNIT; p.high = b.high / UNIT; p.low = b.low / UNIT; p.close = b.close / UNIT; p.volume = b.volume;
-    for (const [id, s] of STREAMS) out[id] = s.step(out[id], p).state;
-  }
+  for (const [id, s] of STREAMS) out[id] = foldBars(s, bars, out[id], null);
   return out;
 }
 
