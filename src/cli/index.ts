@@ -9,6 +9,8 @@ import { main as serve } from '../server.js';
 import { generateDemo } from '../demo/generate.js';
 import { parseDate } from '../lib/time.js';
 import { registerIngest } from './ingest.js';
+import { INDICATOR_IDS, INDICATORS, type IndicatorId } from '../indicators/registry.js';
+import { precomputedIds, setPrecomputed } from '../store/indicator-pages.js';
 
 const pkg = JSON.parse(readFileSync(new URL('../../package.json', import.meta.url), 'utf8'));
 
@@ -81,6 +83,32 @@ keys.command('revoke').description('revoke a key by id (or by the key itself)').
     if (!(await new KeyStore(s.db).revoke(id))) throw new Error(`no active key ${id}`);
     console.log(`revoked ${id}`);
   }));
+
+const indicatorIds = (ids: string[]): IndicatorId[] => {
+  if (ids.includes('all')) return [...INDICATOR_IDS];
+  const unknown = ids.filter((id) => !(INDICATOR_IDS as readonly string[]).includes(id));
+  if (unknown.length) throw new Error(`unknown indicator ${unknown.join(', ')} (one of ${INDICATOR_IDS.join(', ')}, or all)`);
+  return ids as IndicatorId[];
+};
+const setIndicators = (change: (stored: IndicatorId[]) => IndicatorId[]) => withStore(db(), async (s) => {
+  const t = Date.now();
+  const stored = await s.bulkTransaction(precomputedIds, { readOnly: true });
+  const { after } = await setPrecomputed(s, change(stored));
+  console.log(`precomputed: ${after.join(', ') || 'none'} (${((Date.now() - t) / 1000).toFixed(1)} s)`);
+});
+const indicators = program.command('indicators')
+  .description('technical indicators; precomputed ones are served from stored JSON (unadjusted daily points), at about 190 bytes a bar each');
+indicators.command('list').description('each indicator, its value keys, and whether it is precomputed')
+  .action(() => withStore(db(), async (s) => {
+    const stored = await s.bulkTransaction(precomputedIds, { readOnly: true });
+    for (const id of INDICATOR_IDS) console.log([id, INDICATORS[id].keys.join(','), stored.includes(id) ? 'precomputed' : 'computed'].join('\t'));
+  }));
+indicators.command('precompute').description('render and store the points of these indicators (or all), and keep them in step with every ingest')
+  .argument('<indicators...>')
+  .action((ids: string[]) => setIndicators((stored) => [...stored, ...indicatorIds(ids)]));
+indicators.command('drop').description('stop precomputing these indicators (or all) and delete their stored points')
+  .argument('<indicators...>')
+  .action((ids: string[]) => { const drop = indicatorIds(ids); return setIndicators((stored) => stored.filter((id) => !drop.includes(id))); });
 
 program.command('openapi').description('print the OpenAPI 3.1 document')
   .action(() => withStore(db() ?? ':memory:', async (s) => {

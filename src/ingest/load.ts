@@ -6,8 +6,7 @@
  * `meta.data_version` is bumped in the same transaction, so running servers drop their
  * caches (catalog, adjustment factors, indicators, limits, pools) within a second.
  */
-import { randomBytes } from 'node:crypto';
-import type { BulkSession, Store, UpsertCounts } from '../store/store.js';
+import { bumpDataVersion, type BulkSession, type Store, type UpsertCounts } from '../store/store.js';
 import { IngestContext } from './context.js';
 import type { Dataset } from './dataset.js';
 import { orderOf, type Format } from './registry.js';
@@ -66,8 +65,7 @@ export async function ingest(store: Store, input: IngestFile[], opts: IngestOpti
     if (errorCount > 0) throw new Invalid();
     if (opts.dryRun) return;
     if (summaries.some((x) => x.inserted + x.updated > 0)) {
-      dataVersion = `${Date.now().toString(36)}-${randomBytes(4).toString('hex')}`;
-      await s.query('insert into meta (key, value) values (?, ?) on conflict (key) do update set value = excluded.value', ['data_version', dataVersion]);
+      dataVersion = await bumpDataVersion(s);
     }
   };
   try {

@@ -80,12 +80,16 @@ export async function readBars(
   return bars.filter((b) => b.date >= lo && b.date <= hi).slice(0, limit);
 }
 
-/** Unadjusted daily bars as page text (bar-pages.ts; keys are dates), selected as readBars selects them. */
+/**
+ * Unadjusted daily bars as page text (bar-pages.ts; keys are dates), selected as readBars selects
+ * them; with `indicator`, that precomputed indicator's points of the same bars (indicator-pages.ts).
+ */
 export function readDailyPage(reader: MarketDataReader, inst: number, win: { fromMs: number; toMs: number },
-  after: number | null, limit: number): Promise<PageSlices> {
+  after: number | null, limit: number, indicator?: string): Promise<PageSlices> {
   const { from, to } = windowSeconds(win);
   const { from: lo, to: hi } = closeDateRange(from, to);
-  return reader.dailyPage(inst, lo, hi, after === null ? null : epochToMarketDate(after), limit);
+  const last = after === null ? null : epochToMarketDate(after);
+  return indicator === undefined ? reader.dailyPage(inst, lo, hi, last, limit) : reader.indicatorPage(inst, indicator, lo, hi, last, limit);
 }
 
 /** Unadjusted 1m bars as the records of their packs, written by `write` (keys are ts), selected as readBars selects them. */

@@ -18,6 +18,7 @@ import { epochToMarketDate } from '../lib/time.js';
 import type { BulkSession, Dialect, Store } from './store.js';
 import { checkPages, PACK_LOCK, writePages } from './bar-pages.js';
 import { checkStates, writeStates } from './indicator-states.js';
+import { checkIndicatorPages, writeIndicatorPages } from './indicator-pages.js';
 import { JsonBytes, type BarFieldsWriter } from '../http/json-bytes.js';
 
 /** Bytes of one packed record. */
@@ -344,6 +345,7 @@ async function merge(s: BulkSession, t: PackedTable, pending: Map<number, Map<nu
     // And their JSON (bar-pages.ts), in the same transaction.
     await writePages(s, t.packs, out);
     await writeStates(s, t.packs, out);
+    await writeIndicatorPages(s, t.packs, out);
     out = [];
   };
   for (const inst of [...pending.keys()].sort((a, b) => a - b)) {
@@ -424,7 +426,7 @@ export function withBarPacks(store: Store, limits: PendingLimits = PENDING): Sto
 }
 
 /** What `checkBarPacks` found: packs, base rows and pages compared, and the first problems. */
-export interface BarPackCheck { packs: number; rows: number; pages: number; states: number; problems: string[] }
+export interface BarPackCheck { packs: number; rows: number; pages: number; states: number; indicatorPages: number; problems: string[] }
 
 interface Item { inst: number; pack: number; rec: number[] }
 
@@ -457,7 +459,7 @@ const cmp = (a: Item, b: Item) => a.inst - b.inst || a.pack - b.pack || a.rec[0]
  */
 export function checkBarPacks(store: Store, maxProblems = 20): Promise<BarPackCheck> {
   return store.bulkTransaction(async (s) => {
-    const res: BarPackCheck = { packs: 0, rows: 0, pages: 0, states: 0, problems: [] };
+    const res: BarPackCheck = { packs: 0, rows: 0, pages: 0, states: 0, indicatorPages: 0, problems: [] };
     const problem = (p: string) => { if (res.problems.length < maxProblems) res.problems.push(p); };
     for (const t of PACKED.values()) {
       const { packs, key } = t;
@@ -502,6 +504,7 @@ export function checkBarPacks(store: Store, maxProblems = 20): Promise<BarPackCh
     }
     res.pages = await checkPages(s, problem);
     res.states = await checkStates(s, problem);
+    res.indicatorPages = await checkIndicatorPages(s, problem);
     return res;
   }, { readOnly: true });
 }

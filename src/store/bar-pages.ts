@@ -65,8 +65,15 @@ export function renderPage(data: Uint8Array, n: number, inst: PageInstrument): s
     keys.push(b.date);
     ends.push(w.length);
   }
-  // The writer writes ASCII only, so a character is a byte.
-  return fixed(n, COUNT) + keys.map((k) => fixed(k, KEY)).join('') + ends.map((e) => fixed(e, END)).join('') + w.take().toString('latin1');
+  return pageText(keys, ends, w);
+}
+
+/**
+ * A page of the records written to `w` (each followed by ','; the writer writes ASCII only, so
+ * a character is a byte), whose keys are `keys` and whose texts end at `ends` within it.
+ */
+export function pageText(keys: number[], ends: number[], w: JsonBytes): string {
+  return fixed(keys.length, COUNT) + keys.map((k) => fixed(k, KEY)).join('') + ends.map((e) => fixed(e, END)).join('') + w.take().toString('latin1');
 }
 
 /** The packs that have pages, and their page table (both keyed by inst and month). */
@@ -91,7 +98,8 @@ export async function writePages(s: BulkSession, packs: string, rows: unknown[][
   }
 }
 
-async function instruments(s: BulkSession, insts: number[]): Promise<Map<number, PageInstrument>> {
+/** The id and kind of instruments `insts`. */
+export async function instruments(s: BulkSession, insts: number[]): Promise<Map<number, PageInstrument>> {
   const out = new Map<number, PageInstrument>();
   for (let i = 0; i < insts.length; i += 500) {
     const part = insts.slice(i, i + 500);

@@ -1,5 +1,6 @@
 import type { Kysely, Selectable } from 'kysely';
 import type { Database, InstrumentTable } from './schema.js';
+import { parseSetting } from './indicator-pages.js';
 
 export type InstrumentRow = Selectable<InstrumentTable> & { is_st: boolean };
 export interface InstrumentFilter { market?: string; board?: string; code?: string; name?: string }
@@ -17,6 +18,7 @@ export class Catalog {
    */
   private groups = new Map<string, InstrumentRow[]>();
   private version: string | null = null;
+  private precomputedIds: ReadonlySet<string> = new Set();
   private checkedAt = 0;
   private loading: Promise<void> | null = null;
 
@@ -49,6 +51,15 @@ export class Catalog {
     return out;
   }
 
+  /**
+   * The indicators whose pages the store holds (store/indicator-pages.ts), as of the data
+   * version (`mds indicators precompute` bumps it).
+   */
+  async precomputed(): Promise<ReadonlySet<string>> {
+    await this.fresh();
+    return this.precomputedIds;
+  }
+
   /** The data version the catalog currently reflects (changes when ingestion bumps it). */
   async dataVersion(): Promise<string> {
     await this.fresh();
@@ -68,6 +79,7 @@ export class Catalog {
     this.checkedAt = Date.now();
     if (version === this.version) return;
     const rows = await this.db.selectFrom('instruments').selectAll().execute();
+    const setting = await this.db.selectFrom('meta').select('value').where('key', '=', 'indicator_pages').executeTakeFirst();
     const st = await this.db.selectFrom('st_periods').select('inst').where('end_date', 'is', null).execute();
     const stSet = new Set(st.map((r) => r.inst));
     const map = new Map<string, InstrumentRow>();
@@ -82,6 +94,7 @@ export class Catalog {
       }
     }
     this.groups = groups;
+    this.precomputedIds = new Set(parseSetting(setting?.value).ids);
     this.version = version;
   }
 }

@@ -59,6 +59,9 @@ export interface MinuteBarTable extends BarColumns { ts: number; date: number }
  */
 export interface DailyBarPackTable { inst: number; month: number; n: number; data: Buffer; states: string | null }
 export interface MinuteBarPackTable { inst: number; date: number; n: number; data: Buffer }
+/** Precomputed indicator points per instrument, indicator and month (store/indicator-pages.ts). */
+export interface IndicatorPageTable { inst: number; indicator: string; month: number; data: string }
+
 export interface DailyBarPageTable { inst: number; month: number; data: string }
 
 export interface QuoteTable {
@@ -104,6 +107,7 @@ export interface Database extends FundamentalsDatabase {
   bars_1d_packs: DailyBarPackTable;
   bars_1m_packs: MinuteBarPackTable;
   bars_1d_pages: DailyBarPageTable;
+  indicator_pages: IndicatorPageTable;
   quotes: QuoteTable;
   trades: TradeTable;
   corporate_actions: CorporateActionTable;

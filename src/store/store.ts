@@ -11,6 +11,9 @@ import * as m0006 from './migrations/0006_text_bar_pages.js';
 import { withBarPacks } from './bar-packs.js';
 import { ensureBarPages } from './bar-pages.js';
 import { ensureIndicatorStates } from './indicator-states.js';
+import { ensureIndicatorPages } from './indicator-pages.js';
+import * as m0007 from './migrations/0007_indicator_pages.js';
+import { randomBytes } from 'node:crypto';
 
 export type Dialect = 'sqlite' | 'postgres';
 
@@ -73,7 +76,18 @@ const MIGRATIONS: Record<string, { up(db: Kysely<any>, d: Dialect): Promise<void
   '0004_bar_pages': m0004,
   '0005_indicator_states': m0005,
   '0006_text_bar_pages': m0006,
+  '0007_indicator_pages': m0007,
 };
+
+/**
+ * Records a new `meta.data_version` in session `s` (running servers drop what they cached of the
+ * old data at their next check) and returns it.
+ */
+export async function bumpDataVersion(s: BulkSession): Promise<string> {
+  const version = `${Date.now().toString(36)}-${randomBytes(4).toString('hex')}`;
+  await s.query('insert into meta (key, value) values (?, ?) on conflict (key) do update set value = excluded.value', ['data_version', version]);
+  return version;
+}
 
 /** Applies pending migrations, then renders the bar pages and folds the indicator states if stale; returns the migrations applied. */
 export async function migrate(store: Store): Promise<string[]> {
@@ -89,5 +103,6 @@ export async function migrate(store: Store): Promise<string[]> {
   // Bar pages and indicator states are code's output: made again whenever their rendition changes.
   await ensureBarPages(store);
   await ensureIndicatorStates(store);
+  await ensureIndicatorPages(store);
   return (results ?? []).filter((r) => r.status === 'Success').map((r) => r.migrationName);
 }

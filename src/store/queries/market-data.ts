@@ -10,6 +10,7 @@ import type { BarFieldsWriter } from '../../http/json-bytes.js';
 import { PageSlices } from '../bar-pages.js';
 
 const DAILY_PACKS = 'select month, n, data from bars_1d_packs where inst = ? and month >= ? and month <= ? order by month limit ';
+const INDICATOR_PAGES = new Map<string, string>();
 const MINUTE_PACKS = 'select date, n, data from bars_1m_packs where inst = ? and date >= ? and date <= ? order by date limit ';
 const DAILY_PAGES = 'select month, data from bars_1d_pages where inst = ? and month >= ? and month <= ? order by month limit ';
 const DAILY_STATES = 'select month, n, data, states from bars_1d_packs where inst = ? and month >= ? and month <= ? order by month limit ';
@@ -38,6 +39,23 @@ export class MarketDataReader {
     const out = new PageSlices(limit);
     // Pages are larger than packs: read for 20 bars a month (most hold 19 to 23), then more.
     await this.daily(DAILY_PAGES, inst, from, to, after, limit, 20, () => out.keys.length, (r, lo, hi) => out.add(r[1] as string, lo, hi));
+    return out;
+  }
+
+  /**
+   * As dailyPage, the points of precomputed indicator `id` (indicator-pages.ts) over unadjusted
+   * daily bars; keys are dates.
+   */
+  async indicatorPage(inst: number, id: string, from: number, to: number, after: number | null, limit: number): Promise<PageSlices> {
+    const out = new PageSlices(limit);
+    let sql = INDICATOR_PAGES.get(id);
+    if (sql === undefined) {
+      if (!/^[a-z0-9_]+$/.test(id)) throw new RangeError(`indicator id ${JSON.stringify(id)}`);
+      // The id as a literal: the statement keeps the bar pages' three parameters (and is planned once per indicator).
+      sql = `select month, data from indicator_pages where inst = ? and indicator = '${id}' and month >= ? and month <= ? order by month limit `;
+      INDICATOR_PAGES.set(id, sql);
+    }
+    await this.daily(sql, inst, from, to, after, limit, 20, () => out.keys.length, (r, lo, hi) => out.add(r[1] as string, lo, hi));
     return out;
   }
 

@@ -1,8 +1,8 @@
 import { Type } from '@sinclair/typebox';
 import type { App } from '../../services.js';
 import { instrumentIdParam, operation, pathInstrument, type Kind } from '../../route.js';
-import { sendPageJson } from '../../collection.js';
-import { indicatorWriter } from '../../json-bytes.js';
+import { RowSlices, sendPageJson, sendPageSlices, type PageRequest } from '../../collection.js';
+import { indicatorWriter, type JsonBytes } from '../../json-bytes.js';
 import { adjustmentQuery, intervalQuery, timeWindowParams } from '../../params.js';
 import { TechnicalIndicatorCollectionResponse } from '../../schemas/analytics.js';
 import { barWindow, type BarQuery } from '../series/bars.js';
@@ -10,12 +10,13 @@ import { INDICATOR_IDS, INDICATORS, type IndicatorId, type Values } from '../../
 import { windowSeconds } from '../../../lib/time.js';
 import type { Bar } from '../../../market/types.js';
 import type { Adjuster } from '../../../query/analytics.js';
+import { dailyTs, readDailyPage } from '../../../query/bars.js';
 
 const KEYS = INDICATOR_IDS.map((id) => `${id}: ${INDICATORS[id].keys.join(', ')}`).join('; ');
 
 /** listEquityTechnicalIndicators and listIndexTechnicalIndicators. */
 export function registerIndicators(app: App, kind: Kind, path: string, operationId: string) {
-  const { analytics, codec } = app.svc;
+  const { analytics, catalog, codec, marketData } = app.svc;
   app.get(`/api/v1/${path}/:instrument_id/technical-indicators/:indicator`, {
     schema: operation({
       operationId, tags: [path], summary: 'Technical indicator points, one per bar, ascending by time.',
@@ -36,7 +37,8 @@ export function registerIndicators(app: App, kind: Kind, path: string, operation
     let adj: Adjuster;
     let values: Values[] = [];
     const write = indicatorWriter(inst.id, indicator, q.interval, adjustment);
-    return sendPageJson(req, reply, codec, operationId, async (p) => {
+    const writePoint = (w: JsonBytes, x: { bar: Bar; i: number }) => write(w, x.bar, values[x.i]);
+    const points = async (p: PageRequest) => {
       adj = await analytics.adjuster(inst, adjustment, p.after ? Number(p.after[1] ?? 0) : null);
       const lo = p.after ? Math.max(from, Number(p.after[0]) + 1) : from;
       const r = await analytics.indicatorPage(inst, q.interval, adj, indicator, lo, to, p.limit);
@@ -44,6 +46,18 @@ export function registerIndicators(app: App, kind: Kind, path: string, operation
       const out: { bar: Bar; i: number }[] = [];
       for (let i = r.start; i < r.bars.length && r.bars[i].ts <= to && out.length < p.limit; i++) out.push({ bar: r.bars[i], i });
       return out;
-    }, (x) => [x.bar.ts, adj.basis], (w, x) => write(w, x.bar, values[x.i]));
+    };
+    if (q.interval === '1d' && adjustment === 'none' && (await catalog.precomputed()).has(indicator)) {
+      // Precomputed (store/indicator-pages.ts): the points' JSON is stored, as the daily bars' is.
+      let basis = 0;
+      return sendPageSlices(req, reply, codec, operationId, async (p) => {
+        basis = p.after ? Number(p.after[1] ?? 0) : 0;
+        const pages = await readDailyPage(marketData, inst.inst, win, p.after ? Number(p.after[0]) : null, p.limit, indicator);
+        // None stored for the window: it holds no bar, or the indicator is no longer precomputed
+        // and the catalog has not seen it yet. Computed either way.
+        return pages.keys.length > 0 ? pages : new RowSlices(await points(p), (x) => x.bar.date, writePoint);
+      }, (date) => [dailyTs(date), basis]);
+    }
+    return sendPageJson(req, reply, codec, operationId, points, (x) => [x.bar.ts, adj.basis], writePoint);
   });
 }

@@ -1,0 +1,201 @@
+/**
+ * Precomputed indicators: for the indicators an operator chose (`mds indicators precompute`),
+ * the points of every daily bar pack (an instrument's month) rendered once as the JSON the API
+ * serves for them over unadjusted daily bars, as bar-pages.ts renders the bars. A page of such
+ * an indicator is then bytes copied out of a few rows, as a page of daily bars is, instead of
+ * bars decoded, folded and 100 points written (the one read path that cannot otherwise come
+ * near the daily page: its body is stored, the indicator's is made). The cost is disk: about
+ * 190 bytes a bar per indicator (0.9 GB per indicator on 5 M daily bars) and the time to render
+ * them at ingest, which is why it is a choice, off by default.
+ *
+ * A row (`indicator_pages`, per instrument, indicator and month) is a page in bar-pages.ts's
+ * format: keys are dates, records are TechnicalIndicatorPoint JSON as `indicatorWriter` writes
+ * it. Values are computed over the instrument's whole unadjusted daily history, as the API
+ * computes them (`compute` over `seriesFromBars`), so a page served from here is byte for byte
+ * the page the server would compute (tested). A write to an instrument's month changes the
+ * points of that month and every later one (recursive indicators), so the pack merges render the
+ * instrument's pages again from the earliest month written (`writeIndicatorPages`, in the
+ * merge's transaction). The chosen set and the rendition are kept in `meta` under
+ * `indicator_pages` as `<rendition>:<id>,<id>`; when the rendition is not RENDITION every page
+ * is rendered again (bump it whenever the points' values or JSON change).
+ */
+import { indicatorWriter, JsonBytes } from '../http/json-bytes.js';
+import { INDICATOR_IDS, INDICATORS, seriesFromBars, type IndicatorId } from '../indicators/registry.js';
+import type { Bar } from '../market/types.js';
+import { dailyTs } from '../query/bars.js';
+import { decodeBars } from './bar-packs.js';
+import { ensureRendition, instruments, packBatches, pageText, PACK_LOCK, type PageInstrument } from './bar-pages.js';
+import { bumpDataVersion, type BulkSession, type Store } from './store.js';
+
+/** The rendition the pages hold (with the chosen set, in `meta` as `indicator_pages`). */
+export const RENDITION = '1';
+
+const PACKS = 'bars_1d_packs', TABLE = 'indicator_pages', META = 'indicator_pages';
+const WRITE_ROWS = 64;
+
+/** The stored setting: rendition and the indicators chosen (none when nothing was ever chosen). */
+export function parseSetting(value: string | null | undefined): { rendition: string | null; ids: IndicatorId[] } {
+  if (!value) return { rendition: null, ids: [] };
+  const [rendition, list = ''] = value.split(':');
+  return { rendition, ids: list.split(',').filter((id): id is IndicatorId => (INDICATOR_IDS as readonly string[]).includes(id)) };
+}
+
+const setting = (ids: readonly IndicatorId[]) => `${RENDITION}:${INDICATOR_IDS.filter((id) => ids.includes(id)).join(',')}`;
+
+async function storedSetting(s: BulkSession): Promise<string | undefined> {
+  const [row] = await s.queryRows('select value from meta where key = ?', [META]);
+  return row === undefined ? undefined : String(row[0]);
+}
+
+/** The indicators whose pages the store holds (in INDICATOR_IDS order). */
+export async function precomputedIds(s: BulkSession): Promise<IndicatorId[]> {
+  return parseSetting(await storedSetting(s)).ids;
+}
+
+/**
+ * The pages of indicators `ids` of one instrument from month `from` on, as rows `[inst,
+ * indicator, month, text]`, from all its daily packs (`packs`: `[month, n, data]` in month
+ * order): every value needs the history before it.
+ */
+export function renderIndicatorPages(inst: number, meta: PageInstrument, packs: [number, number, Uint8Array][],
+  ids: readonly IndicatorId[], from: number): unknown[][] {
+  const bars: Bar[] = [], starts: number[] = [];
+  for (const [, n, data] of packs) {
+    starts.push(bars.length);
+    decodeBars(bars, data, n, null, -Infinity, Infinity, Infinity);
+  }
+  for (const b of bars) b.ts = dailyTs(b.date);
+  const series = seriesFromBars(bars);
+  const out: unknown[][] = [];
+  for (const id of ids) {
+    const values = INDICATORS[id].compute(series);
+    const write = indicatorWriter(meta.id, id, '1d', 'none');
+    packs.forEach(([month], p) => {
+      if (month < from) return;
+      const keys: number[] = [], ends: number[] = [];
+      const w = JsonBytes.start();
+      for (let i = starts[p], end = p + 1 < starts.length ? starts[p + 1] : bars.length; i < end; i++) {
+        write(w, bars[i], values[i]);
+        w.byte(44);
+        keys.push(bars[i].date);
+        ends.push(w.length);
+      }
+      out.push([inst, id, month, pageText(keys, ends, w)]);
+    });
+  }
+  return out;
+}
+
+/** Replaces the pages of `ids` of instrument `inst` from month `from` on with `rows`. */
+async function replacePages(s: BulkSession, inst: number, ids: readonly IndicatorId[], from: number, rows: unknown[][]): Promise<void> {
+  await s.query(`delete from ${TABLE} where inst = ? and month >= ? and indicator in (${ids.map(() => '?').join(', ')})`, [inst, from, ...ids]);
+  for (let i = 0; i < rows.length; i += WRITE_ROWS) {
+    const part = rows.slice(i, i + WRITE_ROWS);
+    await s.query(`insert into ${TABLE} (inst, indicator, month, data) values ${part.map(() => '(?, ?, ?, ?)').join(', ')}`, part.flat());
+  }
+}
+
+async function instrumentOf(s: BulkSession, inst: number): Promise<PageInstrument> {
+  const meta = (await instruments(s, [inst])).get(inst);
+  if (!meta) throw new Error(`bar pack of instrument ${inst}, which is not in instruments`);
+  return meta;
+}
+
+/** Renders the pages of `ids` of one instrument from month `from` on, from its packs as stored in `s`. */
+async function renderInstrument(s: BulkSession, inst: number, ids: readonly IndicatorId[], from: number): Promise<void> {
+  const packs = await s.queryRows(`select month, n, data from ${PACKS} where inst = ? order by month`, [inst]) as [number, number, Uint8Array][];
+  await replacePages(s, inst, ids, from, renderIndicatorPages(inst, await instrumentOf(s, inst), packs, ids, from));
+}
+
+/**
+ * Renders the pages of instruments whose daily packs were just written (`rows`: `[inst, month,
+ * n, data]`) from the earliest month written of each, when indicators are precomputed: called by
+ * every pack merge, in the merge's transaction (1m packs have none).
+ */
+export async function writeIndicatorPages(s: BulkSession, packs: string, rows: unknown[][]): Promise<void> {
+  if (packs !== PACKS || rows.length === 0) return;
+  const ids = await precomputedIds(s);
+  if (ids.length === 0) return;
+  const earliest = new Map<number, number>();
+  for (const [inst, month] of rows as [number, number][]) earliest.set(inst, Math.min(earliest.get(inst) ?? Infinity, month));
+  for (const [inst, month] of earliest) await renderInstrument(s, inst, ids, month);
+}
+
+/** Every instrument's daily packs `[inst, packs]`, in key order. */
+async function* instrumentPacks(s: BulkSession): AsyncGenerator<[number, [number, number, Uint8Array][]]> {
+  let inst = -1, packs: [number, number, Uint8Array][] = [];
+  for await (const rows of packBatches(s)) {
+    for (const [i, month, n, data] of rows as [number, number, number, Uint8Array][]) {
+      if (i !== inst && packs.length) { yield [inst, packs]; packs = []; }
+      inst = i;
+      packs.push([month, n, data]);
+    }
+  }
+  if (packs.length) yield [inst, packs];
+}
+
+/** Renders every page of `ids`, dropping those of any other indicator, and records the setting. */
+async function rebuild(s: BulkSession, ids: readonly IndicatorId[], keep: readonly IndicatorId[]): Promise<void> {
+  const render = ids.filter((id) => !keep.includes(id));
+  const drop = INDICATOR_IDS.filter((id) => !ids.includes(id));
+  if (drop.length) await s.query(`delete from ${TABLE} where indicator in (${drop.map(() => '?').join(', ')})`, drop);
+  if (render.length) {
+    for await (const [inst, packs] of instrumentPacks(s)) {
+      await replacePages(s, inst, render, 0, renderIndicatorPages(inst, await instrumentOf(s, inst), packs, render, 0));
+    }
+  }
+  await s.query('insert into meta (key, value) values (?, ?) on conflict (key) do update set value = excluded.value', [META, setting(ids)]);
+}
+
+/**
+ * Sets the indicators the store precomputes to `ids`, in one transaction: renders the pages of
+ * those it did not hold, drops those of the others, and bumps the data version so that running
+ * servers see the change at their next check. Returns the set as it was and as it is now.
+ */
+export async function setPrecomputed(store: Store, ids: readonly IndicatorId[]): Promise<{ before: IndicatorId[]; after: IndicatorId[] }> {
+  return store.bulkTransaction(async (s) => {
+    if (store.dialect === 'postgres') await s.query('select pg_advisory_xact_lock(?)', [PACK_LOCK]);
+    const stored = parseSetting(await storedSetting(s));
+    const after = INDICATOR_IDS.filter((id) => ids.includes(id));
+    const keep = stored.rendition === RENDITION ? stored.ids : [];
+    if (after.join() === keep.join() && (stored.rendition !== null || after.length === 0)) return { before: stored.ids, after };
+    await rebuild(s, after, keep);
+    await bumpDataVersion(s);
+    return { before: stored.ids, after };
+  });
+}
+
+/** Renders every page again when the store precomputes indicators and its rendition is not RENDITION. */
+export async function ensureIndicatorPages(store: Store): Promise<boolean> {
+  const stored = parseSetting(await store.bulkTransaction(storedSetting, { readOnly: true }));
+  if (stored.rendition === null || stored.rendition === RENDITION) return false;
+  return ensureRendition(store, META, setting(stored.ids), async (s) => {
+    await s.query(`delete from ${TABLE}`);
+    await rebuild(s, parseSetting(await storedSetting(s)).ids, []);
+  });
+}
+
+/**
+ * Checks, in session `s`, that the pages of every precomputed indicator are those its packs
+ * render now, and that no other page is stored; reports each problem through `problem` and
+ * returns the pages compared (checkBarPacks calls it).
+ */
+export async function checkIndicatorPages(s: BulkSession, problem: (p: string) => void): Promise<number> {
+  const ids = await precomputedIds(s);
+  let pages = 0;
+  if (ids.length) {
+    for await (const [inst, packs] of instrumentPacks(s)) {
+      const stored = new Map((await s.queryRows(`select indicator, month, data from ${TABLE} where inst = ?`, [inst]))
+        .map((r) => [`${String(r[0])}/${String(r[1])}`, String(r[2])]));
+      for (const [, id, month, text] of renderIndicatorPages(inst, await instrumentOf(s, inst), packs, ids, 0)) {
+        const page = stored.get(`${String(id)}/${String(month)}`);
+        if (page === undefined) problem(`${TABLE} ${inst}/${String(id)}/${String(month)}: missing`);
+        else if (page !== text) problem(`${TABLE} ${inst}/${String(id)}/${String(month)}: differs from its pack`);
+        else pages++;
+      }
+    }
+  }
+  const [[total]] = await s.queryRows(`select count(*) from ${TABLE}`);
+  if (Number(total) !== pages) problem(`${TABLE}: ${Number(total)} pages for ${pages} expected of ${ids.join(', ') || 'no indicator'}`);
+  return pages;
+}
