@@ -55,10 +55,12 @@ export async function precomputedIds(s: BulkSession): Promise<IndicatorId[]> {
 /**
  * The pages of indicators `ids` of one instrument from month `from` on, as rows `[inst,
  * indicator, month, text]`, from all its daily packs (`packs`: `[month, n, data]` in month
- * order): every value needs the history before it.
+ * order): every value needs the history before it. None for a fund (no indicator operation).
  */
 export function renderIndicatorPages(inst: number, meta: PageInstrument, packs: [number, number, Uint8Array][],
   ids: readonly IndicatorId[], from: number): unknown[][] {
+  // Funds have no indicator operation.
+  if (meta.kind === 'fund') return [];
   const bars: Bar[] = [], starts: number[] = [];
   for (const [, n, data] of packs) {
     starts.push(bars.length);
