@@ -22,7 +22,6 @@
 import { indicatorWriter, JsonBytes } from '../http/json-bytes.js';
 import { INDICATOR_IDS, INDICATORS, seriesFromBars, type IndicatorId } from '../indicators/registry.js';
 import type { Bar } from '../market/types.js';
-import { dailyTs } from '../query/bars.js';
 import { decodeBars } from './bar-packs.js';
 import { ensureRendition, instruments, packBatches, pageText, PACK_LOCK, type PageInstrument } from './bar-pages.js';
 import { bumpDataVersion, type BulkSession, type Store } from './store.js';
@@ -66,7 +65,6 @@ export function renderIndicatorPages(inst: number, meta: PageInstrument, packs: 
     starts.push(bars.length);
     decodeBars(bars, data, n, null, -Infinity, Infinity, Infinity);
   }
-  for (const b of bars) b.ts = dailyTs(b.date);
   const series = seriesFromBars(bars);
   const out: unknown[][] = [];
   for (const id of ids) {
@@ -97,16 +95,15 @@ async function replacePages(s: BulkSession, inst: number, ids: readonly Indicato
   }
 }
 
-async function instrumentOf(s: BulkSession, inst: number): Promise<PageInstrument> {
-  const meta = (await instruments(s, [inst])).get(inst);
-  if (!meta) throw new Error(`bar pack of instrument ${inst}, which is not in instruments`);
-  return meta;
-}
-
-/** Renders the pages of `ids` of one instrument from month `from` on, from its packs as stored in `s`. */
-async function renderInstrument(s: BulkSession, inst: number, ids: readonly IndicatorId[], from: number): Promise<void> {
-  const packs = await s.queryRows(`select month, n, data from ${PACKS} where inst = ? order by month`, [inst]) as [number, number, Uint8Array][];
-  await replacePages(s, inst, ids, from, renderIndicatorPages(inst, await instrumentOf(s, inst), packs, ids, from));
+/** The id and kind of every instrument, or of `insts`. */
+async function instrumentsOf(s: BulkSession, insts?: number[]): Promise<(inst: number) => PageInstrument> {
+  const all = insts ?? (await s.queryRows('select inst from instruments')).map((r) => Number(r[0]));
+  const metas = await instruments(s, all);
+  return (inst) => {
+    const meta = metas.get(inst);
+    if (!meta) throw new Error(`bar pack of instrument ${inst}, which is not in instruments`);
+    return meta;
+  };
 }
 
 /**
@@ -120,7 +117,11 @@ export async function writeIndicatorPages(s: BulkSession, packs: string, rows: u
   if (ids.length === 0) return;
   const earliest = new Map<number, number>();
   for (const [inst, month] of rows as [number, number][]) earliest.set(inst, Math.min(earliest.get(inst) ?? Infinity, month));
-  for (const [inst, month] of earliest) await renderInstrument(s, inst, ids, month);
+  const meta = await instrumentsOf(s, [...earliest.keys()]);
+  for (const [inst, month] of earliest) {
+    const packs = await s.queryRows(`select month, n, data from ${PACKS} where inst = ? order by month`, [inst]) as [number, number, Uint8Array][];
+    await replacePages(s, inst, ids, month, renderIndicatorPages(inst, meta(inst), packs, ids, month));
+  }
 }
 
 /** Every instrument's daily packs `[inst, packs]`, in key order. */
@@ -142,9 +143,8 @@ async function rebuild(s: BulkSession, ids: readonly IndicatorId[], keep: readon
   const drop = INDICATOR_IDS.filter((id) => !ids.includes(id));
   if (drop.length) await s.query(`delete from ${TABLE} where indicator in (${drop.map(() => '?').join(', ')})`, drop);
   if (render.length) {
-    for await (const [inst, packs] of instrumentPacks(s)) {
-      await replacePages(s, inst, render, 0, renderIndicatorPages(inst, await instrumentOf(s, inst), packs, render, 0));
-    }
+    const meta = await instrumentsOf(s);
+    for await (const [inst, packs] of instrumentPacks(s)) await replacePages(s, inst, render, 0, renderIndicatorPages(inst, meta(inst), packs, render, 0));
   }
   await s.query('insert into meta (key, value) values (?, ?) on conflict (key) do update set value = excluded.value', [META, setting(ids)]);
 }
@@ -186,10 +186,11 @@ export async function checkIndicatorPages(s: BulkSession, problem: (p: string) =
   const ids = await precomputedIds(s);
   let pages = 0;
   if (ids.length) {
+    const meta = await instrumentsOf(s);
     for await (const [inst, packs] of instrumentPacks(s)) {
       const stored = new Map((await s.queryRows(`select indicator, month, data from ${TABLE} where inst = ?`, [inst]))
         .map((r) => [`${String(r[0])}/${String(r[1])}`, String(r[2])]));
-      for (const [, id, month, text] of renderIndicatorPages(inst, await instrumentOf(s, inst), packs, ids, 0)) {
+      for (const [, id, month, text] of renderIndicatorPages(inst, meta(inst), packs, ids, 0)) {
         const page = stored.get(`${String(id)}/${String(month)}`);
         if (page === undefined) problem(`${TABLE} ${inst}/${String(id)}/${String(month)}: missing`);
         else if (page !== text) problem(`${TABLE} ${inst}/${String(id)}/${String(month)}: differs from its pack`);
