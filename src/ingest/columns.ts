@@ -156,6 +156,28 @@ export function decimal(scale: number, digits = scale, opts: { min?: number; uni
   };
 }
 
+/**
+ * A positive exact decimal with at most `scale` decimals and 12 integer digits, finer than a
+ * scaled safe integer holds (16-decimal adjustment factors): stored as its canonical text, no
+ * leading zeros and no trailing decimal zeros (`01.2500` is `1.25`, `1.000` is `1`), so that
+ * equal values are equal rows. Never passes through a float.
+ */
+export function positiveDecimalText(scale: number, unit: string): ColumnType {
+  const re = new RegExp(`^(\\d{1,12})(?:\\.(\\d{1,${scale}}))?$`);
+  return {
+    type: `decimal(${scale})`, json: 'string',
+    expected: `a positive decimal string with at most ${scale} decimals (${unit})`,
+    parse(s) {
+      const m = re.exec(s);
+      if (!m) return BAD;
+      const int = m[1].replace(/^0+(?=\d)/, ''), frac = (m[2] ?? '').replace(/0+$/, '');
+      if (int === '0' && frac === '') return BAD;
+      return frac ? `${int}.${frac}` : int;
+    },
+    format: (v) => String(v),
+  };
+}
+
 export const ID_RE = /^\d{6}\.(SH|SZ|BJ)$/;
 
 /** An instrument id (CODE.MARKET) that exists (in the store or earlier in the command); stored as `inst`. */

@@ -5,7 +5,7 @@
  */
 import { compile, type Dataset } from './dataset.js';
 import { classifications, indexConstituents, instrumentClassifications, instruments, markets, stPeriods, tradingDays } from './datasets/reference.js';
-import { bars1d, bars1m, corporateActions, quotes, trades } from './datasets/market-data.js';
+import { adjFactors, bars1d, bars1m, corporateActions, quotes, trades } from './datasets/market-data.js';
 import {
   balanceSheets, businessScope, capitalFlows, cashFlowStatements, companyProfiles, dividends, earningsForecasts,
   financialIndicators, incomeStatements, institutionalHoldings, management,
@@ -13,7 +13,7 @@ import {
 
 export const DATASETS: readonly Dataset[] = [
   markets, tradingDays, classifications, instruments, instrumentClassifications, stPeriods, indexConstituents,
-  corporateActions, bars1d, bars1m, quotes, trades,
+  corporateActions, adjFactors, bars1d, bars1m, quotes, trades,
   incomeStatements, balanceSheets, cashFlowStatements, financialIndicators, dividends, earningsForecasts,
   institutionalHoldings, management, companyProfiles, businessScope, capitalFlows,
 ].map(compile);

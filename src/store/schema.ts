@@ -51,6 +51,8 @@ export interface BarColumns {
 }
 export interface DailyBarTable extends BarColumns { date: number }
 export interface MinuteBarTable extends BarColumns { ts: number; date: number }
+/** A daily bar that ingest derived from the day's 1m bars (ingest/derived-daily.ts); loaded ones have no row here. */
+export interface DerivedDailyBarTable { inst: number; date: number }
 
 /**
  * A packed read copy of one instrument's bars (store/bar-packs.ts): `n` records in `data`,
@@ -89,6 +91,12 @@ export interface CorporateActionTable {
   rights_ratio: number; rights_price: number;
 }
 
+/**
+ * A published backward (hfq) ratio factor in force from `date` until the next row's date, as
+ * exact canonical decimal text (dataset adj_factors).
+ */
+export interface AdjFactorTable { inst: number; date: number; adj_factor: string }
+
 export interface ApiKeyTable {
   id: string; name: string; hash: string; created_at: string; revoked_at: string | null;
 }
@@ -104,6 +112,7 @@ export interface Database extends FundamentalsDatabase {
   index_constituents: IndexConstituentTable;
   bars_1d: DailyBarTable;
   bars_1m: MinuteBarTable;
+  bars_1d_derived: DerivedDailyBarTable;
   bars_1d_packs: DailyBarPackTable;
   bars_1m_packs: MinuteBarPackTable;
   bars_1d_pages: DailyBarPageTable;
@@ -111,5 +120,6 @@ export interface Database extends FundamentalsDatabase {
   quotes: QuoteTable;
   trades: TradeTable;
   corporate_actions: CorporateActionTable;
+  adj_factors: AdjFactorTable;
   api_keys: ApiKeyTable;
 }

@@ -1,6 +1,6 @@
-/** Market-data datasets: daily and minute bars, quotes, trades, corporate actions. */
+/** Market-data datasets: daily and minute bars, quotes, trades, corporate actions, adjustment factors. */
 import { epochToMarketDate, MARKET_OFFSET_SECONDS } from '../../lib/time.js';
-import { date, instrument, int, oneOf, timestamp } from '../columns.js';
+import { date, instrument, int, oneOf, positiveDecimalText, timestamp } from '../columns.js';
 import { all, col, ohlcCheck, orderCheck, type Ix, type Problem, type Row } from '../dataset.js';
 import type { DatasetDef } from '../dataset.js';
 import type { IngestContext } from '../context.js';
@@ -143,4 +143,17 @@ export const corporateActions: DatasetDef = {
     (r) => ((r[ix.rights_per_share] as number) > 0 && r[ix.rights_price] === 0 ? ['rights_price', 'expected a rights price > 0 with rights shares'] : null),
     (r) => (['cash_per_share', 'bonus_per_share', 'transfer_per_share', 'rights_per_share'].some((c) => (r[ix[c]] as number) > 0) ? null
       : ['cash_per_share', 'expected an event that distributes something (cash, bonus, transfer or rights shares)'])),
+};
+
+export const adjFactors: DatasetDef = {
+  name: 'adj_factors', table: 'adj_factors',
+  doc: 'Published backward (后复权, hfq) ratio adjustment factors, e.g. Tushare Pro `adj_factor` or Sina\'s hfq factors. '
+    + 'A row\'s factor applies from its trade_date until the next row\'s. An instrument with any rows has its adjusted '
+    + 'prices computed from them instead of from corporate_actions (docs/analytics.md, "Adjustment basis").',
+  columns: [col('instrument_id', instrument(['equity', 'fund']), 'a known equity or fund', { column: 'inst' }),
+    col('trade_date', date, 'the first trading day the factor applies to (it applies until the next row\'s date)', { column: 'date' }),
+    col('adj_factor', positiveDecimalText(16, 'backward ratio factor'),
+      'backward (hfq) ratio factor: backward price = raw price × adj_factor; stored exactly (Sina prints 16 decimals, Tushare 3)')],
+  key: ['instrument_id', 'trade_date'],
+  check: (ix) => tradingDay(ix, 'trade_date'),
 };
