@@ -4,9 +4,13 @@ import { describe, expect, it } from 'vitest';
 import { addDays, parseDate, weekday } from '../lib/time.js';
 import {
   CALENDAR_FIRST, CALENDAR_LAST, closureName, isTradingDay, marketOpened, marketTradingDays,
-  nextTradingDay, previousTradingDay, tradingDaysBetween, monthsHolding,
+  nextTradingDay, previousTradingDay, tradingDaysBetween, monthsHolding, SHIPPED_CALENDARS, TradingCalendar,
 } from './calendar.js';
-import { CLOSURES } from './closures.js';
+
+const FILE = JSON.parse(readFileSync(new URL('../../calendars/sse-szse-bse.json', import.meta.url), 'utf8')) as {
+  closures: [string, string, string][]; markets: Record<string, { first: string }>; last: string;
+};
+const CLOSURES = FILE.closures;
 
 // Reference calendars, read in place: <repo>/../shared/data/calendar (see its README).
 const CAL_DIR = fileURLToPath(new URL('../../../shared/data/calendar/', import.meta.url));
@@ -19,7 +23,12 @@ function allDates(): number[] {
   return out;
 }
 
-describe('closure table', () => {
+describe('closure table (calendars/sse-szse-bse.json)', () => {
+  it('covers 1990-12-19 to 2026-12-31, BJ from its opening', () => {
+    expect([CALENDAR_FIRST, CALENDAR_LAST]).toEqual([19901219, 20261231]);
+    expect(FILE.markets).toEqual({ SH: { first: '1990-12-19' }, SZ: { first: '1990-12-19' }, BJ: { first: '2021-11-15' } });
+  });
+
   it('is ascending, non-overlapping, weekday-bounded and named', () => {
     let prev = 0;
     for (const [a, b, name] of CLOSURES) {
@@ -62,6 +71,7 @@ describe.skipIf(!haveRefs)('against the reference calendars in shared/data/calen
 describe('calendar', () => {
   it('has the yearly trading-day counts of the README', () => {
     const counts: Record<number, number> = {
+      1991: 255, 1996: 247, 2000: 239, 2008: 246,
       2015: 244, 2016: 244, 2017: 244, 2018: 243, 2019: 244, 2020: 243,
       2021: 243, 2022: 242, 2023: 242, 2024: 242, 2025: 243, 2026: 242,
     };
@@ -81,6 +91,11 @@ describe('calendar', () => {
     expect(closureName(20240217)).toBeNull(); // an ordinary weekend
     expect(closureName(20240219)).toBeNull();
     expect(closureName(20181231)).toBe("New Year's Day");
+    expect(closureName(19970701)).toBe('Return of Hong Kong');
+    expect(closureName(19990215)).toBe('Spring Festival');
+    expect(isTradingDay(19901219)).toBe(true);
+    expect(isTradingDay(20070620)).toBe(true);
+    expect(isTradingDay(19961001)).toBe(false);
   });
 
   it('steps to the next and previous trading day', () => {
@@ -103,24 +118,35 @@ describe('calendar', () => {
   });
 
   it('knows nothing outside the table', () => {
-    expect(isTradingDay(20091231)).toBe(false);
+    expect(isTradingDay(19901218)).toBe(false);
     expect(isTradingDay(20270104)).toBe(false);
     expect(previousTradingDay(CALENDAR_FIRST)).toBeNull();
-    expect(nextTradingDay(20091231)).toBeNull();
+    expect(nextTradingDay(19901218)).toBeNull();
     expect(nextTradingDay(20261231)).toBeNull();
     expect(previousTradingDay(20270104)).toBeNull();
-    expect(tradingDaysBetween(20091201, 20100106)).toEqual([20100104, 20100105, 20100106]);
+    expect(tradingDaysBetween(19900101, 19901220)).toEqual([19901219, 19901220]);
     expect(tradingDaysBetween(20100106, 20100104)).toEqual([]);
     expect(isTradingDay(20240230)).toBe(false); // not a date
   });
 
-  it('lists each market from its opening day', () => {
+  it('lists each market from its first calendar day', () => {
     expect(marketOpened('SH')).toBe(19901219);
-    expect(marketOpened('SZ')).toBe(19910703);
+    expect(marketOpened('SZ')).toBe(19901219);
     expect(marketOpened('BJ')).toBe(20211115);
     expect(marketTradingDays('BJ', 20211108, 20211116)).toEqual([20211115, 20211116]);
     expect(marketTradingDays('SH', 20211108, 20211109)).toEqual([20211108, 20211109]);
-    expect(marketTradingDays('SZ', 19900101, 20100105)).toEqual([20100104, 20100105]);
+    expect(marketTradingDays('SZ', 19900101, 19901220)).toEqual([19901219, 19901220]);
+    expect(SHIPPED_CALENDARS.SZ.days).toEqual(SHIPPED_CALENDARS.SH.days);
+  });
+
+  it('takes loaded days over the shipped ones', () => {
+    const c = SHIPPED_CALENDARS.SH.withOverrides([20240210], [20240208]);
+    expect(c.between(20240207, 20240219)).toEqual([20240207, 20240210, 20240219]);
+    expect(c.ordinal(20240219)! - c.ordinal(20240207)!).toBe(2);
+    expect(SHIPPED_CALENDARS.SH.withOverrides([], [])).toBe(SHIPPED_CALENDARS.SH);
+    const extended = SHIPPED_CALENDARS.SH.withOverrides([20270104], []);
+    expect(extended.next(20261231)).toBe(20270104);
+    expect(new TradingCalendar([]).next(20240101)).toBeNull();
   });
 });
 
@@ -135,6 +161,6 @@ describe('monthsHolding', () => {
       }
     }
     expect(monthsHolding(20240315, 20991231, 101)).toBe(6);
-    expect(monthsHolding(20090101, 20991231, 101)).toBeNull();
+    expect(monthsHolding(19900101, 20991231, 101)).toBeNull();
   });
 });

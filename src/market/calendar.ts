@@ -1,43 +1,15 @@
 /**
- * SSE/SZSE/BSE trading calendar, built once from the project's own closure table (closures.ts)
- * plus the rule that weekends are closed. Dates are YYYYMMDD integers (lib/time.ts).
+ * SSE/SZSE/BSE trading calendars. The calendar ships as data (calendars/sse-szse-bse.json: each
+ * market's first day, the last published day and the weekday closures with their names); a
+ * store's loaded trading days extend or correct it (TradingCalendar.withOverrides, docs/calendar.md).
+ * Dates are YYYYMMDD integers (lib/time.ts).
  *
- * The table covers CALENDAR_FIRST..CALENDAR_LAST. Outside it nothing is known: isTradingDay is
- * false, tradingDaysBetween clips to it and next/previousTradingDay return null.
+ * Outside a calendar's range nothing is known: isTradingDay is false, between clips to it and
+ * next/previous return null.
  */
+import { readFileSync } from 'node:fs';
 import { addDays, parseDate, weekday } from '../lib/time.js';
 import type { MarketId } from './types.js';
-import { CLOSURES } from './closures.js';
-
-/** First trading day of 2010 (Jan 1 was New Year's Day). */
-export const CALENDAR_FIRST = 20100104;
-/** Last date the closure table covers. */
-export const CALENDAR_LAST = 20261231;
-
-/** Opening day of each exchange (BJ: Beijing Stock Exchange, 2021-11-15). */
-export const MARKET_OPENED: Readonly<Record<MarketId, number>> = { SH: 19901219, SZ: 19910703, BJ: 20211115 };
-
-interface ClosureRange { first: number; last: number; name: string }
-
-function toDate(s: string): number {
-  const d = parseDate(s);
-  if (d === null) throw new Error(`closures.ts: bad date ${s}`);
-  return d;
-}
-
-const RANGES: readonly ClosureRange[] = CLOSURES.map(([a, b, name]) => ({ first: toDate(a), last: toDate(b), name }));
-
-/** Ascending trading days of the covered range. */
-const TRADING_DAYS: readonly number[] = (() => {
-  const out: number[] = [];
-  let r = 0;
-  for (let d = CALENDAR_FIRST; d <= CALENDAR_LAST; d = addDays(d, 1)) {
-    while (r < RANGES.length && RANGES[r].last < d) r++;
-    const closed = weekday(d) > 5 || (r < RANGES.length && RANGES[r].first <= d);
-    if (!closed) out.push(d);
-  }
-  return out;
-})();
 
 /** Index of the first element of `xs` that is >= x (xs.length when none). */
 function lowerBound(xs: readonly number[], x: number): number {
@@ -49,46 +21,136 @@ function lowerBound(xs: readonly number[], x: number): number {
   return lo;
 }
 
-/** True when SSE/SZSE trade on `date`; false on weekends, holidays and outside the table. */
-export function isTradingDay(date: number): boolean {
-  const i = lowerBound(TRADING_DAYS, date);
-  return i < TRADING_DAYS.length && TRADING_DAYS[i] === date;
+const monthOf = (d: number) => Math.floor(d / 10000) * 12 + (Math.floor(d / 100) % 100);
+
+/** One market's trading days, ascending, with ordinals (0 = the first day of the calendar). */
+export class TradingCalendar {
+  private readonly ordinals: Map<number, number>;
+
+  /** `days` ascending and unique. */
+  constructor(readonly days: readonly number[]) {
+    this.ordinals = new Map(days.map((d, i) => [d, i]));
+  }
+
+  /** First and last day of the calendar (0 when it is empty). */
+  get first(): number { return this.days[0] ?? 0; }
+  get last(): number { return this.days[this.days.length - 1] ?? 0; }
+
+  isTradingDay(date: number): boolean { return this.ordinals.has(date); }
+
+  /** Position of a trading day in the calendar, undefined for any other date. */
+  ordinal(date: number): number | undefined { return this.ordinals.get(date); }
+
+  /** Index of the first trading day on or after `date` (days.length when none). */
+  indexOnOrAfter(date: number): number { return lowerBound(this.days, date); }
+
+  at(i: number): number | undefined { return this.days[i]; }
+
+  /** Trading days from `from` to `to`, both inclusive, ascending; empty when from > to. */
+  between(from: number, to: number): number[] {
+    return this.days.slice(lowerBound(this.days, from), lowerBound(this.days, to + 1));
+  }
+
+  /** The first trading day strictly after `date`; null when `date` or the answer is outside the calendar. */
+  next(date: number): number | null {
+    if (date < this.first || date > this.last) return null;
+    return this.days[lowerBound(this.days, date + 1)] ?? null;
+  }
+
+  /** The last trading day strictly before `date`; null when `date` or the answer is outside the calendar. */
+  previous(date: number): number | null {
+    if (date < this.first || date > this.last) return null;
+    return this.days[lowerBound(this.days, date) - 1] ?? null;
+  }
+
+  /**
+   * How many months (yyyymm, inclusive) hold the first `n` trading days from `from` on, up to
+   * `to`: the month packs a page of `n` daily bars starting at `from` reads when every one of
+   * those days has a bar. Null when `from` lies outside the calendar.
+   */
+  monthsHolding(from: number, to: number, n: number): number | null {
+    if (from < this.first || from > this.last || n < 1) return null;
+    const i = lowerBound(this.days, from);
+    if (i >= this.days.length || this.days[i] > to) return 1;
+    const j = Math.min(i + n, lowerBound(this.days, to + 1)) - 1;
+    return monthOf(this.days[j]) - monthOf(this.days[i]) + 1;
+  }
+
+  /**
+   * This calendar with loaded days applied: `open` days are added, `closed` days removed (a
+   * loaded day always wins over the shipped calendar). Returns `this` when nothing changes.
+   */
+  withOverrides(open: readonly number[], closed: readonly number[]): TradingCalendar {
+    if (!open.length && !closed.length) return this;
+    const set = new Set(this.days);
+    for (const d of open) set.add(d);
+    for (const d of closed) set.delete(d);
+    return new TradingCalendar([...set].sort((a, b) => a - b));
+  }
 }
 
-/**
- * Trading days from `from` to `to`, both inclusive, ascending; clipped to the covered range,
- * empty when from > to. tradingDaysBetween(20240208, 20240219) -> [20240208, 20240219]
- */
-export function tradingDaysBetween(from: number, to: number): number[] {
-  return TRADING_DAYS.slice(lowerBound(TRADING_DAYS, from), lowerBound(TRADING_DAYS, to + 1));
+/** The shipped calendar file: markets' first days, the last published day and weekday closures. */
+interface CalendarFile {
+  markets: Record<MarketId, { first: string }>;
+  last: string;
+  closures: [first: string, last: string, name: string][];
 }
 
-/** The first trading day strictly after `date`; null when `date` or the answer is outside the table. */
-export function nextTradingDay(date: number): number | null {
-  if (date < CALENDAR_FIRST || date > CALENDAR_LAST) return null;
-  return TRADING_DAYS[lowerBound(TRADING_DAYS, date + 1)] ?? null;
+interface ClosureRange { first: number; last: number; name: string }
+
+function toDate(s: string): number {
+  const d = parseDate(s);
+  if (d === null) throw new Error(`calendars/sse-szse-bse.json: bad date ${s}`);
+  return d;
 }
 
-/** The last trading day strictly before `date`; null when `date` or the answer is outside the table. */
-export function previousTradingDay(date: number): number | null {
-  if (date < CALENDAR_FIRST || date > CALENDAR_LAST) return null;
-  return TRADING_DAYS[lowerBound(TRADING_DAYS, date) - 1] ?? null;
+const FILE = JSON.parse(readFileSync(new URL('../../calendars/sse-szse-bse.json', import.meta.url), 'utf8')) as CalendarFile;
+const RANGES: readonly ClosureRange[] = FILE.closures.map(([a, b, name]) => ({ first: toDate(a), last: toDate(b), name }));
+
+/** First day any shipped calendar covers (SSE's opening, 1990-12-19). */
+export const CALENDAR_FIRST = Math.min(...Object.values(FILE.markets).map((m) => toDate(m.first)));
+/** Last day the shipped calendars cover (the last published year's end). */
+export const CALENDAR_LAST = toDate(FILE.last);
+
+function shipped(first: number): TradingCalendar {
+  const out: number[] = [];
+  let r = 0;
+  for (let d = first; d <= CALENDAR_LAST; d = addDays(d, 1)) {
+    while (r < RANGES.length && RANGES[r].last < d) r++;
+    const closed = weekday(d) > 5 || (r < RANGES.length && RANGES[r].first <= d);
+    if (!closed) out.push(d);
+  }
+  return new TradingCalendar(out);
 }
 
-/**
- * How many months (yyyymm, inclusive) hold the first `n` trading days from `from` on, up to
- * `to`: the month packs a page of `n` daily bars starting at `from` reads when every one of
- * those days has a bar. Null when `from` lies outside the table.
- * monthsHolding(20240315, 20991231, 101) -> 6 (March to August 2024)
- */
-export function monthsHolding(from: number, to: number, n: number): number | null {
-  if (from < CALENDAR_FIRST || from > CALENDAR_LAST || n < 1) return null;
-  const i = lowerBound(TRADING_DAYS, from);
-  if (i >= TRADING_DAYS.length || TRADING_DAYS[i] > to) return 1;
-  const j = Math.min(i + n, lowerBound(TRADING_DAYS, to + 1)) - 1;
-  const month = (d: number) => Math.floor(d / 10000) * 12 + (Math.floor(d / 100) % 100);
-  return month(TRADING_DAYS[j]) - month(TRADING_DAYS[i]) + 1;
-}
+/** The shipped calendar of each market, before any loaded trading days. */
+export const SHIPPED_CALENDARS: Readonly<Record<MarketId, TradingCalendar>> = (() => {
+  const sh = shipped(toDate(FILE.markets.SH.first));
+  const of = (m: MarketId) => {
+    const first = toDate(FILE.markets[m].first);
+    return first === sh.first ? sh : new TradingCalendar(sh.between(first, CALENDAR_LAST));
+  };
+  return { SH: sh, SZ: of('SZ'), BJ: of('BJ') };
+})();
+
+/** First day of each market's shipped calendar (BJ: the Beijing Stock Exchange opened 2021-11-15). */
+export const MARKET_OPENED: Readonly<Record<MarketId, number>> = {
+  SH: SHIPPED_CALENDARS.SH.first, SZ: SHIPPED_CALENDARS.SZ.first, BJ: SHIPPED_CALENDARS.BJ.first,
+};
+
+const SSE = SHIPPED_CALENDARS.SH;
+
+/** True when SSE/SZSE trade on `date` by the shipped calendar. */
+export const isTradingDay = (date: number): boolean => SSE.isTradingDay(date);
+
+/** Shipped SSE/SZSE trading days from `from` to `to`, inclusive. tradingDaysBetween(20240208, 20240219) -> [20240208, 20240219] */
+export const tradingDaysBetween = (from: number, to: number): number[] => SSE.between(from, to);
+
+export const nextTradingDay = (date: number): number | null => SSE.next(date);
+export const previousTradingDay = (date: number): number | null => SSE.previous(date);
+
+/** TradingCalendar.monthsHolding on the shipped SSE calendar. monthsHolding(20240315, 20991231, 101) -> 6 */
+export const monthsHolding = (from: number, to: number, n: number): number | null => SSE.monthsHolding(from, to, n);
 
 /**
  * The exchange holiday `date` falls in (weekends inside a holiday range included), else null:
@@ -104,15 +166,12 @@ export function closureName(date: number): string | null {
   return r !== undefined && r.first <= date ? r.name : null;
 }
 
-/** Opening day of the exchange, YYYYMMDD. */
+/** First day of the market's shipped calendar, YYYYMMDD. */
 export function marketOpened(market: MarketId): number {
   return MARKET_OPENED[market];
 }
 
-/**
- * Trading days of `market` from `from` to `to` inclusive: the shared calendar, starting no earlier
- * than the market's opening day (only BJ opens inside the table; earlier days are not listed).
- */
+/** Shipped trading days of `market` from `from` to `to` inclusive. */
 export function marketTradingDays(market: MarketId, from: number, to: number): number[] {
-  return tradingDaysBetween(Math.max(from, MARKET_OPENED[market]), to);
+  return SHIPPED_CALENDARS[market].between(from, to);
 }
