@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import {
-  adjustBars, buildFactors, exactReferencePrice, factorAt, prevCloseLookup, referencePrice, type CorporateAction, type Factor,
+  adjustBars, buildFactors, decimalRational, exactReferencePrice, factorAt, formatFactor, prevCloseLookup, ratio, referencePrice,
+  vendorBasis, type CorporateAction, type Factor,
 } from './adjust.js';
 import type { Bar } from './types.js';
 
@@ -111,5 +112,53 @@ describe('adjustBars', () => {
         }
       }
     }
+  });
+});
+
+describe('published (vendor) factors', () => {
+  it('decimalRational reads a decimal exactly, reduced', () => {
+    expect(decimalRational('169.1453113717332000')).toEqual({ num: 422863278429333n, den: 2500000000000n });
+    expect(decimalRational('1.208')).toEqual({ num: 151n, den: 125n });
+    expect(decimalRational('3')).toEqual({ num: 3n, den: 1n });
+    expect(() => decimalRational('1e3')).toThrow();
+  });
+
+  it('formatFactor: 16 decimals, half-up, trailing zeros dropped', () => {
+    expect(formatFactor({ num: 422863278429333n, den: 2500000000000n })).toBe('169.1453113717332');
+    expect(formatFactor({ num: 2n, den: 3n })).toBe('0.6666666666666667');
+    expect(formatFactor({ num: 1n, den: 3n })).toBe('0.3333333333333333');
+    expect(formatFactor({ num: 5n, den: 1n })).toBe('5');
+    expect(formatFactor({ num: 1n, den: 8n }, 2)).toBe('0.13');
+  });
+
+  it('vendorBasis keeps the rows where the factor changes; the first row also covers the days before it', () => {
+    // Tushare style: one row per trading day, 3 decimals; the factor changes on 2024-06-05.
+    const b = vendorBasis([
+      { date: 20240603, factor: '2.000' }, { date: 20240604, factor: '2' }, { date: 20240605, factor: '2.500' },
+      { date: 20240606, factor: '2.5' }, { date: 20240607, factor: '2.50' },
+    ]);
+    expect(b.source).toBe('vendor');
+    expect(b.factors).toEqual([{ ex_date: 20240603, num: 2n, den: 1n }, { ex_date: 20240605, num: 5n, den: 2n }]);
+    expect(b.initial).toEqual({ num: 2n, den: 1n });
+    expect(() => vendorBasis([{ date: 20240604, factor: '1' }, { date: 20240603, factor: '2' }])).toThrow();
+  });
+
+  it('adjustBars over a vendor basis: backward = raw × factor (the first factor before the first row), forward = raw × f / f(latest)', () => {
+    const { factors, initial } = vendorBasis([{ date: 20240603, factor: '2.000' }, { date: 20240605, factor: '2.500' }]);
+    // 20240531 precedes the first row; 10.01 × 2 = 20.02; on 06-05 10.01 × 2.5 = 25.025 → 25.03 (half-up)
+    const bs = [bar(20240531, 10_010, 10_010, 10_010, 10_010, 1_000), bar(20240604, 10_010, 10_010, 10_010, 10_010, 1_000),
+      bar(20240605, 10_010, 10_010, 10_010, 10_010, 1_001)];
+    expect(adjustBars(bs, factors, 'backward', 10, initial).map((b) => [b.close, b.volume]))
+      .toEqual([[20_020, 500], [20_020, 500], [25_030, 400]]); // volumes 1000/2, 1000/2, 1001/2.5 = 400.4 → 400
+    // forward: 10.01 × 2/2.5 = 8.008 → 8.01; funds at 0.001: 8.008
+    expect(adjustBars(bs, factors, 'forward', 10, initial).map((b) => [b.close, b.volume]))
+      .toEqual([[8_010, 1_250], [8_010, 1_250], [10_010, 1_001]]);
+    expect(adjustBars(bs, factors, 'forward', 1, initial).map((b) => b.close)).toEqual([8_008, 8_008, 10_010]);
+    // Without `initial` (corporate actions), the days before the first factor are at 1.
+    expect(adjustBars(bs, factors, 'backward')[0].close).toBe(10_010);
+  });
+
+  it('ratio divides exactly', () => {
+    expect(ratio({ num: 2n, den: 1n }, { num: 5n, den: 2n })).toEqual({ num: 4n, den: 5n });
   });
 });

@@ -29,6 +29,7 @@ export interface Factor { ex_date: number; num: bigint; den: bigint }
 export interface Rational { num: bigint; den: bigint }
 
 const RATIO = 1_000_000n; // ratios in millionths
+const ONE: Rational = { num: 1n, den: 1n };
 const CASH_PER_PRICE_UNIT = 100n; // cash in 1/100000 CNY, prices in 1/1000 CNY
 
 function gcd(a: bigint, b: bigint): bigint {
@@ -111,8 +112,9 @@ export function factorAt(factors: readonly Factor[], date: number): Rational {
 }
 
 /**
- * Adjusted copies of `bars`. backward: raw × factorAt(date); forward: backward / the latest
- * factor (the last row of `factors`), so bars after the latest event are unchanged.
+ * Adjusted copies of `bars`. backward: raw × the factor in force on the bar's date (`initial`,
+ * 1 by default, before the first row); forward: backward / the latest factor (the last row of
+ * `factors`), so bars after the latest event are unchanged.
  * OHLC are rounded half-up to `tick` price units (10 = 0.01 CNY; 1 for funds at 0.001).
  * Volume is scaled inversely (× den/num: a backward-adjusted day shows fewer, dearer shares),
  * rounded half-up to a whole share; amount (money) is unchanged.
@@ -121,12 +123,12 @@ export function factorAt(factors: readonly Factor[], date: number): Rational {
  * divRoundHalfUp(·, b) = floor((2a + b)/2b) is non-decreasing, so raw low ≤ open, close ≤ high
  * still hold after adjustment and rounding (property-tested).
  */
-export function adjustBars(bars: readonly Bar[], factors: readonly Factor[], mode: AdjustmentId, tick = 10): Bar[] {
+export function adjustBars(bars: readonly Bar[], factors: readonly Factor[], mode: AdjustmentId, tick = 10, initial: Rational = ONE): Bar[] {
   if (mode === 'none' || factors.length === 0) return bars.slice();
   const last = factors[factors.length - 1];
-  // The factor of each segment, computed once: [before the first event, ...factors].
-  const segs: Factor[] = [{ ex_date: -Infinity, num: 1n, den: 1n }, ...factors].map((f) =>
-    mode === 'forward' ? { ex_date: f.ex_date, ...reduce(f.num * last.den, f.den * last.num) } : f);
+  // The factor of each segment, computed once: [before the first row (`initial`), ...factors].
+  const segs: Factor[] = [{ ex_date: -Infinity, num: initial.num, den: initial.den }, ...factors].map((f) =>
+    mode === 'forward' ? { ex_date: f.ex_date, ...ratio(f, last) } : f);
   const t = BigInt(tick);
   return bars.map((b) => {
     const { num, den } = factorAt(segs, b.date);
@@ -137,4 +139,57 @@ export function adjustBars(bars: readonly Bar[], factors: readonly Factor[], mod
       volume: Number(divRoundHalfUp(BigInt(b.volume) * den, num)),
     };
   });
+}
+
+/**
+ * What adjusted prices of an instrument follow (docs/analytics.md, "Adjustment basis"): backward
+ * factors by first date, and `initial`, the factor before the first row.
+ * - `corporate_actions`: buildFactors' cumulative factors; `initial` is 1 (backward prices
+ *   accumulate from listing).
+ * - `vendor`: published backward factors (dataset adj_factors) as vendorFactors gives them;
+ *   `initial` is the first row's factor, so backward = raw × the vendor's factor on every day
+ *   (Sina hfq, Tushare raw × adj_factor) and days before the first row are on its basis.
+ */
+export interface FactorBasis { source: 'corporate_actions' | 'vendor'; factors: Factor[]; initial: Rational }
+
+/** The basis of buildFactors' factors (1 before the first event). */
+export const actionsBasis = (factors: Factor[]): FactorBasis => ({ source: 'corporate_actions', factors, initial: ONE });
+
+/** A positive decimal string (`169.1453113717332000`, `1.208`, `3`) as an exact reduced rational. */
+export function decimalRational(s: string): Rational {
+  const m = /^(\d+)(?:\.(\d+))?$/.exec(s);
+  if (!m) throw new Error(`not a decimal: ${s}`);
+  const frac = m[2] ?? '';
+  return reduce(BigInt(m[1] + frac), 10n ** BigInt(frac.length));
+}
+
+/**
+ * The basis of published backward factors, rows `{ date, factor }` (decimal text) ordered by
+ * date: each row's factor applies from its date until the next row's. Only the rows where the
+ * factor changes are kept (Tushare publishes one per trading day, Sina one per event), so each
+ * Factor marks a change and the last one's date is the latest event's, as with corporate actions.
+ */
+export function vendorBasis(rows: readonly { date: number; factor: string }[]): FactorBasis {
+  const factors: Factor[] = [];
+  for (const r of rows) {
+    const f = decimalRational(r.factor), prev = factors.at(-1);
+    if (prev && prev.ex_date >= r.date) throw new Error(`factor rows out of order at ${r.date}`);
+    if (!prev || prev.num !== f.num || prev.den !== f.den) factors.push({ ex_date: r.date, ...f });
+  }
+  return { source: 'vendor', factors, initial: factors.length ? { num: factors[0].num, den: factors[0].den } : ONE };
+}
+
+/**
+ * A factor as a decimal string, rounded half-up to `digits` decimals (16, Sina's precision)
+ * with trailing zeros dropped: exact for published factors, which have at most 16.
+ */
+export function formatFactor(f: Rational, digits = 16): string {
+  const v = divRoundHalfUp(f.num * 10n ** BigInt(digits), f.den).toString().padStart(digits + 1, '0');
+  const frac = v.slice(-digits).replace(/0+$/, '');
+  return frac ? `${v.slice(0, -digits)}.${frac}` : v.slice(0, -digits);
+}
+
+/** `f` divided by `by`, reduced (a forward factor: backward / the latest backward). */
+export function ratio(f: Rational, by: Rational): Rational {
+  return reduce(f.num * by.den, f.den * by.num);
 }

@@ -4,7 +4,7 @@ import type { Database } from '../store/schema.js';
 import type { Catalog, InstrumentRow } from '../store/catalog.js';
 import type { MarketDataReader } from '../store/queries/market-data.js';
 import type { AdjustmentId, Bar, IntervalId } from '../market/types.js';
-import { adjustBars, buildFactors, type Factor } from '../market/adjust.js';
+import { actionsBasis, adjustBars, buildFactors, vendorBasis, type Factor, type FactorBasis } from '../market/adjust.js';
 import { foldBars, INDICATORS, seriesFromBars, type Indicator, type IndicatorId, type Values } from '../indicators/registry.js';
 import { runStream } from '../indicators/types.js';
 import { dailyTs, readBars } from './bars.js';
@@ -13,12 +13,14 @@ import { literalLimit } from '../store/queries/limit.js';
 import { stateOf } from '../store/indicator-states.js';
 
 /**
- * How a request's prices are adjusted; `basis` (last ex-date used, 0 if none) pins forward
- * walks; `identity` when no factor applies (prices as stored).
+ * How a request's prices are adjusted; `basis` (date of the last factor used, an ex-date or a
+ * published factor's change, 0 if none) pins forward walks; `identity` when no factor applies
+ * (prices as stored).
  */
 export interface Adjuster { mode: AdjustmentId; basis: number; identity: boolean; apply(rows: Bar[]): Bar[] }
 
 const FULL = { fromMs: -8.64e15, toMs: 8.64e15 };
+const NONE = actionsBasis([]);
 
 /**
  * Adjustment factors, full adjusted series and indicator columns, cached per data version so
@@ -26,7 +28,7 @@ const FULL = { fromMs: -8.64e15, toMs: 8.64e15 };
  * served from memory (bounded LRU). Ingestion bumps the data version, which retires every entry.
  */
 export class Analytics {
-  private factorCache = new LRUCache<string, Factor[]>({ max: 20_000 });
+  private factorCache = new LRUCache<string, FactorBasis>({ max: 20_000 });
   // Bounded by points held (about 100 bytes each), so the caches stay within ~25 MB together (a
   // process stays under 256 MB RSS after every benchmark scenario; with thousands of instruments
   // read at random, larger caches hardly raise the hit rate).
@@ -37,35 +39,46 @@ export class Analytics {
 
   constructor(private readonly db: Kysely<Database>, private readonly reader: MarketDataReader, private readonly catalog: Catalog) {}
 
-  /** Cumulative backward factors of an equity (none for indices and funds). */
-  async factors(inst: InstrumentRow): Promise<Factor[]> {
-    if (inst.kind !== 'equity') return [];
+  /**
+   * What an instrument's adjusted prices follow (docs/analytics.md, "Adjustment basis"): its
+   * published factors (adj_factors) if it has any, else, for an equity, the cumulative backward
+   * factors of its corporate actions; indices, and funds without published factors, none.
+   */
+  async factors(inst: InstrumentRow): Promise<FactorBasis> {
+    if (inst.kind === 'index') return NONE;
     const key = `${await this.catalog.dataVersion()}|${inst.inst}`;
     let f = this.factorCache.get(key);
     if (!f) {
-      const actions = await this.db.selectFrom('corporate_actions')
-        .select(['ex_date', 'cash_per_share', 'bonus_ratio', 'transfer_ratio', 'rights_ratio', 'rights_price'])
-        .where('inst', '=', inst.inst).orderBy('ex_date').execute();
-      const prev = new Map<number, number>();
-      for (const a of actions) {
-        const r = await this.db.selectFrom('bars_1d').select('close').where('inst', '=', inst.inst)
-          .where('date', '<', a.ex_date).orderBy('date', 'desc').limit(literalLimit(1)).executeTakeFirst();
-        if (r) prev.set(a.ex_date, r.close);
-      }
-      f = buildFactors(actions, (d) => prev.get(d));
+      const rows = await this.db.selectFrom('adj_factors').select(['date', 'adj_factor as factor'])
+        .where('inst', '=', inst.inst).orderBy('date').execute();
+      f = rows.length ? vendorBasis(rows) : inst.kind === 'equity' ? actionsBasis(await this.actionFactors(inst)) : NONE;
       this.factorCache.set(key, f);
     }
     return f;
   }
 
+  /** Cumulative backward factors from an equity's corporate actions. */
+  private async actionFactors(inst: InstrumentRow): Promise<Factor[]> {
+    const actions = await this.db.selectFrom('corporate_actions')
+      .select(['ex_date', 'cash_per_share', 'bonus_ratio', 'transfer_ratio', 'rights_ratio', 'rights_price'])
+      .where('inst', '=', inst.inst).orderBy('ex_date').execute();
+    const prev = new Map<number, number>();
+    for (const a of actions) {
+      const r = await this.db.selectFrom('bars_1d').select('close').where('inst', '=', inst.inst)
+        .where('date', '<', a.ex_date).orderBy('date', 'desc').limit(literalLimit(1)).executeTakeFirst();
+      if (r) prev.set(a.ex_date, r.close);
+    }
+    return buildFactors(actions, (d) => prev.get(d));
+  }
+
   /** The adjuster for a request; `basis` from a cursor keeps a forward walk on one basis. */
   async adjuster(inst: InstrumentRow, mode: AdjustmentId, basis: number | null): Promise<Adjuster> {
-    const all = mode === 'none' ? [] : await this.factors(inst);
+    const { factors: all, initial } = mode === 'none' ? NONE : await this.factors(inst);
     const b = basis ?? (all.length ? all[all.length - 1].ex_date : 0);
     const factors = mode === 'forward' ? all.filter((f) => f.ex_date <= b) : all;
     const tick = inst.kind === 'fund' ? 1 : 10;
     const identity = mode === 'none' || !factors.length;
-    return { mode, basis: b, identity, apply: (rows) => (identity ? rows : adjustBars(rows, factors, mode, tick)) };
+    return { mode, basis: b, identity, apply: (rows) => (identity ? rows : adjustBars(rows, factors, mode, tick, initial)) };
   }
 
   /** Cache key of one series: data version, instrument, interval, adjustment and its basis. */
