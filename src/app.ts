@@ -30,6 +30,7 @@ import analyticsRoutes from './http/routes/analytics/index.js';
 import { Analytics } from './query/analytics.js';
 import { EquityDays } from './query/equity-days.js';
 import { Pools } from './query/pools.js';
+import { Calendars } from './query/calendars.js';
 
 export interface AppOptions {
   config: Config;
@@ -77,18 +78,21 @@ export async function buildApp(opts: AppOptions): Promise<App> {
   const db = opts.store.db;
   const catalog = new Catalog(db);
   const marketData = new MarketDataReader(opts.store);
+  const reference = new ReferenceReader(db);
+  const calendars = new Calendars(reference, catalog);
   const svc: Services = {
     config: opts.config,
     store: opts.store,
     catalog,
-    reference: new ReferenceReader(db),
+    reference,
+    calendars,
     marketData,
     fundamentals: new FundamentalsReader(db),
     codec: new CursorCodec(opts.config.cursorSecret),
     keys: new KeyStore(db),
     analytics: new Analytics(db, marketData, catalog),
-    equityDays: new EquityDays(db, catalog, marketData),
-    pools: new Pools(db, catalog, marketData),
+    equityDays: new EquityDays(db, catalog, marketData, calendars),
+    pools: new Pools(db, catalog, marketData, calendars),
   };
   app.decorate('svc', svc);
   // First of all hooks: under load, requests start in turns of the event loop, and a turn's

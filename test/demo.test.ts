@@ -7,6 +7,7 @@ import { createHash } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { migrate, openStore, type Store } from '../src/store/store.js';
 import { generateDemo, type DemoOptions } from '../src/demo/generate.js';
+import { CALENDAR_FIRST, CALENDAR_LAST, marketTradingDays } from '../src/market/calendar.js';
 
 const OPTS: Partial<DemoOptions> = process.env.DEMO_TEST_OPTS
   ? JSON.parse(process.env.DEMO_TEST_OPTS)
@@ -88,7 +89,7 @@ beforeAll(async () => {
   await generateDemo(store, OPTS);
   db = await load(store);
   byInst = new Map(db.instruments.map((r) => [r.inst, r]));
-  days = new Map(['SH', 'SZ', 'BJ'].map((m) => [m, db.trading_days.filter((d) => d.market === m).map((d) => d.date)]));
+  days = new Map((['SH', 'SZ', 'BJ'] as const).map((m) => [m, marketTradingDays(m, CALENDAR_FIRST, CALENDAR_LAST)]));
   bars = group(db.bars_1d, (b) => b.inst);
   minutes = group(db.bars_1m, (b) => b.inst);
   minuteDays = [...new Set(db.bars_1m.map((b) => b.date))].sort((a, b) => a - b);
@@ -121,13 +122,14 @@ function* equityDays(): Generator<{ eq: Row; bar: Row; prev: Row | null; ref: nu
 }
 
 describe('demo market', () => {
-  it('has the three markets and their trading days', () => {
+  it('has the three markets (from the migration) and the shipped calendars, no loaded trading days', () => {
+    expect(db.trading_days).toEqual([]);
     expect(db.markets.map((m) => [m.id, m.mic, m.opened, m.timezone, m.currency])).toEqual([
       ['BJ', 'BJSE', 20211115, 'Asia/Shanghai', 'CNY'], ['SH', 'XSHG', 19901219, 'Asia/Shanghai', 'CNY'],
       ['SZ', 'XSHE', 19901201, 'Asia/Shanghai', 'CNY']]);
     expect(days.get('SH')).toEqual(days.get('SZ'));
     expect(days.get('BJ')).toEqual(days.get('SH')!.filter((d) => d >= 20211115));
-    expect(days.get('SH')![0]).toBe(20100104);
+    expect(days.get('SH')![0]).toBe(19901219);
     for (const d of days.get('SH')!) expect(new Date(epoch(d, 600) * 1000).getUTCDay() % 6).not.toBe(0);
     expect(JSON.parse(db.meta.find((m) => m.key === 'demo')!.value)).toMatchObject(OPTS);
   });

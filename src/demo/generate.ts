@@ -19,7 +19,7 @@ import { generateFundamentals } from './fundamentals/index.js';
 export type { DemoOptions } from './model.js';
 export { DEFAULT_OPTIONS } from './model.js';
 
-const TABLES = ['meta', 'markets', 'trading_days', 'classifications', 'instruments', 'instrument_classifications',
+const TABLES = ['meta', 'classifications', 'instruments', 'instrument_classifications',
   'st_periods', 'index_constituents', 'corporate_actions', 'bars_1d', 'bars_1m', 'quotes', 'trades'] as const satisfies readonly TableName[];
 
 /** Rows inserted per table. */

@@ -3,18 +3,10 @@
  * key order (instruments get `inst` 1..n in ascending id order), so equal options give
  * byte-identical tables.
  */
-import type { MarketId } from '../market/types.js';
-import { CALENDAR_FIRST, CALENDAR_LAST, marketTradingDays } from '../market/calendar.js';
 import { classificationRows } from './catalog.js';
 import type { DemoOptions } from './model.js';
 import type { DemoMarket, InstrumentOut } from './simulate.js';
 import { ACTION_COLUMNS, BAR_COLUMNS, INSTRUMENT_COLUMNS, QUOTE_COLUMNS, Writer } from './writer.js';
-
-const MARKETS: [MarketId, string, string, string, number][] = [
-  ['SH', 'Shanghai Stock Exchange', '上海证券交易所', 'XSHG', 19901219],
-  ['SZ', 'Shenzhen Stock Exchange', '深圳证券交易所', 'XSHE', 19901201],
-  ['BJ', 'Beijing Stock Exchange', '北京证券交易所', 'BJSE', 20211115],
-];
 
 function* each<T, R>(xs: Iterable<T>, f: (x: T) => Iterable<R>): Generator<R> {
   for (const x of xs) yield* f(x);
@@ -28,10 +20,7 @@ export async function persist(w: Writer, o: DemoOptions, m: DemoMarket): Promise
 
   await w.write('meta', ['key', 'value'], [['demo', JSON.stringify({
     seed: o.seed, equities: o.equities, start: o.start, end: o.end, minuteDays: o.minuteDays, tickDays: o.tickDays })]]);
-  await w.write('markets', ['id', 'name', 'name_local', 'mic', 'timezone', 'currency', 'opened'],
-    MARKETS.map(([id, name, local, mic, opened]) => [id, name, local, mic, 'Asia/Shanghai', 'CNY', opened]));
-  await w.write('trading_days', ['market', 'date'],
-    each(['BJ', 'SH', 'SZ'] as MarketId[], (mk) => marketTradingDays(mk, CALENDAR_FIRST, CALENDAR_LAST).map((d) => [mk, d])));
+  // The markets (migration 0008) and their calendars (shipped) are in every store already.
   await w.write('classifications', ['id', 'name', 'type'], classificationRows());
   await w.write('instruments', INSTRUMENT_COLUMNS, list.map((x) => [
     withInst(x), x.id, x.kind, x.code, x.market, x.board, x.name, x.name.toLowerCase(), x.nameEn, x.listDate, null,

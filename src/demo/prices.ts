@@ -136,7 +136,7 @@ export function simulateEquity(r: Rng, s: EquitySpec, ctx: PathContext): EquityP
       float = Math.round((float * grow) / 100) * 100;
     }
     const since = sinceListing(ctx, s.listDate, date);
-    const rule = limitRule({ board: s.board, st: isSt(s, date), date, listDate: s.listDate, tradingDayIndexSinceListing: since });
+    const rule = limitRule({ board: s.board, market: s.market, st: isSt(s, date), date, listDate: s.listDate, tradingDayIndexSinceListing: since });
     let bar: Ohlc, up: number | null = null, down: number | null = null;
     if (rule.ratioPct === null) {
       bar = unlimitedDay(r, s, since, ref, rule.reason);

@@ -11,6 +11,7 @@ import type { Config } from '../config.js';
 import type { Analytics } from '../query/analytics.js';
 import type { EquityDays } from '../query/equity-days.js';
 import type { Pools } from '../query/pools.js';
+import type { Calendars } from '../query/calendars.js';
 
 /** What the HTTP front needs, handed over at the composition root (app.ts). */
 export interface Services {
@@ -18,6 +19,7 @@ export interface Services {
   store: Store;
   catalog: Catalog;
   reference: ReferenceReader;
+  calendars: Calendars;
   marketData: MarketDataReader;
   fundamentals: FundamentalsReader;
   codec: CursorCodec;

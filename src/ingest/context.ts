@@ -4,9 +4,11 @@
  * so they are visible to the rest of it). New instruments get new `inst` keys here.
  */
 import type { BulkSession } from '../store/store.js';
+import { SHIPPED_CALENDARS } from '../market/calendar.js';
+import type { MarketId } from '../market/types.js';
 
 export type Kind = 'equity' | 'index' | 'fund';
-export interface KnownInstrument { inst: number; kind: Kind; market: string }
+export interface KnownInstrument { inst: number; kind: Kind; market: string; listDate: number | null }
 
 /** Maps instrument ids to the store's `inst` keys and back. */
 export interface Resolver {
@@ -22,16 +24,20 @@ export class IngestContext implements Resolver {
   private nextInst = 1;
   readonly markets = new Set<string>();
   readonly classifications = new Set<string>();
-  private readonly days = new Map<string, Set<number>>();
+  /** Loaded trading days (stored, then this command's): open (true) or closed; they override the shipped calendar. */
+  private readonly days = new Map<string, Map<number, boolean>>();
 
   static async load(s: BulkSession): Promise<IngestContext> {
     const c = new IngestContext();
-    for (const r of await s.query<{ inst: number; id: string; kind: Kind; market: string }>('select inst, id, kind, market from instruments')) {
-      c.remember(r.id, r);
+    for (const r of await s.query<{ inst: number; id: string; kind: Kind; market: string; list_date: number | null }>(
+      'select inst, id, kind, market, list_date from instruments')) {
+      c.remember(r.id, { inst: r.inst, kind: r.kind, market: r.market, listDate: r.list_date === null ? null : Number(r.list_date) });
     }
     for (const r of await s.query<{ id: string }>('select id from markets')) c.markets.add(r.id);
     for (const r of await s.query<{ id: string }>('select id from classifications')) c.classifications.add(r.id);
-    for (const r of await s.query<{ market: string; date: number }>('select market, date from trading_days')) c.addTradingDay(r.market, r.date);
+    for (const r of await s.query<{ market: string; date: number; is_open: number | null }>('select market, date, is_open from trading_days')) {
+      c.addTradingDay(r.market, r.date, r.is_open !== 0);
+    }
     return c;
   }
 
@@ -54,21 +60,32 @@ export class IngestContext implements Resolver {
   }
 
   /** The `inst` of an instrument row: its existing key, or the next free one (registered). */
-  upsertInstrument(id: string, kind: Kind, market: string): number {
+  upsertInstrument(id: string, kind: Kind, market: string, listDate: number | null = null): number {
     const known = this.byId.get(id);
     const inst = known?.inst ?? this.nextInst;
-    this.remember(id, { inst, kind, market });
+    this.remember(id, { inst, kind, market, listDate });
     return inst;
   }
 
-  addTradingDay(market: string, date: number): void {
-    let set = this.days.get(market);
-    if (!set) { set = new Set(); this.days.set(market, set); }
-    set.add(date);
+  /** A known instrument (in the store or earlier in the command), by id. */
+  known(id: string): KnownInstrument | undefined {
+    return this.byId.get(id);
   }
 
+  /** Ids of the known instruments with a 6-digit code (any market). */
+  idsWithCode(code: string): string[] {
+    return ['SH', 'SZ', 'BJ'].map((m) => `${code}.${m}`).filter((id) => this.byId.has(id));
+  }
+
+  addTradingDay(market: string, date: number, open = true): void {
+    let m = this.days.get(market);
+    if (!m) { m = new Map(); this.days.set(market, m); }
+    m.set(date, open);
+  }
+
+  /** A trading day of `market`: as loaded (stored or in this command), else by the shipped calendar. */
   isTradingDay(market: string, date: number): boolean {
-    return this.days.get(market)?.has(date) ?? false;
+    return this.days.get(market)?.get(date) ?? SHIPPED_CALENDARS[market as MarketId]?.isTradingDay(date) ?? false;
   }
 
   /** Market of a known inst (for trading-day checks). */

@@ -175,3 +175,24 @@ export function marketOpened(market: MarketId): number {
 export function marketTradingDays(market: MarketId, from: number, to: number): number[] {
   return SHIPPED_CALENDARS[market].between(from, to);
 }
+
+/** A trading day an operator loaded: closed on `date` when is_open is 0, else open. */
+export interface LoadedDay { market: string; date: number; is_open: number | null }
+
+/**
+ * Each market's calendar with the loaded days applied (a loaded day always wins over the shipped
+ * calendar: an open one adds the date, a closed one removes it). Days of other markets are ignored.
+ */
+export function effectiveCalendars(loaded: Iterable<LoadedDay>): Record<MarketId, TradingCalendar> {
+  const open: Record<MarketId, number[]> = { SH: [], SZ: [], BJ: [] };
+  const closed: Record<MarketId, number[]> = { SH: [], SZ: [], BJ: [] };
+  for (const d of loaded) {
+    const m = d.market as MarketId;
+    if (open[m]) (d.is_open === 0 ? closed : open)[m].push(d.date);
+  }
+  return {
+    SH: SHIPPED_CALENDARS.SH.withOverrides(open.SH, closed.SH),
+    SZ: SHIPPED_CALENDARS.SZ.withOverrides(open.SZ, closed.SZ),
+    BJ: SHIPPED_CALENDARS.BJ.withOverrides(open.BJ, closed.BJ),
+  };
+}

@@ -1,4 +1,4 @@
-import type { BoardId, Bar } from './types.js';
+import type { BoardId, Bar, MarketId } from './types.js';
 import { limitPrices, limitRule } from './limits.js';
 import { referencePrice, type CorporateAction } from './adjust.js';
 
@@ -22,6 +22,7 @@ export interface DayLimitInput {
   /** Trading days to evaluate, ascending, none before the listing date. */
   days: number[];
   board: BoardId;
+  market: MarketId;
   listDate: number;
   /** 0-based trading-day index of a date since listing (0 = listing day). */
   sinceListing: (date: number) => number;
@@ -45,7 +46,7 @@ export function dayLimits(input: DayLimitInput): DayLimit[] {
     const pre = last === null ? null : action ? referencePrice(last, action) : last;
     const st = input.isSt(date);
     const idx = input.sinceListing(date);
-    const rule = limitRule({ board: input.board, st, date, listDate: input.listDate, tradingDayIndexSinceListing: idx });
+    const rule = limitRule({ board: input.board, market: input.market, st, date, listDate: input.listDate, tradingDayIndexSinceListing: idx });
     const lim = pre !== null && rule.ratioPct !== null ? limitPrices(pre, rule.ratioPct) : null;
     const bar = input.bars.get(date) ?? null;
     out.push({

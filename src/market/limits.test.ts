@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { limitPrices, limitRule, type LimitRuleInput } from './limits.js';
 
 const rule = (over: Partial<LimitRuleInput>) =>
-  limitRule({ board: 'main', st: false, date: 20240301, listDate: 20100104, tradingDayIndexSinceListing: 1000, ...over });
+  limitRule({ board: 'main', market: 'SH', st: false, date: 20240301, listDate: 20100104, tradingDayIndexSinceListing: 1000, ...over });
 
 describe('limitRule', () => {
   it('gives the ordinary ratio per board', () => {
@@ -46,6 +46,45 @@ describe('limitRule', () => {
     // listed under the old rules, trading on after the reform: the new ordinary ratio
     expect(rule({ board: 'chinext', listDate: 20200821, date: 20200824, tradingDayIndexSinceListing: 1 }))
       .toEqual({ ratioPct: 20, reason: 'chinext' });
+  });
+
+  // docs/price-limits.md: one assertion per row of the table of rules.
+  it('publishes no limits under the early exchanges\' varying limits (SSE to 1992-05-20, SZSE to 1991-08-16)', () => {
+    const early = { ratioPct: null, reason: 'early_market_limits' };
+    expect(rule({ date: 19901219, listDate: 19901219, tradingDayIndexSinceListing: 0 })).toEqual(early);
+    expect(rule({ date: 19920520 })).toEqual(early);
+    expect(rule({ market: 'SZ', date: 19910816 })).toEqual(early);
+    expect(rule({ market: 'SZ', date: 19910819 })).toEqual({ ratioPct: null, reason: 'no_limit_period' });
+  });
+
+  it('has no limits from 1992-05-21 (SSE) to 1996-12-13, 10% from 1996-12-16', () => {
+    const free = { ratioPct: null, reason: 'no_limit_period' };
+    expect(rule({ date: 19920521 })).toEqual(free);
+    expect(rule({ market: 'SZ', date: 19961213 })).toEqual(free);
+    expect(rule({ st: true, date: 19961213 })).toEqual(free);
+    expect(rule({ date: 19961216 })).toEqual({ ratioPct: 10, reason: 'main_board' });
+    expect(rule({ market: 'SZ', date: 19961216 })).toEqual({ ratioPct: 10, reason: 'main_board' });
+  });
+
+  it('limits ST stocks to 5% from 1998-04-22, when special treatment began', () => {
+    expect(rule({ st: true, date: 19980421 })).toEqual({ ratioPct: 10, reason: 'main_board' });
+    expect(rule({ st: true, date: 19980422 })).toEqual({ ratioPct: 5, reason: 'st_main_board' });
+    expect(rule({ market: 'SZ', st: true, date: 20080616 })).toEqual({ ratioPct: 5, reason: 'st_main_board' });
+  });
+
+  it('had no limit on the listing day from 1996-12-16 until the 2014 band', () => {
+    const none = { ratioPct: null, reason: 'new_listing_no_limit' };
+    expect(rule({ listDate: 19991110, date: 19991110, tradingDayIndexSinceListing: 0 })).toEqual(none);
+    expect(rule({ listDate: 19991110, date: 19991111, tradingDayIndexSinceListing: 1 })).toEqual({ ratioPct: 10, reason: 'main_board' });
+    expect(rule({ board: 'chinext', market: 'SZ', listDate: 20091030, date: 20091030, tradingDayIndexSinceListing: 0 })).toEqual(none);
+    expect(rule({ board: 'chinext', market: 'SZ', listDate: 20091030, date: 20091102, tradingDayIndexSinceListing: 1 }))
+      .toEqual({ ratioPct: 10, reason: 'chinext' });
+    expect(rule({ listDate: 20140117, date: 20140117, tradingDayIndexSinceListing: 0 })).toEqual({ ratioPct: null, reason: 'ipo_first_day_band' });
+  });
+
+  it('gives STAR 20% from its opening, no limit on the first 5 days', () => {
+    expect(rule({ board: 'star', listDate: 20190722, date: 20190726, tradingDayIndexSinceListing: 4 })).toEqual({ ratioPct: null, reason: 'new_listing_no_limit' });
+    expect(rule({ board: 'star', listDate: 20190722, date: 20190729, tradingDayIndexSinceListing: 5 })).toEqual({ ratioPct: 20, reason: 'star' });
   });
 
   it('refuses dates before listing', () => {

@@ -1,30 +1,42 @@
 /**
- * Daily price limits (涨跌停, CONTRACT.md §6). Prices in 1/1000 CNY, dates YYYYMMDD.
+ * Daily price limits (涨跌停, CONTRACT.md §6) by the rules in force on each date, 1990 on. Prices
+ * in 1/1000 CNY, dates YYYYMMDD. docs/price-limits.md has the table of rules with their sources;
+ * limits.test.ts tests each row.
  *
- * Rules encoded (effective dates from the exchanges' rule books):
- * - main board 10%; ST/*ST (risk warning) 5%, 10% from 2026-07-06;
- * - ChiNext 20% from the registration reform on 2020-08-24, 10% before (ST 5% before, 20% after);
- * - STAR 20% (ST too) since it opened in 2019;
- * - Beijing 30% (ST too);
- * - new listings without limits: the first 5 trading days (index 0..4) on STAR, on ChiNext for
- *   stocks listed from 2020-08-24 and on the main board for stocks listed from 2023-04-10; the
- *   first day only in Beijing.
- * - Before those reforms a main-board or ChiNext IPO's first day had an asymmetric band around
- *   the issue price (+44% / −36% from 2014), which one symmetric ratio cannot express: we return
- *   ratioPct null with reason 'ipo_first_day_band', so no limits are published for that day.
- *   Its days 1..4 had the ordinary limit. Such listings predate the demo data (2023+).
- * Not modelled: the no-limit first day after a long suspension or of a delisting period, and
- * pre-2014 IPO rules.
+ * - Before 1992-05-21 (SSE) and 1991-08-17 (SZSE) the exchanges set limits that changed often
+ *   and differed by stock and direction (0.5% to 5%, asymmetric at times); they are not
+ *   published: null limits, reason 'early_market_limits'.
+ * - From then to 1996-12-15 prices were free: null limits, reason 'no_limit_period'.
+ * - From 1996-12-16: 10%; risk-warning (ST, *ST) stocks 5% from the ST system's start on
+ *   1998-04-22 (10% on the main board from 2026-07-06); ChiNext (from 2009-10-30) 10%, 20% from
+ *   the registration reform on 2020-08-24 (ST too); STAR (from 2019-07-22) 20%; Beijing (from
+ *   2021-11-15) 30%.
+ * - New listings: no limit on the first 5 trading days (index 0..4) on STAR, on ChiNext for
+ *   listings from 2020-08-24 and on the main board for listings from 2023-04-10; on the first
+ *   day only in Beijing. Any other listing day had no limit until 2013 ('new_listing_no_limit')
+ *   and from 2014 an asymmetric band around the issue price (+44% / −36%) that one symmetric
+ *   ratio cannot express ('ipo_first_day_band'); both publish null limits.
+ * Not modelled: the no-limit first day after the share-reform resumption (2005–2006), PT stocks
+ * (1999–2002), the first day after a long suspension or of a delisting period.
  */
 import { divRoundHalfUp } from '../lib/decimal.js';
-import type { BoardId } from './types.js';
+import type { BoardId, MarketId } from './types.js';
 
+/** First day without the early limits: SSE freed all prices on 1992-05-21; SZSE in August 1991. */
+export const EARLY_LIMITS_END: Readonly<Record<MarketId, number>> = { SH: 19920521, SZ: 19910817, BJ: 0 };
+/** The 10% limit of both exchanges (交易所关于实行价格涨跌幅限制的通知, effective 1996-12-16). */
+export const TEN_PERCENT_FROM = 19961216;
+/** Special treatment (ST) and its 5% limit from 1998-04-22. */
+export const ST_FROM = 19980422;
+/** IPO first-day band (+44%/−36% of the issue price) for listings from 2014 on. */
+export const IPO_BAND_FROM = 20140101;
 export const CHINEXT_REFORM = 20200824;
 export const MAIN_BOARD_REGISTRATION = 20230410;
 export const MAIN_BOARD_ST_10PCT = 20260706;
 
 export interface LimitRuleInput {
   board: BoardId;
+  market: MarketId;
   /** Under risk warning (ST or *ST) on `date`. */
   st: boolean;
   /** The trading day the limit applies to. */
@@ -41,10 +53,12 @@ export interface LimitRule {
   reason: string;
 }
 
-/** Which limit applies. limitRule({ board: 'main', st: true, date: 20240301, … }) -> { ratioPct: 5, reason: 'st_main_board' } */
+/** Which limit applies. limitRule({ board: 'main', market: 'SH', st: true, date: 20240301, … }) -> { ratioPct: 5, reason: 'st_main_board' } */
 export function limitRule(input: LimitRuleInput): LimitRule {
-  const { board, st, date, listDate, tradingDayIndexSinceListing: day } = input;
+  const { board, market, date, listDate, tradingDayIndexSinceListing: day } = input;
   if (day < 0) throw new RangeError(`not listed yet on ${date} (trading day index ${day})`);
+  if (date < EARLY_LIMITS_END[market]) return { ratioPct: null, reason: 'early_market_limits' };
+  if (date < TEN_PERCENT_FROM) return { ratioPct: null, reason: 'no_limit_period' };
 
   const noLimitDays =
     board === 'star' ? 5
@@ -52,8 +66,9 @@ export function limitRule(input: LimitRuleInput): LimitRule {
         : board === 'main' ? (listDate >= MAIN_BOARD_REGISTRATION ? 5 : 0)
           : 1;
   if (day < noLimitDays) return { ratioPct: null, reason: 'new_listing_no_limit' };
-  if (day === 0) return { ratioPct: null, reason: 'ipo_first_day_band' };
+  if (day === 0) return { ratioPct: null, reason: listDate < IPO_BAND_FROM ? 'new_listing_no_limit' : 'ipo_first_day_band' };
 
+  const st = input.st && date >= ST_FROM;
   switch (board) {
     case 'main':
       return st ? { ratioPct: date >= MAIN_BOARD_ST_10PCT ? 10 : 5, reason: 'st_main_board' } : { ratioPct: 10, reason: 'main_board' };

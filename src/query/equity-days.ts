@@ -3,26 +3,30 @@ import type { Kysely } from 'kysely';
 import type { Database } from '../store/schema.js';
 import type { Catalog, InstrumentRow } from '../store/catalog.js';
 import type { CorporateAction } from '../market/adjust.js';
-import type { BoardId } from '../market/types.js';
-import { CALENDAR_FIRST, CALENDAR_LAST, tradingDaysBetween } from '../market/calendar.js';
+import type { BoardId, MarketId } from '../market/types.js';
+import type { TradingCalendar } from '../market/calendar.js';
 import { dayLimits, type DayLimit } from '../market/day-limits.js';
 import type { MarketDataReader } from '../store/queries/market-data.js';
 import { literalLimit } from '../store/queries/limit.js';
+import type { Calendars } from './calendars.js';
 
-/** Trading-day ordinals for the whole calendar table, built once. */
-const DAYS = tradingDaysBetween(CALENDAR_FIRST, CALENDAR_LAST);
-const ORDINAL = new Map(DAYS.map((d, i) => [d, i]));
-
-/** Index into DAYS of the first trading day >= date. */
-export function firstDayIndex(date: number): number {
-  let lo = 0, hi = DAYS.length;
-  while (lo < hi) { const m = (lo + hi) >> 1; if (DAYS[m] < date) lo = m + 1; else hi = m; }
-  return lo;
+interface Meta {
+  st: { start_date: number; end_date: number | null }[]; actions: Map<number, CorporateAction>;
+  firstBar: number | null; lastBar: number | null;
 }
-export const tradingDayAt = (i: number): number | undefined => DAYS[i];
-export const ordinalOf = (date: number): number | undefined => ORDINAL.get(date);
 
-interface Meta { st: { start_date: number; end_date: number | null }[]; actions: Map<number, CorporateAction>; firstBar: number | null }
+/**
+ * 0-based trading-day index of `date` since the listing day in `cal` (0 = the first trading day
+ * on or after the listing date): listing age counts from the listing, however old.
+ */
+export function sinceListing(cal: TradingCalendar, listDate: number): (date: number) => number {
+  const listIdx = cal.indexOnOrAfter(listDate);
+  return (d) => (cal.ordinal(d) ?? cal.indexOnOrAfter(d)) - listIdx;
+}
+
+/** Under risk warning on `d` by the equity's ST periods (inclusive; an open period has no end). */
+export const stOn = (periods: readonly { start_date: number; end_date: number | null }[]) => (d: number) =>
+  periods.some((p) => p.start_date <= d && (p.end_date === null || d <= p.end_date));
 
 /**
  * Per-equity daily states (price limits and the bars they bound) for any window, from the
@@ -32,7 +36,8 @@ export class EquityDays {
   private meta = new LRUCache<string, Meta>({ max: 20_000 });
   private latest = new LRUCache<string, number>({ max: 4 });
 
-  constructor(private readonly db: Kysely<Database>, private readonly catalog: Catalog, private readonly reader: MarketDataReader) {}
+  constructor(private readonly db: Kysely<Database>, private readonly catalog: Catalog, private readonly reader: MarketDataReader,
+    private readonly calendars: Calendars) {}
 
   /** Latest trading day with any daily bar in the store (the data's "today"). */
   async latestDate(): Promise<number | null> {
@@ -54,40 +59,42 @@ export class EquityDays {
     const key = `${await this.catalog.dataVersion()}|${inst.inst}`;
     let m = this.meta.get(key);
     if (!m) {
-      const [st, actions, first] = await Promise.all([
+      const [st, actions, first, last] = await Promise.all([
         this.db.selectFrom('st_periods').select(['start_date', 'end_date']).where('inst', '=', inst.inst).execute(),
         this.db.selectFrom('corporate_actions').select(['ex_date', 'cash_per_share', 'bonus_ratio', 'transfer_ratio', 'rights_ratio', 'rights_price'])
           .where('inst', '=', inst.inst).execute(),
         this.db.selectFrom('bars_1d').select('date').where('inst', '=', inst.inst).orderBy('date').limit(literalLimit(1)).executeTakeFirst(),
+        this.db.selectFrom('bars_1d').select('date').where('inst', '=', inst.inst).orderBy('date', 'desc').limit(literalLimit(1)).executeTakeFirst(),
       ]);
-      m = { st, actions: new Map(actions.map((a) => [a.ex_date, a])), firstBar: first?.date ?? null };
+      m = { st, actions: new Map(actions.map((a) => [a.ex_date, a])), firstBar: first?.date ?? null, lastBar: last?.date ?? null };
       this.meta.set(key, m);
     }
     return m;
   }
 
   /**
-   * Day states of an equity for trading days in [from, to] after `after`, at most `limit`.
-   * Days start at the listing day, or at the first day whose previous close is in the store.
+   * Day states of an equity for trading days in [from, to] after `after`, at most `limit`: from
+   * the listing day (or the first day whose previous close is in the store) to the equity's last
+   * stored bar (the day before its delisting at the latest), on its market's calendar.
    */
   async limits(inst: InstrumentRow, from: number, to: number, after: number | null, limit: number): Promise<DayLimit[]> {
     const m = await this.metaOf(inst);
-    const end = Math.min(to, (await this.latestDate()) ?? 0);
-    if (m.firstBar === null || inst.list_date === null) return [];
+    if (m.firstBar === null || m.lastBar === null || inst.list_date === null) return [];
+    const cal = await this.calendars.of(inst.market);
+    const end = Math.min(to, m.lastBar, inst.delist_date === null ? Infinity : inst.delist_date - 1);
     // Rows need a known base: the listing day itself, or the day after the first stored bar.
-    const first = inst.list_date >= m.firstBar ? inst.list_date : (DAYS[firstDayIndex(m.firstBar) + 1] ?? Infinity);
-    const startIdx = firstDayIndex(Math.max(from, first, after === null ? 0 : after + 1));
+    const first = inst.list_date >= m.firstBar ? inst.list_date : (cal.at(cal.indexOnOrAfter(m.firstBar) + 1) ?? Infinity);
+    const startIdx = cal.indexOnOrAfter(Math.max(from, first, after === null ? 0 : after + 1));
     const days: number[] = [];
-    for (let i = startIdx; i < DAYS.length && DAYS[i] <= end && days.length < limit; i++) days.push(DAYS[i]);
+    for (let i = startIdx; i < cal.days.length && cal.days[i] <= end && days.length < limit; i++) days.push(cal.days[i]);
     if (!days.length) return [];
     const rows = await this.reader.dailyBars(inst.inst, days[0], days[days.length - 1], null, days.length);
     const prev = await this.db.selectFrom('bars_1d').select(['date', 'open', 'high', 'low', 'close', 'volume', 'amount'])
       .where('inst', '=', inst.inst).where('date', '<', days[0]).orderBy('date', 'desc').limit(literalLimit(1)).executeTakeFirst();
-    const listIdx = firstDayIndex(inst.list_date);
     return dayLimits({
-      days, board: inst.board as BoardId, listDate: inst.list_date,
-      sinceListing: (d) => (ORDINAL.get(d) ?? 0) - listIdx,
-      isSt: (d) => m.st.some((p) => p.start_date <= d && (p.end_date === null || d <= p.end_date)),
+      days, board: inst.board as BoardId, market: inst.market as MarketId, listDate: inst.list_date,
+      sinceListing: sinceListing(cal, inst.list_date),
+      isSt: stOn(m.st),
       actions: m.actions,
       prevBar: prev ? { ts: 0, ...prev } : null,
       bars: new Map(rows.map((r) => [r.date, r])),

@@ -2,13 +2,14 @@ import { LRUCache } from 'lru-cache';
 import { sql, type Kysely } from 'kysely';
 import type { Database } from '../store/schema.js';
 import type { Catalog } from '../store/catalog.js';
-import type { Bar, BoardId } from '../market/types.js';
+import type { Bar, BoardId, MarketId } from '../market/types.js';
 import type { CorporateAction } from '../market/adjust.js';
 import { dayLimits, type DayLimit } from '../market/day-limits.js';
 import { intradayLimitStats, memberships, STRONG_HIGH_DAYS, type PoolTypeId } from '../market/pools.js';
 import { marketEpoch } from '../lib/time.js';
 import type { MarketDataReader } from '../store/queries/market-data.js';
-import { firstDayIndex, ordinalOf, tradingDayAt } from './equity-days.js';
+import { sinceListing, stOn } from './equity-days.js';
+import type { Calendars } from './calendars.js';
 import { literalLimit } from '../store/queries/limit.js';
 
 export interface PoolMember {
@@ -26,7 +27,8 @@ const BAR_COLS = ['inst', 'date', 'open', 'high', 'low', 'close', 'volume', 'amo
 export class Pools {
   private cache = new LRUCache<string, Map<PoolTypeId, PoolMember[]>>({ max: 64 });
 
-  constructor(private readonly db: Kysely<Database>, private readonly catalog: Catalog, private readonly reader: MarketDataReader) {}
+  constructor(private readonly db: Kysely<Database>, private readonly catalog: Catalog, private readonly reader: MarketDataReader,
+    private readonly calendars: Calendars) {}
 
   async members(type: PoolTypeId, date: number): Promise<PoolMember[]> {
     const key = `${await this.catalog.dataVersion()}|${date}`;
@@ -36,9 +38,17 @@ export class Pools {
   }
 
   private async compute(date: number): Promise<Map<PoolTypeId, PoolMember[]>> {
-    const idx = ordinalOf(date)!;
-    const w0 = tradingDayAt(Math.max(0, idx - STRONG_HIGH_DAYS))!;
-    const equities = await this.db.selectFrom('instruments').select(['inst', 'id', 'name', 'board', 'list_date', 'float_shares'])
+    // The window of each market's calendar ending at `date` (markets share holidays, but loaded
+    // days may differ); bars are read from the earliest window start.
+    const cals = await this.calendars.all();
+    const windows = new Map<string, number[]>();
+    for (const [market, cal] of Object.entries(cals)) {
+      const idx = cal.ordinal(date);
+      if (idx !== undefined) windows.set(market, cal.days.slice(Math.max(0, idx - STRONG_HIGH_DAYS), idx + 1));
+    }
+    if (!windows.size) return new Map();
+    const w0 = Math.min(...[...windows.values()].map((d) => d[0]));
+    const equities = await this.db.selectFrom('instruments').select(['inst', 'id', 'name', 'board', 'market', 'list_date', 'float_shares'])
       .where('kind', '=', 'equity').where('list_date', '<=', date).orderBy('id').execute();
     const [bars, prevs, st, actions] = await Promise.all([
       this.db.selectFrom('bars_1d').select(BAR_COLS).where('date', '>=', w0).where('date', '<=', date).execute(),
@@ -56,18 +66,18 @@ export class Pools {
     };
     const barsBy = group(bars), stBy = group(st), actBy = group(actions);
     const prevBy = new Map(prevs.map((p) => [p.inst, p]));
-    const days: number[] = [];
-    for (let i = Math.max(0, idx - STRONG_HIGH_DAYS); i <= idx; i++) days.push(tradingDayAt(i)!);
     const out = new Map<PoolTypeId, PoolMember[]>();
     const limitUps: PoolMember[] = [];
     for (const e of equities) {
-      const listIdx = firstDayIndex(e.list_date!);
+      const days = windows.get(e.market);
+      if (!days) continue;
       const own = days.filter((d) => d >= e.list_date!);
+      if (!own.length) continue;
       const p = prevBy.get(e.inst);
       const states = dayLimits({
-        days: own, board: e.board as BoardId, listDate: e.list_date!,
-        sinceListing: (d) => (ordinalOf(d) ?? 0) - listIdx,
-        isSt: (d) => (stBy.get(e.inst) ?? []).some((s) => s.start_date <= d && (s.end_date === null || d <= s.end_date)),
+        days: own, board: e.board as BoardId, market: e.market as MarketId, listDate: e.list_date!,
+        sinceListing: sinceListing(cals[e.market as MarketId], e.list_date!),
+        isSt: stOn(stBy.get(e.inst) ?? []),
         actions: new Map((actBy.get(e.inst) ?? []).map((a) => [a.ex_date, a as CorporateAction])),
         prevBar: p ? { ts: 0, ...p } : null,
         bars: new Map((barsBy.get(e.inst) ?? []).map((b) => [b.date, { ts: 0, ...b } as Bar])),

@@ -13,7 +13,8 @@ export interface MarketTable {
   currency: string; opened: number;
 }
 
-export interface TradingDayTable { market: string; date: number }
+/** A loaded trading day (is_open 1 or null) or closure (is_open 0) that overrides the shipped calendar. */
+export interface TradingDayTable { market: string; date: number; is_open: number | null }
 
 export interface ClassificationTable { id: string; name: string; type: string }
 

@@ -13,6 +13,7 @@ import { ensureBarPages } from './bar-pages.js';
 import { ensureIndicatorStates } from './indicator-states.js';
 import { ensureIndicatorPages } from './indicator-pages.js';
 import * as m0007 from './migrations/0007_indicator_pages.js';
+import * as m0008 from './migrations/0008_markets_calendar.js';
 import * as m0010 from './migrations/0010_derived_daily_bars.js';
 import * as m0009 from './migrations/0009_adj_factors.js';
 import { randomBytes } from 'node:crypto';
@@ -79,6 +80,7 @@ const MIGRATIONS: Record<string, { up(db: Kysely<any>, d: Dialect): Promise<void
   '0005_indicator_states': m0005,
   '0006_text_bar_pages': m0006,
   '0007_indicator_pages': m0007,
+  '0008_markets_calendar': m0008,
   '0009_adj_factors': m0009,
   '0010_derived_daily_bars': m0010,
 };

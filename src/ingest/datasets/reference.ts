@@ -1,5 +1,5 @@
 /** Reference datasets: markets, trading days, classifications, instruments and their relations. */
-import { date, ID_RE, instrument, oneOf, pattern, text } from '../columns.js';
+import { BAD, date, ID_RE, instrument, oneOf, pattern, text, type ColumnType } from '../columns.js';
 import { all, col, orderCheck, type DatasetDef } from '../dataset.js';
 import type { Kind } from '../context.js';
 import { SHARES, PRICE } from './units.js';
@@ -24,15 +24,28 @@ export const markets: DatasetDef = {
   derived: { columns: [], doc: '', values: (ix) => (r, ctx) => { ctx.markets.add(r[ix.id] as string); return []; } },
 };
 
+/** 1 or 0 (also true or false): stored as the integer. */
+const FLAG: ColumnType = {
+  type: 'flag', expected: '1 or 0 (true or false)', json: 'number',
+  parse: (s) => (s === '1' || s === 'true' ? 1 : s === '0' || s === 'false' ? 0 : BAD),
+  format: (v) => String(v),
+};
+
 export const tradingDays: DatasetDef = {
-  name: 'trading_days', table: 'trading_days', doc: 'The trading calendar of each market: one row per trading day.',
+  name: 'trading_days', table: 'trading_days',
+  doc: 'Trading days that extend or correct the calendar shipped with the service (docs/calendar.md): '
+    + 'an open day (is_open 1, the default) is a trading day, a closed one (is_open 0) is not, whatever the shipped calendar says.',
   columns: [
     col('market', MARKET, 'MarketId (a known market)'),
-    col('date', date, 'a trading day'),
+    col('date', date, 'the day'),
+    col('is_open', FLAG, '1 (default): a trading day; 0: the market is closed', { optional: true }),
   ],
   key: ['market', 'date'],
   check: (ix) => (r, ctx) => (ctx.markets.has(r[ix.market] as string) ? null : ['market', 'expected a market in the store or in this command\'s markets']),
-  derived: { columns: [], doc: '', values: (ix) => (r, ctx) => { ctx.addTradingDay(r[ix.market] as string, r[ix.date] as number); return []; } },
+  derived: {
+    columns: [], doc: '',
+    values: (ix) => (r, ctx) => { ctx.addTradingDay(r[ix.market] as string, r[ix.date] as number, r[ix.is_open] !== 0); return []; },
+  },
 };
 
 export const classifications: DatasetDef = {
@@ -79,7 +92,7 @@ export const instruments: DatasetDef = {
     values: (ix) => (r, ctx) => {
       const id = r[ix.instrument_id] as string;
       const market = id.slice(7);
-      return [ctx.upsertInstrument(id, r[ix.kind] as Kind, market), id.slice(0, 6), market, (r[ix.name] as string).toLowerCase()];
+      return [ctx.upsertInstrument(id, r[ix.kind] as Kind, market, r[ix.list_date] as number | null), id.slice(0, 6), market, (r[ix.name] as string).toLowerCase()];
     },
   },
 };

@@ -17,11 +17,9 @@ export class ReferenceReader {
     return this.db.selectFrom('markets').selectAll().where('id', '=', id).executeTakeFirst();
   }
 
-  tradingDays(market: string, from: number, to: number, page: PageRequest) {
-    let q = this.db.selectFrom('trading_days').select(['market', 'date'])
-      .where('market', '=', market).where('date', '>=', from).where('date', '<=', to);
-    if (page.after) q = q.where('date', '>', Number(page.after[0]));
-    return q.orderBy('date').limit(literalLimit(page.limit)).execute();
+  /** Every loaded trading day (open or closed): what overrides the shipped calendar. */
+  loadedTradingDays() {
+    return this.db.selectFrom('trading_days').select(['market', 'date', 'is_open']).execute();
   }
 
   classifications(types: string[], page: PageRequest) {

@@ -7,7 +7,6 @@ import { PoolConstituentCollectionResponse } from '../../schemas/analytics.js';
 import { formatScaled, MONEY_SCALE, PRICE_SCALE } from '../../../lib/decimal.js';
 import { formatDate, formatTimestamp, parseDate } from '../../../lib/time.js';
 import { ApiError, invalid, notFound } from '../../../errors.js';
-import { isTradingDay } from '../../../market/calendar.js';
 import { POOL_TYPES } from '../../../market/pool-types.js';
 import type { PoolTypeId } from '../../../market/pools.js';
 import type { PoolMember } from '../../../query/pools.js';
@@ -19,7 +18,7 @@ const pct = (a: number, b: number) => formatScaled(Math.round((a * 10000) / b), 
 
 /** listPoolConstituents: members of one pool on one trading day. */
 export default async function poolRoutes(app: App) {
-  const { pools, equityDays, codec } = app.svc;
+  const { pools, equityDays, calendars, codec } = app.svc;
   app.get('/api/v1/equities/pools/:pool_type', {
     schema: operation({
       operationId: 'listPoolConstituents', tags: ['equities'], summary: 'Constituents of a stock pool on a trading day, ordered by instrument id.',
@@ -35,7 +34,7 @@ export default async function poolRoutes(app: App) {
     let date: number;
     if (q.date !== undefined) {
       date = parseDate(q.date)!;
-      if (!isTradingDay(date)) throw new ApiError(invalid('date', `${q.date} is not a trading day`));
+      if (!(await calendars.anyTradingDay(date))) throw new ApiError(invalid('date', `${q.date} is not a trading day`));
     } else {
       const latest = await equityDays.latestDate();
       if (latest === null) throw new ApiError(invalid('date', 'the store holds no daily bars yet; give a date'));

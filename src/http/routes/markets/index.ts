@@ -17,7 +17,7 @@ const marketRecord = (m: { id: string; name: string; name_local: string; mic: st
   ({ ...m, opened: formatDate(m.opened) });
 
 export default async function marketRoutes(app: App) {
-  const { reference, codec } = app.svc;
+  const { reference, calendars, codec } = app.svc;
 
   app.get('/api/v1/markets', {
     schema: operation({ operationId: 'listMarkets', tags: ['markets'], summary: 'List markets (exchanges).', response: MarketCollectionResponse, collection: true }),
@@ -34,14 +34,18 @@ export default async function marketRoutes(app: App) {
   app.get('/api/v1/markets/:market/trading-days', {
     schema: operation({
       operationId: 'listTradingDays', tags: ['markets'], summary: 'Trading days of a market, ascending.',
-      description: 'The exchange calendar: every day with trading sessions, including announced future days of the current year.',
+      description: 'The exchange calendar: every day with trading sessions, from the exchange\'s first day (SH and SZ 1990-12-19, BJ 2021-11-15) '
+        + 'to the last published day, whether or not any data is stored. The calendar ships with the service; trading days an operator loads extend or correct it (docs/calendar.md).',
       params: marketParam, query: dateWindowParams, response: TradingDayCollectionResponse, notFound: true, collection: true,
     }),
   }, async (req, reply) => {
     const market = req.params.market;
     if (!(await reference.market(market))) throw notFound(`No market ${market}; markets are SH, SZ and BJ`);
     const w = dateWindow(req.query);
-    return sendPage(req, reply, codec, 'listTradingDays', (p) => reference.tradingDays(market, w.from, w.to, p),
-      (d) => [d.date], (d) => ({ market: d.market, date: formatDate(d.date) }));
+    const cal = await calendars.of(market);
+    return sendPage(req, reply, codec, 'listTradingDays', async (p) => {
+      const from = p.after ? Math.max(w.from, Number(p.after[0]) + 1) : w.from;
+      return cal.between(from, w.to).slice(0, p.limit);
+    }, (d) => [d], (d) => ({ market, date: formatDate(d) }));
   });
 }
