@@ -48,9 +48,22 @@ export const PoolConstituent = Type.Object({
   strong_reason: Type.Union([Type.String(), Type.Null()], { description: 'strong pool: new_high or repeated_limit_up.' }),
 }, { $id: 'PoolConstituent', additionalProperties: false });
 
+export const AdjustmentFactor = Type.Object({
+  instrument_id: Type.String(),
+  trade_date: DateString('First trading day the factor applies to; it applies until the next row\'s trade_date.'),
+  backward_factor: Decimal('Backward (后复权) ratio factor: backward price = raw price x backward_factor, rounded half-up to the tick. '
+    + 'Up to 16 decimals (half-up at the 16th); published factors exactly as loaded.'),
+  forward_factor: Decimal('Forward (前复权) ratio factor: backward_factor / the latest backward_factor (1 on the latest row); '
+    + 'forward price = raw price x forward_factor. Up to 16 decimals, half-up at the 16th.'),
+  source: Type.Union([Type.Literal('corporate_actions'), Type.Literal('vendor')], {
+    description: 'The basis: `vendor` when published factors (dataset adj_factors) are loaded for the equity, else `corporate_actions`.',
+  }),
+}, { $id: 'AdjustmentFactor', additionalProperties: false });
+
 export const TechnicalIndicatorCollectionResponse = Collection('TechnicalIndicatorCollectionResponse', TechnicalIndicatorPoint);
 export const PriceLimitCollectionResponse = Collection('PriceLimitCollectionResponse', PriceLimit);
 export const PoolConstituentCollectionResponse = Collection('PoolConstituentCollectionResponse', PoolConstituent);
+export const AdjustmentFactorCollectionResponse = Collection('AdjustmentFactorCollectionResponse', AdjustmentFactor);
 
-export const ANALYTICS_SCHEMAS = [TechnicalIndicatorPoint, PriceLimit, PoolConstituent,
+export const ANALYTICS_SCHEMAS = [TechnicalIndicatorPoint, PriceLimit, PoolConstituent, AdjustmentFactor, AdjustmentFactorCollectionResponse,
   TechnicalIndicatorCollectionResponse, PriceLimitCollectionResponse, PoolConstituentCollectionResponse];

@@ -34,7 +34,7 @@ export function registerBars(app: App, kind: Kind, path: string, operationId: st
       description: '1m and 1d bars are stored; 5m-60m are aggregated from 1m (buckets never span the lunch break), '
         + '1w/1mo/1q/1y from trading days (labelled by the period\'s last trading day). Bars are selected by their end '
         + 'timestamp. With `date`, intraday and daily intervals give that day, period intervals the period holding it. '
-        + 'Adjusted prices (forward/backward, ratio factors from corporate actions) are rounded half-up to the tick; volume is scaled inversely. '
+        + 'Adjusted prices (forward/backward ratio factors: published ones where loaded, else from corporate actions; see listAdjustmentFactors) are rounded half-up to the tick; volume is scaled inversely. '
         + 'Indices are never adjusted.',
       params: instrumentIdParam,
       query: { interval: intervalQuery, adjustment: Type.Optional(adjustmentQuery), ...timeWindowParams },
