@@ -6,13 +6,14 @@
  */
 import { type Command, InvalidArgumentError, Option } from 'commander';
 import { readdirSync, statSync } from 'node:fs';
-import { join } from 'node:path';
+import { basename, join } from 'node:path';
 import type { Store } from '../store/store.js';
 import { DATASETS, dataset, fileDataset, type Format } from '../ingest/registry.js';
 import { ingest, IngestIOError, type IngestFile } from '../ingest/load.js';
 import { errorLines, progressBar, summaryLines } from '../ingest/report.js';
 import { exportDatasets } from '../ingest/export.js';
 import { formatOfName } from '../ingest/source.js';
+import { layoutOf, VENDOR_FORMATS } from '../ingest/vendors/index.js';
 
 export const EXIT = { ok: 0, usage: 1, invalid: 2, store: 3 } as const;
 
@@ -65,7 +66,10 @@ export function registerIngest(program: Command, withStore: WithStore, db: () =>
     .argument('[files...]', 'files of that dataset')
     .option('--dir <dir>', 'load every <dataset>.csv|ndjson|jsonl[.gz] file of DIR, in dependency order')
     .option('--dry-run', 'validate only; write nothing')
-    .addOption(new Option('--format <format>', 'file format (default: by extension, else by content)').choices(['csv', 'ndjson']))
+    .addOption(new Option('--format <format>', 'file format (default: by extension, else by content), or a vendor layout (docs/ingest.md, "Vendor formats")')
+      .choices(['csv', 'ndjson', ...VENDOR_FORMATS]))
+    .option('--instrument <id>', 'vendor files: the instrument (CODE.MARKET) of files that do not name it (default: from the file name)')
+    .option('--market <ids>', 'vendor calendars: the markets the days are for (default SH,SZ)', (v: string) => v.split(',').map((m) => m.trim()))
     .option('--max-errors <n>', 'errors listed before counting the rest', int, 20)
     .option('--no-progress', 'no progress bar even on a terminal')
     .addHelpText('after', '\nExit codes: 0 success, 1 usage or I/O error, 2 validation errors, 3 store error (nothing is changed unless 0).')
@@ -73,17 +77,26 @@ export function registerIngest(program: Command, withStore: WithStore, db: () =>
       let files: IngestFile[];
       if (o.dir) {
         if (name) throw new UsageError('give either --dir DIR or DATASET FILE..., not both');
+        if (o.instrument || o.market || VENDOR_FORMATS.includes(o.format)) throw new UsageError('vendor files are loaded as DATASET FILE... --format VENDOR, not with --dir');
         files = filesOfDir(o.dir);
       } else {
         if (!name || !paths.length) throw new UsageError('usage: mds ingest DATASET FILE... | mds ingest --dir DIR');
         const d = named(name);
-        files = paths.map((path) => ({ path, dataset: d, format: (o.format as Format | undefined) ?? formatOfName(path) }));
+        if (o.format && VENDOR_FORMATS.includes(o.format)) {
+          const layout = layoutOf(o.format, d);
+          if (Array.isArray(layout)) throw new UsageError(`--format ${o.format} loads ${layout.join(', ')}, not ${d.name}`);
+          files = paths.map((path) => ({ path, dataset: d, vendor: { layout, instrument: o.instrument, markets: o.market } }));
+        } else {
+          if (o.instrument || o.market) throw new UsageError('--instrument and --market go with a vendor --format');
+          files = paths.map((path) => ({ path, dataset: d, format: (o.format as Format | undefined) ?? formatOfName(path) }));
+        }
       }
       const tty = o.progress && process.stderr.isTTY;
       return withStore(db(), async (store) => {
         const r = await ingest(store, files, { dryRun: o.dryRun, maxErrors: o.maxErrors, progress: tty ? progressBar(process.stderr) : undefined });
         if (!r.ok) process.stderr.write(errorLines(r).map((l) => l + '\n').join(''));
-        process.stdout.write(summaryLines(r).map((l) => l + '\n').join(''));
+        const vendor = r.files.flatMap((f) => (f.vendor ?? []).map((l) => `${basename(f.path)}: ${l}`));
+        process.stdout.write([...vendor, ...summaryLines(r)].map((l) => l + '\n').join(''));
         return r.ok ? EXIT.ok : EXIT.invalid;
       });
     }));

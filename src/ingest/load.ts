@@ -12,12 +12,21 @@ import type { Dataset } from './dataset.js';
 import { orderOf, type Format } from './registry.js';
 import { formatError, RowReader } from './rows.js';
 import { formatOfName, IngestIOError, readRecords, sourceInfo } from './source.js';
+import { VendorReport, type Layout, type VendorOptions } from './vendors/vendor.js';
 
 export { IngestIOError };
 
-export interface IngestFile { path: string; dataset: Dataset; format?: Format | null }
+export interface IngestFile {
+  path: string; dataset: Dataset; format?: Format | null;
+  /** A vendor file (ingest/vendors): its layout converts its records into the dataset's. */
+  vendor?: { layout: Layout } & VendorOptions;
+}
 
-export interface FileSummary extends UpsertCounts { dataset: string; path: string; rows: number; seconds: number }
+export interface FileSummary extends UpsertCounts {
+  dataset: string; path: string; rows: number; seconds: number;
+  /** A vendor file's notes and skipped-row counts (VendorReport.lines). */
+  vendor?: string[];
+}
 export interface DatasetSummary extends UpsertCounts { dataset: string; files: number; rows: number }
 
 export interface IngestResult {
@@ -108,10 +117,15 @@ async function loadFile(s: BulkSession, ctx: IngestContext, f: IngestFile, o: Fi
     batch = [];
   };
   const format = f.format ?? formatOfName(f.path);
-  for await (const records of readRecords(f.path, format, (n) => { bytes = n; })) {
+  const report = f.vendor ? new VendorReport() : null;
+  const onBytes = (n: number) => { bytes = n; };
+  const source = f.vendor ? f.vendor.layout.read({ ...f.vendor, path: f.path, dataset: f.dataset, ctx, report: report!, onBytes })
+    : readRecords(f.path, format, onBytes);
+  const unit = f.vendor?.layout.binary ? 'record ' : '';
+  for await (const records of source) {
     for (const rec of records) {
-      reader ??= new RowReader(f.dataset, ctx, rec.fields !== undefined);
-      if (rec.error) { o.addError(formatError(name, { line: rec.line, message: rec.error })); continue; }
+      reader ??= new RowReader(f.dataset, ctx, !f.vendor && rec.fields !== undefined);
+      if (rec.error) { o.addError(formatError(name, { line: rec.line, message: rec.error }, unit)); continue; }
       if (reader.needsHeader) {
         const errs = reader.header(rec);
         for (const e of errs) o.addError(formatError(name, e));
@@ -121,13 +135,14 @@ async function loadFile(s: BulkSession, ctx: IngestContext, f: IngestFile, o: Fi
       if (badHeader) continue;
       sum.rows++;
       const r = reader.row(rec);
-      if ('errors' in r) { for (const e of r.errors) o.addError(formatError(name, e)); continue; }
+      if ('errors' in r) { for (const e of r.errors) o.addError(formatError(name, e, unit)); continue; }
       batch.push(r.row);
       if (batch.length >= o.batchSize) await flush();
     }
     o.progress?.update(sum.rows, bytes);
   }
-  if (reader === null && format !== 'ndjson') {
+  if (report) sum.vendor = report.lines();
+  if (reader === null && format !== 'ndjson' && !f.vendor) {
     o.addError(formatError(name, { line: 1, message: `empty file: expected a header row (${f.dataset.columns.map((c) => c.name).join(',')})` }));
   }
   await flush();

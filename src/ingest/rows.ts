@@ -99,8 +99,8 @@ export class RowReader {
   }
 }
 
-/** `file:line:position: column: message` (position only for CSV). */
-export function formatError(file: string, e: RowError): string {
-  const where = `${file}:${e.line}${e.position !== undefined && e.position > 0 ? `:${e.position}` : ''}`;
+/** `file:line:position: column: message` (position only for CSV); `unit` 'record ' for binary files (`file:record 5: …`). */
+export function formatError(file: string, e: RowError, unit = ''): string {
+  const where = `${file}:${unit}${e.line}${e.position !== undefined && e.position > 0 ? `:${e.position}` : ''}`;
   return `${where}: ${e.column !== undefined ? `${e.column}: ` : ''}${e.message}`;
 }

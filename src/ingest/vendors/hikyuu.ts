@@ -1,0 +1,64 @@
+/**
+ * Hikyuu (fasiondog/hikyuu): daily bars decoded from its HDF5 files and its 权息 table
+ * (`stkWeight`), as in shared/data/ohlcv/README.md and shared/data/adjustments/README.md.
+ *
+ * - Daily bars `date,open,high,low,close,amount_10k_cny,volume_lots`: amount in 10,000 CNY,
+ *   volume in lots of 100 shares. Hikyuu keeps suspended days as zero-volume rows (O=H=L=C=the
+ *   previous close) and has quotes from before the listing date: neither is a bar, both are
+ *   skipped and counted.
+ * - Events `ts_code,date,bonus_shares_per10,rights_shares_per10,rights_price_cny,
+ *   cash_dividend_per10_cny,transfer_shares_per10,…,has_price_event`: per-10 figures ÷ 10. Rows
+ *   with has_price_event 0 (a share-capital change) or distributing nothing (a rights price
+ *   without rights shares: a secondary offering) are skipped. The table has no record or
+ *   announcement dates: both are set to the trading day before the ex-date (the A-share record
+ *   date rule).
+ */
+import { bar, Bad, dateInt, dec, fileInstrument, formatDate, lotsToShares, normalId, per10, previousTradingDay, vendorCsv, type Layout } from './vendor.js';
+
+const PRICES = ['open', 'high', 'low', 'close'] as const;
+
+export const hikyuuDaily: Layout = {
+  format: 'hikyuu', dataset: 'bars_1d',
+  async* read(input) {
+    const id = fileInstrument(input);
+    const listDate = input.ctx.known(id)?.listDate ?? null;
+    const before = listDate === null ? '' : `before the list_date ${formatDate(listDate)} (pre-listing quotes)`;
+    yield* vendorCsv(input, ['date', ...PRICES, 'amount_10k_cny', 'volume_lots'], (get) => {
+      const date = get('date');
+      if (listDate !== null && dateInt(date) < listDate) { input.report.skip(before); return null; }
+      const volume = lotsToShares(get, 'volume_lots');
+      if (volume === '0') { input.report.skip('zero volume (a suspended day: O=H=L=C=the previous close)'); return null; }
+      const p = Object.fromEntries(PRICES.map((c) => [c, dec(get, c, 3)])) as Record<(typeof PRICES)[number], string>;
+      return bar(input.report, date, { instrument_id: id, trade_date: date },
+        { ...p, volume, amount: dec(get, 'amount_10k_cny', 2, 4, 'CNY') });
+    });
+  },
+};
+
+const PER10 = ['bonus_shares_per10', 'rights_shares_per10', 'cash_dividend_per10_cny', 'transfer_shares_per10'];
+
+export const hikyuuEvents: Layout = {
+  format: 'hikyuu', dataset: 'corporate_actions',
+  async* read(input) {
+    yield* vendorCsv(input, ['ts_code', 'date', ...PER10, 'rights_price_cny', 'has_price_event'], (get) => {
+      if (get('has_price_event') === '0') { input.report.skip('has_price_event 0 (a share-capital change, no ex-rights event)'); return null; }
+      const id = normalId(get('ts_code'));
+      if (id === null) throw new Bad('ts_code', `expected an id like 600000.SH, got ${JSON.stringify(get('ts_code'))}`);
+      const [bonus, rights, cash, transfer] = [per10(get, PER10[0], 6), per10(get, PER10[1], 6), per10(get, PER10[2], 5), per10(get, PER10[3], 6)];
+      if ([bonus, rights, cash, transfer].every((v) => v === '0')) {
+        input.report.skip('distributes nothing (e.g. a rights price without rights shares: a secondary offering)');
+        return null;
+      }
+      const ex = get('date');
+      const prev = previousTradingDay(input.ctx, id.slice(7), dateInt(ex));
+      if (prev === null) throw new Bad('date', `no trading day of ${id.slice(7)} before the ex-date ${ex} in the calendar (load trading_days first)`);
+      const record = formatDate(prev);
+      return {
+        instrument_id: id, ex_date: ex, record_date: record, announce_date: record,
+        cash_per_share: cash, bonus_per_share: bonus, transfer_per_share: transfer, rights_per_share: rights,
+        rights_price: rights === '0' ? '0' : dec(get, 'rights_price_cny', 3),
+      };
+    });
+  },
+};
+

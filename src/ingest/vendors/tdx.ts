@@ -1,0 +1,160 @@
+/**
+ * Tongdaxin (通达信, TDX): the binary `.day` and `.lc1` files of `vipdoc/{sh,sz}/{lday,minline}`
+ * and their decoded CSV copies (`tdx_*_daily*.csv`, `tdx_*_1min.csv`, shared/data/ohlcv/README.md).
+ *
+ * - `.day`: 32-byte little-endian records <u32 YYYYMMDD, u32 open×100, u32 high×100, u32 low×100,
+ *   u32 close×100, f32 amount (CNY), u32 volume, u32 reserved>. Volume is in shares for stocks and
+ *   funds, in lots of 100 for indices (the instrument's kind decides).
+ * - `.lc1`: 32-byte records <u16 date = (year−2004)×2048 + month×100 + day, u16 minutes since
+ *   midnight (the bar's end), f32 open, high, low, close, f32 amount, u32 volume (shares), u32 reserved>.
+ *   Float32 prices and amounts are rounded half-up to 2 decimals at once.
+ * - 5-minute files (`.lc5`, `tdx_*_5min.csv`) are refused: there is no 5m dataset (5m bars are
+ *   aggregated from bars_1m on read).
+ */
+import { createReadStream } from 'node:fs';
+import { formatScaled } from '../../lib/decimal.js';
+import { IngestIOError, type SourceRecord } from '../source.js';
+import { bar, Bad, dec, fileInstrument, lotsToShares, vendorCsv, type Get, type Layout, type VendorInput } from './vendor.js';
+
+export const RECORD = 32;
+
+const cents = (v: number) => formatScaled(v, 2, 2);
+/** A float32 (CNY) rounded half-up to 2 decimals. */
+const f32 = (v: number) => cents(Math.round(v * 100));
+
+export interface DecodedBar { date: string; minute: number | null; open: string; high: string; low: string; close: string; amount: string; volume: number }
+
+/** The `.day` record at `o`. */
+export function decodeDay(b: Buffer, o: number): DecodedBar {
+  const d = b.readUInt32LE(o);
+  const date = `${Math.floor(d / 10000)}-${String(Math.floor(d / 100) % 100).padStart(2, '0')}-${String(d % 100).padStart(2, '0')}`;
+  return {
+    date, minute: null, open: cents(b.readUInt32LE(o + 4)), high: cents(b.readUInt32LE(o + 8)), low: cents(b.readUInt32LE(o + 12)),
+    close: cents(b.readUInt32LE(o + 16)), amount: f32(b.readFloatLE(o + 20)), volume: b.readUInt32LE(o + 24),
+  };
+}
+
+/** The `.lc1`/`.lc5` record at `o`. */
+export function decodeMinute(b: Buffer, o: number): DecodedBar {
+  const d = b.readUInt16LE(o);
+  const year = Math.floor(d / 2048) + 2004, md = d % 2048;
+  const date = `${year}-${String(Math.floor(md / 100)).padStart(2, '0')}-${String(md % 100).padStart(2, '0')}`;
+  return {
+    date, minute: b.readUInt16LE(o + 2), open: f32(b.readFloatLE(o + 4)), high: f32(b.readFloatLE(o + 8)), low: f32(b.readFloatLE(o + 12)),
+    close: f32(b.readFloatLE(o + 16)), amount: f32(b.readFloatLE(o + 20)), volume: b.readUInt32LE(o + 24),
+  };
+}
+
+const hhmm = (m: number) => `${String(Math.floor(m / 60)).padStart(2, '0')}:${String(m % 60).padStart(2, '0')}`;
+
+/**
+ * Refuses 5-minute bars: the second bar of a day ending 5 minutes after the first. Returns the
+ * error for the record, or null; `state` remembers the previous bar.
+ */
+function fiveMinute(state: { date: string; minute: number }, date: string, minute: number): string | null {
+  const step = state.date === date ? minute - state.minute : 0;
+  state.date = date; state.minute = minute;
+  return step === 5 ? `time: bars 5 minutes apart (${hhmm(minute - 5)}, ${hhmm(minute)}): a 5-minute file; there is no 5m dataset `
+    + '(5m bars are aggregated from bars_1m on read), load the 1-minute file' : null;
+}
+
+/** 32-byte records of a binary file, streamed; a trailing partial record is an error. */
+async function* records(input: VendorInput, decode: (b: Buffer, o: number) => DecodedBar): AsyncGenerator<[number, DecodedBar][] | SourceRecord> {
+  let rest: Buffer = Buffer.alloc(0);
+  let n = 0;
+  const file = createReadStream(input.path, { highWaterMark: 1 << 20 });
+  try {
+    for await (const chunk of file as AsyncIterable<Buffer>) {
+      input.onBytes(file.bytesRead);
+      const b = rest.length ? Buffer.concat([rest, chunk]) : chunk;
+      const whole = b.length - (b.length % RECORD);
+      const out: [number, DecodedBar][] = [];
+      for (let o = 0; o < whole; o += RECORD) out.push([++n, decode(b, o)]);
+      rest = b.subarray(whole);
+      if (out.length) yield out;
+    }
+  } catch (e) {
+    throw new IngestIOError(`${input.path}: ${(e as Error).message}`);
+  }
+  if (rest.length) yield { line: n + 1, error: `a partial record of ${rest.length} bytes at the end (records are ${RECORD} bytes)` };
+}
+
+export const tdxDay: Layout = {
+  format: 'tdx-day', dataset: 'bars_1d', binary: true,
+  async* read(input) {
+    const id = fileInstrument(input);
+    const index = input.ctx.known(id)?.kind === 'index';
+    if (index) input.report.note(`volume read as lots of 100 shares (${id} is an index)`);
+    for await (const batch of records(input, decodeDay)) {
+      if (!Array.isArray(batch)) { yield [batch]; continue; }
+      yield batch.map(([n, r]): SourceRecord => ({
+        line: n, object: bar(input.report, r.date, { instrument_id: id, trade_date: r.date },
+          { ...r, volume: String(index ? r.volume * 100 : r.volume) }),
+      }));
+    }
+  },
+};
+
+export const tdxLc1: Layout = {
+  format: 'tdx-lc1', dataset: 'bars_1m', binary: true,
+  async* read(input) {
+    const id = fileInstrument(input);
+    const state = { date: '', minute: 0 };
+    for await (const batch of records(input, decodeMinute)) {
+      if (!Array.isArray(batch)) { yield [batch]; continue; }
+      const out: SourceRecord[] = [];
+      for (const [n, r] of batch) {
+        const five = fiveMinute(state, r.date, r.minute!);
+        if (five) { yield [...out, { line: n, error: five }]; return; }
+        out.push({ line: n, object: bar(input.report, `${r.date} ${hhmm(r.minute!)}`,
+          { instrument_id: id, timestamp: `${r.date}T${hhmm(r.minute!)}:00+08:00` }, { ...r, volume: String(r.volume) }) });
+      }
+      yield out;
+    }
+  },
+};
+
+const PRICES = ['open', 'high', 'low', 'close'] as const;
+const prices = (get: Get) => Object.fromEntries(PRICES.map((c) => [c, dec(get, c, 3)])) as Record<(typeof PRICES)[number], string>;
+
+export const tdxCsvDaily: Layout = {
+  format: 'tdx-csv', dataset: 'bars_1d',
+  async* read(input) {
+    const id = fileInstrument(input);
+    let lots: boolean | null = null;
+    yield* vendorCsv(input, ['date', ...PRICES, 'amount_cny'], (get) => {
+      if (lots === null) {
+        lots = get('volume_lots') !== '';
+        if (!lots && get('volume_shares') === '') throw new Bad('volume_shares', 'expected a volume_shares or volume_lots column');
+        if (lots) input.report.note('volume_lots read as lots of 100 shares');
+      }
+      const date = get('date');
+      return bar(input.report, date, { instrument_id: id, trade_date: date }, {
+        ...prices(get), volume: lots ? lotsToShares(get, 'volume_lots') : dec(get, 'volume_shares', 0), amount: dec(get, 'amount_cny', 2),
+      });
+    });
+  },
+};
+
+export const tdxCsvMinute: Layout = {
+  format: 'tdx-csv', dataset: 'bars_1m',
+  async* read(input) {
+    const id = fileInstrument(input);
+    const state = { date: '', minute: 0 };
+    for await (const batch of vendorCsv(input, ['date', 'time', ...PRICES, 'amount_cny', 'volume_shares'], (get) => {
+      const date = get('date'), time = get('time');
+      const m = /^(\d{2}):(\d{2})$/.exec(time);
+      if (!m) throw new Bad('time', `expected the bar's end HH:MM, got ${JSON.stringify(time)}`);
+      const five = fiveMinute(state, date, Number(m[1]) * 60 + Number(m[2]));
+      if (five) throw new Bad('time', five.slice('time: '.length));
+      return bar(input.report, `${date} ${time}`, { instrument_id: id, timestamp: `${date}T${time}:00+08:00` },
+        { ...prices(get), volume: dec(get, 'volume_shares', 0), amount: dec(get, 'amount_cny', 2) });
+    })) {
+      // One error for a 5-minute file, not one per bar.
+      const cut = batch.findIndex((r) => r.error?.includes('a 5-minute file'));
+      yield cut < 0 ? batch : batch.slice(0, cut + 1);
+      if (cut >= 0) return;
+    }
+  },
+};
+

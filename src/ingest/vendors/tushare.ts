@@ -1,0 +1,115 @@
+/**
+ * Tushare Pro CSV exports (a DataFrame's `to_csv(index=False)`), by the dataset they load:
+ * - `daily` → bars_1d: ts_code, trade_date YYYYMMDD, open, high, low, close, vol (lots of 100
+ *   shares → shares), amount (thousands of CNY → CNY, by moving the decimal point: exact, or an
+ *   error when finer than the fen); pre_close, change and pct_chg are not stored.
+ *   https://tushare.pro/document/2?doc_id=27
+ * - `adj_factor` → adj_factors: ts_code, trade_date, adj_factor (a backward ratio factor, as is).
+ *   https://tushare.pro/document/2?doc_id=28
+ * - `trade_cal` → trading_days: exchange (SSE, SZSE, BSE → SH, SZ, BJ), cal_date, is_open
+ *   (0: closed, loaded as a closure when the dataset has is_open). Rows of other exchanges
+ *   (futures) are skipped. https://tushare.pro/document/2?doc_id=26
+ * - `stock_basic` → instruments: ts_code, name, list_date, delist_date, enname (optional);
+ *   kind equity, board from the exchanges' code ranges (market/boards.ts), whatever `market`
+ *   says (CDR rows are on the board of their code). https://tushare.pro/document/2?doc_id=25
+ * - `dividend` → corporate_actions: only implemented rows (div_proc 实施; others are plans,
+ *   skipped per div_proc); cash = cash_div_tax (pre-tax), bonus = stk_bo_rate, transfer =
+ *   stk_co_rate, all per share; announce_date = imp_ann_date, else ann_date. Tushare's dividend
+ *   data has no rights issues (配股). https://tushare.pro/document/2?doc_id=103
+ */
+import { boardOf } from '../../market/boards.js';
+import type { MarketId } from '../../market/types.js';
+import { bar, Bad, dec, lotsToShares, shifted, vendorCsv, ymd, type Get, type Layout } from './vendor.js';
+
+function tsCode(get: Get): string {
+  const v = get('ts_code');
+  const id = /^\d{6}\.(SH|SZ|BJ)$/.test(v) ? v : null;
+  if (id === null) throw new Bad('ts_code', `expected a Tushare code like 600000.SH, got ${JSON.stringify(v)}`);
+  return id;
+}
+
+export const tushareDaily: Layout = {
+  format: 'tushare', dataset: 'bars_1d',
+  async* read(input) {
+    yield* vendorCsv(input, ['ts_code', 'trade_date', 'open', 'high', 'low', 'close', 'vol', 'amount'], (get) => {
+      const date = ymd(get, 'trade_date');
+      return bar(input.report, date, { instrument_id: tsCode(get), trade_date: date }, {
+        open: dec(get, 'open', 3), high: dec(get, 'high', 3), low: dec(get, 'low', 3), close: dec(get, 'close', 3),
+        volume: lotsToShares(get, 'vol'), amount: dec(get, 'amount', 2, 3, 'CNY'),
+      });
+    });
+  },
+};
+
+export const tushareAdjFactor: Layout = {
+  format: 'tushare', dataset: 'adj_factors',
+  async* read(input) {
+    yield* vendorCsv(input, ['ts_code', 'trade_date', 'adj_factor'], (get) => ({
+      instrument_id: tsCode(get), trade_date: ymd(get, 'trade_date'), adj_factor: dec(get, 'adj_factor', 16),
+    }));
+  },
+};
+
+const EXCHANGES: Record<string, string> = { SSE: 'SH', SZSE: 'SZ', BSE: 'BJ' };
+
+export const tushareTradeCal: Layout = {
+  format: 'tushare', dataset: 'trading_days',
+  async* read(input) {
+    const closures = 'is_open' in input.dataset.ix;
+    if (!closures) input.report.note('trading_days has no is_open column: closed days (is_open 0) are skipped');
+    yield* vendorCsv(input, ['exchange', 'cal_date', 'is_open'], (get): Record<string, string> | null => {
+      const market = EXCHANGES[get('exchange')];
+      if (market === undefined) { input.report.skip(`exchange ${get('exchange')} (not SSE, SZSE or BSE)`); return null; }
+      if (input.markets && !input.markets.includes(market)) { input.report.skip(`market ${market} not in --market`); return null; }
+      const open = get('is_open');
+      if (open !== '0' && open !== '1') throw new Bad('is_open', `expected 0 or 1, got ${JSON.stringify(open)}`);
+      const date = ymd(get, 'cal_date');
+      if (open === '1') return closures ? { market, date, is_open: '1' } : { market, date };
+      if (!closures) { input.report.skip('closed days (is_open 0)'); return null; }
+      return { market, date, is_open: '0' };
+    });
+  },
+};
+
+export const tushareStockBasic: Layout = {
+  format: 'tushare', dataset: 'instruments',
+  async* read(input) {
+    yield* vendorCsv(input, ['ts_code', 'name', 'list_date'], (get) => {
+      const id = tsCode(get);
+      let board: string;
+      try { board = boardOf(id.slice(0, 6), id.slice(7) as MarketId); } catch (e) { throw new Bad('ts_code', (e as Error).message); }
+      const out: Record<string, string> = { instrument_id: id, kind: 'equity', board, name: get('name'), list_date: ymd(get, 'list_date', true) };
+      const delist = ymd(get, 'delist_date', true), en = get('enname');
+      if (delist) out.delist_date = delist;
+      if (en) out.name_en = en;
+      return out;
+    });
+  },
+};
+
+/** A per-share figure of the dividend export (empty: none). */
+const perShare = (get: Get, column: string, scale: number) => (get(column) === '' ? '0' : dec(get, column, scale));
+
+export const tushareDividend: Layout = {
+  format: 'tushare', dataset: 'corporate_actions',
+  async* read(input) {
+    yield* vendorCsv(input, ['ts_code', 'ann_date', 'div_proc', 'stk_bo_rate', 'stk_co_rate', 'cash_div_tax', 'record_date', 'ex_date'], (get) => {
+      const proc = get('div_proc');
+      if (proc !== '实施') { input.report.skip(`div_proc ${proc || '(empty)'} (not implemented)`); return null; }
+      const bonus = perShare(get, 'stk_bo_rate', 6), transfer = perShare(get, 'stk_co_rate', 6);
+      const total = get('stk_div');
+      if (total !== '' && shifted(total, 6, 0) !== String(Number(shifted(bonus, 6, 0)) + Number(shifted(transfer, 6, 0)))) {
+        throw new Bad('stk_div', `expected stk_bo_rate + stk_co_rate (${bonus} + ${transfer}), got ${JSON.stringify(total)}`);
+      }
+      const announce = get('imp_ann_date') !== '' ? 'imp_ann_date' : 'ann_date';
+      const out: Record<string, string> = {
+        instrument_id: tsCode(get), ex_date: ymd(get, 'ex_date'), record_date: ymd(get, 'record_date'),
+        announce_date: ymd(get, announce), cash_per_share: perShare(get, 'cash_div_tax', 5),
+        bonus_per_share: bonus, transfer_per_share: transfer, rights_per_share: '0', rights_price: '0',
+      };
+      const pay = ymd(get, 'pay_date', true);
+      if (pay) out.pay_date = pay;
+      return out;
+    });
+  },
+};
