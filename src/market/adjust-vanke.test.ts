@@ -3,7 +3,9 @@ import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import { divRoundHalfUp, parseScaled } from '../lib/decimal.js';
 import { parseDate } from '../lib/time.js';
-import { adjustBars, buildFactors, exactReferencePrice, prevCloseLookup, referencePrice, type CorporateAction, type Factor } from './adjust.js';
+import {
+  adjustBars, buildFactors, exactReferencePrice, prevCloseLookup, referencePrice, vendorBasis, type CorporateAction, type Factor,
+} from './adjust.js';
 import type { Bar } from './types.js';
 
 // Real data, read in place from <repo>/../shared/data (see adjustments/README.md): Vanke
@@ -40,11 +42,14 @@ function load() {
       cash_per_share: num(r[6], 4), transfer_ratio: num(r[7], 5),
     }));
   const sina = (f: string): Factor[] => rows(f).map((r) => ({ ex_date: day(r[0]), ...rat(r[1]) })).sort((a, b) => a.ex_date - b.ex_date);
-  return { bars, actions, hfq: sina('adjustments/sina_000002SZ_hfq_factor.csv'), qfq: sina('adjustments/sina_000002SZ_qfq_factor.csv') };
+  return {
+    bars, actions, hfq: sina('adjustments/sina_000002SZ_hfq_factor.csv'), qfq: sina('adjustments/sina_000002SZ_qfq_factor.csv'),
+    hfqRows: rows('adjustments/sina_000002SZ_hfq_factor.csv').filter((r) => r[0] !== '1900-01-01').reverse().map((r) => ({ date: day(r[0]), factor: r[1] })),
+  };
 }
 
 describe.skipIf(!haveData)('Vanke 000002.SZ against Sina factors and Hikyuu events', () => {
-  const { bars, actions, hfq, qfq } = haveData ? load() : { bars: [], actions: [], hfq: [], qfq: [] };
+  const { bars, actions, hfq, qfq, hfqRows } = haveData ? load() : { bars: [], actions: [], hfq: [], qfq: [], hfqRows: [] };
   const prevClose = prevCloseLookup(bars);
   const sinaAt = (fs: Factor[], date: number) => fs.filter((f) => f.ex_date <= date).at(-1)!;
 
@@ -138,4 +143,48 @@ describe.skipIf(!haveData)('Vanke 000002.SZ against Sina factors and Hikyuu even
     expect(back[i].close / bars[i].close).toBeGreaterThan(40);
     expect(Math.abs(back[i].volume * (back[i].close / bars[i].close) - bars[i].volume) / bars[i].volume).toBeLessThan(0.01);
   });
+
+  // The stored days: from the listing (1991-01-29), without Hikyuu's zero-volume (suspended) rows.
+  const stored = () => bars.filter((b) => b.date >= 19910129 && b.volume > 0);
+
+  it("Sina's factors as a vendor basis: backward = raw × hfq, forward = raw × hfq / hfq(latest), every stored day from listing", () => {
+    const basis = vendorBasis(hfqRows);
+    expect(basis.factors).toHaveLength(36); // 37 rows less the 1900-01-01 sentinel; every row is a change
+    const days = stored(), last = hfq[hfq.length - 1];
+    const back = adjustBars(days, basis.factors, 'backward', 10, basis.initial), fwd = adjustBars(days, basis.factors, 'forward', 10, basis.initial);
+    const bad = days.filter((b, i) => {
+      const f = sinaAt(hfq, b.date);
+      return back[i].close !== px(b.close, f.num, f.den) || fwd[i].close !== px(b.close, f.num * last.den, f.den * last.num);
+    });
+    expect(days).toHaveLength(4992);
+    expect(bad.map((b) => b.date)).toEqual([]);
+  });
+
+  it('backward from the events vs Sina (rebased to 1993-04-05): 1,674 of 4,468 closes differ, by 1–6 ticks, all from the 1998-07-10 and 2000-01-10 inputs', () => {
+    const days = stored().filter((b) => b.date >= 19930405), base = sinaAt(hfq, 19930405);
+    const ticks = (fs: Factor[]) => {
+      const ours = adjustBars(days, fs, 'backward');
+      return days.map((b, i) => { const f = sinaAt(hfq, b.date); return Math.abs(ours[i].close - px(b.close, f.num * base.den, f.den * base.num)) / 10; });
+    };
+    const ours = buildFactors(actions, prevClose);
+    const t = ticks(ours);
+    expect(days).toHaveLength(4468);
+    expect(t.filter((x) => x > 0)).toHaveLength(1674);
+    expect(Math.max(...t)).toBe(6);
+    expect(days[t.findIndex((x) => x > 0)].date).toBe(19990428);
+    // Sina's own step (f(D)/f(prev)) on those two ex-dates instead of ours: no close differs.
+    let cum = { num: 1n, den: 1n };
+    const swapped = ours.map((f, k) => {
+      const p = k ? ours[k - 1] : { num: 1n, den: 1n };
+      let n = f.num * p.den, d = f.den * p.num;
+      if (f.ex_date === 19980710 || f.ex_date === 20000110) {
+        const i = hfq.findIndex((x) => x.ex_date === f.ex_date);
+        [n, d] = [hfq[i].num * hfq[i - 1].den, hfq[i].den * hfq[i - 1].num];
+      }
+      cum = { num: cum.num * n, den: cum.den * d };
+      return { ex_date: f.ex_date, ...cum };
+    });
+    expect(ticks(swapped).filter((x) => x > 0)).toEqual([]);
+  });
 });
+
