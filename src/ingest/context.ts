@@ -4,7 +4,7 @@
  * so they are visible to the rest of it). New instruments get new `inst` keys here.
  */
 import type { BulkSession } from '../store/store.js';
-import { SHIPPED_CALENDARS } from '../market/calendar.js';
+import { SHIPPED_CALENDARS, type TradingCalendar } from '../market/calendar.js';
 import type { MarketId } from '../market/types.js';
 
 export type Kind = 'equity' | 'index' | 'fund';
@@ -86,6 +86,12 @@ export class IngestContext implements Resolver {
   /** A trading day of `market`: as loaded (stored or in this command), else by the shipped calendar. */
   isTradingDay(market: string, date: number): boolean {
     return this.days.get(market)?.get(date) ?? SHIPPED_CALENDARS[market as MarketId]?.isTradingDay(date) ?? false;
+  }
+
+  /** The calendar of `market` as this command sees it: shipped, with the loaded days applied. */
+  calendar(market: MarketId): TradingCalendar {
+    const loaded = [...(this.days.get(market) ?? new Map<number, boolean>())];
+    return SHIPPED_CALENDARS[market].withOverrides(loaded.filter(([, o]) => o).map(([d]) => d), loaded.filter(([, o]) => !o).map(([d]) => d));
   }
 
   /** Market of a known inst (for trading-day checks). */

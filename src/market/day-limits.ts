@@ -1,6 +1,7 @@
 import type { BoardId, Bar, MarketId } from './types.js';
 import { limitPrices, limitRule } from './limits.js';
 import { referencePrice, type CorporateAction } from './adjust.js';
+import type { TradingCalendar } from './calendar.js';
 
 /** One equity's price-limit state on one trading day (prices in 1/1000 CNY). */
 export interface DayLimit {
@@ -57,3 +58,16 @@ export function dayLimits(input: DayLimitInput): DayLimit[] {
   }
   return out;
 }
+
+/**
+ * 0-based trading-day index of `date` since the listing day in `cal` (0 = the first trading day
+ * on or after the listing date): listing age counts from the listing, however old.
+ */
+export function sinceListing(cal: TradingCalendar, listDate: number): (date: number) => number {
+  const listIdx = cal.indexOnOrAfter(listDate);
+  return (d) => (cal.ordinal(d) ?? cal.indexOnOrAfter(d)) - listIdx;
+}
+
+/** Under risk warning on `d` by the equity's ST periods (inclusive; an open period has no end). */
+export const stOn = (periods: readonly { start_date: number; end_date: number | null }[]) => (d: number) =>
+  periods.some((p) => p.start_date <= d && (p.end_date === null || d <= p.end_date));

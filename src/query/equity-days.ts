@@ -4,8 +4,7 @@ import type { Database } from '../store/schema.js';
 import type { Catalog, InstrumentRow } from '../store/catalog.js';
 import type { CorporateAction } from '../market/adjust.js';
 import type { BoardId, MarketId } from '../market/types.js';
-import type { TradingCalendar } from '../market/calendar.js';
-import { dayLimits, type DayLimit } from '../market/day-limits.js';
+import { dayLimits, sinceListing, stOn, type DayLimit } from '../market/day-limits.js';
 import type { MarketDataReader } from '../store/queries/market-data.js';
 import { literalLimit } from '../store/queries/limit.js';
 import type { Calendars } from './calendars.js';
@@ -14,19 +13,6 @@ interface Meta {
   st: { start_date: number; end_date: number | null }[]; actions: Map<number, CorporateAction>;
   firstBar: number | null; lastBar: number | null;
 }
-
-/**
- * 0-based trading-day index of `date` since the listing day in `cal` (0 = the first trading day
- * on or after the listing date): listing age counts from the listing, however old.
- */
-export function sinceListing(cal: TradingCalendar, listDate: number): (date: number) => number {
-  const listIdx = cal.indexOnOrAfter(listDate);
-  return (d) => (cal.ordinal(d) ?? cal.indexOnOrAfter(d)) - listIdx;
-}
-
-/** Under risk warning on `d` by the equity's ST periods (inclusive; an open period has no end). */
-export const stOn = (periods: readonly { start_date: number; end_date: number | null }[]) => (d: number) =>
-  periods.some((p) => p.start_date <= d && (p.end_date === null || d <= p.end_date));
 
 /**
  * Per-equity daily states (price limits and the bars they bound) for any window, from the

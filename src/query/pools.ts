@@ -4,11 +4,10 @@ import type { Database } from '../store/schema.js';
 import type { Catalog } from '../store/catalog.js';
 import type { Bar, BoardId, MarketId } from '../market/types.js';
 import type { CorporateAction } from '../market/adjust.js';
-import { dayLimits, type DayLimit } from '../market/day-limits.js';
+import { dayLimits, sinceListing, stOn, type DayLimit } from '../market/day-limits.js';
 import { intradayLimitStats, memberships, STRONG_HIGH_DAYS, type PoolTypeId } from '../market/pools.js';
 import { marketEpoch } from '../lib/time.js';
 import type { MarketDataReader } from '../store/queries/market-data.js';
-import { sinceListing, stOn } from './equity-days.js';
 import type { Calendars } from './calendars.js';
 import { literalLimit } from '../store/queries/limit.js';
 
