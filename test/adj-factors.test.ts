@@ -140,6 +140,9 @@ for (const store of STORES) {
     });
     afterAll(async () => { await h?.close(); });
 
+    // 2011-05-27, 10派1 on a 7.90 close: ex-rights reference 7.80, limits 7.80 × (1 ± 10%), whatever the adjustment basis.
+    const limits = async () => (await get(h, '/api/v1/equities/000002.SZ/price-limits?date=2011-05-27')).body.data
+      .map((d: any) => [d.pre_close, d.limit_up, d.limit_down]);
     const closes = async (adj: string) => (await walk(h, `/api/v1/equities/000002.SZ/bars?interval=1d&adjustment=${adj}&from=1991-01-01`, 1000));
 
     it('events only: adjusted by the corporate actions; backward closes differ from Sina\'s on 1,674 of 4,468 days from 1993-04-05, by ≤ 0.06', async () => {
@@ -160,6 +163,7 @@ for (const store of STORES) {
         maxTicks = Math.max(maxTicks, ticks);
       });
       expect([n, differ, maxTicks]).toEqual([4468, 1674, 6]);
+      expect(await limits()).toEqual([['7.80', '8.58', '7.02']]);
     });
 
     it('with Sina\'s factors loaded: backward = raw × hfq and forward = raw × hfq / hfq(latest), every day, to the tick', async () => {
@@ -179,6 +183,7 @@ for (const store of STORES) {
         if (back[i].volume !== Number(divRoundHalfUp(BigInt(b.volume) * s.den, s.num))) bad.push(`backward ${b.date} volume`);
       });
       expect(bad).toEqual([]);
+      expect(await limits()).toEqual([['7.80', '8.58', '7.02']]); // corporate actions still set the reference price
     });
 
     it('weekly backward bars aggregate the adjusted days', async () => {
