@@ -36,6 +36,8 @@ export interface DatasetDef {
   key: string[];
   /** Checks across the columns of a valid row, compiled against the column positions. */
   check?: (ix: Ix) => (row: Row, ctx: IngestContext) => Problem | null;
+  /** SQL condition on the table's rows (named by the table) that export keeps: rows not loaded are left out. */
+  exportWhere?: string;
   /** Table columns computed from a valid row (may register it in the context: new instruments, days). */
   derived?: { columns: string[]; doc: string; values: (ix: Ix) => (row: Row, ctx: IngestContext) => unknown[] };
 }

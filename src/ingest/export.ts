@@ -33,9 +33,9 @@ export async function writeDataset(s: BulkSession, ctx: IngestContext, ds: Datas
   const select = ds.selectColumns;
   const keyIdx = ds.orderColumns.map((c) => select.indexOf(c));
   const order = ds.orderColumns.join(', ');
-  const head = `select ${select.join(', ')} from ${ds.table}`;
+  const head = `select ${select.join(', ')} from ${ds.table}` + (ds.exportWhere ? ` where ${ds.exportWhere}` : '');
   const tail = ` order by ${order} limit ${opts.pageSize ?? PAGE}`;
-  const after = ` where (${order}) > (${ds.orderColumns.map(() => '?').join(', ')})`;
+  const after = ` ${ds.exportWhere ? 'and' : 'where'} (${order}) > (${ds.orderColumns.map(() => '?').join(', ')})`;
   if (format === 'csv') await write(out, cols.map((c) => c.name).join(',') + '\n');
   let rows = 0;
   let last: unknown[] | null = null;

@@ -9,6 +9,7 @@
 import { bumpDataVersion, type BulkSession, type Store, type UpsertCounts } from '../store/store.js';
 import { IngestContext } from './context.js';
 import type { Dataset } from './dataset.js';
+import { DerivedDaily } from './derived-daily.js';
 import { orderOf, type Format } from './registry.js';
 import { formatError, RowReader } from './rows.js';
 import { formatOfName, IngestIOError, readRecords, sourceInfo } from './source.js';
@@ -37,6 +38,8 @@ export interface IngestResult {
   /** The first `maxErrors` problems, `file:line:column: …`. */
   errors: string[];
   errorCount: number;
+  /** Daily bars derived from the 1m bars written (ingest/derived-daily.ts). */
+  derived: UpsertCounts;
   /** The new data version, when the command changed anything. */
   dataVersion: string | null;
   seconds: number;
@@ -65,15 +68,19 @@ export async function ingest(store: Store, input: IngestFile[], opts: IngestOpti
   const addError = (msg: string) => { if (errors.length < maxErrors) errors.push(msg); errorCount++; };
   const summaries: FileSummary[] = [];
   let dataVersion: string | null = null;
+  let derived: UpsertCounts = { inserted: 0, updated: 0, unchanged: 0 };
 
   const run = async (s: BulkSession) => {
     const ctx = await IngestContext.load(s);
+    const days = await DerivedDaily.load(s);
     for (const f of files) {
-      summaries.push(await loadFile(s, ctx, f, { write: () => errorCount === 0 && !opts.dryRun, addError, batchSize, progress: opts.progress }));
+      summaries.push(await loadFile(s, ctx, f, { write: () => errorCount === 0 && !opts.dryRun, addError, batchSize, progress: opts.progress, days }));
     }
     if (errorCount > 0) throw new Invalid();
     if (opts.dryRun) return;
-    if (summaries.some((x) => x.inserted + x.updated > 0)) {
+    await days.derive(s);
+    derived = days.counts;
+    if (summaries.some((x) => x.inserted + x.updated > 0) || derived.inserted + derived.updated > 0) {
       dataVersion = await bumpDataVersion(s);
     }
   };
@@ -83,6 +90,7 @@ export async function ingest(store: Store, input: IngestFile[], opts: IngestOpti
     if (!(e instanceof Invalid)) throw e;
     // Rolled back: nothing was inserted or updated after all.
     dataVersion = null;
+    derived = { inserted: 0, updated: 0, unchanged: 0 };
     for (const x of summaries) { x.inserted = 0; x.updated = 0; x.unchanged = 0; }
   }
   const datasets = new Map<string, DatasetSummary>();
@@ -93,11 +101,11 @@ export async function ingest(store: Store, input: IngestFile[], opts: IngestOpti
   }
   return {
     ok: errorCount === 0, dryRun: !!opts.dryRun, datasets: [...datasets.values()], files: summaries, errors, errorCount,
-    dataVersion, seconds: (Date.now() - started) / 1000,
+    derived, dataVersion, seconds: (Date.now() - started) / 1000,
   };
 }
 
-interface FileOptions { write: () => boolean; addError: (m: string) => void; batchSize: number; progress?: Progress }
+interface FileOptions { write: () => boolean; addError: (m: string) => void; batchSize: number; progress?: Progress; days: DerivedDaily }
 
 async function loadFile(s: BulkSession, ctx: IngestContext, f: IngestFile, o: FileOptions): Promise<FileSummary> {
   const started = Date.now();
@@ -112,6 +120,7 @@ async function loadFile(s: BulkSession, ctx: IngestContext, f: IngestFile, o: Fi
   const flush = async () => {
     if (batch.length && o.write()) {
       const c = await s.upsert(f.dataset.target, batch);
+      await o.days.written(s, f.dataset.target, batch, c);
       sum.inserted += c.inserted; sum.updated += c.updated; sum.unchanged += c.unchanged;
     }
     batch = [];

@@ -34,6 +34,10 @@ export function progressBar(stream: NodeJS.WriteStream): Progress {
 export function summaryLines(r: IngestResult): string[] {
   const lines = r.datasets.map((d) => `${d.dataset}: ${d.rows} rows from ${d.files} file${d.files === 1 ? '' : 's'}`
     + (r.dryRun || !r.ok ? (r.ok ? ', valid' : '') : `: ${d.inserted} inserted, ${d.updated} updated, ${d.unchanged} unchanged`));
+  const d = r.derived;
+  if (r.ok && !r.dryRun && d.inserted + d.updated + d.unchanged > 0) {
+    lines.push(`bars_1d derived from bars_1m: ${d.inserted} inserted, ${d.updated} updated, ${d.unchanged} unchanged`);
+  }
   const rows = r.datasets.reduce((n, d) => n + d.rows, 0);
   const speed = `${rows} rows in ${r.seconds.toFixed(1)} s (${rate(rows, r.seconds)} rows/s)`;
   if (!r.ok) lines.push(`failed: ${r.errorCount} error${r.errorCount === 1 ? '' : 's'}; nothing was changed`);

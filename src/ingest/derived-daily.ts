@@ -1,0 +1,181 @@
+/**
+ * Daily bars derived from 1m bars (docs/ingest.md, "Daily bars from 1m bars"). When `mds ingest`
+ * writes 1m bars of an instrument and trading day that has no loaded daily bar, the day's daily
+ * bar is derived from the day's 1m bars as stored (all of them, loaded by this command or
+ * earlier), in the same transaction, by `aggregateDaily` (market/aggregate.ts): first open,
+ * highest high, lowest low, last close, sums of volume and amount. A day with only some of its
+ * minutes yields the bar of the minutes stored.
+ *
+ * Derived bars are marked in `bars_1d_derived` (inst, date) so that they can be told from loaded
+ * ones: a loaded daily bar always wins. Loading a daily bar removes the mark of its day (the
+ * loaded row replaces the derived one by the ordinary upsert); 1m bars written for a day whose
+ * daily bar was loaded leave it alone; 1m bars written for a day whose bar was derived derive it
+ * again. Bars are written through `BulkSession.upsert` only, so the bar packs and pages follow.
+ *
+ * The day's minutes are usually the rows this command wrote: they are kept until the derivation
+ * (the last row of each timestamp), and used when the store holds as many 1m bars of the day as
+ * they have timestamps (the stored bars then are those rows, since bars are never deleted);
+ * otherwise the day's bars are read back from the store.
+ */
+import { aggregateDaily } from '../market/aggregate.js';
+import type { Bar } from '../market/types.js';
+import { marketEpoch } from '../lib/time.js';
+import type { BulkSession, UpsertCounts, UpsertTarget } from '../store/store.js';
+import { dataset } from './registry.js';
+
+const MARKS: UpsertTarget = { table: 'bars_1d_derived', columns: ['inst', 'date'], key: ['inst', 'date'] };
+/** 1m rows kept for derivation that make the session derive before going on (bounds memory). */
+const PENDING_ROWS = 250_000;
+/** Days per read of one instrument's bars, and per mark deletion. */
+const CHUNK = 256;
+const BAR_FIELDS = ['ts', 'open', 'high', 'low', 'close', 'volume', 'amount'] as const;
+
+/** The bar of `date` in row `r` whose fields (BAR_FIELDS) are at `at` (numbers; bigint columns may come as strings). */
+const bar = (r: unknown[], at: readonly number[], date: number): Bar => ({ ts: Number(r[at[0]]), date, open: Number(r[at[1]]),
+  high: Number(r[at[2]]), low: Number(r[at[3]]), close: Number(r[at[4]]), volume: Number(r[at[5]]), amount: Number(r[at[6]]) });
+/** Positions of the fields in rows read back (`select ${BAR_FIELDS}, date`). */
+const STORED = BAR_FIELDS.map((_, i) => i);
+const chunks = <T>(xs: T[], n: number) => Array.from({ length: Math.ceil(xs.length / n) }, (_, i) => xs.slice(i * n, (i + 1) * n));
+const inList = (n: number) => `(${Array(n).fill('?').join(', ')})`;
+
+/** The 1m rows of one day written by this command, in the order written. */
+class DayRows {
+  readonly rows: unknown[][] = [];
+  private lastTs = -Infinity;
+  private ordered = true;
+
+  push(row: unknown[], ts: number): void {
+    if (ts <= this.lastTs) this.ordered = false;
+    this.lastTs = ts;
+    this.rows.push(row);
+  }
+
+  /** The rows in ts order, the last written of each ts (as the upserts left the table). */
+  latest(tsAt: number): unknown[][] {
+    if (this.ordered) return this.rows;
+    const idx = this.rows.map((_, i) => i).sort((a, b) => (this.rows[a][tsAt] as number) - (this.rows[b][tsAt] as number) || a - b);
+    return idx.filter((i, k) => k + 1 === idx.length || this.rows[idx[k + 1]][tsAt] !== this.rows[i][tsAt]).map((i) => this.rows[i]);
+  }
+}
+
+export class DerivedDaily {
+  /** Daily bars written by derivation (counted as upserts count them). */
+  readonly counts: UpsertCounts = { inserted: 0, updated: 0, unchanged: 0 };
+  /** Instrument → day → 1m rows written since the last derivation. */
+  private pending = new Map<number, Map<number, DayRows>>();
+  private rows = 0;
+  /** Where the fields of a bar are in the 1m rows written (bars_1m's target columns). */
+  private fields: number[] = [];
+  private readonly daily = dataset('bars_1d')!.target;
+
+  /** `marked`: the store may hold derived bars (else loading daily bars has no marks to remove). */
+  private constructor(private marked: boolean) {}
+
+  static async load(s: BulkSession): Promise<DerivedDaily> {
+    return new DerivedDaily((await s.queryRows('select 1 from bars_1d_derived limit 1')).length > 0);
+  }
+
+  /** Follows an upsert of `rows` into `target` (that returned `c`) in session `s`. */
+  async written(s: BulkSession, target: UpsertTarget, rows: unknown[][], c: UpsertCounts): Promise<void> {
+    if (target.table === 'bars_1d' && this.marked) await this.unmark(s, target, rows);
+    else if (target.table === 'bars_1m' && c.inserted + c.updated > 0) {
+      this.note(target, rows);
+      if (this.rows >= PENDING_ROWS) await this.derive(s);
+    }
+  }
+
+  /** Keeps 1m rows by instrument and day (they come in runs of one instrument and day). */
+  private note(target: UpsertTarget, rows: unknown[][]): void {
+    const ii = target.columns.indexOf('inst'), di = target.columns.indexOf('date');
+    this.fields = BAR_FIELDS.map((f) => target.columns.indexOf(f));
+    const ti = this.fields[0];
+    let inst = NaN, date = NaN, days: Map<number, DayRows> | undefined, day: DayRows | undefined;
+    for (const r of rows) {
+      if (r[ii] !== inst) {
+        inst = r[ii] as number;
+        days = this.pending.get(inst);
+        if (!days) this.pending.set(inst, days = new Map());
+        date = NaN;
+      }
+      if (r[di] !== date) {
+        date = r[di] as number;
+        day = days!.get(date);
+        if (!day) days!.set(date, day = new DayRows());
+      }
+      day!.push(r, r[ti] as number);
+    }
+    this.rows += rows.length;
+  }
+
+  /** Loaded daily rows: their days' bars are loaded now, no longer derived. */
+  private async unmark(s: BulkSession, target: UpsertTarget, rows: unknown[][]): Promise<void> {
+    const ii = target.columns.indexOf('inst'), di = target.columns.indexOf('date');
+    const byInst = new Map<number, number[]>();
+    for (const r of rows) {
+      const inst = r[ii] as number;
+      let dates = byInst.get(inst);
+      if (!dates) byInst.set(inst, dates = []);
+      dates.push(r[di] as number);
+    }
+    for (const [inst, dates] of byInst) {
+      for (const part of chunks(dates, CHUNK)) {
+        await s.query(`delete from bars_1d_derived where inst = ? and date in ${inList(part.length)}`, [inst, ...part]);
+      }
+    }
+  }
+
+  /**
+   * Derives the daily bar of every pending day without a loaded one from the day's stored 1m
+   * bars, writes it (an equal stored bar is left alone) and marks it derived.
+   */
+  async derive(s: BulkSession): Promise<void> {
+    const out: unknown[][] = [], marks: unknown[][] = [];
+    const cols = this.daily.columns;
+    const f = this.fields;
+    for (const inst of [...this.pending.keys()].sort((a, b) => a - b)) {
+      const pendingDays = this.pending.get(inst)!;
+      for (const part of chunks([...pendingDays.keys()].sort((a, b) => a - b), CHUNK)) {
+        // Days with a loaded daily bar keep it.
+        const loaded = new Set((await s.queryRows(`select date from bars_1d b where inst = ? and date in ${inList(part.length)}`
+          + ' and not exists (select 1 from bars_1d_derived d where d.inst = b.inst and d.date = b.date)', [inst, ...part]))
+          .map((r) => Number(r[0])));
+        const days = part.filter((d) => !loaded.has(d));
+        if (days.length === 0) continue;
+        const stored = new Map((await s.queryRows(`select date, count(*) from bars_1m where inst = ? and ts >= ? and ts < ? group by date`,
+          [inst, marketEpoch(days[0], 0), marketEpoch(days[days.length - 1], 1440)])).map((r) => [Number(r[0]), Number(r[1])]));
+        const minutes = new Map<number, Bar[]>();
+        const reread: number[] = [];
+        for (const d of days) {
+          const rows = pendingDays.get(d)!.latest(f[0]);
+          if (rows.length === stored.get(d)) minutes.set(d, rows.map((r) => bar(r, f, d)));
+          else reread.push(d);
+        }
+        if (reread.length) {
+          const want = new Set(reread);
+          for (const r of await s.queryRows(`select ${BAR_FIELDS.join(', ')}, date from bars_1m where inst = ? and ts >= ? and ts < ? order by ts`,
+            [inst, marketEpoch(reread[0], 0), marketEpoch(reread[reread.length - 1], 1440)])) {
+            const d = Number(r[7]);
+            if (!want.has(d)) continue;
+            let m = minutes.get(d);
+            if (!m) minutes.set(d, m = []);
+            m.push(bar(r, STORED, d));
+          }
+        }
+        for (const d of days) {
+          const [b] = aggregateDaily(minutes.get(d)!);
+          if (b.amountExact !== undefined) throw new RangeError(`derived daily bar ${inst}/${d}: amount passes 2^53 fen`);
+          const named: Record<string, number> = { inst, date: d, open: b.open, high: b.high, low: b.low, close: b.close, volume: b.volume, amount: b.amount };
+          out.push(cols.map((c) => named[c]));
+          marks.push([inst, d]);
+        }
+      }
+    }
+    this.pending.clear();
+    this.rows = 0;
+    if (out.length === 0) return;
+    const c = await s.upsert(this.daily, out);
+    this.counts.inserted += c.inserted; this.counts.updated += c.updated; this.counts.unchanged += c.unchanged;
+    await s.upsert(MARKS, marks);
+    this.marked = true;
+  }
+}
