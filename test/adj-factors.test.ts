@@ -56,11 +56,13 @@ for (const store of STORES) {
       h = await emptyHarness(await store.url());
       await load(h, {
         ...file('markets', [MARKET('SH')]), ...file('trading_days', [...days, '2024-06-11'].map((d) => `SH,${d}`)),
-        ...file('instruments', ['600999.SH,equity,main,测试股份,,2010-01-04,,,,,,,']),
-        ...file('bars_1d', days.map((d, i) => `600999.SH,${d},${closes[i]},${closes[i]},${closes[i]},${closes[i]},${volumes[i]},1000.00`)),
+        ...file('instruments', ['600999.SH,equity,main,测试股份,,2010-01-04,,,,,,,', '600998.SH,equity,main,常数股份,,2010-01-04,,,,,,,']),
+        ...file('bars_1d', ['600999.SH', '600998.SH'].flatMap((id) =>
+          days.map((d, i) => `${id},${d},${closes[i]},${closes[i]},${closes[i]},${closes[i]},${volumes[i]},1000.00`))),
         // An event the vendor factors already hold: it must not adjust again.
         ...file('corporate_actions', ['600999.SH,2024-06-05,2024-06-04,,2024-05-20,0.00000,0.250000,0.000000,0.000000,0.00']),
-        ...file('adj_factors', days.flatMap((d, i) => (factors[i] ? [`600999.SH,${d},${factors[i]}`] : []))),
+        ...file('adj_factors', [...days.flatMap((d, i) => (factors[i] ? [`600999.SH,${d},${factors[i]}`] : [])),
+          ...days.map((d) => `600998.SH,${d},1.208`)]), // a factor that never changes
       });
     });
     afterAll(async () => { await h?.close(); });
@@ -91,6 +93,20 @@ for (const store of STORES) {
         { instrument_id: '600999.SH', trade_date: '2024-06-05', backward_factor: '2.5', forward_factor: '1', source: 'vendor' }]);
       const w = await get(h, '/api/v1/equities/600999.SH/adjustment-factors?from=2024-06-04&page[size]=1');
       expect(w.body.data.map((f: any) => [f.trade_date, f.forward_factor])).toEqual([['2024-06-05', '1']]);
+    });
+
+    it('a factor that never changes: forward prices and indicators are the raw ones, backward ones raw × 1.208', async () => {
+      const none = await walk(h, '/api/v1/equities/600998.SH/bars?interval=1d&adjustment=none', 100);
+      expect(none).toHaveLength(6);
+      expect(await walk(h, '/api/v1/equities/600998.SH/bars?interval=1d&adjustment=forward', 100)).toEqual(none.map((b) => ({ ...b, adjustment: 'forward' })));
+      // 10.00×1.208 = 12.08, 10.10×1.208 = 12.2008, 8.33×1.208 = 10.06264; 1000/1.208 = 827.8
+      const back = (await walk(h, '/api/v1/equities/600998.SH/bars?interval=1d&adjustment=backward', 100)).map((b) => [b.close, b.volume]);
+      expect([back[0], back[1], back[4]]).toEqual([['12.08', 828], ['12.20', 829], ['10.06', 1022]]);
+      const ind = async (adj: string) => (await walk(h, `/api/v1/equities/600998.SH/technical-indicators/macd?interval=1d&adjustment=${adj}`, 100))
+        .map((p) => p.values);
+      expect(await ind('forward')).toEqual(await ind('none'));
+      const f = (await get(h, '/api/v1/equities/600998.SH/adjustment-factors')).body.data;
+      expect(f.map((x: any) => [x.trade_date, x.backward_factor, x.forward_factor])).toEqual([['2024-05-31', '1.208', '1']]);
     });
 
     it('a forward walk stays on its basis when a new factor is loaded mid-walk; a new walk takes it', async () => {

@@ -21,6 +21,7 @@ export interface Adjuster { mode: AdjustmentId; basis: number; identity: boolean
 
 const FULL = { fromMs: -8.64e15, toMs: 8.64e15 };
 const NONE = actionsBasis([]);
+const ONE = { num: 1n, den: 1n };
 
 /**
  * Adjustment factors, full adjusted series and indicator columns, cached per data version so
@@ -77,7 +78,10 @@ export class Analytics {
     const b = basis ?? (all.length ? all[all.length - 1].ex_date : 0);
     const factors = mode === 'forward' ? all.filter((f) => f.ex_date <= b) : all;
     const tick = inst.kind === 'fund' ? 1 : 10;
-    const identity = mode === 'none' || !factors.length;
+    // Identity when every day's factor is 1 (backward) or the latest (forward): e.g. published
+    // factors that never changed, so the unadjusted fast paths serve it.
+    const unit = mode === 'forward' && factors.length ? factors[factors.length - 1] : ONE;
+    const identity = mode === 'none' || !factors.length || [initial, ...factors].every((f) => f.num * unit.den === f.den * unit.num);
     return { mode, basis: b, identity, apply: (rows) => (identity ? rows : adjustBars(rows, factors, mode, tick, initial)) };
   }
 
