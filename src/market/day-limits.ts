@@ -54,7 +54,8 @@ export function dayLimits(input: DayLimitInput): DayLimit[] {
       date, preClose: pre, up: lim?.up ?? null, down: lim?.down ?? null,
       ratioPct: lim ? rule.ratioPct : null, reason: rule.reason, st, listingDay: idx + 1, bar,
     });
-    if (bar) last = bar.close;
+    // A suspended day keeps its base: the last close, or its ex-rights reference when the ex-date fell in the suspension.
+    last = bar ? bar.close : pre;
   }
   return out;
 }
