@@ -4,6 +4,7 @@ import { join } from 'node:path';
 import { get, HAVE_SHARED, SHARED, STORES, walk, type Harness } from './helpers.js';
 import { emptyHarness, sleep, tmp } from './ingest-helpers.js';
 import { ingest } from '../src/ingest/load.js';
+import { exportDatasets } from '../src/ingest/export.js';
 import { dataset } from '../src/ingest/registry.js';
 import { divRoundHalfUp, formatScaled, parseScaled } from '../src/lib/decimal.js';
 
@@ -107,6 +108,24 @@ for (const store of STORES) {
       expect(await ind('forward')).toEqual(await ind('none'));
       const f = (await get(h, '/api/v1/equities/600998.SH/adjustment-factors')).body.data;
       expect(f.map((x: any) => [x.trade_date, x.backward_factor, x.forward_factor])).toEqual([['2024-05-31', '1.208', '1']]);
+    });
+
+    it('ingest checks the rows (positive exact decimals, ≤ 16 decimals, trading days, equities or funds) and stores them exactly', async () => {
+      const dir = tmp('mds-adj-'), path = join(dir, 'adj_factors.csv');
+      writeFileSync(path, [HEADERS.adj_factors, '600999.SH,2024-06-07,0', '600999.SH,2024-06-07,-1', '600999.SH,2024-06-07,1e3',
+        '600999.SH,2024-06-07,1.00000000000000001', '600999.SH,2024-06-08,1', '000001.SH,2024-06-07,1'].join('\n') + '\n');
+      const r = await ingest(h.store, [{ path, dataset: dataset('adj_factors')! }]);
+      expect(r.ok).toBe(false);
+      expect(r.errors.map((e) => e.slice(path.length + 1).replace(/ \(in the store.*$/, ''))).toEqual([
+        ...[2, 3, 4, 5].map((l) => `${l}:3: adj_factor: expected a positive decimal string with at most 16 decimals (backward ratio factor), got "${['0', '-1', '1e3', '1.00000000000000001'][l - 2]}"`),
+        '6:2: trade_date: expected a trading day of SH',
+        '7:1: instrument_id: expected the id (CODE.MARKET) of a known equity or fund: in the store or in this command\'s instruments, got "000001.SH"',
+      ]);
+      // Stored as canonical decimal text: 2.000 and 2.500 are exported as 2 and 2.5; 16 decimals kept.
+      await exportDatasets(h.store, [dataset('adj_factors')!], { dir });
+      expect(readFileSync(join(dir, 'adj_factors.csv'), 'utf8').trim().split('\n')).toEqual([HEADERS.adj_factors,
+        ...days.flatMap((d, i) => (factors[i] ? [`600999.SH,${d},${factors[i].replace(/\.?0+$/, '')}`] : [])),
+        ...days.map((d) => `600998.SH,${d},1.208`)]); // in key order: 600999.SH was loaded first
     });
 
     it('a forward walk stays on its basis when a new factor is loaded mid-walk; a new walk takes it', async () => {
