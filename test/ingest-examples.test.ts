@@ -40,7 +40,9 @@ for (const kind of KINDS) {
       expect(out.code, out.stderr).toBe(0);
       for (const d of DATASETS) {
         const n = rowsOf(`${EXAMPLES}/${d.name}.csv`);
-        expect(out.stdout, d.name).toContain(`${d.name}: ${n} rows from 1 file: ${n} inserted, 0 updated, 0 unchanged`);
+        // Every store holds the three markets already (migration 0008), described as the example does.
+        const counts = d.name === 'markets' ? `0 inserted, 0 updated, ${n} unchanged` : `${n} inserted, 0 updated, 0 unchanged`;
+        expect(out.stdout, d.name).toContain(`${d.name}: ${n} rows from 1 file: ${counts}`);
       }
       expect(out.stdout).toMatch(/^committed: \d+ rows/m);
     });
