@@ -10,7 +10,7 @@ import { basename, join } from 'node:path';
 import type { Store } from '../store/store.js';
 import { DATASETS, dataset, fileDataset, type Format } from '../ingest/registry.js';
 import { ingest, IngestIOError, type IngestFile } from '../ingest/load.js';
-import { errorLines, progressBar, summaryLines } from '../ingest/report.js';
+import { errorLines, progressBar, summaryLines, warningLines } from '../ingest/report.js';
 import { exportDatasets } from '../ingest/export.js';
 import { formatOfName } from '../ingest/source.js';
 import { layoutOf, VENDOR_FORMATS } from '../ingest/vendors/index.js';
@@ -95,6 +95,7 @@ export function registerIngest(program: Command, withStore: WithStore, db: () =>
       return withStore(db(), async (store) => {
         const r = await ingest(store, files, { dryRun: o.dryRun, maxErrors: o.maxErrors, progress: tty ? progressBar(process.stderr) : undefined });
         if (!r.ok) process.stderr.write(errorLines(r).map((l) => l + '\n').join(''));
+        process.stderr.write(warningLines(r, o.maxErrors).map((l) => l + '\n').join(''));
         const vendor = r.files.flatMap((f) => (f.vendor ?? []).map((l) => `${basename(f.path)}: ${l}`));
         process.stdout.write([...vendor, ...summaryLines(r)].map((l) => l + '\n').join(''));
         return r.ok ? EXIT.ok : EXIT.invalid;

@@ -10,6 +10,7 @@ import { bumpDataVersion, type BulkSession, type Store, type UpsertCounts } from
 import { IngestContext } from './context.js';
 import type { Dataset } from './dataset.js';
 import { DerivedDaily } from './derived-daily.js';
+import { LimitCheck } from './limit-check.js';
 import { orderOf, type Format } from './registry.js';
 import { formatError, RowReader } from './rows.js';
 import { formatOfName, IngestIOError, readRecords, sourceInfo } from './source.js';
@@ -40,6 +41,8 @@ export interface IngestResult {
   errorCount: number;
   /** Daily bars derived from the 1m bars written (ingest/derived-daily.ts). */
   derived: UpsertCounts;
+  /** Loaded daily bars outside their day's price limits (ingest/limit-check.ts): `file:line: id date: …`, loaded all the same. */
+  warnings: string[];
   /** The new data version, when the command changed anything. */
   dataVersion: string | null;
   seconds: number;
@@ -69,17 +72,20 @@ export async function ingest(store: Store, input: IngestFile[], opts: IngestOpti
   const summaries: FileSummary[] = [];
   let dataVersion: string | null = null;
   let derived: UpsertCounts = { inserted: 0, updated: 0, unchanged: 0 };
+  let warnings: string[] = [];
+  const check = new LimitCheck();
 
   const run = async (s: BulkSession) => {
     const ctx = await IngestContext.load(s);
     const days = await DerivedDaily.load(s);
     for (const f of files) {
-      summaries.push(await loadFile(s, ctx, f, { write: () => errorCount === 0 && !opts.dryRun, addError, batchSize, progress: opts.progress, days }));
+      summaries.push(await loadFile(s, ctx, f, { write: () => errorCount === 0 && !opts.dryRun, addError, batchSize, progress: opts.progress, days, check }));
     }
     if (errorCount > 0) throw new Invalid();
     if (opts.dryRun) return;
     await days.derive(s);
     derived = days.counts;
+    warnings = await check.warnings(s, ctx);
     if (summaries.some((x) => x.inserted + x.updated > 0) || derived.inserted + derived.updated > 0) {
       dataVersion = await bumpDataVersion(s);
     }
@@ -91,6 +97,7 @@ export async function ingest(store: Store, input: IngestFile[], opts: IngestOpti
     // Rolled back: nothing was inserted or updated after all.
     dataVersion = null;
     derived = { inserted: 0, updated: 0, unchanged: 0 };
+    warnings = [];
     for (const x of summaries) { x.inserted = 0; x.updated = 0; x.unchanged = 0; }
   }
   const datasets = new Map<string, DatasetSummary>();
@@ -101,11 +108,11 @@ export async function ingest(store: Store, input: IngestFile[], opts: IngestOpti
   }
   return {
     ok: errorCount === 0, dryRun: !!opts.dryRun, datasets: [...datasets.values()], files: summaries, errors, errorCount,
-    derived, dataVersion, seconds: (Date.now() - started) / 1000,
+    derived, warnings, dataVersion, seconds: (Date.now() - started) / 1000,
   };
 }
 
-interface FileOptions { write: () => boolean; addError: (m: string) => void; batchSize: number; progress?: Progress; days: DerivedDaily }
+interface FileOptions { write: () => boolean; addError: (m: string) => void; batchSize: number; progress?: Progress; days: DerivedDaily; check: LimitCheck }
 
 async function loadFile(s: BulkSession, ctx: IngestContext, f: IngestFile, o: FileOptions): Promise<FileSummary> {
   const started = Date.now();
@@ -126,6 +133,8 @@ async function loadFile(s: BulkSession, ctx: IngestContext, f: IngestFile, o: Fi
     batch = [];
   };
   const format = f.format ?? formatOfName(f.path);
+  const dailyBars = f.dataset.name === 'bars_1d' && o.write();
+  const ix = f.dataset.ix;
   const report = f.vendor ? new VendorReport() : null;
   const onBytes = (n: number) => { bytes = n; };
   const source = f.vendor ? f.vendor.layout.read({ ...f.vendor, path: f.path, dataset: f.dataset, ctx, report: report!, onBytes })
@@ -146,6 +155,7 @@ async function loadFile(s: BulkSession, ctx: IngestContext, f: IngestFile, o: Fi
       const r = reader.row(rec);
       if ('errors' in r) { for (const e of r.errors) o.addError(formatError(name, e, unit)); continue; }
       batch.push(r.row);
+      if (dailyBars) o.check.note(`${name}:${unit}`, r.row[ix.instrument_id] as number, r.row[ix.trade_date] as number, rec.line);
       if (batch.length >= o.batchSize) await flush();
     }
     o.progress?.update(sum.rows, bytes);

@@ -38,6 +38,9 @@ export function summaryLines(r: IngestResult): string[] {
   if (r.ok && !r.dryRun && d.inserted + d.updated + d.unchanged > 0) {
     lines.push(`bars_1d derived from bars_1m: ${d.inserted} inserted, ${d.updated} updated, ${d.unchanged} unchanged`);
   }
+  if (r.warnings.length) {
+    lines.push(`${r.warnings.length} daily bar${r.warnings.length === 1 ? '' : 's'} outside their day's price limits, loaded all the same (warnings on stderr)`);
+  }
   const rows = r.datasets.reduce((n, d) => n + d.rows, 0);
   const speed = `${rows} rows in ${r.seconds.toFixed(1)} s (${rate(rows, r.seconds)} rows/s)`;
   if (!r.ok) lines.push(`failed: ${r.errorCount} error${r.errorCount === 1 ? '' : 's'}; nothing was changed`);
@@ -51,4 +54,11 @@ export function summaryLines(r: IngestResult): string[] {
 export function errorLines(r: IngestResult): string[] {
   const more = r.errorCount - r.errors.length;
   return [...r.errors, ...(more > 0 ? [`… and ${more} more error${more === 1 ? '' : 's'}`] : [])];
+}
+
+/** The first `max` warnings, prefixed `warning: `, and how many more there were. */
+export function warningLines(r: IngestResult, max: number): string[] {
+  const more = r.warnings.length - max;
+  return [...r.warnings.slice(0, max).map((w) => `warning: ${w}`),
+    ...(more > 0 ? [`warning: … and ${more} more bar${more === 1 ? '' : 's'} outside their price limits`] : [])];
 }

@@ -1,0 +1,78 @@
+/**
+ * After the files of an `mds ingest` are written, every loaded daily bar of an equity is checked
+ * against its day's price limits (market/day-limits.ts, computed from the store as the command
+ * leaves it: bars, corporate actions, ST periods, calendar). A bar outside them (high above the
+ * up limit or low below the down limit) is almost always a missing corporate action, sometimes a
+ * vendor error: ingest reports it as a warning naming the file line, instrument and date, and
+ * loads it all the same.
+ */
+import { formatScaled, PRICE_SCALE } from '../lib/decimal.js';
+import { formatDate } from '../lib/time.js';
+import { dayLimits, sinceListing, stOn } from '../market/day-limits.js';
+import type { CorporateAction } from '../market/adjust.js';
+import type { Bar, BoardId, MarketId } from '../market/types.js';
+import type { BulkSession } from '../store/store.js';
+import type { IngestContext } from './context.js';
+
+interface Loaded { file: string; dates: number[]; lines: number[] }
+
+const px = (v: number) => formatScaled(v, PRICE_SCALE, 2);
+const BAR = 'date, open, high, low, close, volume, amount';
+
+export class LimitCheck {
+  /** Per inst, the daily bars this command loaded: dates and file lines, per file. */
+  private readonly loaded = new Map<number, Loaded[]>();
+
+  /** Records a daily bar loaded at `line` of `file` (the label `path:` or `path:record `). */
+  note(file: string, inst: number, date: number, line: number): void {
+    let per = this.loaded.get(inst);
+    if (!per) { per = []; this.loaded.set(inst, per); }
+    let l = per[per.length - 1];
+    if (!l || l.file !== file) { l = { file, dates: [], lines: [] }; per.push(l); }
+    l.dates.push(date); l.lines.push(line);
+  }
+
+  /** The warnings, one per loaded bar outside its limits, in file order per instrument. */
+  async warnings(s: BulkSession, ctx: IngestContext): Promise<string[]> {
+    const out: string[] = [];
+    for (const [inst, per] of this.loaded) {
+      const [eq] = await s.query<{ id: string; board: string | null; market: string; list_date: number | null }>(
+        "select id, board, market, list_date from instruments where inst = ? and kind = 'equity'", [inst]);
+      if (!eq || eq.board === null || eq.list_date === null) continue;
+      const listDate = Number(eq.list_date);
+      let lo = Infinity, hi = -Infinity;
+      for (const l of per) for (const d of l.dates) { if (d < lo) lo = d; if (d > hi) hi = d; }
+      const num = (r: Record<string, unknown>) => Object.fromEntries(Object.entries(r).map(([k, v]) => [k, Number(v)]));
+      // One session runs one statement at a time.
+      const bars = await s.query<Record<string, unknown>>(`select ${BAR} from bars_1d where inst = ? and date >= ? and date <= ? order by date`, [inst, lo, hi]);
+      const prev = await s.query<Record<string, unknown>>(`select ${BAR} from bars_1d where inst = ? and date < ? order by date desc limit 1`, [inst, lo]);
+      const actions = await s.query<Record<string, unknown>>(
+        'select ex_date, cash_per_share, bonus_ratio, transfer_ratio, rights_ratio, rights_price from corporate_actions where inst = ?', [inst]);
+      const st = await s.query<{ start_date: number; end_date: number | null }>('select start_date, end_date from st_periods where inst = ?', [inst]);
+      const cal = ctx.calendar(eq.market as MarketId);
+      const states = dayLimits({
+        days: cal.between(Math.max(lo, listDate), hi), board: eq.board as BoardId, market: eq.market as MarketId, listDate,
+        sinceListing: sinceListing(cal, listDate),
+        isSt: stOn(st.map((p) => ({ start_date: Number(p.start_date), end_date: p.end_date === null ? null : Number(p.end_date) }))),
+        actions: new Map(actions.map((a) => { const x = num(a) as unknown as CorporateAction; return [x.ex_date, x]; })),
+        prevBar: prev[0] ? { ts: 0, ...num(prev[0]) } as Bar : null,
+        bars: new Map(bars.map((b) => { const x = { ts: 0, ...num(b) } as Bar; return [x.date, x]; })),
+      });
+      const byDate = new Map(states.map((d) => [d.date, d]));
+      for (const l of per) {
+        l.dates.forEach((date, i) => {
+          const d = byDate.get(date);
+          if (!d?.bar || d.up === null || d.down === null || d.preClose === null) return;
+          const b = d.bar;
+          const what = b.high > d.up ? `high ${px(b.high)} above the up limit ${px(d.up)}`
+            : b.low < d.down ? `low ${px(b.low)} below the down limit ${px(d.down)}` : null;
+          if (what) {
+            out.push(`${l.file}${l.lines[i]}: ${eq.id} ${formatDate(date)}: ${what} (pre_close ${px(d.preClose)}, ${d.ratioPct}%, ${d.reason}); `
+              + 'a missing corporate action?');
+          }
+        });
+      }
+    }
+    return out;
+  }
+}
