@@ -13,15 +13,17 @@
  * again. Bars are written through `BulkSession.upsert` only, so the bar packs and pages follow.
  *
  * The day's minutes are usually the rows this command wrote: they are kept until the derivation
- * (the last row of each timestamp), and used when the store holds as many 1m bars of the day as
- * they have timestamps (the stored bars then are those rows, since bars are never deleted);
- * otherwise the day's bars are read back from the store.
+ * as bar pack records (store/bar-packs.ts; off the heap, so the rows are not kept alive), and
+ * the last record of each timestamp is used when the store holds as many 1m bars of the day as
+ * there are timestamps (the stored bars then are those rows: bars are never deleted); otherwise
+ * the day's bars are read back from the store.
  */
 import { aggregateDaily } from '../market/aggregate.js';
 import type { Bar } from '../market/types.js';
 import { marketEpoch } from '../lib/time.js';
 import type { BulkSession, UpsertCounts, UpsertTarget } from '../store/store.js';
 import { dataset } from './registry.js';
+import { decodeBars, PendingPack, RECORD_BYTES } from '../store/bar-packs.js';
 
 const MARKS: UpsertTarget = { table: 'bars_1d_derived', columns: ['inst', 'date'], key: ['inst', 'date'] };
 /** 1m rows kept for derivation that make the session derive before going on (bounds memory). */
@@ -30,41 +32,19 @@ const PENDING_ROWS = 250_000;
 const CHUNK = 256;
 const BAR_FIELDS = ['ts', 'open', 'high', 'low', 'close', 'volume', 'amount'] as const;
 
-/** The bar of `date` in row `r` whose fields (BAR_FIELDS) are at `at` (numbers; bigint columns may come as strings). */
-const bar = (r: unknown[], at: readonly number[], date: number): Bar => ({ ts: Number(r[at[0]]), date, open: Number(r[at[1]]),
-  high: Number(r[at[2]]), low: Number(r[at[3]]), close: Number(r[at[4]]), volume: Number(r[at[5]]), amount: Number(r[at[6]]) });
-/** Positions of the fields in rows read back (`select ${BAR_FIELDS}, date`). */
-const STORED = BAR_FIELDS.map((_, i) => i);
+/** The bar of `date` in a row read back (`select ${BAR_FIELDS}, date`; bigint columns may come as strings). */
+const bar = (r: unknown[], date: number): Bar => ({ ts: Number(r[0]), date, open: Number(r[1]), high: Number(r[2]), low: Number(r[3]),
+  close: Number(r[4]), volume: Number(r[5]), amount: Number(r[6]) });
 const chunks = <T>(xs: T[], n: number) => Array.from({ length: Math.ceil(xs.length / n) }, (_, i) => xs.slice(i * n, (i + 1) * n));
 const inList = (n: number) => `(${Array(n).fill('?').join(', ')})`;
-
-/** The 1m rows of one day written by this command, in the order written. */
-class DayRows {
-  readonly rows: unknown[][] = [];
-  private lastTs = -Infinity;
-  private ordered = true;
-
-  push(row: unknown[], ts: number): void {
-    if (ts <= this.lastTs) this.ordered = false;
-    this.lastTs = ts;
-    this.rows.push(row);
-  }
-
-  /** The rows in ts order, the last written of each ts (as the upserts left the table). */
-  latest(tsAt: number): unknown[][] {
-    if (this.ordered) return this.rows;
-    const idx = this.rows.map((_, i) => i).sort((a, b) => (this.rows[a][tsAt] as number) - (this.rows[b][tsAt] as number) || a - b);
-    return idx.filter((i, k) => k + 1 === idx.length || this.rows[idx[k + 1]][tsAt] !== this.rows[i][tsAt]).map((i) => this.rows[i]);
-  }
-}
 
 export class DerivedDaily {
   /** Daily bars written by derivation (counted as upserts count them). */
   readonly counts: UpsertCounts = { inserted: 0, updated: 0, unchanged: 0 };
-  /** Instrument → day → 1m rows written since the last derivation. */
-  private pending = new Map<number, Map<number, DayRows>>();
+  /** Instrument → day → the 1m bars written since the last derivation, as pack records in the order written. */
+  private pending = new Map<number, Map<number, PendingPack>>();
   private rows = 0;
-  /** Where the fields of a bar are in the 1m rows written (bars_1m's target columns). */
+  /** Where the fields of a pack record (BAR_FIELDS) are in the 1m rows written (bars_1m's target columns). */
   private fields: number[] = [];
   private readonly daily = dataset('bars_1d')!.target;
 
@@ -88,8 +68,7 @@ export class DerivedDaily {
   private note(target: UpsertTarget, rows: unknown[][]): void {
     const ii = target.columns.indexOf('inst'), di = target.columns.indexOf('date');
     this.fields = BAR_FIELDS.map((f) => target.columns.indexOf(f));
-    const ti = this.fields[0];
-    let inst = NaN, date = NaN, days: Map<number, DayRows> | undefined, day: DayRows | undefined;
+    let inst = NaN, date = NaN, days: Map<number, PendingPack> | undefined, day: PendingPack | undefined;
     for (const r of rows) {
       if (r[ii] !== inst) {
         inst = r[ii] as number;
@@ -100,9 +79,9 @@ export class DerivedDaily {
       if (r[di] !== date) {
         date = r[di] as number;
         day = days!.get(date);
-        if (!day) days!.set(date, day = new DayRows());
+        if (!day) days!.set(date, day = new PendingPack());
       }
-      day!.push(r, r[ti] as number);
+      day!.push(r, this.fields);
     }
     this.rows += rows.length;
   }
@@ -131,7 +110,6 @@ export class DerivedDaily {
   async derive(s: BulkSession): Promise<void> {
     const out: unknown[][] = [], marks: unknown[][] = [];
     const cols = this.daily.columns;
-    const f = this.fields;
     for (const inst of [...this.pending.keys()].sort((a, b) => a - b)) {
       const pendingDays = this.pending.get(inst)!;
       for (const part of chunks([...pendingDays.keys()].sort((a, b) => a - b), CHUNK)) {
@@ -146,9 +124,12 @@ export class DerivedDaily {
         const minutes = new Map<number, Bar[]>();
         const reread: number[] = [];
         for (const d of days) {
-          const rows = pendingDays.get(d)!.latest(f[0]);
-          if (rows.length === stored.get(d)) minutes.set(d, rows.map((r) => bar(r, f, d)));
-          else reread.push(d);
+          // The records in ts order, the last written of each ts (as the upserts left the table).
+          const recs = pendingDays.get(d)!.records(), n = recs.byteLength / RECORD_BYTES;
+          if (n !== stored.get(d)) { reread.push(d); continue; }
+          const m: Bar[] = [];
+          decodeBars(m, recs, n, d, -Infinity, Infinity, Infinity);
+          minutes.set(d, m);
         }
         if (reread.length) {
           const want = new Set(reread);
@@ -158,7 +139,7 @@ export class DerivedDaily {
             if (!want.has(d)) continue;
             let m = minutes.get(d);
             if (!m) minutes.set(d, m = []);
-            m.push(bar(r, STORED, d));
+            m.push(bar(r, d));
           }
         }
         for (const d of days) {

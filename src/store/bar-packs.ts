@@ -214,8 +214,11 @@ export function orderRecords(data: Uint8Array, n: number): Buffer {
   return out.subarray(0, o);
 }
 
-/** The records written to one pack in a transaction, encoded as they arrive. */
-class PendingPack {
+/**
+ * The records written to one pack in a transaction, encoded as they arrive (also the minutes
+ * of a day kept for deriving its daily bar, ingest/derived-daily.ts: off the JavaScript heap).
+ */
+export class PendingPack {
   private buf = Buffer.allocUnsafe(8 * RECORD_BYTES);
   private dv = dataView(this.buf);
   n = 0;
