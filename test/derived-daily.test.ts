@@ -7,12 +7,12 @@
  * indicators and price limits. SQLite and PostgreSQL.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { readFileSync, writeFileSync } from 'node:fs';
+import { readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { HAVE_SHARED, SHARED, walk, type Harness } from './helpers.js';
 import { emptyHarness, KINDS, tmp } from './ingest-helpers.js';
 import { ingest, type IngestResult } from '../src/ingest/load.js';
-import { dataset } from '../src/ingest/registry.js';
+import { dataset, DATASETS, fileDataset } from '../src/ingest/registry.js';
 import { exportDatasets } from '../src/ingest/export.js';
 import { checkBarPacks } from '../src/store/bar-packs.js';
 import { divRoundHalfUp, formatScaled, parseScaled } from '../src/lib/decimal.js';
@@ -242,6 +242,25 @@ for (const kind of KINDS) {
         expect(Math.abs(mins[i].low - units(d.low, 3)), b.trade_date).toBeLessThanOrEqual(640);
       });
       expect((await checkBarPacks(h.store)).problems).toEqual([]);
+    });
+
+    it('export --all, then ingest --dir into an empty store: the same daily bars, derived again where they were derived', async () => {
+      const out = tmp('mds-derived-move-');
+      await exportDatasets(h.store, DATASETS, { dir: out });
+      const files = readdirSync(out).map((f) => ({ path: join(out, f), dataset: fileDataset(f)!.dataset }));
+      const other = await emptyHarness(await kind.url());
+      try {
+        const r = await ingest(other.store, files);
+        expect(r.errors).toEqual([]);
+        // 12 days of 688001.SH, two of them loaded; 11 of the index.
+        expect(r.derived).toEqual({ inserted: 10 + 11, updated: 0, unchanged: 0 });
+        for (const path of ['/api/v1/equities/688001.SH/bars?interval=1d&from=2021-01-01', '/api/v1/indices/000001.SH/bars?interval=1d&from=2020-01-01']) {
+          expect(await walk(other, path, 1000)).toEqual(await walk(h, path, 1000));
+        }
+        const marks = (x: Harness) => x.store.selectRows('select count(*) from bars_1d_derived', []).then((v) => Number(v[0][0]));
+        expect(await marks(other)).toBe(await marks(h));
+        expect((await checkBarPacks(other.store)).problems).toEqual([]);
+      } finally { await other.close(); }
     });
   });
 }
