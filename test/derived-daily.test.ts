@@ -244,6 +244,22 @@ for (const kind of KINDS) {
       expect((await checkBarPacks(h.store)).problems).toEqual([]);
     });
 
+    it('a large load derives as it goes (every N rows kept): days cut between derivations are derived again from all their minutes', async () => {
+      const other = await emptyHarness(await kind.url());
+      try {
+        const files = { markets: MARKETS, instruments: INSTRUMENTS, bars_1m: [MINUTE_HEADER, ...minutes.map((m) => minuteLine('688001.SH', m))] };
+        for (const [n, lines] of Object.entries(files)) writeFileSync(join(dir, `${n}.csv`), lines.join('\n') + '\n');
+        const r = await ingest(other.store, Object.keys(files).map((n) => ({ path: join(dir, `${n}.csv`), dataset: dataset(n)! })),
+          { batchSize: 50, deriveEvery: 100 });
+        expect(r.errors).toEqual([]);
+        // Every day was first derived from part of its minutes, then again (240 minutes a day, 100 at a time).
+        expect(r.derived.inserted).toBe(12);
+        expect(r.derived.updated).toBeGreaterThanOrEqual(12);
+        expect((await walk(other, '/api/v1/equities/688001.SH/bars?interval=1d&from=2021-01-01', 1000)).map(served)).toEqual(dayBars(minutes).map(apiDay));
+        expect((await checkBarPacks(other.store)).problems).toEqual([]);
+      } finally { await other.close(); }
+    });
+
     it('export --all, then ingest --dir into an empty store: the same daily bars, derived again where they were derived', async () => {
       const out = tmp('mds-derived-move-');
       await exportDatasets(h.store, DATASETS, { dir: out });

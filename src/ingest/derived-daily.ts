@@ -44,15 +44,18 @@ export class DerivedDaily {
   /** Instrument → day → the 1m bars written since the last derivation, as pack records in the order written. */
   private pending = new Map<number, Map<number, PendingPack>>();
   private rows = 0;
+  /** 1m rows kept that make the session derive before going on. */
+  private readonly every: number;
   /** Where the fields of a pack record (BAR_FIELDS) are in the 1m rows written (bars_1m's target columns). */
   private fields: number[] = [];
   private readonly daily = dataset('bars_1d')!.target;
 
   /** `marked`: the store may hold derived bars (else loading daily bars has no marks to remove). */
-  private constructor(private marked: boolean) {}
+  private constructor(private marked: boolean, every: number) { this.every = every; }
 
-  static async load(s: BulkSession): Promise<DerivedDaily> {
-    return new DerivedDaily((await s.queryRows('select 1 from bars_1d_derived limit 1')).length > 0);
+  /** `every`: how many 1m rows are kept before deriving (tests make it small). */
+  static async load(s: BulkSession, every = PENDING_ROWS): Promise<DerivedDaily> {
+    return new DerivedDaily((await s.queryRows('select 1 from bars_1d_derived limit 1')).length > 0, every);
   }
 
   /** Follows an upsert of `rows` into `target` (that returned `c`) in session `s`. */
@@ -60,7 +63,7 @@ export class DerivedDaily {
     if (target.table === 'bars_1d' && this.marked) await this.unmark(s, target, rows);
     else if (target.table === 'bars_1m' && c.inserted + c.updated > 0) {
       this.note(target, rows);
-      if (this.rows >= PENDING_ROWS) await this.derive(s);
+      if (this.rows >= this.every) await this.derive(s);
     }
   }
 

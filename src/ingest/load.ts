@@ -54,7 +54,11 @@ export interface Progress {
   finish(summary: FileSummary): void;
 }
 
-export interface IngestOptions { dryRun?: boolean; maxErrors?: number; batchSize?: number; progress?: Progress }
+export interface IngestOptions {
+  dryRun?: boolean; maxErrors?: number; batchSize?: number; progress?: Progress;
+  /** Daily bars are derived from the 1m rows kept every this many rows, and at the end (default 250,000). */
+  deriveEvery?: number;
+}
 
 class Invalid extends Error {}
 
@@ -77,7 +81,7 @@ export async function ingest(store: Store, input: IngestFile[], opts: IngestOpti
 
   const run = async (s: BulkSession) => {
     const ctx = await IngestContext.load(s);
-    const days = await DerivedDaily.load(s);
+    const days = await DerivedDaily.load(s, opts.deriveEvery);
     for (const f of files) {
       summaries.push(await loadFile(s, ctx, f, { write: () => errorCount === 0 && !opts.dryRun, addError, batchSize, progress: opts.progress, days, check }));
     }
