@@ -10,7 +10,11 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { HAVE_SHARED, SHARED, walk, type Harness } from './helpers.js';
-import { emptyHarness, KINDS, tmp } from './ingest-helpers.js';
+import { emptyHarness, KINDS, sleep, tmp } from './ingest-helpers.js';
+import pg from 'pg';
+import { openStore, type Store } from '../src/store/store.js';
+import { DerivedDaily } from '../src/ingest/derived-daily.js';
+import { marketEpoch } from '../src/lib/time.js';
 import { ingest, type IngestResult } from '../src/ingest/load.js';
 import { dataset, DATASETS, fileDataset } from '../src/ingest/registry.js';
 import { exportDatasets } from '../src/ingest/export.js';
@@ -258,6 +262,53 @@ for (const kind of KINDS) {
         expect((await walk(other, '/api/v1/equities/688001.SH/bars?interval=1d&from=2021-01-01', 1000)).map(served)).toEqual(dayBars(minutes).map(apiDay));
         expect((await checkBarPacks(other.store)).problems).toEqual([]);
       } finally { await other.close(); }
+    });
+
+    it.skipIf(kind.name !== 'postgres')('two commands deriving one day at once from different minutes: the bar has all of them (PostgreSQL)', async () => {
+      const other = await emptyHarness(await kind.url());
+      const second = openStore(other.url);
+      const watcher = new pg.Client({ connectionString: other.url });
+      await watcher.connect();
+      try {
+        for (const [n, lines] of Object.entries({ markets: MARKETS, instruments: INSTRUMENTS })) writeFileSync(join(dir, `${n}.csv`), lines.join('\n') + '\n');
+        expect((await ingest(other.store, ['markets', 'instruments'].map((n) => ({ path: join(dir, `${n}.csv`), dataset: dataset(n)! })))).errors).toEqual([]);
+        const [[inst]] = await other.store.selectRows('select inst from instruments where id = ?', ['688001.SH']);
+        const day = minutes.filter((m) => m.date === '2021-06-01');
+        const target = dataset('bars_1m')!.target;
+        const rowOf = (m: Minute) => {
+          const v: Record<string, unknown> = { ...m, inst, date: 20210601, ts: marketEpoch(20210601, Number(m.time.slice(0, 2)) * 60 + Number(m.time.slice(3))) };
+          return target.columns.map((c) => v[c]);
+        };
+        /** One command's transaction: writes `mins`, derives, then waits for `hold` before committing. */
+        const command = (store: Store, mins: Minute[], derived: () => void, hold: Promise<void>) => store.bulkTransaction(async (s) => {
+          const d = await DerivedDaily.load(s, 'postgres');
+          const rows = mins.map(rowOf);
+          await d.written(s, target, rows, await s.upsert(target, rows));
+          await d.derive(s);
+          derived();
+          await hold;
+        });
+        let release!: () => void, firstDerived!: () => void;
+        const hold = new Promise<void>((r) => { release = r; });
+        const first = new Promise<void>((r) => { firstDerived = r; });
+        const morning = command(other.store, day.filter((m) => m.time <= '11:30'), firstDerived, hold);
+        await first;
+        const afternoon = command(second, day.filter((m) => m.time > '11:30'), () => {}, Promise.resolve());
+        // The afternoon's command waits on a lock of the uncommitted morning's before it finishes.
+        const waiting = async () => (await watcher.query("select count(*)::int as n from pg_stat_activity where datname = current_database() and wait_event_type = 'Lock'")).rows[0].n;
+        for (let t = 0; t < 100 && await waiting() === 0; t++) await sleep(50);
+        expect(await waiting()).toBe(1);
+        release();
+        await Promise.all([morning, afternoon]);
+        const [want] = dayBars(day);
+        const [got] = await other.store.selectRows('select open, high, low, close, volume, amount from bars_1d where inst = ? and date = ?', [inst, 20210601]);
+        expect(got.map(Number)).toEqual([want.open, want.high, want.low, want.close, want.volume, want.amount]);
+        expect((await checkBarPacks(other.store)).problems).toEqual([]);
+      } finally {
+        await watcher.end();
+        await second.close();
+        await other.close();
+      }
     });
 
     it('export --all, then ingest --dir into an empty store: the same daily bars, derived again where they were derived', async () => {

@@ -17,11 +17,18 @@
  * the last record of each timestamp is used when the store holds as many 1m bars of the day as
  * there are timestamps (the stored bars then are those rows: bars are never deleted); otherwise
  * the day's bars are read back from the store.
+ *
+ * On PostgreSQL a derivation first takes the transaction advisory lock that bar pack merges take
+ * (held to the commit): another command that wrote minutes of the same day and derived its bar
+ * has then committed, and the reads here (read committed) see its minutes. Without it, two
+ * commands loading different minutes of one day at once would each derive from their own, and
+ * the later commit's bar would lack the other's minutes.
  */
 import { aggregateDaily } from '../market/aggregate.js';
 import type { Bar } from '../market/types.js';
 import { marketEpoch } from '../lib/time.js';
-import type { BulkSession, UpsertCounts, UpsertTarget } from '../store/store.js';
+import type { BulkSession, Dialect, UpsertCounts, UpsertTarget } from '../store/store.js';
+import { PACK_LOCK } from '../store/bar-pages.js';
 import { dataset } from './registry.js';
 import { decodeBars, PendingPack, RECORD_BYTES } from '../store/bar-packs.js';
 
@@ -51,11 +58,11 @@ export class DerivedDaily {
   private readonly daily = dataset('bars_1d')!.target;
 
   /** `marked`: the store may hold derived bars (else loading daily bars has no marks to remove). */
-  private constructor(private marked: boolean, every: number) { this.every = every; }
+  private constructor(private marked: boolean, private readonly dialect: Dialect, every: number) { this.every = every; }
 
   /** `every`: how many 1m rows are kept before deriving (tests make it small). */
-  static async load(s: BulkSession, every = PENDING_ROWS): Promise<DerivedDaily> {
-    return new DerivedDaily((await s.queryRows('select 1 from bars_1d_derived limit 1')).length > 0, every);
+  static async load(s: BulkSession, dialect: Dialect, every = PENDING_ROWS): Promise<DerivedDaily> {
+    return new DerivedDaily((await s.queryRows('select 1 from bars_1d_derived limit 1')).length > 0, dialect, every);
   }
 
   /** Follows an upsert of `rows` into `target` (that returned `c`) in session `s`. */
@@ -111,6 +118,8 @@ export class DerivedDaily {
    * bars, writes it (an equal stored bar is left alone) and marks it derived.
    */
   async derive(s: BulkSession): Promise<void> {
+    if (this.pending.size === 0) return;
+    if (this.dialect === 'postgres') await s.query('select pg_advisory_xact_lock(?)', [PACK_LOCK]);
     const out: unknown[][] = [], marks: unknown[][] = [];
     const cols = this.daily.columns;
     for (const inst of [...this.pending.keys()].sort((a, b) => a - b)) {

@@ -81,7 +81,7 @@ export async function ingest(store: Store, input: IngestFile[], opts: IngestOpti
 
   const run = async (s: BulkSession) => {
     const ctx = await IngestContext.load(s);
-    const days = await DerivedDaily.load(s, opts.deriveEvery);
+    const days = await DerivedDaily.load(s, store.dialect, opts.deriveEvery);
     for (const f of files) {
       summaries.push(await loadFile(s, ctx, f, { write: () => errorCount === 0 && !opts.dryRun, addError, batchSize, progress: opts.progress, days, check }));
     }
