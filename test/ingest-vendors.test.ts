@@ -253,12 +253,24 @@ for (const kind of KINDS) {
 
 describe('mds ingest --format (CLI)', () => {
   const db = () => join(tmp(), 'store.sqlite');
-  it.skipIf(!HAVE_SHARED)('refuses czsc files (no amount) and TDX 5-minute files with one error each, exit 2; a format for another dataset is a usage error', () => {
+  it.skipIf(!HAVE_SHARED)('loads czsc files (no amount: unknown); refuses TDX 5-minute files with one error, exit 2; a format for another dataset is a usage error', () => {
     const url = db();
     expect(mds(url, 'ingest', 'instruments', join(EXAMPLES, 'shared-data/instruments.csv')).code).toBe(0);
     const czsc = mds(url, 'ingest', 'bars_1m', join(SHARED, 'ohlcv/czsc_000001.XSHG_1MIN.csv'), '--format', 'czsc');
-    expect([czsc.code, czsc.stderr.trim()]).toEqual([2, `${join(SHARED, 'ohlcv/czsc_000001.XSHG_1MIN.csv')}:2: amount: the file has no amount column `
-      + '(symbol,dt,open,close,high,low,vol) and bars_1m requires the turnover in CNY; nothing of it is loaded (an amount is never invented)']);
+    expect([czsc.code, czsc.stderr]).toEqual([0, '']);
+    expect(czsc.stdout).toContain('bars_1m: 2640 rows from 1 file: 2640 inserted, 0 updated, 0 unchanged');
+    expect(czsc.stdout).toContain('bars_1d derived from bars_1m: 11 inserted, 0 updated, 0 unchanged');
+    const daily = mds(url, 'ingest', 'bars_1d', join(SHARED, 'ohlcv/czsc_000001.SH_D.csv'), '--format', 'czsc');
+    expect([daily.code, daily.stderr]).toEqual([0, '']);
+    // The 11 days derived from the minutes are loaded now (4 equal to what was derived).
+    expect(daily.stdout).toContain('bars_1d: 3332 rows from 1 file: 3321 inserted, 7 updated, 4 unchanged');
+    const bad = join(tmp(), 'czsc.csv');
+    writeFileSync(bad, 'symbol,dt,open,close,high,low,vol\n000001.XSHG,2020-07-01 09:31,2991.18,2990.43,2991.5,2990.34,7208583.5\n'
+      + 'XSHG,2020-07-01 09:32:00,2990.32,2986.91,2990.32,2986.78,311297200.0\n');
+    const errs = mds(url, 'ingest', 'bars_1m', bad, '--format', 'czsc');
+    expect([errs.code, errs.stderr.trim().split('\n')]).toEqual([2, [
+      `${bad}:2: dt: expected the bar's end YYYY-MM-DD HH:MM:00, got "2020-07-01 09:31"`,
+      `${bad}:3: symbol: expected an instrument such as 000001.SH or 000001.XSHG, got "XSHG"`]]);
     const five = mds(url, 'ingest', 'bars_1m', join(SHARED, 'ohlcv/tdx_sh688001_5min.csv'), '--format', 'tdx-csv');
     expect(five.code).toBe(2);
     expect(five.stderr).toContain('tdx_sh688001_5min.csv:3: time: bars 5 minutes apart (09:35, 09:40): a 5-minute file');

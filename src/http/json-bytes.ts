@@ -230,8 +230,8 @@ export const asciiJson = (s: string) => JSON.stringify(s).replace(/[\u007f-\ufff
 
 const DAILY = new Set(['1d', '1w', '1mo', '1q', '1y']);
 const CLOSE = latin1('T15:00:00+08:00');
-const [closeTradeDate, open, high, low, close, volume, amount, end] = ['T15:00:00+08:00","trade_date":"', '","open":"', '","high":"',
-  '","low":"', '","close":"', '","volume":', ',"amount":"', '"}'].map(latin1);
+const [closeTradeDate, open, high, low, close, volume, amount, end, amountNull] = ['T15:00:00+08:00","trade_date":"', '","open":"', '","high":"',
+  '","low":"', '","close":"', '","volume":', ',"amount":"', '"}', ',"amount":null}'].map(latin1);
 const [values, next, pointEnd, emptyEnd] = ['","values":{', '",', '"}}', '}}'].map(latin1);
 /** `"key":"` of indicator value keys (a few dozen). */
 const valueKeys = new Map<string, Buffer>();
@@ -316,7 +316,7 @@ export function recordWriter<R, C = undefined>(fields: FieldSpec<R, C>[]): Recor
 
 /**
  * Writes the JSON of a Bar record (the Bar schema's fields, in its order): prices at the
- * kind's tick (2 decimals, funds 3), money at 2, volume an integer.
+ * kind's tick (2 decimals, funds 3), money at 2 (null when unknown), volume an integer.
  */
 export function barWriter(instrumentId: string, kind: string, interval: string, adjustment: string): (w: JsonBytes, b: Bar) => void {
   return memo(`b|${instrumentId}|${kind}|${interval}|${adjustment}`, () => {
@@ -325,9 +325,9 @@ export function barWriter(instrumentId: string, kind: string, interval: string, 
   });
 }
 
-/** Writes a bar given as its fields (a packed record needs no Bar made of it). */
+/** Writes a bar given as its fields (a packed record needs no Bar made of it); amount null: unknown. */
 export type BarFieldsWriter = (w: JsonBytes, ts: number, date: number, open: number, high: number, low: number, close: number,
-  volume: number, amount: number | bigint) => void;
+  volume: number, amount: number | bigint | null) => void;
 
 /** As barWriter, for a bar given as its fields. */
 export function barFieldsWriter(instrumentId: string, kind: string, interval: string, adjustment: string): BarFieldsWriter {
@@ -338,12 +338,13 @@ function makeBarWriter(instrumentId: string, kind: string, interval: string, adj
   const headText = `{"instrument_id":${asciiJson(instrumentId)},"interval":${asciiJson(interval)},"adjustment":${asciiJson(adjustment)},"timestamp":"`;
   const head = latin1(headText);
   const digits = kind === 'fund' ? 3 : 2;
-  const rest = (w: JsonBytes, o: number, h: number, l: number, c: number, v: number, a: number | bigint) => {
+  const rest = (w: JsonBytes, o: number, h: number, l: number, c: number, v: number, a: number | bigint | null) => {
     writePrice(w, o, digits);
     w.bytes(high); writePrice(w, h, digits);
     w.bytes(low); writePrice(w, l, digits);
     w.bytes(close); writePrice(w, c, digits);
     w.bytes(volume); w.uint(v);
+    if (a === null) { w.bytes(amountNull); return; }
     w.bytes(amount);
     if (typeof a === 'bigint') w.ascii(money2(a)); else w.decimal(a, 2);
     w.bytes(end);

@@ -74,6 +74,17 @@ describe('hand-compiled serialisers', () => {
     }
   });
 
+  it('render a bar of unknown amount with "amount":null, daily and intraday, as JSON.stringify of its record would', () => {
+    for (const interval of ['1d', '5m']) {
+      const b = { ts: interval === '1d' ? 0 : 1700000040, date: 20231115, open: 3_000_120, high: 3_001_000, low: 2_999_000, close: 3_000_500, volume: 720_858_300, amount: null };
+      const rec = barRecord('000001.SH', 'index', interval, 'none')(b);
+      if (interval === '1d') rec.timestamp = '2023-11-15T15:00:00+08:00';
+      const out = text(barWriter('000001.SH', 'index', interval, 'none'), b);
+      expect(out).toBe(JSON.stringify(rec));
+      expect(out.endsWith('"volume":720858300,"amount":null}')).toBe(true);
+    }
+  });
+
   it('render an indicator point as JSON.stringify of its record would', () => {
     let seed = 3;
     const rnd = () => { seed = (seed * 48271) % 2147483647; return seed / 2147483647; };

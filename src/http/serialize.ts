@@ -48,7 +48,7 @@ export function barRecord(instrumentId: string, kind: string, interval: string, 
     instrument_id: instrumentId, interval, adjustment,
     timestamp: formatTimestamp(b.ts), trade_date: formatDate(b.date),
     open: price(b.open, d), high: price(b.high, d), low: price(b.low, d), close: price(b.close, d),
-    volume: b.volume, amount: money2(b.amountExact ?? b.amount),
+    volume: b.volume, amount: b.amount === null ? null : money2(b.amountExact ?? b.amount),
   });
 }
 

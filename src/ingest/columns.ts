@@ -22,6 +22,12 @@ export interface ColumnType {
   parse(raw: string, r: Resolver): Parsed;
   /** A stored value → the field text. */
   format(v: string | number, r: Resolver): string;
+  /**
+   * The stored value of an empty or absent field of an optional column kept NOT NULL, whose
+   * absence the store marks in-band (a bar's unknown amount: UNKNOWN_AMOUNT, store/schema.ts);
+   * exported as an empty field again. Unset: an empty field is stored as NULL.
+   */
+  empty?: number;
 }
 
 const MIN_YEAR = 1900, MAX_YEAR = 2199;

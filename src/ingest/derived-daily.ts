@@ -3,8 +3,8 @@
  * writes 1m bars of an instrument and trading day that has no loaded daily bar, the day's daily
  * bar is derived from the day's 1m bars as stored (all of them, loaded by this command or
  * earlier), in the same transaction, by `aggregateDaily` (market/aggregate.ts): first open,
- * highest high, lowest low, last close, sums of volume and amount. A day with only some of its
- * minutes yields the bar of the minutes stored.
+ * highest high, lowest low, last close, sums of volume and amount (unknown when a minute's amount
+ * is unknown). A day with only some of its minutes yields the bar of the minutes stored.
  *
  * Derived bars are marked in `bars_1d_derived` (inst, date) so that they can be told from loaded
  * ones: a loaded daily bar always wins. Loading a daily bar removes the mark of its day (the
@@ -29,6 +29,7 @@ import type { Bar } from '../market/types.js';
 import { marketEpoch } from '../lib/time.js';
 import type { BulkSession, Dialect, UpsertCounts, UpsertTarget } from '../store/store.js';
 import { PACK_LOCK } from '../store/bar-pages.js';
+import { amountOf, storedAmount } from '../store/schema.js';
 import { dataset } from './registry.js';
 import { decodeBars, PendingPack, RECORD_BYTES } from '../store/bar-packs.js';
 
@@ -39,9 +40,9 @@ const PENDING_ROWS = 250_000;
 const CHUNK = 256;
 const BAR_FIELDS = ['ts', 'open', 'high', 'low', 'close', 'volume', 'amount'] as const;
 
-/** The bar of `date` in a row read back (`select ${BAR_FIELDS}, date`; bigint columns may come as strings). */
+/** The bar of `date` in a row read back (`select ${BAR_FIELDS}, date`; bigint columns may come as strings; amount decoded). */
 const bar = (r: unknown[], date: number): Bar => ({ ts: Number(r[0]), date, open: Number(r[1]), high: Number(r[2]), low: Number(r[3]),
-  close: Number(r[4]), volume: Number(r[5]), amount: Number(r[6]) });
+  close: Number(r[4]), volume: Number(r[5]), amount: amountOf(Number(r[6])) });
 const chunks = <T>(xs: T[], n: number) => Array.from({ length: Math.ceil(xs.length / n) }, (_, i) => xs.slice(i * n, (i + 1) * n));
 const inList = (n: number) => `(${Array(n).fill('?').join(', ')})`;
 
@@ -157,7 +158,9 @@ export class DerivedDaily {
         for (const d of days) {
           const [b] = aggregateDaily(minutes.get(d)!);
           if (b.amountExact !== undefined) throw new RangeError(`derived daily bar ${inst}/${d}: amount passes 2^53 fen`);
-          const named: Record<string, number> = { inst, date: d, open: b.open, high: b.high, low: b.low, close: b.close, volume: b.volume, amount: b.amount };
+          const named: Record<string, number> = {
+            inst, date: d, open: b.open, high: b.high, low: b.low, close: b.close, volume: b.volume, amount: storedAmount(b.amount),
+          };
           out.push(cols.map((c) => named[c]));
           marks.push([inst, d]);
         }

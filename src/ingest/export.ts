@@ -44,7 +44,8 @@ export async function writeDataset(s: BulkSession, ctx: IngestContext, ds: Datas
     if (page.length === 0) break;
     let text = '';
     for (const r of page) {
-      const vals = select.map((c) => r[c]);
+      // A column's in-band empty value (a bar's unknown amount) is an empty field, as ingest reads it.
+      const vals = select.map((c, i) => (r[c] === cols[i].empty ? null : r[c]));
       if (format === 'csv') {
         text += vals.map((v, i) => (v === null ? '' : cols[i].type === 'text' ? csvField(cols[i].format(v as string, ctx))
           : cols[i].format(v as number, ctx))).join(',') + '\n';

@@ -12,6 +12,7 @@ import { dayLimits, sinceListing, stOn } from '../market/day-limits.js';
 import type { CorporateAction } from '../market/adjust.js';
 import type { Bar, BoardId, MarketId } from '../market/types.js';
 import type { BulkSession } from '../store/store.js';
+import { decodedAmount } from '../store/schema.js';
 import type { IngestContext } from './context.js';
 
 interface Loaded { file: string; dates: number[]; lines: number[] }
@@ -55,8 +56,8 @@ export class LimitCheck {
         sinceListing: sinceListing(cal, listDate),
         isSt: stOn(st.map((p) => ({ start_date: Number(p.start_date), end_date: p.end_date === null ? null : Number(p.end_date) }))),
         actions: new Map(actions.map((a) => { const x = num(a) as unknown as CorporateAction; return [x.ex_date, x]; })),
-        prevBar: prev[0] ? { ts: 0, ...num(prev[0]) } as Bar : null,
-        bars: new Map(bars.map((b) => { const x = { ts: 0, ...num(b) } as Bar; return [x.date, x]; })),
+        prevBar: prev[0] ? { ts: 0, ...decodedAmount(num(prev[0]) as { amount: number }) } as Bar : null,
+        bars: new Map(bars.map((b) => { const x = { ts: 0, ...decodedAmount(num(b) as { amount: number }) } as Bar; return [x.date, x]; })),
       });
       const byDate = new Map(states.map((d) => [d.date, d]));
       for (const l of per) {

@@ -55,7 +55,7 @@ export class RowReader {
         const raw = map[i] < 0 ? '' : fields[map[i]];
         if (raw === '') {
           if (cols[i].required) errors = this.fail(errors, rec, i, `required: expected ${cols[i].expected}`);
-          vals.push(null);
+          vals.push(cols[i].empty ?? null);
           continue;
         }
         const v = cols[i].parse(raw, this.ctx);
@@ -87,9 +87,9 @@ export class RowReader {
     return out;
   }
 
-  /** A JSON value as the stored value (null when empty), or the problem. */
+  /** A JSON value as the stored value (the column's `empty`, else null, when empty), or the problem. */
   private json(c: ColumnSpec, v: unknown): unknown {
-    if (v === undefined || v === null || v === '') return c.required ? { error: `required: expected ${c.expected}` } : null;
+    if (v === undefined || v === null || v === '') return c.required ? { error: `required: expected ${c.expected}` } : c.empty ?? null;
     let raw: string;
     if (typeof v === 'string') raw = v;
     else if (typeof v === 'number' && c.json === 'number' && Number.isSafeInteger(v)) raw = String(v);

@@ -115,6 +115,15 @@ describe('aggregateIntraday', () => {
     ]);
   });
 
+  it('gives a bucket with a bar of unknown amount (null) an unknown amount, the other buckets their sums', () => {
+    const bars = syntheticDay(20240301).map((b) => (b.ts === marketEpoch(20240301, 583) ? { ...b, amount: null } : b));
+    const out = aggregateIntraday(bars, 5);
+    expect(out.slice(0, 3).map((b) => [(b.ts - marketEpoch(20240301, 0)) / 60, b.volume, b.amount])).toEqual([[575, 600, 60], [580, 500, 50], [585, 500, null]]);
+    expect(out.filter((b) => b.amount === null)).toHaveLength(1);
+    expect(aggregateIntraday(bars, 60).map((b) => b.amount)).toEqual([null, 600, 600, 600]);
+    expect(aggregateDaily(bars)[0]).toMatchObject({ volume: 24100, amount: null });
+  });
+
   it('rejects off-session or unordered bars', () => {
     expect(() => aggregateIntraday(syntheticDay(20240301, [720]), 5)).toThrow(RangeError);
     expect(() => aggregateIntraday([...day].reverse(), 5)).toThrow(RangeError);
@@ -182,5 +191,17 @@ describe('periods', () => {
     expect(y.amount).toBe(Number(3n * 2n ** 52n + 3n));
     const small = aggregatePeriods(big.slice(0, 1), '1y')[0];
     expect(small.amountExact).toBeUndefined();
+  });
+
+  it('gives a period with a day of unknown amount (null) an unknown amount, first or later, past 2^53 or not', () => {
+    const week = [daily(20240102, 1, 1), daily(20240103, 1, 1), daily(20240104, 1, 1)];
+    for (const at of [0, 1, 2]) {
+      const mixed = week.map((b, i) => ({ ...b, amount: i === at ? null : 2 ** 52 + i }));
+      const [w] = aggregatePeriods(mixed, '1w');
+      expect(w).toMatchObject({ date: 20240104, volume: 3000, amount: null });
+      expect(w.amountExact).toBeUndefined();
+    }
+    const known = aggregatePeriods(week.map((b) => ({ ...b, amount: 7 })), '1w')[0];
+    expect(known.amount).toBe(21);
   });
 });

@@ -1,8 +1,9 @@
 /**
  * Bar aggregation (CONTRACT.md §6): 1m -> 5m/15m/30m/60m and 1d, 1d -> 1w/1mo/1q/1y.
  * A group takes the first open, highest high, lowest low, last close and the sums of volume and
- * amount. Inputs are bars of one instrument in ascending `ts`; groups with missing members
- * (gaps in the data, suspended days) are still emitted from what is there.
+ * amount (unknown, null, when any bar of the group has an unknown amount). Inputs are bars of
+ * one instrument in ascending `ts`; groups with missing members (gaps in the data, suspended
+ * days) are still emitted from what is there.
  */
 import { addDays, dateParts, marketEpoch, MARKET_OFFSET_SECONDS, weekday } from '../lib/time.js';
 import { bucketEnd, type IntradayMinutes } from './sessions.js';
@@ -21,9 +22,12 @@ function addExact(a: number, b: number, what: string): number {
 
 /**
  * Adds b's amount to the group's exactly: in a number while the sum stays below 2^53 fen, in a
- * BigInt beyond (a year of SSE Composite turnover is about 1e16 fen).
+ * BigInt beyond (a year of SSE Composite turnover is about 1e16 fen). A group with a bar of
+ * unknown amount (null) has an unknown amount: a partial sum would understate it.
  */
 function addAmount(cur: Bar, b: Bar): void {
+  if (cur.amount === null) return;
+  if (b.amount === null) { cur.amount = null; delete cur.amountExact; return; }
   const s = cur.amount + b.amount;
   if (cur.amountExact === undefined && b.amountExact === undefined && Number.isSafeInteger(s)) { cur.amount = s; return; }
   cur.amountExact = (cur.amountExact ?? BigInt(cur.amount)) + (b.amountExact ?? BigInt(b.amount));

@@ -7,14 +7,14 @@ export const INTERVAL_IDS: IntervalId[] = ['1m', '5m', '15m', '30m', '60m', '1d'
 export const ADJUSTMENT_IDS = ['none', 'forward', 'backward'] as const;
 export type AdjustmentId = (typeof ADJUSTMENT_IDS)[number];
 
-/** One OHLCV bar; prices in 1/1000 CNY, volume in shares, amount in fen. */
+/** One OHLCV bar; prices in 1/1000 CNY, volume in shares, amount in fen (null: unknown, the vendor published none). */
 export interface Bar {
   /** Bar end, epoch seconds. */
   ts: number;
   /** Trading day (YYYYMMDD) the bar belongs to; for 1w..1y the period's last trading day. */
   date: number;
   open: number; high: number; low: number; close: number;
-  volume: number; amount: number;
+  volume: number; amount: number | null;
   /** Exact amount of an aggregated bar whose sum passed 2^53 fen (a year of an index); `amount` is then approximate. */
   amountExact?: bigint;
 }

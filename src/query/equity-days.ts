@@ -1,6 +1,6 @@
 import { LRUCache } from 'lru-cache';
 import type { Kysely } from 'kysely';
-import type { Database } from '../store/schema.js';
+import { decodedAmount, type Database } from '../store/schema.js';
 import type { Catalog, InstrumentRow } from '../store/catalog.js';
 import type { CorporateAction } from '../market/adjust.js';
 import type { BoardId, MarketId } from '../market/types.js';
@@ -82,7 +82,7 @@ export class EquityDays {
       sinceListing: sinceListing(cal, inst.list_date),
       isSt: stOn(m.st),
       actions: m.actions,
-      prevBar: prev ? { ts: 0, ...prev } : null,
+      prevBar: prev ? { ts: 0, ...decodedAmount(prev) } : null,
       bars: new Map(rows.map((r) => [r.date, r])),
     });
   }

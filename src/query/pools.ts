@@ -1,6 +1,6 @@
 import { LRUCache } from 'lru-cache';
 import { sql, type Kysely } from 'kysely';
-import type { Database } from '../store/schema.js';
+import { decodedAmount, type Database } from '../store/schema.js';
 import type { Catalog } from '../store/catalog.js';
 import type { Bar, BoardId, MarketId } from '../market/types.js';
 import type { CorporateAction } from '../market/adjust.js';
@@ -78,8 +78,8 @@ export class Pools {
         sinceListing: sinceListing(cals[e.market as MarketId], e.list_date!),
         isSt: stOn(stBy.get(e.inst) ?? []),
         actions: new Map((actBy.get(e.inst) ?? []).map((a) => [a.ex_date, a as CorporateAction])),
-        prevBar: p ? { ts: 0, ...p } : null,
-        bars: new Map((barsBy.get(e.inst) ?? []).map((b) => [b.date, { ts: 0, ...b } as Bar])),
+        prevBar: p ? { ts: 0, ...decodedAmount(p) } : null,
+        bars: new Map((barsBy.get(e.inst) ?? []).map((b) => [b.date, { ts: 0, ...decodedAmount(b) } as Bar])),
       });
       const m = memberships(states);
       const member: PoolMember = {

@@ -1,6 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import type { Bar } from '../market/types.js';
-import { decodeBars, decodePack, encodePack, mergePacks, orderRecords, RECORD_BYTES } from './bar-packs.js';
+import { decodeBars, decodePack, encodePack, mergePacks, orderRecords, PackSlices, RECORD_BYTES } from './bar-packs.js';
+import { UNKNOWN_AMOUNT } from './schema.js';
+import { barFieldsWriter } from '../http/json-bytes.js';
 
 const RECORDS = [
   [20240102, 10_000, 10_500, 9_800, 10_200, 2 ** 31 + 7, 2 ** 40 + 3],
@@ -28,6 +30,17 @@ describe('bar pack codec', () => {
     const minute: Bar[] = [];
     decodeBars(minute, data, 3, 20240105, 0, Infinity, Infinity);
     expect(minute.map((b) => [b.ts, b.date])).toEqual(RECORDS.map((r) => [r[0], 20240105]));
+  });
+
+  it('decodes the stored amount UNKNOWN_AMOUNT (-1) as null, in bars and in the JSON written from a pack', () => {
+    const data = encodePack([[20240102, 10_000, 10_500, 9_800, 10_200, 300, UNKNOWN_AMOUNT], [20240103, 10_000, 10_500, 9_800, 10_200, 300, 0]]);
+    const bars: Bar[] = [];
+    decodeBars(bars, data, 2, null, 0, Infinity, Infinity);
+    expect(bars.map((b) => b.amount)).toEqual([null, 0]);
+    const slices = new PackSlices(10, barFieldsWriter('600000.SH', 'equity', '1m', 'none'));
+    slices.add(data, 2, 20240102, 0, Infinity);
+    const json = JSON.parse(slices.body(2, '[', ']').toString());
+    expect(json.map((b: { amount: string | null }) => b.amount)).toEqual([null, '0.00']);
   });
 
   it('keeps keys within [lo, hi] and stops at the limit, counting bars already held', () => {

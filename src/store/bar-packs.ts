@@ -4,7 +4,8 @@
  * daily bars of one month (`bars_1d_packs.month`, YYYYMM), 1m bars of one trading day
  * (`bars_1m_packs.date`, the rows' `date` column). A record is seven little-endian float64
  * fields: the key (`date` for daily bars, `ts` for 1m bars), open, high, low, close, volume,
- * amount, integers in the base tables' units.
+ * amount, integers in the base tables' units (an unknown amount is UNKNOWN_AMOUNT, −1, as in the
+ * base tables: store/schema.ts; the readers here decode it to null).
  *
  * Packs are derived data with one writer: `withBarPacks` wraps every store (`openStore`) and
  * merges the bars that an upsert or bulk insert writes into their stored packs (by key: a
@@ -16,6 +17,7 @@
 import type { Bar } from '../market/types.js';
 import { epochToMarketDate } from '../lib/time.js';
 import type { BulkSession, Dialect, Store } from './store.js';
+import { amountOf } from './schema.js';
 import { checkPages, PACK_LOCK, writePages } from './bar-pages.js';
 import { checkStates, writeStates } from './indicator-states.js';
 import { checkIndicatorPages, writeIndicatorPages } from './indicator-pages.js';
@@ -84,7 +86,7 @@ export class PackSlices {
         if (sep) w.byte(44);
         sep = true;
         write(w, dv.getFloat64(o, true), date, dv.getFloat64(o + 8, true), dv.getFloat64(o + 16, true), dv.getFloat64(o + 24, true),
-          dv.getFloat64(o + 32, true), dv.getFloat64(o + 40, true), dv.getFloat64(o + 48, true));
+          dv.getFloat64(o + 32, true), dv.getFloat64(o + 40, true), amountOf(dv.getFloat64(o + 48, true)));
       }
     }
     w.utf8(suffix);
@@ -112,7 +114,7 @@ export function decodeBars(out: Bar[], data: Uint8Array, n: number, date: number
     out.push({
       ts: date === null ? 0 : key, date: date ?? key,
       open: dv.getFloat64(o + 8, true), high: dv.getFloat64(o + 16, true), low: dv.getFloat64(o + 24, true),
-      close: dv.getFloat64(o + 32, true), volume: dv.getFloat64(o + 40, true), amount: dv.getFloat64(o + 48, true),
+      close: dv.getFloat64(o + 32, true), volume: dv.getFloat64(o + 40, true), amount: amountOf(dv.getFloat64(o + 48, true)),
     });
   }
 }

@@ -46,10 +46,29 @@ export interface StPeriodTable { inst: number; start_date: number; end_date: num
 /** Free-float shares of each constituent used to compute an index. */
 export interface IndexConstituentTable { index_inst: number; inst: number; shares: number }
 
+/**
+ * Bars (`bars_1d`, `bars_1m`). `amount` is the turnover in fen, or UNKNOWN_AMOUNT (−1) when the
+ * vendor published none (czsc files): an in-band marker rather than NULL, so that the columns
+ * stay NOT NULL integers (no table rebuild of existing stores) and the packs' float64 fields
+ * keep their layout. Amounts are otherwise ≥ 0 (ingest refuses negative ones), so the marker is
+ * never a real amount. It never leaves the store as a number: decoded to null by `amountOf`
+ * where bars are read (packs, rows read back, ingest's own rows), written back by
+ * `storedAmount`; served as JSON null, exported as an empty field.
+ */
 export interface BarColumns {
   inst: number; open: number; high: number; low: number; close: number;
   volume: number; amount: number;
 }
+
+/** The stored `amount` of a bar whose turnover is unknown (see BarColumns). */
+export const UNKNOWN_AMOUNT = -1;
+/** A stored bar amount (fen) as the amount it stands for: null when unknown. */
+export const amountOf = (stored: number): number | null => (stored === UNKNOWN_AMOUNT ? null : stored);
+/** A bar row read from a bar table with its amount decoded (amountOf). */
+export const decodedAmount = <R extends { amount: number }>(r: R): Omit<R, 'amount'> & { amount: number | null } =>
+  ({ ...r, amount: amountOf(r.amount) });
+/** A bar amount (fen, or null: unknown) as stored. */
+export const storedAmount = (amount: number | null): number => (amount === null ? UNKNOWN_AMOUNT : amount);
 export interface DailyBarTable extends BarColumns { date: number }
 export interface MinuteBarTable extends BarColumns { ts: number; date: number }
 /** A daily bar that ingest derived from the day's 1m bars (ingest/derived-daily.ts); loaded ones have no row here. */

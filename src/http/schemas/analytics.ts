@@ -36,7 +36,7 @@ export const PoolConstituent = Type.Object({
   pre_close: NullableDecimal('Ex-rights previous close.'),
   pct_change: NullableDecimal('Change vs pre_close in percent, 2 decimals.'),
   volume: Type.Integer({ description: 'Shares traded.' }),
-  amount: Decimal('Turnover (CNY).'),
+  amount: NullableDecimal('Turnover (CNY); null when the daily bar\'s amount is unknown (Bar.amount).'),
   turnover_rate: NullableDecimal('volume / float shares, percent, 2 decimals.'),
   limit_up: NullableDecimal('Up limit of the day.'),
   limit_down: NullableDecimal('Down limit of the day.'),

@@ -12,7 +12,8 @@ export const Bar = Type.Object({
   low: Decimal('Low price (CNY).'),
   close: Decimal('Close price (CNY).'),
   volume: Type.Integer({ description: 'Volume in shares.' }),
-  amount: Decimal('Turnover in CNY.'),
+  amount: NullableDecimal('Turnover in CNY; null when unknown: the source published none (e.g. czsc files), or a bar '
+    + 'aggregated from (or a daily bar derived from) bars of which one has none. Never 0 or an estimate in its place.'),
 }, { $id: 'Bar', additionalProperties: false });
 
 export const BookLevel = Type.Object({

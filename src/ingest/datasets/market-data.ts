@@ -4,7 +4,7 @@ import { date, instrument, int, oneOf, positiveDecimalText, timestamp } from '..
 import { all, col, ohlcCheck, orderCheck, type Ix, type Problem, type Row } from '../dataset.js';
 import type { DatasetDef } from '../dataset.js';
 import type { IngestContext } from '../context.js';
-import { AMOUNT, CASH_PER_SHARE, PRICE, PRICE0, SHARE_RATIO, SHARES } from './units.js';
+import { AMOUNT, BAR_AMOUNT, CASH_PER_SHARE, PRICE, PRICE0, SHARE_RATIO, SHARES } from './units.js';
 
 let memoDay = NaN, memoDate = 0;
 /** epochToMarketDate, remembering the last day (rows come in runs of one day). */
@@ -21,7 +21,7 @@ const OHLCV = [
   col('low', PRICE, 'CNY'),
   col('close', PRICE, 'CNY'),
   col('volume', SHARES, 'shares (not lots of 100)'),
-  col('amount', AMOUNT, 'turnover, CNY'),
+  col('amount', BAR_AMOUNT, 'turnover, CNY; empty when unknown (the source has none), served as null', { optional: true }),
 ];
 const OHLC = { open: 'open', high: 'high', low: 'low', close: 'close' };
 

@@ -1,6 +1,7 @@
 /** Column types shared by the datasets, named by unit (store/schema.ts conventions). */
 import { MONEY_SCALE, PRICE_SCALE } from '../../lib/decimal.js';
 import { decimal, int } from '../columns.js';
+import { UNKNOWN_AMOUNT } from '../../store/schema.js';
 
 /** CNY, stored in 1/1000 (funds tick at 0.001); written with at least 2 decimals. */
 export const PRICE = decimal(PRICE_SCALE, 2, { min: 1, unit: 'CNY' });
@@ -10,6 +11,8 @@ export const PRICE0 = decimal(PRICE_SCALE, 2, { min: 0, unit: 'CNY' });
 export const MONEY = decimal(MONEY_SCALE, 2, { unit: 'CNY' });
 /** CNY in fen, never negative (turnover). */
 export const AMOUNT = decimal(MONEY_SCALE, 2, { min: 0, unit: 'CNY' });
+/** A bar's turnover: AMOUNT, or empty when unknown (stored as UNKNOWN_AMOUNT, store/schema.ts). */
+export const BAR_AMOUNT = { ...AMOUNT, empty: UNKNOWN_AMOUNT };
 /** Per-share values, CNY with 4 decimals (EPS, BPS). */
 export const PER_SHARE = decimal(4, 4, { unit: 'CNY per share' });
 /** Cash per share, CNY with 5 decimals (the corporate-action unit). */

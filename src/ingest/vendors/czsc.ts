@@ -1,28 +1,41 @@
 /**
- * czsc (waditu/czsc) test data: `symbol,dt,open,close,high,low,vol`, daily (`vol` in lots) and
- * 1-minute (`dt` the bar's end, `vol` in shares). Neither has an amount (turnover) column, and
- * bars_1d and bars_1m require one: inventing it (e.g. volume × close) would serve a number no
- * vendor published. So both are refused with one error naming the missing column; what storing
- * bars without an amount would take is written down in docs/ingest.md ("Vendor formats").
+ * czsc (waditu/czsc) test data: `symbol,dt,open,close,high,low,vol` (note the O, C, H, L order),
+ * daily (`dt` the date + ` 15:00:00`, `vol` in lots) and 1-minute (`dt` the bar's end,
+ * `vol` in shares). `symbol` names the instrument (`000001.SH`, `000001.XSHG`). Neither file has
+ * an amount (turnover) column: the bars load with their amount unknown (an empty amount, stored
+ * as UNKNOWN_AMOUNT and served as null; store/schema.ts), never an invented one.
  */
-import { Bad, vendorCsv, type Layout } from './vendor.js';
+import { Bad, bar, dec, lotsToShares, normalId, prices, vendorCsv, type Get, type Layout } from './vendor.js';
 
 const COLUMNS = ['symbol', 'dt', 'open', 'close', 'high', 'low', 'vol'];
 
-function layout(dataset: string): Layout {
-  const why = `the file has no amount column (${COLUMNS.join(',')}) and ${dataset} requires the turnover in CNY; `
-    + 'nothing of it is loaded (an amount is never invented)';
-  return {
-    format: 'czsc', dataset,
-    async* read(input) {
-      // The header is checked (another layout gets its own message); the first row then fails.
-      for await (const batch of vendorCsv(input, COLUMNS, () => { throw new Bad('amount', why); })) {
-        yield batch.slice(0, 1);
-        return;
-      }
-    },
-  };
+/** The instrument of a row's `symbol`. */
+function symbol(get: Get): string {
+  const id = normalId(get('symbol'));
+  if (id === null) throw new Bad('symbol', `expected an instrument such as 000001.SH or 000001.XSHG, got ${JSON.stringify(get('symbol'))}`);
+  return id;
 }
 
-export const czscDaily = layout('bars_1d');
-export const czscMinute = layout('bars_1m');
+export const czscDaily: Layout = {
+  format: 'czsc', dataset: 'bars_1d',
+  async* read(input) {
+    yield* vendorCsv(input, COLUMNS, (get) => {
+      const m = /^(\d{4}-\d{2}-\d{2})(?: 15:00:00)?$/.exec(get('dt'));
+      if (!m) throw new Bad('dt', `expected a date YYYY-MM-DD 15:00:00, got ${JSON.stringify(get('dt'))}`);
+      return bar(input.report, m[1], { instrument_id: symbol(get), trade_date: m[1] },
+        { ...prices(get), volume: lotsToShares(get, 'vol'), amount: '' });
+    });
+  },
+};
+
+export const czscMinute: Layout = {
+  format: 'czsc', dataset: 'bars_1m',
+  async* read(input) {
+    yield* vendorCsv(input, COLUMNS, (get) => {
+      const m = /^(\d{4}-\d{2}-\d{2}) (\d{2}:\d{2}):00$/.exec(get('dt'));
+      if (!m) throw new Bad('dt', `expected the bar's end YYYY-MM-DD HH:MM:00, got ${JSON.stringify(get('dt'))}`);
+      return bar(input.report, `${m[1]} ${m[2]}`, { instrument_id: symbol(get), timestamp: `${m[1]}T${m[2]}:00+08:00` },
+        { ...prices(get), volume: dec(get, 'vol', 0), amount: '' });
+    });
+  },
+};

@@ -13,9 +13,8 @@
  *   announcement dates: both are set to the trading day before the ex-date (the A-share record
  *   date rule).
  */
-import { bar, Bad, dateInt, dec, fileInstrument, formatDate, lotsToShares, normalId, per10, previousTradingDay, vendorCsv, type Layout } from './vendor.js';
+import { bar, Bad, dateInt, dec, fileInstrument, formatDate, lotsToShares, normalId, per10, previousTradingDay, prices, PRICES, vendorCsv, type Layout } from './vendor.js';
 
-const PRICES = ['open', 'high', 'low', 'close'] as const;
 
 export const hikyuuDaily: Layout = {
   format: 'hikyuu', dataset: 'bars_1d',
@@ -28,7 +27,7 @@ export const hikyuuDaily: Layout = {
       if (listDate !== null && dateInt(date) < listDate) { input.report.skip(before); return null; }
       const volume = lotsToShares(get, 'volume_lots');
       if (volume === '0') { input.report.skip('zero volume (a suspended day: O=H=L=C=the previous close)'); return null; }
-      const p = Object.fromEntries(PRICES.map((c) => [c, dec(get, c, 3)])) as Record<(typeof PRICES)[number], string>;
+      const p = prices(get);
       return bar(input.report, date, { instrument_id: id, trade_date: date },
         { ...p, volume, amount: dec(get, 'amount_10k_cny', 2, 4, 'CNY') });
     });

@@ -14,7 +14,7 @@
 import { createReadStream } from 'node:fs';
 import { formatScaled } from '../../lib/decimal.js';
 import { IngestIOError, type SourceRecord } from '../source.js';
-import { bar, Bad, dec, fileInstrument, lotsToShares, vendorCsv, type Get, type Layout, type VendorInput } from './vendor.js';
+import { bar, Bad, dec, fileInstrument, lotsToShares, prices, PRICES, vendorCsv, type Layout, type VendorInput } from './vendor.js';
 
 export const RECORD = 32;
 
@@ -114,8 +114,6 @@ export const tdxLc1: Layout = {
   },
 };
 
-const PRICES = ['open', 'high', 'low', 'close'] as const;
-const prices = (get: Get) => Object.fromEntries(PRICES.map((c) => [c, dec(get, c, 3)])) as Record<(typeof PRICES)[number], string>;
 
 export const tdxCsvDaily: Layout = {
   format: 'tdx-csv', dataset: 'bars_1d',

@@ -181,6 +181,10 @@ export const per10 = (get: Get, column: string, scale: number) => dec(get, colum
 
 // ---- bars -----------------------------------------------------------------------------------
 
+export const PRICES = ['open', 'high', 'low', 'close'] as const;
+/** The vendor's open, high, low and close columns as exact decimals (3 decimals at most). */
+export const prices = (get: Get) => Object.fromEntries(PRICES.map((c) => [c, dec(get, c, 3)])) as Record<(typeof PRICES)[number], string>;
+
 /** Price text → integer thousandths, for comparisons (texts are exact decimals already). */
 const milli = (s: string) => Number(shifted(s, 3, 0));
 

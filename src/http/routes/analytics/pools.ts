@@ -52,7 +52,7 @@ export default async function poolRoutes(app: App) {
         instrument_id: m.id, name: m.name, pool_type: type, trade_date: formatDate(date),
         close: px(bar.close)!, pre_close: px(m.day.preClose),
         pct_change: m.day.preClose ? pct(bar.close - m.day.preClose, m.day.preClose) : null,
-        volume: bar.volume, amount: formatScaled(bar.amount, MONEY_SCALE, 2),
+        volume: bar.volume, amount: bar.amount === null ? null : formatScaled(bar.amount, MONEY_SCALE, 2),
         turnover_rate: m.floatShares ? pct(bar.volume, m.floatShares) : null,
         limit_up: px(m.day.up), limit_down: px(m.day.down),
         consecutive_limit_ups: type === 'limit_up' ? m.streak : type === 'previous_limit_up' ? m.previousStreak : null,
