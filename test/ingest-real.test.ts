@@ -64,6 +64,20 @@ for (const kind of KINDS) {
       expect(fen(y2021.amount)).toBe(sum);
     });
 
+    it('000001.SH: czsc\'s daily file, loaded first, is TDX\'s on every day (amounts known); czsc\'s minutes served with amount null, no day derived', async () => {
+      const czsc = rows('ohlcv/czsc_000001.SH_D.csv').map((s) => s.dt.slice(0, 10));
+      const tdx = new Map(rows('ohlcv/tdx_sh000001_index_daily.csv').map((s) => [s.date, s]));
+      const api = await walk(h, `/api/v1/indices/000001.SH/bars?interval=1d&from=${czsc[0]}&to=${czsc.at(-1)}`, 1000);
+      expect(api.map((b) => [b.trade_date, b.volume, b.amount])).toEqual(czsc.map((d) => [d, Number(tdx.get(d)!.volume_lots) * 100, dec(tdx.get(d)!.amount_cny)]));
+      const src = rows('ohlcv/czsc_000001.XSHG_1MIN.csv');
+      const mins = await walk(h, '/api/v1/indices/000001.SH/bars?interval=1m&from=2020-07-01', 1000);
+      expect(mins.map((b) => [b.timestamp, b.close, b.volume, b.amount]))
+        .toEqual(src.map((s) => [`${s.dt.replace(' ', 'T')}+08:00`, dec(s.close), Number(s.vol.replace(/\.0$/, '')), null]));
+      // (688001.SH's 12 days, which have no daily file, are derived.)
+      const derived = await h.store.select<{ id: string }>('select i.id from bars_1d_derived d join instruments i on i.inst = d.inst', []);
+      expect(derived.map((r) => r.id)).toEqual(Array(12).fill('688001.SH'));
+    });
+
     it('688001.SH one-minute bars, and 5m bars equal the TDX 5-minute file', async () => {
       const src = rows('ohlcv/tdx_sh688001_1min.csv');
       const api = await walk(h, '/api/v1/equities/688001.SH/bars?interval=1m&from=2021-01-01', 1000);

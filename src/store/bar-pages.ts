@@ -22,7 +22,12 @@ import type { Bar } from '../market/types.js';
 import { collectKeys, decodeBars } from './bar-packs.js';
 import type { BulkSession, Store } from './store.js';
 
-/** The rendition the pages hold; stored in `meta` as `bar_pages`. */
+/**
+ * The rendition the pages hold; stored in `meta` as `bar_pages`. Unknown amounts (a record's
+ * amount UNKNOWN_AMOUNT, rendered `"amount":null`) did not bump it: a page of known amounts
+ * renders byte-for-byte as in rendition 2, and no pack held the marker before (ingest refused
+ * negative amounts), so every stored page already is what the code renders now.
+ */
 export const RENDITION = '2';
 
 /** What rendering needs of an instrument. */
