@@ -305,7 +305,8 @@ for (const kind of KINDS) {
         const command = (store: Store, mins: Minute[], derived: () => void, hold: Promise<void>) => store.bulkTransaction(async (s) => {
           const d = await DerivedDaily.load(s, 'postgres');
           const rows = mins.map(rowOf);
-          await d.written(s, target, rows, await s.upsert(target, rows));
+          await s.upsert(target, rows);
+          await d.written(s, target, rows);
           await d.derive(s);
           derived();
           await hold;

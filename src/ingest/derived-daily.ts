@@ -66,10 +66,14 @@ export class DerivedDaily {
     return new DerivedDaily((await s.queryRows('select 1 from bars_1d_derived limit 1')).length > 0, dialect, every);
   }
 
-  /** Follows an upsert of `rows` into `target` (that returned `c`) in session `s`. */
-  async written(s: BulkSession, target: UpsertTarget, rows: unknown[][], c: UpsertCounts): Promise<void> {
+  /**
+   * Follows an upsert of `rows` into `target` in session `s`. 1m rows count whether they changed
+   * anything or not: loading minutes stored before derivation existed (or whose bar is missing)
+   * derives their days too; an unchanged day derives an equal bar, which is left alone.
+   */
+  async written(s: BulkSession, target: UpsertTarget, rows: unknown[][]): Promise<void> {
     if (target.table === 'bars_1d' && this.marked) await this.unmark(s, target, rows);
-    else if (target.table === 'bars_1m' && c.inserted + c.updated > 0) {
+    else if (target.table === 'bars_1m') {
       this.note(target, rows);
       if (this.rows >= this.every) await this.derive(s);
     }

@@ -131,7 +131,7 @@ async function loadFile(s: BulkSession, ctx: IngestContext, f: IngestFile, o: Fi
   const flush = async () => {
     if (batch.length && o.write()) {
       const c = await s.upsert(f.dataset.target, batch);
-      await o.days.written(s, f.dataset.target, batch, c);
+      await o.days.written(s, f.dataset.target, batch);
       sum.inserted += c.inserted; sum.updated += c.updated; sum.unchanged += c.unchanged;
     }
     batch = [];
