@@ -95,6 +95,21 @@ for (const kind of KINDS) {
       return m;
     };
 
+    /** Another empty store with the market and the instruments, and 688001.SH's internal key. */
+    const referenceStore = async () => {
+      const other = await emptyHarness(await kind.url());
+      for (const [n, lines] of Object.entries({ markets: MARKETS, instruments: INSTRUMENTS })) writeFileSync(join(dir, `${n}.csv`), lines.join('\n') + '\n');
+      expect((await ingest(other.store, ['markets', 'instruments'].map((n) => ({ path: join(dir, `${n}.csv`), dataset: dataset(n)! })))).errors).toEqual([]);
+      const [[inst]] = await other.store.selectRows('select inst from instruments where id = ?', ['688001.SH']);
+      return { other, inst };
+    };
+    /** A minute as a row of bars_1m's upsert target (what ingest writes). */
+    const minuteRow = (inst: unknown, m: Minute) => {
+      const date = Number(m.date.replaceAll('-', ''));
+      const v: Record<string, unknown> = { ...m, inst, date, ts: marketEpoch(date, Number(m.time.slice(0, 2)) * 60 + Number(m.time.slice(3))) };
+      return dataset('bars_1m')!.target.columns.map((c) => v[c]);
+    };
+
     beforeAll(async () => {
       dir = tmp();
       h = await emptyHarness(await kind.url());
@@ -174,18 +189,11 @@ for (const kind of KINDS) {
     });
 
     it('minutes stored without their day\'s bar (before derivation existed) get it when loaded again', async () => {
-      const other = await emptyHarness(await kind.url());
+      const { other, inst } = await referenceStore();
       try {
-        for (const [n, lines] of Object.entries({ markets: MARKETS, instruments: INSTRUMENTS })) writeFileSync(join(dir, `${n}.csv`), lines.join('\n') + '\n');
-        expect((await ingest(other.store, ['markets', 'instruments'].map((n) => ({ path: join(dir, `${n}.csv`), dataset: dataset(n)! })))).errors).toEqual([]);
-        const [[inst]] = await other.store.selectRows('select inst from instruments where id = ?', ['688001.SH']);
         const day = minutes.filter((m) => m.date === '2021-06-02');
-        const target = dataset('bars_1m')!.target;
         // Written as ingest wrote them before this change: the minutes only.
-        await other.store.bulkTransaction((s) => s.upsert(target, day.map((m) => {
-          const v: Record<string, unknown> = { ...m, inst, date: 20210602, ts: marketEpoch(20210602, Number(m.time.slice(0, 2)) * 60 + Number(m.time.slice(3))) };
-          return target.columns.map((c) => v[c]);
-        })));
+        await other.store.bulkTransaction((s) => s.upsert(dataset('bars_1m')!.target, day.map((m) => minuteRow(inst, m))));
         const daily = () => walk(other, '/api/v1/equities/688001.SH/bars?interval=1d&from=2021-01-01', 10);
         expect(await daily()).toEqual([]);
         writeFileSync(join(dir, 'bars_1m.csv'), [MINUTE_HEADER, ...day.map((m) => minuteLine('688001.SH', m))].join('\n') + '\n');
@@ -287,24 +295,17 @@ for (const kind of KINDS) {
     });
 
     it.skipIf(kind.name !== 'postgres')('two commands deriving one day at once from different minutes: the bar has all of them (PostgreSQL)', async () => {
-      const other = await emptyHarness(await kind.url());
+      const { other, inst } = await referenceStore();
       const second = openStore(other.url);
       const watcher = new pg.Client({ connectionString: other.url });
       await watcher.connect();
       try {
-        for (const [n, lines] of Object.entries({ markets: MARKETS, instruments: INSTRUMENTS })) writeFileSync(join(dir, `${n}.csv`), lines.join('\n') + '\n');
-        expect((await ingest(other.store, ['markets', 'instruments'].map((n) => ({ path: join(dir, `${n}.csv`), dataset: dataset(n)! })))).errors).toEqual([]);
-        const [[inst]] = await other.store.selectRows('select inst from instruments where id = ?', ['688001.SH']);
         const day = minutes.filter((m) => m.date === '2021-06-01');
         const target = dataset('bars_1m')!.target;
-        const rowOf = (m: Minute) => {
-          const v: Record<string, unknown> = { ...m, inst, date: 20210601, ts: marketEpoch(20210601, Number(m.time.slice(0, 2)) * 60 + Number(m.time.slice(3))) };
-          return target.columns.map((c) => v[c]);
-        };
         /** One command's transaction: writes `mins`, derives, then waits for `hold` before committing. */
         const command = (store: Store, mins: Minute[], derived: () => void, hold: Promise<void>) => store.bulkTransaction(async (s) => {
           const d = await DerivedDaily.load(s, 'postgres');
-          const rows = mins.map(rowOf);
+          const rows = mins.map((m) => minuteRow(inst, m));
           await s.upsert(target, rows);
           await d.written(s, target, rows);
           await d.derive(s);
