@@ -18,6 +18,7 @@ import { marketEpoch } from '../src/lib/time.js';
 import { ingest, type IngestResult } from '../src/ingest/load.js';
 import { dataset, DATASETS, fileDataset } from '../src/ingest/registry.js';
 import { exportDatasets } from '../src/ingest/export.js';
+import { summaryLines } from '../src/ingest/report.js';
 import { checkBarPacks } from '../src/store/bar-packs.js';
 import { divRoundHalfUp, formatScaled, parseScaled } from '../src/lib/decimal.js';
 
@@ -133,6 +134,7 @@ for (const kind of KINDS) {
       const r = await load({ bars_1m: [MINUTE_HEADER, ...minutes.filter((m) => m.date === last && m.time > '11:30').map((m) => minuteLine('688001.SH', m))] });
       // The partial day is derived again from all its stored minutes (the morning read back).
       expect(r.derived).toEqual({ inserted: 0, updated: 1, unchanged: 0 });
+      expect(summaryLines(r)).toContain('bars_1d derived from bars_1m: 0 inserted, 1 updated, 0 unchanged');
       const want = dayBars(minutes);
       expect(want).toHaveLength(12);
       expect((await days()).map(served)).toEqual(want.map(apiDay));
