@@ -133,9 +133,11 @@ for (const kind of KINDS) {
   describe(`canonical bars with an empty or absent amount, ${kind.name}`, () => {
     let h: Harness;
     const dir = tmp();
-    // Two weeks of 600000.SH: the first has one day without an amount, the second has all.
+    // Two weeks of 600000.SH: the first has one day without an amount (2024-01-03, closing at
+    // its up limit, 7.10 × 1.1), the second has all.
     const DAYS = ['2024-01-02', '2024-01-03', '2024-01-04', '2024-01-05', '2024-01-08', '2024-01-09', '2024-01-10', '2024-01-11', '2024-01-12'];
-    const line = (d: string, i: number) => `600000.SH,${d},7.0${i},7.20,6.90,7.10,${1000 * (i + 1)},${d === '2024-01-03' ? '' : `${7100 * (i + 1)}.00`}`;
+    const line = (d: string, i: number) => (d === '2024-01-03' ? '600000.SH,2024-01-03,7.01,7.81,6.90,7.81,2000,'
+      : `600000.SH,${d},7.0${i},7.20,6.90,7.10,${1000 * (i + 1)},${7100 * (i + 1)}.00`);
     beforeAll(async () => {
       h = await emptyHarness(await kind.url());
       const markets = readFileSync(new URL('../examples/markets.csv', import.meta.url), 'utf8');
@@ -158,6 +160,11 @@ for (const kind of KINDS) {
       expect(stored.map((r) => Number(r.amount))).toEqual([UNKNOWN_AMOUNT]);
     });
 
+    it('a pool prints the daily bar\'s unknown amount as null', async () => {
+      const pool = await walk(h, '/api/v1/equities/pools/limit_up?date=2024-01-03', 10);
+      expect(pool.map((m) => [m.instrument_id, m.close, m.limit_up, m.volume, m.amount])).toEqual([['600000.SH', '7.81', '7.81', 2000, null]]);
+    });
+
     it('a weekly bar mixing known and unknown amounts is null; a week of known amounts is their sum; adjusted bars keep both', async () => {
       for (const adjustment of ['none', 'forward', 'backward']) {
         // Adjustment scales volumes before the ex-date, not amounts (money).
@@ -169,7 +176,7 @@ for (const kind of KINDS) {
       }
       // The dividend does move adjusted prices (else the adjusted path would be the raw one).
       const fwd = await walk(h, '/api/v1/equities/600000.SH/bars?interval=1d&from=2024-01-03&to=2024-01-03&adjustment=forward', 10);
-      expect(fwd[0].close).not.toBe('7.10');
+      expect(fwd[0].close).not.toBe('7.81');
     });
 
     it('an absent amount column: every bar unknown; export writes empty fields and ingest reads them back unchanged', async () => {
@@ -181,7 +188,7 @@ for (const kind of KINDS) {
       const out = join(dir, 'export.csv');
       await exportDatasets(h.store, [dataset('bars_1d')!], { path: out });
       const exported = readFileSync(out, 'utf8');
-      expect(exported.split('\n').filter((l) => l.endsWith(','))).toEqual(['600000.SH,2024-01-03,7.01,7.20,6.90,7.10,2000,', '600000.SH,2024-01-12,7.00,7.20,6.90,7.15,500,']);
+      expect(exported.split('\n').filter((l) => l.endsWith(','))).toEqual(['600000.SH,2024-01-03,7.01,7.81,6.90,7.81,2000,', '600000.SH,2024-01-12,7.00,7.20,6.90,7.15,500,']);
       const before = await snapshot(h.store);
       const r = await load(h, 'bars_1d', out);
       expect([r.datasets[0].updated, r.datasets[0].unchanged]).toEqual([0, DAYS.length]);
