@@ -112,6 +112,17 @@ for (const kind of KINDS) {
       }
     });
 
+    it('czsc\'s daily file: every day\'s open, high, low and close (read in its O, C, H, L order), volume = lots × 100, amount null', async () => {
+      const r = await loadSharedData(h.store, command('bars_1d', 'czsc'));
+      expect([r[0].errors, r[0].datasets[0].rows]).toEqual([[], 3332]);
+      const src = rows('czsc_000001.SH_D.csv');
+      const api = await walk(h, '/api/v1/indices/000001.SH/bars?interval=1d&from=2006-01-01&to=2020-12-31', 1000);
+      expect(api.map((b) => [b.trade_date, b.open, b.high, b.low, b.close, b.volume, b.amount])).toEqual(src.map((s) =>
+        [s.dt.slice(0, 10), dec(s.open), dec(s.high), dec(s.low), dec(s.close), whole(s.vol) * 100, null]));
+      // The 11 days derived from the minutes are loaded bars now.
+      expect(Number((await h.store.select<{ n: number }>('select count(*) as n from bars_1d_derived', []))[0].n)).toBe(0);
+    });
+
     it('TDX\'s daily file loaded next wins on all 11 days (amounts known, the derived marks gone); the minutes derive nothing again', async () => {
       const r = await loadSharedData(h.store, command('bars_1d', 'tdx-csv'));
       expect(r[0].errors).toEqual([]);
