@@ -16,6 +16,7 @@ import { registerAuth } from './http/plugins/auth.js';
 import { registerDocs } from './http/plugins/docs.js';
 import { registerTurnGate } from './http/plugins/turns.js';
 import { closedPeriodMaxAge, registerDataTags, registerHttpCache } from './http/plugins/http-cache.js';
+import { guardPageSize } from './http/params.js';
 import { ALL_SCHEMAS } from './http/schemas/registry.js';
 import { parseDate, parseDateTime } from './lib/time.js';
 import { renderErrors } from './errors.js';
@@ -101,7 +102,10 @@ export async function buildApp(opts: AppOptions): Promise<App> {
   const maxAge = closedPeriodMaxAge(() => svc.equityDays.latestDate());
   registerHttpCache(app, maxAge);
   turns.holdResponses();
-  app.addHook('onRequest', async (req, reply) => { reply.header('x-request-id', req.id); });
+  app.addHook('onRequest', async (req, reply) => {
+    reply.header('x-request-id', req.id);
+    guardPageSize(req.query as Record<string, unknown>);
+  });
   registerErrorHandling(app);
   for (const s of ALL_SCHEMAS) app.addSchema(s);
   await registerDocs(app);

@@ -1,11 +1,21 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
-import type { CursorCodec } from './cursor.js';
+import type { CursorCodec, KeyPart } from './cursor.js';
 import { JsonBytes } from './json-bytes.js';
 
+/** The values of a sort key of `parts`: numbers for dates, times and ints, strings for str. */
+export type KeyOf<S extends readonly KeyPart[]> = { -readonly [I in keyof S]: S[I] extends 'str' ? string : number };
+
+/**
+ * An operation's sort key is declared where the route pages, as two arguments: the types of
+ * its parts, then a row's key, e.g. `['date', 'int'], (t) => [t.date, t.seq]`. A cursor's key
+ * is checked against the parts (cursor.ts) and reaches `fetch` typed, as `page.after`.
+ */
+export type SortKey<Row, S extends readonly KeyPart[]> = (row: Row) => KeyOf<S>;
+
 /** A page of rows fetched with one extra row to learn whether another page follows. */
-export interface PageRequest {
+export interface PageRequest<K extends unknown[] = unknown[]> {
   /** Sort key of the last row already served, or null for the first page. */
-  after: unknown[] | null;
+  after: K | null;
   /** Rows wanted: page size + 1. */
   limit: number;
 }
@@ -40,13 +50,13 @@ export interface Paged<Row> {
 }
 
 /** Decodes the cursor, fetches size+1 rows, and works out the next cursor and links. */
-async function page<Row>(req: FastifyRequest, codec: CursorCodec, operationId: string,
-  fetch: (page: PageRequest) => Promise<Row[]>, key: (row: Row) => unknown[]) {
+async function page<Row, S extends readonly KeyPart[]>(req: FastifyRequest, codec: CursorCodec, operationId: string,
+  fetch: (page: PageRequest<KeyOf<S>>) => Promise<Row[]>, parts: S, key: SortKey<Row, S>) {
   const query = req.query as Record<string, unknown>;
   const size = (query['page[size]'] as number | undefined) ?? 100;
   const fp = fingerprint(operationId, req.params as object, query);
   const cursor = query['page[after]'] as string | undefined;
-  const after = cursor === undefined ? null : codec.decode(cursor, fp);
+  const after = cursor === undefined ? null : codec.decode<KeyOf<S>>(cursor, fp, parts);
   const rows = await fetch({ after, limit: size + 1 });
   const more = rows.length > size;
   if (more) rows.length = size;
@@ -58,11 +68,11 @@ async function page<Row>(req: FastifyRequest, codec: CursorCodec, operationId: s
  * Runs one keyset page: decodes `page[after]`, fetches size+1 rows, and answers with the
  * collection envelope. `key` must give the unique, stable sort key of a row.
  */
-export async function sendPage<Row, Item>(
+export async function sendPage<Row, Item, const S extends readonly KeyPart[]>(
   req: FastifyRequest, reply: FastifyReply, codec: CursorCodec, operationId: string,
-  fetch: (page: PageRequest) => Promise<Row[]>, key: (row: Row) => unknown[], toItem: (row: Row) => Item,
+  fetch: (page: PageRequest<KeyOf<S>>) => Promise<Row[]>, parts: S, key: SortKey<Row, S>, toItem: (row: Row) => Item,
 ): Promise<FastifyReply> {
-  const { rows, next, links } = await page(req, codec, operationId, fetch, key);
+  const { rows, next, links } = await page(req, codec, operationId, fetch, parts, key);
   const data = new Array<Item>(rows.length);
   for (let i = 0; i < rows.length; i++) data[i] = toItem(rows[i]);
   // Return the reply: an async handler that resolves to undefined while async onSend hooks
@@ -77,11 +87,11 @@ const OPEN = Buffer.from('{"data":[');
  * hand-compiled writers, checked against the route schema's records in the tests), and the
  * envelope is written around the rows, into one body.
  */
-export async function sendPageJson<Row>(
+export async function sendPageJson<Row, const S extends readonly KeyPart[]>(
   req: FastifyRequest, reply: FastifyReply, codec: CursorCodec, operationId: string,
-  fetch: (page: PageRequest) => Promise<Row[]>, key: (row: Row) => unknown[], write: (w: JsonBytes, row: Row) => void,
+  fetch: (page: PageRequest<KeyOf<S>>) => Promise<Row[]>, parts: S, key: SortKey<Row, S>, write: (w: JsonBytes, row: Row) => void,
 ): Promise<FastifyReply> {
-  const { rows, next, links } = await page(req, codec, operationId, fetch, key);
+  const { rows, next, links } = await page(req, codec, operationId, fetch, parts, key);
   const w = JsonBytes.start();
   w.bytes(OPEN);
   for (let i = 0; i < rows.length; i++) {
@@ -113,12 +123,12 @@ export interface Slices {
  * `fetch` collects the records and their keys, `key` gives a record's sort key from its stored
  * key, and the body is the envelope around the records, written once.
  */
-export async function sendPageSlices(
+export async function sendPageSlices<const S extends readonly KeyPart[]>(
   req: FastifyRequest, reply: FastifyReply, codec: CursorCodec, operationId: string,
-  fetch: (page: PageRequest) => Promise<Slices>, key: (stored: number) => unknown[],
+  fetch: (page: PageRequest<KeyOf<S>>) => Promise<Slices>, parts: S, key: SortKey<number, S>,
 ): Promise<FastifyReply> {
   let slices: Slices | null = null;
-  const { rows, next, links } = await page(req, codec, operationId, async (p) => (slices = await fetch(p)).keys.slice(), key);
+  const { rows, next, links } = await page(req, codec, operationId, async (p) => (slices = await fetch(p)).keys.slice(), parts, key);
   return reply.type(JSON_TYPE).send(slices!.body(rows.length, '{"data":[', tail(next, links)));
 }
 

@@ -15,6 +15,23 @@ export const pageParams = {
   })),
 };
 
+const DIGITS = /^[0-9]+$/;
+
+/**
+ * `page[size]` is validated as an integer, but the validator's coercion would read `Infinity`,
+ * `1e3`, `0x10`, `+5`, ` 100` or `1.0` as numbers; called before validation, this wraps any
+ * value that is not decimal digits in an array, which the validator refuses as not an integer
+ * (reported with the request's other problems). Digits pass on to the 1..1000 bounds; a run of
+ * them too long for a finite number (which the validator would not bound) is cut to ten
+ * digits after its leading zeros, still above the bound.
+ */
+export function guardPageSize(query: Record<string, unknown>): void {
+  const size = query['page[size]'];
+  if (typeof size !== 'string') return;
+  if (!DIGITS.test(size)) query['page[size]'] = [size];
+  else if (size.length > 10) query['page[size]'] = size.replace(/^0+(?=[0-9])/, '').slice(0, 10);
+}
+
 const enumOf = (values: readonly string[], description: string) =>
   Type.Unsafe<string>({ type: 'string', enum: [...values], description });
 

@@ -18,6 +18,13 @@ function fromValidation(e: AjvError, context: string): ApiErrorItem {
         code: 'unknown_parameter', parameter: e.params.additionalProperty,
         detail: `${e.params.additionalProperty} is not a parameter of this operation`,
       };
+    case 'type':
+      if (param === 'page[size]') {
+        return { code: 'invalid_parameter', parameter: param, detail: `page[size] must be an integer 1..${MAX_PAGE_SIZE} written as decimal digits` };
+      }
+      return { code: 'invalid_parameter', parameter: param, detail: `${param} ${e.message ?? 'is invalid'}` };
+    case 'minimum':
+      return { code: 'invalid_parameter', parameter: param, detail: `${param} must be at least ${e.params.limit}` };
     case 'enum':
       return { code: 'invalid_parameter', parameter: param, detail: `${param} must be one of ${e.params.allowedValues.join(', ')}` };
     case 'maximum':

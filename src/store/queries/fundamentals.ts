@@ -28,52 +28,52 @@ export class FundamentalsReader {
   constructor(private readonly db: Kysely<Database>) { this.any = db as Kysely<any>; }
 
   /** Statements or indicators with from <= report_date <= to, by (report_date, report_type). */
-  statements(table: StatementTable, inst: number, from: number, to: number, page: PageRequest): Promise<Record<string, any>[]> {
+  statements(table: StatementTable, inst: number, from: number, to: number, page: PageRequest<[number, string]>): Promise<Record<string, any>[]> {
     let q = this.any.selectFrom(table).selectAll()
       .where('inst', '=', inst).where('report_date', '>=', from).where('report_date', '<=', to);
     if (page.after) {
       const [d, t] = page.after;
-      q = q.where((eb) => after(eb, [eb.ref('report_date'), eb.ref('report_type')], [Number(d), String(t)]));
+      q = q.where((eb) => after(eb, [eb.ref('report_date'), eb.ref('report_type')], [d, t]));
     }
     return q.orderBy('report_date').orderBy('report_type').limit(literalLimit(page.limit)).execute();
   }
 
   /** Dividends by ex-date (pending plans, without one, last), then fiscal period and announcement. */
-  dividends(inst: number, from: number, to: number, page: PageRequest) {
+  dividends(inst: number, from: number, to: number, page: PageRequest<[number, number, number]>) {
     let q = this.db.selectFrom('dividends').selectAll().select(dividendOrder.as('sort_date'))
       .where('inst', '=', inst).where(dividendOrder, '>=', from).where(dividendOrder, '<=', to);
     if (page.after) {
-      const [s, p, a] = page.after.map(Number);
+      const [s, p, a] = page.after;
       q = q.where((eb) => after(eb, [dividendOrder, eb.ref('report_period'), eb.ref('announce_date')], [s, p, a]));
     }
     return q.orderBy(dividendOrder).orderBy('report_period').orderBy('announce_date').limit(literalLimit(page.limit)).execute();
   }
 
   /** Earnings forecasts with from <= announce_date <= to, by (announce_date, report_date). */
-  earningsForecasts(inst: number, from: number, to: number, page: PageRequest) {
+  earningsForecasts(inst: number, from: number, to: number, page: PageRequest<[number, number]>) {
     let q = this.db.selectFrom('earnings_forecasts').selectAll()
       .where('inst', '=', inst).where('announce_date', '>=', from).where('announce_date', '<=', to);
     if (page.after) {
-      const [a, r] = page.after.map(Number);
+      const [a, r] = page.after;
       q = q.where((eb) => after(eb, [eb.ref('announce_date'), eb.ref('report_date')], [a, r]));
     }
     return q.orderBy('announce_date').orderBy('report_date').limit(literalLimit(page.limit)).execute();
   }
 
   /** Institutional holders by (report_date, rank). */
-  institutionalHoldings(inst: number, page: PageRequest) {
+  institutionalHoldings(inst: number, page: PageRequest<[number, number]>) {
     let q = this.db.selectFrom('institutional_holdings').selectAll().where('inst', '=', inst);
     if (page.after) {
-      const [d, k] = page.after.map(Number);
+      const [d, k] = page.after;
       q = q.where((eb) => after(eb, [eb.ref('report_date'), eb.ref('rank')], [d, k]));
     }
     return q.orderBy('report_date').orderBy('rank').limit(literalLimit(page.limit)).execute();
   }
 
   /** Management records by seq (start date, then title order). */
-  management(inst: number, page: PageRequest) {
+  management(inst: number, page: PageRequest<[number]>) {
     let q = this.db.selectFrom('management').selectAll().where('inst', '=', inst);
-    if (page.after) q = q.where('seq', '>', Number(page.after[0]));
+    if (page.after) q = q.where('seq', '>', page.after[0]);
     return q.orderBy('seq').limit(literalLimit(page.limit)).execute();
   }
 
@@ -81,9 +81,9 @@ export class FundamentalsReader {
     return this.db.selectFrom('company_profiles').selectAll().where('inst', '=', inst).executeTakeFirst();
   }
 
-  businessScope(inst: number, page: PageRequest) {
+  businessScope(inst: number, page: PageRequest<[number]>) {
     let q = this.db.selectFrom('business_scope').selectAll().where('inst', '=', inst);
-    if (page.after) q = q.where('seq', '>', Number(page.after[0]));
+    if (page.after) q = q.where('seq', '>', page.after[0]);
     return q.orderBy('seq').limit(literalLimit(page.limit)).execute();
   }
 
@@ -95,8 +95,8 @@ export class FundamentalsReader {
   }
 
   /** Capital flows of trading days fromDate..toDate, by date. */
-  capitalFlows(inst: number, fromDate: number, toDate: number, page: PageRequest) {
-    const lo = page.after ? Math.max(fromDate, Number(page.after[0]) + 1) : fromDate;
+  capitalFlows(inst: number, fromDate: number, toDate: number, page: PageRequest<[number]>) {
+    const lo = page.after ? Math.max(fromDate, page.after[0] + 1) : fromDate;
     return this.db.selectFrom('capital_flows').selectAll()
       .where('inst', '=', inst).where('date', '>=', lo).where('date', '<=', toDate)
       .orderBy('date').limit(literalLimit(page.limit)).execute();

@@ -7,9 +7,9 @@ import { literalLimit } from './limit.js';
 export class ReferenceReader {
   constructor(private readonly db: Kysely<Database>) {}
 
-  markets(page: PageRequest) {
+  markets(page: PageRequest<[string]>) {
     let q = this.db.selectFrom('markets').selectAll();
-    if (page.after) q = q.where('id', '>', String(page.after[0]));
+    if (page.after) q = q.where('id', '>', page.after[0]);
     return q.orderBy('id').limit(literalLimit(page.limit)).execute();
   }
 
@@ -22,9 +22,9 @@ export class ReferenceReader {
     return this.db.selectFrom('trading_days').select(['market', 'date', 'is_open']).execute();
   }
 
-  classifications(types: string[], page: PageRequest) {
+  classifications(types: string[], page: PageRequest<[string]>) {
     let q = this.db.selectFrom('classifications').selectAll().where('type', 'in', types);
-    if (page.after) q = q.where('id', '>', String(page.after[0]));
+    if (page.after) q = q.where('id', '>', page.after[0]);
     return q.orderBy('id').limit(literalLimit(page.limit)).execute();
   }
 }

@@ -33,9 +33,9 @@ export default async function adjustmentFactorRoutes(app: App) {
     const w = dateWindow(req.query as { from?: string; to?: string });
     return sendPageJson(req, reply, codec, 'listAdjustmentFactors', async (p) => {
       const { factors, source } = await analytics.factors(inst);
-      const after = p.after ? Number(p.after[0]) : -1, latest = factors[factors.length - 1];
+      const after = p.after ? p.after[0] : -1, latest = factors[factors.length - 1];
       return factors.filter((f) => f.ex_date >= w.from && f.ex_date <= w.to && f.ex_date > after).slice(0, p.limit)
         .map((f) => ({ f, latest, source }));
-    }, (r) => [r.f.ex_date], (wr, r) => writeFactor(wr, r, inst.id));
+    }, ['date'], (r) => [r.f.ex_date], (wr, r) => writeFactor(wr, r, inst.id));
   });
 }

@@ -1,11 +1,11 @@
 import { Type } from '@sinclair/typebox';
 import type { App } from '../../services.js';
 import { instrumentIdParam, operation, pathInstrument, type Kind } from '../../route.js';
-import { RowSlices, sendPageJson, sendPageSlices, type PageRequest } from '../../collection.js';
+import { RowSlices, sendPageJson, sendPageSlices, type KeyOf, type PageRequest } from '../../collection.js';
 import { indicatorWriter, type JsonBytes } from '../../json-bytes.js';
 import { adjustmentQuery, intervalQuery, timeWindowParams } from '../../params.js';
 import { TechnicalIndicatorCollectionResponse } from '../../schemas/analytics.js';
-import { barWindow, type BarQuery } from '../series/bars.js';
+import { BAR_KEY, barWindow, type BarQuery } from '../series/bars.js';
 import { INDICATOR_IDS, INDICATORS, type IndicatorId, type Values } from '../../../indicators/registry.js';
 import { windowSeconds } from '../../../lib/time.js';
 import type { Bar } from '../../../market/types.js';
@@ -38,9 +38,9 @@ export function registerIndicators(app: App, kind: Kind, path: string, operation
     let values: Values[] = [];
     const write = indicatorWriter(inst.id, indicator, q.interval, adjustment);
     const writePoint = (w: JsonBytes, x: { bar: Bar; i: number }) => write(w, x.bar, values[x.i]);
-    const points = async (p: PageRequest) => {
-      adj = await analytics.adjuster(inst, adjustment, p.after ? Number(p.after[1] ?? 0) : null);
-      const lo = p.after ? Math.max(from, Number(p.after[0]) + 1) : from;
+    const points = async (p: PageRequest<KeyOf<typeof BAR_KEY>>) => {
+      adj = await analytics.adjuster(inst, adjustment, p.after ? p.after[1] : null);
+      const lo = p.after ? Math.max(from, p.after[0] + 1) : from;
       const r = await analytics.indicatorPage(inst, q.interval, adj, indicator, lo, to, p.limit);
       values = r.values;
       const out: { bar: Bar; i: number }[] = [];
@@ -51,13 +51,13 @@ export function registerIndicators(app: App, kind: Kind, path: string, operation
       // Precomputed (store/indicator-pages.ts): the points' JSON is stored, as the daily bars' is.
       let basis = 0;
       return sendPageSlices(req, reply, codec, operationId, async (p) => {
-        basis = p.after ? Number(p.after[1] ?? 0) : 0;
-        const pages = await readDailyPage(marketData, inst.inst, win, p.after ? Number(p.after[0]) : null, p.limit, indicator);
+        basis = p.after ? p.after[1] : 0;
+        const pages = await readDailyPage(marketData, inst.inst, win, p.after ? p.after[0] : null, p.limit, indicator);
         // None stored for the window: it holds no bar, or the indicator is no longer precomputed
         // and the catalog has not seen it yet. Computed either way.
         return pages.keys.length > 0 ? pages : new RowSlices(await points(p), (x) => x.bar.date, writePoint);
-      }, (date) => [dailyTs(date), basis]);
+      }, BAR_KEY, (date) => [dailyTs(date), basis]);
     }
-    return sendPageJson(req, reply, codec, operationId, points, (x) => [x.bar.ts, adj.basis], writePoint);
+    return sendPageJson(req, reply, codec, operationId, points, BAR_KEY, (x) => [x.bar.ts, adj.basis], writePoint);
   });
 }

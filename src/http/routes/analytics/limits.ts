@@ -39,7 +39,7 @@ export default async function priceLimitRoutes(app: App) {
     const inst = await pathInstrument(app.svc, req.params.instrument_id, 'equity');
     const w = q.date !== undefined ? dateWindow({ from: q.date, to: q.date }) : dateWindow(q);
     return sendPageJson(req, reply, codec, 'listPriceLimits',
-      (p) => equityDays.limits(inst, w.from, w.to, p.after ? Number(p.after[0]) : null, p.limit),
-      (d) => [d.date], (w, d) => writeLimit(w, d, inst.id));
+      (p) => equityDays.limits(inst, w.from, w.to, p.after ? p.after[0] : null, p.limit),
+      ['date'], (d) => [d.date], (w, d) => writeLimit(w, d, inst.id));
   });
 }

@@ -42,10 +42,10 @@ export default async function poolRoutes(app: App) {
     }
     const members = await pools.members(type as PoolTypeId, date);
     return sendPage(req, reply, codec, 'listPoolConstituents', async (p) => {
-      const after = p.after ? String(p.after[0]) : null;
+      const after = p.after ? p.after[0] : null;
       const start = after === null ? 0 : members.findIndex((m) => m.id > after);
       return start < 0 ? [] : members.slice(start, start + p.limit);
-    }, (m) => [m.id], (m: PoolMember) => {
+    }, ['str'], (m: PoolMember) => [m.id], (m: PoolMember) => {
       const bar = m.day.bar!;
       const limitType = type === 'limit_up' || type === 'broken_limit_up';
       return {

@@ -18,6 +18,6 @@ export default async function classificationRoutes(app: App) {
     app.get(`/api/v1/classifications/${g.path}`, {
       schema: operation({ operationId: g.operationId, tags: ['classifications'], summary: g.summary, response: ClassificationCollectionResponse, collection: true }),
     }, (req, reply) => sendPage(req, reply, codec, g.operationId, (p) => reference.classifications(g.types, p),
-      (c) => [c.id], (c) => c));
+      ['str'], (c) => [c.id], (c) => c));
   }
 }

@@ -29,6 +29,6 @@ export function registerCapitalFlows(app: App) {
     const inst = await pathInstrument(app.svc, req.params.instrument_id, 'equity');
     const d = closeDates(timeWindow(req.query as object));
     return sendPage(req, reply, codec, 'listCapitalFlows', (p) => fundamentals.capitalFlows(inst.inst, d.from, d.to, p),
-      (r) => [r.date], capitalFlowRecord(inst.id));
+      ['date'], (r) => [r.date], capitalFlowRecord(inst.id));
   });
 }

@@ -42,7 +42,7 @@ export function registerCompany(app: App) {
   }, async (req, reply) => {
     const inst = await pathInstrument(app.svc, req.params.instrument_id, 'equity');
     return sendPage(req, reply, codec, 'listInstitutionalHoldings', (p) => fundamentals.institutionalHoldings(inst.inst, p),
-      (r) => [r.report_date, r.rank], holdingRecord(inst.id));
+      ['date', 'int'], (r) => [r.report_date, r.rank], holdingRecord(inst.id));
   });
 
   app.get('/api/v1/equities/:instrument_id/management-history', {
@@ -54,6 +54,6 @@ export function registerCompany(app: App) {
   }, async (req, reply) => {
     const inst = await pathInstrument(app.svc, req.params.instrument_id, 'equity');
     return sendPage(req, reply, codec, 'listManagementHistory', (p) => fundamentals.management(inst.inst, p),
-      (r) => [r.seq], managementRecord(inst.id));
+      ['int'], (r) => [r.seq], managementRecord(inst.id));
   });
 }

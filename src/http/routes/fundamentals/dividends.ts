@@ -21,7 +21,7 @@ export function registerDividends(app: App) {
     const inst = await pathInstrument(app.svc, req.params.instrument_id, 'equity');
     const w = dateWindow(req.query as { from?: string; to?: string });
     return sendPage(req, reply, codec, 'listDividends', (p) => fundamentals.dividends(inst.inst, w.from, w.to, p),
-      (r) => [r.sort_date, r.report_period, r.announce_date], dividendRecord(inst.id));
+      ['date', 'date', 'date'], (r) => [r.sort_date, r.report_period, r.announce_date], dividendRecord(inst.id));
   });
 
   app.get('/api/v1/equities/:instrument_id/earnings-forecasts', {
@@ -35,6 +35,6 @@ export function registerDividends(app: App) {
     const inst = await pathInstrument(app.svc, req.params.instrument_id, 'equity');
     const w = dateWindow(req.query as { from?: string; to?: string });
     return sendPage(req, reply, codec, 'listEarningsForecasts', (p) => fundamentals.earningsForecasts(inst.inst, w.from, w.to, p),
-      (r) => [r.announce_date, r.report_date], forecastRecord(inst.id));
+      ['date', 'date'], (r) => [r.announce_date, r.report_date], forecastRecord(inst.id));
   });
 }

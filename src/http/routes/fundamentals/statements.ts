@@ -61,7 +61,7 @@ export function registerStatements(app: App) {
       const w = op.window ? dateWindow(req.query as { from?: string; to?: string }) : { from: 0, to: 99991231 };
       return sendPageJson(req, reply, codec, op.operationId,
         (p) => fundamentals.statements(op.table, inst.inst, w.from, w.to, p),
-        (r) => [r.report_date, r.report_type], (w, r) => write(w, r, inst.id));
+        ['date', 'str'], (r) => [r.report_date, r.report_type], (w, r) => write(w, r, inst.id));
     });
   }
 }

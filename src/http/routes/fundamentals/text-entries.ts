@@ -14,7 +14,7 @@ export function registerTextEntries(app: App) {
     }),
   }, async (req, reply) => {
     const inst = await pathInstrument(app.svc, req.params.instrument_id, 'equity');
-    return sendPage(req, reply, codec, 'listBusinessScope', (p) => fundamentals.businessScope(inst.inst, p), (r) => [r.seq],
+    return sendPage(req, reply, codec, 'listBusinessScope', (p) => fundamentals.businessScope(inst.inst, p), ['int'], (r) => [r.seq],
       (r) => ({ instrument_id: inst.id, seq: r.seq, type: r.type, text: r.text, classification_id: null }));
   });
 
@@ -30,8 +30,8 @@ export function registerTextEntries(app: App) {
     return sendPage(req, reply, codec, 'listSectorMemberships', async (p) => {
       // An equity has a handful of memberships: read them all, number them, and page in memory.
       const all = (await fundamentals.sectorMemberships(inst.inst)).map((c, i) => ({ ...c, seq: i + 1 }));
-      const after = p.after ? String(p.after[0]) : null;
+      const after = p.after ? p.after[0] : null;
       return (after === null ? all : all.filter((c) => c.id > after)).slice(0, p.limit);
-    }, (r) => [r.id], (r) => ({ instrument_id: inst.id, seq: r.seq, type: r.type, text: r.name, classification_id: r.id }));
+    }, ['str'], (r) => [r.id], (r) => ({ instrument_id: inst.id, seq: r.seq, type: r.type, text: r.name, classification_id: r.id }));
   });
 }

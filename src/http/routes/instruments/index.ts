@@ -34,8 +34,8 @@ export default async function instrumentRoutes(app: App) {
       schema: operation({ operationId: k.list, tags: [k.path], summary: `List ${k.noun}, ordered by id.`, query, response: InstrumentCollectionResponse, collection: true }),
     }, (req, reply) => {
       const f = req.query as InstrumentFilter;
-      return sendPageJson(req, reply, codec, k.list, (p) => catalog.list(k.kind, f, p.after === null ? null : String(p.after[0]), p.limit),
-        (r) => [r.id], (w, r) => w.bytes(instrumentJson(r)));
+      return sendPageJson(req, reply, codec, k.list, (p) => catalog.list(k.kind, f, p.after === null ? null : p.after[0], p.limit),
+        ['str'], (r) => [r.id], (w, r) => w.bytes(instrumentJson(r)));
     });
 
     app.get(`/api/v1/${k.path}/:instrument_id`, {

@@ -21,7 +21,7 @@ export default async function marketRoutes(app: App) {
 
   app.get('/api/v1/markets', {
     schema: operation({ operationId: 'listMarkets', tags: ['markets'], summary: 'List markets (exchanges).', response: MarketCollectionResponse, collection: true }),
-  }, (req, reply) => sendPage(req, reply, codec, 'listMarkets', (p) => reference.markets(p), (m) => [m.id], marketRecord));
+  }, (req, reply) => sendPage(req, reply, codec, 'listMarkets', (p) => reference.markets(p), ['str'], (m) => [m.id], marketRecord));
 
   app.get('/api/v1/markets/:market', {
     schema: operation({ operationId: 'getMarket', tags: ['markets'], summary: 'One market.', params: marketParam, response: MarketResponse, notFound: true }),
@@ -44,8 +44,8 @@ export default async function marketRoutes(app: App) {
     const w = dateWindow(req.query);
     const cal = await calendars.of(market);
     return sendPage(req, reply, codec, 'listTradingDays', async (p) => {
-      const from = p.after ? Math.max(w.from, Number(p.after[0]) + 1) : w.from;
+      const from = p.after ? Math.max(w.from, p.after[0] + 1) : w.from;
       return cal.between(from, w.to).slice(0, p.limit);
-    }, (d) => [d], (d) => ({ market, date: formatDate(d) }));
+    }, ['date'], (d: number) => [d], (d) => ({ market, date: formatDate(d) }));
   });
 }

@@ -19,5 +19,5 @@ export default async function poolTypeRoutes(app: App) {
   }, (req, reply) => sendPage(req, reply, app.svc.codec, 'listPoolTypes', async (p) => {
     const start = p.after ? POOL_TYPES.findIndex((t) => t.id === p.after![0]) + 1 : 0;
     return POOL_TYPES.slice(start, start + p.limit);
-  }, (t) => [t.id], (t) => t));
+  }, ['str'], (t) => [t.id], (t) => t));
 }

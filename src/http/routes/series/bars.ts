@@ -13,6 +13,9 @@ import type { Adjuster } from '../../../query/analytics.js';
 
 export const BarCollectionResponse = Collection('BarCollectionResponse', Bar);
 
+/** Bars and indicator points: the bar's end (epoch seconds), then the adjustment basis (ex-date, 0 for none). */
+export const BAR_KEY = ['time', 'date'] as const;
+
 const PERIODS = new Set(['1w', '1mo', '1q', '1y']);
 
 export interface BarQuery { interval: IntervalId; adjustment?: AdjustmentId; from?: string; to?: string; date?: string }
@@ -50,25 +53,25 @@ export function registerBars(app: App, kind: Kind, path: string, operationId: st
       // came with, as the adjuster below would.
       let basis = 0;
       return sendPageSlices(req, reply, codec, operationId, (p) => {
-        basis = p.after ? Number(p.after[1] ?? 0) : 0;
-        return readDailyPage(marketData, inst.inst, win, p.after ? Number(p.after[0]) : null, p.limit);
-      }, (date) => [dailyTs(date), basis]);
+        basis = p.after ? p.after[1] : 0;
+        return readDailyPage(marketData, inst.inst, win, p.after ? p.after[0] : null, p.limit);
+      }, BAR_KEY, (date) => [dailyTs(date), basis]);
     }
     if (adjustment === 'none' && q.interval === '1m') {
       // Unadjusted 1m bars: written straight from their packs.
       let basis = 0;
       const write = barFieldsWriter(inst.id, inst.kind, '1m', 'none');
       return sendPageSlices(req, reply, codec, operationId, (p) => {
-        basis = p.after ? Number(p.after[1] ?? 0) : 0;
-        return readMinutePage(marketData, inst.inst, win, p.after ? Number(p.after[0]) : null, p.limit, write);
-      }, (ts) => [ts, basis]);
+        basis = p.after ? p.after[1] : 0;
+        return readMinutePage(marketData, inst.inst, win, p.after ? p.after[0] : null, p.limit, write);
+      }, BAR_KEY, (ts) => [ts, basis]);
     }
     let adj: Adjuster;
     // The cursor carries the adjustment basis (last ex-date applied): a forward walk keeps it
     // even if corporate actions are loaded while it walks.
     return sendPageJson(req, reply, codec, operationId, async (p) => {
-      adj = await analytics.adjuster(inst, adjustment, p.after ? Number(p.after[1] ?? 0) : null);
-      return readBars(marketData, inst.inst, q.interval, win, p.after ? Number(p.after[0]) : null, p.limit, adj.apply);
-    }, (b) => [b.ts, adj.basis], barWriter(inst.id, inst.kind, q.interval, adjustment));
+      adj = await analytics.adjuster(inst, adjustment, p.after ? p.after[1] : null);
+      return readBars(marketData, inst.inst, q.interval, win, p.after ? p.after[0] : null, p.limit, adj.apply);
+    }, BAR_KEY, (b) => [b.ts, adj.basis], barWriter(inst.id, inst.kind, q.interval, adjustment));
   });
 }

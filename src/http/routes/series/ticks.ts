@@ -23,8 +23,8 @@ export function registerQuotes(app: App, kind: Kind, path: string, operationId: 
     const inst = await pathInstrument(app.svc, req.params.instrument_id, kind);
     const w = windowSeconds(timeWindow(req.query as object));
     return sendPage(req, reply, codec, operationId,
-      (p) => marketData.quotes(inst.inst, w.from, w.to, p.after ? Number(p.after[0]) : null, p.limit),
-      (q) => [q.ts], quoteRecord(inst.id, inst.kind));
+      (p) => marketData.quotes(inst.inst, w.from, w.to, p.after ? p.after[0] : null, p.limit),
+      ['time'], (q) => [q.ts], quoteRecord(inst.id, inst.kind));
   });
 }
 
@@ -41,7 +41,7 @@ export function registerTrades(app: App, kind: Kind, path: string, operationId: 
     const w = windowSeconds(timeWindow(req.query as object));
     const win = { ...w, fromDate: epochToMarketDate(w.from), toDate: epochToMarketDate(w.to) };
     return sendPage(req, reply, codec, operationId,
-      (p) => marketData.trades(inst.inst, win, p.after ? [Number(p.after[0]), Number(p.after[1])] : null, p.limit),
-      (t) => [t.date, t.seq], tradeRecord(inst.id, inst.kind));
+      (p) => marketData.trades(inst.inst, win, p.after, p.limit),
+      ['date', 'int'], (t) => [t.date, t.seq], tradeRecord(inst.id, inst.kind));
   });
 }
