@@ -11,15 +11,14 @@ import { FundamentalsReader } from './store/queries/fundamentals.js';
 import { CursorCodec } from './http/cursor.js';
 import { KeyStore } from './auth/keys.js';
 import type { App, Services } from './http/services.js';
-import { registerErrorHandling } from './http/plugins/errors.js';
-import { registerAuth } from './http/plugins/auth.js';
+import { clientErrorHandler, frameworkErrors, MAX_PATH_VALUE, refuseOtherMethods, registerErrorHandling } from './http/plugins/errors.js';
+import { keyCheck, registerAuth, type KeyCheck } from './http/plugins/auth.js';
 import { registerDocs } from './http/plugins/docs.js';
 import { registerTurnGate } from './http/plugins/turns.js';
 import { closedPeriodMaxAge, registerDataTags, registerHttpCache } from './http/plugins/http-cache.js';
 import { guardPageSize } from './http/params.js';
 import { ALL_SCHEMAS } from './http/schemas/registry.js';
 import { parseDate, parseDateTime } from './lib/time.js';
-import { renderErrors } from './errors.js';
 import systemRoutes from './http/routes/system/index.js';
 import marketRoutes from './http/routes/markets/index.js';
 import classificationRoutes from './http/routes/classifications/index.js';
@@ -37,6 +36,29 @@ export interface AppOptions {
   config: Config;
   store: Store;
   logger?: FastifyServerOptions['logger'];
+  /** Milliseconds a connection may take to send a request's line and headers (408 after); default 20 s. */
+  headersTimeout?: number;
+}
+
+/** Query parameters that look like credentials: their values never reach the logs. */
+const SECRET_PARAMS = /([?&](?:api[_-]?key|apikey|x-api-key|key|token|access_token)=)[^&#]*/gi;
+
+/** The URL as logged: a key sent in the query string (not accepted, but sent) is redacted. */
+export const redactUrl = (url: string): string => (url.includes('=') ? url.replace(SECRET_PARAMS, '$1[REDACTED]') : url);
+
+/** The logger options with a request serializer that redacts credentials in the URL. */
+function withRedactedUrls(logger: AppOptions['logger']): FastifyServerOptions['logger'] {
+  if (!logger) return false;
+  const base = logger === true ? {} : logger;
+  return {
+    ...base,
+    serializers: {
+      ...((base as { serializers?: object }).serializers ?? {}),
+      req: (req: { method: string; url: string; host?: string; ip?: string; socket?: { remotePort?: number } }) => ({
+        method: req.method, url: redactUrl(req.url), host: req.host, remoteAddress: req.ip, remotePort: req.socket?.remotePort,
+      }),
+    },
+  };
 }
 
 /**
@@ -57,8 +79,13 @@ const VERSION: string = JSON.parse(readFileSync(new URL('../package.json', impor
  * the OpenAPI export all use it.
  */
 export async function buildApp(opts: AppOptions): Promise<App> {
+  // Set once the key store exists; requests refused while routing check the key too.
+  let checkKey: KeyCheck = async () => {};
   const app = Fastify({
-    logger: opts.logger ?? false,
+    logger: withRedactedUrls(opts.logger),
+    // Node's limits, stated: request line and headers 16 KiB (431), received within headersTimeout (408).
+    http: { maxHeaderSize: 16 * 1024, headersTimeout: opts.headersTimeout ?? 20_000, connectionsCheckingInterval: Math.min(opts.headersTimeout ?? 20_000, 2000) },
+    clientErrorHandler,
     genReqId: (req) => {
       const given = req.headers['x-request-id'];
       return typeof given === 'string' && REQUEST_ID.test(given) ? given : randomUUID();
@@ -67,13 +94,9 @@ export async function buildApp(opts: AppOptions): Promise<App> {
       customOptions: { allErrors: true, removeAdditional: false, coerceTypes: true, useDefaults: true },
       plugins: [formatsPlugin],
     },
-    routerOptions: { ignoreTrailingSlash: true },
-    // Malformed URLs and the like never reach a route; answer them as ErrorResponse too.
-    frameworkErrors: (err, req, res) => {
-      const reply = res as unknown as FastifyReply;
-      reply.code(400).type('application/json')
-        .send(renderErrors([{ code: 'invalid_parameter', detail: `Malformed request: ${err.message}` }], req.id));
-    },
+    routerOptions: { ignoreTrailingSlash: true, maxParamLength: MAX_PATH_VALUE },
+    // Malformed URLs and overlong path values never reach a route; answered as ErrorResponse.
+    frameworkErrors: (err, req, res) => frameworkErrors((r) => checkKey(r))(err, req, res as unknown as FastifyReply),
   }).withTypeProvider<TypeBoxTypeProvider>();
 
   const db = opts.store.db;
@@ -96,6 +119,8 @@ export async function buildApp(opts: AppOptions): Promise<App> {
     pools: new Pools(db, catalog, marketData, calendars),
   };
   app.decorate('svc', svc);
+  checkKey = keyCheck(svc.keys, opts.config.rateLimit);
+  const otherMethods = refuseOtherMethods(app, checkKey);
   // First of all hooks: under load, requests start in turns of the event loop, and a turn's
   // responses are written together when it ends, after every other onSend hook (see turns.ts).
   const turns = registerTurnGate(app);
@@ -104,6 +129,7 @@ export async function buildApp(opts: AppOptions): Promise<App> {
   turns.holdResponses();
   app.addHook('onRequest', async (req, reply) => {
     reply.header('x-request-id', req.id);
+    if (req.method !== 'GET' && req.method !== 'HEAD') return otherMethods(req, reply);
     guardPageSize(req.query as Record<string, unknown>);
   });
   registerErrorHandling(app);
@@ -113,7 +139,7 @@ export async function buildApp(opts: AppOptions): Promise<App> {
   app.get('/openapi.json', { schema: { hide: true } }, async () => app.swagger());
   await app.register(systemRoutes);
   await app.register(async (api) => {
-    registerAuth(api, svc.keys, opts.config.rateLimit);
+    registerAuth(api, checkKey);
     // What a data response depends on besides the data and the URL: the code and the cursor secret.
     const revision = createHash('sha256').update(`${VERSION}\0${opts.config.cursorSecret}`).digest('base64url');
     registerDataTags(api, { revision, dataVersion: () => catalog.dataVersion(), maxAge });

@@ -40,9 +40,11 @@ export const boardQuery = enumOf(BOARD_IDS, 'Board: main, chinext, star, bse.');
 export const intervalQuery = enumOf(INTERVAL_IDS, 'Bar interval.');
 export const adjustmentQuery = enumOf(ADJUSTMENT_IDS, 'Price adjustment: none (default), forward, backward.');
 
-export const dateQuery = (description: string) => Type.String({ format: 'date', description });
+/** Longest value of a date and of a date-time (RFC 3339 with nanoseconds and an offset). */
+export const MAX_DATE = 10, MAX_DATE_TIME = 35;
+export const dateQuery = (description: string) => Type.String({ format: 'date', maxLength: MAX_DATE, description });
 export const dateTimeQuery = (description: string) => Type.String({
-  format: 'date-time',
+  format: 'date-time', maxLength: MAX_DATE_TIME,
   description: `${description} RFC 3339; without an offset it is market time (UTC+8); a bare date is the start of that day for \`from\` and the whole day for \`to\`.`,
 });
 
@@ -61,19 +63,37 @@ export interface TimeWindow { fromMs: number; toMs: number }
 
 const DAY_MS = 86_400_000;
 
+/** `date` sent with `from` or `to`. */
+export const conflictingDate = (): ApiErrorItem => ({
+  code: 'conflicting_parameters', parameter: 'date',
+  detail: 'date selects one trading day and cannot be combined with from or to',
+});
+const fromAfterTo = () => invalid('from', 'from must not be after to');
+/** Last instant of a `to`: a bare date covers that whole day. */
+const endOf = (p: { ms: number; dateOnly: boolean }) => (p.dateOnly ? p.ms + DAY_MS - 1 : p.ms);
+
+/**
+ * The problems between from, to and date, for a request whose parameters failed validation
+ * (`reported`), so that all its problems are answered together: `date` with `from`/`to`
+ * (parameters of the operation, valid or not), `from` after `to` (both valid).
+ */
+export function windowProblems(q: Record<string, unknown>, reported: ApiErrorItem[]): ApiErrorItem[] {
+  const unknown = new Set(reported.filter((i) => i.code === 'unknown_parameter').map((i) => i.parameter));
+  const bad = new Set(reported.map((i) => i.parameter));
+  const sent = (k: string) => typeof q[k] === 'string' && !unknown.has(k);
+  if (sent('date') && (sent('from') || sent('to'))) return [conflictingDate()];
+  if (!sent('from') || !sent('to') || bad.has('from') || bad.has('to')) return [];
+  const f = parseDateTime(q.from as string), t = parseDateTime(q.to as string);
+  return f && t && f.ms > endOf(t) ? [fromAfterTo()] : [];
+}
+
 /**
  * Resolves from/to/date into one inclusive instant window. A bare-date `to` covers that whole
  * day (as users of date-based APIs expect); `date` may not be combined with `from`/`to`.
  */
 export function timeWindow(q: { from?: string; to?: string; date?: string }): TimeWindow {
   const errors: ApiErrorItem[] = [];
-  if (q.date !== undefined && (q.from !== undefined || q.to !== undefined)) {
-    errors.push({
-      code: 'conflicting_parameters', parameter: 'date',
-      detail: 'date selects one trading day and cannot be combined with from or to',
-    });
-    throw new ApiError(errors);
-  }
+  if (q.date !== undefined && (q.from !== undefined || q.to !== undefined)) throw new ApiError(conflictingDate());
   let fromMs = -8.64e15, toMs = 8.64e15;
   if (q.date !== undefined) {
     const p = parseDateTime(q.date)!;
@@ -87,9 +107,9 @@ export function timeWindow(q: { from?: string; to?: string; date?: string }): Ti
   if (q.to !== undefined) {
     const p = parseDateTime(q.to);
     if (!p) errors.push(invalid('to', 'to must be an RFC 3339 date-time or a date (YYYY-MM-DD)'));
-    else toMs = p.dateOnly ? p.ms + DAY_MS - 1 : p.ms;
+    else toMs = endOf(p);
   }
-  if (!errors.length && fromMs > toMs) errors.push(invalid('from', 'from must not be after to'));
+  if (!errors.length && fromMs > toMs) errors.push(fromAfterTo());
   if (errors.length) throw new ApiError(errors);
   return { fromMs, toMs };
 }

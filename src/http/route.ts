@@ -6,6 +6,8 @@ import type { Services } from './services.js';
 import type { InstrumentRow } from '../store/catalog.js';
 
 const err = Type.Ref(ErrorResponse);
+/** Every GET answers a matching If-None-Match (or `*`) with 304 and no body (docs/api.md, Caching). */
+export const notModified = Type.Null({ description: 'Not Modified: the ETag in If-None-Match (or `*`) matches; no body.' });
 
 interface OperationDoc<P extends TProperties> {
   operationId: string;
@@ -28,7 +30,7 @@ export function operation<P extends TProperties = {}>(doc: OperationDoc<P>) {
   const queryProps: TProperties = { ...(doc.query ?? {}), ...(doc.collection ? pageParams : {}) };
   const q: TObject = Type.Object(queryProps, { additionalProperties: false });
   if (doc.required?.length) (q as any).required = doc.required;
-  const response: Record<number, TSchema> = { 200: Type.Ref(doc.response), 401: err, 400: err };
+  const response: Record<number, TSchema> = { 200: Type.Ref(doc.response), 304: notModified, 401: err, 400: err };
   if (doc.notFound) response[404] = err;
   return {
     operationId: doc.operationId,
@@ -42,7 +44,7 @@ export function operation<P extends TProperties = {}>(doc: OperationDoc<P>) {
 }
 
 export const instrumentIdParam = {
-  instrument_id: Type.String({ description: 'Instrument id CODE.MARKET, e.g. 600519.SH.' }),
+  instrument_id: Type.String({ description: 'Instrument id CODE.MARKET, e.g. 600519.SH. Path values longer than 100 characters name nothing: 404.' }),
 };
 
 export type Kind = 'equity' | 'index' | 'fund';

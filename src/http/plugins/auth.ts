@@ -1,17 +1,31 @@
-import type { FastifyInstance } from 'fastify';
+import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { ApiError } from '../../errors.js';
 import type { KeyStore } from '../../auth/keys.js';
 
+/** Whether a path needs an API key: everything under /api/ but the public system operations. */
+export const isProtected = (url: string): boolean => url.startsWith('/api/') && !url.startsWith('/api/v1/system/');
+
+/** A key sent in the query string (never accepted: URLs end up in logs and proxies). */
+const QUERY_KEY = /[?&](?:api[_-]?key|apikey|x-api-key)=/i;
+
+export type KeyCheck = (req: FastifyRequest) => Promise<void>;
+
 /**
- * X-API-Key on every route of the scope it is registered in (spec §5). Runs on request,
- * before validation, so an unauthenticated caller learns nothing about parameters.
+ * The X-API-Key check (spec §5): throws 401 (or 429 with RATE_LIMIT) as ApiError. The auth
+ * hook runs it on request, before validation, so an unauthenticated caller learns nothing about
+ * parameters; requests refused before routing (a malformed URL, another method) run it too.
  */
-export function registerAuth(app: FastifyInstance, keys: KeyStore, ratePerSecond = 0): void {
+export function keyCheck(keys: KeyStore, ratePerSecond = 0): KeyCheck {
   const buckets = new Map<string, { tokens: number; at: number }>();
-  app.addHook('onRequest', async (req) => {
+  return async (req) => {
     const key = req.headers['x-api-key'];
     if (key === undefined || key === '') {
-      throw new ApiError({ code: 'missing_api_key', detail: 'Send your API key in the X-API-Key header (create one with `mds keys create --name NAME`).' });
+      throw new ApiError({
+        code: 'missing_api_key',
+        detail: QUERY_KEY.test(req.url)
+          ? 'Send your API key in the X-API-Key header; a key in the query string is not accepted (URLs are logged).'
+          : 'Send your API key in the X-API-Key header (create one with `mds keys create --name NAME`).',
+      });
     }
     if (typeof key !== 'string' || !(await keys.verify(key))) {
       throw new ApiError({ code: 'invalid_api_key', detail: 'The X-API-Key header does not carry a valid, unrevoked API key.' });
@@ -29,5 +43,10 @@ export function registerAuth(app: FastifyInstance, keys: KeyStore, ratePerSecond
       }
       b.tokens -= 1;
     }
-  });
+  };
+}
+
+/** The key check on every route of the scope it is registered in. */
+export function registerAuth(app: FastifyInstance, check: KeyCheck): void {
+  app.addHook('onRequest', check);
 }

@@ -1,6 +1,13 @@
-import type { FastifyError, FastifyInstance } from 'fastify';
-import { ApiError, renderErrors, type ApiErrorItem } from '../../errors.js';
-import { MAX_PAGE_SIZE } from '../params.js';
+import { randomUUID } from 'node:crypto';
+import { STATUS_CODES } from 'node:http';
+import type { Duplex } from 'node:stream';
+import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import { ApiError, notFound, renderErrors, type ApiErrorItem } from '../../errors.js';
+import { MAX_PAGE_SIZE, windowProblems } from '../params.js';
+import { isProtected, type KeyCheck } from './auth.js';
+
+/** Longest path value routed (find-my-way's maxParamLength); a longer one names no resource: 404. */
+export const MAX_PATH_VALUE = 100;
 
 interface AjvError {
   keyword: string; instancePath: string; message?: string;
@@ -32,6 +39,8 @@ function fromValidation(e: AjvError, context: string): ApiErrorItem {
         return { code: 'page_size_too_large', parameter: param, detail: `page[size] must be at most ${MAX_PAGE_SIZE}` };
       }
       return { code: 'invalid_parameter', parameter: param, detail: `${param} must be at most ${e.params.limit}` };
+    case 'maxLength':
+      return { code: 'invalid_parameter', parameter: param, detail: `${param} must be at most ${e.params.limit} characters` };
     case 'format':
       return {
         code: 'invalid_parameter', parameter: param,
@@ -63,6 +72,10 @@ export function registerErrorHandling(app: FastifyInstance): void {
       const e = err as FastifyError;
       status = 400;
       items = (e.validation as unknown as AjvError[]).map((v) => fromValidation(v, e.validationContext ?? 'request'));
+      // All problems together: date with from/to, from after to, among the parameters valid alone.
+      if (e.validationContext === 'querystring') {
+        items.push(...windowProblems(req.query as Record<string, unknown>, items));
+      }
     } else if (isDataException(err)) {
       // Every value but a cursor's key is validated before it reaches SQL, so a data exception
       // (SQLSTATE class 22, e.g. text where an integer belongs) means a forged cursor.
@@ -83,4 +96,78 @@ export function registerErrorHandling(app: FastifyInstance): void {
     reply.code(404).type('application/json').send(renderErrors(
       [{ code: 'not_found', detail: `No operation at ${req.method} ${req.url.split('?')[0]}` }], req.id));
   });
+}
+
+/** The key check first on protected paths, then `refusal`; either rendered as ErrorResponse. */
+async function refuse(req: FastifyRequest, reply: FastifyReply, check: KeyCheck, refusal: ApiError): Promise<void> {
+  let err = refusal;
+  try {
+    if (isProtected(req.url)) await check(req);
+  } catch (e) {
+    if (!(e instanceof ApiError)) {
+      req.log.error({ err: e }, 'key check failed');
+      err = new ApiError({ code: 'internal_error', detail: 'The server failed to answer this request; it has been logged.' });
+    } else err = e;
+  }
+  if (err.headers) reply.headers(err.headers);
+  reply.header('x-request-id', req.id).code(err.status).type('application/json').send(renderErrors(err.items, req.id));
+}
+
+/**
+ * Fastify's `frameworkErrors`: requests refused while routing. As every request, the key is
+ * checked first on protected paths (a caller without a key learns nothing else); then a URL
+ * that is not valid percent-encoding is 400, and a path value longer than MAX_PATH_VALUE is
+ * 404 (no market, instrument or pool type has such an id).
+ */
+export function frameworkErrors(check: KeyCheck) {
+  return (err: FastifyError, req: FastifyRequest, reply: FastifyReply): void => {
+    const refusal = err.code === 'FST_ERR_MAX_PARAM_LENGTH'
+      ? new ApiError({ code: 'not_found', detail: `No resource has a path value longer than ${MAX_PATH_VALUE} characters` })
+      : new ApiError({ code: 'invalid_parameter', detail: 'Malformed request: the URL is not valid percent-encoded UTF-8' });
+    void refuse(req, reply, check, refusal);
+  };
+}
+
+/**
+ * Every operation is a GET (and HEAD): another method on a path served for GET is 405 with
+ * `Allow: GET, HEAD`, answered on request, before any body is read (a broken body does not
+ * matter), after the key check on protected paths; on any other path it is 404, as a GET is.
+ */
+export function refuseOtherMethods(app: FastifyInstance, check: KeyCheck) {
+  return async (req: FastifyRequest, reply: FastifyReply): Promise<void> => {
+    const qi = req.url.indexOf('?');
+    const path = qi < 0 ? req.url : req.url.slice(0, qi);
+    let served = false;
+    try { served = app.findRoute({ method: 'GET', url: path }) !== null; } catch { /* not routable */ }
+    if (!served) throw notFound(`No operation at ${req.method} ${path}`);
+    await refuse(req, reply, check, new ApiError(
+      { code: 'method_not_allowed', detail: `${req.method} is not served: the API is read-only, use GET or HEAD` }, { allow: 'GET, HEAD' }));
+    return reply;
+  };
+}
+
+const CLIENT_ERRORS: Record<string, [number, ApiErrorItem]> = {
+  ERR_HTTP_REQUEST_TIMEOUT: [408, { code: 'request_timeout', detail: 'The request line and headers did not arrive in time.' }],
+  HPE_HEADER_OVERFLOW: [431, { code: 'headers_too_large', detail: 'The request line and headers exceed 16 KiB.' }],
+};
+const MALFORMED: [number, ApiErrorItem] = [400, { code: 'invalid_parameter', detail: 'Malformed request: not a valid HTTP/1.1 request (a target must be an ASCII path starting with /).' }];
+
+/**
+ * Node's `clientError`: requests its HTTP parser refuses (headers over 16 KiB, headers not
+ * received in time, a malformed request line) never become requests; they are answered here,
+ * as ErrorResponse with a generated x-request-id, and the connection is closed.
+ */
+export function clientErrorHandler(this: FastifyInstance, err: Error & { code?: string }, socket: Duplex): void {
+  if (err.code === 'ECONNRESET' || socket.destroyed) return;
+  const [status, item] = CLIENT_ERRORS[err.code ?? ''] ?? MALFORMED;
+  const id = randomUUID();
+  this.log.debug({ code: err.code, reqId: id }, 'client error');
+  if (!socket.writable) {
+    socket.destroy();
+    return;
+  }
+  const body = JSON.stringify(renderErrors([item], id));
+  socket.end(`HTTP/1.1 ${status} ${STATUS_CODES[status]}\r\ncontent-type: application/json; charset=utf-8\r\n`
+    + `content-length: ${Buffer.byteLength(body)}\r\nx-request-id: ${id}\r\nconnection: close\r\n\r\n${body}`);
+  setTimeout(() => socket.destroy(), 1000).unref();
 }

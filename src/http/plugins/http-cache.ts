@@ -34,12 +34,16 @@ export function negotiate(header: string | undefined): 'br' | 'gzip' | null {
 /** `"<base>"`, `"<base>-br"` or `"<base>-gz"`: the representation's coding is part of its tag. */
 const tagOf = (base: string, coding: 'br' | 'gzip' | null) => `"${base}${coding === 'br' ? '-br' : coding === 'gzip' ? '-gz' : ''}"`;
 
-/** The If-None-Match entry (weak or strong) equal to one of `tags`, or null. */
-function matching(header: string | undefined, tags: string[]): string | null {
+/**
+ * The If-None-Match entry (weak or strong) equal to one of `tags`, or null. `*` matches any
+ * current representation (RFC 9110 13.1.2) when `exists`: a response known to be a 200.
+ */
+function matching(header: string | undefined, tags: string[], exists: boolean): string | null {
   if (!header) return null;
   for (const t of header.split(',')) {
     const tag = t.trim().replace(/^W\//, '');
     if (tags.includes(tag)) return tag;
+    if (tag === '*' && exists) return tags[0];
   }
   return null;
 }
@@ -68,7 +72,7 @@ export function registerHttpCache(app: FastifyInstance, maxAge: MaxAge): void {
     const tag = tagOf(req.dataTag ?? digest(payload), coding);
     reply.header('etag', tag);
     await cacheHeaders(req, reply, maxAge);
-    if (matching(req.headers['if-none-match'], [tag])) {
+    if (matching(req.headers['if-none-match'], [tag], true)) {
       reply.code(304);
       return '';
     }
@@ -102,7 +106,8 @@ export function registerDataTags(scope: FastifyInstance, o: { revision: string; 
     req.dataTag = base;
     const inm = req.headers['if-none-match'];
     if (!inm) return;
-    const tag = matching(inm, [tagOf(base, null), tagOf(base, negotiate(req.headers['accept-encoding']))]);
+    // Before the handler it is not known whether the resource exists: `*` waits for the 200.
+    const tag = matching(inm, [tagOf(base, null), tagOf(base, negotiate(req.headers['accept-encoding']))], false);
     if (tag === null) return;
     reply.header('etag', tag);
     await cacheHeaders(req, reply, o.maxAge);

@@ -2,7 +2,7 @@ import type { App } from '../../services.js';
 import { instrumentIdParam, operation, pathInstrument } from '../../route.js';
 import { sendPageJson } from '../../collection.js';
 import { recordWriter } from '../../json-bytes.js';
-import { dateQuery, dateWindow, dateWindowParams } from '../../params.js';
+import { conflictingDate, dateQuery, dateWindow, dateWindowParams } from '../../params.js';
 import { Type } from '@sinclair/typebox';
 import { PriceLimitCollectionResponse } from '../../schemas/analytics.js';
 import { PRICE_SCALE } from '../../../lib/decimal.js';
@@ -33,9 +33,7 @@ export default async function priceLimitRoutes(app: App) {
     }),
   }, async (req, reply) => {
     const q = req.query as { from?: string; to?: string; date?: string };
-    if (q.date !== undefined && (q.from !== undefined || q.to !== undefined)) {
-      throw new ApiError({ code: 'conflicting_parameters', parameter: 'date', detail: 'date selects one trading day and cannot be combined with from or to' });
-    }
+    if (q.date !== undefined && (q.from !== undefined || q.to !== undefined)) throw new ApiError(conflictingDate());
     const inst = await pathInstrument(app.svc, req.params.instrument_id, 'equity');
     const w = q.date !== undefined ? dateWindow({ from: q.date, to: q.date }) : dateWindow(q);
     return sendPageJson(req, reply, codec, 'listPriceLimits',

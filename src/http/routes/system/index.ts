@@ -3,6 +3,7 @@ import { readFileSync } from 'node:fs';
 import type { App } from '../../services.js';
 import { ApiError } from '../../../errors.js';
 import { ErrorResponse } from '../../schemas/common.js';
+import { notModified } from '../../route.js';
 
 export const StatusResponse = Type.Object({
   status: Type.String({ description: 'ok (health) or ready (readiness).' }),
@@ -16,11 +17,11 @@ export const VersionResponse = Type.Object({
 }, { $id: 'VersionResponse', additionalProperties: false });
 
 const pkg = JSON.parse(readFileSync(new URL('../../../../package.json', import.meta.url), 'utf8'));
+/** No parameters; query parameters are ignored, so probes may add cache-busters (`?_=1`). */
 const publicOp = (operationId: string, summary: string, extra: Record<number, unknown> = {}) => ({
   schema: {
     operationId, summary, tags: ['system'], security: [],
-    querystring: Type.Object({}, { additionalProperties: false }),
-    response: { 200: Type.Ref(operationId === 'getSystemVersion' ? VersionResponse : StatusResponse), ...extra },
+    response: { 200: Type.Ref(operationId === 'getSystemVersion' ? VersionResponse : StatusResponse), 304: notModified, ...extra },
   },
 });
 
