@@ -1,6 +1,6 @@
 import { existsSync, mkdirSync, renameSync, rmSync } from 'node:fs';
 import { dirname } from 'node:path';
-import { migrate, openStore, type Store } from './store/store.js';
+import { migrate, openStore, type Store, type StoreTimeouts } from './store/store.js';
 import { Worker } from 'node:worker_threads';
 import type { DemoOptions } from './demo/generate.js';
 
@@ -27,7 +27,13 @@ const isPostgres = (url: string) => /^postgres(ql)?:\/\//.test(url);
  * never leaves a half-built store behind.
  */
 export async function openConfiguredStore(url: string, demo: Partial<DemoOptions> | null,
-  log: (msg: string) => void = () => {}): Promise<Opened> {
+  log: (msg: string) => void = () => {}, timeouts?: StoreTimeouts): Promise<Opened> {
+  if (isPostgres(url) && timeouts) {
+    // Migrations may run long: on a store of their own, without the request path's timeouts.
+    const plain = openStore(url);
+    try { await migrate(plain); } finally { await plain.close(); }
+    return { store: openStore(url, timeouts), created: false };
+  }
   if (isPostgres(url) || url === ':memory:' || existsSync(url) || demo === null) {
     const store = openStore(url);
     await migrate(store);

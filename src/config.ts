@@ -1,5 +1,6 @@
 import { resolve } from 'node:path';
 import { availableParallelism } from 'node:os';
+import type { StoreTimeouts } from './store/store.js';
 
 export interface Config {
   host: string;
@@ -16,6 +17,10 @@ export interface Config {
   workers: number;
   /** Requests per second allowed per API key and worker (token bucket, burst = 2 s); 0 = unlimited. */
   rateLimit: number;
+  /** PostgreSQL: bounds on waiting for the server on the request path (ms; 0 = none). */
+  pgConnectTimeoutMs: number;
+  pgStatementTimeoutMs: number;
+  pgPoolAcquireTimeoutMs: number;
 }
 
 /** Reads the configuration from the environment (documented in the README). */
@@ -36,6 +41,14 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     demoSeed: int('DEMO_SEED', 1),
     demoOnFirstRun: env.DEMO !== '0',
     rateLimit: int('RATE_LIMIT', 0),
+    pgConnectTimeoutMs: int('PG_CONNECT_TIMEOUT_MS', 3000),
+    pgStatementTimeoutMs: int('PG_STATEMENT_TIMEOUT_MS', 5000),
+    pgPoolAcquireTimeoutMs: int('PG_POOL_ACQUIRE_TIMEOUT_MS', 5000),
     workers: env.WORKERS === 'auto' ? availableParallelism() : Math.max(1, int('WORKERS', 1)),
   };
+}
+
+/** The configured bounds on waiting for PostgreSQL, as the store takes them. */
+export function storeTimeouts(cfg: Config): StoreTimeouts {
+  return { connectMs: cfg.pgConnectTimeoutMs, statementMs: cfg.pgStatementTimeoutMs, acquireMs: cfg.pgPoolAcquireTimeoutMs };
 }

@@ -1,5 +1,5 @@
 import cluster from 'node:cluster';
-import { loadConfig, type Config } from './config.js';
+import { loadConfig, storeTimeouts, type Config } from './config.js';
 import { buildApp } from './app.js';
 import { openConfiguredStore } from './bootstrap.js';
 
@@ -22,11 +22,14 @@ const say = (m: string) => process.stderr.write(m + '\n');
 
 /** One HTTP server over the store; drains on SIGINT/SIGTERM. */
 async function serveOne(cfg: Config, demo: boolean): Promise<{ firstKey?: string }> {
-  const opened = await openConfiguredStore(cfg.databaseUrl, demo && cfg.demoOnFirstRun ? { seed: cfg.demoSeed } : null, say);
+  const opened = await openConfiguredStore(cfg.databaseUrl, demo && cfg.demoOnFirstRun ? { seed: cfg.demoSeed } : null, say,
+    storeTimeouts(cfg));
   const app = await buildApp({
     config: cfg, store: opened.store,
     logger: { level: cfg.logLevel, redact: ['req.headers["x-api-key"]'] },
   });
+  // An outage of the store: one line when it starts, one when it ends (store/health.ts).
+  opened.store.health.log = (level, msg) => app.log[level](msg);
   app.addHook('onClose', async () => { await opened.store.close(); });
   let closing = false;
   const stop = (signal: string) => {

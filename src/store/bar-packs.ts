@@ -397,6 +397,7 @@ export function withBarPacks(store: Store, limits: PendingLimits = PENDING): Sto
   return {
     dialect: store.dialect,
     db: store.db,
+    health: store.health,
     select: <T>(sql: string, params: unknown[]) => store.select<T>(sql, params),
     selectRows: (sql, params) => store.selectRows(sql, params),
     async bulkInsert(table, columns, rows) {

@@ -17,6 +17,7 @@ import * as m0008 from './migrations/0008_markets_calendar.js';
 import * as m0010 from './migrations/0010_derived_daily_bars.js';
 import * as m0009 from './migrations/0009_adj_factors.js';
 import { randomBytes } from 'node:crypto';
+import type { StoreHealth } from './health.js';
 
 export type Dialect = 'sqlite' | 'postgres';
 
@@ -62,14 +63,32 @@ export interface Store {
   bulkTransaction<T>(fn: (s: BulkSession) => Promise<T>, opts?: { readOnly?: boolean }): Promise<T>;
   ping(): Promise<void>;
   close(): Promise<void>;
+  /**
+   * What the store's queries tell of its health. A query that fails for want of the store
+   * (down, unreachable, frozen, unreadable) throws `StoreUnavailable` (store/health.ts).
+   */
+  readonly health: StoreHealth;
+}
+
+/**
+ * Bounds on waiting for PostgreSQL (ms; 0 = none), for the server's request path. Bulk
+ * transactions (ingest, migrations) run without the statement timeout.
+ */
+export interface StoreTimeouts {
+  /** Opening a connection (TCP, startup, authentication). */
+  connectMs: number;
+  /** One statement (server-side `statement_timeout`; the client gives up 1 s later if the server does not answer at all). */
+  statementMs: number;
+  /** Waiting for a pooled connection, opening one included. */
+  acquireMs: number;
 }
 
 /**
  * `postgres://…` / `postgresql://…` opens PostgreSQL; anything else is a SQLite file path.
  * Every store keeps its bar packs current as it writes bars (store/bar-packs.ts).
  */
-export function openStore(url: string): Store {
-  return withBarPacks(/^postgres(ql)?:\/\//.test(url) ? openPostgres(url) : openSqlite(url));
+export function openStore(url: string, timeouts?: StoreTimeouts): Store {
+  return withBarPacks(/^postgres(ql)?:\/\//.test(url) ? openPostgres(url, timeouts) : openSqlite(url));
 }
 
 const MIGRATIONS: Record<string, { up(db: Kysely<any>, d: Dialect): Promise<void> }> = {

@@ -81,19 +81,26 @@ class PgBulkSession implements BulkSession {
   }
 }
 
-/** Runs `fn` in one transaction on one pooled connection (see Store.bulkTransaction). */
+/**
+ * Runs `fn` in one transaction on one pooled connection (see Store.bulkTransaction). A bulk
+ * transaction (ingest, migrations) may run long: the pool's statement timeout, meant for
+ * requests, is lifted for it (`set local`), and its statements get no client-side timeout.
+ * `fail` maps an error to the one to throw (the store's outage errors).
+ */
 export async function pgBulkTransaction<T>(pool: pg.Pool, fn: (s: BulkSession) => Promise<T>,
-  opts?: { readOnly?: boolean }): Promise<T> {
-  const client = await pool.connect();
+  opts?: { readOnly?: boolean }, fail: (e: unknown) => unknown = (e) => e): Promise<T> {
+  let client: pg.PoolClient;
+  try { client = await pool.connect(); } catch (e) { throw fail(e); }
   let broken: Error | undefined;
   try {
     await client.query(opts?.readOnly ? 'begin isolation level repeatable read read only' : 'begin');
+    await client.query('set local statement_timeout = 0');
     const result = await fn(new PgBulkSession(client));
     await client.query(opts?.readOnly ? 'rollback' : 'commit');
     return result;
   } catch (e) {
     try { await client.query('rollback'); } catch (r) { broken = r as Error; }
-    throw e;
+    throw fail(e);
   } finally {
     client.release(broken);
   }

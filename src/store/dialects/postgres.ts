@@ -1,7 +1,8 @@
 import pg from 'pg';
 import { Kysely, PostgresDialect } from 'kysely';
 import type { Database as Schema } from '../schema.js';
-import type { Store } from '../store.js';
+import type { Store, StoreTimeouts } from '../store.js';
+import { StoreHealth } from '../health.js';
 import { pgBulkTransaction } from './postgres-bulk.js';
 
 /**
@@ -14,17 +15,109 @@ function parseInt8(v: string): number {
   return n;
 }
 
+/** Network errors that mean the server cannot be reached or the connection broke. */
+const NET = new Set(['ECONNREFUSED', 'ECONNRESET', 'ETIMEDOUT', 'EHOSTUNREACH', 'ENETUNREACH', 'ENOTFOUND', 'EAI_AGAIN', 'EPIPE', 'ENOENT']);
+/** What pg and pg-pool say when a connection fails, breaks or times out. */
+const DRIVER = /^(Connection terminated|timeout exceeded when trying to connect|Query read timeout|timeout expired|Client has encountered a connection error|Client was closed and is not queryable)/;
+
+/**
+ * Why PostgreSQL cannot answer, when `err` says so; null for an error of the query itself.
+ * SQLSTATE classes 08 (connection), 53 (insufficient resources), 57 (operator intervention:
+ * shutdown, cannot connect now, statement timeout), 58 (system / I/O), 28 (authentication) and
+ * 3D000 (no such database); network errors; the driver's connection and timeout errors.
+ */
+export function pgUnavailable(err: unknown): string | null {
+  const e = err as { code?: unknown; message?: unknown; severity?: unknown };
+  const code = typeof e?.code === 'string' ? e.code : '';
+  const message = typeof e?.message === 'string' ? e.message : String(err);
+  if (typeof e?.severity === 'string') {
+    if (code === '57014') return `statement timeout (${message})`;
+    return /^(08|53|57|58|28)/.test(code) || code === '3D000' ? `${code} ${message}` : null;
+  }
+  if (NET.has(code)) return message;
+  if (DRIVER.test(message)) {
+    const cause = (err as { cause?: { message?: string } }).cause?.message;
+    return cause ? `${message} (${cause})` : message;
+  }
+  return null;
+}
+
+/** The client's own bound on a statement: the server's statement timeout plus a second. */
+const queryTimeout = (t?: StoreTimeouts) => (t?.statementMs ? t.statementMs + 1000 : undefined);
+
+/**
+ * The pool as Kysely sees it: statements get the request bound (`query_timeout`), failures for
+ * want of the server become `StoreUnavailable`, and a connection that failed so is dropped, not
+ * returned to the pool (a statement that timed out may still hold it).
+ */
+function kyselyPool(pool: pg.Pool, health: StoreHealth, fail: (e: unknown) => unknown, timeouts?: StoreTimeouts) {
+  const query_timeout = queryTimeout(timeouts);
+  interface Wrapped { query(q: unknown, values?: unknown[]): unknown; release(): void; broken?: Error }
+  const wrapped = new WeakMap<pg.PoolClient, Wrapped>();
+  return {
+    async connect(): Promise<Wrapped> {
+      let client: pg.PoolClient;
+      try { client = await pool.connect(); } catch (e) { throw fail(e); }
+      let w = wrapped.get(client);
+      if (!w) {
+        const self: Wrapped = {
+          query(q: unknown, values?: unknown[]) {
+            if (typeof q !== 'string') return client.query(q as pg.Submittable); // a cursor
+            return client.query({ text: q, values, query_timeout } as pg.QueryConfig).then(
+              (r) => { health.ok(); return r; },
+              (e) => {
+                const f = fail(e);
+                if (f !== e) self.broken = e as Error;
+                throw f;
+              });
+          },
+          release() {
+            const broken = self.broken;
+            self.broken = undefined;
+            client.release(broken);
+          },
+        };
+        wrapped.set(client, (w = self));
+      }
+      return w;
+    },
+    end: () => pool.end(),
+  };
+}
+
 /** Opens a PostgreSQL store. One of the two files that import a driver. */
-export function openPostgres(url: string, poolSize = 10): Store {
+export function openPostgres(url: string, timeouts?: StoreTimeouts, poolSize = 10): Store {
   const types = {
     getTypeParser(oid: number, format?: any) {
       if (oid === 20) return parseInt8;
       return pg.types.getTypeParser(oid, format);
     },
   };
-  const pool = new pg.Pool({ connectionString: url, max: poolSize, types } as pg.PoolConfig);
+  const health = new StoreHealth();
+  const fail = (e: unknown) => {
+    const reason = pgUnavailable(e);
+    return reason === null ? e : health.failed(reason, e);
+  };
+  const connectMs = timeouts?.connectMs || undefined;
+  /** Each connection gets the connect timeout; the pool's own (acquiring, connecting included) is the acquire timeout. */
+  class Client extends pg.Client {
+    constructor(config?: pg.ClientConfig) { super({ ...config, connectionTimeoutMillis: connectMs }); }
+  }
+  const pool = new pg.Pool({
+    connectionString: url, max: poolSize, types, Client,
+    connectionTimeoutMillis: timeouts?.acquireMs || undefined,
+    statement_timeout: timeouts?.statementMs || undefined,
+  } as unknown as pg.PoolConfig);
   pool.on('error', () => { /* idle client errors surface on the next query */ });
-  const db = new Kysely<Schema>({ dialect: new PostgresDialect({ pool }) });
+  const db = new Kysely<Schema>({ dialect: new PostgresDialect({ pool: kyselyPool(pool, health, fail, timeouts) as any }) });
+  const query_timeout = queryTimeout(timeouts);
+  const run = async (q: pg.QueryConfig) => {
+    try {
+      const r = await pool.query(q);
+      health.ok();
+      return r;
+    } catch (e) { throw fail(e); }
+  };
   const names = new Map<string, { name: string; text: string }>();
   const named = (sql: string) => {
     let q = names.get(sql);
@@ -38,10 +131,10 @@ export function openPostgres(url: string, poolSize = 10): Store {
   return {
     dialect: 'postgres',
     async select<T>(sql: string, params: unknown[]) {
-      return (await pool.query({ ...named(sql), values: params })).rows as T[];
+      return (await run({ ...named(sql), values: params, query_timeout } as pg.QueryConfig)).rows as T[];
     },
     async selectRows(sql: string, params: unknown[]) {
-      return (await pool.query({ ...named(sql), values: params, rowMode: 'array' })).rows as unknown[][];
+      return (await run({ ...named(sql), values: params, rowMode: 'array', query_timeout } as pg.QueryConfig)).rows as unknown[][];
     },
     db,
     async bulkInsert(table, columns, rows) {
@@ -62,8 +155,9 @@ export function openPostgres(url: string, poolSize = 10): Store {
         client.release();
       }
     },
-    bulkTransaction: (fn, opts) => pgBulkTransaction(pool, fn, opts),
-    async ping() { await pool.query('select 1'); },
+    bulkTransaction: (fn, opts) => pgBulkTransaction(pool, fn, opts, fail),
+    async ping() { await run({ text: 'select 1', query_timeout } as pg.QueryConfig); },
+    health,
     async close() { await db.destroy(); },
   };
 }

@@ -4,6 +4,7 @@ import { Kysely, SqliteDialect } from 'kysely';
 import { LRUCache } from 'lru-cache';
 import type { Database as Schema } from '../schema.js';
 import type { BulkSession, Store, UpsertCounts, UpsertTarget } from '../store.js';
+import { StoreHealth } from '../health.js';
 
 type Upsert = (rows: unknown[][]) => UpsertCounts;
 
@@ -53,7 +54,30 @@ function upserter(raw: Database.Database, t: UpsertTarget): Upsert {
  *   better-sqlite3 builds row objects through V8's API one property at a time, which took
  *   twice as long as reading the rows (perf, 51 statement rows of 12 columns).
  */
-function cachingPrepares(raw: Database.Database) {
+/** SQLite result codes that mean the file cannot be read or locked, not that a query is wrong. */
+const UNAVAILABLE = /^SQLITE_(BUSY|LOCKED|IOERR|CANTOPEN|CORRUPT|NOTADB|FULL|NOMEM|PROTOCOL)/;
+
+/** Why the SQLite file cannot answer, when `err` says so; null for an error of the query itself. */
+export function sqliteUnavailable(err: unknown): string | null {
+  const e = err as { code?: unknown; message?: unknown };
+  return typeof e?.code === 'string' && UNAVAILABLE.test(e.code) ? `${e.code}: ${String(e.message)}` : null;
+}
+
+/**
+ * Runs a statement: a failure for want of the file becomes `StoreUnavailable` (health.ts),
+ * a success tells `health` the store answers.
+ */
+function guarded<T>(health: StoreHealth, run: () => T): T {
+  let r: T;
+  try { r = run(); } catch (e) {
+    const reason = sqliteUnavailable(e);
+    throw reason === null ? e : health.failed(reason, e);
+  }
+  health.ok();
+  return r;
+}
+
+function cachingPrepares(raw: Database.Database, health: StoreHealth) {
   type Row = (r: unknown[]) => unknown;
   /** A prepared statement and, for a reader, the function that makes a row object of an array. */
   const prepared = (sql: string) => {
@@ -67,15 +91,14 @@ function cachingPrepares(raw: Database.Database) {
     close: () => raw.close(),
     prepare(sql: string) {
       let p = cache.get(sql);
-      if (!p) cache.set(sql, (p = prepared(sql)));
-      else if (p.stmt.busy) p = prepared(sql);
+      if (!p) cache.set(sql, (p = guarded(health, () => prepared(sql))));
+      else if (p.stmt.busy) p = guarded(health, () => prepared(sql));
       const { stmt, row } = p;
-      if (!row) return stmt;
       return {
-        reader: true,
-        all: (params: readonly unknown[]) => (stmt.raw(true).all(params) as unknown[][]).map(row),
-        run: (params: readonly unknown[]) => stmt.run(params),
-        iterate: (params: readonly unknown[]) => stmt.raw(false).iterate(params),
+        reader: row !== null,
+        all: (params: readonly unknown[]) => guarded(health, () => (row ? (stmt.raw(true).all(params) as unknown[][]).map(row) : stmt.all(params))),
+        run: (params: readonly unknown[]) => guarded(health, () => stmt.run(params)),
+        iterate: (params: readonly unknown[]) => guarded(health, () => (row ? stmt.raw(false) : stmt).iterate(params)),
       };
     },
   };
@@ -103,20 +126,25 @@ export function openSqlite(file: string): Store {
   raw.pragma('synchronous = NORMAL');
   raw.pragma(`cache_size = -${cacheKiB(file)}`);
   raw.pragma('busy_timeout = 5000');
-  const db = new Kysely<Schema>({ dialect: new SqliteDialect({ database: cachingPrepares(raw) }) });
+  const health = new StoreHealth();
+  const db = new Kysely<Schema>({ dialect: new SqliteDialect({ database: cachingPrepares(raw, health) }) });
   const statements = new Map<string, Database.Statement>();
   return {
     dialect: 'sqlite',
     async select<T>(sql: string, params: unknown[]) {
-      let stmt = statements.get(sql);
-      if (!stmt) { stmt = raw.prepare(sql); statements.set(sql, stmt); }
-      return stmt.all(...params) as T[];
+      return guarded(health, () => {
+        let stmt = statements.get(sql);
+        if (!stmt) { stmt = raw.prepare(sql); statements.set(sql, stmt); }
+        return stmt.all(...params) as T[];
+      });
     },
     async selectRows(sql: string, params: unknown[]) {
       const key = '\0raw' + sql;
-      let stmt = statements.get(key);
-      if (!stmt) { stmt = raw.prepare(sql).raw(true); statements.set(key, stmt); }
-      return stmt.all(...params) as unknown[][];
+      return guarded(health, () => {
+        let stmt = statements.get(key);
+        if (!stmt) { stmt = raw.prepare(sql).raw(true); statements.set(key, stmt); }
+        return stmt.all(...params) as unknown[][];
+      });
     },
     db,
     async bulkInsert(table, columns, rows) {
@@ -157,7 +185,20 @@ export function openSqlite(file: string): Store {
         throw e;
       }
     },
-    async ping() { raw.prepare('select 1').get(); },
+    /**
+     * The connection answers, and so does the file itself: opened afresh, past the pages this
+     * connection keeps in memory, so a file that became unreadable (damaged, overwritten,
+     * permissions) fails here, as the reads that miss the cache do.
+     */
+    async ping() {
+      guarded(health, () => {
+        raw.prepare('select 1 from meta limit 1').get();
+        if (file === ':memory:' || file === '') return;
+        const fresh = new Database(file, { readonly: true, fileMustExist: true });
+        try { fresh.prepare('select 1 from meta limit 1').get(); } finally { fresh.close(); }
+      });
+    },
+    health,
     async close() { await db.destroy(); },
   };
 }

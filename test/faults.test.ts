@@ -1,0 +1,236 @@
+/**
+ * Store faults: PostgreSQL stopped or frozen, a SQLite file that cannot be read. Requests get
+ * 503 not_ready with Retry-After (never 500, never a hang), readiness agrees, the outage is
+ * logged once, and the service recovers without a restart. PostgreSQL faults run on a private
+ * cluster (test/private-postgres.ts), never on a shared server.
+ */
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { spawn, type ChildProcess } from 'node:child_process';
+import { createServer } from 'node:net';
+import { readFileSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { sql } from 'kysely';
+import { migrate, openStore, type Store } from '../src/store/store.js';
+import { generateDemo } from '../src/demo/generate.js';
+import { KeyStore } from '../src/auth/keys.js';
+import { buildApp } from '../src/app.js';
+import { loadConfig } from '../src/config.js';
+import { StoreUnavailable } from '../src/store/health.js';
+import { NO_PRIVATE_PG, privatePostgres, type PrivatePostgres } from './private-postgres.js';
+import { exited, sleep, tmp } from './ingest-helpers.js';
+
+const DEMO = { seed: 7, equities: 20, start: 20250102, end: 20250601, minuteDays: 1, tickDays: 1 };
+
+/** Seeds a store with the demo and returns an API key and an equity id. */
+async function seed(url: string): Promise<{ key: string; eq: string }> {
+  const store = openStore(url);
+  try {
+    await migrate(store);
+    await generateDemo(store, DEMO);
+    const { key } = await new KeyStore(store.db).create('faults');
+    const eq = (await store.db.selectFrom('instruments').select('id').where('kind', '=', 'equity').orderBy('id').executeTakeFirstOrThrow()).id;
+    return { key, eq };
+  } finally {
+    await store.close();
+  }
+}
+
+/** A free TCP port on 127.0.0.1. */
+export function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const s = createServer().listen(0, '127.0.0.1', () => {
+      const { port } = s.address() as { port: number };
+      s.close(() => resolve(port));
+    }).on('error', reject);
+  });
+}
+
+export interface Served { child: ChildProcess; base: string; logs: any[]; stderr: () => string; stop(): Promise<void> }
+
+/** Starts `mds serve` on a free port with `env`; resolves once health answers (within 60 s). */
+export async function serve(env: Record<string, string>): Promise<Served> {
+  const port = await freePort();
+  const child = spawn(process.execPath, ['--import', 'tsx', 'src/cli/index.ts', 'serve'], {
+    env: { ...process.env, HOST: '127.0.0.1', PORT: String(port), DEMO: '0', LOG_LEVEL: 'info', ...env },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  const logs: any[] = [];
+  let out = '', err = '';
+  child.stdout!.on('data', (d: Buffer) => {
+    out += d.toString();
+    const lines = out.split('\n');
+    out = lines.pop()!;
+    for (const l of lines) { try { logs.push(JSON.parse(l)); } catch { logs.push({ msg: l }); } }
+  });
+  child.stderr!.on('data', (d: Buffer) => { err += d.toString(); });
+  const base = `http://127.0.0.1:${port}`;
+  const served: Served = {
+    child, base, logs, stderr: () => err,
+    async stop() {
+      if (child.exitCode === null && child.signalCode === null) child.kill('SIGKILL');
+      await exited(child);
+    },
+  };
+  for (let i = 0; i < 240; i++) {
+    if (child.exitCode !== null) throw new Error(`server exited ${child.exitCode}: ${err}`);
+    try {
+      if ((await fetch(`${base}/api/v1/system/health`, { signal: AbortSignal.timeout(1000) })).status === 200) return served;
+    } catch { /* not yet */ }
+    await sleep(250);
+  }
+  await served.stop();
+  throw new Error(`server did not start: ${err}`);
+}
+
+/** GET with a bound on the wait: the status, the parsed body, Retry-After and the time taken. */
+async function probe(url: string, key?: string, limitMs = 8000) {
+  const t = Date.now();
+  const res = await fetch(url, { headers: key ? { 'x-api-key': key } : {}, signal: AbortSignal.timeout(limitMs) });
+  const text = await res.text();
+  let body: any = null;
+  try { body = JSON.parse(text); } catch { /* not JSON */ }
+  return { status: res.status, body, text, retryAfter: res.headers.get('retry-after'), ms: Date.now() - t };
+}
+
+/** A 503 not_ready ErrorResponse with Retry-After and nothing of the failure in it. */
+function expectNotReady(r: Awaited<ReturnType<typeof probe>>) {
+  expect(r.status, r.text).toBe(503);
+  expect(r.body.errors[0].code).toBe('not_ready');
+  expect(Number(r.retryAfter)).toBeGreaterThan(0);
+  expect(r.text).not.toMatch(/ECONN|SQLITE|timeout|at .*\.(ts|js)/);
+}
+
+describe.skipIf(NO_PRIVATE_PG !== null)('PostgreSQL faults (private cluster)', () => {
+  let pg: PrivatePostgres;
+  let key: string, eq: string;
+  let srv: Served;
+  const bars = (i: number) => `${srv.base}/api/v1/equities/${eq}/bars?interval=1d&page[size]=${1 + (i % 50)}`;
+
+  beforeAll(async () => {
+    pg = privatePostgres();
+    ({ key, eq } = await seed(pg.url));
+    srv = await serve({ DATABASE_URL: pg.url, PG_CONNECT_TIMEOUT_MS: '1000', PG_STATEMENT_TIMEOUT_MS: '1000', PG_POOL_ACQUIRE_TIMEOUT_MS: '1000' });
+  });
+  afterAll(async () => {
+    await srv?.stop();
+    pg?.remove();
+  });
+
+  it('a stopped server: 503 not_ready with Retry-After, readiness 503, health 200, one log line; recovers without a restart', async () => {
+    expect((await probe(bars(0), key)).status).toBe(200);
+    expect((await probe(`${srv.base}/api/v1/system/readiness`)).status).toBe(200);
+    const before = srv.logs.length;
+    pg.stop();
+    const t = Date.now();
+    try {
+      for (let round = 0; round < 4; round++) {
+        const rs = await Promise.all(Array.from({ length: 10 }, (_, i) => probe(bars(round * 10 + i), key)));
+        for (const r of rs) expectNotReady(r);
+      }
+      expectNotReady(await probe(`${srv.base}/api/v1/system/readiness`));
+      expect((await probe(`${srv.base}/api/v1/system/health`)).status).toBe(200);
+    } finally {
+      pg.start();
+    }
+    const seconds = Math.ceil((Date.now() - t) / 1000);
+    let ready = 0;
+    for (let i = 0; i < 40 && ready !== 200; i++) {
+      ready = (await probe(`${srv.base}/api/v1/system/readiness`)).status;
+      if (ready !== 200) await sleep(250);
+    }
+    expect(ready).toBe(200);
+    expect((await probe(bars(0), key)).status).toBe(200);
+    const lines = srv.logs.slice(before);
+    const down = lines.filter((l) => /store unavailable/.test(l.msg));
+    expect(down.length).toBeGreaterThanOrEqual(1);
+    expect(down.length).toBeLessThanOrEqual(seconds);
+    expect(down[0].level).toBe(40);
+    expect(lines.filter((l) => /store available again/.test(l.msg)).length).toBe(1);
+    expect(lines.filter((l) => l.err?.stack || /unhandled/.test(l.msg))).toEqual([]);
+  });
+
+  it('a frozen server: requests and readiness answer 503 within the timeouts, never hang; recovers on thaw', async () => {
+    expect((await probe(bars(0), key)).status).toBe(200);
+    pg.freeze();
+    try {
+      // More at once than the pool holds: some wait for a connection, some for an answer, some to connect.
+      const rs = await Promise.all(Array.from({ length: 14 }, (_, i) => probe(bars(i + 1), key)));
+      for (const r of rs) {
+        expectNotReady(r);
+        expect(r.ms).toBeLessThan(6000); // timeouts of 1 s (+1 s client-side): a hang would be 8 s (aborted)
+      }
+      const ready = await probe(`${srv.base}/api/v1/system/readiness`);
+      expectNotReady(ready);
+      expect((await probe(`${srv.base}/api/v1/system/health`)).status).toBe(200);
+    } finally {
+      pg.thaw();
+    }
+    let status = 0;
+    for (let i = 0; i < 40 && status !== 200; i++) {
+      status = (await probe(bars(0), key)).status;
+      if (status !== 200) await sleep(250);
+    }
+    expect(status).toBe(200);
+  });
+
+  it('statement and pool-acquire timeouts fail as StoreUnavailable; bulk transactions (ingest) run without the statement timeout', async () => {
+    const store = openStore(pg.url, { connectMs: 1000, statementMs: 500, acquireMs: 500 });
+    try {
+      await expect(store.select('select pg_sleep(3)', [])).rejects.toBeInstanceOf(StoreUnavailable);
+      expect(await store.bulkTransaction(async (s) => (await s.query<{ ok: number }>('select pg_sleep(1.5), 1 as ok'))[0].ok)).toBe(1);
+      // Every connection busy in a long transaction: the next query waits 0.5 s for one, then fails.
+      let done = false;
+      const holders = Promise.all(Array.from({ length: 10 }, () => store.bulkTransaction((s) => s.query('select pg_sleep(3)'))))
+        .finally(() => { done = true; });
+      await sleep(300);
+      const err = await store.select('select 1', []).then(() => null, (e: unknown) => e);
+      expect(err).toBeInstanceOf(StoreUnavailable);
+      expect((err as StoreUnavailable).reason).toMatch(/timeout exceeded when trying to connect/);
+      expect(done).toBe(false);
+      await holders;
+      expect(await store.select<{ n: number }>('select 1 as n', [])).toEqual([{ n: 1 }]);
+    } finally {
+      await store.close();
+    }
+  });
+});
+
+describe('SQLite: a store file that cannot be read', () => {
+  let store: Store;
+  let key: string, eq: string;
+  const file = join(tmp('mds-faults-'), 'store.sqlite');
+
+  beforeAll(async () => { ({ key, eq } = await seed(file)); });
+  afterAll(async () => { await store?.close(); });
+
+  it('answers 503 not_ready with Retry-After while the file is unreadable, logs it once, readiness agrees, and recovers', async () => {
+    store = openStore(file);
+    const logged: string[] = [];
+    store.health.log = (level, msg) => logged.push(`${level} ${msg}`);
+    const app = await buildApp({ config: { ...loadConfig({}), databaseUrl: file }, store });
+    await app.ready();
+    const get = async (url: string, headers: Record<string, string> = { 'x-api-key': key }) => {
+      const r = await app.inject({ method: 'GET', url, headers });
+      return { status: r.statusCode, body: JSON.parse(r.payload), text: r.payload, retryAfter: (r.headers['retry-after'] as string | undefined) ?? null, ms: 0 };
+    };
+    const bars = `/api/v1/equities/${eq}/bars?interval=1d`;
+    expect((await get(bars)).status).toBe(200);
+    // Everything in the file, little kept in memory: reads go to the file.
+    await sql`pragma wal_checkpoint(TRUNCATE)`.execute(store.db);
+    await sql`pragma cache_size = 1`.execute(store.db);
+    const original = readFileSync(file);
+    writeFileSync(file, Buffer.alloc(original.length));
+    try {
+      for (let i = 0; i < 20; i++) expectNotReady(await get(`${bars}&page[size]=${i + 1}`));
+      expectNotReady(await get('/api/v1/system/readiness', {}));
+      expect((await get('/api/v1/system/health', {})).status).toBe(200);
+    } finally {
+      writeFileSync(file, original);
+    }
+    expect((await get('/api/v1/system/readiness', {})).status).toBe(200);
+    expect((await get(bars)).status).toBe(200);
+    expect(logged.filter((l) => /store unavailable: SQLITE_CORRUPT/.test(l))).toHaveLength(1);
+    expect(logged.filter((l) => /^info store available again after .* s; \d+ queries failed meanwhile/.test(l))).toHaveLength(1);
+    await app.close();
+  });
+});
