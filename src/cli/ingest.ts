@@ -12,7 +12,7 @@ import { DATASETS, dataset, fileDataset, type Format } from '../ingest/registry.
 import { ingest, IngestIOError, type IngestFile } from '../ingest/load.js';
 import { errorLines, progressBar, summaryLines, warningLines } from '../ingest/report.js';
 import { exportDatasets } from '../ingest/export.js';
-import { formatOfName } from '../ingest/source.js';
+import { ENCODINGS, formatOfName } from '../ingest/source.js';
 import { layoutOf, VENDOR_FORMATS } from '../ingest/vendors/index.js';
 
 export const EXIT = { ok: 0, usage: 1, invalid: 2, store: 3 } as const;
@@ -68,6 +68,8 @@ export function registerIngest(program: Command, withStore: WithStore, db: () =>
     .option('--dry-run', 'validate only; write nothing')
     .addOption(new Option('--format <format>', 'file format (default: by extension, else by content), or a vendor layout (docs/ingest.md, "Vendor formats")')
       .choices(['csv', 'ndjson', ...VENDOR_FORMATS]))
+    .addOption(new Option('--encoding <encoding>', 'text encoding of the files (GBK and GB18030 are usual for Chinese vendor files); '
+      + 'a file not valid in it is refused at its first bad line').choices(ENCODINGS).default('utf8'))
     .option('--instrument <id>', 'vendor files: the instrument (CODE.MARKET) of files that do not name it (default: from the file name)')
     .option('--market <ids>', 'vendor calendars: the markets the days are for (default SH,SZ)', (v: string) => v.split(',').map((m) => m.trim()))
     .option('--max-errors <n>', 'errors listed before counting the rest', int, 20)
@@ -78,17 +80,17 @@ export function registerIngest(program: Command, withStore: WithStore, db: () =>
       if (o.dir) {
         if (name) throw new UsageError('give either --dir DIR or DATASET FILE..., not both');
         if (o.instrument || o.market || VENDOR_FORMATS.includes(o.format)) throw new UsageError('vendor files are loaded as DATASET FILE... --format VENDOR, not with --dir');
-        files = filesOfDir(o.dir);
+        files = filesOfDir(o.dir).map((f) => ({ ...f, encoding: o.encoding }));
       } else {
         if (!name || !paths.length) throw new UsageError('usage: mds ingest DATASET FILE... | mds ingest --dir DIR');
         const d = named(name);
         if (o.format && VENDOR_FORMATS.includes(o.format)) {
           const layout = layoutOf(o.format, d);
           if (Array.isArray(layout)) throw new UsageError(`--format ${o.format} loads ${layout.join(', ')}, not ${d.name}`);
-          files = paths.map((path) => ({ path, dataset: d, vendor: { layout, instrument: o.instrument, markets: o.market } }));
+          files = paths.map((path) => ({ path, dataset: d, encoding: o.encoding, vendor: { layout, instrument: o.instrument, markets: o.market } }));
         } else {
           if (o.instrument || o.market) throw new UsageError('--instrument and --market go with a vendor --format');
-          files = paths.map((path) => ({ path, dataset: d, format: (o.format as Format | undefined) ?? formatOfName(path) }));
+          files = paths.map((path) => ({ path, dataset: d, encoding: o.encoding, format: (o.format as Format | undefined) ?? formatOfName(path) }));
         }
       }
       const tty = o.progress && process.stderr.isTTY;

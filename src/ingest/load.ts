@@ -13,13 +13,15 @@ import { DerivedDaily } from './derived-daily.js';
 import { LimitCheck } from './limit-check.js';
 import { orderOf, type Format } from './registry.js';
 import { formatError, RowReader } from './rows.js';
-import { formatOfName, IngestIOError, readRecords, sourceInfo } from './source.js';
+import { formatOfName, IngestIOError, readRecords, sourceInfo, type Encoding } from './source.js';
 import { VendorReport, type Layout, type VendorOptions } from './vendors/vendor.js';
 
 export { IngestIOError };
 
 export interface IngestFile {
   path: string; dataset: Dataset; format?: Format | null;
+  /** The file's text encoding (default UTF-8); bytes not valid in it are an error at their line. */
+  encoding?: Encoding;
   /** A vendor file (ingest/vendors): its layout converts its records into the dataset's. */
   vendor?: { layout: Layout } & VendorOptions;
 }
@@ -141,8 +143,8 @@ async function loadFile(s: BulkSession, ctx: IngestContext, f: IngestFile, o: Fi
   const ix = f.dataset.ix;
   const report = f.vendor ? new VendorReport() : null;
   const onBytes = (n: number) => { bytes = n; };
-  const source = f.vendor ? f.vendor.layout.read({ ...f.vendor, path: f.path, dataset: f.dataset, ctx, report: report!, onBytes })
-    : readRecords(f.path, format, onBytes);
+  const source = f.vendor ? f.vendor.layout.read({ ...f.vendor, path: f.path, dataset: f.dataset, ctx, report: report!, onBytes, encoding: f.encoding })
+    : readRecords(f.path, format, onBytes, f.encoding);
   const unit = f.vendor?.layout.binary ? 'record ' : '';
   for await (const records of source) {
     for (const rec of records) {

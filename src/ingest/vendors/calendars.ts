@@ -8,7 +8,7 @@
  *   1990-12-19, so earlier sessions are skipped.
  */
 import { readFile } from 'node:fs/promises';
-import { IngestIOError, type SourceRecord } from '../source.js';
+import { encodingError, IngestIOError, strictDecoder, type SourceRecord } from '../source.js';
 import { Bad, vendorCsv, type Layout, type VendorInput } from './vendor.js';
 
 const SSE_OPENED = '1990-12-19';
@@ -19,9 +19,14 @@ const days = (input: VendorInput, date: string) => marketsOf(input).map((market)
 export const akshareCalendar: Layout = {
   format: 'akshare', dataset: 'trading_days',
   async* read(input) {
+    let bytes: Buffer;
+    try { bytes = await readFile(input.path); } catch (e) { throw new IngestIOError(`${input.path}: ${(e as Error).message}`); }
+    input.onBytes(bytes.length);
     let text: string;
-    try { text = await readFile(input.path, 'utf8'); } catch (e) { throw new IngestIOError(`${input.path}: ${(e as Error).message}`); }
-    input.onBytes(text.length);
+    try { text = strictDecoder(input.encoding ?? 'utf8').decode(bytes); } catch {
+      yield [await encodingError(input.path, false, input.encoding ?? 'utf8')];
+      return;
+    }
     if (!/^\uFEFF?\s*\[/.test(text)) { yield [{ line: 1, error: 'expected a JSON array of dates YYYYMMDD' }]; return; }
     const out: SourceRecord[] = [];
     let line = 1, at = 0;

@@ -9,7 +9,7 @@ import { basename } from 'node:path';
 import { ID_RE } from '../columns.js';
 import type { IngestContext } from '../context.js';
 import type { Dataset } from '../dataset.js';
-import { IngestIOError, readRecords, type SourceRecord } from '../source.js';
+import { IngestIOError, readRecords, type Encoding, type SourceRecord } from '../source.js';
 import { addDays, formatDate } from '../../lib/time.js';
 
 /** What the command says about a vendor file: the instrument and markets it does not name itself. */
@@ -51,6 +51,8 @@ export interface VendorInput extends VendorOptions {
   ctx: IngestContext;
   report: VendorReport;
   onBytes: (n: number) => void;
+  /** The text encoding of the file (`--encoding`; binary layouts ignore it). */
+  encoding?: Encoding;
 }
 
 /** One vendor layout: a format name and the dataset its files load into. */
@@ -80,7 +82,7 @@ export async function* vendorCsv(input: VendorInput, need: readonly string[],
   convert: (get: Get, line: number) => Converted): AsyncGenerator<SourceRecord[]> {
   let ix: Map<string, number> | null = null;
   let width = 0;
-  for await (const batch of readRecords(input.path, 'csv', input.onBytes)) {
+  for await (const batch of readRecords(input.path, 'csv', input.onBytes, input.encoding)) {
     const out: SourceRecord[] = [];
     for (const rec of batch) {
       if (rec.error) { out.push(rec); continue; }
