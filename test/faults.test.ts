@@ -5,8 +5,6 @@
  * cluster (test/private-postgres.ts), never on a shared server.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { spawn, type ChildProcess } from 'node:child_process';
-import { createServer } from 'node:net';
 import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { sql } from 'kysely';
@@ -17,7 +15,8 @@ import { buildApp } from '../src/app.js';
 import { loadConfig } from '../src/config.js';
 import { StoreUnavailable } from '../src/store/health.js';
 import { NO_PRIVATE_PG, privatePostgres, type PrivatePostgres } from './private-postgres.js';
-import { exited, sleep, tmp } from './ingest-helpers.js';
+import { sleep, tmp } from './ingest-helpers.js';
+import { probe, serve, type Served } from './serve-helpers.js';
 
 const DEMO = { seed: 7, equities: 20, start: 20250102, end: 20250601, minuteDays: 1, tickDays: 1 };
 
@@ -33,63 +32,6 @@ async function seed(url: string): Promise<{ key: string; eq: string }> {
   } finally {
     await store.close();
   }
-}
-
-/** A free TCP port on 127.0.0.1. */
-export function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const s = createServer().listen(0, '127.0.0.1', () => {
-      const { port } = s.address() as { port: number };
-      s.close(() => resolve(port));
-    }).on('error', reject);
-  });
-}
-
-export interface Served { child: ChildProcess; base: string; logs: any[]; stderr: () => string; stop(): Promise<void> }
-
-/** Starts `mds serve` on a free port with `env`; resolves once health answers (within 60 s). */
-export async function serve(env: Record<string, string>): Promise<Served> {
-  const port = await freePort();
-  const child = spawn(process.execPath, ['--import', 'tsx', 'src/cli/index.ts', 'serve'], {
-    env: { ...process.env, HOST: '127.0.0.1', PORT: String(port), DEMO: '0', LOG_LEVEL: 'info', ...env },
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
-  const logs: any[] = [];
-  let out = '', err = '';
-  child.stdout!.on('data', (d: Buffer) => {
-    out += d.toString();
-    const lines = out.split('\n');
-    out = lines.pop()!;
-    for (const l of lines) { try { logs.push(JSON.parse(l)); } catch { logs.push({ msg: l }); } }
-  });
-  child.stderr!.on('data', (d: Buffer) => { err += d.toString(); });
-  const base = `http://127.0.0.1:${port}`;
-  const served: Served = {
-    child, base, logs, stderr: () => err,
-    async stop() {
-      if (child.exitCode === null && child.signalCode === null) child.kill('SIGKILL');
-      await exited(child);
-    },
-  };
-  for (let i = 0; i < 240; i++) {
-    if (child.exitCode !== null) throw new Error(`server exited ${child.exitCode}: ${err}`);
-    try {
-      if ((await fetch(`${base}/api/v1/system/health`, { signal: AbortSignal.timeout(1000) })).status === 200) return served;
-    } catch { /* not yet */ }
-    await sleep(250);
-  }
-  await served.stop();
-  throw new Error(`server did not start: ${err}`);
-}
-
-/** GET with a bound on the wait: the status, the parsed body, Retry-After and the time taken. */
-async function probe(url: string, key?: string, limitMs = 8000) {
-  const t = Date.now();
-  const res = await fetch(url, { headers: key ? { 'x-api-key': key } : {}, signal: AbortSignal.timeout(limitMs) });
-  const text = await res.text();
-  let body: any = null;
-  try { body = JSON.parse(text); } catch { /* not JSON */ }
-  return { status: res.status, body, text, retryAfter: res.headers.get('retry-after'), ms: Date.now() - t };
 }
 
 /** A 503 not_ready ErrorResponse with Retry-After and nothing of the failure in it. */

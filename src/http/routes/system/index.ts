@@ -1,7 +1,7 @@
 import { Type } from '@sinclair/typebox';
 import { readFileSync } from 'node:fs';
 import type { App } from '../../services.js';
-import { ApiError } from '../../../errors.js';
+import { StoreUnavailable } from '../../../store/health.js';
 import { ErrorResponse } from '../../schemas/common.js';
 import { notModified } from '../../route.js';
 
@@ -33,13 +33,17 @@ export default async function systemRoutes(app: App) {
   app.get('/api/v1/system/readiness',
     publicOp('getSystemReadiness', 'Readiness probe: 200 when the store answers, else 503 not_ready.', { 503: Type.Ref(ErrorResponse) }),
     async () => {
+      // One query: it also tells the store's health (store/health.ts) that the store answers again.
+      let timer: NodeJS.Timeout | undefined;
       try {
         await Promise.race([
           app.svc.store.ping(),
-          new Promise((_, reject) => setTimeout(() => reject(new Error('timeout')), 2000).unref()),
+          new Promise((_, reject) => { timer = setTimeout(() => reject(new Error('no answer within 2 s')), 2000); }),
         ]);
-      } catch {
-        throw new ApiError({ code: 'not_ready', detail: 'The store does not answer.' });
+      } catch (e) {
+        throw e instanceof StoreUnavailable ? e : new StoreUnavailable(e instanceof Error ? e.message : String(e));
+      } finally {
+        clearTimeout(timer);
       }
       return { status: 'ready' };
     });
