@@ -1,0 +1,108 @@
+/**
+ * The server process: SIGTERM drains and exits 0 at once when nothing is in flight; with
+ * WORKERS=N a dead worker's replacement gets connections, and workers that cannot start are
+ * forked again with back-off until the primary gives up.
+ */
+import { afterAll, describe, expect, it } from 'vitest';
+import http from 'node:http';
+import { connect, createServer, type Socket } from 'node:net';
+import { join } from 'node:path';
+import { exited, sleep, tmp } from './ingest-helpers.js';
+import { freePort, serve, spawnServer, type Served } from './serve-helpers.js';
+
+const running: Served[] = [];
+afterAll(async () => { for (const s of running) await s.stop(); });
+
+/** Waits at most `ms` for the child to exit. */
+async function exitWithin(s: Served, ms: number) {
+  const t = Date.now();
+  const r = await Promise.race([exited(s.child), sleep(ms).then(() => null)]);
+  return { exit: r, ms: Date.now() - t };
+}
+
+/** Opens a raw connection to the server and resolves once connected. */
+function rawConnection(base: string): Promise<Socket> {
+  const u = new URL(base);
+  return new Promise((resolve, reject) => {
+    const s = connect(Number(u.port), u.hostname, () => resolve(s)).on('error', reject);
+  });
+}
+
+describe('SIGTERM', () => {
+  it('closes idle and header-less connections at once and exits 0 promptly', async () => {
+    const srv = await serve({ DATABASE_URL: join(tmp('mds-life-'), 'store.sqlite') });
+    running.push(srv);
+    // A keep-alive connection that was answered and stays open.
+    const idle = await rawConnection(srv.base);
+    const answered = new Promise((resolve) => idle.once('data', resolve));
+    idle.write('GET /api/v1/system/health HTTP/1.1\r\nHost: x\r\n\r\n');
+    await answered;
+    // A connection whose headers never end, and one that never sends anything.
+    const partial = await rawConnection(srv.base);
+    partial.write('GET /api/v1/system/health HTTP/1.1\r\nHost: x\r\n');
+    const silent = await rawConnection(srv.base);
+    const closed = [idle, partial, silent].map((s) => new Promise((resolve) => s.on('close', resolve).on('error', () => {})));
+    await sleep(300);
+    srv.child.kill('SIGTERM');
+    const { exit, ms } = await exitWithin(srv, 15_000);
+    expect(exit, srv.stderr()).toEqual({ code: 0, signal: null });
+    expect(ms).toBeLessThan(3000); // nothing in flight: the drain takes no wait (it was 10 s and exit 1)
+    await Promise.all(closed);
+  });
+});
+
+describe('WORKERS=2', () => {
+  it('a dead worker is replaced and its replacement gets connections, keep-alive clients included', async () => {
+    const srv = await serve({ DATABASE_URL: join(tmp('mds-life-'), 'store.sqlite'), WORKERS: '2' });
+    running.push(srv);
+    for (let i = 0; i < 240 && !srv.stderr().includes('listening on'); i++) await sleep(250);
+    expect(srv.stderr()).toContain('with 2 worker(s)');
+    // Four keep-alive clients, each asking again as soon as it is answered.
+    const agent = new http.Agent({ keepAlive: true, maxSockets: 4 });
+    let n = 0;
+    const ask = () => new Promise<string>((resolve) => {
+      const id = `life-${++n}`;
+      http.get(`${srv.base}/api/v1/system/health`, { agent, headers: { 'x-request-id': id } }, (res) => {
+        res.resume();
+        res.on('end', () => resolve(id));
+      }).on('error', () => resolve(''));
+    });
+    const pidOf = (id: string): number | undefined => srv.logs.find((l) => l.reqId === id && l.pid)?.pid;
+    const round = () => Promise.all([ask(), ask(), ask(), ask()]);
+    const first: string[] = [];
+    for (let i = 0; i < 10; i++) first.push(...await round());
+    await sleep(200);
+    const before = new Set(first.map(pidOf).filter((p): p is number => p !== undefined));
+    expect(before.size).toBeGreaterThanOrEqual(1);
+    const victim = [...before][0];
+    process.kill(victim, 'SIGKILL');
+    let replacement: number | undefined;
+    const deadline = Date.now() + 20_000;
+    while (replacement === undefined && Date.now() < deadline) {
+      const ids = await round();
+      await sleep(50);
+      replacement = ids.map((id) => (id ? pidOf(id) : undefined)).find((p) => p !== undefined && !before.has(p));
+    }
+    agent.destroy();
+    expect(srv.stderr()).toMatch(new RegExp(`worker ${victim} exited \\(SIGKILL\\); starting another`));
+    expect(replacement, 'no request was answered by the replacement worker within 20 s').toBeDefined();
+  });
+
+  it('workers that fail at start are forked again with back-off, and the primary gives up with exit 1', async () => {
+    const port = await freePort();
+    const blocker = createServer().listen(port, '127.0.0.1');
+    await new Promise((resolve) => blocker.once('listening', resolve));
+    try {
+      const srv = await spawnServer({ DATABASE_URL: join(tmp('mds-life-'), 'store.sqlite'), WORKERS: '2', PORT: String(port) });
+      running.push(srv);
+      const { exit } = await exitWithin(srv, 40_000);
+      expect(exit, srv.stderr()).toEqual({ code: 1, signal: null });
+      const failed = srv.stderr().match(/failed to start \(exit code 1\); starting another in \d+ ms/g) ?? [];
+      expect(failed.length).toBeLessThanOrEqual(4);
+      expect(srv.stderr()).toMatch(/starting another in 250 ms[\s\S]*starting another in 500 ms[\s\S]*starting another in 1000 ms/);
+      expect(srv.stderr()).toMatch(/5 workers failed to start within 60 s .*; giving up/);
+    } finally {
+      blocker.close();
+    }
+  });
+});
