@@ -15,7 +15,7 @@ import { buildApp } from '../src/app.js';
 import { loadConfig } from '../src/config.js';
 import { StoreUnavailable } from '../src/store/health.js';
 import { NO_PRIVATE_PG, privatePostgres, type PrivatePostgres } from './private-postgres.js';
-import { sleep, tmp } from './ingest-helpers.js';
+import { exited, sleep, tmp } from './ingest-helpers.js';
 import { probe, serve, type Served } from './serve-helpers.js';
 
 const DEMO = { seed: 7, equities: 20, start: 20250102, end: 20250601, minuteDays: 1, tickDays: 1 };
@@ -113,6 +113,28 @@ describe.skipIf(NO_PRIVATE_PG !== null)('PostgreSQL faults (private cluster)', (
       if (status !== 200) await sleep(250);
     }
     expect(status).toBe(200);
+  });
+
+  it('SIGTERM while a request waits on a frozen server: the request is answered, then the server exits 0', async () => {
+    const one = await serve({ DATABASE_URL: pg.url, PG_CONNECT_TIMEOUT_MS: '1000', PG_STATEMENT_TIMEOUT_MS: '1000', PG_POOL_ACQUIRE_TIMEOUT_MS: '1000' });
+    try {
+      const url = `${one.base}/api/v1/equities/${eq}/bars?interval=1d&page[size]=7`;
+      expect((await probe(url, key)).status).toBe(200);
+      pg.freeze();
+      let inFlight: ReturnType<typeof probe>;
+      try {
+        inFlight = probe(url.replace('size]=7', 'size]=8'), key);
+        await sleep(300);
+        one.child.kill('SIGTERM');
+        expectNotReady(await inFlight);
+      } finally {
+        pg.thaw();
+      }
+      const code = await Promise.race([exited(one.child), sleep(10_000).then(() => null)]);
+      expect(code, one.stderr()).toEqual({ code: 0, signal: null });
+    } finally {
+      await one.stop();
+    }
   });
 
   it('statement and pool-acquire timeouts fail as StoreUnavailable; bulk transactions (ingest) run without the statement timeout', async () => {
