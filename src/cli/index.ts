@@ -1,5 +1,5 @@
 #!/usr/bin/env node
-import { Command, InvalidArgumentError } from 'commander';
+import { Command, InvalidArgumentError, Option } from 'commander';
 import { readFileSync } from 'node:fs';
 import { loadConfig } from '../config.js';
 import { migrate, openStore, type Store } from '../store/store.js';
@@ -54,8 +54,8 @@ program.command('migrate').description('create or upgrade the store schema')
 program.command('demo').description('generate the deterministic demo market into an empty store')
   .option('--seed <n>', 'random seed', int, 1)
   .option('--equities <n>', 'number of equities (>= 20)', int, 220)
-  .option('--start <date>', 'first day of daily bars', date, 20230103)
-  .option('--end <date>', 'last day of the market', date, 20261120)
+  .addOption(new Option('--start <date>', 'first day of daily bars (YYYY-MM-DD)').argParser(date).default(20230103, '2023-01-03'))
+  .addOption(new Option('--end <date>', 'last day of the market (YYYY-MM-DD)').argParser(date).default(20261120, '2026-11-20'))
   .option('--minute-days <n>', 'trading days with 1m bars', int, 10)
   .option('--tick-days <n>', 'trading days with quotes and trades', int, 2)
   .action((o) => withStore(db(), async (s) => {
