@@ -142,7 +142,7 @@ export async function buildApp(opts: AppOptions): Promise<App> {
     registerAuth(api, checkKey);
     // What a data response depends on besides the data and the URL: the code and the cursor secret.
     const revision = createHash('sha256').update(`${VERSION}\0${opts.config.cursorSecret}`).digest('base64url');
-    registerDataTags(api, { revision, dataVersion: () => catalog.dataVersion(), maxAge });
+    registerDataTags(api, { revision, versions: catalog, maxAge });
     await api.register(marketRoutes);
     await api.register(classificationRoutes);
     await api.register(poolTypeRoutes);

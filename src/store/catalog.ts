@@ -1,3 +1,4 @@
+import { AsyncLocalStorage } from 'node:async_hooks';
 import type { Kysely, Selectable } from 'kysely';
 import type { Database, InstrumentTable } from './schema.js';
 import { parseSetting } from './indicator-pages.js';
@@ -6,27 +7,70 @@ export type InstrumentRow = Selectable<InstrumentTable> & { is_st: boolean };
 export interface InstrumentFilter { market?: string; board?: string; code?: string; name?: string }
 
 /**
- * In-memory index of the (small) instrument table, so that resolving an instrument id on the
- * hot path costs a Map lookup. Reloaded when `meta.data_version` changes (ingestion bumps it),
- * checked at most once per `ttlMs`.
+ * The catalog as of one data version (never changed once built): its instruments, read after
+ * the version was, so as of that version or later (a later one is caught: see Catalog.pinned).
  */
-export class Catalog {
-  private byId = new Map<string, InstrumentRow>();
+export interface CatalogSnapshot {
+  readonly version: string;
+  readonly byId: ReadonlyMap<string, InstrumentRow>;
   /**
    * Rows in ascending id order (binary, as the stores order ids) by kind, market and board,
    * each of the last two possibly `*` (any): `equity|SH|main`, `equity|*|star`, `index|*|*`.
    */
-  private groups = new Map<string, InstrumentRow[]>();
-  private version: string | null = null;
-  private precomputedIds: ReadonlySet<string> = new Set();
+  readonly groups: ReadonlyMap<string, InstrumentRow[]>;
+  readonly precomputed: ReadonlySet<string>;
+}
+
+/**
+ * In-memory index of the (small) instrument table, so that resolving an instrument id on the
+ * hot path costs a Map lookup. Reloaded when `meta.data_version` changes (ingestion bumps it),
+ * checked at most once per `ttlMs`.
+ *
+ * One data version per response (docs/api.md, "Consistency"): a request runs `pinned` to a
+ * snapshot, and everything it asks of the catalog, including `dataVersion()` (which keys the
+ * query caches), is answered from that snapshot; `currentVersion()` then tells whether the store
+ * moved on while the request read it.
+ */
+export class Catalog {
+  private snap: CatalogSnapshot | null = null;
   private checkedAt = 0;
   private loading: Promise<void> | null = null;
+  private readonly pin = new AsyncLocalStorage<CatalogSnapshot>();
 
   constructor(private readonly db: Kysely<Database>, private readonly ttlMs = 1000) {}
 
-  async get(id: string): Promise<InstrumentRow | undefined> {
+  /** The pinned snapshot of the request in progress, else the latest (checked at most once per ttlMs). */
+  private async current(): Promise<CatalogSnapshot> {
+    const pinned = this.pin.getStore();
+    if (pinned) return pinned;
     await this.fresh();
-    return this.byId.get(id);
+    return this.snap!;
+  }
+
+  /** The latest snapshot; `reload` reads the data version now (and the catalog if it changed) instead of within ttlMs. */
+  async snapshot(reload = false): Promise<CatalogSnapshot> {
+    if (reload) {
+      // A reload in flight may have read the version before the caller saw it change.
+      if (this.loading) await this.loading;
+      this.checkedAt = 0;
+    }
+    await this.fresh();
+    return this.snap!;
+  }
+
+  /** Runs `fn` with every catalog answer (and dataVersion) taken from `snap`. */
+  pinned<T>(snap: CatalogSnapshot, fn: () => Promise<T>): Promise<T> {
+    return this.pin.run(snap, fn);
+  }
+
+  /** The data version in the store now (one primary-key read of meta). */
+  async currentVersion(): Promise<string> {
+    const v = await this.db.selectFrom('meta').select('value').where('key', '=', 'data_version').executeTakeFirst();
+    return v?.value ?? '0';
+  }
+
+  async get(id: string): Promise<InstrumentRow | undefined> {
+    return (await this.current()).byId.get(id);
   }
 
   /**
@@ -34,8 +78,7 @@ export class Catalog {
    * case-insensitive substring), with id > `after`, ascending by id, at most `limit`.
    */
   async list(kind: string, f: InstrumentFilter, after: string | null, limit: number): Promise<InstrumentRow[]> {
-    await this.fresh();
-    const rows = this.groups.get(`${kind}|${f.market ?? '*'}|${f.board ?? '*'}`) ?? [];
+    const rows = (await this.current()).groups.get(`${kind}|${f.market ?? '*'}|${f.board ?? '*'}`) ?? [];
     let lo = 0, hi = rows.length;
     while (after !== null && lo < hi) {
       const mid = (lo + hi) >> 1;
@@ -56,35 +99,31 @@ export class Catalog {
    * version (`mds indicators precompute` bumps it).
    */
   async precomputed(): Promise<ReadonlySet<string>> {
-    await this.fresh();
-    return this.precomputedIds;
+    return (await this.current()).precomputed;
   }
 
   /** The data version the catalog currently reflects (changes when ingestion bumps it). */
   async dataVersion(): Promise<string> {
-    await this.fresh();
-    return this.version ?? '0';
+    return (await this.current()).version;
   }
 
   private async fresh(): Promise<void> {
     const now = Date.now();
-    if (now - this.checkedAt < this.ttlMs && this.version !== null) return;
+    if (now - this.checkedAt < this.ttlMs && this.snap !== null) return;
     this.loading ??= this.reload().finally(() => { this.loading = null; });
     await this.loading;
   }
 
   private async reload(): Promise<void> {
-    const v = await this.db.selectFrom('meta').select('value').where('key', '=', 'data_version').executeTakeFirst();
-    const version = v?.value ?? '0';
+    const version = await this.currentVersion();
     this.checkedAt = Date.now();
-    if (version === this.version) return;
+    if (version === this.snap?.version) return;
     const rows = await this.db.selectFrom('instruments').selectAll().execute();
     const setting = await this.db.selectFrom('meta').select('value').where('key', '=', 'indicator_pages').executeTakeFirst();
     const st = await this.db.selectFrom('st_periods').select('inst').where('end_date', 'is', null).execute();
     const stSet = new Set(st.map((r) => r.inst));
     const map = new Map<string, InstrumentRow>();
     for (const r of rows) map.set(r.id, { ...r, is_st: stSet.has(r.inst) });
-    this.byId = map;
     const groups = new Map<string, InstrumentRow[]>();
     for (const r of [...map.values()].sort((a, b) => (a.id < b.id ? -1 : a.id > b.id ? 1 : 0))) {
       for (const key of [`${r.kind}|*|*`, `${r.kind}|${r.market}|*`, `${r.kind}|*|${r.board}`, `${r.kind}|${r.market}|${r.board}`]) {
@@ -93,8 +132,6 @@ export class Catalog {
         groups.set(key, list);
       }
     }
-    this.groups = groups;
-    this.precomputedIds = new Set(parseSetting(setting?.value).ids);
-    this.version = version;
+    this.snap = { version, byId: map, groups, precomputed: new Set(parseSetting(setting?.value).ids) };
   }
 }

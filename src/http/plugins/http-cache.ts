@@ -1,8 +1,9 @@
 import crypto from 'node:crypto';
 import { promisify } from 'node:util';
 import { brotliCompress, constants as zc, gzip } from 'node:zlib';
-import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import type { FastifyInstance, FastifyReply, FastifyRequest, RouteHandlerMethod } from 'fastify';
 import { parseDate, parseDateTime } from '../../lib/time.js';
+import { ApiError } from '../../errors.js';
 
 /** Decides how long a successful response may be cached (null: revalidate every time). */
 export type MaxAge = (req: FastifyRequest) => Promise<number | null>;
@@ -91,19 +92,81 @@ async function cacheHeaders(req: FastifyRequest, reply: FastifyReply, maxAge: Ma
   }
 }
 
+/** Where a response's data come from: snapshots of one data version each (store/catalog.ts). */
+export interface DataVersions<S extends { version: string }> {
+  /** The latest snapshot (`reload`: read the store's version now, not within the catalog's second). */
+  snapshot(reload?: boolean): Promise<S>;
+  /** Runs `fn` with every read of versioned state answered as of `snap`. */
+  pinned<T>(snap: S, fn: () => Promise<T>): Promise<T>;
+  /** The data version in the store now. */
+  currentVersion(): Promise<string>;
+}
+
+/** Attempts at computing a response while ingests keep committing, before 503 not_ready. */
+export const VERSION_ATTEMPTS = 5;
+const WRAPPED = Symbol('one data version');
+/** What `reply.send` returns while a response is held back. */
+const HELD = Object.freeze({ held: true });
+
 /**
  * ETags known before any work is done, for the routes of one (authenticated) scope. A data
  * response is a pure function of the stored data (`meta.data_version`, which every ingest that
  * changes anything bumps), the request target and the server revision (code version and cursor
  * secret), so its tag is a hash of those three. A matching If-None-Match is then answered 304
  * right after authentication, without reading the store or rendering the body. Servers notice a
- * new data version within a second (Catalog), so a tag may outlive its data by that long.
+ * new data version within a second (Catalog), so a 304 may confirm a tag up to that long after
+ * its data changed.
+ *
+ * Every response is computed from one data version and tagged with it (docs/api.md,
+ * "Consistency"): the handler runs pinned to the snapshot the tag names (so the caches it uses
+ * are those of that version), what it sends is held back, and the store's version is read once
+ * more when it is done. Unchanged, no ingest committed while it read (every commit that changes
+ * data bumps the version in the same transaction, and versions never recur), so the response is
+ * sent; changed, it is computed again on a snapshot of the new version, under the new tag.
  */
-export function registerDataTags(scope: FastifyInstance, o: { revision: string; dataVersion: () => Promise<string>; maxAge: MaxAge }): void {
+export function registerDataTags<S extends { version: string }>(scope: FastifyInstance,
+  o: { revision: string; versions: DataVersions<S>; maxAge: MaxAge }): void {
+  const snaps = new WeakMap<FastifyRequest, S>();
+  const setTag = (req: FastifyRequest, snap: S) => { req.dataTag = digest(`${o.revision}\0${snap.version}\0${req.url}`); };
+  scope.addHook('onRoute', (route) => {
+    const handler = route.handler as RouteHandlerMethod & { [WRAPPED]?: true };
+    if (handler[WRAPPED]) return;
+    const wrapped = async function (this: FastifyInstance, req: FastifyRequest, reply: FastifyReply): Promise<unknown> {
+      let snap = snaps.get(req);
+      if (snap === undefined) return handler.call(this, req, reply);
+      for (let attempt = 1; ; attempt++) {
+        const held: { sent: boolean; payload?: unknown } = { sent: false };
+        const r = reply as { send: (payload?: unknown) => FastifyReply };
+        // Not the reply itself: a reply is thenable (resolving once sent), so an async handler
+        // returning it would wait for a send that is held back.
+        r.send = (payload?: unknown) => { held.sent = true; held.payload = payload; return HELD as unknown as FastifyReply; };
+        let out: { value: unknown } | { error: unknown };
+        try {
+          out = { value: await o.versions.pinned(snap, async () => handler.call(this, req, reply)) };
+        } catch (error) {
+          out = { error };
+        } finally {
+          delete (r as { send?: unknown }).send;
+        }
+        if (await o.versions.currentVersion() === snap.version) {
+          if ('error' in out) throw out.error;
+          return held.sent ? reply.send(held.payload) : out.value;
+        }
+        if (attempt === VERSION_ATTEMPTS) {
+          throw new ApiError({ code: 'not_ready', detail: `the data changed ${VERSION_ATTEMPTS} times while this response was computed; retry` }, { 'retry-after': '1' });
+        }
+        snap = await o.versions.snapshot(true);
+        setTag(req, snap);
+      }
+    };
+    route.handler = Object.assign(wrapped, { [WRAPPED]: true as const }) as RouteHandlerMethod;
+  });
   scope.addHook('onRequest', async (req, reply) => {
     if (req.method !== 'GET' && req.method !== 'HEAD') return;
-    const base = digest(`${o.revision}\0${await o.dataVersion()}\0${req.url}`);
-    req.dataTag = base;
+    const snap = await o.versions.snapshot();
+    snaps.set(req, snap);
+    setTag(req, snap);
+    const base = req.dataTag!;
     const inm = req.headers['if-none-match'];
     if (!inm) return;
     // Before the handler it is not known whether the resource exists: `*` waits for the 200.

@@ -1,0 +1,122 @@
+/**
+ * One data version per response (docs/api.md, "Consistency"): while ingests commit, every page
+ * read is the whole answer of one state of the data, never a mix of new rows with state cached
+ * from before, and its ETag names that state. The commits alternate between two states (A, B)
+ * of one equity's daily bars, published adjustment factors and ST period, which change its
+ * forward-adjusted prices and its price limits; the answers of each state come from an app
+ * built afresh over the quiet store, the pages checked from a long-lived app that reads while
+ * another store connection commits.
+ */
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { buildApp } from '../src/app.js';
+import { loadConfig } from '../src/config.js';
+import { ingest } from '../src/ingest/load.js';
+import { dataset } from '../src/ingest/registry.js';
+import { openStore, type Store } from '../src/store/store.js';
+import { get, harness, type Harness } from './helpers.js';
+import { KINDS, tmp } from './ingest-helpers.js';
+
+/** Commits per store, and a bound on the time they may take. */
+const COMMITS = 8;
+const MAX_MS = 20_000;
+const READERS = 4;
+
+const dir = tmp('mds-versions-');
+
+/** The bars, factors and ST period of state `s` (0: A, 1: B) as files for one ingest. */
+function stateFiles(s: 0 | 1, id: string, bars: Record<string, string>[]) {
+  const cents = s === 0 ? 0 : 1;
+  const px = (v: string) => (Math.round(Number(v) * 100) + cents) / 100;
+  const lines = ['instrument_id,trade_date,open,high,low,close,volume,amount'];
+  for (const b of bars) lines.push([id, b.trade_date, px(b.open), px(b.high), px(b.low), px(b.close), b.volume, b.amount ?? ''].join(','));
+  const days = bars.map((b) => b.trade_date);
+  const factors = ['instrument_id,trade_date,adj_factor', `${id},${days[0]},1`, `${id},${days[10]},${s === 0 ? '1.5' : '2'}`];
+  const st = ['instrument_id,start_date,end_date', `${id},${days[5]},${s === 0 ? days[8] : days[15]}`];
+  const files = { bars_1d: lines, adj_factors: factors, st_periods: st };
+  return Object.entries(files).map(([name, rows]) => {
+    const path = join(dir, `${name}-${s}.csv`);
+    writeFileSync(path, rows.join('\n') + '\n');
+    return { path, dataset: dataset(name)! };
+  });
+}
+
+describe.each(KINDS)('one data version per response ($name)', ({ url: makeUrl }) => {
+  let h: Harness;
+  let writer: Store;
+  let urls: string[];
+  let files: [ReturnType<typeof stateFiles>, ReturnType<typeof stateFiles>];
+  /** The pages of each state, by URL. */
+  const answers: [Map<string, string>, Map<string, string>] = [new Map(), new Map()];
+
+  /** Commits state `s` through the writer's own connection. */
+  const commit = async (s: 0 | 1) => {
+    const r = await ingest(writer, files[s]);
+    if (!r.ok || r.dataVersion === null) throw new Error(`state ${s} did not commit: ${r.errors.join('\n')}`);
+  };
+
+  beforeAll(async () => {
+    h = await harness(await makeUrl());
+    writer = openStore(h.url);
+    const id: string = (await get(h, '/api/v1/equities?page[size]=1')).body.data[0].id;
+    const all = (await get(h, `/api/v1/equities/${id}/bars?interval=1d&from=2000-01-01&page[size]=1000`)).body.data;
+    const bars = all.slice(-20);
+    expect(bars.length).toBe(20);
+    files = [stateFiles(0, id, bars), stateFiles(1, id, bars)];
+    const [from, to] = [bars[0].trade_date, bars[19].trade_date];
+    urls = [
+      `/api/v1/equities/${id}/bars?interval=1d&adjustment=forward&from=${from}&to=${to}T23:59:59%2B08:00`,
+      `/api/v1/equities/${id}/bars?interval=1w&adjustment=forward&from=${from}&to=${to}T23:59:59%2B08:00`,
+      `/api/v1/equities/${id}/price-limits?from=${from}&to=${to}`,
+      `/api/v1/equities/${id}/price-limits?from=${from}&to=${to}&page[size]=7`,
+    ];
+    for (const s of [0, 1] as const) {
+      await commit(s);
+      // A fresh app: no cache, a catalog read now.
+      const app = await buildApp({ config: { ...loadConfig({}), databaseUrl: h.url }, store: h.store });
+      for (const u of urls) {
+        const r = await app.inject({ method: 'GET', url: u, headers: { 'x-api-key': h.key } });
+        expect(r.statusCode, r.payload).toBe(200);
+        answers[s].set(u, r.payload);
+      }
+      await app.close();
+    }
+    for (const u of urls) expect(answers[0].get(u), u).not.toBe(answers[1].get(u));
+  });
+  afterAll(async () => { await writer?.close(); await h?.close(); });
+
+  it('serves every page whole from one state, under a tag that names it, while ingests commit', async () => {
+    const tags = new Map<string, string>();
+    const bad: string[] = [];
+    let pages = 0;
+    let done = false;
+    const reader = async (n: number) => {
+      for (let i = n; !done; i++) {
+        const url = urls[i % urls.length];
+        const r = await h.app.inject({ method: 'GET', url, headers: { 'x-api-key': h.key } });
+        pages++;
+        expect(r.statusCode, r.payload).toBe(200);
+        if (r.payload !== answers[0].get(url) && r.payload !== answers[1].get(url)) bad.push(`${url}: in neither state`);
+        const tag = String(r.headers.etag);
+        const seen = tags.get(tag);
+        if (seen !== undefined && seen !== r.payload) bad.push(`${url}: tag ${tag} on two different bodies`);
+        tags.set(tag, r.payload);
+      }
+    };
+    const readers = Array.from({ length: READERS }, (_, n) => reader(n));
+    const started = Date.now();
+    try {
+      for (let c = 0; c < COMMITS && Date.now() - started < MAX_MS; c++) {
+        await commit(c % 2 === 0 ? 0 : 1);
+        // Let the readers run between commits (reads both just after a commit and later).
+        await new Promise((r) => setTimeout(r, 30 * (c % 3)));
+      }
+    } finally {
+      done = true;
+      await Promise.all(readers);
+    }
+    expect(pages).toBeGreaterThan(0);
+    expect(bad.slice(0, 10)).toEqual([]);
+  });
+});
