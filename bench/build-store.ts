@@ -42,14 +42,7 @@ export async function buildBenchStore(store: Store, size: BenchSize, seed = 42):
   const all = tradingDaysBetween(CALENDAR_FIRST, size.end);
   const days = all.slice(-size.days);
   const counts: Record<string, number> = {};
-  await store.bulkInsert('markets', ['id', 'name', 'name_local', 'mic', 'timezone', 'currency', 'opened'], [
-    ['BJ', 'Beijing Stock Exchange', '北京证券交易所', 'BJSE', 'Asia/Shanghai', 'CNY', 20211115],
-    ['SH', 'Shanghai Stock Exchange', '上海证券交易所', 'XSHG', 'Asia/Shanghai', 'CNY', 19901219],
-    ['SZ', 'Shenzhen Stock Exchange', '深圳证券交易所', 'XSHE', 'Asia/Shanghai', 'CNY', 19901201],
-  ]);
-  await chunked(store, 'trading_days', ['market', 'date'], (function* () {
-    for (const m of ['BJ', 'SH', 'SZ']) for (const d of all) if (m !== 'BJ' || d >= 20211115) yield [m, d];
-  })());
+  // The markets (migration 0008) and their calendars (shipped) are in every store already.
   const ids = Array.from({ length: size.equities }, (_, i) => code(i)).map(([c, m]) => `${c}.${m}`).sort();
   const cols = ['inst', 'id', 'kind', 'code', 'market', 'board', 'name', 'name_lc', 'name_en', 'list_date', 'total_shares', 'float_shares'];
   counts.instruments = await chunked(store, 'instruments', cols, ids.map((id, i) => {
