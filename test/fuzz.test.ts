@@ -117,7 +117,8 @@ describe.each(STORES)('fuzzing every operation of the OpenAPI document on $name'
     const path = fc.record(Object.fromEntries(op.parameters.filter((p) => p.in === 'path').map((p) => {
       const vs = pathValues(op, p);
       return [p.name, fc.oneof({ arbitrary: fc.constantFrom(...vs).map(encode), weight: 4 },
-        { arbitrary: noise.filter((s) => s !== '').map(encode), weight: 1 }, { arbitrary: fc.constantFrom(...RAW.filter((r) => r !== '%2F')), weight: 1 })];
+        // Not `.` or `..`: URL parsing (the client's, inject's) removes them as dot segments, another target.
+        { arbitrary: noise.filter((s) => s !== '' && s !== '.' && s !== '..').map(encode), weight: 1 }, { arbitrary: fc.constantFrom(...RAW.filter((r) => r !== '%2F')), weight: 1 })];
     })));
     const query = fc.tuple(...op.parameters.filter((p) => p.in === 'query').map((p) => fc.oneof(
       { arbitrary: fc.constant<string[]>([]), weight: p.required ? 1 : 3 },
