@@ -10,7 +10,12 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
+import Fastify from 'fastify';
 import { buildApp } from '../src/app.js';
+import { Catalog } from '../src/store/catalog.js';
+import { registerDataTags, registerHttpCache, VERSION_ATTEMPTS } from '../src/http/plugins/http-cache.js';
+import { registerErrorHandling } from '../src/http/plugins/errors.js';
+import { bumpDataVersion, migrate } from '../src/store/store.js';
 import { loadConfig } from '../src/config.js';
 import { ingest } from '../src/ingest/load.js';
 import { dataset } from '../src/ingest/registry.js';
@@ -118,5 +123,58 @@ describe.each(KINDS)('one data version per response ($name)', ({ url: makeUrl })
     }
     expect(pages).toBeGreaterThan(0);
     expect(bad.slice(0, 10)).toEqual([]);
+  });
+});
+
+describe('a response whose data changed while it was computed', () => {
+  let store: Store;
+  let catalog: Catalog;
+  beforeAll(async () => {
+    store = openStore(':memory:');
+    await migrate(store);
+    catalog = new Catalog(store.db);
+  });
+  afterAll(() => store?.close());
+
+  /** An app whose one route reports the data version it ran pinned to, committing a new version during its first `changes` runs. */
+  async function app(changes: number) {
+    const a = Fastify();
+    registerHttpCache(a, async () => null);
+    registerErrorHandling(a);
+    let runs = 0;
+    await a.register(async (scope) => {
+      registerDataTags(scope, { revision: 'r', versions: catalog, maxAge: async () => null });
+      scope.get('/v', async () => {
+        const version = await catalog.dataVersion();
+        if (runs++ < changes) await store.bulkTransaction((s) => bumpDataVersion(s));
+        return { version };
+      });
+    });
+    await a.ready();
+    return { a, runs: () => runs };
+  }
+
+  it('is computed again on the new version, under the new version\'s tag', async () => {
+    const { a, runs } = await app(2);
+    const r = await a.inject({ url: '/v' });
+    expect(r.statusCode).toBe(200);
+    expect(runs()).toBe(3);
+    const now = await catalog.currentVersion();
+    expect(r.json()).toEqual({ version: now });
+    // The tag is the one a request of this version gets before any work (a 304 now).
+    const again = await a.inject({ url: '/v', headers: { 'if-none-match': r.headers.etag as string } });
+    expect(again.statusCode).toBe(304);
+    expect(runs()).toBe(3);
+    await a.close();
+  });
+
+  it(`answers 503 not_ready with Retry-After after ${VERSION_ATTEMPTS} attempts, never a mixed response`, async () => {
+    const { a, runs } = await app(Infinity);
+    const r = await a.inject({ url: '/v' });
+    expect(r.statusCode).toBe(503);
+    expect(r.headers['retry-after']).toBe('1');
+    expect(r.json().errors[0].code).toBe('not_ready');
+    expect(runs()).toBe(VERSION_ATTEMPTS);
+    await a.close();
   });
 });
