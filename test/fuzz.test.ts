@@ -6,7 +6,7 @@
  * parameters, altered cursors, no key or a wrong one). For every response: no 5xx, a status the
  * operation documents, and a body valid against the schema it documents for that status
  * (ajv over the document's components). Bounded: RUNS requests per operation and store.
- * Reproduce a failure with FC_SEED=<seed printed> (and FC_PATH).
+ * Replay a failure with the FC_OP, FC_SEED and FC_PATH it prints.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import fc from 'fast-check';
@@ -165,13 +165,13 @@ describe.each(STORES)('fuzzing every operation of the OpenAPI document on $name'
   it('answers every request with a documented status and a body valid against its documented schema, never 5xx', async () => {
     expect(ops.length).toBeGreaterThan(30);
     const failures: string[] = [];
-    for (const op of ops) {
+    for (const op of ops.filter((o) => process.env.FC_OP === undefined || o.operationId === process.env.FC_OP)) {
       const seed = process.env.FC_SEED === undefined ? undefined : Number(process.env.FC_SEED);
       const out = await fc.check(fc.asyncProperty(request(op), async (req) => {
         const p = await problem(op, req);
         if (p) throw new Error(`${req.url}${req.headers['x-api-key'] === h.key ? '' : ' (key: ' + (req.headers['x-api-key'] ?? 'none') + ')'}: ${p}`);
       }), { numRuns: RUNS, seed, path: process.env.FC_PATH, endOnFailure: false });
-      if (out.failed) failures.push(`${op.operationId} (FC_SEED=${out.seed} FC_PATH=${out.counterexamplePath}): ${(out.errorInstance as Error)?.message}`);
+      if (out.failed) failures.push(`${op.operationId} (FC_OP=${op.operationId} FC_SEED=${out.seed} FC_PATH=${out.counterexamplePath}): ${(out.errorInstance as Error)?.message}`);
     }
     console.log(`fuzz: ${[...statuses].sort((x, y) => x[0] - y[0]).map(([k, n]) => `${n} × ${k}`).join(', ')}`);
     expect(failures).toEqual([]);
