@@ -97,7 +97,7 @@ const setIndicators = (change: (stored: IndicatorId[]) => IndicatorId[]) => with
   console.log(`precomputed: ${after.join(', ') || 'none'} (${((Date.now() - t) / 1000).toFixed(1)} s)`);
 });
 const indicators = program.command('indicators')
-  .description('technical indicators; precomputed ones are served from stored JSON (unadjusted daily points), at about 190 bytes a bar each');
+  .description('technical indicators; precomputed ones are served from stored JSON (unadjusted daily points), at about 215 bytes a bar each');
 indicators.command('list').description('each indicator, its value keys, and whether it is precomputed')
   .action(() => withStore(db(), async (s) => {
     const stored = await s.bulkTransaction(precomputedIds, { readOnly: true });
