@@ -2,8 +2,9 @@
  * One data version per response (docs/api.md, "Consistency"): while ingests commit, every page
  * read is the whole answer of one state of the data, never a mix of new rows with state cached
  * from before, and its ETag names that state. The commits alternate between two states (A, B)
- * of one equity's daily bars, published adjustment factors and ST period, which change its
- * forward-adjusted prices and its price limits; the answers of each state come from an app
+ * of one equity's English name, daily bars, published adjustment factors and ST period, which
+ * change the equity and the catalog page it is on (answered from the catalog snapshot alone),
+ * its forward-adjusted prices and its price limits; the answers of each state come from an app
  * built afresh over the quiet store, the pages checked from a long-lived app that reads while
  * another store connection commits.
  */
@@ -30,8 +31,11 @@ const READERS = 4;
 
 const dir = tmp('mds-versions-');
 
-/** The bars, factors and ST period of state `s` (0: A, 1: B) as files for one ingest. */
-function stateFiles(s: 0 | 1, id: string, bars: Record<string, string>[]) {
+/** The instrument, bars, factors and ST period of state `s` (0: A, 1: B) as files for one ingest. */
+function stateFiles(s: 0 | 1, equity: Record<string, string>, bars: Record<string, string>[]) {
+  const id = equity.id;
+  const instruments = ['instrument_id,kind,board,name,name_en,list_date',
+    [id, 'equity', equity.board, equity.name, `${equity.name_en}${s === 0 ? '' : ' B'}`, equity.list_date].join(',')];
   const cents = s === 0 ? 0 : 1;
   const px = (v: string) => (Math.round(Number(v) * 100) + cents) / 100;
   const lines = ['instrument_id,trade_date,open,high,low,close,volume,amount'];
@@ -39,7 +43,7 @@ function stateFiles(s: 0 | 1, id: string, bars: Record<string, string>[]) {
   const days = bars.map((b) => b.trade_date);
   const factors = ['instrument_id,trade_date,adj_factor', `${id},${days[0]},1`, `${id},${days[10]},${s === 0 ? '1.5' : '2'}`];
   const st = ['instrument_id,start_date,end_date', `${id},${days[5]},${s === 0 ? days[8] : days[15]}`];
-  const files = { bars_1d: lines, adj_factors: factors, st_periods: st };
+  const files = { instruments, bars_1d: lines, adj_factors: factors, st_periods: st };
   return Object.entries(files).map(([name, rows]) => {
     const path = join(dir, `${name}-${s}.csv`);
     writeFileSync(path, rows.join('\n') + '\n');
@@ -68,9 +72,12 @@ describe.each(KINDS)('one data version per response ($name)', ({ url: makeUrl })
     const all = (await get(h, `/api/v1/equities/${id}/bars?interval=1d&from=2000-01-01&page[size]=1000`)).body.data;
     const bars = all.slice(-20);
     expect(bars.length).toBe(20);
-    files = [stateFiles(0, id, bars), stateFiles(1, id, bars)];
+    const equity = (await get(h, `/api/v1/equities/${id}`)).body.data;
+    files = [stateFiles(0, equity, bars), stateFiles(1, equity, bars)];
     const [from, to] = [bars[0].trade_date, bars[19].trade_date];
     urls = [
+      `/api/v1/equities/${id}`,
+      '/api/v1/equities?page[size]=50',
       `/api/v1/equities/${id}/bars?interval=1d&adjustment=forward&from=${from}&to=${to}T23:59:59%2B08:00`,
       `/api/v1/equities/${id}/bars?interval=1w&adjustment=forward&from=${from}&to=${to}T23:59:59%2B08:00`,
       `/api/v1/equities/${id}/price-limits?from=${from}&to=${to}`,

@@ -19,6 +19,8 @@ export interface CatalogSnapshot {
    */
   readonly groups: ReadonlyMap<string, InstrumentRow[]>;
   readonly precomputed: ReadonlySet<string>;
+  /** The version was read again after the instruments, unchanged: they are that version's, no later one's. */
+  readonly exact: boolean;
 }
 
 /**
@@ -132,6 +134,7 @@ export class Catalog {
         groups.set(key, list);
       }
     }
-    this.snap = { version, byId: map, groups, precomputed: new Set(parseSetting(setting?.value).ids) };
+    const exact = await this.currentVersion() === version;
+    this.snap = { version, byId: map, groups, precomputed: new Set(parseSetting(setting?.value).ids), exact };
   }
 }

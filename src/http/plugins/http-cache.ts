@@ -50,6 +50,14 @@ function matching(header: string | undefined, tags: string[], exists: boolean): 
 }
 
 declare module 'fastify' {
+  interface FastifyContextConfig {
+    /**
+     * The response comes wholly from the pinned catalog snapshot (no read of the store, no
+     * other cache): from an exact snapshot it is that version's, so it needs no second read
+     * of the version (registerDataTags).
+     */
+    fromSnapshot?: boolean;
+  }
   interface FastifyRequest {
     /** Base of the ETag of a data response, known before the handler runs (see registerDataTags). */
     dataTag: string | null;
@@ -93,7 +101,7 @@ async function cacheHeaders(req: FastifyRequest, reply: FastifyReply, maxAge: Ma
 }
 
 /** Where a response's data come from: snapshots of one data version each (store/catalog.ts). */
-export interface DataVersions<S extends { version: string }> {
+export interface DataVersions<S extends { version: string; exact: boolean }> {
   /** The latest snapshot (`reload`: read the store's version now, not within the catalog's second). */
   snapshot(reload?: boolean): Promise<S>;
   /** Runs `fn` with every read of versioned state answered as of `snap`. */
@@ -123,17 +131,24 @@ const HELD = Object.freeze({ held: true });
  * more when it is done. Unchanged, no ingest committed while it read (every commit that changes
  * data bumps the version in the same transaction, and versions never recur), so the response is
  * sent; changed, it is computed again on a snapshot of the new version, under the new tag.
+ * Routes whose `config.fromSnapshot` says they answer from the catalog snapshot alone skip
+ * that read when the snapshot is exact (an instrument, a page of instruments).
  */
-export function registerDataTags<S extends { version: string }>(scope: FastifyInstance,
+export function registerDataTags<S extends { version: string; exact: boolean }>(scope: FastifyInstance,
   o: { revision: string; versions: DataVersions<S>; maxAge: MaxAge }): void {
   const snaps = new WeakMap<FastifyRequest, S>();
   const setTag = (req: FastifyRequest, snap: S) => { req.dataTag = digest(`${o.revision}\0${snap.version}\0${req.url}`); };
   scope.addHook('onRoute', (route) => {
     const handler = route.handler as RouteHandlerMethod & { [WRAPPED]?: true };
     if (handler[WRAPPED]) return;
+    const fromSnapshot = (route.config as { fromSnapshot?: boolean } | undefined)?.fromSnapshot === true;
     const wrapped = async function (this: FastifyInstance, req: FastifyRequest, reply: FastifyReply): Promise<unknown> {
       let snap = snaps.get(req);
       if (snap === undefined) return handler.call(this, req, reply);
+      if (fromSnapshot && snap.exact) {
+        const pinned = snap;
+        return o.versions.pinned(pinned, async () => handler.call(this, req, reply));
+      }
       for (let attempt = 1; ; attempt++) {
         const held: { sent: boolean; payload?: unknown } = { sent: false };
         const r = reply as { send: (payload?: unknown) => FastifyReply };
