@@ -100,7 +100,8 @@ export async function buildApp(opts: AppOptions): Promise<App> {
   }).withTypeProvider<TypeBoxTypeProvider>();
 
   const db = opts.store.db;
-  const catalog = new Catalog(db);
+  const catalog = new Catalog(db, 1000, async () =>
+    (await opts.store.select<{ value: string }>('select value from meta where key = ?', ['data_version']))[0]?.value);
   const marketData = new MarketDataReader(opts.store);
   const reference = new ReferenceReader(db);
   const calendars = new Calendars(reference, catalog);

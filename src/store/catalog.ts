@@ -39,7 +39,11 @@ export class Catalog {
   private loading: Promise<void> | null = null;
   private readonly pin = new AsyncLocalStorage<CatalogSnapshot>();
 
-  constructor(private readonly db: Kysely<Database>, private readonly ttlMs = 1000) {}
+  /**
+   * `readVersion`: the store's data version, read now (the request path passes the store's
+   * prepared-statement read, store.select; default: through Kysely).
+   */
+  constructor(private readonly db: Kysely<Database>, private readonly ttlMs = 1000, private readonly readVersion?: () => Promise<string | undefined>) {}
 
   /** The pinned snapshot of the request in progress, else the latest (checked at most once per ttlMs). */
   private async current(): Promise<CatalogSnapshot> {
@@ -67,6 +71,7 @@ export class Catalog {
 
   /** The data version in the store now (one primary-key read of meta). */
   async currentVersion(): Promise<string> {
+    if (this.readVersion) return (await this.readVersion()) ?? '0';
     const v = await this.db.selectFrom('meta').select('value').where('key', '=', 'data_version').executeTakeFirst();
     return v?.value ?? '0';
   }

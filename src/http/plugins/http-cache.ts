@@ -137,6 +137,24 @@ const HELD = Object.freeze({ held: true });
 export function registerDataTags<S extends { version: string; exact: boolean }>(scope: FastifyInstance,
   o: { revision: string; versions: DataVersions<S>; maxAge: MaxAge }): void {
   const snaps = new WeakMap<FastifyRequest, S>();
+  // The version read after a response is computed serves every response finished in the same
+  // event-loop turn: all of them finished their reads before it is issued (setImmediate), so it
+  // is a read "after" each of them, and a turn of many responses costs one read.
+  let waiting: { resolve: (v: string) => void; reject: (e: unknown) => void }[] | null = null;
+  const readForTurn = async () => {
+    const batch = waiting!;
+    waiting = null;
+    try {
+      const v = await o.versions.currentVersion();
+      for (const w of batch) w.resolve(v);
+    } catch (e) {
+      for (const w of batch) w.reject(e);
+    }
+  };
+  const versionAfter = () => new Promise<string>((resolve, reject) => {
+    if (waiting === null) { waiting = []; setImmediate(readForTurn); }
+    waiting.push({ resolve, reject });
+  });
   const setTag = (req: FastifyRequest, snap: S) => { req.dataTag = digest(`${o.revision}\0${snap.version}\0${req.url}`); };
   scope.addHook('onRoute', (route) => {
     const handler = route.handler as RouteHandlerMethod & { [WRAPPED]?: true };
@@ -163,7 +181,7 @@ export function registerDataTags<S extends { version: string; exact: boolean }>(
         } finally {
           delete (r as { send?: unknown }).send;
         }
-        if (await o.versions.currentVersion() === snap.version) {
+        if (await versionAfter() === snap.version) {
           if ('error' in out) throw out.error;
           return held.sent ? reply.send(held.payload) : out.value;
         }
