@@ -1,4 +1,3 @@
-import { AsyncLocalStorage } from 'node:async_hooks';
 import type { Kysely, Selectable } from 'kysely';
 import type { Database, InstrumentTable } from './schema.js';
 import { parseSetting } from './indicator-pages.js';
@@ -8,7 +7,8 @@ export interface InstrumentFilter { market?: string; board?: string; code?: stri
 
 /**
  * The catalog as of one data version (never changed once built): its instruments, read after
- * the version was, so as of that version or later (a later one is caught: see Catalog.pinned).
+ * the version was, so as of that version or later (a later one is caught by the version read
+ * after each response: http/plugins/http-cache.ts).
  */
 export interface CatalogSnapshot {
   readonly version: string;
@@ -28,16 +28,14 @@ export interface CatalogSnapshot {
  * hot path costs a Map lookup. Reloaded when `meta.data_version` changes (ingestion bumps it),
  * checked at most once per `ttlMs`.
  *
- * One data version per response (docs/api.md, "Consistency"): a request runs `pinned` to a
- * snapshot, and everything it asks of the catalog, including `dataVersion()` (which keys the
- * query caches), is answered from that snapshot; `currentVersion()` then tells whether the store
- * moved on while the request read it.
+ * One data version per response (docs/api.md, "Consistency"): `currentVersion()`, read once a
+ * response is computed, tells whether the store moved on from the version the response is
+ * tagged with (http/plugins/http-cache.ts).
  */
 export class Catalog {
   private snap: CatalogSnapshot | null = null;
   private checkedAt = 0;
   private loading: Promise<void> | null = null;
-  private readonly pin = new AsyncLocalStorage<CatalogSnapshot>();
 
   /**
    * `readVersion`: the store's data version, read now (the request path passes the store's
@@ -45,10 +43,8 @@ export class Catalog {
    */
   constructor(private readonly db: Kysely<Database>, private readonly ttlMs = 1000, private readonly readVersion?: () => Promise<string | undefined>) {}
 
-  /** The pinned snapshot of the request in progress, else the latest (checked at most once per ttlMs). */
+  /** The latest snapshot (checked at most once per ttlMs). */
   private async current(): Promise<CatalogSnapshot> {
-    const pinned = this.pin.getStore();
-    if (pinned) return pinned;
     await this.fresh();
     return this.snap!;
   }
@@ -62,11 +58,6 @@ export class Catalog {
     }
     await this.fresh();
     return this.snap!;
-  }
-
-  /** Runs `fn` with every catalog answer (and dataVersion) taken from `snap`. */
-  pinned<T>(snap: CatalogSnapshot, fn: () => Promise<T>): Promise<T> {
-    return this.pin.run(snap, fn);
   }
 
   /** The data version in the store now (one primary-key read of meta). */

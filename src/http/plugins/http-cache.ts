@@ -50,14 +50,6 @@ function matching(header: string | undefined, tags: string[], exists: boolean): 
 }
 
 declare module 'fastify' {
-  interface FastifyContextConfig {
-    /**
-     * The response comes wholly from the pinned catalog snapshot (no read of the store, no
-     * other cache): from an exact snapshot it is that version's, so it needs no second read
-     * of the version (registerDataTags).
-     */
-    fromSnapshot?: boolean;
-  }
   interface FastifyRequest {
     /** Base of the ETag of a data response, known before the handler runs (see registerDataTags). */
     dataTag: string | null;
@@ -104,8 +96,6 @@ async function cacheHeaders(req: FastifyRequest, reply: FastifyReply, maxAge: Ma
 export interface DataVersions<S extends { version: string; exact: boolean }> {
   /** The latest snapshot (`reload`: read the store's version now, not within the catalog's second). */
   snapshot(reload?: boolean): Promise<S>;
-  /** Runs `fn` with every read of versioned state answered as of `snap`. */
-  pinned<T>(snap: S, fn: () => Promise<T>): Promise<T>;
   /** The data version in the store now. */
   currentVersion(): Promise<string>;
 }
@@ -126,13 +116,14 @@ const HELD = Object.freeze({ held: true });
  * its data changed.
  *
  * Every response is computed from one data version and tagged with it (docs/api.md,
- * "Consistency"): the handler runs pinned to the snapshot the tag names (so the caches it uses
- * are those of that version), what it sends is held back, and the store's version is read once
- * more when it is done. Unchanged, no ingest committed while it read (every commit that changes
- * data bumps the version in the same transaction, and versions never recur), so the response is
- * sent; changed, it is computed again on a snapshot of the new version, under the new tag.
- * Routes whose `config.fromSnapshot` says they answer from the catalog snapshot alone skip
- * that read when the snapshot is exact (an instrument, a page of instruments).
+ * "Consistency"): what the handler sends is held back, and the store's version is read once more
+ * when it is done. If it equals the version the tag names, the store held that version from
+ * before the request (the catalog read it then) to after its last read: every commit that changes
+ * data bumps the version in the same transaction, and versions never recur. So every read the
+ * response made, of the store or of any cache keyed by the data version (an entry keyed by that
+ * version can only hold that version's data: one built from newer data under an older key is
+ * only ever read by requests whose check fails), was of that version, and it is sent. Changed,
+ * it is computed again on a snapshot of the new version, under the new tag.
  */
 export function registerDataTags<S extends { version: string; exact: boolean }>(scope: FastifyInstance,
   o: { revision: string; versions: DataVersions<S>; maxAge: MaxAge }): void {
@@ -159,14 +150,9 @@ export function registerDataTags<S extends { version: string; exact: boolean }>(
   scope.addHook('onRoute', (route) => {
     const handler = route.handler as RouteHandlerMethod & { [WRAPPED]?: true };
     if (handler[WRAPPED]) return;
-    const fromSnapshot = (route.config as { fromSnapshot?: boolean } | undefined)?.fromSnapshot === true;
     const wrapped = async function (this: FastifyInstance, req: FastifyRequest, reply: FastifyReply): Promise<unknown> {
       let snap = snaps.get(req);
       if (snap === undefined) return handler.call(this, req, reply);
-      if (fromSnapshot && snap.exact) {
-        const pinned = snap;
-        return o.versions.pinned(pinned, async () => handler.call(this, req, reply));
-      }
       for (let attempt = 1; ; attempt++) {
         const held: { sent: boolean; payload?: unknown } = { sent: false };
         const r = reply as { send: (payload?: unknown) => FastifyReply };
@@ -175,7 +161,7 @@ export function registerDataTags<S extends { version: string; exact: boolean }>(
         r.send = (payload?: unknown) => { held.sent = true; held.payload = payload; return HELD as unknown as FastifyReply; };
         let out: { value: unknown } | { error: unknown };
         try {
-          out = { value: await o.versions.pinned(snap, async () => handler.call(this, req, reply)) };
+          out = { value: await handler.call(this, req, reply) };
         } catch (error) {
           out = { error };
         } finally {

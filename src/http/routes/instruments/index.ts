@@ -30,9 +30,7 @@ export default async function instrumentRoutes(app: App) {
       code: Type.Optional(Type.String({ minLength: 1, maxLength: 16, pattern: PRINTABLE, description: 'Exact exchange code, e.g. 600519.' })),
       name: Type.Optional(Type.String({ minLength: 1, maxLength: 64, pattern: PRINTABLE, description: 'Case-insensitive substring of the name.' })),
     };
-    // Both answer from the catalog snapshot alone (http-cache.ts, fromSnapshot): no store read.
     app.get(`/api/v1/${k.path}`, {
-      config: { fromSnapshot: true },
       schema: operation({ operationId: k.list, tags: [k.path], summary: `List ${k.noun}, ordered by id.`, query, response: InstrumentCollectionResponse, collection: true }),
     }, (req, reply) => {
       const f = req.query as InstrumentFilter;
@@ -41,7 +39,6 @@ export default async function instrumentRoutes(app: App) {
     });
 
     app.get(`/api/v1/${k.path}/:instrument_id`, {
-      config: { fromSnapshot: true },
       schema: operation({ operationId: k.get, tags: [k.path], summary: `One ${k.kind}.`, params: instrumentIdParam, response: InstrumentResponse, notFound: true }),
     }, async (req) => ({ data: instrumentRecord(await pathInstrument(app.svc, req.params.instrument_id, k.kind)) }));
   }
