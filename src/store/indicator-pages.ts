@@ -5,7 +5,7 @@
  * an indicator is then bytes copied out of a few rows, as a page of daily bars is, instead of
  * bars decoded, folded and 100 points written (the one read path that cannot otherwise come
  * near the daily page: its body is stored, the indicator's is made). The cost is disk: about
- * about 215 bytes a bar per indicator (1.07 GB for MACD on the 5 M daily bars of the bench store) and the time to render
+ * 215 bytes a bar per indicator (1.07 GB for MACD on the 5 M daily bars of the bench store) and the time to render
  * them at ingest, which is why it is a choice, off by default.
  *
  * A row (`indicator_pages`, per instrument, indicator and month) is a page in bar-pages.ts's
