@@ -19,8 +19,6 @@ export interface CatalogSnapshot {
    */
   readonly groups: ReadonlyMap<string, InstrumentRow[]>;
   readonly precomputed: ReadonlySet<string>;
-  /** The version was read again after the instruments, unchanged: they are that version's, no later one's. */
-  readonly exact: boolean;
 }
 
 /**
@@ -130,7 +128,6 @@ export class Catalog {
         groups.set(key, list);
       }
     }
-    const exact = await this.currentVersion() === version;
-    this.snap = { version, byId: map, groups, precomputed: new Set(parseSetting(setting?.value).ids), exact };
+    this.snap = { version, byId: map, groups, precomputed: new Set(parseSetting(setting?.value).ids) };
   }
 }

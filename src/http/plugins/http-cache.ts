@@ -93,7 +93,7 @@ async function cacheHeaders(req: FastifyRequest, reply: FastifyReply, maxAge: Ma
 }
 
 /** Where a response's data come from: snapshots of one data version each (store/catalog.ts). */
-export interface DataVersions<S extends { version: string; exact: boolean }> {
+export interface DataVersions<S extends { version: string }> {
   /** The latest snapshot (`reload`: read the store's version now, not within the catalog's second). */
   snapshot(reload?: boolean): Promise<S>;
   /** The data version in the store now. */
@@ -125,7 +125,7 @@ const HELD = Object.freeze({ held: true });
  * only ever read by requests whose check fails), was of that version, and it is sent. Changed,
  * it is computed again on a snapshot of the new version, under the new tag.
  */
-export function registerDataTags<S extends { version: string; exact: boolean }>(scope: FastifyInstance,
+export function registerDataTags<S extends { version: string }>(scope: FastifyInstance,
   o: { revision: string; versions: DataVersions<S>; maxAge: MaxAge }): void {
   const snaps = new WeakMap<FastifyRequest, S>();
   // The version read after a response is computed serves every response finished in the same
