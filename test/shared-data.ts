@@ -17,6 +17,7 @@ export const SHARED_COMMANDS: [string, string | null, string[]][] = [
   ['trading_days', 'akshare', ['calendar/akshare_trade_calendar.json']],
   ['trading_days', 'exchange-calendars', ['calendar/xshg_exchange_calendars.csv']],
   ['instruments', null, [join(EXAMPLES, 'shared-data/instruments.csv')]],
+  ['corporate_actions', 'hikyuu', ['adjustments/hikyuu_stkweight_events_to_2011.csv']],
   ['bars_1d', 'hikyuu', ['ohlcv/hikyuu_sz000001_daily_raw_1991_2011.csv', 'ohlcv/hikyuu_sz000002_daily_raw_1991_2011.csv']],
   // Before TDX's index file: on the days both hold (all of czsc's), TDX's bars, with amounts, win.
   ['bars_1d', 'czsc', ['ohlcv/czsc_000001.SH_D.csv']],
@@ -26,7 +27,6 @@ export const SHARED_COMMANDS: [string, string | null, string[]][] = [
   ['bars_1m', 'czsc', ['ohlcv/czsc_000001.XSHG_1MIN.csv']],
   ['adj_factors', 'sina', ['adjustments/sina_000002SZ_qfq_factor.csv']],
   ['adj_factors', 'sina', ['adjustments/sina_000002SZ_hfq_factor.csv']],
-  ['corporate_actions', 'hikyuu', ['adjustments/hikyuu_stkweight_events_to_2011.csv']],
 ];
 
 /** One ingest() per command (default: all of SHARED_COMMANDS), like the CLI; throws on the first command that fails. */
