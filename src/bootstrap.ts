@@ -1,20 +1,37 @@
-import { existsSync, mkdirSync, renameSync, rmSync } from 'node:fs';
-import { dirname } from 'node:path';
+import { existsSync, mkdirSync, readdirSync, renameSync, rmSync } from 'node:fs';
+import { basename, dirname, join } from 'node:path';
 import { migrate, openStore, type Store, type StoreTimeouts } from './store/store.js';
 import { Worker } from 'node:worker_threads';
 import type { DemoOptions } from './demo/generate.js';
 
-/** Runs src/demo/build-worker in a worker thread; resolves with the API key it created. */
-function buildInWorker(file: string, options: Partial<DemoOptions>): Promise<string> {
+/**
+ * Runs src/demo/build-worker in a worker thread; `progress` hears of each step done. Resolves
+ * with the API key it created.
+ */
+function buildInWorker(file: string, options: Partial<DemoOptions>, progress: (step: string) => void): Promise<string> {
   const ts = import.meta.url.endsWith('.ts');
   const worker = new Worker(new URL(`./demo/build-worker.${ts ? 'ts' : 'js'}`, import.meta.url),
     { workerData: { file, options }, execArgv: ts ? ['--import', 'tsx'] : [] });
   return new Promise((resolve, reject) => {
     let key: string | null = null;
-    worker.on('message', (m: { key: string }) => { key = m.key; });
+    worker.on('message', (m: { key?: string; step?: string }) => {
+      if (m.step !== undefined) progress(m.step);
+      if (m.key !== undefined) key = m.key;
+    });
     worker.on('error', reject);
     worker.on('exit', (code) => (key !== null && code === 0 ? resolve(key) : reject(new Error(`demo build failed (exit ${code})`))));
   });
+}
+
+const alive = (pid: number) => { try { process.kill(pid, 0); return true; } catch (e) { return (e as NodeJS.ErrnoException).code === 'EPERM'; } };
+
+/** Removes the files of first builds of `url` whose process is gone (killed before the rename). */
+function removeAbandonedBuilds(url: string): void {
+  const name = basename(url);
+  for (const f of readdirSync(dirname(url))) {
+    const m = f.startsWith(`${name}.building-`) ? /^(\d+)(?:-wal|-shm)?$/.exec(f.slice(name.length + 10)) : null;
+    if (m && (Number(m[1]) === process.pid || !alive(Number(m[1])))) rmSync(join(dirname(url), f), { force: true });
+  }
 }
 
 export interface Opened { store: Store; created: boolean; firstKey?: string }
@@ -41,12 +58,13 @@ export async function openConfiguredStore(url: string, demo: Partial<DemoOptions
   }
   mkdirSync(dirname(url), { recursive: true });
   const tmp = `${url}.building-${process.pid}`;
-  for (const f of [tmp, `${tmp}-wal`, `${tmp}-shm`]) rmSync(f, { force: true });
+  removeAbandonedBuilds(url);
   const started = Date.now();
   log(`First run: building the demo market into ${url} (seed ${demo.seed ?? 1}) ...`);
   let firstKey: string;
   try {
-    firstKey = await buildInWorker(tmp, demo);
+    const seconds = () => ((Date.now() - started) / 1000).toFixed(1).padStart(5);
+    firstKey = await buildInWorker(tmp, demo, (step) => log(`  ${seconds()} s  ${step}`));
   } catch (e) {
     for (const f of [tmp, `${tmp}-wal`, `${tmp}-shm`]) rmSync(f, { force: true });
     throw e;

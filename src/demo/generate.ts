@@ -44,12 +44,18 @@ export function resolveDemoOptions(opts: Partial<DemoOptions> = {}): DemoOptions
   return o;
 }
 
-/** Generates the demo market into a freshly migrated, empty store. */
-export async function generateDemo(store: Store, opts?: Partial<DemoOptions>): Promise<DemoSummary> {
+/**
+ * Generates the demo market into a freshly migrated, empty store; `progress` hears of each step
+ * done (the simulation, each table written with its rows, the fundamentals).
+ */
+export async function generateDemo(store: Store, opts?: Partial<DemoOptions>,
+  progress: (step: string) => void = () => {}): Promise<DemoSummary> {
   const o = resolveDemoOptions(opts);
   const market = simulate(o);
-  const w = new Writer(store);
+  progress(`simulated ${market.instruments.length} instruments over ${market.span.days.length} trading days`);
+  const w = new Writer(store, progress);
   await persist(w, o, market);
   const fundamentals = await generateFundamentals(store, o.seed, o.end);
+  progress('fundamentals written');
   return { ...Object.fromEntries(TABLES.map((t) => [t, w.counts[t] ?? 0])), ...fundamentals } as DemoSummary;
 }

@@ -9,7 +9,8 @@ const CHUNK = 20_000;
 export class Writer {
   readonly counts: Partial<Record<TableName, number>> = {};
 
-  constructor(private readonly store: Store) {}
+  /** `progress` hears of each table written, with its rows. */
+  constructor(private readonly store: Store, private readonly progress: (step: string) => void = () => {}) {}
 
   /** Inserts the rows in iteration order, CHUNK rows per bulkInsert call. */
   async write(table: TableName, columns: string[], rows: Iterable<unknown[]>): Promise<void> {
@@ -25,7 +26,9 @@ export class Writer {
       }
     }
     if (buf.length > 0) await this.store.bulkInsert(table, columns, buf);
-    this.counts[table] = (this.counts[table] ?? 0) + n + buf.length;
+    const written = n + buf.length;
+    this.counts[table] = (this.counts[table] ?? 0) + written;
+    this.progress(`${table}: ${written.toLocaleString('en-US')} row${written === 1 ? '' : 's'}`);
   }
 }
 
