@@ -13,6 +13,7 @@ import { KeyStore } from './auth/keys.js';
 import type { App, Services } from './http/services.js';
 import { clientErrorHandler, frameworkErrors, MAX_PATH_VALUE, refuseOtherMethods, registerErrorHandling } from './http/plugins/errors.js';
 import { keyCheck, registerAuth, type KeyCheck } from './http/plugins/auth.js';
+import { registerRateLimits } from './http/plugins/rate-limit.js';
 import { registerDocs } from './http/plugins/docs.js';
 import { registerTurnGate } from './http/plugins/turns.js';
 import { closedPeriodMaxAge, registerDataTags, registerHttpCache } from './http/plugins/http-cache.js';
@@ -96,7 +97,7 @@ export async function buildApp(opts: AppOptions): Promise<App> {
     },
     routerOptions: { ignoreTrailingSlash: true, maxParamLength: MAX_PATH_VALUE },
     // Malformed URLs and overlong path values never reach a route; answered as ErrorResponse.
-    frameworkErrors: (err, req, res) => frameworkErrors((r) => checkKey(r))(err, req, res as unknown as FastifyReply),
+    frameworkErrors: (err, req, res) => frameworkErrors((r, rep) => checkKey(r, rep))(err, req, res as unknown as FastifyReply),
   }).withTypeProvider<TypeBoxTypeProvider>();
 
   const db = opts.store.db;
@@ -120,7 +121,7 @@ export async function buildApp(opts: AppOptions): Promise<App> {
     pools: new Pools(db, catalog, marketData, calendars),
   };
   app.decorate('svc', svc);
-  checkKey = keyCheck(svc.keys, opts.config.rateLimit);
+  checkKey = keyCheck(svc.keys, await registerRateLimits(app, opts.config));
   const otherMethods = refuseOtherMethods(app, checkKey);
   // First of all hooks: under load, requests start in turns of the event loop, and a turn's
   // responses are written together when it ends, after every other onSend hook (see turns.ts).
