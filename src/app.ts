@@ -13,6 +13,9 @@ import { KeyStore } from './auth/keys.js';
 import type { App, Services } from './http/services.js';
 import { clientErrorHandler, frameworkErrors, MAX_PATH_VALUE, refuseOtherMethods, registerErrorHandling } from './http/plugins/errors.js';
 import { keyCheck, registerAuth, type KeyCheck } from './http/plugins/auth.js';
+import { registerRateLimits } from './http/plugins/rate-limit.js';
+import type { Metrics } from './http/plugins/metrics.js';
+import { readIngestTotals } from './ingest/stats.js';
 import { registerDocs } from './http/plugins/docs.js';
 import { registerTurnGate } from './http/plugins/turns.js';
 import { closedPeriodMaxAge, registerDataTags, registerHttpCache } from './http/plugins/http-cache.js';
@@ -38,6 +41,8 @@ export interface AppOptions {
   logger?: FastifyServerOptions['logger'];
   /** Milliseconds a connection may take to send a request's line and headers (408 after); default 20 s. */
   headersTimeout?: number;
+  /** Prometheus metrics to record (METRICS_PORT; server.ts serves them). */
+  metrics?: Metrics;
 }
 
 /** Query parameters that look like credentials: their values never reach the logs. */
@@ -96,18 +101,20 @@ export async function buildApp(opts: AppOptions): Promise<App> {
     },
     routerOptions: { ignoreTrailingSlash: true, maxParamLength: MAX_PATH_VALUE },
     // Malformed URLs and overlong path values never reach a route; answered as ErrorResponse.
-    frameworkErrors: (err, req, res) => frameworkErrors((r) => checkKey(r))(err, req, res as unknown as FastifyReply),
+    frameworkErrors: (err, req, res) => frameworkErrors((r, rep) => checkKey(r, rep))(err, req, res as unknown as FastifyReply),
   }).withTypeProvider<TypeBoxTypeProvider>();
 
-  const db = opts.store.db;
+  // With metrics, every store query is timed.
+  const store = opts.metrics ? opts.metrics.instrument(opts.store) : opts.store;
+  const db = store.db;
   const catalog = new Catalog(db, 1000, async () =>
-    (await opts.store.select<{ value: string }>('select value from meta where key = ?', ['data_version']))[0]?.value);
-  const marketData = new MarketDataReader(opts.store);
+    (await store.select<{ value: string }>('select value from meta where key = ?', ['data_version']))[0]?.value);
+  const marketData = new MarketDataReader(store);
   const reference = new ReferenceReader(db);
   const calendars = new Calendars(reference, catalog);
   const svc: Services = {
     config: opts.config,
-    store: opts.store,
+    store,
     catalog,
     reference,
     calendars,
@@ -120,7 +127,11 @@ export async function buildApp(opts: AppOptions): Promise<App> {
     pools: new Pools(db, catalog, marketData, calendars),
   };
   app.decorate('svc', svc);
-  checkKey = keyCheck(svc.keys, opts.config.rateLimit);
+  checkKey = keyCheck(svc.keys, await registerRateLimits(app, opts.config, opts.metrics?.rateLimits));
+  if (opts.metrics) {
+    opts.metrics.observe(app);
+    opts.metrics.watch({ dataVersion: () => catalog.currentVersion(), ingestTotals: () => readIngestTotals(store) });
+  }
   const otherMethods = refuseOtherMethods(app, checkKey);
   // First of all hooks: under load, requests start in turns of the event loop, and a turn's
   // responses are written together when it ends, after every other onSend hook (see turns.ts).

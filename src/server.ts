@@ -3,6 +3,7 @@ import { loadConfig, storeTimeouts, type Config } from './config.js';
 import { buildApp } from './app.js';
 import { openConfiguredStore } from './bootstrap.js';
 import { trackConnections } from './http/connections.js';
+import { startMetrics } from './http/plugins/metrics-server.js';
 
 function banner(cfg: Config, firstKey?: string): string {
   const base = `http://${cfg.host.includes(':') ? `[${cfg.host}]` : cfg.host}:${cfg.port}`;
@@ -25,9 +26,11 @@ const say = (m: string) => process.stderr.write(m + '\n');
 async function serveOne(cfg: Config, demo: boolean): Promise<{ firstKey?: string }> {
   const opened = await openConfiguredStore(cfg.databaseUrl, demo && cfg.demoOnFirstRun ? { seed: cfg.demoSeed } : null, say,
     storeTimeouts(cfg));
+  const metrics = startMetrics.forWorker(cfg);
   const app = await buildApp({
     config: cfg, store: opened.store,
     logger: { level: cfg.logLevel, redact: ['req.headers["x-api-key"]'] },
+    metrics,
   });
   // An outage of the store: one line when it starts, one when it ends (store/health.ts).
   opened.store.health.log = (level, msg) => app.log[level](msg);
@@ -54,6 +57,8 @@ async function serveOne(cfg: Config, demo: boolean): Promise<{ firstKey?: string
   // The primary asks for this when a replacement worker starts listening (see main).
   process.on('message', (m: { mds?: string } | null) => { if (m?.mds === 'recycle') connections.recycle(); });
   await app.listen({ host: cfg.host, port: cfg.port });
+  // One process: it serves its own metrics (a cluster's primary serves the workers', see main).
+  if (metrics && !cluster.isWorker) await startMetrics.single(cfg, metrics, app);
   return { firstKey: opened.firstKey };
 }
 
@@ -82,6 +87,7 @@ export async function main(cfg: Config = loadConfig()): Promise<void> {
   }
   const opened = await openConfiguredStore(cfg.databaseUrl, cfg.demoOnFirstRun ? { seed: cfg.demoSeed } : null, say);
   await opened.store.close();
+  await startMetrics.primary(cfg, say);
   let stopping = false;
   let started = false;
   const listening = new Set<number>();

@@ -95,21 +95,3 @@ describe('HTTP caching and compression', () => {
     expect(small.headers['content-encoding']).toBeUndefined();
   });
 });
-
-describe('rate limiting', () => {
-  it('answers 429 rate_limited with Retry-After once a key exceeds RATE_LIMIT', async () => {
-    const { buildApp } = await import('../src/app.js');
-    const { loadConfig } = await import('../src/config.js');
-    const h = await harness(':memory:', { seed: 3, equities: 20, start: 20250701, end: 20251120, minuteDays: 1, tickDays: 1 });
-    const app = await buildApp({ config: { ...loadConfig({}), rateLimit: 5 }, store: h.store });
-    const codes: number[] = [];
-    for (let i = 0; i < 15; i++) codes.push((await app.inject({ url: '/api/v1/markets', headers: { 'x-api-key': h.key } })).statusCode);
-    expect(codes.filter((c) => c === 200).length).toBeGreaterThanOrEqual(10);
-    const limited = await app.inject({ url: '/api/v1/markets', headers: { 'x-api-key': h.key } });
-    expect(limited.statusCode).toBe(429);
-    expect(limited.headers['retry-after']).toBe('1');
-    expect(JSON.parse(limited.payload).errors[0].code).toBe('rate_limited');
-    await app.close();
-    await h.close();
-  });
-});

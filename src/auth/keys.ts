@@ -25,18 +25,25 @@ export function hashKey(key: string): string {
 
 export interface KeyInfo { id: string; name: string; created_at: string; revoked_at: string | null }
 
+/** A live key as a request uses it: its id, and its own rate limit (null: the server's RATE_LIMIT; 0: none). */
+export interface LiveKey { id: string; rateLimit: number | null }
+
 /** Issues, lists, revokes and verifies API keys against the store. */
 export class KeyStore {
-  private cache = new Map<string, { ok: boolean; until: number }>();
+  private cache = new Map<string, { live: LiveKey | null; until: number }>();
 
   constructor(private readonly db: Kysely<Database>, private readonly cacheMs = 2000) {}
 
-  /** Creates a key and returns it; the plain key is never stored. */
-  async create(name: string): Promise<{ id: string; key: string }> {
+  /**
+   * Creates a key and returns it; the plain key is never stored. `rateLimit`: requests per
+   * RATE_LIMIT_WINDOW for this key (0: unlimited); omitted, the server's RATE_LIMIT applies.
+   */
+  async create(name: string, opts: { rateLimit?: number | null } = {}): Promise<{ id: string; key: string }> {
     const id = base62(8);
     const key = `mds_${id}_${base62(32)}`;
+    const rate = opts.rateLimit ?? null;
     await this.db.insertInto('api_keys')
-      .values({ id, name, hash: hashKey(key), created_at: new Date().toISOString(), revoked_at: null })
+      .values({ id, name, hash: hashKey(key), created_at: new Date().toISOString(), revoked_at: null, ...(rate === null ? {} : { rate_limit: rate }) })
       .execute();
     return { id, key };
   }
@@ -56,17 +63,23 @@ export class KeyStore {
 
   /** True when `key` is a live key. Results are cached briefly (revocation applies within cacheMs). */
   async verify(key: string): Promise<boolean> {
+    return (await this.lookup(key)) !== null;
+  }
+
+  /** The live key `key`, or null. Cached as `verify` (a changed rate limit also applies within cacheMs). */
+  async lookup(key: string): Promise<LiveKey | null> {
     const m = KEY_RE.exec(key);
-    if (!m) return false;
+    if (!m) return null;
     const hit = this.cache.get(key);
     const now = Date.now();
-    if (hit && hit.until > now) return hit.ok;
-    const row = await this.db.selectFrom('api_keys').select(['hash', 'revoked_at']).where('id', '=', m[1]).executeTakeFirst();
+    if (hit && hit.until > now) return hit.live;
+    const row = await this.db.selectFrom('api_keys').select(['hash', 'revoked_at', 'rate_limit']).where('id', '=', m[1]).executeTakeFirst();
     const given = Buffer.from(hashKey(key), 'hex');
     const stored = Buffer.from(row?.hash ?? '0'.repeat(64), 'hex');
     const ok = timingSafeEqual(given, stored) && row !== undefined && row.revoked_at === null;
+    const live = ok ? { id: m[1], rateLimit: row!.rate_limit === null ? null : Number(row!.rate_limit) } : null;
     if (this.cache.size > 10_000) this.cache.clear();
-    this.cache.set(key, { ok, until: now + this.cacheMs });
-    return ok;
+    this.cache.set(key, { live, until: now + this.cacheMs });
+    return live;
   }
 }

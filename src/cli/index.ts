@@ -71,7 +71,8 @@ registerIngest(program, withStore, db);
 const keys = program.command('keys').description('manage API keys');
 keys.command('create').description('create a key; prints the key alone on stdout (it is stored only as a hash)')
   .requiredOption('--name <name>', 'who or what the key is for')
-  .action((o) => withStore(db(), async (s) => { console.log((await new KeyStore(s.db).create(o.name)).key); }));
+  .option('--rate <n>', "this key's rate limit: requests per RATE_LIMIT_WINDOW (0: unlimited; default: the server's RATE_LIMIT)", int)
+  .action((o) => withStore(db(), async (s) => { console.log((await new KeyStore(s.db).create(o.name, { rateLimit: o.rate })).key); }));
 keys.command('list').description('list keys (id, name, created, revoked)')
   .action(() => withStore(db(), async (s) => {
     for (const k of await new KeyStore(s.db).list()) {

@@ -32,6 +32,8 @@ export function operation<P extends TProperties = {}>(doc: OperationDoc<P>) {
   if (doc.required?.length) (q as any).required = doc.required;
   const response: Record<number, TSchema> = { 200: Type.Ref(doc.response), 304: notModified, 401: err, 400: err };
   if (doc.notFound) response[404] = err;
+  // Over a rate limit (docs/operations.md, Rate limits); with Retry-After (http/plugins/rate-limit.ts).
+  response[429] = err;
   // The store not answering (docs/api.md, Errors), or ingests committing faster than a response is computed (Consistency).
   response[503] = err;
   return {

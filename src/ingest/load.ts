@@ -11,6 +11,7 @@ import { IngestContext } from './context.js';
 import type { Dataset } from './dataset.js';
 import { DerivedDaily } from './derived-daily.js';
 import { LimitCheck } from './limit-check.js';
+import { recordIngest } from './stats.js';
 import { orderOf, type Format } from './registry.js';
 import { formatError, RowReader } from './rows.js';
 import { formatOfName, IngestIOError, readRecords, sourceInfo, type Encoding } from './source.js';
@@ -95,6 +96,7 @@ export async function ingest(store: Store, input: IngestFile[], opts: IngestOpti
     if (summaries.some((x) => x.inserted + x.updated > 0) || derived.inserted + derived.updated > 0) {
       dataVersion = await bumpDataVersion(s);
     }
+    await recordIngest(s, [...summaries, ...(derived.inserted + derived.updated + derived.unchanged > 0 ? [{ dataset: 'bars_1d_derived', ...derived }] : [])]);
   };
   try {
     await store.bulkTransaction(run, { readOnly: opts.dryRun });

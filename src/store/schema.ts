@@ -119,6 +119,8 @@ export interface AdjFactorTable { inst: number; date: number; adj_factor: string
 
 export interface ApiKeyTable {
   id: string; name: string; hash: string; created_at: string; revoked_at: string | null;
+  /** Requests per RATE_LIMIT_WINDOW for this key (0: unlimited); null: RATE_LIMIT (migration 0011). */
+  rate_limit: number | null;
 }
 
 export interface Database extends FundamentalsDatabase {

@@ -16,6 +16,7 @@ import * as m0007 from './migrations/0007_indicator_pages.js';
 import * as m0008 from './migrations/0008_markets_calendar.js';
 import * as m0010 from './migrations/0010_derived_daily_bars.js';
 import * as m0009 from './migrations/0009_adj_factors.js';
+import * as m0011 from './migrations/0011_key_rate_limits.js';
 import { randomBytes } from 'node:crypto';
 import type { StoreHealth } from './health.js';
 
@@ -102,6 +103,7 @@ const MIGRATIONS: Record<string, { up(db: Kysely<any>, d: Dialect): Promise<void
   '0008_markets_calendar': m0008,
   '0009_adj_factors': m0009,
   '0010_derived_daily_bars': m0010,
+  '0011_key_rate_limits': m0011,
 };
 
 /**

@@ -2,6 +2,7 @@ import swagger from '@fastify/swagger';
 import swaggerUi from '@fastify/swagger-ui';
 import type { FastifyInstance } from 'fastify';
 import { readFileSync } from 'node:fs';
+import { documentRateLimitHeaders } from './rate-limit.js';
 
 const pkg = JSON.parse(readFileSync(new URL('../../../package.json', import.meta.url), 'utf8'));
 
@@ -24,6 +25,7 @@ export async function registerDocs(app: FastifyInstance): Promise<void> {
       tags: ['system', 'markets', 'classifications', 'equities', 'indices', 'funds'].map((name) => ({ name })),
     },
     refResolver: { buildLocalReference: (json, _base, _fragment, i) => String(json.$id ?? `def-${i}`) },
+    transformObject: (o) => documentRateLimitHeaders((o as { openapiObject: object }).openapiObject),
   });
   await app.register(swaggerUi, { routePrefix: '/docs', uiConfig: { docExpansion: 'list', deepLinking: true } });
 }

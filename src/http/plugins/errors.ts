@@ -102,7 +102,7 @@ export function registerErrorHandling(app: FastifyInstance): void {
 async function refuse(req: FastifyRequest, reply: FastifyReply, check: KeyCheck, refusal: ApiError): Promise<void> {
   let err = refusal;
   try {
-    if (isProtected(req.url)) await check(req);
+    if (isProtected(req.url)) await check(req, reply);
   } catch (e) {
     if (!(e instanceof ApiError)) {
       req.log.error({ err: e }, 'key check failed');
