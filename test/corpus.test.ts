@@ -53,9 +53,12 @@ async function requests(h: Harness): Promise<string[]> {
     const intervals = query.find((q) => q.name === 'interval')?.schema.enum ?? [undefined];
     for (const [a, b] of WINDOWS) for (const iv of intervals) {
       const with_ = (xs: string[][]) => variant(iv ? [['interval', iv], ...xs] : xs);
-      if (names.has('start_date') && names.has('end_date')) variants.push(with_([['start_date', a], ['end_date', b]]));
+      if (names.has('from') && names.has('to')) {
+        variants.push(with_([['from', a], ['to', b]]));
+        // Intraday bounds on intraday series (quotes, trades, minute bars).
+        variants.push(with_([['from', `${b}T09:45:00+08:00`], ['to', `${b}T14:00:00+08:00`]]));
+      }
       if (names.has('date')) variants.push(with_([['date', b]]));
-      if (names.has('start') && names.has('end')) variants.push(with_([['start', `${a}T09:30:00+08:00`], ['end', `${b}T15:00:00+08:00`]]));
     }
     if (names.has('page[size]')) for (const iv of intervals) variants.push(variant([...(iv ? [['interval', iv]] : []), ['page[size]', '7']]));
     for (const path of paths) for (const v of new Set(variants)) out.push(v ? `${path}?${v}` : path);
