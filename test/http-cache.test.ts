@@ -98,8 +98,8 @@ describe('HTTP caching and compression', () => {
 
 describe('rate limiting', () => {
   it('answers 429 rate_limited with Retry-After once a key exceeds RATE_LIMIT', async () => {
-    const { buildApp } = await import('../src/app.js');
-    const { loadConfig } = await import('../src/config.js');
+    const { buildApp } = await import('../src/app/app.js');
+    const { loadConfig } = await import('../src/app/config.js');
     const h = await harness(':memory:', { seed: 3, equities: 20, start: 20250701, end: 20251120, minuteDays: 1, tickDays: 1 });
     const app = await buildApp({ config: { ...loadConfig({}), rateLimit: 5 }, store: h.store });
     const codes: number[] = [];

@@ -1,5 +1,5 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
-import { ApiError } from '../../errors.js';
+import { ApiError } from '../../lib/errors.js';
 import type { KeyStore } from '../../auth/keys.js';
 
 /** Whether a path needs an API key: everything under /api/ but the public system operations. */

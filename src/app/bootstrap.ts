@@ -1,13 +1,14 @@
 import { existsSync, mkdirSync, renameSync, rmSync } from 'node:fs';
 import { dirname } from 'node:path';
-import { migrate, openStore, type Store, type StoreTimeouts } from './store/store.js';
+import { migrate, openStore } from '../derived/open.js';
+import type { Store, StoreTimeouts } from '../store/types.js';
 import { Worker } from 'node:worker_threads';
-import type { DemoOptions } from './demo/generate.js';
+import type { DemoOptions } from '../demo/generate.js';
 
 /** Runs src/demo/build-worker in a worker thread; resolves with the API key it created. */
 function buildInWorker(file: string, options: Partial<DemoOptions>): Promise<string> {
   const ts = import.meta.url.endsWith('.ts');
-  const worker = new Worker(new URL(`./demo/build-worker.${ts ? 'ts' : 'js'}`, import.meta.url),
+  const worker = new Worker(new URL(`../demo/build-worker.${ts ? 'ts' : 'js'}`, import.meta.url),
     { workerData: { file, options }, execArgv: ts ? ['--import', 'tsx'] : [] });
   return new Promise((resolve, reject) => {
     let key: string | null = null;
