@@ -5,7 +5,8 @@
  * a day, so within the main-board limits), and quarterly income statements. Not the demo market:
  * no trades, quotes or ST rules.
  */
-import { migrate, type Store } from '../src/store/store.js';
+import { migrate } from '../src/derived/open.js';
+import type { Store } from '../src/store/types.js';
 import { Rng } from '../src/demo/random.js';
 import { MINUTE_LABELS } from '../src/market/sessions.js';
 import { CALENDAR_FIRST, tradingDaysBetween } from '../src/market/calendar.js';

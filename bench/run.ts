@@ -14,8 +14,9 @@ import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { parseArgs } from 'node:util';
 import autocannon from 'autocannon';
 import { sql } from 'kysely';
-import { migrate, openStore, type Store } from '../src/store/store.js';
-import { precomputedIds, setPrecomputed } from '../src/store/indicator-pages.js';
+import { migrate, openStore } from '../src/derived/open.js';
+import type { Store } from '../src/store/types.js';
+import { precomputedIds, setPrecomputed } from '../src/derived/indicator-pages.js';
 import { KeyStore } from '../src/auth/keys.js';
 import { buildBenchStore } from './build-store.js';
 import { benchIngest } from './ingest.js';
@@ -40,7 +41,7 @@ async function prepare(url: string, build: boolean) {
     const c = await buildBenchStore(store, size);
     console.error(`built ${url}: ${JSON.stringify(c)} in ${((Date.now() - t) / 1000).toFixed(1)} s`);
   }
-  // MACD precomputed (store/indicator-pages.ts), as an operator would with `mds indicators
+  // MACD precomputed (derived/indicator-pages.ts), as an operator would with `mds indicators
   // precompute macd`; KDJ is left computed, and both are measured.
   await migrate(store);
   const precomputed = await store.bulkTransaction(precomputedIds, { readOnly: true });
@@ -119,7 +120,7 @@ const fmt = (d: number) => `${String(d).slice(0, 4)}-${String(d).slice(4, 6)}-${
 const randomFrom = () => `${2023 + Math.floor(Math.random() * 3)}-0${1 + Math.floor(Math.random() * 9)}-1${Math.floor(Math.random() * 9)}`;
 
 function startServer(url: string, port: number, procs: ChildProcess[], workers = 1): ChildProcess {
-  const p = spawn(process.execPath, ['dist/server.js'], {
+  const p = spawn(process.execPath, ['dist/app/server.js'], {
     env: { ...process.env, DATABASE_URL: url, PORT: String(port), LOG_LEVEL: 'warn', DEMO: '0', WORKERS: String(workers) },
     stdio: ['ignore', 'ignore', 'inherit'],
   });

@@ -9,7 +9,7 @@ import { mkdtempSync, readFileSync, rmSync, writeFileSync, mkdirSync } from 'nod
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { migrate, openStore } from '../src/store/store.js';
+import { migrate, openStore } from '../src/derived/open.js';
 import { generateDemo } from '../src/demo/generate.js';
 import { exportDatasets } from '../src/ingest/export.js';
 import { ingest } from '../src/ingest/load.js';

@@ -3,7 +3,7 @@ import { execFileSync } from 'node:child_process';
 import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { openStore } from '../src/store/store.js';
+import { openStore } from '../src/derived/open.js';
 import { hashKey } from '../src/auth/keys.js';
 
 const mds = (db: string, ...args: string[]) => execFileSync(process.execPath,

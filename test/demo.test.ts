@@ -5,7 +5,8 @@
  */
 import { createHash } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { migrate, openStore, type Store } from '../src/store/store.js';
+import { migrate, openStore } from '../src/derived/open.js';
+import type { Store } from '../src/store/types.js';
 import { generateDemo, type DemoOptions } from '../src/demo/generate.js';
 import { CALENDAR_FIRST, CALENDAR_LAST, marketTradingDays } from '../src/market/calendar.js';
 

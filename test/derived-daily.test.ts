@@ -12,14 +12,15 @@ import { join } from 'node:path';
 import { HAVE_SHARED, SHARED, walk, type Harness } from './helpers.js';
 import { emptyHarness, KINDS, sleep, tmp } from './ingest-helpers.js';
 import pg from 'pg';
-import { openStore, type Store } from '../src/store/store.js';
-import { DerivedDaily } from '../src/ingest/derived-daily.js';
+import { openStore } from '../src/derived/open.js';
+import type { Store } from '../src/store/types.js';
+import { DerivedDaily } from '../src/derived/derived-daily.js';
 import { marketEpoch } from '../src/lib/time.js';
 import { ingest, type IngestResult } from '../src/ingest/load.js';
 import { dataset, DATASETS, fileDataset } from '../src/ingest/registry.js';
 import { exportDatasets } from '../src/ingest/export.js';
 import { summaryLines } from '../src/ingest/report.js';
-import { checkBarPacks } from '../src/store/bar-packs.js';
+import { checkBarPacks } from '../src/derived/bar-packs.js';
 import { divRoundHalfUp, formatScaled, parseScaled } from '../src/lib/decimal.js';
 
 if (!HAVE_SHARED) console.warn(`${SHARED} is absent: the tests of daily bars derived from real 1m bars are skipped.`);
@@ -306,7 +307,7 @@ for (const kind of KINDS) {
         const target = dataset('bars_1m')!.target;
         /** One command's transaction: writes `mins`, derives, then waits for `hold` before committing. */
         const command = (store: Store, mins: Minute[], derived: () => void, hold: Promise<void>) => store.bulkTransaction(async (s) => {
-          const d = await DerivedDaily.load(s, 'postgres');
+          const d = await DerivedDaily.load(s, dataset('bars_1d')!.target);
           const rows = mins.map((m) => minuteRow(inst, m));
           await s.upsert(target, rows);
           await d.written(s, target, rows);

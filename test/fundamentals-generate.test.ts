@@ -2,7 +2,8 @@ import { createHash } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { get, harness, PG_URL, freshPostgres, walk, type Harness } from './helpers.js';
 import { cents, OPS } from './fundamentals-helpers.js';
-import { migrate, openStore, type Store } from '../src/store/store.js';
+import { migrate, openStore } from '../src/derived/open.js';
+import type { Store } from '../src/store/types.js';
 import { generateDemo, type DemoOptions } from '../src/demo/generate.js';
 import { COLUMNS } from '../src/demo/fundamentals/index.js';
 

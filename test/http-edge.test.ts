@@ -1,9 +1,9 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { connect } from 'node:net';
 import type { AddressInfo } from 'node:net';
-import { buildApp } from '../src/app.js';
-import { loadConfig } from '../src/config.js';
-import { ERROR_CODES } from '../src/errors.js';
+import { buildApp } from '../src/app/app.js';
+import { loadConfig } from '../src/app/config.js';
+import { ERROR_CODES } from '../src/lib/errors.js';
 import type { App } from '../src/http/services.js';
 import { get, harness, STORES, type Harness } from './helpers.js';
 

@@ -4,10 +4,10 @@ import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { get, harness, STORES, type Harness } from './helpers.js';
-import { migrate } from '../src/store/store.js';
-import { checkBarPacks } from '../src/store/bar-packs.js';
-import { precomputedIds, RENDITION, setPrecomputed } from '../src/store/indicator-pages.js';
-import { decodePage } from '../src/store/bar-pages.js';
+import { migrate } from '../src/derived/open.js';
+import { checkBarPacks } from '../src/derived/bar-packs.js';
+import { precomputedIds, RENDITION, setPrecomputed } from '../src/derived/indicator-pages.js';
+import { decodePage } from '../src/render/page-text.js';
 import { INDICATOR_IDS, type IndicatorId } from '../src/indicators/registry.js';
 
 const BAR_COLUMNS = ['inst', 'date', 'open', 'high', 'low', 'close', 'volume', 'amount'];

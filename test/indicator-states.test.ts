@@ -1,9 +1,9 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { harness, STORES, type Harness } from './helpers.js';
-import { migrate } from '../src/store/store.js';
-import { checkBarPacks } from '../src/store/bar-packs.js';
-import { RENDITION, RECURSIVE, stateOf } from '../src/store/indicator-states.js';
-import { MarketDataReader } from '../src/store/queries/market-data.js';
+import { migrate } from '../src/derived/open.js';
+import { checkBarPacks } from '../src/derived/bar-packs.js';
+import { RENDITION, RECURSIVE, stateOf } from '../src/derived/indicator-states.js';
+import { MarketDataReader } from '../src/store/readers/market-data.js';
 import { readBars } from '../src/query/bars.js';
 import { INDICATORS, seriesFromBars, type IndicatorId } from '../src/indicators/registry.js';
 

@@ -2,7 +2,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { join } from 'node:path';
 import { get, harness, type Harness } from './helpers.js';
 import { exited, KINDS, mds, mdsChild, snapshot, tmp, writeMinuteBars, writerActive } from './ingest-helpers.js';
-import { openStore, type Store } from '../src/store/store.js';
+import { openStore } from '../src/derived/open.js';
+import type { Store } from '../src/store/types.js';
 import { marketTradingDays } from '../src/market/calendar.js';
 import { formatDate } from '../src/lib/time.js';
 

@@ -3,7 +3,7 @@ import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { get, harness, type Harness } from './helpers.js';
 import { KINDS, sleep, tmp } from './ingest-helpers.js';
-import { openStore } from '../src/store/store.js';
+import { openStore } from '../src/derived/open.js';
 import { ingest } from '../src/ingest/load.js';
 import { dataset } from '../src/ingest/registry.js';
 import { nextTradingDay } from '../src/market/calendar.js';

@@ -8,7 +8,7 @@ import { formatTimestamp, marketEpoch } from '../src/lib/time.js';
 import { formatScaled } from '../src/lib/decimal.js';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import type { Store } from '../src/store/store.js';
+import type { Store } from '../src/store/types.js';
 import { exportDatasets } from '../src/ingest/export.js';
 import { DATASETS } from '../src/ingest/registry.js';
 import { freshPostgres, harness, PG_URL, type Harness } from './helpers.js';

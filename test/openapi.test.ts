@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { compileErrors, validate } from '@readme/openapi-parser';
 import { readFileSync, existsSync } from 'node:fs';
 import { get, harness, type Harness } from './helpers.js';
-import { ERROR_CODES } from '../src/errors.js';
+import { ERROR_CODES } from '../src/lib/errors.js';
 
 const SPEC = new URL('../../shared/spec/market-data-service.md', import.meta.url);
 

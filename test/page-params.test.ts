@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { get, harness, STORES, type Harness } from './helpers.js';
 import { CursorCodec } from '../src/http/cursor.js';
 import { fingerprint } from '../src/http/collection.js';
-import { loadConfig } from '../src/config.js';
+import { loadConfig } from '../src/app/config.js';
 
 /** Three years of demo data: every paginated operation has a second page at page[size]=1 (dividends, factors, pools too). */
 const DEMO = { seed: 7, equities: 40, start: 20230103, end: 20251120, minuteDays: 2, tickDays: 1 };

@@ -3,7 +3,7 @@
  * ("Vendor formats": one `mds ingest` command, one transaction, per line), through ingest().
  */
 import { join } from 'node:path';
-import type { Store } from '../src/store/store.js';
+import type { Store } from '../src/store/types.js';
 import { ingest, type IngestResult } from '../src/ingest/load.js';
 import { dataset } from '../src/ingest/registry.js';
 import { layoutOf } from '../src/ingest/vendors/index.js';

@@ -15,7 +15,7 @@ import { loadSharedData, SHARED_COMMANDS } from './shared-data.js';
 import { ingest } from '../src/ingest/load.js';
 import { dataset } from '../src/ingest/registry.js';
 import { exportDatasets } from '../src/ingest/export.js';
-import { checkBarPacks } from '../src/store/bar-packs.js';
+import { checkBarPacks } from '../src/derived/bar-packs.js';
 import { UNKNOWN_AMOUNT } from '../src/store/schema.js';
 import { formatScaled, parseScaled } from '../src/lib/decimal.js';
 

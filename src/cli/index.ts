@@ -1,16 +1,17 @@
 #!/usr/bin/env node
 import { Command, InvalidArgumentError, Option } from 'commander';
 import { readFileSync } from 'node:fs';
-import { loadConfig } from '../config.js';
-import { migrate, openStore, type Store } from '../store/store.js';
+import { loadConfig } from '../app/config.js';
+import { migrate, openStore } from '../derived/open.js';
+import type { Store } from '../store/types.js';
 import { KeyStore } from '../auth/keys.js';
-import { buildApp } from '../app.js';
-import { main as serve } from '../server.js';
+import { buildApp } from '../app/app.js';
+import { main as serve } from '../app/server.js';
 import { generateDemo } from '../demo/generate.js';
 import { parseDate } from '../lib/time.js';
 import { registerIngest } from './ingest.js';
 import { INDICATOR_IDS, INDICATORS, type IndicatorId } from '../indicators/registry.js';
-import { precomputedIds, setPrecomputed } from '../store/indicator-pages.js';
+import { precomputedIds, setPrecomputed } from '../derived/indicator-pages.js';
 
 const pkg = JSON.parse(readFileSync(new URL('../../package.json', import.meta.url), 'utf8'));
 

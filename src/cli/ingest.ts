@@ -7,7 +7,7 @@
 import { type Command, InvalidArgumentError, Option } from 'commander';
 import { readdirSync, statSync } from 'node:fs';
 import { basename, join } from 'node:path';
-import type { Store } from '../store/store.js';
+import type { Store } from '../store/types.js';
 import { DATASETS, dataset, fileDataset, type Format } from '../ingest/registry.js';
 import { ingest, IngestIOError, type IngestFile } from '../ingest/load.js';
 import { errorLines, progressBar, summaryLines, warningLines } from '../ingest/report.js';

@@ -1,5 +1,5 @@
 import { parentPort, workerData } from 'node:worker_threads';
-import { migrate, openStore } from '../store/store.js';
+import { migrate, openStore } from '../derived/open.js';
 import { KeyStore } from '../auth/keys.js';
 import { generateDemo, type DemoOptions } from './generate.js';
 

@@ -8,7 +8,7 @@
  * const store = openStore(':memory:'); await migrate(store);
  * const summary = await generateDemo(store, { seed: 7, equities: 40 }); // rows per table
  */
-import type { Store } from '../store/store.js';
+import type { Store } from '../store/types.js';
 import { CALENDAR_FIRST, CALENDAR_LAST, tradingDaysBetween } from '../market/calendar.js';
 import { DEFAULT_OPTIONS, type DemoOptions } from './model.js';
 import { simulate } from './simulate.js';

@@ -1,5 +1,5 @@
 /** Chunked, ordered inserts through `Store.bulkInsert`, counting rows per table. */
-import type { Store } from '../store/store.js';
+import type { Store } from '../store/types.js';
 import type { Database } from '../store/schema.js';
 
 export type TableName = keyof Database & string;

@@ -1,6 +1,8 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { CursorCodec, KeyPart } from './cursor.js';
-import { JsonBytes } from './json-bytes.js';
+import type { JsonBytes, Renderer } from '../render/json-bytes.js';
+import type { Slices } from '../render/slices.js';
+import type { PageRequest } from '../store/readers/page.js';
 
 /** The values of a sort key of `parts`: numbers for dates, times and ints, strings for str. */
 export type KeyOf<S extends readonly KeyPart[]> = { -readonly [I in keyof S]: S[I] extends 'str' ? string : number };
@@ -11,14 +13,6 @@ export type KeyOf<S extends readonly KeyPart[]> = { -readonly [I in keyof S]: S[
  * is checked against the parts (cursor.ts) and reaches `fetch` typed, as `page.after`.
  */
 export type SortKey<Row, S extends readonly KeyPart[]> = (row: Row) => KeyOf<S>;
-
-/** A page of rows fetched with one extra row to learn whether another page follows. */
-export interface PageRequest<K extends unknown[] = unknown[]> {
-  /** Sort key of the last row already served, or null for the first page. */
-  after: K | null;
-  /** Rows wanted: page size + 1. */
-  limit: number;
-}
 
 /** Query parameters that never belong to a cursor's fingerprint. */
 const PAGE_KEYS = new Set(['page[size]', 'page[after]']);
@@ -83,16 +77,16 @@ export async function sendPage<Row, Item, const S extends readonly KeyPart[]>(
 const OPEN = Buffer.from('{"data":[');
 
 /**
- * As sendPage, for the hottest collections: `write` writes a row's JSON as bytes (json-bytes.ts:
- * hand-compiled writers, checked against the route schema's records in the tests), and the
- * envelope is written around the rows, into one body.
+ * As sendPage, for the hottest collections: `write` writes a row's JSON as bytes
+ * (render/json-bytes.ts: hand-compiled writers, checked against the route schema's records in
+ * the tests), and the envelope is written around the rows, into one body of `renderer`'s (the app's).
  */
 export async function sendPageJson<Row, const S extends readonly KeyPart[]>(
-  req: FastifyRequest, reply: FastifyReply, codec: CursorCodec, operationId: string,
+  req: FastifyRequest, reply: FastifyReply, codec: CursorCodec, renderer: Renderer, operationId: string,
   fetch: (page: PageRequest<KeyOf<S>>) => Promise<Row[]>, parts: S, key: SortKey<Row, S>, write: (w: JsonBytes, row: Row) => void,
 ): Promise<FastifyReply> {
   const { rows, next, links } = await page(req, codec, operationId, fetch, parts, key);
-  const w = JsonBytes.start();
+  const w = renderer.start();
   w.bytes(OPEN);
   for (let i = 0; i < rows.length; i++) {
     if (i) w.byte(44);
@@ -110,44 +104,36 @@ function tail(next: string | null, links: { self: string; next: string | null })
   return `],"meta":{"next_cursor":${n}},"links":{"self":${JSON.stringify(links.self)},"next":${links.next === null ? 'null' : JSON.stringify(links.next)}}}`;
 }
 
-/** Records collected for a page, written as its body on demand (bar pages, 1m packs). */
-export interface Slices {
-  /** The records' stored keys, in order. */
-  readonly keys: number[];
-  /** `prefix`, the JSON of the first `count` records joined by commas, then `suffix`. */
-  body(count: number, prefix: string, suffix: string): Buffer;
-}
-
 /**
  * As sendPageJson, for records written straight from what is stored (bar pages, 1m packs):
- * `fetch` collects the records and their keys, `key` gives a record's sort key from its stored
- * key, and the body is the envelope around the records, written once.
+ * `fetch` collects the records and their keys (render/slices.ts), `key` gives a record's sort
+ * key from its stored key, and the body is the envelope around the records, written once.
  */
 export async function sendPageSlices<const S extends readonly KeyPart[]>(
-  req: FastifyRequest, reply: FastifyReply, codec: CursorCodec, operationId: string,
+  req: FastifyRequest, reply: FastifyReply, codec: CursorCodec, renderer: Renderer, operationId: string,
   fetch: (page: PageRequest<KeyOf<S>>) => Promise<Slices>, parts: S, key: SortKey<number, S>,
 ): Promise<FastifyReply> {
   let slices: Slices | null = null;
   const { rows, next, links } = await page(req, codec, operationId, async (p) => (slices = await fetch(p)).keys.slice(), parts, key);
-  return reply.type(JSON_TYPE).send(slices!.body(rows.length, '{"data":[', tail(next, links)));
+  const w = renderer.start();
+  w.bytes(OPEN);
+  slices!.write(w, rows.length);
+  w.utf8(tail(next, links));
+  return reply.type(JSON_TYPE).send(w.take());
 }
 
 /** Rows already made, as Slices: each keyed by `key` and written by `write`. */
 export class RowSlices<Row> implements Slices {
   readonly keys: number[];
 
-  constructor(private readonly rows: Row[], key: (row: Row) => number, private readonly write: (w: JsonBytes, row: Row) => void) {
+  constructor(private readonly rows: Row[], key: (row: Row) => number, private readonly writeRow: (w: JsonBytes, row: Row) => void) {
     this.keys = rows.map(key);
   }
 
-  body(count: number, prefix: string, suffix: string): Buffer {
-    const w = JsonBytes.start();
-    w.utf8(prefix);
+  write(w: JsonBytes, count: number): void {
     for (let i = 0; i < count; i++) {
       if (i) w.byte(44);
-      this.write(w, this.rows[i]);
+      this.writeRow(w, this.rows[i]);
     }
-    w.utf8(suffix);
-    return w.take();
   }
 }

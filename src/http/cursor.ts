@@ -1,5 +1,5 @@
 import { createHmac, timingSafeEqual } from 'node:crypto';
-import { ApiError } from '../errors.js';
+import { ApiError } from '../lib/errors.js';
 
 /**
  * What a part of a sort key holds: `date` YYYYMMDD (0..99991231), `time` epoch seconds (0 to

@@ -1,6 +1,6 @@
 import { Type } from '@sinclair/typebox';
 import { ADJUSTMENT_IDS, BOARD_IDS, INTERVAL_IDS, MARKET_IDS } from '../market/types.js';
-import { ApiError, invalid, type ApiErrorItem } from '../errors.js';
+import { ApiError, invalid, type ApiErrorItem } from '../lib/errors.js';
 import { formatDate, parseDate, parseDateTime } from '../lib/time.js';
 
 /** Query parameter schemas, reused with the same meaning on every endpoint (spec §4). */

@@ -1,7 +1,7 @@
 import { Type, type TObject, type TProperties, type TSchema } from '@sinclair/typebox';
 import { ErrorResponse } from './schemas/common.js';
 import { pageParams } from './params.js';
-import { notFound } from '../errors.js';
+import { notFound } from '../lib/errors.js';
 import type { Services } from './services.js';
 import type { InstrumentRow } from '../store/catalog.js';
 

@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import { barRecord, money2 } from './serialize.js';
-import { asciiJson, barWriter, indicatorWriter, JsonBytes, recordWriter } from './json-bytes.js';
+import { barRecord } from './serialize.js';
+import { money2 } from '../render/money.js';
+import { asciiJson, barWriter, indicatorWriter, Renderer, type JsonBytes, recordWriter } from '../render/json-bytes.js';
 import type { TObject } from '@sinclair/typebox';
 import { FinancialIndicator, IncomeStatement } from './schemas/fundamentals.js';
 import { statementWriter, type StatementFields } from './routes/fundamentals/records.js';
@@ -17,9 +18,11 @@ function indicatorRecord(instrumentId: string, indicator: string, interval: stri
 }
 import { formatScaled } from '../lib/decimal.js';
 
+const renderer = new Renderer();
+
 /** What a writer writes, as text. */
 function text<A extends unknown[]>(write: (w: JsonBytes, ...args: A) => void, ...args: A): string {
-  const w = JsonBytes.start();
+  const w = renderer.start();
   write(w, ...args);
   return w.take().toString('latin1');
 }
@@ -35,7 +38,7 @@ describe('hand-compiled serialisers', () => {
       for (const d of [2, 3, 4]) for (const x of [v, -v]) expect(text((w, y: number) => w.decimal(y, d), x)).toBe(formatScaled(x, d, d));
     }
     // One writer (it remembers the last day) over timestamps in random order, and dates.
-    const w = JsonBytes.start();
+    const w = renderer.start();
     const expected: string[] = [];
     for (let i = 0; i < 3000; i++) {
       const ts = 946684800 + Math.floor(rnd() * 1e9);

@@ -1,4 +1,5 @@
-import { formatScaled, MONEY_SCALE, PRICE_SCALE } from '../lib/decimal.js';
+import { formatScaled, PRICE_SCALE } from '../lib/decimal.js';
+import { money, money2 } from '../render/money.js';
 import { formatDate, formatTimestamp } from '../lib/time.js';
 import type { InstrumentRow } from '../store/catalog.js';
 import type { Bar } from '../market/types.js';
@@ -8,7 +9,6 @@ import type { Selectable } from 'kysely';
 /** Price decimals by kind (CONTRACT.md §5): 2 for equities and indices, 3 for funds. */
 export const priceDigits = (kind: string) => (kind === 'fund' ? 3 : 2);
 const price = (v: number, digits: number) => formatScaled(v, PRICE_SCALE, digits);
-const money = (v: number) => formatScaled(v, MONEY_SCALE, 2);
 const optDate = (d: number | null) => (d === null ? null : formatDate(d));
 
 export function instrumentRecord(r: InstrumentRow) {
@@ -84,11 +84,4 @@ export function tradeRecord(instrumentId: string, kind: string) {
     instrument_id: instrumentId, timestamp: formatTimestamp(t.ts), trade_date: formatDate(t.date),
     seq: t.seq, price: price(t.price, d), volume: t.volume, amount: money(t.amount), side: t.side,
   });
-}
-
-/** fen integer, or a BigInt past 2^53 → "1234.56". */
-export function money2(v: number | bigint): string {
-  if (typeof v !== 'bigint') return money(v);
-  const digits = (v < 0n ? -v : v).toString().padStart(3, '0');
-  return (v < 0n ? '-' : '') + digits.slice(0, -2) + '.' + digits.slice(-2);
 }

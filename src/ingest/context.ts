@@ -3,7 +3,7 @@
  * days in the store, plus those loaded earlier in the same command (which is one transaction,
  * so they are visible to the rest of it). New instruments get new `inst` keys here.
  */
-import type { BulkSession } from '../store/store.js';
+import type { BulkSession } from '../store/types.js';
 import { SHIPPED_CALENDARS, type TradingCalendar } from '../market/calendar.js';
 import type { MarketId } from '../market/types.js';
 

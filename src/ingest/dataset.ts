@@ -5,7 +5,7 @@
  */
 import type { Database } from '../store/schema.js';
 import { formatScaled, PRICE_SCALE } from '../lib/decimal.js';
-import type { UpsertTarget } from '../store/store.js';
+import type { UpsertTarget } from '../store/types.js';
 import type { ColumnType } from './columns.js';
 import type { IngestContext } from './context.js';
 

@@ -9,7 +9,7 @@ import { join } from 'node:path';
 import { once } from 'node:events';
 import { createGzip } from 'node:zlib';
 import type { Writable } from 'node:stream';
-import type { BulkSession, Store } from '../store/store.js';
+import type { BulkSession, Store } from '../store/types.js';
 import { IngestContext } from './context.js';
 import type { Dataset } from './dataset.js';
 import type { Format } from './registry.js';

@@ -11,7 +11,7 @@ import { formatDate } from '../lib/time.js';
 import { dayLimits, sinceListing, stOn } from '../market/day-limits.js';
 import type { CorporateAction } from '../market/adjust.js';
 import type { Bar, BoardId, MarketId } from '../market/types.js';
-import type { BulkSession } from '../store/store.js';
+import type { BulkSession } from '../store/types.js';
 import { decodedAmount } from '../store/schema.js';
 import type { IngestContext } from './context.js';
 

@@ -6,13 +6,14 @@
  * `meta.data_version` is bumped in the same transaction, so running servers drop their
  * caches (catalog, adjustment factors, indicators, limits, pools) within a second.
  */
-import { bumpDataVersion, type BulkSession, type Store, type UpsertCounts } from '../store/store.js';
+import { bumpDataVersion } from '../store/meta.js';
+import type { BulkSession, Store, UpsertCounts } from '../store/types.js';
 import { IngestContext } from './context.js';
 import type { Dataset } from './dataset.js';
-import { DerivedDaily } from './derived-daily.js';
+import { DerivedDaily } from '../derived/derived-daily.js';
 import { LimitCheck } from './limit-check.js';
-import { recordIngest } from './stats.js';
-import { orderOf, type Format } from './registry.js';
+import { recordIngest } from '../store/ingest-totals.js';
+import { dataset, orderOf, type Format } from './registry.js';
 import { formatError, RowReader } from './rows.js';
 import { formatOfName, IngestIOError, readRecords, sourceInfo, type Encoding } from './source.js';
 import { VendorReport, type Layout, type VendorOptions } from './vendors/vendor.js';
@@ -42,7 +43,7 @@ export interface IngestResult {
   /** The first `maxErrors` problems, `file:line:column: …`. */
   errors: string[];
   errorCount: number;
-  /** Daily bars derived from the 1m bars written (ingest/derived-daily.ts). */
+  /** Daily bars derived from the 1m bars written (derived/derived-daily.ts). */
   derived: UpsertCounts;
   /** Loaded daily bars outside their day's price limits (ingest/limit-check.ts): `file:line: id date: …`, loaded all the same. */
   warnings: string[];
@@ -84,7 +85,7 @@ export async function ingest(store: Store, input: IngestFile[], opts: IngestOpti
 
   const run = async (s: BulkSession) => {
     const ctx = await IngestContext.load(s);
-    const days = await DerivedDaily.load(s, store.dialect, opts.deriveEvery);
+    const days = await DerivedDaily.load(s, dataset('bars_1d')!.target, opts.deriveEvery);
     for (const f of files) {
       summaries.push(await loadFile(s, ctx, f, { write: () => errorCount === 0 && !opts.dryRun, addError, batchSize, progress: opts.progress, days, check }));
     }

@@ -1,16 +1,14 @@
 import { LRUCache } from 'lru-cache';
-import type { Kysely } from 'kysely';
-import type { Database } from '../store/schema.js';
 import type { Catalog, InstrumentRow } from '../store/catalog.js';
-import type { MarketDataReader } from '../store/queries/market-data.js';
+import type { AdjustmentReader } from '../store/readers/adjustments.js';
+import type { MarketDataReader } from '../store/readers/market-data.js';
 import type { AdjustmentId, Bar, IntervalId } from '../market/types.js';
 import { actionsBasis, adjustBars, buildFactors, vendorBasis, type Factor, type FactorBasis } from '../market/adjust.js';
 import { foldBars, INDICATORS, seriesFromBars, type Indicator, type IndicatorId, type Values } from '../indicators/registry.js';
 import { runStream } from '../indicators/types.js';
 import { dailyTs, readBars } from './bars.js';
 import { closeDateRange, epochToMarketDate, marketEpoch } from '../lib/time.js';
-import { literalLimit } from '../store/queries/limit.js';
-import { stateOf } from '../store/indicator-states.js';
+import { stateOf } from '../derived/indicator-states.js';
 
 /**
  * How a request's prices are adjusted; `basis` (date of the last factor used, an ex-date or a
@@ -38,7 +36,7 @@ export class Analytics {
   // Stream states at pack starts per series and indicator (a few numbers each).
   private checkpoints = new LRUCache<string, Map<number, unknown>>({ max: 20_000, maxSize: 80_000, sizeCalculation: (m) => m.size + 1 });
 
-  constructor(private readonly db: Kysely<Database>, private readonly reader: MarketDataReader, private readonly catalog: Catalog) {}
+  constructor(private readonly adjustments: AdjustmentReader, private readonly reader: MarketDataReader, private readonly catalog: Catalog) {}
 
   /**
    * What an instrument's adjusted prices follow (docs/analytics.md, "Adjustment basis"): its
@@ -50,8 +48,7 @@ export class Analytics {
     const key = `${await this.catalog.dataVersion()}|${inst.inst}`;
     let f = this.factorCache.get(key);
     if (!f) {
-      const rows = await this.db.selectFrom('adj_factors').select(['date', 'adj_factor as factor'])
-        .where('inst', '=', inst.inst).orderBy('date').execute();
+      const rows = await this.adjustments.publishedFactors(inst.inst);
       f = rows.length ? vendorBasis(rows) : inst.kind === 'equity' ? actionsBasis(await this.actionFactors(inst)) : NONE;
       this.factorCache.set(key, f);
     }
@@ -60,15 +57,9 @@ export class Analytics {
 
   /** Cumulative backward factors from an equity's corporate actions. */
   private async actionFactors(inst: InstrumentRow): Promise<Factor[]> {
-    const actions = await this.db.selectFrom('corporate_actions')
-      .select(['ex_date', 'cash_per_share', 'bonus_ratio', 'transfer_ratio', 'rights_ratio', 'rights_price'])
-      .where('inst', '=', inst.inst).orderBy('ex_date').execute();
+    const actions = await this.adjustments.actionsWithPrevClose(inst.inst);
     const prev = new Map<number, number>();
-    for (const a of actions) {
-      const r = await this.db.selectFrom('bars_1d').select('close').where('inst', '=', inst.inst)
-        .where('date', '<', a.ex_date).orderBy('date', 'desc').limit(literalLimit(1)).executeTakeFirst();
-      if (r) prev.set(a.ex_date, r.close);
-    }
+    for (const a of actions) if (a.prev_close !== null) prev.set(a.ex_date, a.prev_close);
     return buildFactors(actions, (d) => prev.get(d));
   }
 
@@ -120,7 +111,7 @@ export class Analytics {
    * intervals (1d, 1m) only the history a value needs is read, never the bars after the page:
    * - an indicator of finite lookback reads the `lookback` bars before the page;
    * - a recursive one (with a `stream`) on unadjusted daily bars resumes from the states stored
-   *   for the page's month (store/indicator-states.ts), reading that month and the page;
+   *   for the page's month (derived/indicator-states.ts), reading that month and the page;
    * - otherwise a recursive one keeps its state at the start of every pack (month of daily bars,
    *   day of 1m bars) it passes, in memory, and a later page of the series resumes from the
    *   last such checkpoint before it instead of the first bar.

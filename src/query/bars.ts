@@ -1,10 +1,10 @@
 import type { Bar, IntervalId } from '../market/types.js';
 import { aggregateIntraday, aggregatePeriods } from '../market/aggregate.js';
 import { addDays, closeDateRange, dateParts, epochToMarketDate, marketEpoch, weekday, windowSeconds } from '../lib/time.js';
-import type { MarketDataReader } from '../store/queries/market-data.js';
-import type { PageSlices } from '../store/bar-pages.js';
-import type { PackSlices } from '../store/bar-packs.js';
-import type { BarFieldsWriter } from '../http/json-bytes.js';
+import type { MarketDataReader } from '../store/readers/market-data.js';
+import type { PageSlices } from '../render/page-text.js';
+import type { PackSlices } from '../store/packs.js';
+import type { BarFieldsWriter } from '../render/json-bytes.js';
 
 /**
  * Plans a page of bars of any interval from the two stored granularities (CONTRACT.md §6):
@@ -81,7 +81,7 @@ export async function readBars(
 }
 
 /**
- * Unadjusted daily bars as page text (bar-pages.ts; keys are dates), selected as readBars selects
+ * Unadjusted daily bars as page text (render/page-text.ts, derived/bar-pages.ts; keys are dates), selected as readBars selects
  * them; with `indicator`, that precomputed indicator's points of the same bars (indicator-pages.ts).
  */
 export function readDailyPage(reader: MarketDataReader, inst: number, win: { fromMs: number; toMs: number },

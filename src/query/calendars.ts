@@ -1,6 +1,6 @@
 import { LRUCache } from 'lru-cache';
 import type { Catalog } from '../store/catalog.js';
-import type { ReferenceReader } from '../store/queries/reference.js';
+import type { ReferenceReader } from '../store/readers/reference.js';
 import { effectiveCalendars, type TradingCalendar } from '../market/calendar.js';
 import type { MarketId } from '../market/types.js';
 

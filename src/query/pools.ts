@@ -1,23 +1,20 @@
 import { LRUCache } from 'lru-cache';
-import { sql, type Kysely } from 'kysely';
-import { decodedAmount, type Database } from '../store/schema.js';
+import { decodedAmount } from '../store/schema.js';
 import type { Catalog } from '../store/catalog.js';
 import type { Bar, BoardId, MarketId } from '../market/types.js';
 import type { CorporateAction } from '../market/adjust.js';
 import { dayLimits, sinceListing, stOn, type DayLimit } from '../market/day-limits.js';
 import { intradayLimitStats, memberships, STRONG_HIGH_DAYS, type PoolTypeId } from '../market/pools.js';
 import { marketEpoch } from '../lib/time.js';
-import type { MarketDataReader } from '../store/queries/market-data.js';
+import type { MarketDataReader } from '../store/readers/market-data.js';
+import type { PoolReader } from '../store/readers/pools.js';
 import type { Calendars } from './calendars.js';
-import { literalLimit } from '../store/queries/limit.js';
 
 export interface PoolMember {
   inst: number; id: string; name: string; date: number; day: DayLimit; floatShares: number | null;
   streak: number; previousStreak: number; strongReason: string | null;
   firstLimit: number | null; lastLimit: number | null; broken: number | null; sealedAmount: number | null;
 }
-
-const BAR_COLS = ['inst', 'date', 'open', 'high', 'low', 'close', 'volume', 'amount'] as const;
 
 /**
  * The six pools of one trading day, computed together for every equity from daily bars, limits
@@ -26,7 +23,7 @@ const BAR_COLS = ['inst', 'date', 'open', 'high', 'low', 'close', 'volume', 'amo
 export class Pools {
   private cache = new LRUCache<string, Map<PoolTypeId, PoolMember[]>>({ max: 64 });
 
-  constructor(private readonly db: Kysely<Database>, private readonly catalog: Catalog, private readonly reader: MarketDataReader,
+  constructor(private readonly pools: PoolReader, private readonly catalog: Catalog, private readonly reader: MarketDataReader,
     private readonly calendars: Calendars) {}
 
   async members(type: PoolTypeId, date: number): Promise<PoolMember[]> {
@@ -47,17 +44,8 @@ export class Pools {
     }
     if (!windows.size) return new Map();
     const w0 = Math.min(...[...windows.values()].map((d) => d[0]));
-    const equities = await this.db.selectFrom('instruments').select(['inst', 'id', 'name', 'board', 'market', 'list_date', 'float_shares'])
-      .where('kind', '=', 'equity').where('list_date', '<=', date).orderBy('id').execute();
-    const [bars, prevs, st, actions] = await Promise.all([
-      this.db.selectFrom('bars_1d').select(BAR_COLS).where('date', '>=', w0).where('date', '<=', date).execute(),
-      this.db.selectFrom('bars_1d as b').select(BAR_COLS.map((c) => `b.${c}` as const))
-        .innerJoin(this.db.selectFrom('bars_1d').select(['inst', sql<number>`max(date)`.as('d')]).where('date', '<', w0).groupBy('inst').as('p'),
-          (j) => j.onRef('p.inst', '=', 'b.inst').onRef('p.d', '=', 'b.date')).execute(),
-      this.db.selectFrom('st_periods').selectAll().execute(),
-      this.db.selectFrom('corporate_actions').select(['inst', 'ex_date', 'cash_per_share', 'bonus_ratio', 'transfer_ratio', 'rights_ratio', 'rights_price'])
-        .where('ex_date', '>=', w0).where('ex_date', '<=', date).execute(),
-    ]);
+    const equities = await this.pools.listedEquities(date);
+    const { bars, prevs, st, actions } = await this.pools.window(w0, date);
     const group = <T extends { inst: number }>(rows: T[]) => {
       const m = new Map<number, T[]>();
       for (const r of rows) { const a = m.get(r.inst); if (a) a.push(r); else m.set(r.inst, [r]); }
@@ -105,8 +93,7 @@ export class Pools {
         const s = intradayLimitStats(minutes, up);
         mb.firstLimit = s.first; mb.lastLimit = s.last; mb.broken = s.broken;
       }
-      const q = await this.db.selectFrom('quotes').select(['bid_p1', 'bid_v1', 'ask_p1'])
-        .where('inst', '=', inst).where('ts', '>=', from).where('ts', '<', to).orderBy('ts', 'desc').limit(literalLimit(1)).executeTakeFirst();
+      const q = await this.pools.lastQuote(inst, from, to);
       if (q && mb.day.bar!.close === up && q.ask_p1 === null && q.bid_p1 === up && q.bid_v1 !== null) {
         mb.sealedAmount = Math.round((up * q.bid_v1) / 10); // fen
       }

@@ -1,6 +1,6 @@
 import type { Kysely, Selectable } from 'kysely';
 import type { Database, InstrumentTable } from './schema.js';
-import { parseSetting } from './indicator-pages.js';
+import { INDICATOR_PAGES_KEY, parseIndicatorSetting } from './meta.js';
 
 export type InstrumentRow = Selectable<InstrumentTable> & { is_st: boolean };
 export interface InstrumentFilter { market?: string; board?: string; code?: string; name?: string }
@@ -91,7 +91,7 @@ export class Catalog {
   }
 
   /**
-   * The indicators whose pages the store holds (store/indicator-pages.ts), as of the data
+   * The indicators whose pages the store holds (derived/indicator-pages.ts), as of the data
    * version (`mds indicators precompute` bumps it).
    */
   async precomputed(): Promise<ReadonlySet<string>> {
@@ -115,7 +115,7 @@ export class Catalog {
     this.checkedAt = Date.now();
     if (version === this.snap?.version) return;
     const rows = await this.db.selectFrom('instruments').selectAll().execute();
-    const setting = await this.db.selectFrom('meta').select('value').where('key', '=', 'indicator_pages').executeTakeFirst();
+    const setting = await this.db.selectFrom('meta').select('value').where('key', '=', INDICATOR_PAGES_KEY).executeTakeFirst();
     const st = await this.db.selectFrom('st_periods').select('inst').where('end_date', 'is', null).execute();
     const stSet = new Set(st.map((r) => r.inst));
     const map = new Map<string, InstrumentRow>();
@@ -128,6 +128,6 @@ export class Catalog {
         groups.set(key, list);
       }
     }
-    this.snap = { version, byId: map, groups, precomputed: new Set(parseSetting(setting?.value).ids) };
+    this.snap = { version, byId: map, groups, precomputed: new Set(parseIndicatorSetting(setting?.value).ids) };
   }
 }

@@ -1,4 +1,4 @@
-import { ApiError } from '../errors.js';
+import { ApiError } from '../lib/errors.js';
 
 /** Seconds a client is asked to wait (`Retry-After`) when the store cannot answer. */
 export const STORE_RETRY_AFTER_S = 2;

@@ -71,17 +71,17 @@ export const decodedAmount = <R extends { amount: number }>(r: R): Omit<R, 'amou
 export const storedAmount = (amount: number | null): number => (amount === null ? UNKNOWN_AMOUNT : amount);
 export interface DailyBarTable extends BarColumns { date: number }
 export interface MinuteBarTable extends BarColumns { ts: number; date: number }
-/** A daily bar that ingest derived from the day's 1m bars (ingest/derived-daily.ts); loaded ones have no row here. */
+/** A daily bar that ingest derived from the day's 1m bars (derived/derived-daily.ts); loaded ones have no row here. */
 export interface DerivedDailyBarTable { inst: number; date: number }
 
 /**
- * A packed read copy of one instrument's bars (store/bar-packs.ts): `n` records in `data`,
+ * A packed read copy of one instrument's bars (store/packs.ts): `n` records in `data`,
  * daily bars by month (YYYYMM), 1m bars by trading day (YYYYMMDD). Derived: written only by
  * the store's bar-pack maintenance, never directly.
  */
 export interface DailyBarPackTable { inst: number; month: number; n: number; data: Buffer; states: string | null }
 export interface MinuteBarPackTable { inst: number; date: number; n: number; data: Buffer }
-/** Precomputed indicator points per instrument, indicator and month (store/indicator-pages.ts). */
+/** Precomputed indicator points per instrument, indicator and month (derived/indicator-pages.ts). */
 export interface IndicatorPageTable { inst: number; indicator: string; month: number; data: string }
 
 export interface DailyBarPageTable { inst: number; month: number; data: string }

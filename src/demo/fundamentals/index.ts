@@ -7,7 +7,7 @@
  *
  * @example await generateDemo(store, opts); await generateFundamentals(store, opts.seed, opts.end);
  */
-import type { Store } from '../../store/store.js';
+import type { Store } from '../../store/types.js';
 import { Rng } from '../random.js';
 import { Writer, type TableName } from '../writer.js';
 import { loadInputs } from './inputs.js';

@@ -3,7 +3,7 @@
  * their daily bars, corporate actions, classifications and ST periods. Everything else it
  * produces is derived from these rows and the seed, so it stays consistent with them.
  */
-import type { Store } from '../../store/store.js';
+import type { Store } from '../../store/types.js';
 
 export interface ActionIn {
   exDate: number; recordDate: number; payDate: number | null; announceDate: number;

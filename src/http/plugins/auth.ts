@@ -1,5 +1,5 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import { ApiError } from '../../errors.js';
+import { ApiError } from '../../lib/errors.js';
 import type { KeyStore } from '../../auth/keys.js';
 import type { RateLimits } from './rate-limit.js';
 

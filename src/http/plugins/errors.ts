@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { STATUS_CODES } from 'node:http';
 import type { Duplex } from 'node:stream';
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import { ApiError, notFound, renderErrors, type ApiErrorItem } from '../../errors.js';
+import { ApiError, notFound, renderErrors, type ApiErrorItem } from '../../lib/errors.js';
 import { MAX_PAGE_SIZE, windowProblems } from '../params.js';
 import { isProtected, type KeyCheck } from './auth.js';
 

@@ -3,7 +3,7 @@ import { promisify } from 'node:util';
 import { brotliCompress, constants as zc, gzip } from 'node:zlib';
 import type { FastifyInstance, FastifyReply, FastifyRequest, RouteHandlerMethod } from 'fastify';
 import { parseDate, parseDateTime } from '../../lib/time.js';
-import { ApiError } from '../../errors.js';
+import { ApiError } from '../../lib/errors.js';
 
 /** Decides how long a successful response may be cached (null: revalidate every time). */
 export type MaxAge = (req: FastifyRequest) => Promise<number | null>;

@@ -4,9 +4,9 @@ import { performance } from 'node:perf_hooks';
 import client from 'prom-client';
 import type { KyselyPlugin, PluginTransformQueryArgs, PluginTransformResultArgs, QueryResult, RootOperationNode, UnknownRow } from 'kysely';
 import type { FastifyInstance } from 'fastify';
-import type { Store } from '../../store/store.js';
+import type { Store } from '../../store/types.js';
 import type { RateLimitCounts } from './rate-limit.js';
-import type { IngestTotals } from '../../ingest/stats.js';
+import type { IngestTotals } from '../../store/ingest-totals.js';
 
 /** Seconds: from a cached 304 (well under a millisecond) to a slow page (seconds). */
 const HTTP_BUCKETS = [0.0005, 0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10];

@@ -1,9 +1,8 @@
 import rateLimit, { normalizeIP } from '@fastify/rate-limit';
 import { Redis } from 'ioredis';
 import type { FastifyBaseLogger, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import { ApiError } from '../../errors.js';
+import { ApiError } from '../../lib/errors.js';
 import type { LiveKey } from '../../auth/keys.js';
-import type { Config } from '../../config.js';
 
 /**
  * Rate limits (docs/operations.md, "Rate limits"), counted by @fastify/rate-limit in fixed
@@ -51,7 +50,18 @@ function ready(redis: Redis, ms: number): Promise<boolean> {
  * alone knows the key) and returns the limits. A request with no limit to apply (RATE_LIMIT 0
  * and a key without its own) costs nothing: no counter, no Redis round trip, no headers.
  */
-export async function registerRateLimits(app: FastifyInstance, cfg: Config,
+/** The settings the rate limits take (the app's Config has them: docs/operations.md, "Rate limits"). */
+export interface RateLimitConfig {
+  /** Requests per window per key (a key's own limit wins); 0 = none. */
+  rateLimit: number;
+  rateLimitWindowS: number;
+  /** Requests per window per client address without a valid key; 0 = none. */
+  rateLimitAnon: number;
+  redisUrl: string | null;
+  redisKeyPrefix: string;
+}
+
+export async function registerRateLimits(app: FastifyInstance, cfg: RateLimitConfig,
   counts: RateLimitCounts = { allowed: 0, limited: 0, failedOpen: 0 }): Promise<RateLimits> {
   const log: FastifyBaseLogger = app.log;
   let redis: Redis | null = null;

@@ -1,5 +1,5 @@
 import { Type, type TSchema } from '@sinclair/typebox';
-import { ERROR_CODES } from '../../errors.js';
+import { ERROR_CODES } from '../../lib/errors.js';
 
 /** Shared envelope pieces (CONTRACT.md §3, §4). Named with $id so OpenAPI lists them as components. */
 export const Meta = Type.Object({

@@ -2,7 +2,7 @@ import type pg from 'pg';
 import { Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import { from as copyFrom } from 'pg-copy-streams';
-import type { BulkSession, UpsertCounts, UpsertTarget } from '../store.js';
+import type { BulkSession, UpsertCounts, UpsertTarget } from '../types.js';
 
 /** A value in PostgreSQL's COPY text format. */
 function copyValue(v: unknown): string {
@@ -10,6 +10,9 @@ function copyValue(v: unknown): string {
   if (typeof v === 'number') return String(v);
   return String(v).replace(/[\\\n\r\t]/g, (c) => (c === '\\' ? '\\\\' : c === '\n' ? '\\n' : c === '\r' ? '\\r' : '\\t'));
 }
+
+/** The advisory lock that serialises derived-data writes (BulkSession.lockPacks; a constant of the project's own). */
+const PACK_LOCK = 0x6d64_7301;
 
 const toDollars = (sql: string) => { let n = 0; return sql.replace(/\?/g, () => `$${++n}`); };
 
@@ -21,6 +24,7 @@ const toDollars = (sql: string) => { let n = 0; return sql.replace(/\?/g, () => 
  */
 class PgBulkSession implements BulkSession {
   private staged = new Map<string, { stage: string; merge: string }>();
+  private packsLocked = false;
 
   constructor(private readonly client: pg.PoolClient) {}
 
@@ -30,6 +34,13 @@ class PgBulkSession implements BulkSession {
 
   async queryRows(sql: string, params: unknown[] = []): Promise<unknown[][]> {
     return (await this.client.query({ text: toDollars(sql), values: params, rowMode: 'array' })).rows as unknown[][];
+  }
+
+  /** A transaction advisory lock, held to the commit; two writers merging into one pack thus merge one after the other. */
+  async lockPacks(): Promise<void> {
+    if (this.packsLocked) return;
+    await this.query('select pg_advisory_xact_lock(?)', [PACK_LOCK]);
+    this.packsLocked = true;
   }
 
   private async prepare(t: UpsertTarget) {

@@ -1,7 +1,7 @@
 import pg from 'pg';
 import { Kysely, PostgresDialect } from 'kysely';
 import type { Database as Schema } from '../schema.js';
-import type { Store, StoreTimeouts } from '../store.js';
+import type { Store, StoreTimeouts } from '../types.js';
 import { StoreHealth } from '../health.js';
 import { pgBulkTransaction } from './postgres-bulk.js';
 

@@ -3,7 +3,7 @@ import Database from 'better-sqlite3';
 import { Kysely, SqliteDialect } from 'kysely';
 import { LRUCache } from 'lru-cache';
 import type { Database as Schema } from '../schema.js';
-import type { BulkSession, Store, UpsertCounts, UpsertTarget } from '../store.js';
+import type { BulkSession, Store, UpsertCounts, UpsertTarget } from '../types.js';
 import { StoreHealth } from '../health.js';
 
 type Upsert = (rows: unknown[][]) => UpsertCounts;
@@ -120,7 +120,7 @@ function cacheKiB(file: string): number {
 export function openSqlite(file: string): Store {
   const raw = new Database(file);
   // 16 KiB pages (a new file only; an existing one keeps its page size): a month of bar pages
-  // (bar-pages.ts, about 5 KB) then fits in its b-tree page instead of spilling to overflow pages.
+  // (derived/bar-pages.ts, about 5 KB) then fits in its b-tree page instead of spilling to overflow pages.
   raw.pragma('page_size = 16384');
   raw.pragma('journal_mode = WAL');
   raw.pragma('synchronous = NORMAL');
@@ -173,6 +173,8 @@ export function openSqlite(file: string): Store {
           if (!up) { up = upserter(raw, t); upserts.set(id, up); }
           return up(rows);
         },
+        // One writer at a time already: the transaction takes the write lock up front.
+        async lockPacks() {},
       };
       // Immediate: take the write lock up front (busy_timeout waits for another writer).
       raw.exec(opts?.readOnly ? 'begin' : 'begin immediate');

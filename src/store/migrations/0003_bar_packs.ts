@@ -2,7 +2,7 @@ import { sql, type Kysely, type RawBuilder } from 'kysely';
 
 /**
  * Bar packs: packed read copies of bars_1d (one row per instrument and month, YYYYMM) and
- * bars_1m (per instrument and trading day), kept current by store/bar-packs.ts, and backfilled
+ * bars_1m (per instrument and trading day), kept current by derived/bar-packs.ts, and backfilled
  * here from the bars already stored, streaming in primary-key order (memory stays bounded).
  * Unlike the other hot tables these are rowid tables on SQLite: a WITHOUT ROWID b-tree keeps
  * whole rows in its interior pages and spills any row past about 1 KB (a month of daily bars is

@@ -1,7 +1,7 @@
 import { sql, type Kysely } from 'kysely';
 
 /**
- * Bar pages (store/bar-pages.ts): the JSON of every daily bar pack, keyed as the packs are. Created
+ * Bar pages (derived/bar-pages.ts): the JSON of every daily bar pack, keyed as the packs are. Created
  * empty; `migrate` renders them from the packs (rebuildBarPages) because their content is code's
  * output, re-rendered whenever the rendition changes, not a schema's.
  */

@@ -1,7 +1,7 @@
 import { sql, type Kysely } from 'kysely';
 
 /**
- * Indicator states (store/indicator-states.ts): each daily bar pack gets the recursive
+ * Indicator states (derived/indicator-states.ts): each daily bar pack gets the recursive
  * indicators' states before its first bar, as JSON text, in its own row, so that an indicator
  * page reads one range of packs. Added empty; `migrate` folds them from the packs
  * (ensureIndicatorStates) because their content is code's output, folded again whenever its

@@ -2,7 +2,7 @@ import { sql, type Kysely } from 'kysely';
 import { pageColumnStorage } from './page-storage.js';
 
 /**
- * Precomputed indicators (store/indicator-pages.ts): the points of the indicators an operator
+ * Precomputed indicators (derived/indicator-pages.ts): the points of the indicators an operator
  * chose, per instrument, indicator and month, as page text. Created empty: nothing is
  * precomputed until `mds indicators precompute` chooses it. Stored as the bar pages are on
  * PostgreSQL (page-storage.ts).

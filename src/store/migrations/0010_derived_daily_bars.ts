@@ -1,7 +1,7 @@
 import { sql, type Kysely } from 'kysely';
 
 /**
- * Daily bars derived from 1m bars (ingest/derived-daily.ts): the `(inst, date)` of every
+ * Daily bars derived from 1m bars (derived/derived-daily.ts): the `(inst, date)` of every
  * `bars_1d` row that `mds ingest` derived from the day's 1m bars rather than loaded. A loaded
  * daily bar removes its mark; export leaves marked rows out. Created empty: every daily bar of
  * an existing store was loaded (nothing derived them before this migration).

@@ -1,7 +1,7 @@
 import type { App } from '../../services.js';
 import { instrumentIdParam, operation, pathInstrument } from '../../route.js';
 import { sendPageJson } from '../../collection.js';
-import { recordWriter } from '../../json-bytes.js';
+import { recordWriter } from '../../../render/json-bytes.js';
 import { dateWindow, dateWindowParams } from '../../params.js';
 import { AdjustmentFactorCollectionResponse } from '../../schemas/analytics.js';
 import { formatFactor, ratio, type Factor, type FactorBasis } from '../../../market/adjust.js';
@@ -16,7 +16,7 @@ const writeFactor = recordWriter<Row, string>([
 
 /** listAdjustmentFactors: the factors adjusted prices follow (docs/analytics.md, "Adjustment basis"). */
 export default async function adjustmentFactorRoutes(app: App) {
-  const { analytics, codec } = app.svc;
+  const { analytics, codec, renderer } = app.svc;
   app.get('/api/v1/equities/:instrument_id/adjustment-factors', {
     schema: operation({
       operationId: 'listAdjustmentFactors', tags: ['equities'], summary: 'Price adjustment factors (复权因子), ascending by date.',
@@ -31,7 +31,7 @@ export default async function adjustmentFactorRoutes(app: App) {
   }, async (req, reply) => {
     const inst = await pathInstrument(app.svc, req.params.instrument_id, 'equity');
     const w = dateWindow(req.query as { from?: string; to?: string });
-    return sendPageJson(req, reply, codec, 'listAdjustmentFactors', async (p) => {
+    return sendPageJson(req, reply, codec, renderer, 'listAdjustmentFactors', async (p) => {
       const { factors, source } = await analytics.factors(inst);
       const after = p.after ? p.after[0] : -1, latest = factors[factors.length - 1];
       return factors.filter((f) => f.ex_date >= w.from && f.ex_date <= w.to && f.ex_date > after).slice(0, p.limit)

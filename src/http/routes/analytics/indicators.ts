@@ -1,8 +1,9 @@
 import { Type } from '@sinclair/typebox';
 import type { App } from '../../services.js';
 import { instrumentIdParam, operation, pathInstrument, type Kind } from '../../route.js';
-import { RowSlices, sendPageJson, sendPageSlices, type KeyOf, type PageRequest } from '../../collection.js';
-import { indicatorWriter, type JsonBytes } from '../../json-bytes.js';
+import { RowSlices, sendPageJson, sendPageSlices, type KeyOf } from '../../collection.js';
+import type { PageRequest } from '../../../store/readers/page.js';
+import { indicatorWriter, type JsonBytes } from '../../../render/json-bytes.js';
 import { adjustmentQuery, intervalQuery, timeWindowParams } from '../../params.js';
 import { TechnicalIndicatorCollectionResponse } from '../../schemas/analytics.js';
 import { BAR_KEY, barWindow, type BarQuery } from '../series/bars.js';
@@ -16,7 +17,7 @@ const KEYS = INDICATOR_IDS.map((id) => `${id}: ${INDICATORS[id].keys.join(', ')}
 
 /** listEquityTechnicalIndicators and listIndexTechnicalIndicators. */
 export function registerIndicators(app: App, kind: Kind, path: string, operationId: string) {
-  const { analytics, catalog, codec, marketData } = app.svc;
+  const { analytics, catalog, codec, marketData, renderer } = app.svc;
   app.get(`/api/v1/${path}/:instrument_id/technical-indicators/:indicator`, {
     schema: operation({
       operationId, tags: [path], summary: 'Technical indicator points, one per bar, ascending by time.',
@@ -48,9 +49,9 @@ export function registerIndicators(app: App, kind: Kind, path: string, operation
       return out;
     };
     if (q.interval === '1d' && adjustment === 'none' && (await catalog.precomputed()).has(indicator)) {
-      // Precomputed (store/indicator-pages.ts): the points' JSON is stored, as the daily bars' is.
+      // Precomputed (derived/indicator-pages.ts): the points' JSON is stored, as the daily bars' is.
       let basis = 0;
-      return sendPageSlices(req, reply, codec, operationId, async (p) => {
+      return sendPageSlices(req, reply, codec, renderer, operationId, async (p) => {
         basis = p.after ? p.after[1] : 0;
         const pages = await readDailyPage(marketData, inst.inst, win, p.after ? p.after[0] : null, p.limit, indicator);
         // None stored for the window: it holds no bar, or the indicator is no longer precomputed
@@ -58,6 +59,6 @@ export function registerIndicators(app: App, kind: Kind, path: string, operation
         return pages.keys.length > 0 ? pages : new RowSlices(await points(p), (x) => x.bar.date, writePoint);
       }, BAR_KEY, (date) => [dailyTs(date), basis]);
     }
-    return sendPageJson(req, reply, codec, operationId, points, BAR_KEY, (x) => [x.bar.ts, adj.basis], writePoint);
+    return sendPageJson(req, reply, codec, renderer, operationId, points, BAR_KEY, (x) => [x.bar.ts, adj.basis], writePoint);
   });
 }

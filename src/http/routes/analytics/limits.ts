@@ -1,15 +1,15 @@
 import type { App } from '../../services.js';
 import { instrumentIdParam, operation, pathInstrument } from '../../route.js';
 import { sendPageJson } from '../../collection.js';
-import { recordWriter } from '../../json-bytes.js';
+import { recordWriter } from '../../../render/json-bytes.js';
 import { conflictingDate, dateQuery, dateWindow, dateWindowParams } from '../../params.js';
 import { Type } from '@sinclair/typebox';
 import { PriceLimitCollectionResponse } from '../../schemas/analytics.js';
 import { PRICE_SCALE } from '../../../lib/decimal.js';
-import { ApiError } from '../../../errors.js';
+import { ApiError } from '../../../lib/errors.js';
 import type { DayLimit } from '../../../market/day-limits.js';
 
-/** The writer of PriceLimit records (json-bytes.ts) in the context of the equity's id, in the schema's order. */
+/** The writer of PriceLimit records (render/json-bytes.ts) in the context of the equity's id, in the schema's order. */
 const px = (key: string, get: (d: DayLimit) => number | null) => ({ key, scaled: get, scale: PRICE_SCALE, digits: 2 });
 const writeLimit = recordWriter<DayLimit, string>([
   { key: 'instrument_id', string: (_d, id) => id }, { key: 'trade_date', date: (d) => d.date },
@@ -21,7 +21,7 @@ const writeLimit = recordWriter<DayLimit, string>([
 
 /** listPriceLimits: the limits of every trading day of an equity (CONTRACT.md §6). */
 export default async function priceLimitRoutes(app: App) {
-  const { equityDays, codec } = app.svc;
+  const { equityDays, codec, renderer } = app.svc;
   app.get('/api/v1/equities/:instrument_id/price-limits', {
     schema: operation({
       operationId: 'listPriceLimits', tags: ['equities'], summary: 'Daily price limits, ascending by date.',
@@ -36,7 +36,7 @@ export default async function priceLimitRoutes(app: App) {
     if (q.date !== undefined && (q.from !== undefined || q.to !== undefined)) throw new ApiError(conflictingDate());
     const inst = await pathInstrument(app.svc, req.params.instrument_id, 'equity');
     const w = q.date !== undefined ? dateWindow({ from: q.date, to: q.date }) : dateWindow(q);
-    return sendPageJson(req, reply, codec, 'listPriceLimits',
+    return sendPageJson(req, reply, codec, renderer, 'listPriceLimits',
       (p) => equityDays.limits(inst, w.from, w.to, p.after ? p.after[0] : null, p.limit),
       ['date'], (d) => [d.date], (w, d) => writeLimit(w, d, inst.id));
   });

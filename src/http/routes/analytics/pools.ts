@@ -6,7 +6,7 @@ import { dateQuery } from '../../params.js';
 import { PoolConstituentCollectionResponse } from '../../schemas/analytics.js';
 import { formatScaled, MONEY_SCALE, PRICE_SCALE } from '../../../lib/decimal.js';
 import { formatDate, formatTimestamp, parseDate } from '../../../lib/time.js';
-import { ApiError, invalid, notFound } from '../../../errors.js';
+import { ApiError, invalid, notFound } from '../../../lib/errors.js';
 import { POOL_TYPES } from '../../../market/pool-types.js';
 import type { PoolTypeId } from '../../../market/pools.js';
 import type { PoolMember } from '../../../query/pools.js';

@@ -6,7 +6,7 @@ import {
 } from '../../schemas/company.js';
 import { formatScaled, MONEY_SCALE } from '../../../lib/decimal.js';
 import { formatDate } from '../../../lib/time.js';
-import { notFound } from '../../../errors.js';
+import { notFound } from '../../../lib/errors.js';
 import { holdingRecord, managementRecord } from './records.js';
 
 /** getCompanyProfile, listInstitutionalHoldings, listManagementHistory. */

@@ -1,7 +1,7 @@
 /** Row -> response record mappers of the fundamentals routes (units: schema-fundamentals.ts). */
 import type { Selectable } from 'kysely';
 import type { TObject } from '@sinclair/typebox';
-import { recordWriter, type FieldSpec, type RecordWriter } from '../../json-bytes.js';
+import { recordWriter, type FieldSpec, type RecordWriter } from '../../../render/json-bytes.js';
 import { formatScaled, MONEY_SCALE } from '../../../lib/decimal.js';
 import { formatDate, formatTimestamp, marketEpoch } from '../../../lib/time.js';
 import type {
@@ -17,7 +17,7 @@ const optDate = (d: number | null) => (d === null ? null : formatDate(d));
 export interface StatementFields { money?: string[]; perShare?: string[]; hundredths?: string[] }
 
 /**
- * The writer of a statement table's records (json-bytes.ts) in the context of the instrument's
+ * The writer of a statement table's records (render/json-bytes.ts) in the context of the instrument's
  * id, fields in the order of the record's schema: the period's dates and type, then each column
  * at its scale. The routes make one per table when they are registered.
  */

@@ -7,7 +7,7 @@ import {
   BalanceSheet, BalanceSheetCollectionResponse, CashFlowStatement, CashFlowStatementCollectionResponse, FinancialIndicator,
   FinancialIndicatorCollectionResponse, IncomeStatement, IncomeStatementCollectionResponse,
 } from '../../schemas/fundamentals.js';
-import type { StatementTable } from '../../../store/queries/fundamentals.js';
+import type { StatementTable } from '../../../store/readers/fundamentals.js';
 import { statementWriter, type StatementFields } from './records.js';
 
 interface StatementOperation {
@@ -46,7 +46,7 @@ const OPERATIONS: StatementOperation[] = [
 
 /** listIncomeStatements, listBalanceSheets, listCashFlowStatements, listFinancialIndicators. */
 export function registerStatements(app: App) {
-  const { fundamentals, codec } = app.svc;
+  const { fundamentals, codec, renderer } = app.svc;
   for (const op of OPERATIONS) {
     const write = statementWriter(op.table, op.record, op.fields);
     app.get(`/api/v1/equities/:instrument_id/${op.segment}`, {
@@ -59,7 +59,7 @@ export function registerStatements(app: App) {
     }, async (req, reply) => {
       const inst = await pathInstrument(app.svc, req.params.instrument_id, 'equity');
       const w = op.window ? dateWindow(req.query as { from?: string; to?: string }) : { from: 0, to: 99991231 };
-      return sendPageJson(req, reply, codec, op.operationId,
+      return sendPageJson(req, reply, codec, renderer, op.operationId,
         (p) => fundamentals.statements(op.table, inst.inst, w.from, w.to, p),
         ['date', 'str'], (r) => [r.report_date, r.report_type], (w, r) => write(w, r, inst.id));
     });

@@ -22,7 +22,7 @@ const KINDS: { kind: Kind; path: string; list: string; get: string; noun: string
 
 /** listEquities/getEquity, listIndices/getIndex, listFunds/getFund: one instrument schema for all. */
 export default async function instrumentRoutes(app: App) {
-  const { catalog, codec } = app.svc;
+  const { catalog, codec, renderer } = app.svc;
   for (const k of KINDS) {
     const query = {
       market: Type.Optional(marketQuery),
@@ -34,7 +34,7 @@ export default async function instrumentRoutes(app: App) {
       schema: operation({ operationId: k.list, tags: [k.path], summary: `List ${k.noun}, ordered by id.`, query, response: InstrumentCollectionResponse, collection: true }),
     }, (req, reply) => {
       const f = req.query as InstrumentFilter;
-      return sendPageJson(req, reply, codec, k.list, (p) => catalog.list(k.kind, f, p.after === null ? null : p.after[0], p.limit),
+      return sendPageJson(req, reply, codec, renderer, k.list, (p) => catalog.list(k.kind, f, p.after === null ? null : p.after[0], p.limit),
         ['str'], (r) => [r.id], (w, r) => w.bytes(instrumentJson(r)));
     });
 

@@ -6,7 +6,7 @@ import { dateWindowParams, dateWindow } from '../../params.js';
 import { Collection, Single } from '../../schemas/common.js';
 import { Market, TradingDay } from '../../schemas/reference.js';
 import { formatDate } from '../../../lib/time.js';
-import { notFound } from '../../../errors.js';
+import { notFound } from '../../../lib/errors.js';
 
 export const MarketCollectionResponse = Collection('MarketCollectionResponse', Market);
 export const MarketResponse = Single('MarketResponse', Market);

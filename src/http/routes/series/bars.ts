@@ -5,7 +5,7 @@ import { sendPageJson, sendPageSlices } from '../../collection.js';
 import { adjustmentQuery, intervalQuery, timeWindow, timeWindowParams, type TimeWindow } from '../../params.js';
 import { Collection } from '../../schemas/common.js';
 import { Bar } from '../../schemas/market-data.js';
-import { barFieldsWriter, barWriter } from '../../json-bytes.js';
+import { barFieldsWriter, barWriter } from '../../../render/json-bytes.js';
 import { dailyTs, periodEnd, periodStart, readBars, readDailyPage, readMinutePage } from '../../../query/bars.js';
 import { marketEpoch, parseDate } from '../../../lib/time.js';
 import type { AdjustmentId, IntervalId } from '../../../market/types.js';
@@ -30,7 +30,7 @@ export function barWindow(q: BarQuery): TimeWindow {
 
 /** listEquityBars and listIndexBars. */
 export function registerBars(app: App, kind: Kind, path: string, operationId: string) {
-  const { marketData, codec, analytics } = app.svc;
+  const { marketData, codec, analytics, renderer } = app.svc;
   app.get(`/api/v1/${path}/:instrument_id/bars`, {
     schema: operation({
       operationId, tags: [path], summary: 'OHLCV bars of any interval, ascending by time.',
@@ -52,7 +52,7 @@ export function registerBars(app: App, kind: Kind, path: string, operationId: st
       // Unadjusted daily bars: their JSON is stored (bar pages); the cursor keeps the basis it
       // came with, as the adjuster below would.
       let basis = 0;
-      return sendPageSlices(req, reply, codec, operationId, (p) => {
+      return sendPageSlices(req, reply, codec, renderer, operationId, (p) => {
         basis = p.after ? p.after[1] : 0;
         return readDailyPage(marketData, inst.inst, win, p.after ? p.after[0] : null, p.limit);
       }, BAR_KEY, (date) => [dailyTs(date), basis]);
@@ -61,7 +61,7 @@ export function registerBars(app: App, kind: Kind, path: string, operationId: st
       // Unadjusted 1m bars: written straight from their packs.
       let basis = 0;
       const write = barFieldsWriter(inst.id, inst.kind, '1m', 'none');
-      return sendPageSlices(req, reply, codec, operationId, (p) => {
+      return sendPageSlices(req, reply, codec, renderer, operationId, (p) => {
         basis = p.after ? p.after[1] : 0;
         return readMinutePage(marketData, inst.inst, win, p.after ? p.after[0] : null, p.limit, write);
       }, BAR_KEY, (ts) => [ts, basis]);
@@ -69,7 +69,7 @@ export function registerBars(app: App, kind: Kind, path: string, operationId: st
     let adj: Adjuster;
     // The cursor carries the adjustment basis (last ex-date applied): a forward walk keeps it
     // even if corporate actions are loaded while it walks.
-    return sendPageJson(req, reply, codec, operationId, async (p) => {
+    return sendPageJson(req, reply, codec, renderer, operationId, async (p) => {
       adj = await analytics.adjuster(inst, adjustment, p.after ? p.after[1] : null);
       return readBars(marketData, inst.inst, q.interval, win, p.after ? p.after[0] : null, p.limit, adj.apply);
     }, BAR_KEY, (b) => [b.ts, adj.basis], barWriter(inst.id, inst.kind, q.interval, adjustment));

@@ -1,6 +1,6 @@
 import { resolve } from 'node:path';
 import { availableParallelism } from 'node:os';
-import type { StoreTimeouts } from './store/store.js';
+import type { StoreTimeouts } from '../store/types.js';
 
 export interface Config {
   host: string;

@@ -13,13 +13,13 @@
  * again. Bars are written through `BulkSession.upsert` only, so the bar packs and pages follow.
  *
  * The day's minutes are usually the rows this command wrote: they are kept until the derivation
- * as bar pack records (store/bar-packs.ts; off the heap, so the rows are not kept alive), and
+ * as bar pack records (store/packs.ts; off the heap, so the rows are not kept alive), and
  * the last record of each timestamp is used when the store holds as many 1m bars of the day as
  * there are timestamps (the stored bars then are those rows: bars are never deleted); otherwise
  * the day's bars are read back from the store.
  *
- * On PostgreSQL a derivation first takes the transaction advisory lock that bar pack merges take
- * (held to the commit): another command that wrote minutes of the same day and derived its bar
+ * A derivation first takes the pack lock that bar pack merges take (BulkSession.lockPacks, on
+ * PostgreSQL a transaction advisory lock held to the commit): another command that wrote minutes of the same day and derived its bar
  * has then committed, and the reads here (read committed) see its minutes. Without it, two
  * commands loading different minutes of one day at once would each derive from their own, and
  * the later commit's bar would lack the other's minutes.
@@ -27,11 +27,9 @@
 import { aggregateDaily } from '../market/aggregate.js';
 import type { Bar } from '../market/types.js';
 import { marketEpoch } from '../lib/time.js';
-import type { BulkSession, Dialect, UpsertCounts, UpsertTarget } from '../store/store.js';
-import { PACK_LOCK } from '../store/bar-pages.js';
+import type { BulkSession, UpsertCounts, UpsertTarget } from '../store/types.js';
 import { amountOf, storedAmount } from '../store/schema.js';
-import { dataset } from './registry.js';
-import { decodeBars, PendingPack, RECORD_BYTES } from '../store/bar-packs.js';
+import { decodeBars, PendingPack, RECORD_BYTES } from '../store/packs.js';
 
 const MARKS: UpsertTarget = { table: 'bars_1d_derived', columns: ['inst', 'date'], key: ['inst', 'date'] };
 /** 1m rows kept for derivation that make the session derive before going on (bounds memory). */
@@ -56,14 +54,16 @@ export class DerivedDaily {
   private readonly every: number;
   /** Where the fields of a pack record (BAR_FIELDS) are in the 1m rows written (bars_1m's target columns). */
   private fields: number[] = [];
-  private readonly daily = dataset('bars_1d')!.target;
 
-  /** `marked`: the store may hold derived bars (else loading daily bars has no marks to remove). */
-  private constructor(private marked: boolean, private readonly dialect: Dialect, every: number) { this.every = every; }
+  /**
+   * `marked`: the store may hold derived bars (else loading daily bars has no marks to remove);
+   * `daily`: how daily bars are written (ingest's bars_1d target).
+   */
+  private constructor(private marked: boolean, private readonly daily: UpsertTarget, every: number) { this.every = every; }
 
-  /** `every`: how many 1m rows are kept before deriving (tests make it small). */
-  static async load(s: BulkSession, dialect: Dialect, every = PENDING_ROWS): Promise<DerivedDaily> {
-    return new DerivedDaily((await s.queryRows('select 1 from bars_1d_derived limit 1')).length > 0, dialect, every);
+  /** `daily`: the target daily bars are written by; `every`: how many 1m rows are kept before deriving (tests make it small). */
+  static async load(s: BulkSession, daily: UpsertTarget, every = PENDING_ROWS): Promise<DerivedDaily> {
+    return new DerivedDaily((await s.queryRows('select 1 from bars_1d_derived limit 1')).length > 0, daily, every);
   }
 
   /**
@@ -124,7 +124,7 @@ export class DerivedDaily {
    */
   async derive(s: BulkSession): Promise<void> {
     if (this.pending.size === 0) return;
-    if (this.dialect === 'postgres') await s.query('select pg_advisory_xact_lock(?)', [PACK_LOCK]);
+    await s.lockPacks();
     const out: unknown[][] = [], marks: unknown[][] = [];
     const cols = this.daily.columns;
     for (const inst of [...this.pending.keys()].sort((a, b) => a - b)) {

@@ -1,4 +1,4 @@
-import type { BulkSession, Store, UpsertCounts } from '../store/store.js';
+import type { BulkSession, Store, UpsertCounts } from './types.js';
 
 /** The running totals of the successful ingests into a store (meta `ingest_totals`, JSON). */
 export interface IngestTotals {

@@ -2,8 +2,8 @@ import cluster from 'node:cluster';
 import { loadConfig, storeTimeouts, type Config } from './config.js';
 import { buildApp } from './app.js';
 import { openConfiguredStore } from './bootstrap.js';
-import { trackConnections } from './http/connections.js';
-import { startMetrics } from './http/plugins/metrics-server.js';
+import { trackConnections } from '../http/connections.js';
+import { startMetrics } from './metrics-server.js';
 
 function banner(cfg: Config, firstKey?: string): string {
   const base = `http://${cfg.host.includes(':') ? `[${cfg.host}]` : cfg.host}:${cfg.port}`;

@@ -1,8 +1,8 @@
 import cluster from 'node:cluster';
 import { AggregatorRegistry } from 'prom-client';
 import type { FastifyInstance } from 'fastify';
-import type { Config } from '../../config.js';
-import { listenMetrics, Metrics } from './metrics.js';
+import type { Config } from './config.js';
+import { listenMetrics, Metrics } from '../http/plugins/metrics.js';
 
 /**
  * Where the metrics listener (METRICS_PORT) runs: in the one process of WORKERS=1, over its own

@@ -1,6 +1,6 @@
 import type { Kysely } from 'kysely';
 import type { Database } from '../schema.js';
-import type { PageRequest } from '../../http/collection.js';
+import type { PageRequest } from './page.js';
 import { literalLimit } from './limit.js';
 
 /** Reference-data reads: markets, trading days, classifications, instruments. */

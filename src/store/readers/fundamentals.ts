@@ -1,6 +1,6 @@
 import { sql, type Expression, type ExpressionBuilder, type Kysely, type SqlBool } from 'kysely';
 import type { Database } from '../schema.js';
-import type { PageRequest } from '../../http/collection.js';
+import type { PageRequest } from './page.js';
 import { literalLimit } from './limit.js';
 
 export type StatementTable = 'income_statements' | 'balance_sheets' | 'cash_flow_statements' | 'financial_indicators';

@@ -1,123 +1,19 @@
 /**
- * Bar packs: a packed read copy of `bars_1d` and `bars_1m` so that a page of bars reads a few
- * rows instead of one row per bar. A pack holds `n` records of one instrument in key order:
- * daily bars of one month (`bars_1d_packs.month`, YYYYMM), 1m bars of one trading day
- * (`bars_1m_packs.date`, the rows' `date` column). A record is seven little-endian float64
- * fields: the key (`date` for daily bars, `ts` for 1m bars), open, high, low, close, volume,
- * amount, integers in the base tables' units (an unknown amount is UNKNOWN_AMOUNT, −1, as in the
- * base tables: store/schema.ts; the readers here decode it to null).
- *
- * Packs are derived data with one writer: `withBarPacks` wraps every store (`openStore`) and
- * merges the bars that an upsert or bulk insert writes into their stored packs (by key: a
- * written bar replaces the record of its key, or adds one). The merge is exact because the
- * store keeps the invariant that every pack equals its base rows (bars are written only
- * through the wrapped store, and the migration backfilled the packs from the bars), so the base
- * rows are never read back; `checkBarPacks` verifies the invariant. Bars are never deleted.
+ * Bar packs (store/packs.ts, the format) are derived data with one writer: `withBarPacks` wraps
+ * every store (derived/open.ts `openStore`) and merges the bars that an upsert or bulk insert
+ * writes into their stored packs (by key: a written bar replaces the record of its key, or adds
+ * one), then has the data derived from the daily packs written again (bar pages, indicator
+ * states, precomputed indicator pages), in the same transaction. The merge is exact because the
+ * store keeps the invariant that every pack equals its base rows (bars are written only through
+ * the wrapped store, and the migration backfilled the packs from the bars), so the base rows are
+ * never read back; `checkBarPacks` verifies the invariant. Bars are never deleted.
  */
-import type { Bar } from '../market/types.js';
 import { epochToMarketDate } from '../lib/time.js';
-import type { BulkSession, Dialect, Store } from './store.js';
-import { amountOf } from './schema.js';
-import { checkPages, PACK_LOCK, writePages } from './bar-pages.js';
+import type { BulkSession, Store } from '../store/types.js';
+import { decodePack, mergePacks, PendingPack, RECORD_BYTES } from '../store/packs.js';
+import { checkPages, writePages } from './bar-pages.js';
 import { checkStates, writeStates } from './indicator-states.js';
 import { checkIndicatorPages, writeIndicatorPages } from './indicator-pages.js';
-import { JsonBytes, type BarFieldsWriter } from '../http/json-bytes.js';
-
-/** Bytes of one packed record. */
-export const RECORD_BYTES = 56;
-
-/** Encodes records `[key, open, high, low, close, volume, amount]`, in key order, as a pack. */
-export function encodePack(records: readonly (readonly number[])[]): Buffer {
-  const buf = Buffer.allocUnsafe(records.length * RECORD_BYTES);
-  const dv = new DataView(buf.buffer, buf.byteOffset, buf.byteLength);
-  let o = 0;
-  for (const r of records) for (let k = 0; k < 7; k++, o += 8) dv.setFloat64(o, r[k], true);
-  return buf;
-}
-
-const view = (data: Uint8Array, n: number) => {
-  if (data.byteLength !== n * RECORD_BYTES) throw new RangeError(`bar pack of ${n} records holds ${data.byteLength} bytes`);
-  return new DataView(data.buffer, data.byteOffset, data.byteLength);
-};
-
-/**
- * Pushes onto `keys` the keys of records 0..n-1 (`keyAt(i)`, ascending) with lo <= key <= hi,
- * while `keys` holds fewer than `limit`; returns the index of the first one pushed, or -1 (how
- * many: the growth of `keys`). The collecting step of PackSlices and PageSlices.
- */
-export function collectKeys(keys: number[], limit: number, n: number, keyAt: (i: number) => number, lo: number, hi: number): number {
-  let first = -1;
-  for (let i = 0; i < n && keys.length < limit; i++) {
-    const key = keyAt(i);
-    if (key < lo) continue;
-    if (key > hi) break;
-    if (first < 0) first = i;
-    keys.push(key);
-  }
-  return first;
-}
-
-/**
- * Collects the records of 1m packs, in key (ts) order, whose key lies in [lo, hi], up to
- * `limit`; `body` then writes the first ones as JSON straight from the packs (no Bar made of
- * them), as PageSlices does for stored daily pages.
- */
-export class PackSlices {
-  /** The keys of the records collected. */
-  readonly keys: number[] = [];
-  private readonly runs: { dv: DataView; date: number; first: number; count: number }[] = [];
-
-  constructor(private readonly limit: number, private readonly write: BarFieldsWriter) {}
-
-  /** Adds the records of the pack of day `date` with lo <= key <= hi while the collection is short. */
-  add(data: Uint8Array, n: number, date: number, lo: number, hi: number): void {
-    const dv = view(data, n), before = this.keys.length;
-    const first = collectKeys(this.keys, this.limit, n, (i) => dv.getFloat64(i * RECORD_BYTES, true), lo, hi);
-    if (first >= 0) this.runs.push({ dv, date, first, count: this.keys.length - before });
-  }
-
-  /** `prefix`, the JSON of the first `count` records joined by commas, then `suffix`, as one Buffer. */
-  body(count: number, prefix: string, suffix: string): Buffer {
-    const w = JsonBytes.start(), write = this.write;
-    w.utf8(prefix);
-    let sep = false;
-    for (const { dv, date, first, count: c } of this.runs) {
-      for (let i = first, o = first * RECORD_BYTES; i < first + c && count > 0; i++, o += RECORD_BYTES, count--) {
-        if (sep) w.byte(44);
-        sep = true;
-        write(w, dv.getFloat64(o, true), date, dv.getFloat64(o + 8, true), dv.getFloat64(o + 16, true), dv.getFloat64(o + 24, true),
-          dv.getFloat64(o + 32, true), dv.getFloat64(o + 40, true), amountOf(dv.getFloat64(o + 48, true)));
-      }
-    }
-    w.utf8(suffix);
-    return w.take();
-  }
-}
-
-/** The `n` records of a pack, as given to `encodePack`. */
-export function decodePack(data: Uint8Array, n: number): number[][] {
-  const dv = view(data, n);
-  return Array.from({ length: n }, (_, i) => Array.from({ length: 7 }, (_, k) => dv.getFloat64(i * RECORD_BYTES + k * 8, true)));
-}
-
-/**
- * Appends to `out` the bars of a pack whose key lies in [lo, hi], while `out` holds fewer than
- * `limit`. Daily packs (`date` null): the key is the date and ts is 0; 1m packs: the key is ts
- * and the date is the pack's.
- */
-export function decodeBars(out: Bar[], data: Uint8Array, n: number, date: number | null, lo: number, hi: number, limit: number): void {
-  const dv = view(data, n);
-  for (let i = 0, o = 0; i < n && out.length < limit; i++, o += RECORD_BYTES) {
-    const key = dv.getFloat64(o, true);
-    if (key < lo) continue;
-    if (key > hi) return;
-    out.push({
-      ts: date === null ? 0 : key, date: date ?? key,
-      open: dv.getFloat64(o + 8, true), high: dv.getFloat64(o + 16, true), low: dv.getFloat64(o + 24, true),
-      close: dv.getFloat64(o + 32, true), volume: dv.getFloat64(o + 40, true), amount: amountOf(dv.getFloat64(o + 48, true)),
-    });
-  }
-}
 
 /** A packed bar table. */
 interface PackedTable {
@@ -163,95 +59,6 @@ const MINUTE: PackedTable = {
 
 const PACKED = new Map<string, PackedTable>([['bars_1d', DAILY], ['bars_1m', MINUTE]]);
 
-/** The key (first field) of record `i` of a pack. */
-const keyAt = (dv: DataView, i: number) => dv.getFloat64(i * RECORD_BYTES, true);
-const dataView = (b: Uint8Array) => new DataView(b.buffer, b.byteOffset, b.byteLength);
-
-/**
- * The records of `a` and `b` (packs of `an` and `bn` records, each in strictly increasing key
- * order) as one pack in key order; where both hold a key, `b`'s record wins. Whole runs are
- * copied: records are never decoded.
- */
-export function mergePacks(a: Uint8Array, an: number, b: Uint8Array, bn: number): Buffer {
-  const va = view(a, an), vb = view(b, bn);
-  const out = Buffer.allocUnsafe((an + bn) * RECORD_BYTES);
-  let i = 0, j = 0, o = 0;
-  const copy = (src: Uint8Array, from: number, to: number) => {
-    out.set(src.subarray(from * RECORD_BYTES, to * RECORD_BYTES), o);
-    o += (to - from) * RECORD_BYTES;
-  };
-  while (i < an && j < bn) {
-    const ka = keyAt(va, i), kb = keyAt(vb, j);
-    if (ka < kb) {
-      const s = i;
-      while (i < an && keyAt(va, i) < kb) i++;
-      copy(a, s, i);
-    } else {
-      const s = j;
-      while (j < bn && keyAt(vb, j) <= ka) j++;
-      copy(b, s, j);
-      if (keyAt(vb, j - 1) === ka) i++;
-    }
-  }
-  if (i < an) copy(a, i, an);
-  if (j < bn) copy(b, j, bn);
-  return out.subarray(0, o);
-}
-
-/**
- * The records of a pack written in some order, as a pack in key order keeping the last record
- * of each key (as upserts applied in that order leave the rows). A stable sort of the indices.
- */
-export function orderRecords(data: Uint8Array, n: number): Buffer {
-  const dv = view(data, n);
-  const keys = Array.from({ length: n }, (_, i) => keyAt(dv, i));
-  const idx = Array.from({ length: n }, (_, i) => i).sort((x, y) => keys[x] - keys[y] || x - y);
-  const out = Buffer.allocUnsafe(n * RECORD_BYTES);
-  let o = 0;
-  for (let k = 0; k < n; k++) {
-    if (k + 1 < n && keys[idx[k + 1]] === keys[idx[k]]) continue;
-    out.set(data.subarray(idx[k] * RECORD_BYTES, (idx[k] + 1) * RECORD_BYTES), o);
-    o += RECORD_BYTES;
-  }
-  return out.subarray(0, o);
-}
-
-/**
- * The records written to one pack in a transaction, encoded as they arrive (also the minutes
- * of a day kept for deriving its daily bar, ingest/derived-daily.ts: off the JavaScript heap).
- */
-export class PendingPack {
-  private buf = Buffer.allocUnsafe(8 * RECORD_BYTES);
-  private dv = dataView(this.buf);
-  n = 0;
-  /** Keys strictly increased so far: the records are a pack as they stand. */
-  private ordered = true;
-
-  /** Appends the record of `row`: the values at `fields` (key, open … amount). */
-  push(row: unknown[], fields: readonly number[]): void {
-    if ((this.n + 1) * RECORD_BYTES > this.buf.byteLength) {
-      const grown = Buffer.allocUnsafe(this.buf.byteLength * 2);
-      this.buf.copy(grown);
-      [this.buf, this.dv] = [grown, dataView(grown)];
-    }
-    const o = this.n * RECORD_BYTES;
-    for (let k = 0; k < 7; k++) {
-      const v = row[fields[k]];
-      if (!Number.isSafeInteger(v)) throw new TypeError(`bar values must be integers below 2^53 (bar packs copy them), got ${String(v)}`);
-      // + 0: a -0 is stored as the integer 0.
-      this.dv.setFloat64(o + k * 8, (v as number) + 0, true);
-    }
-    if (this.n > 0 && this.ordered && keyAt(this.dv, this.n) <= keyAt(this.dv, this.n - 1)) this.ordered = false;
-    this.n++;
-  }
-
-  /** The records as a pack: in key order, the last of each key. */
-  records(): Buffer {
-    const data = this.buf.subarray(0, this.n * RECORD_BYTES);
-    return this.ordered ? data : orderRecords(data, this.n);
-  }
-}
-
 /** How the rows of one write carry a pack's fields: column indices. */
 interface Layout { inst: number; date: number; fields: number[] }
 
@@ -262,7 +69,6 @@ interface Layout { inst: number; date: number; fields: number[] }
 
 class Pending {
   readonly tables = new Map<PackedTable, Map<number, Map<number, PendingPack>>>();
-  private locked = false;
   packs = 0;
   records = 0;
 
@@ -302,19 +108,16 @@ class Pending {
     this.records += rows.length;
   }
 
-  /** Merges the pending records into their stored packs through `s`, then forgets them. */
   /**
-   * Merges what is pending. On PostgreSQL the first merge of a transaction takes a transaction
-   * advisory lock first: two writers merging into the same pack would otherwise each merge into
+   * Merges the pending records into their stored packs through `s`, then forgets them. The first
+   * merge of a transaction takes the session's pack lock first (BulkSession.lockPacks; a
+   * PostgreSQL advisory lock): two writers merging into the same pack would otherwise each merge into
    * the pack as it stood before the other's commit, and the later commit would drop the other's
    * bars. Merges of concurrent writes thus run one after the other (SQLite has one writer anyway).
    */
-  async flush(s: BulkSession, dialect: Dialect): Promise<void> {
+  async flush(s: BulkSession): Promise<void> {
     if (this.packs === 0) return;
-    if (dialect === 'postgres' && !this.locked) {
-      await s.query('select pg_advisory_xact_lock(?)', [PACK_LOCK]);
-      this.locked = true;
-    }
+    await s.lockPacks();
     for (const [t, byInst] of this.tables) await merge(s, t, byInst);
     this.tables.clear();
     this.packs = 0;
@@ -347,7 +150,7 @@ async function merge(s: BulkSession, t: PackedTable, pending: Map<number, Map<nu
       const part = out.slice(i, i + WRITE_PACKS);
       await s.query(write(part.length), part.flat());
     }
-    // And their JSON (bar-pages.ts), in the same transaction.
+    // And what is derived from them (bar-pages.ts, indicator-states.ts, indicator-pages.ts), in the same transaction.
     await writePages(s, t.packs, out);
     await writeStates(s, t.packs, out);
     await writeIndicatorPages(s, t.packs, out);
@@ -405,7 +208,7 @@ export function withBarPacks(store: Store, limits: PendingLimits = PENDING): Sto
       const pending = new Pending();
       pending.add(table, columns, rows);
       await store.bulkInsert(table, columns, rows);
-      if (pending.packs) await store.bulkTransaction((s) => pending.flush(s, store.dialect));
+      if (pending.packs) await store.bulkTransaction((s) => pending.flush(s));
     },
     bulkTransaction(fn, opts) {
       return store.bulkTransaction(async (s) => {
@@ -413,16 +216,17 @@ export function withBarPacks(store: Store, limits: PendingLimits = PENDING): Sto
         const result = await fn({
           query: <R>(sql: string, params?: unknown[]) => s.query<R>(sql, params),
           queryRows: (sql, params) => s.queryRows(sql, params),
+          lockPacks: () => s.lockPacks(),
           async upsert(target, rows) {
             // A write that cannot be packed fails before it writes anything.
             Pending.layout(target.table, target.columns);
             const c = await s.upsert(target, rows);
             if (c.inserted + c.updated > 0) pending.add(target.table, target.columns, rows);
-            if (pending.packs >= limits.packs || pending.records >= limits.records) await pending.flush(s, store.dialect);
+            if (pending.packs >= limits.packs || pending.records >= limits.records) await pending.flush(s);
             return c;
           },
         });
-        await pending.flush(s, store.dialect);
+        await pending.flush(s);
         return result;
       }, opts);
     },

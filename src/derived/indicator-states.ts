@@ -18,14 +18,14 @@
 import { foldBars, INDICATOR_IDS, INDICATORS, type IndicatorId } from '../indicators/registry.js';
 import type { Stream } from '../indicators/types.js';
 import type { Bar } from '../market/types.js';
-import { decodeBars } from './bar-packs.js';
-import { ensureRendition, packBatches, storedInRange } from './bar-pages.js';
-import type { BulkSession, Store } from './store.js';
+import { decodeBars } from '../store/packs.js';
+import type { BulkSession, Store } from '../store/types.js';
+import { DAILY_PACKS as PACKS, packBatches, storedInRange } from './daily-packs.js';
+import { ensureRendition } from './rendition.js';
 
 /** The rendition the states hold; stored in `meta` as `indicator_states`. */
 export const RENDITION = '1';
 
-const PACKS = 'bars_1d_packs';
 const WRITE_ROWS = 200;
 
 /** The recursive indicators, whose states are kept. */

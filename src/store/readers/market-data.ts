@@ -1,13 +1,13 @@
 import type { Selectable } from 'kysely';
 import type { QuoteTable, TradeTable } from '../schema.js';
-import type { Store } from '../store.js';
+import type { Store } from '../types.js';
 import type { Bar } from '../../market/types.js';
 import { epochToMarketDate, windowSeconds } from '../../lib/time.js';
 import { monthsHolding } from '../../market/calendar.js';
 import { withLimit } from './limit.js';
-import { decodeBars, PackSlices } from '../bar-packs.js';
-import type { BarFieldsWriter } from '../../http/json-bytes.js';
-import { PageSlices } from '../bar-pages.js';
+import { decodeBars, PackSlices } from '../packs.js';
+import type { BarFieldsWriter } from '../../render/json-bytes.js';
+import { PageSlices } from '../../render/page-text.js';
 
 const DAILY_PACKS = 'select month, n, data from bars_1d_packs where inst = ? and month >= ? and month <= ? order by month limit ';
 const INDICATOR_PAGES = new Map<string, string>();
@@ -18,7 +18,7 @@ const DAILY_STATES = 'select month, n, data, states from bars_1d_packs where ins
 
 /**
  * Time-series reads on the request path: each is one keyset range scan on a primary key,
- * through a cached prepared statement. Bars come from the bar packs (store/bar-packs.ts): a
+ * through a cached prepared statement. Bars come from the bar packs (store/packs.ts): a
  * page of 100 daily bars reads about 8 monthly packs, a page of 1m bars one or two days.
  */
 type Take = (row: unknown[], lo: number, hi: number) => void;
@@ -34,7 +34,7 @@ export class MarketDataReader {
     return out;
   }
 
-  /** As dailyBars, as the page text of the bars (bar-pages.ts); keys are dates. */
+  /** As dailyBars, as the page text of the bars (render/page-text.ts, derived/bar-pages.ts); keys are dates. */
   async dailyPage(inst: number, from: number, to: number, after: number | null, limit: number): Promise<PageSlices> {
     const out = new PageSlices(limit);
     // Pages are larger than packs: read for 20 bars a month (most hold 19 to 23), then more.

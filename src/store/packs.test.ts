@@ -1,8 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import type { Bar } from '../market/types.js';
-import { decodeBars, decodePack, encodePack, mergePacks, orderRecords, PackSlices, RECORD_BYTES } from './bar-packs.js';
+import { decodeBars, decodePack, encodePack, mergePacks, orderRecords, PackSlices, RECORD_BYTES } from './packs.js';
 import { UNKNOWN_AMOUNT } from './schema.js';
-import { barFieldsWriter } from '../http/json-bytes.js';
+import { barFieldsWriter, Renderer } from '../render/json-bytes.js';
 
 const RECORDS = [
   [20240102, 10_000, 10_500, 9_800, 10_200, 2 ** 31 + 7, 2 ** 40 + 3],
@@ -39,7 +39,11 @@ describe('bar pack codec', () => {
     expect(bars.map((b) => b.amount)).toEqual([null, 0]);
     const slices = new PackSlices(10, barFieldsWriter('600000.SH', 'equity', '1m', 'none'));
     slices.add(data, 2, 20240102, 0, Infinity);
-    const json = JSON.parse(slices.body(2, '[', ']').toString());
+    const w = new Renderer().start();
+    w.byte(91);
+    slices.write(w, 2);
+    w.byte(93);
+    const json = JSON.parse(w.take().toString());
     expect(json.map((b: { amount: string | null }) => b.amount)).toEqual([null, '0.00']);
   });
 

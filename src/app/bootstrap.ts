@@ -1,8 +1,9 @@
 import { existsSync, mkdirSync, readdirSync, renameSync, rmSync } from 'node:fs';
 import { basename, dirname, join } from 'node:path';
-import { migrate, openStore, type Store, type StoreTimeouts } from './store/store.js';
+import { migrate, openStore } from '../derived/open.js';
+import type { Store, StoreTimeouts } from '../store/types.js';
 import { Worker } from 'node:worker_threads';
-import type { DemoOptions } from './demo/generate.js';
+import type { DemoOptions } from '../demo/generate.js';
 
 /**
  * Runs src/demo/build-worker in a worker thread; `progress` hears of each step done. Resolves
@@ -10,7 +11,7 @@ import type { DemoOptions } from './demo/generate.js';
  */
 function buildInWorker(file: string, options: Partial<DemoOptions>, progress: (step: string) => void): Promise<string> {
   const ts = import.meta.url.endsWith('.ts');
-  const worker = new Worker(new URL(`./demo/build-worker.${ts ? 'ts' : 'js'}`, import.meta.url),
+  const worker = new Worker(new URL(`../demo/build-worker.${ts ? 'ts' : 'js'}`, import.meta.url),
     { workerData: { file, options }, execArgv: ts ? ['--import', 'tsx'] : [] });
   return new Promise((resolve, reject) => {
     let key: string | null = null;

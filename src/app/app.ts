@@ -3,37 +3,41 @@ import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import { createHash, randomUUID } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import type { Config } from './config.js';
-import type { Store } from './store/store.js';
-import { Catalog } from './store/catalog.js';
-import { ReferenceReader } from './store/queries/reference.js';
-import { MarketDataReader } from './store/queries/market-data.js';
-import { FundamentalsReader } from './store/queries/fundamentals.js';
-import { CursorCodec } from './http/cursor.js';
-import { KeyStore } from './auth/keys.js';
-import type { App, Services } from './http/services.js';
-import { clientErrorHandler, frameworkErrors, MAX_PATH_VALUE, refuseOtherMethods, registerErrorHandling } from './http/plugins/errors.js';
-import { keyCheck, registerAuth, type KeyCheck } from './http/plugins/auth.js';
-import { registerRateLimits } from './http/plugins/rate-limit.js';
-import type { Metrics } from './http/plugins/metrics.js';
-import { readIngestTotals } from './ingest/stats.js';
-import { registerDocs } from './http/plugins/docs.js';
-import { registerTurnGate } from './http/plugins/turns.js';
-import { closedPeriodMaxAge, registerDataTags, registerHttpCache } from './http/plugins/http-cache.js';
-import { guardPageSize } from './http/params.js';
-import { ALL_SCHEMAS } from './http/schemas/registry.js';
-import { parseDate, parseDateTime } from './lib/time.js';
-import systemRoutes from './http/routes/system/index.js';
-import marketRoutes from './http/routes/markets/index.js';
-import classificationRoutes from './http/routes/classifications/index.js';
-import instrumentRoutes from './http/routes/instruments/index.js';
-import seriesRoutes from './http/routes/series/index.js';
-import poolTypeRoutes from './http/routes/pools/types.js';
-import fundamentalsRoutes from './http/routes/fundamentals/index.js';
-import analyticsRoutes from './http/routes/analytics/index.js';
-import { Analytics } from './query/analytics.js';
-import { EquityDays } from './query/equity-days.js';
-import { Pools } from './query/pools.js';
-import { Calendars } from './query/calendars.js';
+import type { Store } from '../store/types.js';
+import { Catalog } from '../store/catalog.js';
+import { ReferenceReader } from '../store/readers/reference.js';
+import { MarketDataReader } from '../store/readers/market-data.js';
+import { FundamentalsReader } from '../store/readers/fundamentals.js';
+import { AdjustmentReader } from '../store/readers/adjustments.js';
+import { EquityDayReader } from '../store/readers/equity-days.js';
+import { PoolReader } from '../store/readers/pools.js';
+import { Renderer } from '../render/json-bytes.js';
+import { CursorCodec } from '../http/cursor.js';
+import { KeyStore } from '../auth/keys.js';
+import type { App, Services } from '../http/services.js';
+import { clientErrorHandler, frameworkErrors, MAX_PATH_VALUE, refuseOtherMethods, registerErrorHandling } from '../http/plugins/errors.js';
+import { keyCheck, registerAuth, type KeyCheck } from '../http/plugins/auth.js';
+import { registerRateLimits } from '../http/plugins/rate-limit.js';
+import type { Metrics } from '../http/plugins/metrics.js';
+import { readIngestTotals } from '../store/ingest-totals.js';
+import { registerDocs } from '../http/plugins/docs.js';
+import { registerTurnGate } from '../http/plugins/turns.js';
+import { closedPeriodMaxAge, registerDataTags, registerHttpCache } from '../http/plugins/http-cache.js';
+import { guardPageSize } from '../http/params.js';
+import { ALL_SCHEMAS } from '../http/schemas/registry.js';
+import { parseDate, parseDateTime } from '../lib/time.js';
+import systemRoutes from '../http/routes/system/index.js';
+import marketRoutes from '../http/routes/markets/index.js';
+import classificationRoutes from '../http/routes/classifications/index.js';
+import instrumentRoutes from '../http/routes/instruments/index.js';
+import seriesRoutes from '../http/routes/series/index.js';
+import poolTypeRoutes from '../http/routes/pools/types.js';
+import fundamentalsRoutes from '../http/routes/fundamentals/index.js';
+import analyticsRoutes from '../http/routes/analytics/index.js';
+import { Analytics } from '../query/analytics.js';
+import { EquityDays } from '../query/equity-days.js';
+import { Pools } from '../query/pools.js';
+import { Calendars } from '../query/calendars.js';
 
 export interface AppOptions {
   config: Config;
@@ -77,7 +81,7 @@ function formatsPlugin(ajv: any) {
 }
 
 const REQUEST_ID = /^[A-Za-z0-9._:-]{1,128}$/;
-const VERSION: string = JSON.parse(readFileSync(new URL('../package.json', import.meta.url), 'utf8')).version;
+const VERSION: string = JSON.parse(readFileSync(new URL('../../package.json', import.meta.url), 'utf8')).version;
 
 /**
  * Builds the application without listening: the server entry point, the tests (inject) and
@@ -113,18 +117,18 @@ export async function buildApp(opts: AppOptions): Promise<App> {
   const reference = new ReferenceReader(db);
   const calendars = new Calendars(reference, catalog);
   const svc: Services = {
-    config: opts.config,
-    store,
+    store: { ping: () => store.ping(), health: store.health },
     catalog,
     reference,
     calendars,
     marketData,
     fundamentals: new FundamentalsReader(db),
     codec: new CursorCodec(opts.config.cursorSecret),
+    renderer: new Renderer(),
     keys: new KeyStore(db),
-    analytics: new Analytics(db, marketData, catalog),
-    equityDays: new EquityDays(db, catalog, marketData, calendars),
-    pools: new Pools(db, catalog, marketData, calendars),
+    analytics: new Analytics(new AdjustmentReader(db), marketData, catalog),
+    equityDays: new EquityDays(new EquityDayReader(db), catalog, marketData, calendars),
+    pools: new Pools(new PoolReader(db), catalog, marketData, calendars),
   };
   app.decorate('svc', svc);
   checkKey = keyCheck(svc.keys, await registerRateLimits(app, opts.config, opts.metrics?.rateLimits));

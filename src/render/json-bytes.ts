@@ -5,7 +5,7 @@ import { formatValue, scaledValue } from '../indicators/format.js';
 import { INDICATORS, type IndicatorId } from '../indicators/registry.js';
 import type { Values } from '../indicators/types.js';
 import type { Bar } from '../market/types.js';
-import { money2 } from './serialize.js';
+import { money2 } from './money.js';
 
 const SLAB = 256 * 1024;
 /**
@@ -65,36 +65,49 @@ function decimalAt(b: Uint8Array, p: number, k: number, digits: number): number 
 }
 
 /**
+ * The slab that JSON bodies are written into, and where the next body may start in it. Bodies
+ * are handed out as views of the slab (no copy, no allocation per body); a slab is replaced
+ * when full and freed once no body refers to it. One per owner: the app makes one (buildApp)
+ * for its responses, a derived-data writer one for the pages it renders; nothing is shared by
+ * the process.
+ */
+export class Renderer {
+  /** The slab bodies are written into now. */
+  slab = Buffer.allocUnsafeSlow(SLAB);
+  /** Where the next body may start in the slab. */
+  used = 0;
+
+  /** A writer at the free end of the slab, empty. Write a body from here to `take()` synchronously (no await in between). */
+  start(): JsonBytes { return new JsonBytes(this); }
+}
+
+/**
  * JSON of the hottest collections written as bytes: constant text is copied from pre-encoded
- * buffers and numbers are written digit by digit, into a shared slab, so that a page of
+ * buffers and numbers are written digit by digit, into a Renderer's slab, so that a page of
  * 100 bars or indicator points makes no string per value, no rope to flatten and no garbage
  * per item (half the CPU of concatenating strings, measured on a page of MACD points). Writers
  * produce ASCII only (ids and other text as \u escapes past U+007E).
- *
- * Bodies are written into a slab shared by the process and handed out as views of it (no copy,
- * no allocation per body); a slab is replaced when full and freed once no body refers to it.
- * Write a body synchronously from `start()` to `take()` (no await in between), as rendering a
- * page does.
  */
 export class JsonBytes {
-  private static slab = Buffer.allocUnsafeSlow(SLAB);
-  /** Where the next body may start in the slab. */
-  private static used = 0;
-  private buf = JsonBytes.slab;
-  private from = JsonBytes.used;
-  private pos = JsonBytes.used;
+  private buf: Buffer;
+  private from: number;
+  private pos: number;
   /** The last day number and its date (consecutive intraday bars share their day). */
   private day = NaN;
   private dayDate = 0;
 
-  /** A writer at the free end of the slab, empty. */
-  static start(): JsonBytes { return new JsonBytes(); }
+  /** A writer at the free end of `owner`'s slab, empty (Renderer.start). */
+  constructor(private readonly owner: Renderer) {
+    this.buf = owner.slab;
+    this.from = this.pos = owner.used;
+  }
 
   get length(): number { return this.pos - this.from; }
 
   /** The bytes written, as a view of the slab (later bodies are written after them). */
   take(): Buffer {
-    if (this.buf === JsonBytes.slab) JsonBytes.used = (this.pos + 7) & ~7;
+    const owner = this.owner;
+    if (this.buf === owner.slab) owner.used = (this.pos + 7) & ~7;
     return this.buf.subarray(this.from, this.pos);
   }
 
@@ -104,8 +117,8 @@ export class JsonBytes {
     const len = this.pos - this.from;
     const next = Buffer.allocUnsafeSlow(Math.max(SLAB, 2 * (len + n)));
     this.buf.copy(next, 0, this.from, this.pos);
-    JsonBytes.slab = next;
-    JsonBytes.used = 0;
+    this.owner.slab = next;
+    this.owner.used = 0;
     this.buf = next;
     this.from = 0;
     this.pos = len;

@@ -19,25 +19,21 @@
  * `indicator_pages` as `<rendition>:<id>,<id>`; when the rendition is not RENDITION every page
  * is rendered again (bump it whenever the points' values or JSON change).
  */
-import { indicatorWriter, JsonBytes } from '../http/json-bytes.js';
+import { indicatorWriter, Renderer } from '../render/json-bytes.js';
+import { pageText } from '../render/page-text.js';
 import { INDICATOR_IDS, INDICATORS, seriesFromBars, type IndicatorId } from '../indicators/registry.js';
 import type { Bar } from '../market/types.js';
-import { decodeBars } from './bar-packs.js';
-import { ensureRendition, instruments, packBatches, pageText, PACK_LOCK, type PageInstrument } from './bar-pages.js';
-import { bumpDataVersion, type BulkSession, type Store } from './store.js';
+import { decodeBars } from '../store/packs.js';
+import { bumpDataVersion, INDICATOR_PAGES_KEY, parseIndicatorSetting } from '../store/meta.js';
+import type { BulkSession, Store } from '../store/types.js';
+import { DAILY_PACKS as PACKS, instruments, packBatches, type PageInstrument } from './daily-packs.js';
+import { ensureRendition } from './rendition.js';
 
 /** The rendition the pages hold (with the chosen set, in `meta` as `indicator_pages`). */
 export const RENDITION = '1';
 
-const PACKS = 'bars_1d_packs', TABLE = 'indicator_pages', META = 'indicator_pages';
+const TABLE = 'indicator_pages', META = INDICATOR_PAGES_KEY;
 const WRITE_ROWS = 64;
-
-/** The stored setting: rendition and the indicators chosen (none when nothing was ever chosen). */
-export function parseSetting(value: string | null | undefined): { rendition: string | null; ids: IndicatorId[] } {
-  if (!value) return { rendition: null, ids: [] };
-  const [rendition, list = ''] = value.split(':');
-  return { rendition, ids: list.split(',').filter((id): id is IndicatorId => (INDICATOR_IDS as readonly string[]).includes(id)) };
-}
 
 const setting = (ids: readonly IndicatorId[]) => `${RENDITION}:${INDICATOR_IDS.filter((id) => ids.includes(id)).join(',')}`;
 
@@ -48,7 +44,7 @@ async function storedSetting(s: BulkSession): Promise<string | undefined> {
 
 /** The indicators whose pages the store holds (in INDICATOR_IDS order). */
 export async function precomputedIds(s: BulkSession): Promise<IndicatorId[]> {
-  return parseSetting(await storedSetting(s)).ids;
+  return parseIndicatorSetting(await storedSetting(s)).ids;
 }
 
 /**
@@ -57,7 +53,7 @@ export async function precomputedIds(s: BulkSession): Promise<IndicatorId[]> {
  * order): every value needs the history before it. None for a fund (no indicator operation).
  */
 export function renderIndicatorPages(inst: number, meta: PageInstrument, packs: [number, number, Uint8Array][],
-  ids: readonly IndicatorId[], from: number): unknown[][] {
+  ids: readonly IndicatorId[], from: number, renderer: Renderer): unknown[][] {
   // Funds have no indicator operation.
   if (meta.kind === 'fund') return [];
   const bars: Bar[] = [], starts: number[] = [];
@@ -73,7 +69,7 @@ export function renderIndicatorPages(inst: number, meta: PageInstrument, packs: 
     packs.forEach(([month], p) => {
       if (month < from) return;
       const keys: number[] = [], ends: number[] = [];
-      const w = JsonBytes.start();
+      const w = renderer.start();
       for (let i = starts[p], end = p + 1 < starts.length ? starts[p + 1] : bars.length; i < end; i++) {
         write(w, bars[i], values[i]);
         w.byte(44);
@@ -118,9 +114,10 @@ export async function writeIndicatorPages(s: BulkSession, packs: string, rows: u
   const earliest = new Map<number, number>();
   for (const [inst, month] of rows as [number, number][]) earliest.set(inst, Math.min(earliest.get(inst) ?? Infinity, month));
   const meta = await instrumentsOf(s, [...earliest.keys()]);
+  const renderer = new Renderer();
   for (const [inst, month] of earliest) {
     const packs = await s.queryRows(`select month, n, data from ${PACKS} where inst = ? order by month`, [inst]) as [number, number, Uint8Array][];
-    await replacePages(s, inst, ids, month, renderIndicatorPages(inst, meta(inst), packs, ids, month));
+    await replacePages(s, inst, ids, month, renderIndicatorPages(inst, meta(inst), packs, ids, month, renderer));
   }
 }
 
@@ -144,7 +141,8 @@ async function rebuild(s: BulkSession, ids: readonly IndicatorId[], keep: readon
   if (drop.length) await s.query(`delete from ${TABLE} where indicator in (${drop.map(() => '?').join(', ')})`, drop);
   if (render.length) {
     const meta = await instrumentsOf(s);
-    for await (const [inst, packs] of instrumentPacks(s)) await replacePages(s, inst, render, 0, renderIndicatorPages(inst, meta(inst), packs, render, 0));
+    const renderer = new Renderer();
+    for await (const [inst, packs] of instrumentPacks(s)) await replacePages(s, inst, render, 0, renderIndicatorPages(inst, meta(inst), packs, render, 0, renderer));
   }
   await s.query('insert into meta (key, value) values (?, ?) on conflict (key) do update set value = excluded.value', [META, setting(ids)]);
 }
@@ -156,8 +154,8 @@ async function rebuild(s: BulkSession, ids: readonly IndicatorId[], keep: readon
  */
 export async function setPrecomputed(store: Store, ids: readonly IndicatorId[]): Promise<{ before: IndicatorId[]; after: IndicatorId[] }> {
   return store.bulkTransaction(async (s) => {
-    if (store.dialect === 'postgres') await s.query('select pg_advisory_xact_lock(?)', [PACK_LOCK]);
-    const stored = parseSetting(await storedSetting(s));
+    await s.lockPacks();
+    const stored = parseIndicatorSetting(await storedSetting(s));
     const after = INDICATOR_IDS.filter((id) => ids.includes(id));
     const keep = stored.rendition === RENDITION ? stored.ids : [];
     if (after.join() === keep.join() && (stored.rendition !== null || after.length === 0)) return { before: stored.ids, after };
@@ -169,11 +167,11 @@ export async function setPrecomputed(store: Store, ids: readonly IndicatorId[]):
 
 /** Renders every page again when the store precomputes indicators and its rendition is not RENDITION. */
 export async function ensureIndicatorPages(store: Store): Promise<boolean> {
-  const stored = parseSetting(await store.bulkTransaction(storedSetting, { readOnly: true }));
+  const stored = parseIndicatorSetting(await store.bulkTransaction(storedSetting, { readOnly: true }));
   if (stored.rendition === null || stored.rendition === RENDITION) return false;
   return ensureRendition(store, META, setting(stored.ids), async (s) => {
     await s.query(`delete from ${TABLE}`);
-    await rebuild(s, parseSetting(await storedSetting(s)).ids, []);
+    await rebuild(s, parseIndicatorSetting(await storedSetting(s)).ids, []);
   });
 }
 
@@ -187,10 +185,11 @@ export async function checkIndicatorPages(s: BulkSession, problem: (p: string) =
   let pages = 0;
   if (ids.length) {
     const meta = await instrumentsOf(s);
+    const renderer = new Renderer();
     for await (const [inst, packs] of instrumentPacks(s)) {
       const stored = new Map((await s.queryRows(`select indicator, month, data from ${TABLE} where inst = ?`, [inst]))
         .map((r) => [`${String(r[0])}/${String(r[1])}`, String(r[2])]));
-      for (const [, id, month, text] of renderIndicatorPages(inst, meta(inst), packs, ids, 0)) {
+      for (const [, id, month, text] of renderIndicatorPages(inst, meta(inst), packs, ids, 0, renderer)) {
         const page = stored.get(`${String(id)}/${String(month)}`);
         if (page === undefined) problem(`${TABLE} ${inst}/${String(id)}/${String(month)}: missing`);
         else if (page !== text) problem(`${TABLE} ${inst}/${String(id)}/${String(month)}: differs from its pack`);

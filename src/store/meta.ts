@@ -1,0 +1,26 @@
+import { randomBytes } from 'node:crypto';
+import { INDICATOR_IDS, type IndicatorId } from '../indicators/registry.js';
+import type { BulkSession } from './types.js';
+
+/**
+ * Records a new `meta.data_version` in session `s` (running servers drop what they cached of the
+ * old data at their next check) and returns it.
+ */
+export async function bumpDataVersion(s: BulkSession): Promise<string> {
+  const version = `${Date.now().toString(36)}-${randomBytes(4).toString('hex')}`;
+  await s.query('insert into meta (key, value) values (?, ?) on conflict (key) do update set value = excluded.value', ['data_version', version]);
+  return version;
+}
+
+/** The `meta` key of the precomputed indicators' setting (derived/indicator-pages.ts). */
+export const INDICATOR_PAGES_KEY = 'indicator_pages';
+
+/**
+ * The stored setting of precomputed indicators, `<rendition>:<id>,<id>`: rendition and the
+ * indicators chosen (none when nothing was ever chosen).
+ */
+export function parseIndicatorSetting(value: string | null | undefined): { rendition: string | null; ids: IndicatorId[] } {
+  if (!value) return { rendition: null, ids: [] };
+  const [rendition, list = ''] = value.split(':');
+  return { rendition, ids: list.split(',').filter((id): id is IndicatorId => (INDICATOR_IDS as readonly string[]).includes(id)) };
+}

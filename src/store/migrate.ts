@@ -1,0 +1,44 @@
+import { Migrator, type Kysely, type Migration, type MigrationProvider } from 'kysely';
+import type { Dialect, Store } from './types.js';
+import * as m0001 from './migrations/0001_core.js';
+import * as m0002 from './migrations/0002_fundamentals.js';
+import * as m0003 from './migrations/0003_bar_packs.js';
+import * as m0004 from './migrations/0004_bar_pages.js';
+import * as m0005 from './migrations/0005_indicator_states.js';
+import * as m0006 from './migrations/0006_text_bar_pages.js';
+import * as m0007 from './migrations/0007_indicator_pages.js';
+import * as m0008 from './migrations/0008_markets_calendar.js';
+import * as m0009 from './migrations/0009_adj_factors.js';
+import * as m0010 from './migrations/0010_derived_daily_bars.js';
+import * as m0011 from './migrations/0011_key_rate_limits.js';
+
+const MIGRATIONS: Record<string, { up(db: Kysely<any>, d: Dialect): Promise<void> }> = {
+  '0001_core': m0001,
+  '0002_fundamentals': m0002,
+  '0003_bar_packs': m0003,
+  '0004_bar_pages': m0004,
+  '0005_indicator_states': m0005,
+  '0006_text_bar_pages': m0006,
+  '0007_indicator_pages': m0007,
+  '0008_markets_calendar': m0008,
+  '0009_adj_factors': m0009,
+  '0010_derived_daily_bars': m0010,
+  '0011_key_rate_limits': m0011,
+};
+
+/**
+ * Applies the pending schema migrations; returns those applied. The schema only: derived data
+ * is made again by derived/open.ts `migrate`.
+ */
+export async function migrateSchema(store: Store): Promise<string[]> {
+  const provider: MigrationProvider = {
+    async getMigrations() {
+      const out: Record<string, Migration> = {};
+      for (const [name, m] of Object.entries(MIGRATIONS)) out[name] = { up: (db) => m.up(db, store.dialect) };
+      return out;
+    },
+  };
+  const { error, results } = await new Migrator({ db: store.db, provider }).migrateToLatest();
+  if (error) throw error;
+  return (results ?? []).filter((r) => r.status === 'Success').map((r) => r.migrationName);
+}

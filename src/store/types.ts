@@ -1,0 +1,83 @@
+import type { Kysely } from 'kysely';
+import type { Database } from './schema.js';
+import type { StoreHealth } from './health.js';
+
+/**
+ * The seam between the store and everything above it: a connection to one store (SQLite or
+ * PostgreSQL, store/dialects/), its transactions and their capabilities. Dialects implement
+ * these interfaces, and a difference that code above needs is a capability here (`lockPacks`),
+ * as Kysely's adapters make them, not a test of `dialect`.
+ */
+export type Dialect = 'sqlite' | 'postgres';
+
+/** A table written by natural key: `key` columns identify a row, the other `columns` are its payload. */
+export interface UpsertTarget { table: keyof Database & string; columns: string[]; key: string[] }
+export interface UpsertCounts { inserted: number; updated: number; unchanged: number }
+
+/**
+ * One transaction of `Store.bulkTransaction`: reads see the transaction's own writes.
+ * `upsert` writes rows (values in `columns` order) by natural key, in order: a new key is
+ * inserted, a stored row that differs is replaced, an equal one is left alone (and counted).
+ * Bars are written by `upsert` only, never by `query`: the store merges what it writes into
+ * their packs (derived/bar-packs.ts), which stay equal to the bars only if nothing else writes them.
+ */
+export interface BulkSession {
+  query<T>(sql: string, params?: unknown[]): Promise<T[]>;
+  /** As `query` for a read, rows as arrays in column order (cheaper to build for many rows). */
+  queryRows(sql: string, params?: unknown[]): Promise<unknown[][]>;
+  upsert(target: UpsertTarget, rows: unknown[][]): Promise<UpsertCounts>;
+  /**
+   * Takes, once per transaction (again is a no-op), the lock that serialises writes of derived
+   * data (bar pack merges, page rebuilds, daily bars derived from 1m bars) until the commit:
+   * PostgreSQL's transaction advisory lock; nothing on SQLite, whose transactions take the one
+   * write lock up front.
+   */
+  lockPacks(): Promise<void>;
+}
+
+/**
+ * A connection to one store. Everything above this seam is dialect-agnostic.
+ * @example const store = openStore('data/mds.sqlite'); await migrate(store);
+ */
+export interface Store {
+  readonly dialect: Dialect;
+  readonly db: Kysely<Database>;
+  /** Inserts many rows fast (prepared statement in one transaction / batched multi-row insert). */
+  bulkInsert(table: keyof Database & string, columns: string[], rows: unknown[][]): Promise<void>;
+  /**
+   * Runs a hot read with `?` placeholders through a cached prepared statement (better-sqlite3
+   * statement cache; PostgreSQL named statements). For the keyset reads on the request path.
+   */
+  select<T>(sql: string, params: unknown[]): Promise<T[]>;
+  /** As `select`, rows as arrays in column order (cheaper to build than objects in the driver). */
+  selectRows(sql: string, params: unknown[]): Promise<unknown[][]>;
+  /**
+   * Runs `fn` in one transaction on one connection: commits when it resolves, rolls back when it
+   * throws (or the process dies). Readers see the old snapshot until the commit. `readOnly`
+   * takes a consistent read snapshot and no write lock (export, dry runs).
+   */
+  bulkTransaction<T>(fn: (s: BulkSession) => Promise<T>, opts?: { readOnly?: boolean }): Promise<T>;
+  ping(): Promise<void>;
+  close(): Promise<void>;
+  /**
+   * What the store's queries tell of its health. A query that fails for want of the store
+   * (down, unreachable, frozen, unreadable) throws `StoreUnavailable` (store/health.ts).
+   */
+  readonly health: StoreHealth;
+}
+
+/**
+ * Bounds on waiting for PostgreSQL (ms; 0 = none), for the server's request path. Bulk
+ * transactions (ingest, migrations) run without the statement timeout.
+ */
+export interface StoreTimeouts {
+  /** Opening a connection (TCP, startup, authentication). */
+  connectMs: number;
+  /** One statement (server-side `statement_timeout`; the client gives up 1 s later if the server does not answer at all). */
+  statementMs: number;
+  /** Waiting for a pooled connection, opening one included. */
+  acquireMs: number;
+}
+
+/** What the request path may know of a store besides its readers: whether it answers. */
+export type StoreStatus = Pick<Store, 'ping' | 'health'>;
