@@ -40,7 +40,7 @@ for (const kind of KINDS) {
       expect((await done).signal).toBe('SIGKILL');
       expect(await snapshot(h.store)).toEqual(before);
       // The store is healthy: a dry run over it works.
-      expect(mds(h.url, 'ingest', 'bars_1m', big.file, '--dry-run').code).toBe(0);
+      expect((await mds(h.url, 'ingest', 'bars_1m', big.file, '--dry-run')).code).toBe(0);
     });
 
     it('readers see the old data or the new, never a mix, while a load runs', async () => {

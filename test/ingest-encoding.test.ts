@@ -138,18 +138,18 @@ describe('readRecords in GBK', () => {
 });
 
 describe('mds ingest --encoding', () => {
-  it('exits 2 naming file:line for a GBK file, 0 with --encoding gbk', () => {
+  it('exits 2 naming file:line for a GBK file, 0 with --encoding gbk', async () => {
     const db = join(tmp(), 'store.sqlite');
     const markets = file('cli-markets.csv', MARKETS);
-    expect(mds(db, 'migrate').code).toBe(0);
-    expect(mds(db, 'ingest', 'markets', markets).code).toBe(0);
+    expect((await mds(db, 'migrate')).code).toBe(0);
+    expect((await mds(db, 'ingest', 'markets', markets)).code).toBe(0);
     const path = file('cli-gbk.csv', gbk(INSTRUMENTS));
-    const refused = mds(db, 'ingest', 'instruments', path);
+    const refused = await mds(db, 'ingest', 'instruments', path);
     expect(refused.code).toBe(2);
     expect(refused.stderr).toContain(`${path}:2: not valid UTF-8 text: the file decodes as GB18030`);
     expect(refused.stderr).toContain('--encoding gbk');
-    const loaded = mds(db, 'ingest', 'instruments', path, '--encoding', 'gbk');
+    const loaded = await mds(db, 'ingest', 'instruments', path, '--encoding', 'gbk');
     expect(loaded.code, loaded.stderr).toBe(0);
-    expect(mds(db, 'export', 'instruments').stdout).toContain('600000.SH,equity,main,浦发银行');
+    expect((await mds(db, 'export', 'instruments')).stdout).toContain('600000.SH,equity,main,浦发银行');
   });
 });
