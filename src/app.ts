@@ -38,6 +38,8 @@ export interface AppOptions {
   logger?: FastifyServerOptions['logger'];
   /** Milliseconds a connection may take to send a request's line and headers (408 after); default 20 s. */
   headersTimeout?: number;
+  /** The clock of the catalog's once-a-second data version check (default Date.now; tests advance theirs). */
+  now?: () => number;
 }
 
 /** Query parameters that look like credentials: their values never reach the logs. */
@@ -101,7 +103,7 @@ export async function buildApp(opts: AppOptions): Promise<App> {
 
   const db = opts.store.db;
   const catalog = new Catalog(db, 1000, async () =>
-    (await opts.store.select<{ value: string }>('select value from meta where key = ?', ['data_version']))[0]?.value);
+    (await opts.store.select<{ value: string }>('select value from meta where key = ?', ['data_version']))[0]?.value, opts.now);
   const marketData = new MarketDataReader(opts.store);
   const reference = new ReferenceReader(db);
   const calendars = new Calendars(reference, catalog);

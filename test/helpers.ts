@@ -47,7 +47,15 @@ export async function dropPostgres(url: string): Promise<void> {
 /** The small demo used across tests: all boards, new listings, ST, 1m/quote/trade days. */
 export const SMALL_DEMO: Partial<DemoOptions> = { seed: 7, equities: 40, start: 20250102, end: 20251120, minuteDays: 3, tickDays: 2 };
 
-export interface Harness { app: App; store: Store; key: string; url: string; close(): Promise<void> }
+export interface Harness {
+  app: App; store: Store; key: string; url: string;
+  /**
+   * Moves the app's clock a second on: its next request reads the store's data version again
+   * (the catalog checks it at most once a second), as a running server does within a second.
+   */
+  secondPasses(): void;
+  close(): Promise<void>;
+}
 
 /** A migrated store with the small demo (none with `null`), an API key, and the app over it. */
 export async function harness(url: string, demo: Partial<DemoOptions> | null = SMALL_DEMO): Promise<Harness> {
@@ -55,10 +63,12 @@ export async function harness(url: string, demo: Partial<DemoOptions> | null = S
   await migrate(store);
   if (demo !== null) await generateDemo(store, demo);
   const { key } = await new KeyStore(store.db).create('test');
-  const app = await buildApp({ config: { ...loadConfig({}), databaseUrl: url }, store });
+  let ahead = 0;
+  const app = await buildApp({ config: { ...loadConfig({}), databaseUrl: url }, store, now: () => Date.now() + ahead });
   await app.ready();
   return {
     app, store, key, url,
+    secondPasses() { ahead += 1000; },
     async close() {
       await app.close();
       await store.close();

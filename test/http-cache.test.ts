@@ -62,7 +62,7 @@ describe('HTTP caching and compression', () => {
       + `${eq},${b.trade_date},${b.open},${b.high},${b.low},${b.close},${b.volume + 100},${b.amount}\n`);
     const res = await ingest(h.store, [{ path: join(dir, 'bars_1d.csv'), dataset: DATASETS.find((d) => d.name === 'bars_1d')! }]);
     expect(res.datasets[0].updated).toBe(1);
-    await new Promise((r) => setTimeout(r, 1100)); // servers re-check the data version each second
+    h.secondPasses(); // servers re-check the data version each second
     const after = await h.app.inject({ url: path, headers: { 'x-api-key': h.key, 'if-none-match': before.headers.etag as string } });
     expect(after.statusCode).toBe(200);
     expect(after.headers.etag).not.toBe(before.headers.etag);

@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { get, harness, type Harness } from './helpers.js';
-import { KINDS, sleep, tmp } from './ingest-helpers.js';
+import { KINDS, tmp } from './ingest-helpers.js';
 import { openStore } from '../src/store/store.js';
 import { ingest } from '../src/ingest/load.js';
 import { dataset } from '../src/ingest/registry.js';
@@ -51,7 +51,7 @@ for (const kind of KINDS) {
       await loader.close();
       expect(r.errors).toEqual([]);
       expect(r.dataVersion).not.toBeNull();
-      await sleep(1100);
+      h.secondPasses();
 
       const limits = (await get(h, `/api/v1/equities/${eq.id}/price-limits?date=${formatDate(d1)}`)).body.data;
       expect(limits).toHaveLength(1);
