@@ -1,18 +1,27 @@
 import pg from 'pg';
 import { randomBytes } from 'node:crypto';
-import { existsSync } from 'node:fs';
+import { existsSync, mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { buildApp } from '../src/app.js';
 import { loadConfig } from '../src/config.js';
 import { migrate, openStore, type Store } from '../src/store/store.js';
-import { generateDemo, type DemoOptions } from '../src/demo/generate.js';
+import type { DemoOptions } from '../src/demo/generate.js';
+import { openDemoStore } from './demo-templates.js';
 import { KeyStore } from '../src/auth/keys.js';
 import type { App } from '../src/http/services.js';
 
 /** PostgreSQL server for the contract suite; unset means the PostgreSQL runs are skipped. */
 export const PG_URL = process.env.TEST_DATABASE_URL ?? '';
+const SQLITE_DIR_PREFIX = join(tmpdir(), 'mds-store-');
+/**
+ * The stores every store-facing suite runs on: a new SQLite file (in a directory of its own,
+ * removed by Harness.close; other connections and the CLI can open it by name) and, with
+ * TEST_DATABASE_URL, a new PostgreSQL database.
+ */
 export const STORES: { name: string; url: () => Promise<string> }[] = [
-  { name: 'sqlite', url: async () => ':memory:' },
+  { name: 'sqlite', url: async () => join(mkdtempSync(SQLITE_DIR_PREFIX), 'store.sqlite') },
   ...(PG_URL ? [{ name: 'postgres', url: () => freshPostgres() }] : []),
 ];
 if (!PG_URL) console.warn('TEST_DATABASE_URL is not set: the PostgreSQL runs of the contract suite are skipped.');
@@ -57,11 +66,16 @@ export interface Harness {
   close(): Promise<void>;
 }
 
-/** A migrated store with the small demo (none with `null`), an API key, and the app over it. */
+/**
+ * A migrated store with the small demo (none with `null`), an API key, and the app over it. The
+ * demo is generated once per run and options, and copied (test/demo-templates.ts).
+ */
 export async function harness(url: string, demo: Partial<DemoOptions> | null = SMALL_DEMO): Promise<Harness> {
-  const store = openStore(url);
-  await migrate(store);
-  if (demo !== null) await generateDemo(store, demo);
+  let store: Store;
+  if (demo === null) {
+    store = openStore(url);
+    await migrate(store);
+  } else store = await openDemoStore(url, demo);
   const { key } = await new KeyStore(store.db).create('test');
   let ahead = 0;
   const app = await buildApp({ config: { ...loadConfig({}), databaseUrl: url }, store, now: () => Date.now() + ahead });
@@ -73,6 +87,7 @@ export async function harness(url: string, demo: Partial<DemoOptions> | null = S
       await app.close();
       await store.close();
       if (url.startsWith('postgres')) await dropPostgres(url);
+      else if (url.startsWith(SQLITE_DIR_PREFIX)) rmSync(dirname(url), { recursive: true, force: true });
     },
   };
 }
