@@ -21,8 +21,8 @@ import { loadConfig } from '../src/config.js';
 import { ingest } from '../src/ingest/load.js';
 import { dataset } from '../src/ingest/registry.js';
 import { openStore, type Store } from '../src/store/store.js';
-import { get, harness, type Harness } from './helpers.js';
-import { KINDS, tmp } from './ingest-helpers.js';
+import { get, harness, STORES, type Harness } from './helpers.js';
+import { tmp } from './ingest-helpers.js';
 
 /** Commits per store, and a bound on the time they may take. */
 const COMMITS = 8;
@@ -51,7 +51,7 @@ function stateFiles(s: 0 | 1, equity: Record<string, string>, bars: Record<strin
   });
 }
 
-describe.each(KINDS)('one data version per response ($name)', ({ url: makeUrl }) => {
+describe.each(STORES)('one data version per response ($name)', ({ url: makeUrl }) => {
   let h: Harness;
   let writer: Store;
   let urls: string[];

@@ -9,8 +9,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { HAVE_SHARED, SHARED, walk, type Harness } from './helpers.js';
-import { emptyHarness, KINDS, sleep, tmp } from './ingest-helpers.js';
+import { HAVE_SHARED, SHARED, STORES, walk, type Harness } from './helpers.js';
+import { emptyHarness, sleep, tmp } from './ingest-helpers.js';
 import pg from 'pg';
 import { openStore, type Store } from '../src/store/store.js';
 import { DerivedDaily } from '../src/ingest/derived-daily.js';
@@ -76,7 +76,7 @@ const INSTRUMENTS = ['instrument_id,kind,board,name,name_en,list_date,base_date,
   '688001.SH,equity,star,华兴源创,Suzhou HYC Technology,2019-07-22,,'];
 const MARKETS = ['id,name,name_local,mic,timezone,currency,opened', 'SH,Shanghai Stock Exchange,上海证券交易所,XSHG,Asia/Shanghai,CNY,1990-12-19'];
 
-for (const kind of KINDS) {
+for (const kind of STORES) {
   describe.skipIf(!HAVE_SHARED)(`daily bars derived from 1m bars at ingest (${kind.name})`, () => {
     let h: Harness;
     let dir: string;

@@ -3,15 +3,15 @@ import { gunzipSync, brotliDecompressSync } from 'node:zlib';
 import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { get, harness, type Harness } from './helpers.js';
+import { get, harness, STORES, type Harness } from './helpers.js';
 import { ingest } from '../src/ingest/load.js';
 import { DATASETS } from '../src/ingest/registry.js';
 
-describe('HTTP caching and compression', () => {
+describe.each(STORES)('HTTP caching and compression on $name', ({ url }) => {
   let h: Harness;
   let eq: string;
   beforeAll(async () => {
-    h = await harness(':memory:');
+    h = await harness(await url());
     eq = (await get(h, '/api/v1/equities?page[size]=1')).body.data[0].id;
   });
   afterAll(async () => { await h?.close(); });

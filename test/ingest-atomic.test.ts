@@ -1,15 +1,15 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { get, harness, type Harness } from './helpers.js';
-import { KINDS, mds, snapshot, tmp } from './ingest-helpers.js';
+import { get, harness, STORES, type Harness } from './helpers.js';
+import { mds, snapshot, tmp } from './ingest-helpers.js';
 import { exportDatasets } from '../src/ingest/export.js';
 import { dataset } from '../src/ingest/registry.js';
 
 const version = async (h: Harness) =>
   (await h.store.db.selectFrom('meta').select('value').where('key', '=', 'data_version').executeTakeFirst())?.value ?? null;
 
-for (const kind of KINDS) {
+for (const kind of STORES) {
   describe(`ingest is idempotent and all-or-nothing (${kind.name})`, () => {
     let h: Harness;
     const dir = tmp();

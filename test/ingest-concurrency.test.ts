@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { join } from 'node:path';
-import { get, harness, type Harness } from './helpers.js';
-import { exited, KINDS, mds, mdsChild, snapshot, tmp, writeMinuteBars, writerActive } from './ingest-helpers.js';
+import { get, harness, STORES, type Harness } from './helpers.js';
+import { exited, mds, mdsChild, snapshot, tmp, writeMinuteBars, writerActive } from './ingest-helpers.js';
 import { openStore, type Store } from '../src/store/store.js';
 import { marketTradingDays } from '../src/market/calendar.js';
 import { formatDate } from '../src/lib/time.js';
@@ -17,7 +17,7 @@ async function bigFile(h: Harness, dir: string) {
 
 const count = async (s: Store) => Number((await s.db.selectFrom('bars_1m').select((eb) => eb.fn.countAll().as('n')).executeTakeFirstOrThrow()).n);
 
-for (const kind of KINDS) {
+for (const kind of STORES) {
   describe(`a load is one transaction (${kind.name})`, () => {
     let h: Harness;
     let reader: Store;

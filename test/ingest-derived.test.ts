@@ -1,8 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { get, harness, type Harness } from './helpers.js';
-import { KINDS, tmp } from './ingest-helpers.js';
+import { get, harness, STORES, type Harness } from './helpers.js';
+import { tmp } from './ingest-helpers.js';
 import { openStore } from '../src/store/store.js';
 import { ingest } from '../src/ingest/load.js';
 import { dataset } from '../src/ingest/registry.js';
@@ -17,7 +17,7 @@ const px = (v: number) => formatScaled(v, 3, 2);
  * bar; within the catalog's one-second re-check, adjusted bars, limits, pools and aggregated
  * bars follow (no restart).
  */
-for (const kind of KINDS) {
+for (const kind of STORES) {
   describe(`derived data follows an ingest without a restart (${kind.name})`, () => {
     let h: Harness;
     beforeAll(async () => { h = await harness(await kind.url()); });

@@ -8,8 +8,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { gzipSync } from 'node:zlib';
-import type { Harness } from './helpers.js';
-import { emptyHarness, KINDS, mds, snapshot, tmp } from './ingest-helpers.js';
+import { STORES, type Harness } from './helpers.js';
+import { emptyHarness, mds, snapshot, tmp } from './ingest-helpers.js';
 import { ingest, type IngestResult } from '../src/ingest/load.js';
 import { dataset } from '../src/ingest/registry.js';
 import { layoutOf } from '../src/ingest/vendors/index.js';
@@ -62,7 +62,7 @@ describe('GBK bytes of the table', () => {
   });
 });
 
-describe.each(KINDS)('ingest encodings ($name)', ({ url }) => {
+describe.each(STORES)('ingest encodings ($name)', ({ url }) => {
   let h: Harness;
   beforeAll(async () => {
     h = await emptyHarness(await url());

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { readdirSync, readFileSync } from 'node:fs';
-import { get } from './helpers.js';
-import { emptyHarness, KINDS, mds } from './ingest-helpers.js';
+import { get, STORES } from './helpers.js';
+import { emptyHarness, mds } from './ingest-helpers.js';
 import { DATASETS } from '../src/ingest/registry.js';
 import { withDatasetDocs } from '../src/ingest/docs.js';
 import type { Harness } from './helpers.js';
@@ -25,7 +25,7 @@ describe('examples/', () => {
   });
 });
 
-for (const kind of KINDS) {
+for (const kind of STORES) {
   describe(`every example loads into an empty ${kind.name} store`, () => {
     let h: Harness;
     let out: Awaited<ReturnType<typeof mds>>;

@@ -13,15 +13,9 @@ import type { Store } from '../src/store/store.js';
 import { exportDatasets } from '../src/ingest/export.js';
 import { DATASETS } from '../src/ingest/registry.js';
 import { run } from '../src/cli/run.js';
-import { freshPostgres, harness, PG_URL, type Harness } from './helpers.js';
+import { harness, type Harness } from './helpers.js';
 
 export const tmp = (prefix = 'mds-ingest-') => mkdtempSync(join(tmpdir(), prefix));
-
-/** Store kinds of the suites: a SQLite file (the CLI opens it again by name) and, when set, PostgreSQL. */
-export const KINDS: { name: string; url: () => Promise<string> }[] = [
-  { name: 'sqlite', url: async () => join(tmp(), 'store.sqlite') },
-  ...(PG_URL ? [{ name: 'postgres', url: () => freshPostgres() }] : []),
-];
 
 /** The real CLI as a child process: `node --import tsx src/cli/index.ts`. */
 export const CLI = ['--import', 'tsx', 'src/cli/index.ts'];

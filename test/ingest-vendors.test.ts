@@ -1,8 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { get, HAVE_SHARED, SHARED, walk, type Harness } from './helpers.js';
-import { emptyHarness, KINDS, mds, snapshot, tmp } from './ingest-helpers.js';
+import { get, HAVE_SHARED, SHARED, STORES, walk, type Harness } from './helpers.js';
+import { emptyHarness, mds, snapshot, tmp } from './ingest-helpers.js';
 import { loadSharedData } from './shared-data.js';
 import { ingest, type IngestResult } from '../src/ingest/load.js';
 import { dataset } from '../src/ingest/registry.js';
@@ -51,7 +51,7 @@ function minuteFile(path: string, rows: [string, string, number, number, number,
 
 const TS_DAILY = 'ts_code,trade_date,open,high,low,close,pre_close,change,pct_chg,vol,amount\n';
 
-for (const kind of KINDS) {
+for (const kind of STORES) {
   describe(`vendor formats on ${kind.name}`, () => {
     let h: Harness;
     let dir: string;
