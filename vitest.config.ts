@@ -8,5 +8,10 @@ export default defineConfig({
     testTimeout: 60_000,
     hookTimeout: 180_000,
     pool: 'forks',
+    // Two workers even on two cores (the default is cores - 1): much of the suite waits on
+    // PostgreSQL, child processes and sockets. Files share a worker's modules (no test file
+    // changes process-wide state), so the app's modules are loaded once per worker, not per file.
+    maxWorkers: 2,
+    isolate: false,
   },
 });

@@ -96,7 +96,8 @@ describe('WORKERS=2', () => {
     try {
       const srv = await spawnServer({ DATABASE_URL: join(tmp('mds-life-'), 'store.sqlite'), WORKERS: '2', PORT: String(port) });
       running.push(srv);
-      const { exit } = await exitWithin(srv, 40_000);
+      // Five workers, each loading the app before it fails to listen: a bound, not a timing (it failed at 40 s under load).
+      const { exit } = await exitWithin(srv, 100_000);
       expect(exit, srv.stderr()).toEqual({ code: 1, signal: null });
       const failed = srv.stderr().match(/failed to start \(exit code 1\); starting another in \d+ ms/g) ?? [];
       expect(failed.length).toBeLessThanOrEqual(4);
@@ -105,5 +106,5 @@ describe('WORKERS=2', () => {
     } finally {
       blocker.close();
     }
-  });
+  }, 120_000);
 });
