@@ -3,8 +3,15 @@ import { defineConfig } from 'vitest/config';
 export default defineConfig({
   test: {
     include: ['src/**/*.test.ts', 'test/**/*.test.ts'],
+    // A directory for the run's demo templates, generated once and copied (test/demo-templates.ts).
+    globalSetup: ['test/global-setup.ts'],
     testTimeout: 60_000,
     hookTimeout: 180_000,
     pool: 'forks',
+    // Two workers even on two cores (the default is cores - 1): much of the suite waits on
+    // PostgreSQL, child processes and sockets. Files share a worker's modules (no test file
+    // changes process-wide state), so the app's modules are loaded once per worker, not per file.
+    maxWorkers: 2,
+    isolate: false,
   },
 });

@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { get, HAVE_SHARED, SHARED, STORES, walk, type Harness } from './helpers.js';
-import { emptyHarness, sleep, tmp } from './ingest-helpers.js';
+import { emptyHarness, tmp } from './ingest-helpers.js';
 import { ingest } from '../src/ingest/load.js';
 import { exportDatasets } from '../src/ingest/export.js';
 import { dataset } from '../src/ingest/registry.js';
@@ -14,7 +14,7 @@ import { divRoundHalfUp, formatScaled, parseScaled } from '../src/lib/decimal.js
 
 if (!HAVE_SHARED) console.warn(`${SHARED} is absent: the Vanke (000002.SZ) adj_factors checks are skipped.`);
 
-/** Loads canonical CSV texts, by dataset name, in one ingest command; `settle` waits for the app to see the new data version (checked every second). */
+/** Loads canonical CSV texts, by dataset name, in one ingest command; `settle` lets a second pass for the app to see the new data version (checked every second). */
 async function load(h: Harness, files: Record<string, string[]>, settle = false): Promise<void> {
   const dir = tmp('mds-adj-');
   const input = Object.entries(files).map(([name, lines]) => {
@@ -24,7 +24,7 @@ async function load(h: Harness, files: Record<string, string[]>, settle = false)
   });
   const r = await ingest(h.store, input);
   if (!r.ok) throw new Error(r.errors.join('\n'));
-  if (settle) await sleep(1100);
+  if (settle) h.secondPasses();
 }
 
 const MARKET = (id: string) => `${id},${id === 'SZ' ? 'Shenzhen Stock Exchange,深圳证券交易所,XSHE' : 'Shanghai Stock Exchange,上海证券交易所,XSHG'},Asia/Shanghai,CNY,1990-12-01`;

@@ -75,7 +75,7 @@ describe.each(STORES)('analytics on $name', ({ url }) => {
     }).execute();
     await h.store.db.insertInto('meta').values({ key: 'data_version', value: 'test-mid-walk' })
       .onConflict((oc) => oc.column('key').doUpdateSet({ value: 'test-mid-walk' })).execute();
-    await new Promise((r) => setTimeout(r, 1100)); // the catalog re-checks the data version each second
+    h.secondPasses(); // the catalog re-checks the data version each second
     let rows = [...first.body.data];
     let next = first.body.links.next;
     while (next) { const r = await get(h, next); rows = rows.concat(r.body.data); next = r.body.links.next; }
@@ -84,7 +84,7 @@ describe.each(STORES)('analytics on $name', ({ url }) => {
     expect(fresh[0].close).not.toBe(before[0].close);
     await h.store.db.deleteFrom('corporate_actions').where('inst', '=', inst).where('ex_date', '=', Number(last)).execute();
     await h.store.db.updateTable('meta').set({ value: 'test-after' }).where('key', '=', 'data_version').execute();
-    await new Promise((r) => setTimeout(r, 1100));
+    h.secondPasses();
   });
 
   it('gives each indicator point the same values whatever window or page selects it', async () => {

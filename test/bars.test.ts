@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { get, harness, walk, type Harness } from './helpers.js';
+import { get, harness, STORES, walk, type Harness } from './helpers.js';
 
 /** Bars of every interval, checked against aggregation written independently here. */
 const toMilli = (s: string) => Math.round(Number(s) * 1000);
@@ -27,12 +27,12 @@ const shape = (b: any) => ({
   volume: b.volume, amount: Math.round(Number(b.amount) * 100),
 });
 
-describe('bars', () => {
+describe.each(STORES)('bars on $name', ({ url }) => {
   let h: Harness;
   let eq: string;
   let minuteDays: string[];
   beforeAll(async () => {
-    h = await harness(':memory:');
+    h = await harness(await url());
     eq = (await get(h, '/api/v1/equities?board=chinext&page[size]=1')).body.data[0].id;
     const m = await walk(h, `/api/v1/equities/${eq}/bars?interval=1m`, 1000);
     minuteDays = [...new Set(m.map((b) => b.trade_date))];

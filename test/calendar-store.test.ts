@@ -1,12 +1,12 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { get, walk, type Harness } from './helpers.js';
-import { emptyHarness, KINDS, tmp } from './ingest-helpers.js';
+import { get, STORES, walk, type Harness } from './helpers.js';
+import { emptyHarness, tmp } from './ingest-helpers.js';
 import { ingest } from '../src/ingest/load.js';
 import { dataset } from '../src/ingest/registry.js';
 
-for (const kind of KINDS) {
+for (const kind of STORES) {
   describe(`every store answers with the shipped calendars, corrected by loaded days (${kind.name})`, () => {
     let h: Harness, h2: Harness;
     const dir = tmp();

@@ -1,22 +1,39 @@
 import { describe, expect, it } from 'vitest';
-import { execFileSync } from 'node:child_process';
+import { spawnSync } from 'node:child_process';
 import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { openStore } from '../src/derived/open.js';
+import { migrate, openStore } from '../src/derived/open.js';
 import { hashKey } from '../src/auth/keys.js';
+import { cli, CLI, mds } from './ingest-helpers.js';
 
-const mds = (db: string, ...args: string[]) => execFileSync(process.execPath,
-  ['--import', 'tsx', 'src/cli/index.ts', '--database', db, ...args], { encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'] });
+const KEY = /^mds_[A-Za-z0-9]{8}_[A-Za-z0-9]{32}\n$/;
+const tmpDb = () => join(mkdtempSync(join(tmpdir(), 'mds-cli-')), 'cli.sqlite');
+
+/** `mds` in-process: stdout, failing on a non-zero exit as a child process would. */
+async function ok(db: string, ...args: string[]): Promise<string> {
+  const r = await mds(db, ...args);
+  if (r.code !== 0) throw new Error(`mds ${args.join(' ')} exited ${r.code}: ${r.stderr}`);
+  return r.stdout;
+}
 
 describe('mds CLI', () => {
   it('creates keys printed alone, stored only as hashes; lists and revokes them', async () => {
-    const db = join(mkdtempSync(join(tmpdir(), 'mds-cli-')), 'cli.sqlite');
-    expect(mds(db, 'migrate')).toMatch(/applied: 0001_core|schema up to date/);
-    const out = mds(db, 'keys', 'create', '--name', 'alice');
-    expect(out).toMatch(/^mds_[A-Za-z0-9]{8}_[A-Za-z0-9]{32}\n$/);
+    const db = tmpDb();
+    await ok(db, 'migrate');
+    // Every migration is applied (what a new store's `migrate` prints is issue 19, item 2), and a second run has nothing to do.
+    const fresh = openStore(':memory:');
+    const all = await migrate(fresh);
+    await fresh.close();
+    expect(all.length).toBeGreaterThan(5);
+    const migrated = openStore(db);
+    expect((await migrated.db.selectFrom('kysely_migration' as any).select('name').orderBy('name').execute()).map((r: any) => r.name)).toEqual(all);
+    await migrated.close();
+    expect(await ok(db, 'migrate')).toBe('schema up to date\n');
+    const out = await ok(db, 'keys', 'create', '--name', 'alice');
+    expect(out).toMatch(KEY);
     const key = out.trim();
-    const list = mds(db, 'keys', 'list');
+    const list = await ok(db, 'keys', 'list');
     expect(list).toContain('alice');
     expect(list).not.toContain(key);
     const store = openStore(db);
@@ -26,14 +43,34 @@ describe('mds CLI', () => {
     expect(JSON.stringify(rows)).not.toContain(key.slice(13));
     await store.close();
     const id = key.slice(4, 12);
-    expect(mds(db, 'keys', 'revoke', id)).toContain(`revoked ${id}`);
-    expect(mds(db, 'keys', 'list')).toMatch(/alice\t\S+\t20\d\d-/);
-    expect(() => mds(db, 'keys', 'revoke', id)).toThrow();
+    expect(await ok(db, 'keys', 'revoke', id)).toContain(`revoked ${id}`);
+    expect(await ok(db, 'keys', 'list')).toMatch(/alice\t\S+\t20\d\d-/);
+    expect(await mds(db, 'keys', 'revoke', id)).toEqual({ code: 1, stdout: '', stderr: `mds: no active key ${id}\n` });
   });
 
-  it('prints the OpenAPI document', () => {
-    const doc = JSON.parse(mds(':memory:', 'openapi'));
+  it('prints the OpenAPI document', async () => {
+    const doc = JSON.parse(await ok(':memory:', 'openapi'));
     expect(doc.openapi).toBe('3.1.0');
     expect(Object.keys(doc.paths)).toContain('/api/v1/equities/{instrument_id}/bars');
+  });
+
+  it('answers usage errors, --help and --version with commander\'s exit codes', async () => {
+    const unknown = await cli('nonsense');
+    expect(unknown.code).toBe(1);
+    expect(unknown.stderr).toContain("unknown command 'nonsense'");
+    const help = await cli('--help');
+    expect(help.code).toBe(0);
+    expect(help.stdout).toMatch(/^Usage: mds \[options\] \[command\]/);
+    expect((await cli('--version')).stdout).toMatch(/^\d+\.\d+\.\d+\n$/);
+  });
+});
+
+describe('mds as a process (smoke test)', () => {
+  it('node --import tsx src/cli/index.ts creates a key on a new store, printed alone, and exits 0', () => {
+    const db = tmpDb();
+    const run = (...args: string[]) => spawnSync(process.execPath, [...CLI, '--database', db, ...args], { encoding: 'utf8' });
+    const created = run('keys', 'create', '--name', 'smoke');
+    expect([created.status, created.stderr]).toEqual([0, '']);
+    expect(created.stdout).toMatch(KEY);
   });
 });

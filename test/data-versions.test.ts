@@ -16,15 +16,15 @@ import { buildApp } from '../src/app/app.js';
 import { Catalog } from '../src/store/catalog.js';
 import { registerDataTags, registerHttpCache, VERSION_ATTEMPTS } from '../src/http/plugins/http-cache.js';
 import { registerErrorHandling } from '../src/http/plugins/errors.js';
-import { bumpDataVersion } from '../src/store/meta.js';
 import { migrate } from '../src/derived/open.js';
+import { bumpDataVersion } from '../src/store/meta.js';
 import { loadConfig } from '../src/app/config.js';
 import { ingest } from '../src/ingest/load.js';
 import { dataset } from '../src/ingest/registry.js';
 import { openStore } from '../src/derived/open.js';
 import type { Store } from '../src/store/types.js';
-import { get, harness, type Harness } from './helpers.js';
-import { KINDS, tmp } from './ingest-helpers.js';
+import { get, harness, STORES, type Harness } from './helpers.js';
+import { tmp } from './ingest-helpers.js';
 
 /** Commits per store, and a bound on the time they may take. */
 const COMMITS = 8;
@@ -53,7 +53,7 @@ function stateFiles(s: 0 | 1, equity: Record<string, string>, bars: Record<strin
   });
 }
 
-describe.each(KINDS)('one data version per response ($name)', ({ url: makeUrl }) => {
+describe.each(STORES)('one data version per response ($name)', ({ url: makeUrl }) => {
   let h: Harness;
   let writer: Store;
   let urls: string[];

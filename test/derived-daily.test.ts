@@ -9,8 +9,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { HAVE_SHARED, SHARED, walk, type Harness } from './helpers.js';
-import { emptyHarness, KINDS, sleep, tmp } from './ingest-helpers.js';
+import { HAVE_SHARED, SHARED, STORES, walk, type Harness } from './helpers.js';
+import { emptyHarness, sleep, tmp } from './ingest-helpers.js';
 import pg from 'pg';
 import { openStore } from '../src/derived/open.js';
 import type { Store } from '../src/store/types.js';
@@ -77,7 +77,7 @@ const INSTRUMENTS = ['instrument_id,kind,board,name,name_en,list_date,base_date,
   '688001.SH,equity,star,华兴源创,Suzhou HYC Technology,2019-07-22,,'];
 const MARKETS = ['id,name,name_local,mic,timezone,currency,opened', 'SH,Shanghai Stock Exchange,上海证券交易所,XSHG,Asia/Shanghai,CNY,1990-12-19'];
 
-for (const kind of KINDS) {
+for (const kind of STORES) {
   describe.skipIf(!HAVE_SHARED)(`daily bars derived from 1m bars at ingest (${kind.name})`, () => {
     let h: Harness;
     let dir: string;
@@ -203,7 +203,7 @@ for (const kind of KINDS) {
         const r = await ingest(other.store, [{ path: join(dir, 'bars_1m.csv'), dataset: dataset('bars_1m')! }]);
         expect([r.datasets[0].unchanged, r.derived]).toEqual([240, { inserted: 1, updated: 0, unchanged: 0 }]);
         expect(r.dataVersion).not.toBeNull();
-        await sleep(1100); // the app re-checks the data version at most once a second
+        other.secondPasses(); // the app re-checks the data version at most once a second
         expect((await daily()).map(served)).toEqual(dayBars(day).map(apiDay));
       } finally { await other.close(); }
     });

@@ -5,6 +5,7 @@
  * cluster (test/private-postgres.ts), never on a shared server.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import pg from 'pg';
 import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { sql } from 'kysely';
@@ -18,6 +19,14 @@ import { StoreUnavailable } from '../src/store/health.js';
 import { NO_PRIVATE_PG, privatePostgres, type PrivatePostgres } from './private-postgres.js';
 import { exited, sleep, tmp } from './ingest-helpers.js';
 import { probe, serve, type Served } from './serve-helpers.js';
+
+/** Resolves once `done()` holds, checked every 25 ms; throws after `limitMs` (a bound, not a timing). */
+async function until(what: string, done: () => boolean | Promise<boolean>, limitMs = 20_000): Promise<void> {
+  for (const end = Date.now() + limitMs; !(await done());) {
+    if (Date.now() > end) throw new Error(`not within ${limitMs} ms: ${what}`);
+    await sleep(25);
+  }
+}
 
 const DEMO = { seed: 7, equities: 20, start: 20250102, end: 20250601, minuteDays: 1, tickDays: 1 };
 
@@ -44,26 +53,26 @@ function expectNotReady(r: Awaited<ReturnType<typeof probe>>) {
 }
 
 describe.skipIf(NO_PRIVATE_PG !== null)('PostgreSQL faults (private cluster)', () => {
-  let pg: PrivatePostgres;
+  let cluster: PrivatePostgres;
   let key: string, eq: string;
   let srv: Served;
   const bars = (i: number) => `${srv.base}/api/v1/equities/${eq}/bars?interval=1d&page[size]=${1 + (i % 50)}`;
 
   beforeAll(async () => {
-    pg = privatePostgres();
-    ({ key, eq } = await seed(pg.url));
-    srv = await serve({ DATABASE_URL: pg.url, PG_CONNECT_TIMEOUT_MS: '1000', PG_STATEMENT_TIMEOUT_MS: '1000', PG_POOL_ACQUIRE_TIMEOUT_MS: '1000' });
+    cluster = privatePostgres();
+    ({ key, eq } = await seed(cluster.url));
+    srv = await serve({ DATABASE_URL: cluster.url, PG_CONNECT_TIMEOUT_MS: '1000', PG_STATEMENT_TIMEOUT_MS: '1000', PG_POOL_ACQUIRE_TIMEOUT_MS: '1000' });
   });
   afterAll(async () => {
     await srv?.stop();
-    pg?.remove();
+    cluster?.remove();
   });
 
   it('a stopped server: 503 not_ready with Retry-After, readiness 503, health 200, one log line; recovers without a restart', async () => {
     expect((await probe(bars(0), key)).status).toBe(200);
     expect((await probe(`${srv.base}/api/v1/system/readiness`)).status).toBe(200);
     const before = srv.logs.length;
-    pg.stop();
+    cluster.stop();
     const t = Date.now();
     try {
       for (let round = 0; round < 4; round++) {
@@ -73,7 +82,7 @@ describe.skipIf(NO_PRIVATE_PG !== null)('PostgreSQL faults (private cluster)', (
       expectNotReady(await probe(`${srv.base}/api/v1/system/readiness`));
       expect((await probe(`${srv.base}/api/v1/system/health`)).status).toBe(200);
     } finally {
-      pg.start();
+      cluster.start();
     }
     const seconds = Math.ceil((Date.now() - t) / 1000);
     let ready = 0;
@@ -94,7 +103,7 @@ describe.skipIf(NO_PRIVATE_PG !== null)('PostgreSQL faults (private cluster)', (
 
   it('a frozen server: requests and readiness answer 503 within the timeouts, never hang; recovers on thaw', async () => {
     expect((await probe(bars(0), key)).status).toBe(200);
-    pg.freeze();
+    cluster.freeze();
     try {
       // More at once than the pool holds: some wait for a connection, some for an answer, some to connect.
       const rs = await Promise.all(Array.from({ length: 14 }, (_, i) => probe(bars(i + 1), key)));
@@ -106,7 +115,7 @@ describe.skipIf(NO_PRIVATE_PG !== null)('PostgreSQL faults (private cluster)', (
       expectNotReady(ready);
       expect((await probe(`${srv.base}/api/v1/system/health`)).status).toBe(200);
     } finally {
-      pg.thaw();
+      cluster.thaw();
     }
     let status = 0;
     for (let i = 0; i < 40 && status !== 200; i++) {
@@ -117,19 +126,20 @@ describe.skipIf(NO_PRIVATE_PG !== null)('PostgreSQL faults (private cluster)', (
   });
 
   it('SIGTERM while a request waits on a frozen server: the request is answered, then the server exits 0', async () => {
-    const one = await serve({ DATABASE_URL: pg.url, PG_CONNECT_TIMEOUT_MS: '1000', PG_STATEMENT_TIMEOUT_MS: '1000', PG_POOL_ACQUIRE_TIMEOUT_MS: '1000' });
+    const one = await serve({ DATABASE_URL: cluster.url, PG_CONNECT_TIMEOUT_MS: '1000', PG_STATEMENT_TIMEOUT_MS: '1000', PG_POOL_ACQUIRE_TIMEOUT_MS: '1000' });
     try {
       const url = `${one.base}/api/v1/equities/${eq}/bars?interval=1d&page[size]=7`;
       expect((await probe(url, key)).status).toBe(200);
-      pg.freeze();
+      cluster.freeze();
       let inFlight: ReturnType<typeof probe>;
       try {
         inFlight = probe(url.replace('size]=7', 'size]=8'), key);
-        await sleep(300);
+        // The server has the request (it logs it on arrival) and waits on the frozen store.
+        await until('the request logged', () => one.logs.some((l) => String(l.req?.url ?? '').includes('size]=8')));
         one.child.kill('SIGTERM');
         expectNotReady(await inFlight);
       } finally {
-        pg.thaw();
+        cluster.thaw();
       }
       const code = await Promise.race([exited(one.child), sleep(10_000).then(() => null)]);
       expect(code, one.stderr()).toEqual({ code: 0, signal: null });
@@ -139,7 +149,7 @@ describe.skipIf(NO_PRIVATE_PG !== null)('PostgreSQL faults (private cluster)', (
   });
 
   it('statement and pool-acquire timeouts fail as StoreUnavailable; bulk transactions (ingest) run without the statement timeout', async () => {
-    const store = openStore(pg.url, { connectMs: 1000, statementMs: 500, acquireMs: 500 });
+    const store = openStore(cluster.url, { connectMs: 1000, statementMs: 500, acquireMs: 500 });
     try {
       await expect(store.select('select pg_sleep(3)', [])).rejects.toBeInstanceOf(StoreUnavailable);
       expect(await store.bulkTransaction(async (s) => (await s.query<{ ok: number }>('select pg_sleep(1.5), 1 as ok'))[0].ok)).toBe(1);
@@ -147,7 +157,14 @@ describe.skipIf(NO_PRIVATE_PG !== null)('PostgreSQL faults (private cluster)', (
       let done = false;
       const holders = Promise.all(Array.from({ length: 10 }, () => store.bulkTransaction((s) => s.query('select pg_sleep(3)'))))
         .finally(() => { done = true; });
-      await sleep(300);
+      const watcher = new pg.Client({ connectionString: cluster.url });
+      await watcher.connect();
+      try {
+        await until('10 connections in pg_sleep(3)', async () => (await watcher.query(
+          "select count(*)::int as n from pg_stat_activity where state = 'active' and query = 'select pg_sleep(3)'")).rows[0].n === 10);
+      } finally {
+        await watcher.end();
+      }
       const err = await store.select('select 1', []).then(() => null, (e: unknown) => e);
       expect(err).toBeInstanceOf(StoreUnavailable);
       expect((err as StoreUnavailable).reason).toMatch(/timeout exceeded when trying to connect/);

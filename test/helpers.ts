@@ -1,19 +1,28 @@
 import pg from 'pg';
 import { randomBytes } from 'node:crypto';
-import { existsSync } from 'node:fs';
+import { existsSync, mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { buildApp } from '../src/app/app.js';
 import { loadConfig } from '../src/app/config.js';
 import { migrate, openStore } from '../src/derived/open.js';
 import type { Store } from '../src/store/types.js';
-import { generateDemo, type DemoOptions } from '../src/demo/generate.js';
+import type { DemoOptions } from '../src/demo/generate.js';
+import { openDemoStore } from './demo-templates.js';
 import { KeyStore } from '../src/auth/keys.js';
 import type { App } from '../src/http/services.js';
 
 /** PostgreSQL server for the contract suite; unset means the PostgreSQL runs are skipped. */
 export const PG_URL = process.env.TEST_DATABASE_URL ?? '';
+const SQLITE_DIR_PREFIX = join(tmpdir(), 'mds-store-');
+/**
+ * The stores every store-facing suite runs on: a new SQLite file (in a directory of its own,
+ * removed by Harness.close; other connections and the CLI can open it by name) and, with
+ * TEST_DATABASE_URL, a new PostgreSQL database.
+ */
 export const STORES: { name: string; url: () => Promise<string> }[] = [
-  { name: 'sqlite', url: async () => ':memory:' },
+  { name: 'sqlite', url: async () => join(mkdtempSync(SQLITE_DIR_PREFIX), 'store.sqlite') },
   ...(PG_URL ? [{ name: 'postgres', url: () => freshPostgres() }] : []),
 ];
 if (!PG_URL) console.warn('TEST_DATABASE_URL is not set: the PostgreSQL runs of the contract suite are skipped.');
@@ -48,22 +57,38 @@ export async function dropPostgres(url: string): Promise<void> {
 /** The small demo used across tests: all boards, new listings, ST, 1m/quote/trade days. */
 export const SMALL_DEMO: Partial<DemoOptions> = { seed: 7, equities: 40, start: 20250102, end: 20251120, minuteDays: 3, tickDays: 2 };
 
-export interface Harness { app: App; store: Store; key: string; url: string; close(): Promise<void> }
+export interface Harness {
+  app: App; store: Store; key: string; url: string;
+  /**
+   * Moves the app's clock a second on: its next request reads the store's data version again
+   * (the catalog checks it at most once a second), as a running server does within a second.
+   */
+  secondPasses(): void;
+  close(): Promise<void>;
+}
 
-/** A migrated store with the small demo (none with `null`), an API key, and the app over it. */
+/**
+ * A migrated store with the small demo (none with `null`), an API key, and the app over it. The
+ * demo is generated once per run and options, and copied (test/demo-templates.ts).
+ */
 export async function harness(url: string, demo: Partial<DemoOptions> | null = SMALL_DEMO): Promise<Harness> {
-  const store = openStore(url);
-  await migrate(store);
-  if (demo !== null) await generateDemo(store, demo);
+  let store: Store;
+  if (demo === null) {
+    store = openStore(url);
+    await migrate(store);
+  } else store = await openDemoStore(url, demo);
   const { key } = await new KeyStore(store.db).create('test');
-  const app = await buildApp({ config: { ...loadConfig({}), databaseUrl: url }, store });
+  let ahead = 0;
+  const app = await buildApp({ config: { ...loadConfig({}), databaseUrl: url }, store, now: () => Date.now() + ahead });
   await app.ready();
   return {
     app, store, key, url,
+    secondPasses() { ahead += 1000; },
     async close() {
       await app.close();
       await store.close();
       if (url.startsWith('postgres')) await dropPostgres(url);
+      else if (url.startsWith(SQLITE_DIR_PREFIX)) rmSync(dirname(url), { recursive: true, force: true });
     },
   };
 }

@@ -3,15 +3,15 @@ import { gunzipSync, brotliDecompressSync } from 'node:zlib';
 import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { get, harness, type Harness } from './helpers.js';
+import { get, harness, STORES, type Harness } from './helpers.js';
 import { ingest } from '../src/ingest/load.js';
 import { DATASETS } from '../src/ingest/registry.js';
 
-describe('HTTP caching and compression', () => {
+describe.each(STORES)('HTTP caching and compression on $name', ({ url }) => {
   let h: Harness;
   let eq: string;
   beforeAll(async () => {
-    h = await harness(':memory:');
+    h = await harness(await url());
     eq = (await get(h, '/api/v1/equities?page[size]=1')).body.data[0].id;
   });
   afterAll(async () => { await h?.close(); });
@@ -62,7 +62,7 @@ describe('HTTP caching and compression', () => {
       + `${eq},${b.trade_date},${b.open},${b.high},${b.low},${b.close},${b.volume + 100},${b.amount}\n`);
     const res = await ingest(h.store, [{ path: join(dir, 'bars_1d.csv'), dataset: DATASETS.find((d) => d.name === 'bars_1d')! }]);
     expect(res.datasets[0].updated).toBe(1);
-    await new Promise((r) => setTimeout(r, 1100)); // servers re-check the data version each second
+    h.secondPasses(); // servers re-check the data version each second
     const after = await h.app.inject({ url: path, headers: { 'x-api-key': h.key, 'if-none-match': before.headers.etag as string } });
     expect(after.statusCode).toBe(200);
     expect(after.headers.etag).not.toBe(before.headers.etag);

@@ -1,9 +1,9 @@
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
-import { execFileSync } from 'node:child_process';
 import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { get, harness, STORES, type Harness } from './helpers.js';
+import { mds as cli } from './ingest-helpers.js';
 import { migrate } from '../src/derived/open.js';
 import { checkBarPacks } from '../src/derived/bar-packs.js';
 import { precomputedIds, RENDITION, setPrecomputed } from '../src/derived/indicator-pages.js';
@@ -11,8 +11,6 @@ import { decodePage } from '../src/render/page-text.js';
 import { INDICATOR_IDS, type IndicatorId } from '../src/indicators/registry.js';
 
 const BAR_COLUMNS = ['inst', 'date', 'open', 'high', 'low', 'close', 'volume', 'amount'];
-// The catalog looks at the data version at most once a second.
-const catalogSees = () => new Promise((r) => setTimeout(r, 1100));
 
 for (const store of STORES) {
   describe(`precomputed indicators (${store.name})`, () => {
@@ -61,7 +59,7 @@ for (const store of STORES) {
       const reads = vi.spyOn(h.app.svc.marketData, 'indicatorPage');
       expect(await setPrecomputed(h.store, ['macd', 'kdj'])).toEqual({ before: [], after: ['macd', 'kdj'] });
       expect(await setPrecomputed(h.store, [...INDICATOR_IDS])).toEqual({ before: ['macd', 'kdj'], after: INDICATOR_IDS });
-      await catalogSees();
+      h.secondPasses();
       expect([...await h.app.svc.catalog.precomputed()]).toEqual(INDICATOR_IDS);
       expect(await bodies(INDICATOR_IDS)).toEqual(computed);
       // Every walk's pages but those of windows with no bar came from the stored pages.
@@ -97,11 +95,11 @@ for (const store of STORES) {
         else expect(r[1], String(r[0])).not.toBe(before[k][1]);
       });
       expect((await checkBarPacks(h.store)).problems).toEqual([]);
-      await catalogSees();
+      h.secondPasses();
       const stored = await bodies(['macd', 'boll']);
       expect(await setPrecomputed(h.store, [])).toEqual({ before: INDICATOR_IDS, after: [] });
-      await catalogSees();
-      expect(await h.store.selectRows('select count(*) from indicator_pages', [])).toEqual([[expect.anything()]]);
+      h.secondPasses();
+      expect([...await h.app.svc.catalog.precomputed()]).toEqual([]);
       expect(Number((await h.store.selectRows('select count(*) from indicator_pages', []))[0][0])).toBe(0);
       expect(await bodies(['macd', 'boll'])).toEqual(stored);
       expect(stored).not.toEqual(computed.filter((b) => /\/(macd|boll)\?/.test(b)));
@@ -109,7 +107,7 @@ for (const store of STORES) {
 
     it('are computed when the pages are gone before the catalog knows, and rendered again when their rendition is stale', async () => {
       await setPrecomputed(h.store, ['ema', 'obv']);
-      await catalogSees();
+      h.secondPasses();
       const stored = await bodies(['ema']);
       // The pages of one indicator deleted behind the catalog's back, as a drop seen late.
       await h.store.bulkTransaction((s) => s.query("delete from indicator_pages where indicator = 'ema'"));
@@ -130,21 +128,25 @@ for (const store of STORES) {
 }
 
 describe('mds indicators', () => {
-  const mds = (db: string, ...args: string[]) => execFileSync(process.execPath,
-    ['--import', 'tsx', 'src/cli/index.ts', '--database', db, ...args], { encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'] });
+  /** stdout of `mds --database db ...args` run in-process; a non-zero exit throws with stderr. */
+  const mds = async (db: string, ...args: string[]) => {
+    const r = await cli(db, ...args);
+    if (r.code !== 0) throw new Error(`exit ${r.code}: ${r.stderr}`);
+    return r.stdout;
+  };
 
   it('lists, precomputes and drops indicators, and names the ones it does not know', async () => {
     const db = join(mkdtempSync(join(tmpdir(), 'mds-ind-')), 'ind.sqlite');
     const h = await harness(db);
     try {
-      expect(mds(db, 'indicators', 'list').split('\n')[1]).toBe('ema\tema12,ema26\tcomputed');
-      expect(mds(db, 'indicators', 'precompute', 'macd', 'rsi')).toMatch(/^precomputed: macd, rsi \(/);
-      expect(mds(db, 'indicators', 'precompute', 'kdj')).toMatch(/^precomputed: macd, kdj, rsi \(/);
-      expect(mds(db, 'indicators', 'list')).toMatch(/\nmacd\tdif,dea,macd\tprecomputed\n/);
+      expect((await mds(db, 'indicators', 'list')).split('\n')[1]).toBe('ema\tema12,ema26\tcomputed');
+      expect(await mds(db, 'indicators', 'precompute', 'macd', 'rsi')).toMatch(/^precomputed: macd, rsi \(/);
+      expect(await mds(db, 'indicators', 'precompute', 'kdj')).toMatch(/^precomputed: macd, kdj, rsi \(/);
+      expect(await mds(db, 'indicators', 'list')).toMatch(/\nmacd\tdif,dea,macd\tprecomputed\n/);
       expect((await checkBarPacks(h.store)).indicatorPages).toBeGreaterThan(3 * 40 * 10);
-      expect(mds(db, 'indicators', 'drop', 'macd')).toMatch(/^precomputed: kdj, rsi \(/);
-      expect(() => mds(db, 'indicators', 'precompute', 'macd', 'sar')).toThrow(/unknown indicator sar \(one of ma, ema, /);
-      expect(mds(db, 'indicators', 'drop', 'all')).toMatch(/^precomputed: none \(/);
+      expect(await mds(db, 'indicators', 'drop', 'macd')).toMatch(/^precomputed: kdj, rsi \(/);
+      await expect(mds(db, 'indicators', 'precompute', 'macd', 'sar')).rejects.toThrow(/unknown indicator sar \(one of ma, ema, /);
+      expect(await mds(db, 'indicators', 'drop', 'all')).toMatch(/^precomputed: none \(/);
       expect((await checkBarPacks(h.store)).indicatorPages).toBe(0);
     } finally {
       await h.close();

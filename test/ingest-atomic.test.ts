@@ -1,15 +1,15 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { get, harness, type Harness } from './helpers.js';
-import { KINDS, mds, snapshot, tmp } from './ingest-helpers.js';
+import { get, harness, STORES, type Harness } from './helpers.js';
+import { mds, snapshot, tmp } from './ingest-helpers.js';
 import { exportDatasets } from '../src/ingest/export.js';
 import { dataset } from '../src/ingest/registry.js';
 
 const version = async (h: Harness) =>
   (await h.store.db.selectFrom('meta').select('value').where('key', '=', 'data_version').executeTakeFirst())?.value ?? null;
 
-for (const kind of KINDS) {
+for (const kind of STORES) {
   describe(`ingest is idempotent and all-or-nothing (${kind.name})`, () => {
     let h: Harness;
     const dir = tmp();
@@ -27,7 +27,7 @@ for (const kind of KINDS) {
       const v = await version(h);
       const n = lines.length - 1;
       for (let i = 0; i < 2; i++) {
-        const r = mds(h.url, 'ingest', 'bars_1d', file);
+        const r = await mds(h.url, 'ingest', 'bars_1d', file);
         expect(r.code, r.stderr).toBe(0);
         expect(r.stdout).toContain(`bars_1d: ${n} rows from 1 file: 0 inserted, 0 updated, ${n} unchanged`);
         expect(r.stdout).toMatch(/^no changes: /m);
@@ -44,14 +44,14 @@ for (const kind of KINDS) {
       expect(f[5]).not.toBe(oldClose);
       const fixed = join(dir, 'corrected.csv');
       writeFileSync(fixed, [...lines.slice(0, 20), f.join(','), ...lines.slice(21)].join('\n') + '\n');
-      const r = mds(h.url, 'ingest', 'bars_1d', fixed);
+      const r = await mds(h.url, 'ingest', 'bars_1d', fixed);
       expect(r.code, r.stderr).toBe(0);
       expect(r.stdout).toContain(`bars_1d: ${lines.length - 1} rows from 1 file: 0 inserted, 1 updated, ${lines.length - 2} unchanged`);
       expect(r.stdout).toMatch(/^committed: /m);
       const bar = await get(h, `/api/v1/${f[0].endsWith('.SH') && f[0].startsWith('000') ? 'indices' : 'equities'}/${f[0]}/bars?interval=1d&date=${f[1]}`);
       expect(bar.body.data[0].close).toBe(f[5]);
       // Loading the original again restores the row.
-      const back = mds(h.url, 'ingest', 'bars_1d', file);
+      const back = await mds(h.url, 'ingest', 'bars_1d', file);
       expect(back.stdout).toContain('0 inserted, 1 updated');
     });
 
@@ -65,7 +65,7 @@ for (const kind of KINDS) {
       g[5] = g[5] === g[4] ? g[3] : g[4];
       const bad = join(dir, 'bad.csv');
       writeFileSync(bad, [...lines.slice(0, 9), g.join(','), ...lines.slice(10, 37), f.join(','), ...lines.slice(38)].join('\n') + '\n');
-      const r = mds(h.url, 'ingest', 'bars_1d', bad);
+      const r = await mds(h.url, 'ingest', 'bars_1d', bad);
       expect(r.code).toBe(2);
       expect(r.stderr).toContain('bad.csv:38:6: close: expected a positive decimal string with at most 3 decimals (CNY), got "12.3456"');
       expect(r.stdout).toMatch(/failed: 1 error; nothing was changed/);
@@ -79,7 +79,7 @@ for (const kind of KINDS) {
       writeFileSync(join(sub, 'instruments.csv'), 'instrument_id,kind,board,name\n600999.SH,equity,main,新股票\n');
       const rows = Array.from({ length: 30 }, (_, i) => `600999.SH,2025-0${1 + (i % 9)}-3x,1,1,1,1,1,1`);
       writeFileSync(join(sub, 'bars_1d.csv'), [lines[0], ...rows].join('\n') + '\n');
-      const r = mds(h.url, 'ingest', '--dir', sub, '--max-errors', '5');
+      const r = await mds(h.url, 'ingest', '--dir', sub, '--max-errors', '5');
       expect(r.code).toBe(2);
       expect(r.stdout).toContain('instruments: 1 rows from 1 file');
       const listed = r.stderr.split('\n').filter((l) => l.startsWith(join(sub, 'bars_1d.csv:')));
@@ -95,7 +95,7 @@ for (const kind of KINDS) {
       a[5] = a[5] === a[4] ? a[3] : a[4];
       const twice = join(dir, 'twice.csv');
       writeFileSync(twice, [lines[0], a.join(','), lines[4], b.join(',')].join('\n') + '\n');
-      const r = mds(h.url, 'ingest', 'bars_1d', twice);
+      const r = await mds(h.url, 'ingest', 'bars_1d', twice);
       expect(r.code, r.stderr).toBe(0);
       expect(r.stdout).toContain('bars_1d: 3 rows from 1 file: 0 inserted, 2 updated, 1 unchanged');
       const id = f[0];
@@ -109,29 +109,29 @@ for (const kind of KINDS) {
       f[5] = f[4];
       const changed = join(dir, 'dry.csv');
       writeFileSync(changed, [lines[0], f.join(',')].join('\n') + '\n');
-      const r = mds(h.url, 'ingest', 'bars_1d', changed, '--dry-run');
+      const r = await mds(h.url, 'ingest', 'bars_1d', changed, '--dry-run');
       expect(r.code, r.stderr).toBe(0);
       expect(r.stdout).toContain('bars_1d: 1 rows from 1 file, valid');
       expect(r.stdout).toMatch(/^dry run: .* nothing was written/m);
       expect(await snapshot(h.store)).toEqual(before);
       const bad = join(dir, 'dry-bad.csv');
       writeFileSync(bad, [lines[0], f.slice(0, 7).join(',') + ',-1'].join('\n') + '\n');
-      const b = mds(h.url, 'ingest', 'bars_1d', bad, '--dry-run');
+      const b = await mds(h.url, 'ingest', 'bars_1d', bad, '--dry-run');
       expect(b.code).toBe(2);
       expect(b.stderr).toContain('dry-bad.csv:2:8: amount: expected a non-negative decimal');
     });
 
-    it('usage and I/O problems exit 1', () => {
-      expect(mds(h.url, 'ingest', 'bars_2d', 'x.csv').code).toBe(1);
-      expect(mds(h.url, 'ingest', 'bars_1d', join(dir, 'missing.csv')).code).toBe(1);
+    it('usage and I/O problems exit 1', async () => {
+      expect((await mds(h.url, 'ingest', 'bars_2d', 'x.csv')).code).toBe(1);
+      expect((await mds(h.url, 'ingest', 'bars_1d', join(dir, 'missing.csv'))).code).toBe(1);
       const gz = join(dir, 'broken.csv.gz');
       writeFileSync(gz, Buffer.from([0x1f, 0x8b, 1, 2, 3, 4, 5]));
-      expect(mds(h.url, 'ingest', 'bars_1d', gz).code).toBe(1);
-      expect(mds(h.url, 'export').code).toBe(1);
+      expect((await mds(h.url, 'ingest', 'bars_1d', gz)).code).toBe(1);
+      expect((await mds(h.url, 'export')).code).toBe(1);
     });
 
-    it('an unreachable store exits 3', () => {
-      const r = mds('postgres://postgres@127.0.0.1:1/none', 'ingest', 'bars_1d', file);
+    it('an unreachable store exits 3', async () => {
+      const r = await mds('postgres://postgres@127.0.0.1:1/none', 'ingest', 'bars_1d', file);
       expect(r.code).toBe(3);
       expect(r.stderr).toMatch(/^mds: store error: .*nothing was changed/);
     });

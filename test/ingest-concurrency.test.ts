@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { join } from 'node:path';
-import { get, harness, type Harness } from './helpers.js';
-import { exited, KINDS, mds, mdsChild, snapshot, tmp, writeMinuteBars, writerActive } from './ingest-helpers.js';
+import { get, harness, STORES, type Harness } from './helpers.js';
+import { exited, mds, mdsChild, snapshot, tmp, writeMinuteBars, writerActive } from './ingest-helpers.js';
 import { openStore } from '../src/derived/open.js';
 import type { Store } from '../src/store/types.js';
 import { marketTradingDays } from '../src/market/calendar.js';
@@ -18,7 +18,7 @@ async function bigFile(h: Harness, dir: string) {
 
 const count = async (s: Store) => Number((await s.db.selectFrom('bars_1m').select((eb) => eb.fn.countAll().as('n')).executeTakeFirstOrThrow()).n);
 
-for (const kind of KINDS) {
+for (const kind of STORES) {
   describe(`a load is one transaction (${kind.name})`, () => {
     let h: Harness;
     let reader: Store;
@@ -41,7 +41,7 @@ for (const kind of KINDS) {
       expect((await done).signal).toBe('SIGKILL');
       expect(await snapshot(h.store)).toEqual(before);
       // The store is healthy: a dry run over it works.
-      expect(mds(h.url, 'ingest', 'bars_1m', big.file, '--dry-run').code).toBe(0);
+      expect((await mds(h.url, 'ingest', 'bars_1m', big.file, '--dry-run')).code).toBe(0);
     });
 
     it('readers see the old data or the new, never a mix, while a load runs', async () => {

@@ -1,8 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { get, harness, type Harness } from './helpers.js';
-import { KINDS, sleep, tmp } from './ingest-helpers.js';
+import { get, harness, STORES, type Harness } from './helpers.js';
+import { tmp } from './ingest-helpers.js';
 import { openStore } from '../src/derived/open.js';
 import { ingest } from '../src/ingest/load.js';
 import { dataset } from '../src/ingest/registry.js';
@@ -17,7 +17,7 @@ const px = (v: number) => formatScaled(v, 3, 2);
  * bar; within the catalog's one-second re-check, adjusted bars, limits, pools and aggregated
  * bars follow (no restart).
  */
-for (const kind of KINDS) {
+for (const kind of STORES) {
   describe(`derived data follows an ingest without a restart (${kind.name})`, () => {
     let h: Harness;
     beforeAll(async () => { h = await harness(await kind.url()); });
@@ -51,7 +51,7 @@ for (const kind of KINDS) {
       await loader.close();
       expect(r.errors).toEqual([]);
       expect(r.dataVersion).not.toBeNull();
-      await sleep(1100);
+      h.secondPasses();
 
       const limits = (await get(h, `/api/v1/equities/${eq.id}/price-limits?date=${formatDate(d1)}`)).body.data;
       expect(limits).toHaveLength(1);

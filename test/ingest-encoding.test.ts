@@ -8,8 +8,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { gzipSync } from 'node:zlib';
-import type { Harness } from './helpers.js';
-import { emptyHarness, KINDS, mds, snapshot, tmp } from './ingest-helpers.js';
+import { STORES, type Harness } from './helpers.js';
+import { emptyHarness, mds, snapshot, tmp } from './ingest-helpers.js';
 import { ingest, type IngestResult } from '../src/ingest/load.js';
 import { dataset } from '../src/ingest/registry.js';
 import { layoutOf } from '../src/ingest/vendors/index.js';
@@ -62,7 +62,7 @@ describe('GBK bytes of the table', () => {
   });
 });
 
-describe.each(KINDS)('ingest encodings ($name)', ({ url }) => {
+describe.each(STORES)('ingest encodings ($name)', ({ url }) => {
   let h: Harness;
   beforeAll(async () => {
     h = await emptyHarness(await url());
@@ -138,18 +138,18 @@ describe('readRecords in GBK', () => {
 });
 
 describe('mds ingest --encoding', () => {
-  it('exits 2 naming file:line for a GBK file, 0 with --encoding gbk', () => {
+  it('exits 2 naming file:line for a GBK file, 0 with --encoding gbk', async () => {
     const db = join(tmp(), 'store.sqlite');
     const markets = file('cli-markets.csv', MARKETS);
-    expect(mds(db, 'migrate').code).toBe(0);
-    expect(mds(db, 'ingest', 'markets', markets).code).toBe(0);
+    expect((await mds(db, 'migrate')).code).toBe(0);
+    expect((await mds(db, 'ingest', 'markets', markets)).code).toBe(0);
     const path = file('cli-gbk.csv', gbk(INSTRUMENTS));
-    const refused = mds(db, 'ingest', 'instruments', path);
+    const refused = await mds(db, 'ingest', 'instruments', path);
     expect(refused.code).toBe(2);
     expect(refused.stderr).toContain(`${path}:2: not valid UTF-8 text: the file decodes as GB18030`);
     expect(refused.stderr).toContain('--encoding gbk');
-    const loaded = mds(db, 'ingest', 'instruments', path, '--encoding', 'gbk');
+    const loaded = await mds(db, 'ingest', 'instruments', path, '--encoding', 'gbk');
     expect(loaded.code, loaded.stderr).toBe(0);
-    expect(mds(db, 'export', 'instruments').stdout).toContain('600000.SH,equity,main,浦发银行');
+    expect((await mds(db, 'export', 'instruments')).stdout).toContain('600000.SH,equity,main,浦发银行');
   });
 });

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { readdirSync, readFileSync } from 'node:fs';
-import { get } from './helpers.js';
-import { emptyHarness, KINDS, mds } from './ingest-helpers.js';
+import { get, STORES } from './helpers.js';
+import { emptyHarness, mds } from './ingest-helpers.js';
 import { DATASETS } from '../src/ingest/registry.js';
 import { withDatasetDocs } from '../src/ingest/docs.js';
 import type { Harness } from './helpers.js';
@@ -25,13 +25,13 @@ describe('examples/', () => {
   });
 });
 
-for (const kind of KINDS) {
+for (const kind of STORES) {
   describe(`every example loads into an empty ${kind.name} store`, () => {
     let h: Harness;
-    let out: ReturnType<typeof mds>;
+    let out: Awaited<ReturnType<typeof mds>>;
     beforeAll(async () => {
       const url = await kind.url();
-      out = mds(url, 'ingest', '--dir', EXAMPLES);
+      out = await mds(url, 'ingest', '--dir', EXAMPLES);
       h = await emptyHarness(url);
     });
     afterAll(async () => { await h?.close(); });
@@ -69,12 +69,12 @@ for (const kind of KINDS) {
       expect((await get(h, '/api/v1/equities/603005.SH')).body.data.is_st).toBe(true);
     });
 
-    it('the NDJSON examples (plain and gzip) hold the same rows: loading them changes nothing', () => {
-      const a = mds(h.url, 'ingest', 'bars_1d', `${EXAMPLES}/ndjson/bars_1d.ndjson`);
+    it('the NDJSON examples (plain and gzip) hold the same rows: loading them changes nothing', async () => {
+      const a = await mds(h.url, 'ingest', 'bars_1d', `${EXAMPLES}/ndjson/bars_1d.ndjson`);
       expect(a.code, a.stderr).toBe(0);
       const n = rowsOf(`${EXAMPLES}/bars_1d.csv`);
       expect(a.stdout).toContain(`bars_1d: ${n} rows from 1 file: 0 inserted, 0 updated, ${n} unchanged`);
-      const b = mds(h.url, 'ingest', 'trades', `${EXAMPLES}/ndjson/trades.ndjson.gz`);
+      const b = await mds(h.url, 'ingest', 'trades', `${EXAMPLES}/ndjson/trades.ndjson.gz`);
       expect(b.code, b.stderr).toBe(0);
       expect(b.stdout).toMatch(/trades: \d+ rows from 1 file: 0 inserted, 0 updated, \d+ unchanged/);
       expect(b.stdout).toMatch(/^no changes/m);

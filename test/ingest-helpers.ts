@@ -1,5 +1,6 @@
-/** Shared pieces of the ingest/export suites: the CLI as a child process, empty stores, snapshots. */
-import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
+/** Shared pieces of the ingest/export suites: the CLI in-process or as a child process, empty stores, snapshots. */
+import { spawn, type ChildProcess } from 'node:child_process';
+import { Writable } from 'node:stream';
 import { createWriteStream, mkdtempSync, readdirSync, readFileSync } from 'node:fs';
 import { once } from 'node:events';
 import pg from 'pg';
@@ -11,25 +12,32 @@ import { join } from 'node:path';
 import type { Store } from '../src/store/types.js';
 import { exportDatasets } from '../src/ingest/export.js';
 import { DATASETS } from '../src/ingest/registry.js';
-import { freshPostgres, harness, PG_URL, type Harness } from './helpers.js';
+import { run } from '../src/cli/run.js';
+import { harness, type Harness } from './helpers.js';
 
 export const tmp = (prefix = 'mds-ingest-') => mkdtempSync(join(tmpdir(), prefix));
 
-/** Store kinds of the suites: a SQLite file (the CLI runs in another process) and, when set, PostgreSQL. */
-export const KINDS: { name: string; url: () => Promise<string> }[] = [
-  { name: 'sqlite', url: async () => join(tmp(), 'store.sqlite') },
-  ...(PG_URL ? [{ name: 'postgres', url: () => freshPostgres() }] : []),
-];
+/** The real CLI as a child process: `node --import tsx src/cli/index.ts`. */
+export const CLI = ['--import', 'tsx', 'src/cli/index.ts'];
 
-const CLI = ['--import', 'tsx', 'src/cli/index.ts'];
-
-/** Runs `mds --database url ...args` to completion. */
-export function mds(url: string, ...args: string[]) {
-  const r = spawnSync(process.execPath, [...CLI, '--database', url, ...args], { encoding: 'utf8', maxBuffer: 64 << 20 });
-  return { code: r.status, signal: r.signal, stdout: r.stdout, stderr: r.stderr };
+/** A stream collecting what is written to it as text. */
+function collector(): { stream: Writable; text: () => string } {
+  const chunks: Buffer[] = [];
+  const stream = new Writable({ write(chunk, _enc, done) { chunks.push(Buffer.from(chunk)); done(); } });
+  return { stream, text: () => Buffer.concat(chunks).toString('utf8') };
 }
 
-/** Starts `mds --database url ...args` and returns the child. */
+/** Runs `mds ...argv` in this process (cli/run.ts): its exit code and what it wrote. */
+export async function cli(...argv: string[]) {
+  const out = collector(), err = collector();
+  const code = await run(argv, { stdout: out.stream, stderr: err.stream });
+  return { code, stdout: out.text(), stderr: err.text() };
+}
+
+/** Runs `mds --database url ...args` to completion, in this process. */
+export const mds = (url: string, ...args: string[]) => cli('--database', url, ...args);
+
+/** Starts `mds --database url ...args` as a child process and returns the child. */
 export function mdsChild(url: string, ...args: string[]): ChildProcess {
   return spawn(process.execPath, [...CLI, '--database', url, ...args], { stdio: ['ignore', 'pipe', 'pipe'] });
 }

@@ -1,13 +1,13 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import type { Harness } from './helpers.js';
-import { emptyHarness, KINDS, tmp } from './ingest-helpers.js';
+import { STORES, type Harness } from './helpers.js';
+import { emptyHarness, tmp } from './ingest-helpers.js';
 import { ingest } from '../src/ingest/load.js';
 import { dataset } from '../src/ingest/registry.js';
 import { summaryLines, warningLines } from '../src/ingest/report.js';
 
-for (const kind of KINDS) {
+for (const kind of STORES) {
   describe(`ingest warns of daily bars outside their price limits (${kind.name})`, () => {
     let h: Harness;
     const dir = tmp();

@@ -1,8 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { get, HAVE_SHARED, SHARED, walk, type Harness } from './helpers.js';
-import { emptyHarness, KINDS } from './ingest-helpers.js';
+import { get, HAVE_SHARED, SHARED, STORES, walk, type Harness } from './helpers.js';
+import { emptyHarness } from './ingest-helpers.js';
 import { loadSharedData } from './shared-data.js';
 import { divRoundHalfUp, formatScaled, parseScaled } from '../src/lib/decimal.js';
 
@@ -21,7 +21,7 @@ const outside = (s: Record<string, string>) => {
   return Math.max(o, c) > h || Math.min(o, c) < l;
 };
 
-for (const kind of KINDS) {
+for (const kind of STORES) {
   describe.skipIf(!HAVE_SHARED)(`shared/data ingested by the vendor formats into an empty ${kind.name} store, served unchanged`, () => {
     let h: Harness;
     beforeAll(async () => {

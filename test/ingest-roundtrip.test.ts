@@ -48,7 +48,7 @@ describe('export --all from SQLite, ingest --dir into an empty store of each kin
     await exportDatasets(a.store, DATASETS, { dir });
     for (const t of targets) {
       const url = t.name === 'sqlite' ? join(tmp(), 'moved.sqlite') : await freshPostgres();
-      const r = mds(url, 'ingest', '--dir', dir);
+      const r = await mds(url, 'ingest', '--dir', dir);
       if (r.code !== 0) throw new Error(r.stderr);
       t.h = await emptyHarness(url);
     }
@@ -75,11 +75,11 @@ describe('export --all from SQLite, ingest --dir into an empty store of each kin
 
   it.each(targets.map((t) => [t.name, t]))('%s exports the same files again (CSV and NDJSON)', async (_name, t) => {
     const again = tmp();
-    expect(mds(t.h!.url, 'export', '--all', '--dir', again).code).toBe(0);
+    expect((await mds(t.h!.url, 'export', '--all', '--dir', again)).code).toBe(0);
     expect(read(again)).toEqual(read(dir));
     const nd1 = tmp(), nd2 = tmp();
     await exportDatasets(a.store, DATASETS, { dir: nd1 }, { format: 'ndjson', gzip: true });
-    expect(mds(t.h!.url, 'export', '--all', '--dir', nd2, '--format', 'ndjson', '--gzip').code).toBe(0);
+    expect((await mds(t.h!.url, 'export', '--all', '--dir', nd2, '--format', 'ndjson', '--gzip')).code).toBe(0);
     const unzip = async (d: string) => {
       const { gunzipSync } = await import('node:zlib');
       return Object.fromEntries(readdirSync(d).sort().map((f) => [f, gunzipSync(readFileSync(join(d, f))).toString('utf8')]));

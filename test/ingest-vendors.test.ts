@@ -1,8 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { get, HAVE_SHARED, SHARED, walk, type Harness } from './helpers.js';
-import { emptyHarness, KINDS, mds, sleep, snapshot, tmp } from './ingest-helpers.js';
+import { get, HAVE_SHARED, SHARED, STORES, walk, type Harness } from './helpers.js';
+import { emptyHarness, mds, snapshot, tmp } from './ingest-helpers.js';
 import { loadSharedData } from './shared-data.js';
 import { ingest, type IngestResult } from '../src/ingest/load.js';
 import { dataset } from '../src/ingest/registry.js';
@@ -51,7 +51,7 @@ function minuteFile(path: string, rows: [string, string, number, number, number,
 
 const TS_DAILY = 'ts_code,trade_date,open,high,low,close,pre_close,change,pct_chg,vol,amount\n';
 
-for (const kind of KINDS) {
+for (const kind of STORES) {
   describe(`vendor formats on ${kind.name}`, () => {
     let h: Harness;
     let dir: string;
@@ -71,7 +71,7 @@ for (const kind of KINDS) {
         + '300750.SZ,300750,宁德时代,福建,电气设备,NDSD,创业板,20180611,曾毓群,民营企业,"Contemporary Amperex Technology Co., Limited",\n'
         + '688981.SH,688981,中芯国际,上海,半导体,ZXGJ,科创板,20200716,无,无,,\n';
       ok(await load(h, 'instruments', 'tushare', [file('stock_basic.csv', basic)]));
-      await sleep(1100); // running servers see new instruments within a second (catalog)
+      h.secondPasses(); // running servers see new instruments within a second (catalog)
     });
     afterAll(async () => { await h?.close(); });
 
@@ -253,30 +253,30 @@ for (const kind of KINDS) {
 
 describe('mds ingest --format (CLI)', () => {
   const db = () => join(tmp(), 'store.sqlite');
-  it.skipIf(!HAVE_SHARED)('loads czsc files (no amount: unknown); refuses TDX 5-minute files with one error, exit 2; a format for another dataset is a usage error', () => {
+  it.skipIf(!HAVE_SHARED)('loads czsc files (no amount: unknown); refuses TDX 5-minute files with one error, exit 2; a format for another dataset is a usage error', async () => {
     const url = db();
-    expect(mds(url, 'ingest', 'instruments', join(EXAMPLES, 'shared-data/instruments.csv')).code).toBe(0);
-    const czsc = mds(url, 'ingest', 'bars_1m', join(SHARED, 'ohlcv/czsc_000001.XSHG_1MIN.csv'), '--format', 'czsc');
+    expect((await mds(url, 'ingest', 'instruments', join(EXAMPLES, 'shared-data/instruments.csv'))).code).toBe(0);
+    const czsc = await mds(url, 'ingest', 'bars_1m', join(SHARED, 'ohlcv/czsc_000001.XSHG_1MIN.csv'), '--format', 'czsc');
     expect([czsc.code, czsc.stderr]).toEqual([0, '']);
     expect(czsc.stdout).toContain('bars_1m: 2640 rows from 1 file: 2640 inserted, 0 updated, 0 unchanged');
     expect(czsc.stdout).toContain('bars_1d derived from bars_1m: 11 inserted, 0 updated, 0 unchanged');
-    const daily = mds(url, 'ingest', 'bars_1d', join(SHARED, 'ohlcv/czsc_000001.SH_D.csv'), '--format', 'czsc');
+    const daily = await mds(url, 'ingest', 'bars_1d', join(SHARED, 'ohlcv/czsc_000001.SH_D.csv'), '--format', 'czsc');
     expect([daily.code, daily.stderr]).toEqual([0, '']);
     // The 11 days derived from the minutes are loaded now (4 equal to what was derived).
     expect(daily.stdout).toContain('bars_1d: 3332 rows from 1 file: 3321 inserted, 7 updated, 4 unchanged');
     const bad = join(tmp(), 'czsc.csv');
     writeFileSync(bad, 'symbol,dt,open,close,high,low,vol\n000001.XSHG,2020-07-01 09:31,2991.18,2990.43,2991.5,2990.34,7208583.5\n'
       + 'XSHG,2020-07-01 09:32:00,2990.32,2986.91,2990.32,2986.78,311297200.0\n');
-    const errs = mds(url, 'ingest', 'bars_1m', bad, '--format', 'czsc');
+    const errs = await mds(url, 'ingest', 'bars_1m', bad, '--format', 'czsc');
     expect([errs.code, errs.stderr.trim().split('\n')]).toEqual([2, [
       `${bad}:2: dt: expected the bar's end YYYY-MM-DD HH:MM:00, got "2020-07-01 09:31"`,
       `${bad}:3: symbol: expected an instrument such as 000001.SH or 000001.XSHG, got "XSHG"`]]);
-    const five = mds(url, 'ingest', 'bars_1m', join(SHARED, 'ohlcv/tdx_sh688001_5min.csv'), '--format', 'tdx-csv');
+    const five = await mds(url, 'ingest', 'bars_1m', join(SHARED, 'ohlcv/tdx_sh688001_5min.csv'), '--format', 'tdx-csv');
     expect(five.code).toBe(2);
     expect(five.stderr).toContain('tdx_sh688001_5min.csv:3: time: bars 5 minutes apart (09:35, 09:40): a 5-minute file');
-    const wrong = mds(url, 'ingest', 'corporate_actions', join(SHARED, 'ohlcv/tdx_sh688001_1min.csv'), '--format', 'tdx-csv');
+    const wrong = await mds(url, 'ingest', 'corporate_actions', join(SHARED, 'ohlcv/tdx_sh688001_1min.csv'), '--format', 'tdx-csv');
     expect([wrong.code, wrong.stderr.trim()]).toEqual([1, 'mds: --format tdx-csv loads bars_1d, bars_1m, not corporate_actions']);
-    const one = mds(url, 'ingest', 'bars_1m', join(SHARED, 'ohlcv/tdx_sh688001_1min.csv'), '--format', 'tdx-csv');
+    const one = await mds(url, 'ingest', 'bars_1m', join(SHARED, 'ohlcv/tdx_sh688001_1min.csv'), '--format', 'tdx-csv');
     expect(one.code).toBe(0);
     expect(one.stdout).toContain('tdx_sh688001_1min.csv: instrument 688001.SH inferred from the file name\n');
     expect(one.stdout).toContain('bars_1m: 2880 rows from 1 file: 2880 inserted, 0 updated, 0 unchanged');

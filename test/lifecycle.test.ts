@@ -44,9 +44,10 @@ describe('SIGTERM', () => {
     const closed = [idle, partial, silent].map((s) => new Promise((resolve) => s.on('close', resolve).on('error', () => {})));
     await sleep(300);
     srv.child.kill('SIGTERM');
-    const { exit, ms } = await exitWithin(srv, 15_000);
+    const { exit } = await exitWithin(srv, 15_000);
+    // Nothing in flight: the drain takes no wait. (It was the 10 s fallback: exit 1 and a log line.)
     expect(exit, srv.stderr()).toEqual({ code: 0, signal: null });
-    expect(ms).toBeLessThan(3000); // nothing in flight: the drain takes no wait (it was 10 s and exit 1)
+    expect(srv.logs.filter((l) => /still in flight/.test(l.msg))).toEqual([]);
     await Promise.all(closed);
   });
 });
@@ -95,7 +96,8 @@ describe('WORKERS=2', () => {
     try {
       const srv = await spawnServer({ DATABASE_URL: join(tmp('mds-life-'), 'store.sqlite'), WORKERS: '2', PORT: String(port) });
       running.push(srv);
-      const { exit } = await exitWithin(srv, 40_000);
+      // Five workers, each loading the app before it fails to listen: a bound, not a timing (it failed at 40 s under load).
+      const { exit } = await exitWithin(srv, 100_000);
       expect(exit, srv.stderr()).toEqual({ code: 1, signal: null });
       const failed = srv.stderr().match(/failed to start \(exit code 1\); starting another in \d+ ms/g) ?? [];
       expect(failed.length).toBeLessThanOrEqual(4);
@@ -104,5 +106,5 @@ describe('WORKERS=2', () => {
     } finally {
       blocker.close();
     }
-  });
+  }, 120_000);
 });

@@ -113,7 +113,7 @@ describe('metrics of a server with two workers', () => {
   afterAll(async () => { await served?.stop(); rmSync(dir, { recursive: true, force: true }); });
 
   it('are the sum over the workers, scraped from the primary', async () => {
-    const created = mds(file, 'keys', 'create', '--name', 'metrics');
+    const created = await mds(file, 'keys', 'create', '--name', 'metrics');
     expect(created.code, created.stderr).toBe(0);
     const key = created.stdout.trim();
     const metricsPort = await freePort();

@@ -173,7 +173,7 @@ describe.skipIf(!HAVE_REDIS)('rate limits shared through Redis by two server pro
   let redis: Redis;
   beforeAll(async () => {
     // The key's own limit, set by the CLI, is the one counted (RATE_LIMIT is higher).
-    const created = mds(file, 'keys', 'create', '--name', 'shared', '--rate', '4');
+    const created = await mds(file, 'keys', 'create', '--name', 'shared', '--rate', '4');
     expect(created.code, created.stderr).toBe(0);
     key = created.stdout.trim();
     redis = new Redis(REDIS_URL);

@@ -7,8 +7,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { get, HAVE_SHARED, SHARED, walk, type Harness } from './helpers.js';
-import { emptyHarness, KINDS } from './ingest-helpers.js';
+import { get, HAVE_SHARED, SHARED, STORES, walk, type Harness } from './helpers.js';
+import { emptyHarness } from './ingest-helpers.js';
 import { loadSharedData } from './shared-data.js';
 import type { IngestResult } from '../src/ingest/load.js';
 
@@ -139,7 +139,7 @@ const EQUITIES: Record<string, { market: 'SH' | 'SZ'; list: string; board?: 'mai
   },
 } : {};
 
-for (const kind of KINDS) {
+for (const kind of STORES) {
   describe.skipIf(!HAVE_SHARED)(`real A-share history 1990–2025 in an empty ${kind.name} store`, () => {
     let h: Harness;
     let loads: IngestResult[];

@@ -1,16 +1,16 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { get, harness, walk, type Harness } from './helpers.js';
+import { get, harness, STORES, walk, type Harness } from './helpers.js';
 
 /** Quotes and trades agree with the 1m bars of the same days. */
 const milli = (s: string) => Math.round(Number(s) * 1000);
 const fen = (s: string) => Math.round(Number(s) * 100);
 
-describe('quotes and trades', () => {
+describe.each(STORES)('quotes and trades on $name', ({ url }) => {
   let h: Harness;
   let eq: string;
   let tickDays: string[];
   beforeAll(async () => {
-    h = await harness(':memory:');
+    h = await harness(await url());
     eq = (await get(h, '/api/v1/equities?board=main&market=SH&page[size]=1')).body.data[0].id;
     const q = await walk(h, `/api/v1/equities/${eq}/quotes`, 1000);
     tickDays = [...new Set(q.map((x) => x.trade_date))];

@@ -9,8 +9,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { get, HAVE_SHARED, SHARED, walk, type Harness } from './helpers.js';
-import { emptyHarness, KINDS, snapshot, tmp } from './ingest-helpers.js';
+import { get, HAVE_SHARED, SHARED, STORES, walk, type Harness } from './helpers.js';
+import { emptyHarness, snapshot, tmp } from './ingest-helpers.js';
 import { loadSharedData, SHARED_COMMANDS } from './shared-data.js';
 import { ingest } from '../src/ingest/load.js';
 import { dataset } from '../src/ingest/registry.js';
@@ -49,7 +49,7 @@ const load = async (h: Harness, name: string, path: string) => {
 };
 const DAILY_HEADER = 'instrument_id,trade_date,open,high,low,close,volume,amount';
 
-for (const kind of KINDS) {
+for (const kind of STORES) {
   describe.skipIf(!HAVE_SHARED)(`czsc bars (no amount) in an empty ${kind.name} store`, () => {
     let h: Harness;
     const minutes = HAVE_SHARED ? rows('czsc_000001.XSHG_1MIN.csv') : [];

@@ -47,6 +47,8 @@ export interface AppOptions {
   headersTimeout?: number;
   /** Prometheus metrics to record (METRICS_PORT; server.ts serves them). */
   metrics?: Metrics;
+  /** The clock of the catalog's once-a-second data version check (default Date.now; tests advance theirs). */
+  now?: () => number;
 }
 
 /** Query parameters that look like credentials: their values never reach the logs. */
@@ -112,7 +114,7 @@ export async function buildApp(opts: AppOptions): Promise<App> {
   const store = opts.metrics ? opts.metrics.instrument(opts.store) : opts.store;
   const db = store.db;
   const catalog = new Catalog(db, 1000, async () =>
-    (await store.select<{ value: string }>('select value from meta where key = ?', ['data_version']))[0]?.value);
+    (await store.select<{ value: string }>('select value from meta where key = ?', ['data_version']))[0]?.value, opts.now);
   const marketData = new MarketDataReader(store);
   const reference = new ReferenceReader(db);
   const calendars = new Calendars(reference, catalog);

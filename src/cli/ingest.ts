@@ -8,6 +8,7 @@ import { type Command, InvalidArgumentError, Option } from 'commander';
 import { readdirSync, statSync } from 'node:fs';
 import { basename, join } from 'node:path';
 import type { Store } from '../store/types.js';
+import type { CliExit, CliIO } from './io.js';
 import { DATASETS, dataset, fileDataset, type Format } from '../ingest/registry.js';
 import { ingest, IngestIOError, type IngestFile } from '../ingest/load.js';
 import { errorLines, progressBar, summaryLines, warningLines } from '../ingest/report.js';
@@ -34,7 +35,7 @@ const int = (v: string) => {
 };
 
 /** Every dataset file in `dir` (`<dataset>.csv|ndjson|jsonl[.gz]`); other files are reported and skipped, folders ignored. */
-function filesOfDir(dir: string): IngestFile[] {
+function filesOfDir(dir: string, stderr: NodeJS.WritableStream): IngestFile[] {
   let entries: string[];
   try { entries = readdirSync(dir).sort(); } catch (e) { throw new IngestIOError(`${dir}: ${(e as Error).message}`); }
   const files: IngestFile[] = [];
@@ -42,25 +43,25 @@ function filesOfDir(dir: string): IngestFile[] {
     if (statSync(join(dir, name)).isDirectory()) continue;
     const m = fileDataset(name);
     if (m) files.push({ path: join(dir, name), dataset: m.dataset, format: m.format });
-    else process.stderr.write(`mds ingest: skipping ${join(dir, name)} (not <dataset>.csv|ndjson|jsonl[.gz])\n`);
+    else stderr.write(`mds ingest: skipping ${join(dir, name)} (not <dataset>.csv|ndjson|jsonl[.gz])\n`);
   }
   if (!files.length) throw new UsageError(`no dataset files in ${dir}; expected names like bars_1d.csv or quotes.ndjson.gz`);
   return files;
 }
 
-/** Runs a command, mapping failures to the documented exit codes. */
-async function guarded(fn: () => Promise<number>): Promise<void> {
-  try {
-    process.exitCode = await fn();
-  } catch (e) {
-    const msg = e instanceof Error ? e.message : String(e);
-    const usage = e instanceof UsageError || e instanceof IngestIOError;
-    process.stderr.write(`mds: ${usage ? '' : 'store error: '}${msg}${usage ? '' : ' (nothing was changed)'}\n`);
-    process.exitCode = usage ? EXIT.usage : EXIT.store;
-  }
-}
+export function registerIngest(program: Command, withStore: WithStore, db: () => string | undefined, io: CliIO, exit: CliExit): void {
+  /** Runs a command, mapping failures to the documented exit codes. */
+  const guarded = async (fn: () => Promise<number>): Promise<void> => {
+    try {
+      exit.code = await fn();
+    } catch (e) {
+      const msg = e instanceof Error ? e.message : String(e);
+      const usage = e instanceof UsageError || e instanceof IngestIOError;
+      io.stderr.write(`mds: ${usage ? '' : 'store error: '}${msg}${usage ? '' : ' (nothing was changed)'}\n`);
+      exit.code = usage ? EXIT.usage : EXIT.store;
+    }
+  };
 
-export function registerIngest(program: Command, withStore: WithStore, db: () => string | undefined): void {
   program.command('ingest').description('load dataset files (CSV or NDJSON, optionally gzip) in one transaction; see docs/ingest.md')
     .argument('[dataset]', `dataset name: ${names()}`)
     .argument('[files...]', 'files of that dataset')
@@ -80,7 +81,7 @@ export function registerIngest(program: Command, withStore: WithStore, db: () =>
       if (o.dir) {
         if (name) throw new UsageError('give either --dir DIR or DATASET FILE..., not both');
         if (o.instrument || o.market || VENDOR_FORMATS.includes(o.format)) throw new UsageError('vendor files are loaded as DATASET FILE... --format VENDOR, not with --dir');
-        files = filesOfDir(o.dir).map((f) => ({ ...f, encoding: o.encoding }));
+        files = filesOfDir(o.dir, io.stderr).map((f) => ({ ...f, encoding: o.encoding }));
       } else {
         if (!name || !paths.length) throw new UsageError('usage: mds ingest DATASET FILE... | mds ingest --dir DIR');
         const d = named(name);
@@ -93,13 +94,13 @@ export function registerIngest(program: Command, withStore: WithStore, db: () =>
           files = paths.map((path) => ({ path, dataset: d, encoding: o.encoding, format: (o.format as Format | undefined) ?? formatOfName(path) }));
         }
       }
-      const tty = o.progress && process.stderr.isTTY;
+      const tty = o.progress && io.stderr.isTTY;
       return withStore(db(), async (store) => {
-        const r = await ingest(store, files, { dryRun: o.dryRun, maxErrors: o.maxErrors, progress: tty ? progressBar(process.stderr) : undefined });
-        if (!r.ok) process.stderr.write(errorLines(r).map((l) => l + '\n').join(''));
-        process.stderr.write(warningLines(r, o.maxErrors).map((l) => l + '\n').join(''));
+        const r = await ingest(store, files, { dryRun: o.dryRun, maxErrors: o.maxErrors, progress: tty ? progressBar(io.stderr as NodeJS.WriteStream) : undefined });
+        if (!r.ok) io.stderr.write(errorLines(r).map((l) => l + '\n').join(''));
+        io.stderr.write(warningLines(r, o.maxErrors).map((l) => l + '\n').join(''));
         const vendor = r.files.flatMap((f) => (f.vendor ?? []).map((l) => `${basename(f.path)}: ${l}`));
-        process.stdout.write([...vendor, ...summaryLines(r)].map((l) => l + '\n').join(''));
+        io.stdout.write([...vendor, ...summaryLines(r)].map((l) => l + '\n').join(''));
         return r.ok ? EXIT.ok : EXIT.invalid;
       });
     }));
@@ -119,10 +120,10 @@ export function registerIngest(program: Command, withStore: WithStore, db: () =>
       const gzip = !!o.gzip || (typeof o.out === 'string' && o.out.endsWith('.gz'));
       const list = o.all ? DATASETS : [named(name!)];
       // `mds export bars_1d | head`: a closed pipe ends the export quietly.
-      process.stdout.on('error', (e: NodeJS.ErrnoException) => { if (e.code === 'EPIPE') process.exit(EXIT.ok); });
+      if (io.stdout === process.stdout) process.stdout.on('error', (e: NodeJS.ErrnoException) => { if (e.code === 'EPIPE') process.exit(EXIT.ok); });
       return withStore(db(), async (store) => {
-        const out = await exportDatasets(store, list, o.all ? { dir: o.dir } : { path: o.out ?? null }, { format, gzip });
-        if (o.out || o.all) for (const x of out) process.stderr.write(`${x.dataset}: ${x.rows} rows → ${x.path}\n`);
+        const out = await exportDatasets(store, list, o.all ? { dir: o.dir } : { path: o.out ?? null, stdout: io.stdout }, { format, gzip });
+        if (o.out || o.all) for (const x of out) io.stderr.write(`${x.dataset}: ${x.rows} rows → ${x.path}\n`);
         return EXIT.ok;
       });
     }));

@@ -62,12 +62,13 @@ export async function writeDataset(s: BulkSession, ctx: IngestContext, ds: Datas
   return rows;
 }
 
-/** Writes one dataset to a file (renamed into place when complete) or, with path null, to stdout. */
-async function toFile(s: BulkSession, ctx: IngestContext, ds: Dataset, path: string | null, opts: ExportOptions): Promise<number> {
+/** Writes one dataset to a file (renamed into place when complete) or, with path null, to `stdout`. */
+async function toFile(s: BulkSession, ctx: IngestContext, ds: Dataset, path: string | null, opts: ExportOptions,
+  stdout: NodeJS.WritableStream): Promise<number> {
   if (path === null) {
-    if (!opts.gzip) return writeDataset(s, ctx, ds, process.stdout, opts);
+    if (!opts.gzip) return writeDataset(s, ctx, ds, stdout as Writable, opts);
     const gz = createGzip();
-    gz.pipe(process.stdout);
+    gz.pipe(stdout);
     const n = await writeDataset(s, ctx, ds, gz, opts);
     gz.end();
     await once(gz, 'end');
@@ -96,9 +97,12 @@ async function toFile(s: BulkSession, ctx: IngestContext, ds: Dataset, path: str
 export const exportFileName = (ds: Dataset, opts: ExportOptions) =>
   `${ds.name}.${opts.format ?? 'csv'}${opts.gzip ? '.gz' : ''}`;
 
-/** Exports `datasets` from one read snapshot: to `path` (or stdout) for one, into `dir` for several. */
+/**
+ * Exports `datasets` from one read snapshot: to `path` (or `stdout`, default the process's) for
+ * one, into `dir` for several.
+ */
 export async function exportDatasets(store: Store, datasets: readonly Dataset[],
-  dest: { path?: string | null; dir?: string }, opts: ExportOptions = {}): Promise<ExportSummary[]> {
+  dest: { path?: string | null; dir?: string; stdout?: NodeJS.WritableStream }, opts: ExportOptions = {}): Promise<ExportSummary[]> {
   if (dest.dir) {
     try { await mkdir(dest.dir, { recursive: true }); } catch (e) { throw new IngestIOError(`${dest.dir}: ${(e as Error).message}`); }
   }
@@ -107,7 +111,7 @@ export async function exportDatasets(store: Store, datasets: readonly Dataset[],
     const out: ExportSummary[] = [];
     for (const ds of datasets) {
       const path = dest.dir ? join(dest.dir, exportFileName(ds, opts)) : (dest.path ?? null);
-      out.push({ dataset: ds.name, rows: await toFile(s, ctx, ds, path, opts), path });
+      out.push({ dataset: ds.name, rows: await toFile(s, ctx, ds, path, opts, dest.stdout ?? process.stdout), path });
     }
     return out;
   }, { readOnly: true });

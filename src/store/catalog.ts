@@ -37,9 +37,11 @@ export class Catalog {
 
   /**
    * `readVersion`: the store's data version, read now (the request path passes the store's
-   * prepared-statement read, store.select; default: through Kysely).
+   * prepared-statement read, store.select; default: through Kysely). `now`: the clock of the
+   * ttlMs check, in milliseconds (tests advance it instead of waiting).
    */
-  constructor(private readonly db: Kysely<Database>, private readonly ttlMs = 1000, private readonly readVersion?: () => Promise<string | undefined>) {}
+  constructor(private readonly db: Kysely<Database>, private readonly ttlMs = 1000, private readonly readVersion?: () => Promise<string | undefined>,
+    private readonly now: () => number = Date.now) {}
 
   /** The latest snapshot (checked at most once per ttlMs). */
   private async current(): Promise<CatalogSnapshot> {
@@ -104,7 +106,7 @@ export class Catalog {
   }
 
   private async fresh(): Promise<void> {
-    const now = Date.now();
+    const now = this.now();
     if (now - this.checkedAt < this.ttlMs && this.snap !== null) return;
     this.loading ??= this.reload().finally(() => { this.loading = null; });
     await this.loading;
@@ -112,7 +114,7 @@ export class Catalog {
 
   private async reload(): Promise<void> {
     const version = await this.currentVersion();
-    this.checkedAt = Date.now();
+    this.checkedAt = this.now();
     if (version === this.snap?.version) return;
     const rows = await this.db.selectFrom('instruments').selectAll().execute();
     const setting = await this.db.selectFrom('meta').select('value').where('key', '=', INDICATOR_PAGES_KEY).executeTakeFirst();

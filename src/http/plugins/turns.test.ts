@@ -2,11 +2,19 @@ import { describe, expect, it } from 'vitest';
 import { TurnGate } from './turns.js';
 
 const nextTurn = () => new Promise<void>((r) => setImmediate(r));
-const busy = (ms: number) => { const end = performance.now() + ms; while (performance.now() < end); };
+
+/**
+ * The gate's clock, advanced by the requests' work: a budget is spent by `busy(ms)`, not by the
+ * time this process happens to be given under load.
+ */
+let clock = 0;
+const now = () => clock;
+const busy = (ms: number) => { clock += ms; };
+const gateOf = (budgetMs: number) => new TurnGate(budgetMs, now);
 
 describe('TurnGate', () => {
   it('with no budget, starts the first request at once and the rest one per loop turn, in arrival order', async () => {
-    const gate = new TurnGate(0);
+    const gate = gateOf(0);
     const log: string[] = [];
     for (const id of ['a', 'b', 'c', 'd']) gate.enter(() => log.push(id));
     expect(log).toEqual(['a']);
@@ -24,11 +32,12 @@ describe('TurnGate', () => {
   });
 
   it('lets timers and I/O callbacks run between queued requests once a turn has spent its budget', async () => {
-    const gate = new TurnGate(1);
+    const gate = gateOf(1);
     const log: string[] = [];
-    // Each request takes 2 ms, longer than the timer's 1 ms: the timer is due after the first.
+    // Each request takes 2 ms of the 1 ms budget, and the first really spins 2 ms: the timer of 1 ms is due after it.
     setTimeout(() => log.push('timer'), 1);
-    for (let i = 0; i < 3; i++) gate.enter(() => { busy(2); log.push(`r${i}`); });
+    const spin = (ms: number) => { const end = performance.now() + ms; while (performance.now() < end); };
+    for (let i = 0; i < 3; i++) gate.enter(() => { busy(2); if (i === 0) spin(2); log.push(`r${i}`); });
     while (gate.queued > 0) await nextTurn();
     await nextTurn();
     // The timer fires between two requests, not after the queue has drained.
@@ -38,7 +47,7 @@ describe('TurnGate', () => {
   });
 
   it('starts a lone request at once once the queue has drained', async () => {
-    const gate = new TurnGate(0);
+    const gate = gateOf(0);
     const log: string[] = [];
     gate.enter(() => log.push('a'));
     await nextTurn();
@@ -48,7 +57,7 @@ describe('TurnGate', () => {
   });
 
   it('starts requests at once while the turn lasts less than its budget, then queues them', async () => {
-    const gate = new TurnGate(5);
+    const gate = gateOf(5);
     const log: string[] = [];
     gate.enter(() => { busy(1); log.push('a'); });
     gate.enter(() => { busy(1); log.push('b'); });
@@ -71,7 +80,7 @@ describe('TurnGate', () => {
   });
 
   it('starts nothing extra when a request finishes and nothing waits', () => {
-    const gate = new TurnGate(5);
+    const gate = gateOf(5);
     const log: string[] = [];
     gate.enter(() => log.push('a'));
     gate.finished();
@@ -80,7 +89,7 @@ describe('TurnGate', () => {
   });
 
   it('writes a lone response at once: nothing waits behind it', async () => {
-    const gate = new TurnGate(50);
+    const gate = gateOf(50);
     const written: string[] = [];
     gate.enter(() => void gate.hold('lone').then((p) => written.push(p)));
     await Promise.resolve();
@@ -88,7 +97,7 @@ describe('TurnGate', () => {
   });
 
   it('holds the responses of a turn, each starting the next request, until none waits; then writes them in order', async () => {
-    const gate = new TurnGate(2);
+    const gate = gateOf(2);
     const seen: number[] = [];
     const written: string[] = [];
     // A request in flight spends the turn's budget, so three queue for the next turn.
@@ -104,7 +113,7 @@ describe('TurnGate', () => {
   });
 
   it('writes the held responses when the turn\'s budget is spent, and starts the rest in the next turn', async () => {
-    const gate = new TurnGate(2);
+    const gate = gateOf(2);
     const written: string[] = [];
     gate.enter(() => { busy(3); void gate.hold('a').then((p) => written.push(p)); });
     gate.enter(() => void gate.hold('b').then((p) => written.push(p)));
@@ -118,16 +127,19 @@ describe('TurnGate', () => {
   });
 
   it('writes a held response within the loop turn when the request started after it awaits I/O', async () => {
-    const gate = new TurnGate(2);
+    const gate = gateOf(2);
     const written: string[] = [];
     gate.enter(() => busy(3));
     gate.enter(() => void gate.hold('a').then((p) => written.push(p)));
-    // b awaits I/O (a PostgreSQL query) for 30 ms before its response is ready.
-    gate.enter(() => setTimeout(() => void gate.hold('b').then((p) => written.push(p)), 30));
+    // b awaits I/O (a PostgreSQL query) before its response is ready: here, until the test answers it.
+    let answer!: () => void;
+    const io = new Promise<void>((r) => { answer = r; });
+    gate.enter(() => void io.then(() => gate.hold('b')).then((p) => written.push(p)));
     await nextTurn();
     await nextTurn();
     expect(written).toEqual(['a']);
-    await new Promise<void>((r) => setTimeout(r, 40));
+    answer();
+    await nextTurn();
     expect(written).toEqual(['a', 'b']);
   });
 });

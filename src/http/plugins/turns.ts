@@ -41,7 +41,7 @@ declare module 'fastify' {
 export class TurnGate {
   private readonly waiting: (() => void)[] = [];
   private head = 0;
-  /** When the current turn started its first request (performance.now()), or -1. */
+  /** When the current turn started its first request (`now()`), or -1. */
   private since = -1;
   private scheduled = false;
   private readonly turn = () => {
@@ -62,7 +62,8 @@ export class TurnGate {
     this.release();
   };
 
-  constructor(private readonly budgetMs = 1) {}
+  /** `now`: the clock the budget is measured on, in milliseconds (tests pass one they advance). */
+  constructor(private readonly budgetMs = 1, private readonly now: () => number = () => performance.now()) {}
 
   /** Runs `start` now if nothing waits and the turn's budget lasts, else in a later turn. */
   enter(start: () => void): void {
@@ -124,7 +125,7 @@ export class TurnGate {
 
   /** Whether this turn may start another request (the first one marks the turn's start). */
   private open(): boolean {
-    const now = performance.now();
+    const now = this.now();
     if (this.since < 0) { this.since = now; return true; }
     return now - this.since < this.budgetMs;
   }
@@ -134,7 +135,7 @@ export class TurnGate {
     const next = this.waiting[this.head];
     this.waiting[this.head++] = undefined as never;
     if (this.head === this.waiting.length) { this.waiting.length = 0; this.head = 0; }
-    if (this.since < 0) this.since = performance.now();
+    if (this.since < 0) this.since = this.now();
     this.schedule();
     next();
   }

@@ -1,0 +1,151 @@
+/**
+ * The `mds` command line as a function: `run(argv, io)` parses `argv` (the arguments after the
+ * program name), writes to `io` and resolves with the exit code. index.ts runs it on the
+ * process; the tests run it in-process.
+ */
+import { Command, CommanderError, InvalidArgumentError, Option } from 'commander';
+import { readFileSync } from 'node:fs';
+import { loadConfig } from '../app/config.js';
+import { migrate, openStore } from '../derived/open.js';
+import type { Store } from '../store/types.js';
+import { KeyStore } from '../auth/keys.js';
+import { buildApp } from '../app/app.js';
+import { main as serve } from '../app/server.js';
+import { generateDemo } from '../demo/generate.js';
+import { parseDate } from '../lib/time.js';
+import { registerIngest } from './ingest.js';
+import type { CliExit, CliIO } from './io.js';
+
+export type { CliExit, CliIO } from './io.js';
+import { INDICATOR_IDS, INDICATORS, type IndicatorId } from '../indicators/registry.js';
+import { precomputedIds, setPrecomputed } from '../derived/indicator-pages.js';
+
+const pkg = JSON.parse(readFileSync(new URL('../../package.json', import.meta.url), 'utf8'));
+
+const int = (v: string) => {
+  const n = Number(v);
+  if (!Number.isInteger(n) || n < 0) throw new InvalidArgumentError('expected a non-negative integer');
+  return n;
+};
+const date = (v: string) => {
+  const d = parseDate(v);
+  if (d === null) throw new InvalidArgumentError('expected a date YYYY-MM-DD');
+  return d;
+};
+
+/** Opens the store named by --database or DATABASE_URL, migrated, and closes it after `fn`. */
+async function withStore<T>(url: string | undefined, fn: (s: Store) => Promise<T>): Promise<T> {
+  const store = openStore(url ?? loadConfig().databaseUrl);
+  try {
+    await migrate(store);
+    return await fn(store);
+  } finally {
+    await store.close();
+  }
+}
+
+const indicatorIds = (ids: string[]): IndicatorId[] => {
+  if (ids.includes('all')) return [...INDICATOR_IDS];
+  const unknown = ids.filter((id) => !(INDICATOR_IDS as readonly string[]).includes(id));
+  if (unknown.length) throw new Error(`unknown indicator ${unknown.join(', ')} (one of ${INDICATOR_IDS.join(', ')}, or all)`);
+  return ids as IndicatorId[];
+};
+
+/** The program, writing to `io`; commander's own exits (usage errors, --help) throw instead. */
+function buildProgram(io: CliIO, exit: CliExit): Command {
+  const out = (line: string) => { io.stdout.write(line + '\n'); };
+  const program = new Command('mds')
+    .exitOverride()
+    .configureOutput({ writeOut: (s) => io.stdout.write(s), writeErr: (s) => io.stderr.write(s) })
+    .description('market-data-service: read-only A-share market data API')
+    .version(pkg.version)
+    .option('--database <url>', 'SQLite file or postgres:// URL (default: DATABASE_URL or data/mds.sqlite)');
+  const db = () => program.opts().database as string | undefined;
+
+  program.command('serve').description('start the HTTP server (HOST, PORT, DATABASE_URL from the environment)')
+    .action(async () => { const c = loadConfig(); if (db()) c.databaseUrl = db()!; await serve(c); });
+
+  program.command('migrate').description('create or upgrade the store schema')
+    .action(() => withStore(db(), async (s) => {
+      const applied = await migrate(s);
+      out(applied.length ? `applied: ${applied.join(', ')}` : 'schema up to date');
+    }));
+
+  program.command('demo').description('generate the deterministic demo market into an empty store')
+    .option('--seed <n>', 'random seed', int, 1)
+    .option('--equities <n>', 'number of equities (>= 20)', int, 220)
+    .addOption(new Option('--start <date>', 'first day of daily bars (YYYY-MM-DD)').argParser(date).default(20230103, '2023-01-03'))
+    .addOption(new Option('--end <date>', 'last day of the market (YYYY-MM-DD)').argParser(date).default(20261120, '2026-11-20'))
+    .option('--minute-days <n>', 'trading days with 1m bars', int, 10)
+    .option('--tick-days <n>', 'trading days with quotes and trades', int, 2)
+    .action((o) => withStore(db(), async (s) => {
+      const existing = await s.db.selectFrom('instruments').select('inst').limit(1).execute();
+      if (existing.length) throw new Error('the store already holds instruments; demo needs an empty store');
+      const t = Date.now();
+      const summary = await generateDemo(s, { seed: o.seed, equities: o.equities, start: o.start, end: o.end, minuteDays: o.minuteDays, tickDays: o.tickDays });
+      out(`demo market generated in ${((Date.now() - t) / 1000).toFixed(1)} s: ${JSON.stringify(summary)}`);
+    }));
+
+  registerIngest(program, withStore, db, io, exit);
+
+  const keys = program.command('keys').description('manage API keys');
+  keys.command('create').description('create a key; prints the key alone on stdout (it is stored only as a hash)')
+    .requiredOption('--name <name>', 'who or what the key is for')
+    .option('--rate <n>', "this key's rate limit: requests per RATE_LIMIT_WINDOW (0: unlimited; default: the server's RATE_LIMIT)", int)
+    .action((o) => withStore(db(), async (s) => { out((await new KeyStore(s.db).create(o.name, { rateLimit: o.rate })).key); }));
+  keys.command('list').description('list keys (id, name, created, revoked)')
+    .action(() => withStore(db(), async (s) => {
+      for (const k of await new KeyStore(s.db).list()) {
+        out([k.id, k.name, k.created_at, k.revoked_at ?? 'active'].join('\t'));
+      }
+    }));
+  keys.command('revoke').description('revoke a key by id (or by the key itself)').argument('<id>')
+    .action((id: string) => withStore(db(), async (s) => {
+      if (!(await new KeyStore(s.db).revoke(id))) throw new Error(`no active key ${id}`);
+      out(`revoked ${id}`);
+    }));
+
+  const setIndicators = (change: (stored: IndicatorId[]) => IndicatorId[]) => withStore(db(), async (s) => {
+    const t = Date.now();
+    const stored = await s.bulkTransaction(precomputedIds, { readOnly: true });
+    const { after } = await setPrecomputed(s, change(stored));
+    out(`precomputed: ${after.join(', ') || 'none'} (${((Date.now() - t) / 1000).toFixed(1)} s)`);
+  });
+  const indicators = program.command('indicators')
+    .description('technical indicators; precomputed ones are served from stored JSON (unadjusted daily points), at about 215 bytes a bar each');
+  indicators.command('list').description('each indicator, its value keys, and whether it is precomputed')
+    .action(() => withStore(db(), async (s) => {
+      const stored = await s.bulkTransaction(precomputedIds, { readOnly: true });
+      for (const id of INDICATOR_IDS) out([id, INDICATORS[id].keys.join(','), stored.includes(id) ? 'precomputed' : 'computed'].join('\t'));
+    }));
+  indicators.command('precompute').description('render and store the points of these indicators (or all), and keep them in step with every ingest')
+    .argument('<indicators...>')
+    .action((ids: string[]) => setIndicators((stored) => [...stored, ...indicatorIds(ids)]));
+  indicators.command('drop').description('stop precomputing these indicators (or all) and delete their stored points')
+    .argument('<indicators...>')
+    .action((ids: string[]) => { const drop = indicatorIds(ids); return setIndicators((stored) => stored.filter((id) => !drop.includes(id))); });
+
+  program.command('openapi').description('print the OpenAPI 3.1 document')
+    .action(() => withStore(db() ?? ':memory:', async (s) => {
+      const app = await buildApp({ config: loadConfig(), store: s });
+      await app.ready();
+      out(JSON.stringify(app.swagger(), null, 2));
+      await app.close();
+    }));
+
+  return program;
+}
+
+/** Runs `mds ...argv` writing to `io`; resolves with the exit code. */
+export async function run(argv: readonly string[], io: CliIO = { stdout: process.stdout, stderr: process.stderr }): Promise<number> {
+  const exit: CliExit = { code: 0 };
+  try {
+    await buildProgram(io, exit).parseAsync(argv, { from: 'user' });
+    return exit.code;
+  } catch (e) {
+    // Commander has written its message (usage errors) or the help or version already.
+    if (e instanceof CommanderError) return e.exitCode;
+    io.stderr.write(`mds: ${e instanceof Error ? e.message : String(e)}\n`);
+    return 1;
+  }
+}
