@@ -14,7 +14,7 @@ export function isSt(s: EquitySpec, date: number): boolean {
   return s.st.some((p) => p.start <= date && (p.end === null || date <= p.end));
 }
 
-const ordinary = (s: EquitySpec) => !s.isNew && s.price0 < 200_000 && s.industry.key !== 'banks';
+const ordinary = (s: EquitySpec) => !s.isNew && !s.wellKnown && s.price0 < 200_000 && s.industry.key !== 'banks';
 
 /** ST periods: some for the whole range, some starting inside it, one ending inside it. */
 export function assignSt(rng: Rng, specs: EquitySpec[], span: Span): void {
@@ -96,7 +96,7 @@ export function planActions(rng: Rng, specs: EquitySpec[], span: Span): void {
         bonusRatio: bonus, transferRatio: transfer, rightsRatio: 0, rightsDiscount: 0 });
     }
   }
-  const rights = rng.shuffle(specs.filter((s) => !s.isNew && s.st.length === 0)).slice(0, Math.max(1, Math.round(specs.length / 100)));
+  const rights = rng.shuffle(specs.filter((s) => !s.isNew && !s.wellKnown && s.st.length === 0)).slice(0, Math.max(1, Math.round(specs.length / 100)));
   for (const s of rights) {
     const r = rng.fork(`rights/${s.id}`);
     const window = days.slice(Math.floor(days.length * 0.2), Math.floor(days.length * 0.8)).filter((d) => usable(s, d));

@@ -67,3 +67,25 @@ export function startLevel(def: IndexDef, start: number): number {
   const y = Math.floor(start / 10000);
   return def.levels[Math.min(3, Math.max(0, y - 2023))];
 }
+
+/**
+ * Index share counts q: free-float shares, capped so that no constituent weighs more than
+ * `max(10%, 2/n)` of the index at the start (the capping factor of CSI and SZSE indices), so
+ * that one giant of the small demo market (600519.SH) does not make an index one stock.
+ */
+export function cappedShares(members: { floatShares: number; price: number }[]): number[] {
+  const n = members.length;
+  const cap = Math.max(0.1, 2 / n);
+  const w = members.map((m) => m.floatShares * m.price);
+  const capped = new Set<number>();
+  for (;;) {
+    const free = w.reduce((a, x, i) => (capped.has(i) ? a : a + x), 0);
+    // The capped share the others leave: each capped member is cap × total, total = free / (1 - cap × k).
+    const total = free / (1 - cap * capped.size);
+    const over = w.map((x, i) => i).filter((i) => !capped.has(i) && w[i] > cap * total);
+    if (over.length === 0 || capped.size + over.length >= n) {
+      return members.map((m, i) => (capped.has(i) ? Math.max(1, Math.round(m.floatShares * (cap * total) / w[i])) : m.floatShares));
+    }
+    for (const i of over) capped.add(i);
+  }
+}

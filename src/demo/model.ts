@@ -49,6 +49,8 @@ export interface EquitySpec {
   st: { start: number; end: number | null }[];
   suspended: Set<number>;
   actions: PlannedAction[];
+  /** One of well-known.ts: never ST, suspended or given a rights issue. */
+  wellKnown: boolean;
 }
 
 /** One day of an equity or fund as simulated, before intraday detail. */

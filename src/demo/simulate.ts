@@ -12,7 +12,7 @@ import { assignSt, assignSuspensions, planActions } from './events.js';
 import { marketFactors, simulateEquity, type ActionRow } from './prices.js';
 import { minuteBars } from './intraday.js';
 import { dayQuotes, dayTrades } from './ticks.js';
-import { INDEX_DEFS, startLevel } from './indices.js';
+import { cappedShares, INDEX_DEFS, startLevel } from './indices.js';
 import { computeIndex, type IndexSeries } from './levels.js';
 import { FUND_DEFS, simulateFund } from './funds.js';
 
@@ -98,16 +98,18 @@ export function simulate(o: DemoOptions): DemoMarket {
   const indexOuts: InstrumentOut[] = [];
   for (const def of INDEX_DEFS) {
     const id = `${def.code}.${def.market}`;
-    const members = def.select(specs).map((s) => equities.get(s.id)!);
+    const selected = def.select(specs);
+    const members = selected.map((s) => equities.get(s.id)!);
+    const q = cappedShares(selected.map((s) => ({ floatShares: s.floatShares, price: s.price0 })));
     const opened = marketOpened(def.market);
-    const series = computeIndex(members.map((m) => ({ q: m.floatShares!, listDate: m.listDate, daily: m.daily, minutes: m.minutes })),
+    const series = computeIndex(members.map((m, k) => ({ q: q[k], listDate: m.listDate, daily: m.daily, minutes: m.minutes })),
       days, span.minuteDays, startLevel(def, o.start) * 1000, (d) => d >= opened);
     indices.set(id, series);
     const out: InstrumentOut = {
       ...blank(), id, kind: 'index', code: def.code, market: def.market, board: null, name: def.name, nameEn: def.nameEn,
       listDate: def.launch, totalShares: null, floatShares: null, fundType: null, underlying: null,
       baseDate: def.baseDate, baseValue: def.baseValue * 1000, daily: series.daily, minutes: series.minutes,
-      constituents: members.map((m) => ({ id: m.id, shares: m.floatShares! })),
+      constituents: members.map((m, k) => ({ id: m.id, shares: q[k] })),
     };
     span.tickDays.forEach((date) => {
       const i = days.indexOf(date), mins = series.minutes.get(date);

@@ -8,6 +8,7 @@ import { tradingDaysBetween, CALENDAR_FIRST } from '../market/calendar.js';
 import { boardOf } from '../market/boards.js';
 import { CONCEPTS, INDUSTRIES, REGIONS } from './catalog.js';
 import { companyName } from './names.js';
+import { WELL_KNOWN } from './well-known.js';
 import type { Rng } from './random.js';
 import type { EquitySpec } from './model.js';
 
@@ -69,8 +70,9 @@ export function buildUniverse(rng: Rng, input: UniverseInput): EquitySpec[] {
   const nNew = Math.max(4, Math.round(n * 0.06));
   const newSegs: Segment[] = [];
   for (let k = 0; k < nNew; k++) newSegs.push(NEW_ORDER[k % NEW_ORDER.length]);
-  const codes = new Set<string>();
-  const brands = new Set<string>();
+  const codes = new Set<string>(WELL_KNOWN.map((w) => w.code));
+  // No fictional name may read like a real one (长江 + 电力).
+  const brands = new Set<string>(WELL_KNOWN.map((w) => w.name.slice(0, 2)));
   // Listing window for new listings: late enough to be inside the range, early enough to trade.
   const lo = Math.min(days.length - 1, 15), hi = Math.max(lo, days.length - 30);
   const out: EquitySpec[] = [];
@@ -78,8 +80,13 @@ export function buildUniverse(rng: Rng, input: UniverseInput): EquitySpec[] {
   SEGMENT_IDS.forEach((seg, si) => {
     const def = SEGMENTS[seg];
     const fresh = newSegs.filter((s) => s === seg).length;
+    const known = WELL_KNOWN.filter((w) => segmentOf(w) === seg).slice(0, Math.max(0, counts[si] - fresh));
     for (let k = 0; k < counts[si]; k++) {
       const r = rng.fork(`${seg}/${k}`);
+      if (k < known.length) {
+        out.push(knownSpec(r, known[k]));
+        continue;
+      }
       const isNew = k >= counts[si] - fresh;
       let listDate: number, prefix: string;
       if (isNew) {
@@ -112,6 +119,17 @@ export function buildUniverse(rng: Rng, input: UniverseInput): EquitySpec[] {
   return out.sort((a, b) => (a.id < b.id ? -1 : 1));
 }
 
+const segmentOf = (w: { board: BoardId; market: MarketId }): Segment =>
+  (w.board !== 'main' ? w.board : w.market === 'SH' ? 'sh_main' : 'sz_main');
+
+/** A well-known equity: its real code, name, listing and shares; the rest drawn like any other. */
+function knownSpec(r: Rng, w: (typeof WELL_KNOWN)[number]): EquitySpec {
+  const industry = INDUSTRIES.find((i) => i.key === w.industry)!;
+  const spec = makeSpec(r, { code: w.code, market: w.market, board: w.board, listDate: w.listDate, isNew: false, industry,
+    brand: w.name, name: w.name, nameEn: w.nameEn });
+  return { ...spec, wellKnown: true, price0: Math.round(w.price * 100) * 10, totalShares: w.totalShares, floatShares: Math.floor(w.floatShares / 100) * 100 };
+}
+
 function makeSpec(r: Rng, b: Pick<EquitySpec, 'code' | 'market' | 'board' | 'listDate' | 'isNew' | 'industry' | 'brand' | 'name' | 'nameEn'>): EquitySpec {
   const growth = b.board === 'main' ? 1 : b.board === 'bse' ? 0.8 : 1.6;
   const bank = b.industry.key === 'banks';
@@ -136,7 +154,7 @@ function makeSpec(r: Rng, b: Pick<EquitySpec, 'code' | 'market' | 'board' | 'lis
     beta: r.uniform(0.7, 1.3) * (bank ? 0.7 : 1), sigma: vol * r.uniform(0.75, 1.3) * (bank ? 0.6 : 1),
     turnover: clamp(turnover, 0.002, 0.08),
     dividendYield: bank ? r.uniform(0.04, 0.06) : r.uniform(0.003, 0.03),
-    st: [], suspended: new Set(), actions: [],
+    st: [], suspended: new Set(), actions: [], wellKnown: false,
   };
 }
 
@@ -145,7 +163,8 @@ function markHighPriced(r: Rng, specs: EquitySpec[], count: number): void {
   const wanted: [BoardId, string][] = [['main', 'food_beverage'], ['star', 'electronics'], ['main', 'pharma']];
   for (let k = 0; k < count; k++) {
     const [board, industry] = wanted[k];
-    const pool = specs.filter((s) => !s.isNew && s.board === board && s.industry.key !== 'banks' && s.price0 < 1e6);
+    if (specs.some((s) => s.board === board && s.price0 >= 1e6)) continue;
+    const pool = specs.filter((s) => !s.isNew && !s.wellKnown && s.board === board && s.industry.key !== 'banks' && s.price0 < 1e6);
     if (pool.length === 0) continue;
     const preferred = pool.filter((s) => s.industry.key === industry);
     const s = r.pick(preferred.length > 0 ? preferred : pool);
