@@ -7,7 +7,7 @@
  * dist/ only when complete: an interrupted build leaves the previous dist/ (or none), never half.
  */
 import { createHash } from 'node:crypto';
-import { existsSync, readdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
+import { cpSync, existsSync, readdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import { join, relative } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { build } from 'esbuild';
@@ -17,20 +17,22 @@ const src = join(root, 'src');
 const dist = join(root, 'dist');
 const STAMP = '.sources';
 
-/** Every TypeScript source of the server and CLI (tests excluded), in a fixed order. */
-function sources(dir = src) {
+/** Every source of the server and CLI (tests excluded) whose name passes `keep`, in a fixed order. */
+function sources(keep, dir = src) {
   return readdirSync(dir, { withFileTypes: true })
     .sort((a, b) => (a.name < b.name ? -1 : 1))
     .flatMap((e) => {
       const p = join(dir, e.name);
-      if (e.isDirectory()) return sources(p);
-      return e.name.endsWith('.ts') && !e.name.endsWith('.test.ts') ? [p] : [];
+      if (e.isDirectory()) return sources(keep, p);
+      return keep(e.name) && !e.name.endsWith('.test.ts') ? [p] : [];
     });
 }
 
-const files = sources();
+const files = sources((name) => name.endsWith('.ts'));
+/** Data the sources import (JSON), copied beside them. */
+const assets = sources((name) => name.endsWith('.json'));
 const hash = createHash('sha256');
-for (const f of files) hash.update(relative(root, f)).update('\0').update(readFileSync(f)).update('\0');
+for (const f of [...files, ...assets]) hash.update(relative(root, f)).update('\0').update(readFileSync(f)).update('\0');
 const digest = hash.digest('hex');
 
 const stamp = join(dist, STAMP);
@@ -44,6 +46,7 @@ try {
     entryPoints: files, outdir: next, outbase: src, format: 'esm', platform: 'node', target: 'node20',
     sourcemap: true, bundle: false, logLevel: 'warning',
   });
+  for (const f of assets) cpSync(f, join(next, relative(src, f)));
   writeFileSync(join(next, STAMP), digest);
   rmSync(dist, { recursive: true, force: true });
   renameSync(next, dist);

@@ -3,6 +3,8 @@ import { compileErrors, validate } from '@readme/openapi-parser';
 import { readFileSync, existsSync } from 'node:fs';
 import { get, harness, type Harness } from './helpers.js';
 import { ERROR_CODES } from '../src/lib/errors.js';
+import { Ajv2020 } from 'ajv/dist/2020.js';
+import addFormats from 'ajv-formats';
 
 const SPEC = new URL('../../shared/spec/market-data-service.md', import.meta.url);
 
@@ -69,5 +71,29 @@ describe('OpenAPI document', () => {
     expect(init.statusCode).toBe(200);
     const spec = await h.app.inject({ method: 'GET', url: '/docs/json' });
     expect(JSON.parse(spec.payload).paths).toEqual(doc.paths);
+  });
+  it('describes every response status and shows an example of each, valid against its schema, with example parameters', () => {
+    expect(doc.info.title).toBe('market-data-service API');
+    expect(doc.servers).toEqual([{ url: '/', description: expect.any(String) }]);
+    const ajv = new Ajv2020({ strict: false, allErrors: true });
+    addFormats.default(ajv);
+    ajv.addSchema({ $id: 'openapi.json', components: doc.components });
+    let examples = 0;
+    for (const item of Object.values<any>(doc.paths)) {
+      const op = item.get;
+      for (const p of (op.parameters ?? []).filter((x: any) => x.in === 'path')) expect(p.example, `${op.operationId} ${p.name}`).toBeTypeOf('string');
+      for (const [status, r] of Object.entries<any>(op.responses)) {
+        expect(r.description, `${op.operationId} ${status}`).not.toBe('Default Response');
+        if (status === '304') continue;
+        const media = r.content['application/json'];
+        expect(media.example, `${op.operationId} ${status}`).toBeDefined();
+        expect(media.schema.$ref, `${op.operationId} ${status}`).toMatch(/^#\/components\/schemas\//);
+        const check = ajv.compile({ $ref: `openapi.json${media.schema.$ref}` });
+        expect(check(media.example), `${op.operationId} ${status}: ${ajv.errorsText(check.errors)}`).toBe(true);
+        if (status !== '200') expect(media.example.errors[0].status).toBe(status);
+        examples++;
+      }
+    }
+    expect(examples).toBeGreaterThan(200);
   });
 });

@@ -3,6 +3,7 @@ import swaggerUi from '@fastify/swagger-ui';
 import type { FastifyInstance } from 'fastify';
 import { readFileSync } from 'node:fs';
 import { documentRateLimitHeaders } from './rate-limit.js';
+import { documentExamples } from '../openapi/examples.js';
 
 const pkg = JSON.parse(readFileSync(new URL('../../../package.json', import.meta.url), 'utf8'));
 
@@ -19,13 +20,18 @@ export async function registerDocs(app: FastifyInstance): Promise<void> {
   await app.register(swagger, {
     openapi: {
       openapi: '3.1.0',
-      info: { title: 'market-data-service', version: pkg.version, description: DESCRIPTION },
+      info: { title: 'market-data-service API', version: pkg.version, description: DESCRIPTION },
       components: { securitySchemes: { ApiKeyAuth: { type: 'apiKey', in: 'header', name: 'X-API-Key' } } },
       security: [{ ApiKeyAuth: [] }],
       tags: ['system', 'markets', 'classifications', 'equities', 'indices', 'funds'].map((name) => ({ name })),
     },
     refResolver: { buildLocalReference: (json, _base, _fragment, i) => String(json.$id ?? `def-${i}`) },
-    transformObject: (o) => documentRateLimitHeaders((o as { openapiObject: object }).openapiObject),
+    transformObject: (o) => documentExamples(documentRateLimitHeaders((o as { openapiObject: object }).openapiObject)),
   });
-  await app.register(swaggerUi, { routePrefix: '/docs', uiConfig: { docExpansion: 'list', deepLinking: true } });
+  await app.register(swaggerUi, {
+    routePrefix: '/docs',
+    theme: { title: 'market-data-service API' },
+    // The key entered under "Authorize" is kept across reloads; "Try it out" sends it as X-API-Key.
+    uiConfig: { docExpansion: 'list', deepLinking: true, persistAuthorization: true, tryItOutEnabled: false, displayRequestDuration: true },
+  });
 }

@@ -115,7 +115,7 @@ export async function registerRateLimits(app: FastifyInstance, cfg: RateLimitCon
     }
     counts.limited++;
     const wait = Math.max(1, r.ttlInSeconds);
-    throw new ApiError({ code: 'rate_limited', detail: `More than ${max} requests in ${cfg.rateLimitWindowS} s ${what}; retry in ${wait} s.` },
+    throw new ApiError({ code: 'rate_limited', detail: `More than ${max} request${max === 1 ? '' : 's'} in ${cfg.rateLimitWindowS} s ${what}; retry in ${wait} s.` },
       { ...headers, 'ratelimit-remaining': '0', 'retry-after': String(wait) });
   };
   return {

@@ -1,0 +1,66 @@
+/**
+ * What the docs page shows beyond the schemas: a description of every response status, the
+ * `servers`, and examples recorded from the default demo market (examples.json, written by
+ * `npx tsx scripts/openapi-examples.ts`): each operation's parameter values, pre-filled in "Try
+ * it out", and the responses the service gave to them.
+ */
+import { readFileSync } from 'node:fs';
+
+export interface OperationExamples {
+  /** Parameter values by name (path and query). */
+  parameters: Record<string, string>;
+  /** Response bodies by status. */
+  responses: Record<string, unknown>;
+}
+
+export interface Examples {
+  demo: { last_day: string };
+  /** Bodies every protected operation answers alike (401, 429, 503). */
+  common: Record<string, unknown>;
+  operations: Record<string, OperationExamples>;
+}
+
+/** Read beside this module (the build copies it into dist/). */
+export const EXAMPLES = JSON.parse(readFileSync(new URL('./examples.json', import.meta.url), 'utf8')) as Examples;
+
+const DESCRIPTIONS: Record<string, string> = {
+  400: 'Bad request: a parameter is malformed, out of range or unknown, or `page[after]` is not a cursor issued for this query; `errors[].source.parameter` names the parameter.',
+  401: 'Unauthorized: the `X-API-Key` header is missing, or does not carry a valid, unrevoked API key.',
+  404: 'Not found: nothing has the id in the path (an id of another kind, such as an index id under /equities, is not found either).',
+  429: 'Too many requests: over the rate limit of this key (or, without a valid key, of this client address). Retry after `Retry-After` seconds; the `RateLimit-*` headers say where the limit stands.',
+  503: 'Service unavailable: the store cannot answer, or the data changed faster than this response could be computed. Retry after `Retry-After` seconds.',
+};
+
+interface Operation {
+  operationId: string;
+  parameters?: { name: string; example?: unknown }[];
+  responses: Record<string, { description?: string; content?: Record<string, { example?: unknown }> }>;
+}
+
+/** Adds the servers, response descriptions and recorded examples to the OpenAPI document. */
+export function documentExamples<T extends { paths?: Record<string, Record<string, unknown>> }>(doc: T): T {
+  const out = doc as T & { servers?: unknown[] };
+  out.servers = [{ url: '/', description: 'This server (the paths start with /api/v1)' }];
+  for (const item of Object.values(doc.paths ?? {})) {
+    for (const op of Object.values(item) as Operation[]) {
+      const ex = EXAMPLES.operations[op.operationId];
+      for (const p of op.parameters ?? []) if (ex?.parameters[p.name] !== undefined) p.example = ex.parameters[p.name];
+      for (const [status, response] of Object.entries(op.responses)) {
+        if (status === '200') {
+          const paged = (op.parameters ?? []).some((p) => p.name === 'page[after]');
+          if (!response.description || response.description === 'Default Response') {
+            response.description = paged ? 'OK: one page of the collection; walk on with `page[after]` = `meta.next_cursor`.' : 'OK';
+          }
+        } else if (DESCRIPTIONS[status] && (op.operationId !== 'getSystemReadiness' || status !== '503')) {
+          response.description = DESCRIPTIONS[status];
+        } else if (status === '503') {
+          response.description = 'Not ready: the store does not answer.';
+        }
+        const body = ex?.responses[status] ?? EXAMPLES.common[status];
+        const media = response.content?.['application/json'];
+        if (media && body !== undefined) media.example = body;
+      }
+    }
+  }
+  return doc;
+}

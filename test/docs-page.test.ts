@@ -1,0 +1,103 @@
+/**
+ * The docs page in a real browser (Debian's Chromium driven by playwright-core): its title, the
+ * recorded examples and response descriptions, and "Try it out" with the key entered under
+ * "Authorize" answering a real page of bars. The screenshot is checked too: a page that renders
+ * nothing (a blank or single-colour image) fails. Skipped, saying why, where /usr/bin/chromium is
+ * absent (`.ci/run` installs it).
+ */
+import { existsSync, writeFileSync } from 'node:fs';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { chromium, type Browser } from 'playwright-core';
+import { harness, SMALL_DEMO, STORES, type Harness } from './helpers.js';
+
+const CHROMIUM = '/usr/bin/chromium';
+const HAVE_CHROMIUM = existsSync(CHROMIUM);
+if (!HAVE_CHROMIUM) console.warn(`docs-page.test: ${CHROMIUM} is absent (apt-get install chromium); skipping the browser test`);
+
+describe.skipIf(!HAVE_CHROMIUM)('the docs page in Chromium', () => {
+  let h: Harness;
+  let browser: Browser;
+  let base: string;
+
+  beforeAll(async () => {
+    h = await harness(await STORES[0].url(), SMALL_DEMO);
+    base = await h.app.listen({ host: '127.0.0.1', port: 0 });
+    browser = await chromium.launch({
+      executablePath: CHROMIUM,
+      args: ['--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking',
+        '--disable-component-update', '--disable-sync'],
+    });
+  }, 120_000);
+  afterAll(async () => {
+    await browser?.close();
+    await h?.close();
+  });
+
+  it('shows the examples and answers "Try it out" with the key', async () => {
+    const page = await browser.newPage({ viewport: { width: 1280, height: 900 } });
+    await page.goto(`${base}/docs`);
+    expect(await page.title()).toBe('market-data-service API');
+    await page.waitForSelector('#operations-equities-listEquityBars');
+
+    // Authorize with the key: "Try it out" sends it as X-API-Key.
+    await page.click('.auth-wrapper .authorize');
+    await page.fill('.auth-container input[type=text], .auth-container input:not([type])', h.key);
+    await page.click('.auth-btn-wrapper .authorize');
+    await page.click('.auth-btn-wrapper .btn-done');
+
+    await page.click('#operations-equities-listEquityBars .opblock-summary');
+    const op = page.locator('#operations-equities-listEquityBars');
+    // Response descriptions and examples recorded from the demo, not "Default Response".
+    await op.locator('tr.response[data-code="400"]').waitFor();
+    const table = await op.locator('.responses-wrapper').innerText();
+    expect(table).not.toContain('Default Response');
+    expect(table).toContain('Bad request: a parameter is malformed');
+    expect(await op.locator('tr.response[data-code="400"]').innerText()).toContain('invalid_parameter');
+    expect(await op.locator('tr.response[data-code="401"]').innerText()).toContain('missing_api_key');
+    expect(await op.locator('tr.response[data-code="200"]').innerText()).toContain('"instrument_id": "600519.SH"');
+
+    await op.locator('.try-out__btn').click();
+    // The fields are pre-filled with the recorded example values.
+    expect(await op.locator('input[placeholder="instrument_id"]').inputValue()).toBe('600519.SH');
+    expect(await op.locator('input[placeholder="from"]').inputValue()).toBe('2026-11-02');
+    // The small demo of the suite ends in 2025: ask for its days.
+    await op.locator('input[placeholder="from"]').fill('2025-11-03');
+    await op.locator('input[placeholder="page[size]"]').fill('2');
+    await op.locator('.execute').click();
+    const live = op.locator('.live-responses-table tbody .response-col_status').first();
+    await live.waitFor();
+    expect((await live.innerText()).trim()).toBe('200');
+    const body = await op.locator('.live-responses-table tbody .response-col_description .highlight-code pre').first().innerText();
+    const answer = JSON.parse(body);
+    expect(answer.data).toHaveLength(2);
+    expect(answer.data.map((b: { instrument_id: string; trade_date: string }) => [b.instrument_id, b.trade_date]))
+      .toEqual([['600519.SH', '2025-11-03'], ['600519.SH', '2025-11-04']]);
+
+    // The screenshot shows a rendered page: many colours, mostly not background.
+    const png = await page.screenshot({ fullPage: false });
+    writeFileSync(`${process.env.TMPDIR ?? '/tmp'}/mds-docs-page.png`, png);
+    const stats = await page.evaluate(async (src) => {
+      // Runs in the page (this file is type-checked without the DOM library).
+      const { Image, document } = globalThis as any;
+      const img = new Image();
+      img.src = src;
+      await img.decode();
+      const c = document.createElement('canvas');
+      c.width = img.width; c.height = img.height;
+      const g = c.getContext('2d');
+      g.drawImage(img, 0, 0);
+      const px = g.getImageData(0, 0, c.width, c.height).data;
+      const colours = new Set<number>();
+      let ink = 0;
+      for (let i = 0; i < px.length; i += 4) {
+        colours.add((px[i] << 16) | (px[i + 1] << 8) | px[i + 2]);
+        if (px[i] + px[i + 1] + px[i + 2] < 600) ink++;
+      }
+      return { width: c.width, height: c.height, colours: colours.size, ink: ink / (px.length / 4) };
+    }, `data:image/png;base64,${png.toString('base64')}`);
+    expect(stats.width).toBe(1280);
+    expect(stats.height).toBe(900);
+    expect(stats.colours).toBeGreaterThan(50);
+    expect(stats.ink).toBeGreaterThan(0.03);
+  }, 120_000);
+});
