@@ -1,4 +1,4 @@
-import Fastify, { type FastifyReply, type FastifyServerOptions } from 'fastify';
+import Fastify, { LogController, type FastifyReply, type FastifyServerOptions } from 'fastify';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import { createHash, randomUUID } from 'node:crypto';
 import { readFileSync } from 'node:fs';
@@ -21,6 +21,7 @@ import { registerRateLimits } from '../http/plugins/rate-limit.js';
 import type { Metrics } from '../http/plugins/metrics.js';
 import { readIngestTotals } from '../store/ingest-totals.js';
 import { registerDocs } from '../http/plugins/docs.js';
+import { registerRequestLog } from '../http/plugins/request-log.js';
 import { registerTurnGate } from '../http/plugins/turns.js';
 import { closedPeriodMaxAge, registerDataTags, registerHttpCache } from '../http/plugins/http-cache.js';
 import { guardPageSize } from '../http/params.js';
@@ -83,6 +84,9 @@ function formatsPlugin(ajv: any) {
 }
 
 const REQUEST_ID = /^[A-Za-z0-9._:-]{1,128}$/;
+
+/** Config's TRUST_PROXY as Fastify takes it: a number of proxies trusts the nearest ones. */
+const trustedProxies = (t: Config['trustProxy']) => (typeof t === 'number' ? (_addr: string, hop: number) => hop < t : t);
 const VERSION: string = JSON.parse(readFileSync(new URL('../../package.json', import.meta.url), 'utf8')).version;
 
 /**
@@ -94,6 +98,9 @@ export async function buildApp(opts: AppOptions): Promise<App> {
   let checkKey: KeyCheck = async () => {};
   const app = Fastify({
     logger: withRedactedUrls(opts.logger),
+    // One line per request instead (http/plugins/request-log.ts).
+    logController: new LogController({ disableRequestLogging: true }),
+    trustProxy: trustedProxies(opts.config.trustProxy),
     // Node's limits, stated: request line and headers 16 KiB (431), received within headersTimeout (408).
     http: { maxHeaderSize: 16 * 1024, headersTimeout: opts.headersTimeout ?? 20_000, connectionsCheckingInterval: Math.min(opts.headersTimeout ?? 20_000, 2000) },
     clientErrorHandler,
@@ -151,6 +158,7 @@ export async function buildApp(opts: AppOptions): Promise<App> {
     guardPageSize(req.query as Record<string, unknown>);
   });
   registerErrorHandling(app);
+  if (opts.logger) registerRequestLog(app, redactUrl);
   for (const s of ALL_SCHEMAS) app.addSchema(s);
   await registerDocs(app);
 

@@ -8,6 +8,10 @@ export interface Config {
   /** SQLite file path or postgres:// URL. */
   databaseUrl: string;
   logLevel: string;
+  /** Log lines as JSON (pino) or human-readable; default: readable on a terminal, JSON otherwise. */
+  logFormat: 'json' | 'pretty';
+  /** Read the client address from X-Forwarded-For (behind a reverse proxy): Fastify's trustProxy. */
+  trustProxy: boolean | number | string;
   /** Key that signs pagination cursors (tamper detection, not secrecy). */
   cursorSecret: string;
   /** Seed and size of the demo market created on first start. */
@@ -40,59 +44,106 @@ export interface Config {
   pgPoolAcquireTimeoutMs: number;
 }
 
-/** Reads the configuration from the environment (documented in the README). */
+/** The configuration cannot be used: one line per bad variable. */
+export class ConfigError extends Error {
+  constructor(readonly problems: string[]) {
+    super(`bad configuration (${problems.length} problem${problems.length === 1 ? '' : 's'}):\n${problems.map((p) => `  ${p}`).join('\n')}`);
+  }
+}
+
+const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'];
+
+/**
+ * Reads the configuration from the environment (README, "Configuration"; docs/operations.md).
+ * Every variable is checked; a ConfigError lists every bad one, each with what it must be.
+ */
 export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
-  const int = (name: string, def: number) => {
-    const v = env[name];
-    if (v === undefined || v === '') return def;
+  const problems: string[] = [];
+  const set = (name: string) => env[name] !== undefined && env[name] !== '';
+  const int = (name: string, def: number, min = 0, max = Number.MAX_SAFE_INTEGER, what = min === 0 ? 'a non-negative integer' : 'a positive integer') => {
+    if (!set(name)) return def;
+    const v = env[name]!;
     const n = Number(v);
-    if (!Number.isInteger(n) || n < 0) throw new Error(`${name} must be a non-negative integer, got ${v}`);
+    if (!/^\d+$/.test(v) || n < min || n > max) {
+      problems.push(`${name} must be ${what}, got ${v}`);
+      return def;
+    }
     return n;
   };
-  const port = int('PORT', 8080);
+  const oneOf = <T extends string>(name: string, values: readonly T[], def: T): T => {
+    if (!set(name)) return def;
+    if ((values as readonly string[]).includes(env[name]!)) return env[name] as T;
+    problems.push(`${name} must be one of ${values.join(', ')}, got ${env[name]}`);
+    return def;
+  };
+  const port = int('PORT', 8080, 1, 65535, 'a port 1..65535');
   const rateLimit = int('RATE_LIMIT', 0);
-  return {
+  const databaseUrl = env.DATABASE_URL || resolve('data/mds.sqlite');
+  if (/^postgres(ql)?:/i.test(databaseUrl)) {
+    try { new URL(databaseUrl); } catch { problems.push(`DATABASE_URL must be a SQLite file path or a postgres://user@host:port/db URL, got ${databaseUrl}`); }
+  }
+  let workers = 1;
+  if (env.WORKERS === 'auto') workers = availableParallelism();
+  else workers = Math.max(1, int('WORKERS', 1, 1, 256, "a number of processes 1..256 or 'auto'"));
+  const cfg: Config = {
     host: env.HOST || '127.0.0.1',
     port,
-    databaseUrl: env.DATABASE_URL || resolve('data/mds.sqlite'),
-    logLevel: env.LOG_LEVEL || 'info',
+    databaseUrl,
+    logLevel: oneOf('LOG_LEVEL', LOG_LEVELS, 'info'),
+    logFormat: oneOf('LOG_FORMAT', ['json', 'pretty'] as const, process.stdout.isTTY ? 'pretty' : 'json'),
+    trustProxy: trustProxy(env.TRUST_PROXY, problems),
     cursorSecret: env.CURSOR_SECRET || 'mds-cursor-v1',
     demoSeed: int('DEMO_SEED', 1),
-    demoOnFirstRun: env.DEMO !== '0',
+    demoOnFirstRun: oneOf('DEMO', ['0', '1'], '1') === '1',
     rateLimit,
-    rateLimitWindowS: positive('RATE_LIMIT_WINDOW', int('RATE_LIMIT_WINDOW', 1)),
+    rateLimitWindowS: int('RATE_LIMIT_WINDOW', 1, 1),
     rateLimitAnon: int('RATE_LIMIT_ANON', rateLimit),
-    redisUrl: redisUrl(env.REDIS_URL),
+    redisUrl: redisUrl(env.REDIS_URL, problems),
     redisKeyPrefix: env.REDIS_KEY_PREFIX || 'mds:rl:',
-    ...metricsConfig(env, port, int),
+    ...metricsConfig(env, port, problems, int),
     pgConnectTimeoutMs: int('PG_CONNECT_TIMEOUT_MS', 3000),
     pgStatementTimeoutMs: int('PG_STATEMENT_TIMEOUT_MS', 5000),
     pgPoolAcquireTimeoutMs: int('PG_POOL_ACQUIRE_TIMEOUT_MS', 5000),
-    workers: env.WORKERS === 'auto' ? availableParallelism() : Math.max(1, int('WORKERS', 1)),
+    workers,
   };
+  if (problems.length > 0) throw new ConfigError(problems);
+  return cfg;
 }
 
-const positive = (name: string, n: number) => {
-  if (n < 1) throw new Error(`${name} must be a positive integer, got ${n}`);
-  return n;
-};
+/**
+ * TRUST_PROXY: whether the client address (per-address rate limits, logs) is read from
+ * X-Forwarded-For: unset or `false` no; `true` yes; a number, that many proxies; else a comma
+ * list of proxy addresses or CIDR ranges (Fastify's trustProxy).
+ */
+function trustProxy(v: string | undefined, problems: string[]): boolean | number | string {
+  if (v === undefined || v === '' || v === 'false') return false;
+  if (v === 'true') return true;
+  if (/^\d+$/.test(v)) return Number(v);
+  if (/^[0-9A-Fa-f.:/]+(\s*,\s*[0-9A-Fa-f.:/]+)*$/.test(v)) return v;
+  problems.push(`TRUST_PROXY must be true, false, a number of proxies or a comma list of proxy addresses, got ${v}`);
+  return false;
+}
 
-function redisUrl(v: string | undefined): string | null {
+function redisUrl(v: string | undefined, problems: string[]): string | null {
   if (v === undefined || v === '') return null;
-  let u: URL;
-  try { u = new URL(v); } catch { throw new Error(`REDIS_URL must be a redis:// or rediss:// URL, got ${v}`); }
-  if (u.protocol !== 'redis:' && u.protocol !== 'rediss:') throw new Error(`REDIS_URL must be a redis:// or rediss:// URL, got ${v}`);
+  let protocol = '';
+  try { protocol = new URL(v).protocol; } catch { /* reported below */ }
+  if (protocol !== 'redis:' && protocol !== 'rediss:') {
+    problems.push(`REDIS_URL must be a redis:// or rediss:// URL, got ${v}`);
+    return null;
+  }
   return v;
 }
 
-function metricsConfig(env: NodeJS.ProcessEnv, port: number, int: (name: string, def: number) => number) {
-  const metricsPort = env.METRICS_PORT === undefined || env.METRICS_PORT === '' ? null : int('METRICS_PORT', 0);
-  if (metricsPort !== null && (metricsPort < 1 || metricsPort > 65535)) throw new Error(`METRICS_PORT must be a port 1..65535, got ${env.METRICS_PORT}`);
-  if (metricsPort !== null && metricsPort === port) throw new Error(`METRICS_PORT must differ from PORT (${port}): metrics have their own listener`);
+function metricsConfig(env: NodeJS.ProcessEnv, port: number, problems: string[],
+  int: (name: string, def: number, min?: number, max?: number, what?: string) => number) {
+  const given = env.METRICS_PORT !== undefined && env.METRICS_PORT !== '';
+  const metricsPort = given ? int('METRICS_PORT', 0, 1, 65535, 'a port 1..65535') : null;
+  if (metricsPort !== null && metricsPort === port) problems.push(`METRICS_PORT must differ from PORT (${port}): metrics have their own listener`);
   const token = env.METRICS_TOKEN || null;
-  if (token !== null && !/^[\x21-\x7e]{16,}$/.test(token)) throw new Error('METRICS_TOKEN must be at least 16 printable ASCII characters without spaces');
-  if (token !== null && metricsPort === null) throw new Error('METRICS_TOKEN is set but METRICS_PORT is not: set METRICS_PORT to serve /metrics');
-  return { metricsPort, metricsHost: env.METRICS_HOST || '127.0.0.1', metricsToken: token };
+  if (token !== null && !/^[\x21-\x7e]{16,}$/.test(token)) problems.push('METRICS_TOKEN must be at least 16 printable ASCII characters without spaces');
+  if (token !== null && !given) problems.push('METRICS_TOKEN is set but METRICS_PORT is not: set METRICS_PORT to serve /metrics');
+  return { metricsPort: metricsPort === 0 ? null : metricsPort, metricsHost: env.METRICS_HOST || '127.0.0.1', metricsToken: token };
 }
 
 /** The configured bounds on waiting for PostgreSQL, as the store takes them. */

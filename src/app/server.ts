@@ -1,35 +1,64 @@
 import cluster from 'node:cluster';
+import pretty from 'pino-pretty';
 import { loadConfig, storeTimeouts, type Config } from './config.js';
 import { buildApp } from './app.js';
 import { openConfiguredStore } from './bootstrap.js';
 import { trackConnections } from '../http/connections.js';
 import { startMetrics } from './metrics-server.js';
+import { describeDemo, type DemoDescription } from '../demo/describe.js';
 
-function banner(cfg: Config, firstKey?: string): string {
+/** The start banner: where it listens, what the demo market holds, a key, three requests to try. */
+export function banner(cfg: Config, firstKey: string | undefined, demo: DemoDescription | null, env: NodeJS.ProcessEnv = process.env): string {
   const base = `http://${cfg.host.includes(':') ? `[${cfg.host}]` : cfg.host}:${cfg.port}`;
   const key = firstKey ?? '<your key>';
-  return [
+  // The key command must reach this server's store: name it unless it is the default file.
+  const where = env.DATABASE_URL ? `DATABASE_URL='${env.DATABASE_URL}' ` : '';
+  const lines = [
     '',
-    `market-data-service listening on ${base} with ${cfg.workers} worker(s)  (docs: ${base}/docs, OpenAPI: ${base}/openapi.json)`,
-    firstKey
-      ? `An API key was created for you (shown once, stored only as a hash):\n  ${firstKey}`
-      : 'Create an API key with:  npx mds keys create --name me',
-    'Try an authenticated call:',
-    `  curl -g -H 'X-API-Key: ${key}' '${base}/api/v1/equities?page[size]=5'`,
-    '',
-  ].join('\n');
+    `market-data-service listening on ${base} with ${cfg.workers} worker${cfg.workers === 1 ? '' : 's'}`,
+    `  docs: ${base}/docs   OpenAPI: ${base}/openapi.json`,
+  ];
+  const equity = demo?.wellKnown[0]?.id ?? '600519.SH';
+  const day = demo?.minuteDays.at(-1) ?? demo?.last;
+  if (demo) {
+    const range = (xs: string[]) => (xs.length === 0 ? 'no days' : xs.length === 1 ? xs[0] : `${xs[0]}..${xs[xs.length - 1]}`);
+    lines.push(
+      `The demo market (seed ${demo.seed}): ${demo.counts.equities} equities, ${demo.counts.indices} indices, ${demo.counts.funds} funds;`,
+      `  daily bars ${demo.first}..${demo.last}, 1m bars on the last ${demo.minuteDays.length} days (${range(demo.minuteDays)}),`,
+      `  quotes and trades on ${range(demo.tickDays)}.`,
+      `  Try ${demo.wellKnown.slice(0, 5).map((w) => `${w.id} ${w.name}`).join(', ')}; indices 000300.SH, 000001.SH, 399001.SZ; fund 510300.SH.`,
+    );
+  }
+  lines.push(firstKey
+    ? `An API key was created for you (shown once, stored only as a hash):\n  ${firstKey}`
+    : `Create an API key with:  ${where}npx mds keys create --name me`);
+  lines.push('Try:', `  curl -g -H 'X-API-Key: ${key}' '${base}/api/v1/equities/${equity}'`);
+  if (day) {
+    lines.push(
+      `  curl -g -H 'X-API-Key: ${key}' '${base}/api/v1/equities/${equity}/bars?interval=5m&date=${day}&page[size]=5'`,
+      `  curl -g -H 'X-API-Key: ${key}' '${base}/api/v1/indices/000300.SH/technical-indicators/macd?interval=1d&from=${demo!.minuteDays[0] ?? demo!.last}&page[size]=5'`,
+    );
+  } else {
+    lines.push(`  curl -g -H 'X-API-Key: ${key}' '${base}/api/v1/equities?page[size]=5'`);
+  }
+  lines.push('');
+  return lines.join('\n');
 }
 
 const say = (m: string) => process.stderr.write(m + '\n');
 
 /** One HTTP server over the store; drains on SIGINT/SIGTERM. */
-async function serveOne(cfg: Config, demo: boolean): Promise<{ firstKey?: string }> {
+async function serveOne(cfg: Config, demo: boolean): Promise<{ firstKey?: string; held: DemoDescription | null }> {
   const opened = await openConfiguredStore(cfg.databaseUrl, demo && cfg.demoOnFirstRun ? { seed: cfg.demoSeed } : null, say,
     storeTimeouts(cfg));
   const metrics = startMetrics.forWorker(cfg);
   const app = await buildApp({
     config: cfg, store: opened.store,
-    logger: { level: cfg.logLevel, redact: ['req.headers["x-api-key"]'] },
+    logger: {
+      level: cfg.logLevel, redact: ['req.headers["x-api-key"]'],
+      // On a terminal: `12:00:01 INFO GET /api/v1/equities 200 1.2 ms`; else one JSON object a line.
+      ...(cfg.logFormat === 'pretty' ? { stream: pretty({ ignore: 'pid,hostname,reqId,method,url,status,ms,operation', translateTime: 'SYS:HH:MM:ss', sync: true }) } : {}),
+    },
     metrics,
   });
   // An outage of the store: one line when it starts, one when it ends (store/health.ts).
@@ -56,10 +85,11 @@ async function serveOne(cfg: Config, demo: boolean): Promise<{ firstKey?: string
   process.on('SIGTERM', () => stop('SIGTERM'));
   // The primary asks for this when a replacement worker starts listening (see main).
   process.on('message', (m: { mds?: string } | null) => { if (m?.mds === 'recycle') connections.recycle(); });
+  const held = cluster.isWorker ? null : await describeDemo(opened.store);
   await app.listen({ host: cfg.host, port: cfg.port });
   // One process: it serves its own metrics (a cluster's primary serves the workers', see main).
   if (metrics && !cluster.isWorker) await startMetrics.single(cfg, metrics, app);
-  return { firstKey: opened.firstKey };
+  return { firstKey: opened.firstKey, held };
 }
 
 /** Start failures of workers (exits before listening) allowed within `START_WINDOW_MS`. */
@@ -78,7 +108,8 @@ const backoff = (failures: number) => Math.min(8000, 250 * 2 ** (failures - 1));
  */
 export async function main(cfg: Config = loadConfig()): Promise<void> {
   if (cfg.workers <= 1) {
-    say(banner(cfg, (await serveOne(cfg, true)).firstKey));
+    const served = await serveOne(cfg, true);
+    say(banner(cfg, served.firstKey, served.held));
     return;
   }
   if (cluster.isWorker) {
@@ -86,6 +117,7 @@ export async function main(cfg: Config = loadConfig()): Promise<void> {
     return;
   }
   const opened = await openConfiguredStore(cfg.databaseUrl, cfg.demoOnFirstRun ? { seed: cfg.demoSeed } : null, say);
+  const held = await describeDemo(opened.store);
   await opened.store.close();
   await startMetrics.primary(cfg, say);
   let stopping = false;
@@ -97,7 +129,7 @@ export async function main(cfg: Config = loadConfig()): Promise<void> {
     w.on('listening', () => {
       listening.add(w.id);
       if (!started) {
-        if (listening.size === cfg.workers) { started = true; say(banner(cfg, opened.firstKey)); }
+        if (listening.size === cfg.workers) { started = true; say(banner(cfg, opened.firstKey, held)); }
         return;
       }
       for (const other of Object.values(cluster.workers ?? {})) if (other && other !== w && other.isConnected()) other.send({ mds: 'recycle' });

@@ -1,0 +1,18 @@
+import type { FastifyInstance } from 'fastify';
+
+/**
+ * One log line per request, when its response is sent: method, URL (credentials redacted by the
+ * app's serializer), status, time taken, the operation and the request id. Fastify's own two
+ * lines per request ("incoming request", "request completed") are turned off in its options.
+ */
+export function registerRequestLog(app: FastifyInstance, redactUrl: (url: string) => string): void {
+  app.addHook('onResponse', (req, reply, done) => {
+    const ms = Math.round(reply.elapsedTime * 10) / 10;
+    const url = redactUrl(req.url);
+    const operation = (req.routeOptions.schema as { operationId?: string } | undefined)?.operationId;
+    const level = reply.statusCode >= 500 ? 'error' : 'info';
+    req.log[level]({ method: req.method, url, status: reply.statusCode, ms, ...(operation ? { operation } : {}) },
+      `${req.method} ${url} ${reply.statusCode} ${ms} ms`);
+    done();
+  });
+}

@@ -1,0 +1,98 @@
+/**
+ * First contact: configuration checked whole at start, the start banner (what the demo market
+ * holds, a key, three requests that answer), and one log line per request.
+ */
+import { Writable } from 'node:stream';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { ConfigError, loadConfig } from '../src/app/config.js';
+import { banner } from '../src/app/server.js';
+import { buildApp } from '../src/app/app.js';
+import { describeDemo } from '../src/demo/describe.js';
+import { get, harness, SMALL_DEMO, STORES, type Harness } from './helpers.js';
+
+describe('configuration', () => {
+  it('names every bad variable in one error, each with what it must be', () => {
+    let error: unknown;
+    try {
+      loadConfig({ PORT: '99999', LOG_LEVEL: 'loud', WORKERS: 'x', RATE_LIMIT: '-1', DEMO: 'yes', TRUST_PROXY: 'maybe', LOG_FORMAT: 'xml', DATABASE_URL: 'postgres://a b' });
+    } catch (e) { error = e; }
+    expect(error).toBeInstanceOf(ConfigError);
+    expect((error as ConfigError).message).toBe([
+      'bad configuration (8 problems):',
+      '  PORT must be a port 1..65535, got 99999',
+      '  RATE_LIMIT must be a non-negative integer, got -1',
+      '  DATABASE_URL must be a SQLite file path or a postgres://user@host:port/db URL, got postgres://a b',
+      "  WORKERS must be a number of processes 1..256 or 'auto', got x",
+      '  LOG_LEVEL must be one of fatal, error, warn, info, debug, trace, silent, got loud',
+      '  LOG_FORMAT must be one of json, pretty, got xml',
+      '  TRUST_PROXY must be true, false, a number of proxies or a comma list of proxy addresses, got maybe',
+      '  DEMO must be one of 0, 1, got yes',
+    ].join('\n'));
+  });
+
+  it('reads good values', () => {
+    const c = loadConfig({ PORT: '9000', LOG_FORMAT: 'json', TRUST_PROXY: '2', WORKERS: '3', DEMO: '0' });
+    expect([c.port, c.logFormat, c.trustProxy, c.workers, c.demoOnFirstRun]).toEqual([9000, 'json', 2, 3, false]);
+    expect(loadConfig({ TRUST_PROXY: '10.0.0.0/8, 127.0.0.1' }).trustProxy).toBe('10.0.0.0/8, 127.0.0.1');
+  });
+});
+
+describe.each(STORES)('the start banner and the request log on $name', ({ url }) => {
+  let h: Harness;
+  beforeAll(async () => { h = await harness(await url(), SMALL_DEMO); }, 300_000);
+  afterAll(async () => h?.close());
+
+  it('says what the demo holds and prints requests that answer with data', async () => {
+    const demo = await describeDemo(h.store);
+    const cfg = { ...loadConfig({}), port: 8080 };
+    const text = banner(cfg, 'mds_KEY', demo, {});
+    expect(text).toBe([
+      '',
+      'market-data-service listening on http://127.0.0.1:8080 with 1 worker',
+      '  docs: http://127.0.0.1:8080/docs   OpenAPI: http://127.0.0.1:8080/openapi.json',
+      'The demo market (seed 7): 40 equities, 11 indices, 13 funds;',
+      '  daily bars 2025-01-02..2025-11-20, 1m bars on the last 3 days (2025-11-18..2025-11-20),',
+      '  quotes and trades on 2025-11-19..2025-11-20.',
+      '  Try 600519.SH 贵州茅台, 688981.SH 中芯国际, 000001.SZ 平安银行, 300750.SZ 宁德时代, 430047.BJ 诺思兰德; indices 000300.SH, 000001.SH, 399001.SZ; fund 510300.SH.',
+      'An API key was created for you (shown once, stored only as a hash):',
+      '  mds_KEY',
+      'Try:',
+      "  curl -g -H 'X-API-Key: mds_KEY' 'http://127.0.0.1:8080/api/v1/equities/600519.SH'",
+      "  curl -g -H 'X-API-Key: mds_KEY' 'http://127.0.0.1:8080/api/v1/equities/600519.SH/bars?interval=5m&date=2025-11-20&page[size]=5'",
+      "  curl -g -H 'X-API-Key: mds_KEY' 'http://127.0.0.1:8080/api/v1/indices/000300.SH/technical-indicators/macd?interval=1d&from=2025-11-18&page[size]=5'",
+      '',
+    ].join('\n'));
+    // Each printed request answers with data on this store.
+    const paths = [...text.matchAll(/'http:\/\/127\.0\.0\.1:8080([^']+)'/g)].map((m) => m[1]);
+    expect(paths).toHaveLength(3);
+    for (const p of paths) {
+      const r = await get(h, p);
+      expect(r.status, p).toBe(200);
+      expect(r.body.data.id ?? r.body.data.length, p).toBeTruthy();
+    }
+    expect((await get(h, paths[1])).body.data.map((b: { timestamp: string }) => b.timestamp))
+      .toEqual(['09:35', '09:40', '09:45', '09:50', '09:55'].map((t) => `2025-11-20T${t}:00+08:00`));
+    // Without a new key it says how to make one for this store.
+    expect(banner(cfg, undefined, demo, { DATABASE_URL: 'postgres://u@db:5432/mds' }))
+      .toContain("Create an API key with:  DATABASE_URL='postgres://u@db:5432/mds' npx mds keys create --name me");
+  });
+
+  it('logs one line per request, credentials in the URL redacted', async () => {
+    const lines: any[] = [];
+    const stream = new Writable({ write(chunk, _enc, cb) { lines.push(JSON.parse(String(chunk))); cb(); } });
+    const app = await buildApp({ config: loadConfig({}), store: h.store, logger: { level: 'info', stream } });
+    await app.ready();
+    for (const [url, headers] of [['/api/v1/equities/600519.SH', { 'x-api-key': h.key }], ['/api/v1/equities/999999.SH', { 'x-api-key': h.key }],
+      ['/api/v1/markets?api_key=SECRET', {}]] as const) await app.inject({ method: 'GET', url, headers });
+    await app.close();
+    const requests = lines.filter((l) => l.status !== undefined);
+    expect(requests.map((l) => [l.method, l.url, l.status, l.operation ?? null])).toEqual([
+      ['GET', '/api/v1/equities/600519.SH', 200, 'getEquity'],
+      ['GET', '/api/v1/equities/999999.SH', 404, 'getEquity'],
+      ['GET', '/api/v1/markets?api_key=[REDACTED]', 401, 'listMarkets'],
+    ]);
+    expect(requests.every((l) => typeof l.ms === 'number' && l.msg === `GET ${l.url} ${l.status} ${l.ms} ms`)).toBe(true);
+    // Nothing else is logged per request.
+    expect(lines.filter((l) => l.reqId !== undefined)).toHaveLength(3);
+  });
+});
