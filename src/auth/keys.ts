@@ -23,7 +23,7 @@ export function hashKey(key: string): string {
   return createHash('sha256').update(key).digest('hex');
 }
 
-export interface KeyInfo { id: string; name: string; created_at: string; revoked_at: string | null }
+export interface KeyInfo { id: string; name: string; created_at: string; revoked_at: string | null; rate_limit: number | null }
 
 /** A live key as a request uses it: its id, and its own rate limit (null: the server's RATE_LIMIT; 0: none). */
 export interface LiveKey { id: string; rateLimit: number | null }
@@ -48,8 +48,9 @@ export class KeyStore {
     return { id, key };
   }
 
-  list(): Promise<KeyInfo[]> {
-    return this.db.selectFrom('api_keys').select(['id', 'name', 'created_at', 'revoked_at']).orderBy('created_at').orderBy('id').execute();
+  async list(): Promise<KeyInfo[]> {
+    const rows = await this.db.selectFrom('api_keys').select(['id', 'name', 'created_at', 'revoked_at', 'rate_limit']).orderBy('created_at').orderBy('id').execute();
+    return rows.map((r) => ({ ...r, rate_limit: r.rate_limit === null ? null : Number(r.rate_limit) }));
   }
 
   /** Revokes by id (or by the full key); returns whether a live key was revoked. */

@@ -4,7 +4,7 @@
  * process; the tests run it in-process.
  */
 import { Command, CommanderError, InvalidArgumentError, Option } from 'commander';
-import { readFileSync } from 'node:fs';
+import { existsSync, readFileSync, statSync } from 'node:fs';
 import { loadConfig } from '../app/config.js';
 import { migrate, openStore } from '../derived/open.js';
 import type { Store } from '../store/types.js';
@@ -33,15 +33,42 @@ const date = (v: string) => {
   return d;
 };
 
+/** The store could not be opened or migrated: every command exits 3 (docs/ingest.md, "Exit codes"). */
+export class StoreOpenError extends Error {}
+
+/** A URL as printed: its password hidden. */
+const shown = (url: string) => url.replace(/(\/\/[^:/@]+:)[^@]*@/, '$1***@');
+
 /** Opens the store named by --database or DATABASE_URL, migrated, and closes it after `fn`. */
 async function withStore<T>(url: string | undefined, fn: (s: Store) => Promise<T>): Promise<T> {
-  const store = openStore(url ?? loadConfig().databaseUrl);
+  const where = url ?? loadConfig().databaseUrl;
+  let store: Store;
   try {
+    store = openStore(where);
     await migrate(store);
+  } catch (e) {
+    throw new StoreOpenError(`cannot open the store ${shown(where)}: ${e instanceof Error ? e.message : String(e)}`);
+  }
+  try {
     return await fn(store);
   } finally {
     await store.close();
   }
+}
+
+/** An ISO 8601 instant in this machine's time zone: 2026-11-23 21:04:05 +08:00. */
+function localTime(iso: string): string {
+  const d = new Date(iso);
+  const p = (n: number) => String(n).padStart(2, '0');
+  const off = -d.getTimezoneOffset();
+  return `${d.getFullYear()}-${p(d.getMonth() + 1)}-${p(d.getDate())} ${p(d.getHours())}:${p(d.getMinutes())}:${p(d.getSeconds())} `
+    + `${off >= 0 ? '+' : '-'}${p(Math.floor(Math.abs(off) / 60))}:${p(Math.abs(off) % 60)}`;
+}
+
+/** Rows as columns padded to their widest cell, under a header. */
+function table(header: string[], rows: string[][]): string[] {
+  const width = header.map((h, i) => Math.max(h.length, ...rows.map((r) => r[i].length)));
+  return [header, ...rows].map((r) => r.map((c, i) => (i === r.length - 1 ? c : c.padEnd(width[i]))).join('  '));
 }
 
 const indicatorIds = (ids: string[]): IndicatorId[] => {
@@ -93,11 +120,12 @@ function buildProgram(io: CliIO, exit: CliExit): Command {
     .requiredOption('--name <name>', 'who or what the key is for')
     .option('--rate <n>', "this key's rate limit: requests per RATE_LIMIT_WINDOW (0: unlimited; default: the server's RATE_LIMIT)", int)
     .action((o) => withStore(db(), async (s) => { out((await new KeyStore(s.db).create(o.name, { rateLimit: o.rate })).key); }));
-  keys.command('list').description('list keys (id, name, created, revoked)')
+  keys.command('list').description('list keys: id, name, rate limit, created and revoked (local time)')
     .action(() => withStore(db(), async (s) => {
-      for (const k of await new KeyStore(s.db).list()) {
-        out([k.id, k.name, k.created_at, k.revoked_at ?? 'active'].join('\t'));
-      }
+      const rows = (await new KeyStore(s.db).list()).map((k) => [k.id, k.name,
+        k.rate_limit === null ? 'default' : k.rate_limit === 0 ? 'unlimited' : String(k.rate_limit),
+        localTime(k.created_at), k.revoked_at === null ? 'active' : `revoked ${localTime(k.revoked_at)}`]);
+      for (const line of table(['ID', 'NAME', 'RATE', 'CREATED', 'STATUS'], rows)) out(line);
     }));
   keys.command('revoke').description('revoke a key by id (or by the key itself)').argument('<id>')
     .action((id: string) => withStore(db(), async (s) => {
@@ -109,7 +137,9 @@ function buildProgram(io: CliIO, exit: CliExit): Command {
     const t = Date.now();
     const stored = await s.bulkTransaction(precomputedIds, { readOnly: true });
     const { after } = await setPrecomputed(s, change(stored));
-    out(`precomputed: ${after.join(', ') || 'none'} (${((Date.now() - t) / 1000).toFixed(1)} s)`);
+    const added = after.filter((id) => !stored.includes(id)), dropped = stored.filter((id) => !after.includes(id));
+    const did = [added.length ? `precomputed ${added.join(', ')}` : '', dropped.length ? `dropped ${dropped.join(', ')}` : ''].filter(Boolean);
+    out(`${did.join('; ') || 'nothing changed'} in ${((Date.now() - t) / 1000).toFixed(1)} s; precomputed now: ${after.join(', ') || 'none'}`);
   });
   const indicators = program.command('indicators')
     .description('technical indicators; precomputed ones are served from stored JSON (unadjusted daily points), at about 215 bytes a bar each');
@@ -124,6 +154,16 @@ function buildProgram(io: CliIO, exit: CliExit): Command {
   indicators.command('drop').description('stop precomputing these indicators (or all) and delete their stored points')
     .argument('<indicators...>')
     .action((ids: string[]) => { const drop = indicatorIds(ids); return setIndicators((stored) => stored.filter((id) => !drop.includes(id))); });
+
+  program.command('backup').description('copy a SQLite store into FILE while it serves and loads (online backup); PostgreSQL: use pg_dump')
+    .argument('<file>', 'the copy: a new file')
+    .action((file: string) => withStore(db(), async (s) => {
+      if (!s.backup) throw new Error('backup copies SQLite stores; back up PostgreSQL with pg_dump (docs/operations.md, "Backups")');
+      if (existsSync(file)) throw new Error(`${file} exists; give a new file`);
+      const t = Date.now();
+      await s.backup(file);
+      out(`backed up to ${file} (${(statSync(file).size / 1e6).toFixed(1)} MB) in ${((Date.now() - t) / 1000).toFixed(1)} s`);
+    }));
 
   program.command('openapi').description('print the OpenAPI 3.1 document')
     .action(() => withStore(db() ?? ':memory:', async (s) => {
@@ -146,6 +186,6 @@ export async function run(argv: readonly string[], io: CliIO = { stdout: process
     // Commander has written its message (usage errors) or the help or version already.
     if (e instanceof CommanderError) return e.exitCode;
     io.stderr.write(`mds: ${e instanceof Error ? e.message : String(e)}\n`);
-    return 1;
+    return e instanceof StoreOpenError ? 3 : 1;
   }
 }

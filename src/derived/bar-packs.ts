@@ -203,6 +203,7 @@ export function withBarPacks(store: Store, limits: PendingLimits = PENDING): Sto
     health: store.health,
     select: <T>(sql: string, params: unknown[]) => store.select<T>(sql, params),
     selectRows: (sql, params) => store.selectRows(sql, params),
+    ...(store.backup ? { backup: (file: string) => store.backup!(file) } : {}),
     async bulkInsert(table, columns, rows) {
       // Checked and recorded before the rows are written: a bad write changes nothing.
       const pending = new Pending();

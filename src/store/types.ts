@@ -58,6 +58,11 @@ export interface Store {
    */
   bulkTransaction<T>(fn: (s: BulkSession) => Promise<T>, opts?: { readOnly?: boolean }): Promise<T>;
   ping(): Promise<void>;
+  /**
+   * Copies the whole store into a new file, consistent while others read and write (SQLite's
+   * online backup); absent where the database has its own tools (PostgreSQL: pg_dump).
+   */
+  backup?(file: string): Promise<void>;
   close(): Promise<void>;
   /**
    * What the store's queries tell of its health. A query that fails for want of the store

@@ -147,6 +147,9 @@ export function openSqlite(file: string): Store {
       });
     },
     db,
+    async backup(target: string) {
+      await raw.backup(target);
+    },
     async bulkInsert(table, columns, rows) {
       if (rows.length === 0) return;
       const stmt = raw.prepare(
