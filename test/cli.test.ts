@@ -44,7 +44,7 @@ describe('mds CLI', () => {
     await store.close();
     const id = key.slice(4, 12);
     expect(await ok(db, 'keys', 'revoke', id)).toContain(`revoked ${id}`);
-    expect(await ok(db, 'keys', 'list')).toMatch(/alice\t\S+\t20\d\d-/);
+    expect(await ok(db, 'keys', 'list')).toMatch(/alice +default +20\d\d-\d\d-\d\d [\d:]{8} [+-]\d\d:\d\d  revoked 20\d\d-/);
     expect(await mds(db, 'keys', 'revoke', id)).toEqual({ code: 1, stdout: '', stderr: `mds: no active key ${id}\n` });
   });
 

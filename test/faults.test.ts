@@ -126,7 +126,8 @@ describe.skipIf(NO_PRIVATE_PG !== null)('PostgreSQL faults (private cluster)', (
   });
 
   it('SIGTERM while a request waits on a frozen server: the request is answered, then the server exits 0', async () => {
-    const one = await serve({ DATABASE_URL: cluster.url, PG_CONNECT_TIMEOUT_MS: '1000', PG_STATEMENT_TIMEOUT_MS: '1000', PG_POOL_ACQUIRE_TIMEOUT_MS: '1000' });
+    // At debug level the server logs each request on arrival too.
+    const one = await serve({ DATABASE_URL: cluster.url, LOG_LEVEL: 'debug', PG_CONNECT_TIMEOUT_MS: '1000', PG_STATEMENT_TIMEOUT_MS: '1000', PG_POOL_ACQUIRE_TIMEOUT_MS: '1000' });
     try {
       const url = `${one.base}/api/v1/equities/${eq}/bars?interval=1d&page[size]=7`;
       expect((await probe(url, key)).status).toBe(200);
@@ -134,7 +135,7 @@ describe.skipIf(NO_PRIVATE_PG !== null)('PostgreSQL faults (private cluster)', (
       let inFlight: ReturnType<typeof probe>;
       try {
         inFlight = probe(url.replace('size]=7', 'size]=8'), key);
-        // The server has the request (it logs it on arrival) and waits on the frozen store.
+        // The server has the request (logged on arrival at debug level) and waits on the frozen store.
         await until('the request logged', () => one.logs.some((l) => String(l.req?.url ?? '').includes('size]=8')));
         one.child.kill('SIGTERM');
         expectNotReady(await inFlight);

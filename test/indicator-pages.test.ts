@@ -140,13 +140,13 @@ describe('mds indicators', () => {
     const h = await harness(db);
     try {
       expect((await mds(db, 'indicators', 'list')).split('\n')[1]).toBe('ema\tema12,ema26\tcomputed');
-      expect(await mds(db, 'indicators', 'precompute', 'macd', 'rsi')).toMatch(/^precomputed: macd, rsi \(/);
-      expect(await mds(db, 'indicators', 'precompute', 'kdj')).toMatch(/^precomputed: macd, kdj, rsi \(/);
+      expect(await mds(db, 'indicators', 'precompute', 'macd', 'rsi')).toMatch(/^precomputed macd, rsi in .* s; precomputed now: macd, rsi\n?$/);
+      expect(await mds(db, 'indicators', 'precompute', 'kdj')).toMatch(/^precomputed kdj in .* s; precomputed now: macd, kdj, rsi\n?$/);
       expect(await mds(db, 'indicators', 'list')).toMatch(/\nmacd\tdif,dea,macd\tprecomputed\n/);
       expect((await checkBarPacks(h.store)).indicatorPages).toBeGreaterThan(3 * 40 * 10);
-      expect(await mds(db, 'indicators', 'drop', 'macd')).toMatch(/^precomputed: kdj, rsi \(/);
+      expect(await mds(db, 'indicators', 'drop', 'macd')).toMatch(/^dropped macd in .* s; precomputed now: kdj, rsi\n?$/);
       await expect(mds(db, 'indicators', 'precompute', 'macd', 'sar')).rejects.toThrow(/unknown indicator sar \(one of ma, ema, /);
-      expect(await mds(db, 'indicators', 'drop', 'all')).toMatch(/^precomputed: none \(/);
+      expect(await mds(db, 'indicators', 'drop', 'all')).toMatch(/^dropped kdj, rsi in .* s; precomputed now: none\n?$/);
       expect((await checkBarPacks(h.store)).indicatorPages).toBe(0);
     } finally {
       await h.close();

@@ -57,7 +57,7 @@ describe('WORKERS=2', () => {
     const srv = await serve({ DATABASE_URL: join(tmp('mds-life-'), 'store.sqlite'), WORKERS: '2' });
     running.push(srv);
     for (let i = 0; i < 240 && !srv.stderr().includes('listening on'); i++) await sleep(250);
-    expect(srv.stderr()).toContain('with 2 worker(s)');
+    expect(srv.stderr()).toContain('with 2 workers');
     // Four keep-alive clients, each asking again as soon as it is answered.
     const agent = new http.Agent({ keepAlive: true, maxSockets: 4 });
     let n = 0;

@@ -2,10 +2,15 @@ import type { FastifyInstance } from 'fastify';
 
 /**
  * One log line per request, when its response is sent: method, URL (credentials redacted by the
- * app's serializer), status, time taken, the operation and the request id. Fastify's own two
- * lines per request ("incoming request", "request completed") are turned off in its options.
+ * app's serializer), status, time taken, the operation and the request id; at debug level also
+ * one on arrival. Fastify's own two lines per request ("incoming request", "request completed")
+ * are turned off in its options.
  */
 export function registerRequestLog(app: FastifyInstance, redactUrl: (url: string) => string): void {
+  // At debug level each request is also logged on arrival (a request that hangs shows there).
+  if (app.log.isLevelEnabled('debug')) {
+    app.addHook('onRequest', (req, _reply, done) => { req.log.debug({ req }, `received ${req.method} ${redactUrl(req.url)}`); done(); });
+  }
   app.addHook('onResponse', (req, reply, done) => {
     const ms = Math.round(reply.elapsedTime * 10) / 10;
     const url = redactUrl(req.url);
