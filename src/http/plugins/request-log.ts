@@ -8,7 +8,7 @@ import type { FastifyInstance } from 'fastify';
  */
 export function registerRequestLog(app: FastifyInstance, redactUrl: (url: string) => string): void {
   // At debug level each request is also logged on arrival (a request that hangs shows there).
-  if (app.log.isLevelEnabled('debug')) {
+  if (app.log.level === 'debug' || app.log.level === 'trace') {
     app.addHook('onRequest', (req, _reply, done) => { req.log.debug({ req }, `received ${req.method} ${redactUrl(req.url)}`); done(); });
   }
   app.addHook('onResponse', (req, reply, done) => {
