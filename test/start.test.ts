@@ -8,6 +8,11 @@ import { ConfigError, loadConfig } from '../src/app/config.js';
 import { banner } from '../src/app/server.js';
 import { buildApp } from '../src/app/app.js';
 import { describeDemo } from '../src/demo/describe.js';
+import { execFileSync } from 'node:child_process';
+import { fileURLToPath, pathToFileURL } from 'node:url';
+import { existsSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { get, harness, SMALL_DEMO, STORES, type Harness } from './helpers.js';
 
 describe('configuration', () => {
@@ -95,4 +100,44 @@ describe.each(STORES)('the start banner and the request log on $name', ({ url })
     // Nothing else is logged per request.
     expect(lines.filter((l) => l.reqId !== undefined)).toHaveLength(3);
   });
+});
+
+describe('the first start', () => {
+  it('builds the demo with progress, and removes what an interrupted first build left', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'mds-first-'));
+    try {
+      const file = join(dir, 'mds.sqlite');
+      // A first build killed before its rename (its process is gone: pid 2^22 + 1 is never one).
+      const dead = `${file}.building-4194305`;
+      for (const f of [dead, `${dead}-wal`, `${dead}-shm`]) writeFileSync(f, 'partial');
+      writeFileSync(join(dir, 'other.txt'), 'kept');
+      // The demo is built in a worker thread from dist/, as `npm start` runs it.
+      const root = fileURLToPath(new URL('..', import.meta.url));
+      execFileSync(process.execPath, ['scripts/build.mjs', '--if-changed'], { cwd: root, stdio: 'ignore' });
+      const { openConfiguredStore } = await import(pathToFileURL(join(root, 'dist/app/bootstrap.js')).href);
+      const said: string[] = [];
+      const opened = await openConfiguredStore(file, { seed: 3, equities: 20, start: 20250102, end: 20250620, minuteDays: 1, tickDays: 1 },
+        (m: string) => said.push(m));
+      try {
+        expect(opened.created).toBe(true);
+        expect(opened.firstKey).toMatch(/^mds_/);
+        expect(readdirSync(dir).sort()).toEqual(['mds.sqlite', 'other.txt'].concat(readdirSync(dir).filter((f) => /^mds\.sqlite-(wal|shm)$/.test(f))).sort());
+        expect(said[0]).toBe(`First run: building the demo market into ${file} (seed 3) ...`);
+        expect(said.slice(1, -1).map((l) => l.replace(/^ +\d+\.\d s {2}/, ''))).toEqual([
+          expect.stringMatching(/^simulated 44 instruments over \d+ trading days$/),
+          'meta: 1 row', expect.stringMatching(/^classifications: \d+ rows$/), 'instruments: 44 rows',
+          expect.stringMatching(/^instrument_classifications: \d+ rows$/), expect.stringMatching(/^st_periods: \d+ rows?$/),
+          expect.stringMatching(/^index_constituents: \d+ rows$/), expect.stringMatching(/^corporate_actions: \d+ rows?$/),
+          expect.stringMatching(/^bars_1d: [\d,]+ rows$/), expect.stringMatching(/^bars_1m: [\d,]+ rows$/),
+          expect.stringMatching(/^quotes: [\d,]+ rows$/), expect.stringMatching(/^trades: [\d,]+ rows$/), 'fundamentals written',
+        ]);
+        expect(said.at(-1)).toMatch(/^Demo market ready in \d+\.\d s\.$/);
+        expect(existsSync(dead)).toBe(false);
+      } finally {
+        await opened.store.close();
+      }
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  }, 120_000);
 });
