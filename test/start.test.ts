@@ -77,6 +77,9 @@ describe.each(STORES)('the start banner and the request log on $name', ({ url })
     }
     expect((await get(h, paths[1])).body.data.map((b: { timestamp: string }) => b.timestamp))
       .toEqual(['09:35', '09:40', '09:45', '09:50', '09:55'].map((t) => `2025-11-20T${t}:00+08:00`));
+    // A store the demo did not build: no ids it may not hold, the list instead.
+    expect(banner(cfg, 'mds_KEY', null, {}).split('\n').filter((l) => l.includes('curl'))).toEqual([
+      "  curl -g -H 'X-API-Key: mds_KEY' 'http://127.0.0.1:8080/api/v1/equities?page[size]=5'"]);
     // Without a new key it says how to make one for this store.
     expect(banner(cfg, undefined, demo, { DATABASE_URL: 'postgres://u@db:5432/mds' }))
       .toContain("Create an API key with:  DATABASE_URL='postgres://u@db:5432/mds' npx mds keys create --name me");

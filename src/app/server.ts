@@ -18,7 +18,7 @@ export function banner(cfg: Config, firstKey: string | undefined, demo: DemoDesc
     `market-data-service listening on ${base} with ${cfg.workers} worker${cfg.workers === 1 ? '' : 's'}`,
     `  docs: ${base}/docs   OpenAPI: ${base}/openapi.json`,
   ];
-  const equity = demo?.wellKnown[0]?.id ?? '600519.SH';
+  const equity = demo?.wellKnown[0]?.id;
   const day = demo?.minuteDays.at(-1) ?? demo?.last;
   if (demo) {
     const range = (xs: string[]) => (xs.length === 0 ? 'no days' : xs.length === 1 ? xs[0] : `${xs[0]}..${xs[xs.length - 1]}`);
@@ -32,8 +32,10 @@ export function banner(cfg: Config, firstKey: string | undefined, demo: DemoDesc
   lines.push(firstKey
     ? `An API key was created for you (shown once, stored only as a hash):\n  ${firstKey}`
     : `Create an API key with:  ${where}npx mds keys create --name me`);
-  lines.push('Try:', `  curl -g -H 'X-API-Key: ${key}' '${base}/api/v1/equities/${equity}'`);
-  if (day) {
+  lines.push('Try:');
+  // Requests for ids and days this store holds (a store the demo did not build: the list).
+  if (equity && day) {
+    lines.push(`  curl -g -H 'X-API-Key: ${key}' '${base}/api/v1/equities/${equity}'`);
     lines.push(
       `  curl -g -H 'X-API-Key: ${key}' '${base}/api/v1/equities/${equity}/bars?interval=5m&date=${day}&page[size]=5'`,
       `  curl -g -H 'X-API-Key: ${key}' '${base}/api/v1/indices/000300.SH/technical-indicators/macd?interval=1d&from=${demo!.minuteDays[0] ?? demo!.last}&page[size]=5'`,
