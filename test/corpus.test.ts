@@ -1,25 +1,31 @@
 /**
  * Recorded response corpus: every operation of the OpenAPI document, with each value of each
  * enumerated parameter, date windows, a small page and the page after it, and a few refusals,
- * answered by the small demo. The status, content type and a SHA-256 of the body bytes of each
- * response are compared with `test/corpus/responses.json`, on every store: a refactoring must
+ * answered by the small demo. The status, content type, size and a SHA-256 of the body bytes of
+ * each response are compared with `test/corpus/responses.tsv.gz`, on every store: a refactoring must
  * leave every byte of every answer as it was. After an intended change of output, record again
  * with `RECORD_CORPUS=1 npx vitest run test/corpus.test.ts` (SQLite records; every store is
  * compared) and say in the commit why the bytes changed.
  */
 import { createHash } from 'node:crypto';
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
+import { gunzipSync, gzipSync } from 'node:zlib';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { get, harness, SMALL_DEMO, STORES, type Harness } from './helpers.js';
 
-const FILE = fileURLToPath(new URL('./corpus/responses.json', import.meta.url));
+const FILE = fileURLToPath(new URL('./corpus/responses.tsv.gz', import.meta.url));
 const RECORD = process.env.RECORD_CORPUS === '1';
 /** Dates of the small demo: a window with 1m bars and ticks at its end, one in the middle. */
 const WINDOWS = [['2025-03-03', '2025-04-30'], ['2025-11-18', '2025-11-20']];
 
 interface Param { name: string; in: 'path' | 'query'; required?: boolean; schema: { type?: string; format?: string; enum?: string[] } }
-interface Recorded { status: number; type: string; bytes: number; sha256: string }
+/**
+ * A response as compared: status, body bytes, the first 16 hex digits of its SHA-256, content
+ * type. The file has a line `status bytes sha path [type]` per request (the type when not JSON).
+ */
+const JSON_TYPE = 'application/json; charset=utf-8';
+const line = (status: number, bytes: number, sha: string, type: string) => `${status}\t${bytes}\t${sha}\t${type}`;
 
 /** The requests of the corpus, built from the document and the demo's ids (in a fixed order). */
 async function requests(h: Harness): Promise<string[]> {
@@ -74,30 +80,32 @@ describe.each(STORES)('recorded response corpus on $name', ({ name, url }) => {
   afterAll(async () => h?.close());
 
   it('answers every request of the corpus with the recorded bytes', async () => {
-    const seen: Record<string, Recorded> = {};
+    const seen: Record<string, string> = {};
     const list = await requests(h);
     for (const path of list) {
       const r = await get(h, path);
       const record = (p: string, res: typeof r) => {
         // An error names its request by a random id: the only bytes that may differ.
         const body = res.status >= 400 ? res.payload.replace(/"request_id":"[^"]*"/, '"request_id":""') : res.payload;
-        seen[p] = {
-          status: res.status, type: String(res.headers['content-type'] ?? ''), bytes: Buffer.byteLength(body),
-          sha256: createHash('sha256').update(body).digest('hex'),
-        };
+        seen[p] = line(res.status, Buffer.byteLength(body), createHash('sha256').update(body).digest('hex').slice(0, 16),
+          String(res.headers['content-type'] ?? ''));
       };
       record(path, r);
       const next = r.status === 200 ? r.body?.links?.next : null;
       if (next && path.includes('page[size]=7')) record(next, await get(h, next));
     }
     if (RECORD && name === 'sqlite') {
-      writeFileSync(FILE, `{\n${Object.entries(seen).map(([p, r]) => `${JSON.stringify(p)}: ${JSON.stringify(r)}`).join(',\n')}\n}\n`);
+      writeFileSync(FILE, gzipSync(Object.entries(seen).map(([p, l]) => {
+        const [status, bytes, sha, type] = l.split('\t');
+        return `${status}\t${bytes}\t${sha}\t${p}${type === JSON_TYPE ? '' : `\t${type}`}\n`;
+      }).join(''), { level: 9 }));
       return;
     }
     if (!existsSync(FILE)) throw new Error(`${FILE} is missing: record it with RECORD_CORPUS=1`);
-    const recorded: Record<string, Recorded> = JSON.parse(readFileSync(FILE, 'utf8'));
+    const recorded: Record<string, string> = Object.fromEntries(gunzipSync(readFileSync(FILE)).toString('utf8').trimEnd().split('\n')
+      .map((l) => { const f = l.split('\t'); return [f[3], line(Number(f[0]), Number(f[1]), f[2], f[4] ?? JSON_TYPE)]; }));
     expect(Object.keys(seen).length).toBeGreaterThan(200);
-    const differ = Object.keys({ ...recorded, ...seen }).filter((p) => JSON.stringify(recorded[p]) !== JSON.stringify(seen[p]));
+    const differ = Object.keys({ ...recorded, ...seen }).filter((p) => recorded[p] !== seen[p]);
     expect(differ.slice(0, 20).map((p) => ({ path: p, recorded: recorded[p], now: seen[p] }))).toEqual([]);
   }, 600_000);
 });
