@@ -18,8 +18,6 @@ export function banner(cfg: Config, firstKey: string | undefined, demo: DemoDesc
     `market-data-service listening on ${base} with ${cfg.workers} worker${cfg.workers === 1 ? '' : 's'}`,
     `  docs: ${base}/docs   OpenAPI: ${base}/openapi.json`,
   ];
-  const equity = demo?.wellKnown[0]?.id;
-  const day = demo?.minuteDays.at(-1) ?? demo?.last;
   if (demo) {
     const range = (xs: string[]) => (xs.length === 0 ? 'no days' : xs.length === 1 ? xs[0] : `${xs[0]}..${xs[xs.length - 1]}`);
     lines.push(
@@ -33,15 +31,17 @@ export function banner(cfg: Config, firstKey: string | undefined, demo: DemoDesc
     ? `An API key was created for you (shown once, stored only as a hash):\n  ${firstKey}`
     : `Create an API key with:  ${where}npx mds keys create --name me`);
   lines.push('Try:');
+  const curl = (path: string) => `  curl -g -H 'X-API-Key: ${key}' '${base}/api/v1${path}'`;
   // Requests for ids and days this store holds (a store the demo did not build: the list).
-  if (equity && day) {
-    lines.push(`  curl -g -H 'X-API-Key: ${key}' '${base}/api/v1/equities/${equity}'`);
+  const equity = demo?.wellKnown[0]?.id;
+  if (demo && equity) {
     lines.push(
-      `  curl -g -H 'X-API-Key: ${key}' '${base}/api/v1/equities/${equity}/bars?interval=5m&date=${day}&page[size]=5'`,
-      `  curl -g -H 'X-API-Key: ${key}' '${base}/api/v1/indices/000300.SH/technical-indicators/macd?interval=1d&from=${demo!.minuteDays[0] ?? demo!.last}&page[size]=5'`,
+      curl(`/equities/${equity}`),
+      curl(`/equities/${equity}/bars?interval=5m&date=${demo.minuteDays.at(-1) ?? demo.last}&page[size]=5`),
+      curl(`/indices/000300.SH/technical-indicators/macd?interval=1d&from=${demo.minuteDays[0] ?? demo.last}&page[size]=5`),
     );
   } else {
-    lines.push(`  curl -g -H 'X-API-Key: ${key}' '${base}/api/v1/equities?page[size]=5'`);
+    lines.push(curl('/equities?page[size]=5'));
   }
   lines.push('');
   return lines.join('\n');

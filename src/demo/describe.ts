@@ -24,9 +24,9 @@ export async function describeDemo(store: Store): Promise<DemoDescription | null
   const [row] = await store.select<{ value: string }>('select value from meta where key = ?', ['demo']);
   if (!row) return null;
   const o = resolveDemoOptions(JSON.parse(row.value));
-  const kinds = await store.select<{ kind: string; n: number }>('select kind, count(*) as n from instruments group by kind', []);
-  const count = (k: string) => Number(kinds.find((x) => x.kind === k)?.n ?? 0);
-  const names = new Map((await store.select<{ id: string; name: string }>('select id, name from instruments', [])).map((r) => [r.id, r.name]));
+  const instruments = await store.select<{ id: string; name: string; kind: string }>('select id, name, kind from instruments', []);
+  const count = (k: string) => instruments.filter((x) => x.kind === k).length;
+  const names = new Map(instruments.map((r) => [r.id, r.name]));
   const span = buildSpan(o);
   const days = span.days.map(formatDate);
   return {

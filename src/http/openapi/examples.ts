@@ -31,6 +31,8 @@ const DESCRIPTIONS: Record<string, string> = {
   503: 'Service unavailable: the store cannot answer, or the data changed faster than this response could be computed. Retry after `Retry-After` seconds.',
 };
 
+const PAGE_200 = 'OK: one page of the collection; walk on with `page[after]` = `meta.next_cursor`.';
+
 interface Operation {
   operationId: string;
   parameters?: { name: string; example?: unknown }[];
@@ -45,16 +47,14 @@ export function documentExamples<T extends { paths?: Record<string, Record<strin
     for (const op of Object.values(item) as Operation[]) {
       const ex = EXAMPLES.operations[op.operationId];
       for (const p of op.parameters ?? []) if (ex?.parameters[p.name] !== undefined) p.example = ex.parameters[p.name];
+      const paged = (op.parameters ?? []).some((p) => p.name === 'page[after]');
       for (const [status, response] of Object.entries(op.responses)) {
         if (status === '200') {
-          const paged = (op.parameters ?? []).some((p) => p.name === 'page[after]');
-          if (!response.description || response.description === 'Default Response') {
-            response.description = paged ? 'OK: one page of the collection; walk on with `page[after]` = `meta.next_cursor`.' : 'OK';
-          }
-        } else if (DESCRIPTIONS[status] && (op.operationId !== 'getSystemReadiness' || status !== '503')) {
-          response.description = DESCRIPTIONS[status];
-        } else if (status === '503') {
+          if (!response.description || response.description === 'Default Response') response.description = paged ? PAGE_200 : 'OK';
+        } else if (op.operationId === 'getSystemReadiness' && status === '503') {
           response.description = 'Not ready: the store does not answer.';
+        } else if (DESCRIPTIONS[status]) {
+          response.description = DESCRIPTIONS[status];
         }
         const body = ex?.responses[status] ?? EXAMPLES.common[status];
         const media = response.content?.['application/json'];
