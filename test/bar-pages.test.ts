@@ -9,6 +9,7 @@ import { dailyTs, readBars, readDailyPage, readMinutePage } from '../src/query/b
 import { barFieldsWriter, barWriter, Renderer } from '../src/render/json-bytes.js';
 import type { Slices } from '../src/render/slices.js';
 import type { Bar } from '../src/market/types.js';
+import type { InstrumentKind } from '../src/market/kinds.js';
 
 const renderer = new Renderer();
 
@@ -22,7 +23,7 @@ const array = (slices: Slices, count: number) => {
 };
 
 /** The JSON the API renders for a daily bar of an instrument. */
-const barJson = (id: string, kind: string) => (b: Bar) => {
+const barJson = (id: string, kind: InstrumentKind) => (b: Bar) => {
   const w = renderer.start();
   barWriter(id, kind, '1d', 'none')(w, b);
   return w.take().toString('latin1');

@@ -4,7 +4,7 @@
  */
 import type { BoardId, MarketId } from '../market/types.js';
 import { CALENDAR_FIRST, CALENDAR_LAST, tradingDaysBetween, marketOpened } from '../market/calendar.js';
-import { tickOf } from '../market/boards.js';
+import { KINDS, type InstrumentKind } from '../market/kinds.js';
 import { Rng } from './random.js';
 import type { DayBar, DemoOptions, MinuteBar, Span, Trade } from './model.js';
 import { buildUniverse } from './universe.js';
@@ -17,7 +17,7 @@ import { computeIndex, type IndexSeries } from './levels.js';
 import { FUND_DEFS, simulateFund } from './funds.js';
 
 export interface InstrumentOut {
-  id: string; kind: 'equity' | 'index' | 'fund'; code: string; market: MarketId; board: BoardId | null;
+  id: string; kind: InstrumentKind; code: string; market: MarketId; board: BoardId | null;
   name: string; nameEn: string; listDate: number;
   totalShares: number | null; floatShares: number | null;
   fundType: string | null; underlying: string | null; baseDate: number | null; baseValue: number | null;
@@ -90,7 +90,7 @@ export function simulate(o: DemoOptions): DemoMarket {
       baseDate: null, baseValue: null, daily: path.bars, st: s.st, actions: path.actions,
       classifications: [`industry.${s.industry.key}`, `csrc.${s.industry.csrc}`, `region.${s.region}`, ...s.concepts.map((c) => `concept.${c}`)].sort(),
     };
-    intraday(o, out, span, tickOf('equity'), null);
+    intraday(o, out, span, KINDS.equity.tick, null);
     equities.set(s.id, out);
   }
 
@@ -114,7 +114,7 @@ export function simulate(o: DemoOptions): DemoMarket {
     span.tickDays.forEach((date) => {
       const i = days.indexOf(date), mins = series.minutes.get(date);
       if (!mins || !series.daily[i]) return;
-      out.quotes.set(date, dayQuotes(root(`quotes/${id}/${date}`), mins, { date, preClose: series.daily[i]!.ref, tick: tickOf('index'), lim: { up: null, down: null }, book: null }));
+      out.quotes.set(date, dayQuotes(root(`quotes/${id}/${date}`), mins, { date, preClose: series.daily[i]!.ref, tick: KINDS.index.tick, lim: { up: null, down: null }, book: null }));
     });
     indexOuts.push(out);
   }
@@ -127,7 +127,7 @@ export function simulate(o: DemoOptions): DemoMarket {
       listDate: def.listDate, totalShares: f.units, floatShares: f.units, fundType: def.type, underlying: def.underlying,
       baseDate: null, baseValue: null, daily: f.daily,
     };
-    intraday(o, out, span, tickOf('fund'), f.minutes);
+    intraday(o, out, span, KINDS.fund.tick, f.minutes);
     return out;
   });
 

@@ -10,7 +10,7 @@
  */
 import { epochToMarketDate } from '../lib/time.js';
 import type { BulkSession, Store } from '../store/types.js';
-import { decodePack, mergePacks, PendingPack, RECORD_BYTES } from '../store/packs.js';
+import { dailyPackKey, decodePack, mergePacks, PendingPack, RECORD_BYTES } from '../store/packs.js';
 import { checkPages, writePages } from './bar-pages.js';
 import { checkStates, writeStates } from './indicator-states.js';
 import { checkIndicatorPages, writeIndicatorPages } from './indicator-pages.js';
@@ -39,8 +39,8 @@ const DAILY: PackedTable = {
   packs: 'bars_1d_packs',
   key: 'month',
   recordKey: 'date',
-  keyOf: (date) => Math.floor(date / 100),
-  packOf: (date) => Math.floor(date / 100),
+  keyOf: dailyPackKey,
+  packOf: dailyPackKey,
   scan: (pos, limit) => [`select inst, ${row('date')} from bars_1d ${after('date', pos)} order by inst, date limit ?`,
     [...(pos ?? []), limit]],
 };

@@ -1,7 +1,8 @@
 import type { BulkSession } from '../store/types.js';
+import type { InstrumentKind } from '../market/kinds.js';
 
 /** What rendering needs of an instrument. */
-export interface PageInstrument { id: string; kind: string }
+export interface PageInstrument { id: string; kind: InstrumentKind }
 
 /** The daily packs that the derivations of this folder are made from (keyed by inst and month). */
 export const DAILY_PACKS = 'bars_1d_packs';
@@ -12,7 +13,7 @@ export async function instruments(s: BulkSession, insts: number[]): Promise<Map<
   for (let i = 0; i < insts.length; i += 500) {
     const part = insts.slice(i, i + 500);
     const rows = await s.queryRows(`select inst, id, kind from instruments where inst in (${part.map(() => '?').join(', ')})`, part);
-    for (const [inst, id, kind] of rows as [number, string, string][]) out.set(inst, { id, kind });
+    for (const [inst, id, kind] of rows as [number, string, InstrumentKind][]) out.set(inst, { id, kind });
   }
   return out;
 }

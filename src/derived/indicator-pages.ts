@@ -23,6 +23,7 @@ import { indicatorWriter, Renderer } from '../render/json-bytes.js';
 import { pageText } from '../render/page-text.js';
 import { INDICATOR_IDS, INDICATORS, seriesFromBars, type IndicatorId } from '../indicators/registry.js';
 import type { Bar } from '../market/types.js';
+import { KINDS } from '../market/kinds.js';
 import { decodeBars } from '../store/packs.js';
 import { bumpDataVersion, INDICATOR_PAGES_KEY, parseIndicatorSetting } from '../store/meta.js';
 import type { BulkSession, Store } from '../store/types.js';
@@ -54,8 +55,7 @@ export async function precomputedIds(s: BulkSession): Promise<IndicatorId[]> {
  */
 export function renderIndicatorPages(inst: number, meta: PageInstrument, packs: [number, number, Uint8Array][],
   ids: readonly IndicatorId[], from: number, renderer: Renderer): unknown[][] {
-  // Funds have no indicator operation.
-  if (meta.kind === 'fund') return [];
+  if (!KINDS[meta.kind].indicators) return [];
   const bars: Bar[] = [], starts: number[] = [];
   for (const [, n, data] of packs) {
     starts.push(bars.length);

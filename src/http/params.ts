@@ -1,5 +1,6 @@
 import { Type } from '@sinclair/typebox';
-import { ADJUSTMENT_IDS, BOARD_IDS, INTERVAL_IDS, MARKET_IDS } from '../market/types.js';
+import { ADJUSTMENT_IDS, BOARD_IDS, MARKET_IDS } from '../market/types.js';
+import { INTERVAL_IDS } from '../market/intervals.js';
 import { ApiError, invalid, type ApiErrorItem } from '../lib/errors.js';
 import { formatDate, parseDate, parseDateTime } from '../lib/time.js';
 

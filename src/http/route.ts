@@ -4,6 +4,7 @@ import { pageParams } from './params.js';
 import { notFound } from '../lib/errors.js';
 import type { Services } from './services.js';
 import type { InstrumentRow } from '../store/catalog.js';
+import type { InstrumentKind } from '../market/kinds.js';
 
 const err = Type.Ref(ErrorResponse);
 /** Every GET answers a matching If-None-Match (or `*`) with 304 and no body (docs/api.md, Caching). */
@@ -51,7 +52,8 @@ export const instrumentIdParam = {
   instrument_id: Type.String({ description: 'Instrument id CODE.MARKET, e.g. 600519.SH. Path values longer than 100 characters name nothing: 404.' }),
 };
 
-export type Kind = 'equity' | 'index' | 'fund';
+/** An instrument kind (market/kinds.ts), as the routes name it. */
+export type Kind = InstrumentKind;
 
 /** The instrument of `kind` named in the path, or 404 (an id of another kind is not found). */
 export async function pathInstrument(svc: Services, id: string, kind: Kind): Promise<InstrumentRow> {

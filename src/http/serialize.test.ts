@@ -7,6 +7,8 @@ import { FinancialIndicator, IncomeStatement } from './schemas/fundamentals.js';
 import { statementWriter, type StatementFields } from './routes/fundamentals/records.js';
 import { formatValue, INDICATOR_IDS, INDICATORS, type Values } from '../indicators/registry.js';
 import { epochToMarketDate, formatDate, formatTimestamp, marketEpoch } from '../lib/time.js';
+import type { IntervalId } from '../market/types.js';
+import type { InstrumentKind } from '../market/kinds.js';
 
 /** The record the route schema describes, for JSON.stringify to render as the reference. */
 function indicatorRecord(instrumentId: string, indicator: string, interval: string, adjustment: string) {
@@ -58,7 +60,7 @@ describe('hand-compiled serialisers', () => {
   it('render a bar as JSON.stringify of its record would', () => {
     let seed = 7;
     const rnd = (n: number) => { seed = (seed * 1103515245 + 12345) % 2 ** 31; return seed % n; };
-    for (const [kind, interval] of [['equity', '1d'], ['equity', '5m'], ['fund', '1m'], ['index', '1w']]) {
+    for (const [kind, interval] of [['equity', '1d'], ['equity', '5m'], ['fund', '1m'], ['index', '1w']] as [InstrumentKind, IntervalId][]) {
       const write = barWriter('600000.SH', kind, interval, 'forward');
       const rec = barRecord('600000.SH', kind, interval, 'forward');
       for (let i = 0; i < 500; i++) {
@@ -78,7 +80,7 @@ describe('hand-compiled serialisers', () => {
   });
 
   it('render a bar of unknown amount with "amount":null, daily and intraday, as JSON.stringify of its record would', () => {
-    for (const interval of ['1d', '5m']) {
+    for (const interval of ['1d', '5m'] as const) {
       const b = { ts: interval === '1d' ? 0 : 1700000040, date: 20231115, open: 3_000_120, high: 3_001_000, low: 2_999_000, close: 3_000_500, volume: 720_858_300, amount: null };
       const rec = barRecord('000001.SH', 'index', interval, 'none')(b);
       if (interval === '1d') rec.timestamp = '2023-11-15T15:00:00+08:00';
@@ -91,7 +93,7 @@ describe('hand-compiled serialisers', () => {
   it('render an indicator point as JSON.stringify of its record would', () => {
     let seed = 3;
     const rnd = () => { seed = (seed * 48271) % 2147483647; return seed / 2147483647; };
-    for (const interval of ['5m', '1d']) {
+    for (const interval of ['5m', '1d'] as const) {
       const write = indicatorWriter('000001.SH', 'macd', interval, 'none');
       const rec = indicatorRecord('000001.SH', 'macd', interval, 'none');
       for (let i = 0; i < 2000; i++) {
@@ -107,7 +109,7 @@ describe('hand-compiled serialisers', () => {
   it('render indicator values at every magnitude and rounding edge as formatValue does', () => {
     const edges = [0, 1e-7, -1e-7, 0.00005, -0.00005, 0.00004999, 1.00005, 9.99995, 99.99995, 100, -100.00005, 999.9999,
       1234.56785, -9999.99995, 10000, 12345.6789, -54321.12345, 99999.99994, 99999.99995, 100000.5, 123456789.123, 1e20];
-    for (const interval of ['1d', '1m']) {
+    for (const interval of ['1d', '1m'] as const) {
       const write = indicatorWriter('000001.SZ', 'macd', interval, 'none');
       const rec = indicatorRecord('000001.SZ', 'macd', interval, 'none');
       const ts = marketEpoch(20240301, interval === '1d' ? 900 : 630);
@@ -126,7 +128,7 @@ describe('hand-compiled serialisers', () => {
     let seed = 11;
     const rnd = () => { seed = (seed * 48271) % 2147483647; return seed / 2147483647; };
     for (const id of INDICATOR_IDS) {
-      for (const interval of ['1d', '15m']) {
+      for (const interval of ['1d', '15m'] as const) {
         const write = indicatorWriter('600000.SH', id, interval, 'forward');
         const rec = indicatorRecord('600000.SH', id, interval, 'forward');
         for (let i = 0; i < 50; i++) {

@@ -2,21 +2,20 @@ import { formatScaled, PRICE_SCALE } from '../lib/decimal.js';
 import { money, money2 } from '../render/money.js';
 import { formatDate, formatTimestamp } from '../lib/time.js';
 import type { InstrumentRow } from '../store/catalog.js';
-import type { Bar } from '../market/types.js';
+import type { Bar, IntervalId } from '../market/types.js';
+import { KINDS, type InstrumentKind } from '../market/kinds.js';
 import type { QuoteTable, TradeTable } from '../store/schema.js';
 import type { Selectable } from 'kysely';
 
-/** Price decimals by kind (CONTRACT.md §5): 2 for equities and indices, 3 for funds. */
-export const priceDigits = (kind: string) => (kind === 'fund' ? 3 : 2);
 const price = (v: number, digits: number) => formatScaled(v, PRICE_SCALE, digits);
 const optDate = (d: number | null) => (d === null ? null : formatDate(d));
 
 export function instrumentRecord(r: InstrumentRow) {
-  const digits = priceDigits(r.kind);
+  const { digits, tick } = KINDS[r.kind];
   return {
     id: r.id, code: r.code, market: r.market, kind: r.kind, board: r.board,
     name: r.name, name_en: r.name_en, currency: 'CNY',
-    tick_size: digits === 3 ? '0.001' : '0.01',
+    tick_size: price(tick, digits),
     list_date: optDate(r.list_date), delist_date: optDate(r.delist_date),
     status: r.delist_date === null ? 'listed' : 'delisted',
     is_st: r.is_st,
@@ -42,8 +41,8 @@ export function instrumentJson(r: InstrumentRow): Buffer {
 }
 
 /** Returns a bar serialiser for one instrument/interval/adjustment (constants hoisted). */
-export function barRecord(instrumentId: string, kind: string, interval: string, adjustment: string) {
-  const d = priceDigits(kind);
+export function barRecord(instrumentId: string, kind: InstrumentKind, interval: IntervalId, adjustment: string) {
+  const d = KINDS[kind].digits;
   return (b: Bar) => ({
     instrument_id: instrumentId, interval, adjustment,
     timestamp: formatTimestamp(b.ts), trade_date: formatDate(b.date),
@@ -54,8 +53,8 @@ export function barRecord(instrumentId: string, kind: string, interval: string, 
 
 type QuoteRow = Selectable<QuoteTable>;
 
-export function quoteRecord(instrumentId: string, kind: string) {
-  const d = priceDigits(kind);
+export function quoteRecord(instrumentId: string, kind: InstrumentKind) {
+  const d = KINDS[kind].digits;
   const side = (q: any, p: 'bid' | 'ask') => {
     const out: { price: string; volume: number }[] = [];
     for (let l = 1; l <= 5; l++) {
@@ -78,8 +77,8 @@ export function quoteRecord(instrumentId: string, kind: string) {
   };
 }
 
-export function tradeRecord(instrumentId: string, kind: string) {
-  const d = priceDigits(kind);
+export function tradeRecord(instrumentId: string, kind: InstrumentKind) {
+  const d = KINDS[kind].digits;
   return (t: Selectable<TradeTable>) => ({
     instrument_id: instrumentId, timestamp: formatTimestamp(t.ts), trade_date: formatDate(t.date),
     seq: t.seq, price: price(t.price, d), volume: t.volume, amount: money(t.amount), side: t.side,

@@ -5,7 +5,8 @@
  */
 import { formatScaled, parseScaled } from '../lib/decimal.js';
 import { formatDate, formatTimestamp, marketEpoch, parseDate, parseDateTime } from '../lib/time.js';
-import type { Kind, Resolver } from './context.js';
+import type { Resolver } from './context.js';
+import { INSTRUMENT_KINDS, type InstrumentKind } from '../market/kinds.js';
 
 /** Returned by `parse` for a value that is not of the column's type. */
 export const BAD: unique symbol = Symbol('bad');
@@ -187,7 +188,7 @@ export function positiveDecimalText(scale: number, unit: string): ColumnType {
 export const ID_RE = /^\d{6}\.(SH|SZ|BJ)$/;
 
 /** An instrument id (CODE.MARKET) that exists (in the store or earlier in the command); stored as `inst`. */
-export function instrument(kinds: readonly Kind[] = ['equity', 'index', 'fund']): ColumnType {
+export function instrument(kinds: readonly InstrumentKind[] = INSTRUMENT_KINDS): ColumnType {
   const what = kinds.length === 3 ? 'instrument' : kinds.join(' or ');
   return {
     type: 'instrument_id', json: 'string',

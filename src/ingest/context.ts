@@ -6,14 +6,14 @@
 import type { BulkSession } from '../store/types.js';
 import { SHIPPED_CALENDARS, type TradingCalendar } from '../market/calendar.js';
 import type { MarketId } from '../market/types.js';
+import type { InstrumentKind } from '../market/kinds.js';
 
-export type Kind = 'equity' | 'index' | 'fund';
-export interface KnownInstrument { inst: number; kind: Kind; market: string; listDate: number | null }
+export interface KnownInstrument { inst: number; kind: InstrumentKind; market: string; listDate: number | null }
 
 /** Maps instrument ids to the store's `inst` keys and back. */
 export interface Resolver {
   /** The `inst` of a known instrument of one of `kinds`, else undefined. */
-  inst(id: string, kinds: readonly Kind[]): number | undefined;
+  inst(id: string, kinds: readonly InstrumentKind[]): number | undefined;
   id(inst: number): string;
 }
 
@@ -29,7 +29,7 @@ export class IngestContext implements Resolver {
 
   static async load(s: BulkSession): Promise<IngestContext> {
     const c = new IngestContext();
-    for (const r of await s.query<{ inst: number; id: string; kind: Kind; market: string; list_date: number | null }>(
+    for (const r of await s.query<{ inst: number; id: string; kind: InstrumentKind; market: string; list_date: number | null }>(
       'select inst, id, kind, market, list_date from instruments')) {
       c.remember(r.id, { inst: r.inst, kind: r.kind, market: r.market, listDate: r.list_date === null ? null : Number(r.list_date) });
     }
@@ -48,7 +48,7 @@ export class IngestContext implements Resolver {
     if (x.inst >= this.nextInst) this.nextInst = x.inst + 1;
   }
 
-  inst(id: string, kinds: readonly Kind[]): number | undefined {
+  inst(id: string, kinds: readonly InstrumentKind[]): number | undefined {
     const x = this.byId.get(id);
     return x !== undefined && kinds.includes(x.kind) ? x.inst : undefined;
   }
@@ -60,7 +60,7 @@ export class IngestContext implements Resolver {
   }
 
   /** The `inst` of an instrument row: its existing key, or the next free one (registered). */
-  upsertInstrument(id: string, kind: Kind, market: string, listDate: number | null = null): number {
+  upsertInstrument(id: string, kind: InstrumentKind, market: string, listDate: number | null = null): number {
     const known = this.byId.get(id);
     const inst = known?.inst ?? this.nextInst;
     this.remember(id, { inst, kind, market, listDate });

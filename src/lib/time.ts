@@ -120,12 +120,3 @@ const MAX_SEC = 253402300799; // 9999-12-31T23:59:59Z
 export function windowSeconds(w: { fromMs: number; toMs: number }): { from: number; to: number } {
   return { from: Math.max(MIN_SEC, Math.ceil(w.fromMs / 1000)), to: Math.min(MAX_SEC, Math.floor(w.toMs / 1000)) };
 }
-
-/** The dates whose 15:00 close instant lies in [fromSec, toSec] (daily records are stamped at the close). */
-export function closeDateRange(fromSec: number, toSec: number): { from: number; to: number } {
-  let from = epochToMarketDate(fromSec);
-  if (marketEpoch(from, 900) < fromSec) from = addDays(from, 1);
-  let to = epochToMarketDate(toSec);
-  if (marketEpoch(to, 900) > toSec) to = addDays(to, -1);
-  return { from, to };
-}

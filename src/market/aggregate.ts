@@ -6,12 +6,9 @@
  * days) are still emitted from what is there.
  */
 import { addDays, dateParts, marketEpoch, MARKET_OFFSET_SECONDS, weekday } from '../lib/time.js';
-import { bucketEnd, type IntradayMinutes } from './sessions.js';
+import { bucketEnd, closeEpoch, type IntradayMinutes } from './sessions.js';
+import type { PeriodInterval } from './intervals.js';
 import type { Bar } from './types.js';
-
-export type PeriodInterval = '1w' | '1mo' | '1q' | '1y';
-
-const CLOSE_MINUTE = 15 * 60;
 
 /** Sum that refuses to lose precision (a yearly index amount in fen can pass 2^53). */
 function addExact(a: number, b: number, what: string): number {
@@ -90,7 +87,7 @@ export function aggregateIntraday(bars: readonly Bar[], minutes: IntradayMinutes
 
 /** 1m bars -> one daily bar per date, ts = 15:00 of that date. */
 export function aggregateDaily(minuteBars: readonly Bar[]): Bar[] {
-  return fold(minuteBars, (b) => b.date, (date) => [marketEpoch(date, CLOSE_MINUTE), date]);
+  return fold(minuteBars, (b) => b.date, (date) => [closeEpoch(date), date]);
 }
 
 /**
@@ -113,5 +110,5 @@ export function periodKey(date: number, interval: PeriodInterval): number {
  */
 export function aggregatePeriods(days: readonly Bar[], interval: '1d' | PeriodInterval): Bar[] {
   if (interval === '1d') return days.slice();
-  return fold(days, (b) => periodKey(b.date, interval), (_k, last) => [marketEpoch(last.date, CLOSE_MINUTE), last.date]);
+  return fold(days, (b) => periodKey(b.date, interval), (_k, last) => [closeEpoch(last.date), last.date]);
 }

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { boardOf, tickOf } from './boards.js';
+import { boardOf } from './boards.js';
 
 describe('boardOf', () => {
   it('maps code ranges to boards', () => {
@@ -24,13 +24,5 @@ describe('boardOf', () => {
       ['399001', 'SZ'], ['159915', 'SZ'], ['200002', 'SZ'], ['60051', 'SH'], ['bj4300', 'BJ']] as const) {
       expect(() => boardOf(code, market), `${code}.${market}`).toThrow(RangeError);
     }
-  });
-});
-
-describe('tickOf', () => {
-  it('is 0.01 CNY for equities and indices, 0.001 for funds', () => {
-    expect(tickOf('equity')).toBe(10);
-    expect(tickOf('index')).toBe(10);
-    expect(tickOf('fund')).toBe(1);
   });
 });

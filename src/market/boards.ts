@@ -1,10 +1,8 @@
 /**
- * Boards and price ticks (CONTRACT.md §2, §6). Board membership follows the exchanges' code
- * ranges for A shares: boardOf('688981', 'SH') -> 'star'.
+ * Boards (CONTRACT.md §2): membership follows the exchanges' code ranges for A shares:
+ * boardOf('688981', 'SH') -> 'star'. Per-kind facts (ticks, price decimals) are in kinds.ts.
  */
 import type { BoardId, MarketId } from './types.js';
-
-export type InstrumentKind = 'equity' | 'index' | 'fund';
 
 /**
  * The board of an A-share equity: SH 688/689 STAR, other SH 60x main; SZ 300/301 ChiNext,
@@ -27,9 +25,4 @@ export function boardOf(code: string, market: MarketId): BoardId {
       return 'bse';
   }
   throw new RangeError(`${code}.${market} is not an A-share equity code`);
-}
-
-/** Minimum price step in price units (1/1000 CNY): 0.01 for equities and indices, 0.001 for funds. */
-export function tickOf(kind: InstrumentKind): number {
-  return kind === 'fund' ? 1 : 10;
 }

@@ -20,6 +20,7 @@
  * (1999–2002), the first day after a long suspension or of a delisting period.
  */
 import { divRoundHalfUp } from '../lib/decimal.js';
+import { KINDS } from './kinds.js';
 import type { BoardId, MarketId } from './types.js';
 
 /** First day without the early limits: SSE freed all prices on 1992-05-21; SZSE in August 1991. */
@@ -89,7 +90,7 @@ export function limitRule(input: LimitRuleInput): LimitRule {
  * than one tick moves one tick, and the down limit never goes below one tick.
  * limitPrices(10010, 10) -> { up: 11010, down: 9010 } (10.01 -> 11.01 / 9.01)
  */
-export function limitPrices(preClose: number, ratioPct: number, tick = 10): { up: number; down: number } {
+export function limitPrices(preClose: number, ratioPct: number, tick = KINDS.equity.tick): { up: number; down: number } {
   if (!Number.isSafeInteger(preClose) || preClose <= 0) throw new RangeError(`bad previous close: ${preClose}`);
   if (!Number.isInteger(ratioPct) || ratioPct < 0 || ratioPct >= 100) throw new RangeError(`bad ratio: ${ratioPct}`);
   if (!Number.isInteger(tick) || tick <= 0) throw new RangeError(`bad tick: ${tick}`);

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { bucketEnd, MINUTE_LABELS, minuteIndex, type IntradayMinutes } from './sessions.js';
+import { AFTERNOON_CLOSE, bucketEnd, closeDateRange, closeEpoch, MINUTE_LABELS, minuteIndex, type IntradayMinutes } from './sessions.js';
+import { formatTimestamp, marketEpoch } from '../lib/time.js';
 
 const hm = (h: number, m: number) => h * 60 + m;
 
@@ -52,5 +53,21 @@ describe('sessions', () => {
     expect(ends(15)).toHaveLength(16);
     expect(ends(30).map(fmt)).toEqual(['10:00', '10:30', '11:00', '11:30', '13:30', '14:00', '14:30', '15:00']);
     expect(ends(60).map(fmt)).toEqual(['10:30', '11:30', '14:00', '15:00']);
+  });
+});
+
+describe('the close', () => {
+  it('is 15:00 market time, the last bar label', () => {
+    expect(AFTERNOON_CLOSE).toBe(900);
+    expect(MINUTE_LABELS[MINUTE_LABELS.length - 1]).toBe(AFTERNOON_CLOSE);
+    expect(formatTimestamp(closeEpoch(20240301))).toBe('2024-03-01T15:00:00+08:00');
+  });
+
+  it('selects the dates whose close lies in a window, bounds included', () => {
+    const close = closeEpoch(20240301);
+    expect(closeDateRange(close, close)).toEqual({ from: 20240301, to: 20240301 });
+    expect(closeDateRange(close + 1, close + 86_400)).toEqual({ from: 20240302, to: 20240302 });
+    expect(closeDateRange(close - 1, close + 86_399)).toEqual({ from: 20240301, to: 20240301 });
+    expect(closeDateRange(marketEpoch(20240301, 0), marketEpoch(20240303, 0))).toEqual({ from: 20240301, to: 20240302 });
   });
 });

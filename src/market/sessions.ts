@@ -3,10 +3,13 @@
  * market time (570 = 09:30). Sessions run 09:30–11:30 and 13:00–15:00; one-minute bars are
  * labelled by their end: the 09:30 opening-auction bar, then 09:31..11:30 and 13:01..15:00,
  * 241 a day. Vendors that fold the auction into 09:31 (TDX, 240 bars) fit the same labels.
+ * Daily records (bars of 1d and longer, capital flows) are stamped with their day's 15:00 close,
+ * AFTERNOON_CLOSE: every use of the close goes through it (closeEpoch, closeDateRange).
  */
+import { addDays, epochToMarketDate, marketEpoch } from '../lib/time.js';
 
+/** Bucket sizes of the intraday intervals aggregated from 1m bars (intervals.ts). */
 export type IntradayMinutes = 5 | 15 | 30 | 60;
-export const INTRADAY_MINUTES: readonly IntradayMinutes[] = [5, 15, 30, 60];
 
 export const MORNING_OPEN = 9 * 60 + 30; // 570, also the auction bar's label
 export const MORNING_CLOSE = 11 * 60 + 30; // 690
@@ -40,4 +43,18 @@ export function bucketEnd(intervalMinutes: IntradayMinutes, minuteOfDay: number)
   const open = minuteOfDay <= MORNING_CLOSE ? MORNING_OPEN : AFTERNOON_OPEN;
   const elapsed = Math.max(minuteOfDay - open, 1); // the auction bar (elapsed 0) counts as 09:31
   return open + Math.ceil(elapsed / intervalMinutes) * intervalMinutes;
+}
+
+/** The instant (epoch seconds) a daily record of `date` is stamped with: its 15:00 close. */
+export function closeEpoch(date: number): number {
+  return marketEpoch(date, AFTERNOON_CLOSE);
+}
+
+/** The dates whose 15:00 close instant lies in [fromSec, toSec] (daily records are stamped at the close). */
+export function closeDateRange(fromSec: number, toSec: number): { from: number; to: number } {
+  let from = epochToMarketDate(fromSec);
+  if (closeEpoch(from) < fromSec) from = addDays(from, 1);
+  let to = epochToMarketDate(toSec);
+  if (closeEpoch(to) > toSec) to = addDays(to, -1);
+  return { from, to };
 }

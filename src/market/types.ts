@@ -3,7 +3,6 @@ export type BoardId = 'main' | 'chinext' | 'star' | 'bse';
 export type IntervalId = '1m' | '5m' | '15m' | '30m' | '60m' | '1d' | '1w' | '1mo' | '1q' | '1y';
 export const MARKET_IDS: MarketId[] = ['SH', 'SZ', 'BJ'];
 export const BOARD_IDS: BoardId[] = ['main', 'chinext', 'star', 'bse'];
-export const INTERVAL_IDS: IntervalId[] = ['1m', '5m', '15m', '30m', '60m', '1d', '1w', '1mo', '1q', '1y'];
 export const ADJUSTMENT_IDS = ['none', 'forward', 'backward'] as const;
 export type AdjustmentId = (typeof ADJUSTMENT_IDS)[number];
 

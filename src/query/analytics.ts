@@ -3,12 +3,15 @@ import type { Catalog, InstrumentRow } from '../store/catalog.js';
 import type { AdjustmentReader } from '../store/readers/adjustments.js';
 import type { MarketDataReader } from '../store/readers/market-data.js';
 import type { AdjustmentId, Bar, IntervalId } from '../market/types.js';
+import { KINDS } from '../market/kinds.js';
 import { actionsBasis, adjustBars, buildFactors, vendorBasis, type Factor, type FactorBasis } from '../market/adjust.js';
 import { foldBars, INDICATORS, seriesFromBars, type Indicator, type IndicatorId, type Values } from '../indicators/registry.js';
 import { runStream } from '../indicators/types.js';
 import { dailyTs, readBars } from './bars.js';
-import { closeDateRange, epochToMarketDate, marketEpoch } from '../lib/time.js';
+import { epochToMarketDate, marketEpoch } from '../lib/time.js';
+import { closeDateRange } from '../market/sessions.js';
 import { stateOf } from '../derived/indicator-states.js';
+import { dailyPackKey, dailyPackStart } from '../store/packs.js';
 
 /**
  * How a request's prices are adjusted; `basis` (date of the last factor used, an ex-date or a
@@ -44,12 +47,12 @@ export class Analytics {
    * factors of its corporate actions; indices, and funds without published factors, none.
    */
   async factors(inst: InstrumentRow): Promise<FactorBasis> {
-    if (inst.kind === 'index') return NONE;
+    if (!KINDS[inst.kind].adjustable) return NONE;
     const key = `${await this.catalog.dataVersion()}|${inst.inst}`;
     let f = this.factorCache.get(key);
     if (!f) {
       const rows = await this.adjustments.publishedFactors(inst.inst);
-      f = rows.length ? vendorBasis(rows) : inst.kind === 'equity' ? actionsBasis(await this.actionFactors(inst)) : NONE;
+      f = rows.length ? vendorBasis(rows) : KINDS[inst.kind].actionFactors ? actionsBasis(await this.actionFactors(inst)) : NONE;
       this.factorCache.set(key, f);
     }
     return f;
@@ -68,7 +71,7 @@ export class Analytics {
     const { factors: all, initial } = mode === 'none' ? NONE : await this.factors(inst);
     const b = basis ?? (all.length ? all[all.length - 1].ex_date : 0);
     const factors = mode === 'forward' ? all.filter((f) => f.ex_date <= b) : all;
-    const tick = inst.kind === 'fund' ? 1 : 10;
+    const { tick } = KINDS[inst.kind];
     // Identity when every day's factor is 1 (backward) or the latest (forward): e.g. published
     // factors that never changed, so the unadjusted fast paths serve it.
     const unit = mode === 'forward' && factors.length ? factors[factors.length - 1] : ONE;
@@ -133,14 +136,14 @@ export class Analytics {
           return { bars: r.bars, values, start: 0 };
         }
       }
-      const packOf = interval === '1d' ? (d: number) => Math.floor(d / 100) : (d: number) => d;
+      const packOf = interval === '1d' ? dailyPackKey : (d: number) => d;
       const key = `${await this.seriesKey(inst, interval, adj)}|${id}`;
       const checkpoints = this.checkpoints.get(key) ?? new Map<number, unknown>();
       // The latest checkpoint at or before the pack of `lo`: read from the start of its pack.
       const loPack = packOf(epochToMarketDate(lo));
       let from: number | null = null;
       for (const k of checkpoints.keys()) if (k <= loPack && (from === null || k > from)) from = k;
-      const fromMs = from === null ? FULL.fromMs : marketEpoch(interval === '1d' ? from * 100 + 1 : from, 0) * 1000;
+      const fromMs = from === null ? FULL.fromMs : marketEpoch(interval === '1d' ? dailyPackStart(from) : from, 0) * 1000;
       const { bars, start } = await this.withHead(inst, interval, adj, fromMs, lo, to, limit);
       let pack = from;
       // The state before a pack's first bar (states are never mutated, so kept as they are).

@@ -1,21 +1,18 @@
-import type { Bar, IntervalId } from '../market/types.js';
-import { aggregateIntraday, aggregatePeriods } from '../market/aggregate.js';
-import { addDays, closeDateRange, dateParts, epochToMarketDate, marketEpoch, weekday, windowSeconds } from '../lib/time.js';
-import type { MarketDataReader } from '../store/readers/market-data.js';
-import type { PageSlices } from '../render/page-text.js';
-import type { PackSlices } from '../store/packs.js';
-import type { BarFieldsWriter } from '../render/json-bytes.js';
-
 /**
  * Plans a page of bars of any interval from the two stored granularities (CONTRACT.md §6):
  * 1m and 1d are read as stored; 5m..60m aggregate 1m rows, 1w..1y aggregate 1d rows.
  * A bar is selected by its end instant `ts` (from <= ts <= to, ts > after); aggregated bars are
  * always whole buckets, read from the bucket's start even when `from` falls inside it.
  */
-const INTRADAY: Partial<Record<IntervalId, 5 | 15 | 30 | 60>> = { '5m': 5, '15m': 15, '30m': 30, '60m': 60 };
-/** Most trading days one period can hold (bounds the rows read per page). */
-const PERIOD_DAYS: Partial<Record<IntervalId, number>> = { '1w': 5, '1mo': 23, '1q': 66, '1y': 252 };
-const CLOSE_MINUTE = 15 * 60;
+import type { Bar, IntervalId } from '../market/types.js';
+import { aggregateIntraday, aggregatePeriods } from '../market/aggregate.js';
+import { INTERVALS, type PeriodInterval } from '../market/intervals.js';
+import { closeDateRange, closeEpoch } from '../market/sessions.js';
+import { addDays, dateParts, epochToMarketDate, weekday, windowSeconds } from '../lib/time.js';
+import type { MarketDataReader } from '../store/readers/market-data.js';
+import type { PageSlices } from '../render/page-text.js';
+import type { PackSlices } from '../store/packs.js';
+import type { BarFieldsWriter } from '../render/json-bytes.js';
 
 export function periodStart(date: number, interval: IntervalId): number {
   const [y, m] = dateParts(date);
@@ -48,8 +45,8 @@ export async function readBars(
   // Adjustment applies to the stored rows before aggregation (an ex-date may fall inside a week).
   if (interval === '1m') return adjust(await reader.minuteBars(inst, from, to, after, limit));
 
-  const minutes = INTRADAY[interval];
-  if (minutes) {
+  const { kind, minutes, maxDays } = INTERVALS[interval];
+  if (kind === 'intraday') {
     // A bucket holds at most minutes+1 rows (the 09:30 auction bar joins the first one); read
     // from one bucket before `from` (that partial bucket ends before `from` and is dropped).
     const per = minutes + 1;
@@ -66,16 +63,15 @@ export async function readBars(
   const afterDate = after === null ? null : epochToMarketDate(after);
   if (interval === '1d') {
     const rows = await reader.dailyBars(inst, lo, hi, afterDate, limit);
-    for (const r of rows) r.ts = marketEpoch(r.date, CLOSE_MINUTE);
+    for (const r of rows) r.ts = closeEpoch(r.date);
     return adjust(rows);
   }
-  const days = PERIOD_DAYS[interval]!;
-  const max = (limit + 3) * days;
+  const max = (limit + 3) * maxDays!;
   const start = Math.max(periodStart(lo, interval), afterDate === null ? 0 : afterDate + 1);
   // Read whole periods: the one holding `hi` may end after it (then it is not selected).
   const rows = await reader.dailyBars(inst, start, periodEnd(hi, interval), null, max);
-  for (const r of rows) r.ts = marketEpoch(r.date, CLOSE_MINUTE);
-  const bars = aggregatePeriods(adjust(rows), interval as '1w' | '1mo' | '1q' | '1y');
+  for (const r of rows) r.ts = closeEpoch(r.date);
+  const bars = aggregatePeriods(adjust(rows), interval as PeriodInterval);
   if (rows.length === max) bars.pop();
   return bars.filter((b) => b.date >= lo && b.date <= hi).slice(0, limit);
 }
@@ -100,4 +96,4 @@ export function readMinutePage(reader: MarketDataReader, inst: number, win: { fr
 }
 
 /** The bar end (15:00 market time, epoch seconds) of a daily bar's date. */
-export const dailyTs = (date: number) => marketEpoch(date, CLOSE_MINUTE);
+export const dailyTs = closeEpoch;

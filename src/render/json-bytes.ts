@@ -1,10 +1,13 @@
 import { LRUCache } from 'lru-cache';
 import { PRICE_SCALE } from '../lib/decimal.js';
-import { daysToDate, formatDate, MARKET_OFFSET_SECONDS } from '../lib/time.js';
+import { daysToDate, formatDate, formatTimestamp, marketEpoch, MARKET_OFFSET_SECONDS } from '../lib/time.js';
 import { formatValue, scaledValue } from '../indicators/format.js';
 import { INDICATORS, type IndicatorId } from '../indicators/registry.js';
 import type { Values } from '../indicators/types.js';
-import type { Bar } from '../market/types.js';
+import type { Bar, IntervalId } from '../market/types.js';
+import { INTERVALS } from '../market/intervals.js';
+import { KINDS, type InstrumentKind } from '../market/kinds.js';
+import { AFTERNOON_CLOSE } from '../market/sessions.js';
 import { money2 } from './money.js';
 
 const SLAB = 256 * 1024;
@@ -241,9 +244,10 @@ const OFFSET = latin1('+08:00');
 /** A JSON string literal in ASCII: anything past U+007E written as a \u escape. */
 export const asciiJson = (s: string) => JSON.stringify(s).replace(/[\u007f-\uffff]/g, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`);
 
-const DAILY = new Set(['1d', '1w', '1mo', '1q', '1y']);
-const CLOSE = latin1('T15:00:00+08:00');
-const [closeTradeDate, open, high, low, close, volume, amount, end, amountNull] = ['T15:00:00+08:00","trade_date":"', '","open":"', '","high":"',
+/** The time of day of a daily record's timestamp, its close: "T15:00:00+08:00". */
+const CLOSE_TIME = formatTimestamp(marketEpoch(19700101, AFTERNOON_CLOSE)).slice(10);
+const CLOSE = latin1(CLOSE_TIME);
+const [closeTradeDate, open, high, low, close, volume, amount, end, amountNull] = [`${CLOSE_TIME}","trade_date":"`, '","open":"', '","high":"',
   '","low":"', '","close":"', '","volume":', ',"amount":"', '"}', ',"amount":null}'].map(latin1);
 const [values, next, pointEnd, emptyEnd] = ['","values":{', '",', '"}}', '}}'].map(latin1);
 /** `"key":"` of indicator value keys (a few dozen). */
@@ -331,7 +335,7 @@ export function recordWriter<R, C = undefined>(fields: FieldSpec<R, C>[]): Recor
  * Writes the JSON of a Bar record (the Bar schema's fields, in its order): prices at the
  * kind's tick (2 decimals, funds 3), money at 2 (null when unknown), volume an integer.
  */
-export function barWriter(instrumentId: string, kind: string, interval: string, adjustment: string): (w: JsonBytes, b: Bar) => void {
+export function barWriter(instrumentId: string, kind: InstrumentKind, interval: IntervalId, adjustment: string): (w: JsonBytes, b: Bar) => void {
   return memo(`b|${instrumentId}|${kind}|${interval}|${adjustment}`, () => {
     const write = barFieldsWriter(instrumentId, kind, interval, adjustment);
     return (w: JsonBytes, b: Bar) => write(w, b.ts, b.date, b.open, b.high, b.low, b.close, b.volume, b.amountExact ?? b.amount);
@@ -343,14 +347,14 @@ export type BarFieldsWriter = (w: JsonBytes, ts: number, date: number, open: num
   volume: number, amount: number | bigint | null) => void;
 
 /** As barWriter, for a bar given as its fields. */
-export function barFieldsWriter(instrumentId: string, kind: string, interval: string, adjustment: string): BarFieldsWriter {
+export function barFieldsWriter(instrumentId: string, kind: InstrumentKind, interval: IntervalId, adjustment: string): BarFieldsWriter {
   return memo(`f|${instrumentId}|${kind}|${interval}|${adjustment}`, () => makeBarWriter(instrumentId, kind, interval, adjustment));
 }
 
-function makeBarWriter(instrumentId: string, kind: string, interval: string, adjustment: string): BarFieldsWriter {
+function makeBarWriter(instrumentId: string, kind: InstrumentKind, interval: IntervalId, adjustment: string): BarFieldsWriter {
   const headText = `{"instrument_id":${asciiJson(instrumentId)},"interval":${asciiJson(interval)},"adjustment":${asciiJson(adjustment)},"timestamp":"`;
   const head = latin1(headText);
-  const digits = kind === 'fund' ? 3 : 2;
+  const digits = KINDS[kind].digits;
   const rest = (w: JsonBytes, o: number, h: number, l: number, c: number, v: number, a: number | bigint | null) => {
     writePrice(w, o, digits);
     w.bytes(high); writePrice(w, h, digits);
@@ -362,7 +366,7 @@ function makeBarWriter(instrumentId: string, kind: string, interval: string, adj
     if (typeof a === 'bigint') w.ascii(money2(a)); else w.decimal(a, 2);
     w.bytes(end);
   };
-  if (DAILY.has(interval)) {
+  if (INTERVALS[interval].daily) {
     return (w, _ts, date, o, h, l, c, v, a) => {
       w.bytes(head); w.date(date); w.bytes(closeTradeDate); w.date(date); w.bytes(open);
       rest(w, o, h, l, c, v, a);
@@ -388,14 +392,14 @@ function makeBarWriter(instrumentId: string, kind: string, interval: string, adj
  * Writes the JSON of a technical-indicator point of a bar (the TechnicalIndicatorPoint schema's
  * fields, in its order), values at 4 decimals as formatValue gives them.
  */
-export function indicatorWriter(instrumentId: string, indicator: string, interval: string,
+export function indicatorWriter(instrumentId: string, indicator: string, interval: IntervalId,
   adjustment: string): (w: JsonBytes, b: { ts: number; date: number }, v: Values) => void {
   return memo(`i|${instrumentId}|${indicator}|${interval}|${adjustment}`, () => makeIndicatorWriter(instrumentId, indicator, interval, adjustment));
 }
 
-function makeIndicatorWriter(instrumentId: string, indicator: string, interval: string, adjustment: string) {
+function makeIndicatorWriter(instrumentId: string, indicator: string, interval: IntervalId, adjustment: string) {
   const head = latin1(`{"instrument_id":${asciiJson(instrumentId)},"indicator":${asciiJson(indicator)},"interval":${asciiJson(interval)},"adjustment":${asciiJson(adjustment)},"timestamp":"`);
-  const daily = DAILY.has(interval);
+  const daily = INTERVALS[interval].daily;
   // The keys in their documented order (values list theirs in it, registry.test.ts).
   const keys = INDICATORS[indicator as IndicatorId]?.keys ?? [];
   const n = keys.length;
@@ -445,7 +449,7 @@ function value4(b: Uint8Array, p: number, x: number): number {
  * value (the key, and the text before it), then after the last.
  */
 function pointRuns(keys: readonly string[], daily: boolean): Buffer[] {
-  return [...keys.map((k, i) => latin1(`${i ? '",' : `${daily ? 'T15:00:00+08:00' : ''}","values":{`}${asciiJson(k)}:"`)), pointEnd];
+  return [...keys.map((k, i) => latin1(`${i ? '",' : `${daily ? CLOSE_TIME : ''}","values":{`}${asciiJson(k)}:"`)), pointEnd];
 }
 
 const bodies = new Map<string, PointBody>();

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { Bar } from '../market/types.js';
-import { decodeBars, decodePack, encodePack, mergePacks, orderRecords, PackSlices, RECORD_BYTES } from './packs.js';
+import { dailyPackKey, dailyPackStart, decodeBars, decodePack, encodePack, mergePacks, orderRecords, PackSlices, RECORD_BYTES } from './packs.js';
 import { UNKNOWN_AMOUNT } from './schema.js';
 import { barFieldsWriter, Renderer } from '../render/json-bytes.js';
 
@@ -9,6 +9,14 @@ const RECORDS = [
   [20240103, 2 ** 31, 2 ** 32 + 1, 1, 2 ** 31 - 1, 0, Number.MAX_SAFE_INTEGER],
   [20240104, -1, -(2 ** 31) - 5, -(2 ** 53) + 1, 0, 123_456_789_012, -42],
 ];
+
+describe('daily pack keys', () => {
+  it('keys a date by its month, and a month by its first day', () => {
+    expect([20240101, 20240315, 20241231, 19901219].map(dailyPackKey)).toEqual([202401, 202403, 202412, 199012]);
+    expect(dailyPackStart(202403)).toBe(20240301);
+    expect(dailyPackKey(dailyPackStart(202412))).toBe(202412);
+  });
+});
 
 describe('bar pack codec', () => {
   it('round-trips integer fields past 2^31 and negative ones, little-endian float64', () => {

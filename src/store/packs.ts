@@ -1,9 +1,9 @@
 /**
  * The bar pack format: a packed copy of `bars_1d` and `bars_1m` rows, so that a page of bars reads
  * a few rows instead of one row per bar. A pack holds `n` records of one instrument in key order:
- * daily bars of one month (`bars_1d_packs.month`, YYYYMM), 1m bars of one trading day
- * (`bars_1m_packs.date`, the rows' `date` column). A record is seven little-endian float64
- * fields: the key (`date` for daily bars, `ts` for 1m bars), open, high, low, close, volume,
+ * daily bars of one month (`bars_1d_packs.month`, YYYYMM, `dailyPackKey`), 1m bars of one
+ * trading day (`bars_1m_packs.date`, the rows' `date` column). A record is seven little-endian
+ * float64 fields: the key (`date` for daily bars, `ts` for 1m bars), open, high, low, close, volume,
  * amount, integers in the base tables' units (an unknown amount is UNKNOWN_AMOUNT, −1, as in the
  * base tables: store/schema.ts; the readers here decode it to null). Packs are written by
  * derived/bar-packs.ts only.
@@ -12,6 +12,12 @@ import type { Bar } from '../market/types.js';
 import type { BarFieldsWriter, JsonBytes } from '../render/json-bytes.js';
 import { collectKeys, type Slices } from '../render/slices.js';
 import { amountOf } from './schema.js';
+
+/** The key of the daily pack that holds date `date`: its month. dailyPackKey(20240315) -> 202403. */
+export const dailyPackKey = (date: number) => Math.floor(date / 100);
+
+/** The first date daily pack `month` can hold. dailyPackStart(202403) -> 20240301. */
+export const dailyPackStart = (month: number) => month * 100 + 1;
 
 /** Bytes of one packed record. */
 export const RECORD_BYTES = 56;

@@ -1,4 +1,5 @@
 import type { FundamentalsDatabase } from './schema-fundamentals.js';
+import type { InstrumentKind } from '../market/kinds.js';
 
 /**
  * Kysely table types. Conventions (identical on SQLite and PostgreSQL):
@@ -21,7 +22,7 @@ export interface ClassificationTable { id: string; name: string; type: string }
 export interface InstrumentTable {
   inst: number;
   id: string;
-  kind: 'equity' | 'index' | 'fund';
+  kind: InstrumentKind;
   code: string;
   market: string;
   board: string | null;

@@ -1,5 +1,6 @@
 /** Market-data datasets: daily and minute bars, quotes, trades, corporate actions, adjustment factors. */
 import { epochToMarketDate, MARKET_OFFSET_SECONDS } from '../../lib/time.js';
+import { minuteIndex } from '../../market/sessions.js';
 import { date, instrument, int, oneOf, positiveDecimalText, timestamp } from '../columns.js';
 import { all, col, ohlcCheck, orderCheck, type Ix, type Problem, type Row } from '../dataset.js';
 import type { DatasetDef } from '../dataset.js';
@@ -36,14 +37,13 @@ function tradingDay(ix: Ix, dateCol: string, reportAt = dateCol, fromTs = false)
   };
 }
 
-/** A 1m bar ends on a whole minute in 09:30..11:30 or 13:01..15:00 market time. */
+/** A 1m bar ends on a whole minute in 09:30..11:30 or 13:01..15:00 market time: a bar label (market/sessions.ts). */
 function minuteCheck(ix: Ix) {
   const t = ix.timestamp;
   return (r: Row): Problem | null => {
     const local = (r[t] as number) + MARKET_OFFSET_SECONDS;
     const sec = ((local % 86400) + 86400) % 86400;
-    const m = sec / 60;
-    return sec % 60 === 0 && ((m >= 570 && m <= 690) || (m >= 781 && m <= 900)) ? null
+    return sec % 60 === 0 && minuteIndex(sec / 60) >= 0 ? null
       : ['timestamp', 'expected the end of a 1m bar: a whole minute within 09:30-11:30 or 13:01-15:00 market time'];
   };
 }

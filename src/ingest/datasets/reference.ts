@@ -1,11 +1,10 @@
 /** Reference datasets: markets, trading days, classifications, instruments and their relations. */
 import { BAD, date, ID_RE, instrument, oneOf, pattern, text, type ColumnType } from '../columns.js';
 import { all, col, orderCheck, type DatasetDef } from '../dataset.js';
-import type { Kind } from '../context.js';
+import { INSTRUMENT_KINDS, type InstrumentKind } from '../../market/kinds.js';
 import { SHARES, PRICE } from './units.js';
 
 const MARKET = oneOf(['SH', 'SZ', 'BJ']);
-const KINDS = ['equity', 'index', 'fund'] as const;
 const BOARDS = ['main', 'chinext', 'star', 'bse'];
 const CLASSIFICATION_TYPES = ['industry', 'primary_industry', 'concept', 'region'];
 
@@ -66,7 +65,7 @@ export const instruments: DatasetDef = {
     + 'an existing id is updated in place (its bars and other rows stay attached).',
   columns: [
     col('instrument_id', pattern(ID_RE, 'an instrument id CODE.MARKET with a 6-digit code, e.g. 600519.SH'), 'CODE.MARKET', { column: 'id' }),
-    col('kind', oneOf(KINDS), 'equity, index or fund'),
+    col('kind', oneOf(INSTRUMENT_KINDS), 'equity, index or fund'),
     col('board', oneOf(BOARDS), 'BoardId, equities only (empty for indices and funds)', { optional: true }),
     col('name', text(), 'name (Chinese)'),
     col('name_en', text(), 'English name', { optional: true }),
@@ -92,7 +91,7 @@ export const instruments: DatasetDef = {
     values: (ix) => (r, ctx) => {
       const id = r[ix.instrument_id] as string;
       const market = id.slice(7);
-      return [ctx.upsertInstrument(id, r[ix.kind] as Kind, market, r[ix.list_date] as number | null), id.slice(0, 6), market, (r[ix.name] as string).toLowerCase()];
+      return [ctx.upsertInstrument(id, r[ix.kind] as InstrumentKind, market, r[ix.list_date] as number | null), id.slice(0, 6), market, (r[ix.name] as string).toLowerCase()];
     },
   },
 };

@@ -4,8 +4,9 @@ import type { Store } from '../types.js';
 import type { Bar } from '../../market/types.js';
 import { epochToMarketDate, windowSeconds } from '../../lib/time.js';
 import { monthsHolding } from '../../market/calendar.js';
+import { MINUTE_LABELS } from '../../market/sessions.js';
 import { withLimit } from './limit.js';
-import { decodeBars, PackSlices } from '../packs.js';
+import { dailyPackKey, decodeBars, PackSlices } from '../packs.js';
 import type { BarFieldsWriter } from '../../render/json-bytes.js';
 import { PageSlices } from '../../render/page-text.js';
 
@@ -100,15 +101,15 @@ export class MarketDataReader {
     const lo = after !== null && after >= from ? after + 1 : from;
     // The months the next `limit` trading days fall in (fewer bars than days: more are read).
     const months = monthsHolding(lo, to, limit) ?? Math.ceil(limit / perPack) + 1;
-    return this.packed(sql, inst, Math.floor(lo / 100), Math.floor(to / 100), lo, to, limit, perPack, count, take, months);
+    return this.packed(sql, inst, dailyPackKey(lo), dailyPackKey(to), lo, to, limit, perPack, count, take, months);
   }
 
   private minute(sql: string, inst: number, from: number, to: number, after: number | null, limit: number,
     count: () => number, take: Take): Promise<void> {
     const lo = after !== null && after >= from ? after + 1 : from;
-    // A 1m pack is the trading day (market date) of its bars' ts; a day holds up to 241 bars.
+    // A 1m pack is the trading day (market date) of its bars' ts; a day holds up to 241 bars (one per label).
     const days = windowSeconds({ fromMs: lo * 1000, toMs: to * 1000 });
-    return this.packed(sql, inst, epochToMarketDate(days.from), epochToMarketDate(days.to), lo, to, limit, 241, count, take);
+    return this.packed(sql, inst, epochToMarketDate(days.from), epochToMarketDate(days.to), lo, to, limit, MINUTE_LABELS.length, count, take);
   }
 
   /**

@@ -10,6 +10,7 @@ import { BAR_KEY, barWindow, type BarQuery } from '../series/bars.js';
 import { INDICATOR_IDS, INDICATORS, type IndicatorId, type Values } from '../../../indicators/registry.js';
 import { windowSeconds } from '../../../lib/time.js';
 import type { Bar } from '../../../market/types.js';
+import { KINDS } from '../../../market/kinds.js';
 import type { Adjuster } from '../../../query/analytics.js';
 import { dailyTs, readDailyPage } from '../../../query/bars.js';
 
@@ -32,7 +33,7 @@ export function registerIndicators(app: App, kind: Kind, path: string, operation
     const q = req.query as unknown as BarQuery;
     const indicator = req.params.indicator as IndicatorId;
     const inst = await pathInstrument(app.svc, req.params.instrument_id, kind);
-    const adjustment = kind === 'index' ? 'none' : (q.adjustment ?? 'none');
+    const adjustment = KINDS[kind].adjustable ? (q.adjustment ?? 'none') : 'none';
     const win = barWindow(q);
     const { from, to } = windowSeconds(win);
     let adj: Adjuster;

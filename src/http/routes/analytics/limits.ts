@@ -6,11 +6,12 @@ import { conflictingDate, dateQuery, dateWindow, dateWindowParams } from '../../
 import { Type } from '@sinclair/typebox';
 import { PriceLimitCollectionResponse } from '../../schemas/analytics.js';
 import { PRICE_SCALE } from '../../../lib/decimal.js';
+import { KINDS } from '../../../market/kinds.js';
 import { ApiError } from '../../../lib/errors.js';
 import type { DayLimit } from '../../../market/day-limits.js';
 
 /** The writer of PriceLimit records (render/json-bytes.ts) in the context of the equity's id, in the schema's order. */
-const px = (key: string, get: (d: DayLimit) => number | null) => ({ key, scaled: get, scale: PRICE_SCALE, digits: 2 });
+const px = (key: string, get: (d: DayLimit) => number | null) => ({ key, scaled: get, scale: PRICE_SCALE, digits: KINDS.equity.digits });
 const writeLimit = recordWriter<DayLimit, string>([
   { key: 'instrument_id', string: (_d, id) => id }, { key: 'trade_date', date: (d) => d.date },
   px('pre_close', (d) => d.preClose), px('limit_up', (d) => d.up), px('limit_down', (d) => d.down),

@@ -3,7 +3,8 @@ import { instrumentIdParam, operation, pathInstrument } from '../../route.js';
 import { sendPage } from '../../collection.js';
 import { timeWindow, timeWindowParams, type TimeWindow } from '../../params.js';
 import { CapitalFlowCollectionResponse } from '../../schemas/company.js';
-import { closeDateRange, windowSeconds } from '../../../lib/time.js';
+import { windowSeconds } from '../../../lib/time.js';
+import { closeDateRange } from '../../../market/sessions.js';
 import { capitalFlowRecord } from './records.js';
 
 /** Trading dates whose 15:00 close instant lies in the window (a record's timestamp is its close). */

@@ -3,7 +3,8 @@ import type { Selectable } from 'kysely';
 import type { TObject } from '@sinclair/typebox';
 import { recordWriter, type FieldSpec, type RecordWriter } from '../../../render/json-bytes.js';
 import { formatScaled, MONEY_SCALE } from '../../../lib/decimal.js';
-import { formatDate, formatTimestamp, marketEpoch } from '../../../lib/time.js';
+import { formatDate, formatTimestamp } from '../../../lib/time.js';
+import { closeEpoch } from '../../../market/sessions.js';
 import type {
   CapitalFlowTable, DividendTable, EarningsForecastTable, InstitutionalHoldingTable, ManagementTable,
 } from '../../../store/schema-fundamentals.js';
@@ -69,11 +70,9 @@ function netRatio(net: number, amount: number): string | null {
   return formatScaled(net < 0 ? -q : q, 2, 2);
 }
 
-const CLOSE = 15 * 60;
-
 export const capitalFlowRecord = (instrumentId: string) => (r: Selectable<CapitalFlowTable>) => {
   const out: Record<string, unknown> = {
-    instrument_id: instrumentId, timestamp: formatTimestamp(marketEpoch(r.date, CLOSE)), trade_date: formatDate(r.date),
+    instrument_id: instrumentId, timestamp: formatTimestamp(closeEpoch(r.date)), trade_date: formatDate(r.date),
     amount: money(r.amount),
   };
   const cls = (key: string, buy: number, sell: number) => {

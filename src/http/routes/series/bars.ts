@@ -9,6 +9,8 @@ import { barFieldsWriter, barWriter } from '../../../render/json-bytes.js';
 import { dailyTs, periodEnd, periodStart, readBars, readDailyPage, readMinutePage } from '../../../query/bars.js';
 import { marketEpoch, parseDate } from '../../../lib/time.js';
 import type { AdjustmentId, IntervalId } from '../../../market/types.js';
+import { INTERVALS } from '../../../market/intervals.js';
+import { KINDS } from '../../../market/kinds.js';
 import type { Adjuster } from '../../../query/analytics.js';
 
 export const BarCollectionResponse = Collection('BarCollectionResponse', Bar);
@@ -16,14 +18,12 @@ export const BarCollectionResponse = Collection('BarCollectionResponse', Bar);
 /** Bars and indicator points: the bar's end (epoch seconds), then the adjustment basis (ex-date, 0 for none). */
 export const BAR_KEY = ['time', 'date'] as const;
 
-const PERIODS = new Set(['1w', '1mo', '1q', '1y']);
-
 export interface BarQuery { interval: IntervalId; adjustment?: AdjustmentId; from?: string; to?: string; date?: string }
 
 /** The instant window of a bar query; `date` with a period interval means the period holding it. */
 export function barWindow(q: BarQuery): TimeWindow {
   const win = timeWindow(q);
-  if (q.date === undefined || !PERIODS.has(q.interval)) return win;
+  if (q.date === undefined || INTERVALS[q.interval].kind !== 'period') return win;
   const d = parseDate(q.date)!;
   return { fromMs: marketEpoch(periodStart(d, q.interval), 0) * 1000, toMs: marketEpoch(periodEnd(d, q.interval), 1440) * 1000 - 1 };
 }
@@ -46,7 +46,7 @@ export function registerBars(app: App, kind: Kind, path: string, operationId: st
   }, async (req, reply) => {
     const q = req.query as unknown as BarQuery;
     const inst = await pathInstrument(app.svc, req.params.instrument_id, kind);
-    const adjustment = kind === 'index' ? 'none' : (q.adjustment ?? 'none');
+    const adjustment = KINDS[kind].adjustable ? (q.adjustment ?? 'none') : 'none';
     const win = barWindow(q);
     if (adjustment === 'none' && q.interval === '1d') {
       // Unadjusted daily bars: their JSON is stored (bar pages); the cursor keeps the basis it
