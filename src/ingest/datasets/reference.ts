@@ -2,10 +2,10 @@
 import { BAD, date, ID_RE, instrument, oneOf, pattern, text, type ColumnType } from '../columns.js';
 import { all, col, orderCheck, type DatasetDef } from '../dataset.js';
 import { INSTRUMENT_KINDS, type InstrumentKind } from '../../market/kinds.js';
+import { BOARD_IDS, MARKET_IDS } from '../../market/types.js';
 import { SHARES, PRICE } from './units.js';
 
-const MARKET = oneOf(['SH', 'SZ', 'BJ']);
-const BOARDS = ['main', 'chinext', 'star', 'bse'];
+const MARKET = oneOf(MARKET_IDS);
 const CLASSIFICATION_TYPES = ['industry', 'primary_industry', 'concept', 'region'];
 
 export const markets: DatasetDef = {
@@ -66,7 +66,7 @@ export const instruments: DatasetDef = {
   columns: [
     col('instrument_id', pattern(ID_RE, 'an instrument id CODE.MARKET with a 6-digit code, e.g. 600519.SH'), 'CODE.MARKET', { column: 'id' }),
     col('kind', oneOf(INSTRUMENT_KINDS), 'equity, index or fund'),
-    col('board', oneOf(BOARDS), 'BoardId, equities only (empty for indices and funds)', { optional: true }),
+    col('board', oneOf(BOARD_IDS), 'BoardId, equities only (empty for indices and funds)', { optional: true }),
     col('name', text(), 'name (Chinese)'),
     col('name_en', text(), 'English name', { optional: true }),
     col('list_date', date, 'listing date (indices: launch date)', { optional: true }),
