@@ -102,7 +102,7 @@ export const BAR_PAGES: Derivation = {
  * returns the pages compared (checkBarPacks calls it).
  */
 export async function checkPages(s: BulkSession, problem: (p: string) => void): Promise<number> {
-  let pages = 0;
+  let pages = 0, seen = 0;
   const renderer = new Renderer();
   for await (const rows of packBatches(s)) {
     const stored = await storedInRange(s, TABLE, 'data', rows) as Map<string, string>;
@@ -110,12 +110,13 @@ export async function checkPages(s: BulkSession, problem: (p: string) => void): 
     for (const [inst, k, n, data] of rows as [number, number, number, Uint8Array][]) {
       const page = stored.get(`${inst}/${k}`);
       const meta = insts.get(inst);
+      if (page) seen++;
       if (!page) problem(`${TABLE} ${inst}/${k}: missing`);
       else if (!meta || page !== renderPage(data, n, meta, renderer)) problem(`${TABLE} ${inst}/${k}: differs from its pack`);
       else pages++;
     }
   }
   const [[total]] = await s.queryRows(`select count(*) from ${TABLE}`);
-  if (Number(total) !== pages) problem(`${TABLE}: ${Number(total)} pages for ${pages} packs with a page`);
+  if (Number(total) !== seen) problem(`${TABLE}: pages without a pack: ${Number(total) - seen}`);
   return pages;
 }

@@ -203,7 +203,7 @@ export const INDICATOR_PAGES: Derivation = {
  */
 export async function checkIndicatorPages(s: BulkSession, problem: (p: string) => void): Promise<number> {
   const ids = await precomputedIds(s);
-  let pages = 0;
+  let pages = 0, seen = 0;
   if (ids.length) {
     const meta = await instrumentsOf(s);
     const renderer = new Renderer();
@@ -212,6 +212,7 @@ export async function checkIndicatorPages(s: BulkSession, problem: (p: string) =
         .map((r) => [`${String(r[0])}/${String(r[1])}`, String(r[2])]));
       for (const [, id, month, text] of renderIndicatorPages(inst, meta(inst), packs, ids, 0, renderer)) {
         const page = stored.get(`${String(id)}/${String(month)}`);
+        if (page !== undefined) seen++;
         if (page === undefined) problem(`${TABLE} ${inst}/${String(id)}/${String(month)}: missing`);
         else if (page !== text) problem(`${TABLE} ${inst}/${String(id)}/${String(month)}: differs from its pack`);
         else pages++;
@@ -219,6 +220,6 @@ export async function checkIndicatorPages(s: BulkSession, problem: (p: string) =
     }
   }
   const [[total]] = await s.queryRows(`select count(*) from ${TABLE}`);
-  if (Number(total) !== pages) problem(`${TABLE}: ${Number(total)} pages for ${pages} expected of ${ids.join(', ') || 'no indicator'}`);
+  if (Number(total) !== seen) problem(`${TABLE}: pages of no pack or of an indicator not precomputed (${ids.join(', ') || 'none'}): ${Number(total) - seen}`);
   return pages;
 }
