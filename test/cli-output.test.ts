@@ -9,6 +9,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { BAR_PAGES } from '../src/derived/bar-pages.js';
+import { DERIVED_DAILY } from '../src/derived/derived-daily-rebuild.js';
 import { INDICATOR_PAGES } from '../src/derived/indicator-pages.js';
 import { INDICATOR_STATES } from '../src/derived/indicator-states.js';
 import { openStore } from '../src/derived/open.js';
@@ -83,6 +84,7 @@ describe('mds output', () => {
     await (await fixtureStore(url)).close();
     const lines = (pages: number, states: string) => [
       'bar packs: 12 packs, 240 bars compared',
+      `derived_daily: version ${DERIVED_DAILY.version()}, 0 days as the code makes them`,
       `bar_pages: version ${BAR_PAGES.version()}, ${pages} pages as the code makes them`,
       `indicator_states: ${states}, 12 packs as the code makes them`,
       `indicator_pages: version ${INDICATOR_PAGES.version()}, 0 pages as the code makes them`,

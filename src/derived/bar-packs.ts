@@ -149,7 +149,7 @@ async function merge(s: BulkSession, t: PackedTable, pending: Map<number, Map<nu
       await s.query(write(part.length), part.flat());
     }
     // And what is derived from them (registry.ts), in the same transaction.
-    for (const d of DERIVATIONS) await d.write(s, t.packs, out);
+    for (const d of DERIVATIONS) await d.write?.(s, t.packs, out);
     out = [];
   };
   for (const inst of [...pending.keys()].sort((a, b) => a - b)) {

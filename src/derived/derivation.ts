@@ -2,8 +2,9 @@ import { createHash } from 'node:crypto';
 import type { BulkSession } from '../store/types.js';
 
 /**
- * One kind of derived data kept in the store: code's output made from stored bars (bar pages,
- * indicator states, precomputed indicator pages), listed in registry.ts. Its stored version
+ * One kind of derived data kept in the store: code's output made from stored bars (daily bars
+ * derived from 1m bars, bar pages, indicator states, precomputed indicator pages), listed in
+ * registry.ts. Its stored version
  * (in `meta`) says which code made it; when it is not the code's `version()`, migration
  * (ensure.ts) makes it all again. The version is a hash of the derivation's output over a fixed
  * fixture (fixture.ts, `versionOf`), so a change of the output changes it without anyone having
@@ -21,10 +22,14 @@ export interface Derivation {
   stored(s: BulkSession): Promise<string | null>;
   /**
    * Follows a pack merge: `rows` (`[inst, key, n, data]`) were just written to the pack table
-   * `packs`, in session `s`'s transaction (bar-packs.ts `merge` calls it).
+   * `packs`, in session `s`'s transaction (bar-packs.ts `merge` calls it). None for a derivation
+   * written otherwise (derived daily bars: ingest writes them).
    */
-  write(s: BulkSession, packs: string, rows: unknown[][]): Promise<void>;
-  /** Makes it all again from the packs and records the code's version; returns what it made. */
+  write?(s: BulkSession, packs: string, rows: unknown[][]): Promise<void>;
+  /**
+   * Makes it all again from what it is derived from and records the code's version; returns what
+   * it made. Its writes go through `s`, a session of a store opened by derived/open.ts `openStore`.
+   */
   rebuild(s: BulkSession): Promise<number>;
   /**
    * Compares what is stored with what the code makes of the packs now; reports each problem
