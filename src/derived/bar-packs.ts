@@ -2,11 +2,12 @@
  * Bar packs (store/packs.ts, the format) are derived data with one writer: `withBarPacks` wraps
  * every store (derived/open.ts `openStore`) and merges the bars that an upsert or bulk insert
  * writes into their stored packs (by key: a written bar replaces the record of its key, or adds
- * one), then has the data derived from the packs written again (every derivation of
- * registry.ts: bar pages, indicator states, precomputed indicator pages), in the same transaction. The merge is exact because the
- * store keeps the invariant that every pack equals its base rows (bars are written only through
- * the wrapped store, and the migration backfilled the packs from the bars), so the base rows are
- * never read back; `checkBarPacks` verifies the invariant. Bars are never deleted.
+ * one), then has the data derived from the packs written again (the derivations of registry.ts
+ * with a `write`: bar pages, indicator states, precomputed indicator pages), in the same
+ * transaction. The merge is exact because the store keeps the invariant that every pack equals
+ * its base rows (bars are written only through the wrapped store, and the migration backfilled
+ * the packs from the bars), so the base rows are never read back; `checkBarPacks` verifies the
+ * invariant, and every derivation. Bars are never deleted.
  */
 import { epochToMarketDate } from '../lib/time.js';
 import type { BulkSession, Store } from '../store/types.js';
@@ -267,8 +268,8 @@ const cmp = (a: Item, b: Item) => a.inst - b.inst || a.pack - b.pack || a.rec[0]
 /**
  * Checks, on one read snapshot, that the packs are exactly the base bars: every pack decodes to
  * its base rows in order, under the right key, and every base row is in a pack; and that every
- * derivation of registry.ts holds the code's version and what the code makes of the packs now
- * (its `check`). For tests and operators (`mds check`; bars written around `openStore` show up here).
+ * derivation of registry.ts holds the code's version and what the code makes now (its `check`).
+ * For tests and operators (`mds check`; bars written around `openStore` show up here).
  */
 export function checkBarPacks(store: Store, maxProblems = 20): Promise<BarPackCheck> {
   return store.bulkTransaction(async (s) => {

@@ -8,7 +8,8 @@ import type { BulkSession } from '../store/types.js';
  * (in `meta`) says which code made it; when it is not the code's `version()`, migration
  * (ensure.ts) makes it all again. The version is a hash of the derivation's output over a fixed
  * fixture (fixture.ts, `versionOf`), so a change of the output changes it without anyone having
- * to remember.
+ * to remember. A schema migration that empties a derivation's table must delete its `meta` key
+ * too: an unchanged version would leave it empty.
  * @example if (await d.stored(s) !== d.version()) await d.rebuild(s);
  */
 export interface Derivation {
