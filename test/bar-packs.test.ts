@@ -68,8 +68,8 @@ for (const store of STORES) {
       expect(r.packs).toBeGreaterThan(0);
       // Every daily pack has its page and its indicator states (1m packs have neither).
       const daily = Number((await h.store.selectRows('select count(*) from bars_1d_packs', []))[0][0]);
-      expect(r.pages).toBe(daily);
-      expect(r.states).toBe(daily);
+      expect(r.derived.bar_pages.compared).toBe(daily);
+      expect(r.derived.indicator_states.compared).toBe(daily);
     });
 
     /** Two long-listed equities, the last daily and 1m days, and the trading day after the data. */
@@ -357,7 +357,7 @@ for (const store of STORES) {
         // More 1m bars than one backfill batch (10,000).
         const n = await old.db.selectFrom('bars_1m').select((eb) => eb.fn.countAll().as('n')).executeTakeFirstOrThrow();
         expect(Number(n.n)).toBeGreaterThan(10_000);
-        expect(await migrate(old)).toEqual(['0003_bar_packs', '0004_bar_pages', '0005_indicator_states', '0006_text_bar_pages', '0007_indicator_pages', '0008_markets_calendar', '0009_adj_factors', '0010_derived_daily_bars', '0011_key_rate_limits']);
+        expect((await migrate(old)).applied).toEqual(['0003_bar_packs', '0004_bar_pages', '0005_indicator_states', '0006_text_bar_pages', '0007_indicator_pages', '0008_markets_calendar', '0009_adj_factors', '0010_derived_daily_bars', '0011_key_rate_limits']);
         const r = await checkBarPacks(old);
         expect(r.problems).toEqual([]);
         expect(r.packs).toBeGreaterThan(0);

@@ -1,13 +1,21 @@
 /**
  * The CLI's rough edges, by exact output: `keys list` (a header, rates, local times),
- * `indicators precompute/drop` (what changed), `backup`, and exit code 3 with one line when the
- * store cannot be opened, from every command alike.
+ * `indicators precompute/drop` (what changed), `backup`, `migrate` (what it applied and
+ * rebuilt), `check` (a line per part, each problem, the exit code), and exit code 3 with one
+ * line when the store cannot be opened, from every command alike.
  */
 import { existsSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
+import { BAR_PAGES } from '../src/derived/bar-pages.js';
+import { DERIVED_DAILY } from '../src/derived/derived-daily-rebuild.js';
+import { INDICATOR_PAGES } from '../src/derived/indicator-pages.js';
+import { INDICATOR_STATES } from '../src/derived/indicator-states.js';
 import { openStore } from '../src/derived/open.js';
+import { connect } from '../src/store/connect.js';
+import { MIGRATION_NAMES } from '../src/store/migrate.js';
+import { fixtureStore } from './fixture-store.js';
 import { mds } from './ingest-helpers.js';
 import { PG_URL } from './helpers.js';
 
@@ -58,12 +66,67 @@ describe('mds output', () => {
     expect([again.code, again.stderr]).toEqual([1, `mds: ${copy} exists; give a new file\n`]);
   });
 
+  it('says what migrate rebuilt and why', async () => {
+    const url = join(dir, 'migrate.sqlite');
+    await (await fixtureStore(url)).close();
+    const raw = connect(url);
+    await raw.bulkTransaction((s) => s.query("update meta set value = '2' where key = 'bar_pages'"));
+    await raw.close();
+    const r = await mds(url, 'migrate');
+    expect([r.code, r.stderr]).toEqual([0, '']);
+    expect(r.stdout.replace(/ in \d+\.\d s\n/g, ' in T\n')).toBe(`schema up to date (${MIGRATION_NAMES.length} migrations)\n`
+      + `bar_pages: stored version 2, code version ${BAR_PAGES.version()}: rebuilt 12 pages in T\n`);
+    expect((await mds(url, 'migrate')).stdout).toBe(`schema up to date (${MIGRATION_NAMES.length} migrations)\n`);
+  });
+
+  it('checks a store: a line per part, then each problem; exits 1 on a problem', async () => {
+    const url = join(dir, 'check.sqlite');
+    await (await fixtureStore(url)).close();
+    const lines = (pages: number, states: string) => [
+      'bar packs: 12 packs, 240 bars compared',
+      `derived_daily: version ${DERIVED_DAILY.version()}, 0 days as the code makes them`,
+      `bar_pages: version ${BAR_PAGES.version()}, ${pages} pages as the code makes them`,
+      `indicator_states: ${states}, 12 packs as the code makes them`,
+      `indicator_pages: version ${INDICATOR_PAGES.version()}, 0 pages as the code makes them`,
+    ];
+    const clean = await mds(url, 'check');
+    expect([clean.code, clean.stderr, clean.stdout]).toEqual([0, '', [...lines(12, `version ${INDICATOR_STATES.version()}`), 'no problems', ''].join('\n')]);
+
+    // A page corrupted, one without a pack, and the states' version changed behind the store's back.
+    const raw = connect(url);
+    await raw.bulkTransaction(async (s) => {
+      const [[page]] = await s.queryRows('select data from bars_1d_pages where inst = 1 and month = 202502');
+      const wrong = String(page).replace(/"close":"(\d)/, (_m, d: string) => `"close":"${(Number(d) + 1) % 10}`);
+      await s.query('update bars_1d_pages set data = ? where inst = 1 and month = 202502', [wrong]);
+      await s.query("update meta set value = '1' where key = 'indicator_states'");
+      await s.query("insert into bars_1d_pages (inst, month, data) values (1, 202412, '00')");
+    });
+    await raw.close();
+    const bad = await mds(url, 'check');
+    expect([bad.code, bad.stderr, bad.stdout]).toEqual([1, '', [
+      ...lines(11, `stored version 1, code version ${INDICATOR_STATES.version()}`),
+      'problem: bars_1d_pages 1/202502: differs from its pack',
+      'problem: bars_1d_pages: pages without a pack: 1',
+      `problem: indicator_states: stored version 1, code version ${INDICATOR_STATES.version()} (mds migrate rebuilds it)`,
+      '3 problems', ''].join('\n')]);
+  });
+
+  it('checks only a store that exists, and says when its schema is behind', async () => {
+    const none = join(dir, 'none.sqlite');
+    expect(await mds(none, 'check')).toEqual({ code: 3, stdout: '', stderr: `mds: cannot open the store ${none}: no such file\n` });
+    expect(existsSync(none)).toBe(false);
+    const empty = join(dir, 'empty.sqlite');
+    await connect(empty).close();
+    expect(await mds(empty, 'check')).toEqual({ code: 1, stderr: '',
+      stdout: `schema: ${MIGRATION_NAMES.length} of its migrations not applied (${MIGRATION_NAMES.join(', ')}); run mds migrate\n` });
+  });
+
   it.skipIf(!PG_URL)('exits 3 with one line when the store cannot be opened, whatever the command', async () => {
     const u = new URL(PG_URL);
     u.pathname = '/mds_no_such_database';
     u.password = 'secret';
     const shown = u.toString().replace(':secret@', ':***@');
-    for (const args of [['migrate'], ['keys', 'list'], ['ingest', 'instruments', join(dir, 'none.csv')], ['backup', join(dir, 'x.sqlite')]]) {
+    for (const args of [['migrate'], ['check'], ['keys', 'list'], ['ingest', 'instruments', join(dir, 'none.csv')], ['backup', join(dir, 'x.sqlite')]]) {
       const r = await mds(u.toString(), ...args);
       expect(r.code, args.join(' ')).toBe(3);
       // ingest and export say so as store errors that changed nothing (docs/ingest.md, "Exit codes").

@@ -6,7 +6,7 @@ import { get, harness, STORES, type Harness } from './helpers.js';
 import { mds as cli } from './ingest-helpers.js';
 import { migrate } from '../src/derived/open.js';
 import { checkBarPacks } from '../src/derived/bar-packs.js';
-import { precomputedIds, RENDITION, setPrecomputed } from '../src/derived/indicator-pages.js';
+import { INDICATOR_PAGES, precomputedIds, setPrecomputed } from '../src/derived/indicator-pages.js';
 import { decodePage } from '../src/render/page-text.js';
 import { INDICATOR_IDS, type IndicatorId } from '../src/indicators/registry.js';
 
@@ -70,7 +70,7 @@ for (const store of STORES) {
       const packsOf = async (kinds: string[]) => Number((await h.store.selectRows('select count(*) from bars_1d_packs p join instruments i on i.inst = p.inst'
         + ` where i.kind in (${kinds.map((k) => `'${k}'`).join(', ')})`, []))[0][0]);
       expect(await packsOf(['fund'])).toBeGreaterThan(0);
-      expect(check.indicatorPages).toBe((await packsOf(['equity', 'index'])) * INDICATOR_IDS.length);
+      expect(check.derived.indicator_pages.compared).toBe((await packsOf(['equity', 'index'])) * INDICATOR_IDS.length);
 
       // A stored page is the points' JSON as the API serves it.
       const [page] = await h.store.selectRows("select data from indicator_pages where inst = ? and indicator = 'rsi' and month = 202507", [insts[0].inst]);
@@ -105,7 +105,7 @@ for (const store of STORES) {
       expect(stored).not.toEqual(computed.filter((b) => /\/(macd|boll)\?/.test(b)));
     });
 
-    it('are computed when the pages are gone before the catalog knows, and rendered again when their rendition is stale', async () => {
+    it('are computed when the pages are gone before the catalog knows, and rendered again when their stored version is stale', async () => {
       await setPrecomputed(h.store, ['ema', 'obv']);
       h.secondPasses();
       const stored = await bodies(['ema']);
@@ -120,8 +120,8 @@ for (const store of STORES) {
       const count = async (id: string) => Number((await h.store.selectRows('select count(*) from indicator_pages where indicator = ?', [id]))[0][0]);
       expect(await count('ema')).toBeGreaterThan(40 * 10);
       expect(await count('obv')).toBe(await count('ema'));
-      expect(check.indicatorPages).toBe(2 * await count('ema'));
-      expect(await h.store.selectRows("select value from meta where key = 'indicator_pages'", [])).toEqual([[`${RENDITION}:ema,obv`]]);
+      expect(check.derived.indicator_pages.compared).toBe(2 * await count('ema'));
+      expect(await h.store.selectRows("select value from meta where key = 'indicator_pages'", [])).toEqual([[`${INDICATOR_PAGES.version()}:ema,obv`]]);
       await setPrecomputed(h.store, []);
     });
   });
@@ -143,11 +143,11 @@ describe('mds indicators', () => {
       expect(await mds(db, 'indicators', 'precompute', 'macd', 'rsi')).toMatch(/^precomputed macd, rsi in .* s; precomputed now: macd, rsi\n?$/);
       expect(await mds(db, 'indicators', 'precompute', 'kdj')).toMatch(/^precomputed kdj in .* s; precomputed now: macd, kdj, rsi\n?$/);
       expect(await mds(db, 'indicators', 'list')).toMatch(/\nmacd\tdif,dea,macd\tprecomputed\n/);
-      expect((await checkBarPacks(h.store)).indicatorPages).toBeGreaterThan(3 * 40 * 10);
+      expect((await checkBarPacks(h.store)).derived.indicator_pages.compared).toBeGreaterThan(3 * 40 * 10);
       expect(await mds(db, 'indicators', 'drop', 'macd')).toMatch(/^dropped macd in .* s; precomputed now: kdj, rsi\n?$/);
       await expect(mds(db, 'indicators', 'precompute', 'macd', 'sar')).rejects.toThrow(/unknown indicator sar \(one of ma, ema, /);
       expect(await mds(db, 'indicators', 'drop', 'all')).toMatch(/^dropped kdj, rsi in .* s; precomputed now: none\n?$/);
-      expect((await checkBarPacks(h.store)).indicatorPages).toBe(0);
+      expect((await checkBarPacks(h.store)).derived.indicator_pages.compared).toBe(0);
     } finally {
       await h.close();
     }

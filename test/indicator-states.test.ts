@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { harness, STORES, type Harness } from './helpers.js';
 import { migrate } from '../src/derived/open.js';
 import { checkBarPacks } from '../src/derived/bar-packs.js';
-import { RENDITION, RECURSIVE, stateOf } from '../src/derived/indicator-states.js';
+import { INDICATOR_STATES, RECURSIVE, stateOf } from '../src/derived/indicator-states.js';
 import { MarketDataReader } from '../src/store/readers/market-data.js';
 import { readBars } from '../src/query/bars.js';
 import { INDICATORS, seriesFromBars, type IndicatorId } from '../src/indicators/registry.js';
@@ -90,7 +90,7 @@ for (const store of STORES) {
       await compare(eq, ['macd', 'kdj'], 3);
     });
 
-    it('are folded again when their rendition is stale, and a wrong or missing row is reported until then', async () => {
+    it('are folded again when their stored version is stale, and a wrong or missing row is reported until then', async () => {
       const [inst, month, states] = (await h.store.selectRows('select inst, month, states from bars_1d_packs where month > 202503 order by inst, month limit 1', []))[0] as [number, number, string];
       const [last] = await h.store.selectRows('select inst, month from bars_1d_packs order by inst desc, month desc limit 1', []);
       const wrong = JSON.stringify({ ...JSON.parse(states), macd: { e12: 1, e26: 2, dea: 3 } });
@@ -106,8 +106,8 @@ for (const store of STORES) {
       await migrate(h.store);
       const check = await checkBarPacks(h.store);
       expect(check.problems).toEqual([]);
-      expect(check.states).toBe(check.pages);
-      expect(await h.store.selectRows("select value from meta where key = 'indicator_states'", [])).toEqual([[RENDITION]]);
+      expect(check.derived.indicator_states.compared).toBe(check.derived.bar_pages.compared);
+      expect(await h.store.selectRows("select value from meta where key = 'indicator_states'", [])).toEqual([[INDICATOR_STATES.version()]]);
     });
   });
 }

@@ -1,5 +1,6 @@
 import { existsSync, mkdirSync, readdirSync, renameSync, rmSync } from 'node:fs';
 import { basename, dirname, join } from 'node:path';
+import { describeRebuilt } from '../derived/ensure.js';
 import { migrate, openStore } from '../derived/open.js';
 import type { Store, StoreTimeouts } from '../store/types.js';
 import { Worker } from 'node:worker_threads';
@@ -35,26 +36,31 @@ function removeAbandonedBuilds(url: string): void {
   }
 }
 
+/** Migrates `store`, logging a line for each derivation it rebuilt, and why (none when nothing was). */
+async function migrateLogged(store: Store, log: (msg: string) => void): Promise<void> {
+  for (const r of (await migrate(store)).rebuilt) log(describeRebuilt(r));
+}
+
 export interface Opened { store: Store; created: boolean; firstKey?: string }
 
 const isPostgres = (url: string) => /^postgres(ql)?:\/\//.test(url);
 
 /**
- * Opens the configured store, migrating it. A SQLite file that does not exist yet is built
- * aside with the demo market and an API key, then renamed into place, so a killed first run
- * never leaves a half-built store behind.
+ * Opens the configured store, migrating it (`log` hears of each derivation rebuilt). A SQLite
+ * file that does not exist yet is built aside with the demo market and an API key, then renamed
+ * into place, so a killed first run never leaves a half-built store behind.
  */
 export async function openConfiguredStore(url: string, demo: Partial<DemoOptions> | null,
   log: (msg: string) => void = () => {}, timeouts?: StoreTimeouts): Promise<Opened> {
   if (isPostgres(url) && timeouts) {
     // Migrations may run long: on a store of their own, without the request path's timeouts.
     const plain = openStore(url);
-    try { await migrate(plain); } finally { await plain.close(); }
+    try { await migrateLogged(plain, log); } finally { await plain.close(); }
     return { store: openStore(url, timeouts), created: false };
   }
   if (isPostgres(url) || url === ':memory:' || existsSync(url) || demo === null) {
     const store = openStore(url);
-    await migrate(store);
+    await migrateLogged(store, log);
     return { store, created: false };
   }
   mkdirSync(dirname(url), { recursive: true });
@@ -74,6 +80,6 @@ export async function openConfiguredStore(url: string, demo: Partial<DemoOptions
   for (const f of [`${tmp}-wal`, `${tmp}-shm`]) rmSync(f, { force: true });
   log(`Demo market ready in ${((Date.now() - started) / 1000).toFixed(1)} s.`);
   const store = openStore(url);
-  await migrate(store);
+  await migrateLogged(store, log);
   return { store, created: true, firstKey };
 }

@@ -6,15 +6,16 @@
 import { Command, CommanderError, InvalidArgumentError, Option } from 'commander';
 import { existsSync, readFileSync, statSync } from 'node:fs';
 import { loadConfig } from '../app/config.js';
-import { migrate, openStore } from '../derived/open.js';
-import type { Store } from '../store/types.js';
+import { describeMigration } from '../derived/open.js';
 import { KeyStore } from '../auth/keys.js';
 import { buildApp } from '../app/app.js';
 import { main as serve } from '../app/server.js';
 import { generateDemo } from '../demo/generate.js';
 import { parseDate } from '../lib/time.js';
+import { registerCheck } from './check.js';
 import { registerIngest } from './ingest.js';
 import type { CliExit, CliIO } from './io.js';
+import { StoreOpenError, withStore } from './store.js';
 
 export type { CliExit, CliIO } from './io.js';
 import { INDICATOR_IDS, INDICATORS, type IndicatorId } from '../indicators/registry.js';
@@ -32,29 +33,6 @@ const date = (v: string) => {
   if (d === null) throw new InvalidArgumentError('expected a date YYYY-MM-DD');
   return d;
 };
-
-/** The store could not be opened or migrated: every command exits 3 (docs/ingest.md, "Exit codes"). */
-export class StoreOpenError extends Error {}
-
-/** A URL as printed: its password hidden. */
-const shown = (url: string) => url.replace(/(\/\/[^:/@]+:)[^@]*@/, '$1***@');
-
-/** Opens the store named by --database or DATABASE_URL, migrated, and closes it after `fn`. */
-async function withStore<T>(url: string | undefined, fn: (s: Store) => Promise<T>): Promise<T> {
-  const where = url ?? loadConfig().databaseUrl;
-  let store: Store;
-  try {
-    store = openStore(where);
-    await migrate(store);
-  } catch (e) {
-    throw new StoreOpenError(`cannot open the store ${shown(where)}: ${e instanceof Error ? e.message : String(e)}`);
-  }
-  try {
-    return await fn(store);
-  } finally {
-    await store.close();
-  }
-}
 
 /** An ISO 8601 instant in this machine's time zone: 2026-11-23 21:04:05 +08:00. */
 function localTime(iso: string): string {
@@ -92,11 +70,10 @@ function buildProgram(io: CliIO, exit: CliExit): Command {
   program.command('serve').description('start the HTTP server (HOST, PORT, DATABASE_URL from the environment)')
     .action(async () => { const c = loadConfig(); if (db()) c.databaseUrl = db()!; await serve(c); });
 
-  program.command('migrate').description('create or upgrade the store schema')
-    .action(() => withStore(db(), async (s) => {
-      const applied = await migrate(s);
-      out(applied.length ? `applied: ${applied.join(', ')}` : 'schema up to date');
-    }));
+  program.command('migrate').description('create or upgrade the store schema, and rebuild derived data the code makes differently now')
+    .action(() => withStore(db(), async (_s, migrated) => { for (const line of describeMigration(migrated)) out(line); }));
+
+  registerCheck(program, db, io, exit);
 
   program.command('demo').description('generate the deterministic demo market into an empty store')
     .option('--seed <n>', 'random seed', int, 1)

@@ -2,18 +2,17 @@
  * Bar packs (store/packs.ts, the format) are derived data with one writer: `withBarPacks` wraps
  * every store (derived/open.ts `openStore`) and merges the bars that an upsert or bulk insert
  * writes into their stored packs (by key: a written bar replaces the record of its key, or adds
- * one), then has the data derived from the daily packs written again (bar pages, indicator
- * states, precomputed indicator pages), in the same transaction. The merge is exact because the
- * store keeps the invariant that every pack equals its base rows (bars are written only through
- * the wrapped store, and the migration backfilled the packs from the bars), so the base rows are
- * never read back; `checkBarPacks` verifies the invariant. Bars are never deleted.
+ * one), then has the data derived from the packs written again (the derivations of registry.ts
+ * with a `write`: bar pages, indicator states, precomputed indicator pages), in the same
+ * transaction. The merge is exact because the store keeps the invariant that every pack equals
+ * its base rows (bars are written only through the wrapped store, and the migration backfilled
+ * the packs from the bars), so the base rows are never read back; `checkBarPacks` verifies the
+ * invariant, and every derivation. Bars are never deleted.
  */
 import { epochToMarketDate } from '../lib/time.js';
 import type { BulkSession, Store } from '../store/types.js';
 import { dailyPackKey, decodePack, mergePacks, PendingPack, RECORD_BYTES } from '../store/packs.js';
-import { checkPages, writePages } from './bar-pages.js';
-import { checkStates, writeStates } from './indicator-states.js';
-import { checkIndicatorPages, writeIndicatorPages } from './indicator-pages.js';
+import { DERIVATIONS } from './registry.js';
 
 /** A packed bar table. */
 interface PackedTable {
@@ -150,10 +149,8 @@ async function merge(s: BulkSession, t: PackedTable, pending: Map<number, Map<nu
       const part = out.slice(i, i + WRITE_PACKS);
       await s.query(write(part.length), part.flat());
     }
-    // And what is derived from them (bar-pages.ts, indicator-states.ts, indicator-pages.ts), in the same transaction.
-    await writePages(s, t.packs, out);
-    await writeStates(s, t.packs, out);
-    await writeIndicatorPages(s, t.packs, out);
+    // And what is derived from them (registry.ts), in the same transaction.
+    for (const d of DERIVATIONS) await d.write?.(s, t.packs, out);
     out = [];
   };
   for (const inst of [...pending.keys()].sort((a, b) => a - b)) {
@@ -236,8 +233,14 @@ export function withBarPacks(store: Store, limits: PendingLimits = PENDING): Sto
   };
 }
 
-/** What `checkBarPacks` found: packs, base rows and pages compared, and the first problems. */
-export interface BarPackCheck { packs: number; rows: number; pages: number; states: number; indicatorPages: number; problems: string[] }
+/** What `checkBarPacks` found of one derivation: its stored and code versions, and what it compared (in `unit`s). */
+export interface DerivationCheck { stored: string | null; version: string; compared: number; unit: string }
+
+/**
+ * What `checkBarPacks` found: packs and base rows compared, each derivation (by name, registry
+ * order), the problems found and the first of them.
+ */
+export interface BarPackCheck { packs: number; rows: number; derived: Record<string, DerivationCheck>; found: number; problems: string[] }
 
 interface Item { inst: number; pack: number; rec: number[] }
 
@@ -265,13 +268,13 @@ const cmp = (a: Item, b: Item) => a.inst - b.inst || a.pack - b.pack || a.rec[0]
 /**
  * Checks, on one read snapshot, that the packs are exactly the base bars: every pack decodes to
  * its base rows in order, under the right key, and every base row is in a pack; and that every
- * pack has its page (bar-pages.ts), rendered from it. For tests and
- * operators (bars written around `openStore` show up here).
+ * derivation of registry.ts holds the code's version and what the code makes now (its `check`).
+ * For tests and operators (`mds check`; bars written around `openStore` show up here).
  */
 export function checkBarPacks(store: Store, maxProblems = 20): Promise<BarPackCheck> {
   return store.bulkTransaction(async (s) => {
-    const res: BarPackCheck = { packs: 0, rows: 0, pages: 0, states: 0, indicatorPages: 0, problems: [] };
-    const problem = (p: string) => { if (res.problems.length < maxProblems) res.problems.push(p); };
+    const res: BarPackCheck = { packs: 0, rows: 0, derived: {}, found: 0, problems: [] };
+    const problem = (p: string) => { if (res.found++ < maxProblems) res.problems.push(p); };
     for (const t of PACKED.values()) {
       const { packs, key } = t;
       let rowPos: [number, number] | null = null;
@@ -313,9 +316,11 @@ export function checkBarPacks(store: Store, maxProblems = 20): Promise<BarPackCh
         packed.next();
       }
     }
-    res.pages = await checkPages(s, problem);
-    res.states = await checkStates(s, problem);
-    res.indicatorPages = await checkIndicatorPages(s, problem);
+    for (const d of DERIVATIONS) {
+      const [stored, version] = [await d.stored(s), d.version()];
+      if (stored !== version) problem(`${d.name}: ${stored === null ? 'no stored version' : `stored version ${stored}`}, code version ${version} (mds migrate rebuilds it)`);
+      res.derived[d.name] = { stored, version, compared: await d.check(s, problem), unit: d.unit };
+    }
     return res;
   }, { readOnly: true });
 }

@@ -7,24 +7,18 @@
  * and rendering every 1m bar at ingest halved the ingest rate, for about 5% on the 1m page.
  *
  * Pages are derived from the packs by code (the JSON of a Bar, render/json-bytes.ts), so they
- * carry a rendition number: `ensureBarPages` re-renders every pack when the stored rendition is
- * not RENDITION (bump it whenever barWriter's output changes), and the pack merges keep them in step.
+ * carry a version (`BAR_PAGES`, a derivation of registry.ts): the hash of the pages of the fixture
+ * (fixture.ts), so that any change of the rendered JSON makes migration render every pack again.
+ * The pack merges keep them in step.
  */
 import { barWriter, Renderer } from '../render/json-bytes.js';
 import { pageText } from '../render/page-text.js';
 import type { Bar } from '../market/types.js';
 import { decodeBars } from '../store/packs.js';
-import type { BulkSession, Store } from '../store/types.js';
+import type { BulkSession } from '../store/types.js';
 import { DAILY_PACKS, instruments, packBatches, storedInRange, type PageInstrument } from './daily-packs.js';
-import { ensureRendition } from './rendition.js';
-
-/**
- * The rendition the pages hold; stored in `meta` as `bar_pages`. Unknown amounts (a record's
- * amount UNKNOWN_AMOUNT, rendered `"amount":null`) did not bump it: a page of known amounts
- * renders byte-for-byte as in rendition 2, and no pack held the marker before (ingest refused
- * negative amounts), so every stored page already is what the code renders now.
- */
-export const RENDITION = '2';
+import { fixtureVersion, metaValue, setMeta, type Derivation } from './derivation.js';
+import { FIXTURE } from './fixture.js';
 
 /** The page table (keyed by inst and month, as the daily packs). */
 const TABLE = 'bars_1d_pages';
@@ -68,13 +62,39 @@ export async function writePages(s: BulkSession, packs: string, rows: unknown[][
   }
 }
 
-/** Renders every page from the packs when the stored rendition is not RENDITION. */
-export function ensureBarPages(store: Store): Promise<boolean> {
-  return ensureRendition(store, 'bar_pages', RENDITION, async (s) => {
-    await s.query(`delete from ${TABLE}`);
-    for await (const rows of packBatches(s)) await writePages(s, DAILY_PACKS, rows);
-  });
+/** Renders every page from the packs again; returns the pages. */
+async function rebuildPages(s: BulkSession): Promise<number> {
+  await s.query(`delete from ${TABLE}`);
+  let pages = 0;
+  for await (const rows of packBatches(s)) {
+    await writePages(s, DAILY_PACKS, rows);
+    pages += rows.length;
+  }
+  return pages;
 }
+
+/** The pages of the fixture's packs as `render` renders them, one a line: what versions the pages. */
+export function barPagesOutput(render: typeof renderPage = renderPage): string {
+  const renderer = new Renderer();
+  return FIXTURE.flatMap((f) => f.packs.map(([, n, data]) => render(data, n, f.meta, renderer))).join('\n');
+}
+
+const META = 'bar_pages';
+
+/** Bar pages as a derivation (registry.ts); the version is in `meta` as `bar_pages`. */
+export const BAR_PAGES: Derivation = {
+  name: META,
+  unit: 'pages',
+  version: fixtureVersion(() => barPagesOutput()),
+  stored: (s) => metaValue(s, META),
+  write: writePages,
+  async rebuild(s) {
+    const pages = await rebuildPages(s);
+    await setMeta(s, META, BAR_PAGES.version());
+    return pages;
+  },
+  check: checkPages,
+};
 
 /**
  * Checks, in session `s`, that every pack has its page, rendered from it as the code renders
@@ -82,7 +102,7 @@ export function ensureBarPages(store: Store): Promise<boolean> {
  * returns the pages compared (checkBarPacks calls it).
  */
 export async function checkPages(s: BulkSession, problem: (p: string) => void): Promise<number> {
-  let pages = 0;
+  let pages = 0, seen = 0;
   const renderer = new Renderer();
   for await (const rows of packBatches(s)) {
     const stored = await storedInRange(s, TABLE, 'data', rows) as Map<string, string>;
@@ -90,12 +110,13 @@ export async function checkPages(s: BulkSession, problem: (p: string) => void): 
     for (const [inst, k, n, data] of rows as [number, number, number, Uint8Array][]) {
       const page = stored.get(`${inst}/${k}`);
       const meta = insts.get(inst);
+      if (page) seen++;
       if (!page) problem(`${TABLE} ${inst}/${k}: missing`);
       else if (!meta || page !== renderPage(data, n, meta, renderer)) problem(`${TABLE} ${inst}/${k}: differs from its pack`);
       else pages++;
     }
   }
   const [[total]] = await s.queryRows(`select count(*) from ${TABLE}`);
-  if (Number(total) !== pages) problem(`${TABLE}: ${Number(total)} pages for ${pages} packs with a page`);
+  if (Number(total) !== seen) problem(`${TABLE}: pages without a pack: ${Number(total) - seen}`);
   return pages;
 }

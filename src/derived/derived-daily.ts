@@ -18,6 +18,9 @@
  * there are timestamps (the stored bars then are those rows: bars are never deleted); otherwise
  * the day's bars are read back from the store.
  *
+ * Being code's output, they carry a version and are derived again when it changes: they are a
+ * derivation of registry.ts (derived-daily-rebuild.ts).
+ *
  * A derivation first takes the pack lock that bar pack merges take (BulkSession.lockPacks, on
  * PostgreSQL a transaction advisory lock held to the commit): another command that wrote minutes of the same day and derived its bar
  * has then committed, and the reads here (read committed) see its minutes. Without it, two
@@ -31,17 +34,48 @@ import type { BulkSession, UpsertCounts, UpsertTarget } from '../store/types.js'
 import { amountOf, storedAmount } from '../store/schema.js';
 import { decodeBars, PendingPack, RECORD_BYTES } from '../store/packs.js';
 
-const MARKS: UpsertTarget = { table: 'bars_1d_derived', columns: ['inst', 'date'], key: ['inst', 'date'] };
+export const MARKS: UpsertTarget = { table: 'bars_1d_derived', columns: ['inst', 'date'], key: ['inst', 'date'] };
 /** 1m rows kept for derivation that make the session derive before going on (bounds memory). */
 const PENDING_ROWS = 250_000;
 /** Days per read of one instrument's bars, and per mark deletion. */
-const CHUNK = 256;
+export const CHUNK = 256;
 const BAR_FIELDS = ['ts', 'open', 'high', 'low', 'close', 'volume', 'amount'] as const;
 
 /** The bar of `date` in a row read back (`select ${BAR_FIELDS}, date`; bigint columns may come as strings; amount decoded). */
 const bar = (r: unknown[], date: number): Bar => ({ ts: Number(r[0]), date, open: Number(r[1]), high: Number(r[2]), low: Number(r[3]),
   close: Number(r[4]), volume: Number(r[5]), amount: amountOf(Number(r[6])) });
-const chunks = <T>(xs: T[], n: number) => Array.from({ length: Math.ceil(xs.length / n) }, (_, i) => xs.slice(i * n, (i + 1) * n));
+
+/**
+ * The stored 1m bars of instrument `inst` on `days` (in increasing order), by day, each in ts
+ * order (days without any are absent).
+ */
+export async function storedMinutes(s: BulkSession, inst: number, days: number[]): Promise<Map<number, Bar[]>> {
+  const want = new Set(days), minutes = new Map<number, Bar[]>();
+  for (const r of await s.queryRows(`select ${BAR_FIELDS.join(', ')}, date from bars_1m where inst = ? and ts >= ? and ts < ? order by ts`,
+    [inst, marketEpoch(days[0], 0), marketEpoch(days[days.length - 1], 1440)])) {
+    const d = Number(r[7]);
+    if (!want.has(d)) continue;
+    let m = minutes.get(d);
+    if (!m) minutes.set(d, m = []);
+    m.push(bar(r, d));
+  }
+  return minutes;
+}
+
+/**
+ * The daily bar row (values in `columns` order, as bars_1d stores them) that instrument `inst`'s
+ * 1m bars `minutes` of day `date` derive (aggregateDaily).
+ */
+export function derivedRow(inst: number, date: number, minutes: readonly Bar[], columns: readonly string[]): number[] {
+  const [b] = aggregateDaily(minutes);
+  if (b.amountExact !== undefined) throw new RangeError(`derived daily bar ${inst}/${date}: amount passes 2^53 fen`);
+  const named: Record<string, number> = {
+    inst, date, open: b.open, high: b.high, low: b.low, close: b.close, volume: b.volume, amount: storedAmount(b.amount),
+  };
+  return columns.map((c) => named[c]);
+}
+
+export const chunks = <T>(xs: T[], n: number) => Array.from({ length: Math.ceil(xs.length / n) }, (_, i) => xs.slice(i * n, (i + 1) * n));
 const inList = (n: number) => `(${Array(n).fill('?').join(', ')})`;
 
 export class DerivedDaily {
@@ -148,24 +182,9 @@ export class DerivedDaily {
           decodeBars(m, recs, n, d, -Infinity, Infinity, Infinity);
           minutes.set(d, m);
         }
-        if (reread.length) {
-          const want = new Set(reread);
-          for (const r of await s.queryRows(`select ${BAR_FIELDS.join(', ')}, date from bars_1m where inst = ? and ts >= ? and ts < ? order by ts`,
-            [inst, marketEpoch(reread[0], 0), marketEpoch(reread[reread.length - 1], 1440)])) {
-            const d = Number(r[7]);
-            if (!want.has(d)) continue;
-            let m = minutes.get(d);
-            if (!m) minutes.set(d, m = []);
-            m.push(bar(r, d));
-          }
-        }
+        if (reread.length) for (const [d, m] of await storedMinutes(s, inst, reread)) minutes.set(d, m);
         for (const d of days) {
-          const [b] = aggregateDaily(minutes.get(d)!);
-          if (b.amountExact !== undefined) throw new RangeError(`derived daily bar ${inst}/${d}: amount passes 2^53 fen`);
-          const named: Record<string, number> = {
-            inst, date: d, open: b.open, high: b.high, low: b.low, close: b.close, volume: b.volume, amount: storedAmount(b.amount),
-          };
-          out.push(cols.map((c) => named[c]));
+          out.push(derivedRow(inst, d, minutes.get(d)!, cols));
           marks.push([inst, d]);
         }
       }

@@ -1,15 +1,53 @@
 import type { Store } from '../store/types.js';
-import { ensureBarPages } from './bar-pages.js';
-import { ensureIndicatorStates } from './indicator-states.js';
-import { ensureIndicatorPages } from './indicator-pages.js';
+import type { Derivation } from './derivation.js';
+import { DERIVATIONS } from './registry.js';
+
+/** A derivation made again by `ensureDerived`, and why: its stored version was not the code's. */
+export interface Rebuilt {
+  name: string;
+  /** The version the store held (null: none). */
+  stored: string | null;
+  /** The code's version, now stored. */
+  version: string;
+  /** What was made, in `unit`s. */
+  count: number;
+  unit: string;
+  seconds: number;
+}
 
 /**
- * Makes again every derivation whose stored rendition is not the code's (bar pages, indicator
- * states, precomputed indicator pages: code's output, made again whenever their rendition
- * changes), in that order: pages and states are made from the packs.
+ * Makes `d` again when its stored version is not the code's, in one transaction under the pack
+ * lock (BulkSession.lockPacks, so a concurrent merge waits); returns what it did, or null.
  */
-export async function ensureDerived(store: Store): Promise<void> {
-  await ensureBarPages(store);
-  await ensureIndicatorStates(store);
-  await ensureIndicatorPages(store);
+async function ensure(store: Store, d: Derivation): Promise<Rebuilt | null> {
+  const version = d.version();
+  if (await store.bulkTransaction((s) => d.stored(s), { readOnly: true }) === version) return null;
+  const started = performance.now();
+  return store.bulkTransaction(async (s) => {
+    await s.lockPacks();
+    const stored = await d.stored(s);
+    if (stored === version) return null;
+    const count = await d.rebuild(s);
+    return { name: d.name, stored, version, count, unit: d.unit, seconds: (performance.now() - started) / 1000 };
+  });
+}
+
+/**
+ * Makes again every derivation of the registry whose stored version is not the code's, in the
+ * registry's order; returns those rebuilt. A store that held no version and nothing to derive
+ * (a new one) has the version recorded and is not listed: nothing was rebuilt.
+ */
+export async function ensureDerived(store: Store): Promise<Rebuilt[]> {
+  const out: Rebuilt[] = [];
+  for (const d of DERIVATIONS) {
+    const r = await ensure(store, d);
+    if (r && (r.stored !== null || r.count > 0)) out.push(r);
+  }
+  return out;
+}
+
+/** A rebuild as one line: "bar_pages: stored version 2, code version 3f9a1c2b: rebuilt 1,234 pages in 0.8 s". */
+export function describeRebuilt(r: Rebuilt): string {
+  return `${r.name}: ${r.stored === null ? 'no stored version' : `stored version ${r.stored}`}, code version ${r.version}: `
+    + `rebuilt ${r.count.toLocaleString('en-US')} ${r.unit} in ${r.seconds.toFixed(1)} s`;
 }

@@ -15,9 +15,10 @@
  * the page the server would compute (tested). A write to an instrument's month changes the
  * points of that month and every later one (recursive indicators), so the pack merges render the
  * instrument's pages again from the earliest month written (`writeIndicatorPages`, in the
- * merge's transaction). The chosen set and the rendition are kept in `meta` under
- * `indicator_pages` as `<rendition>:<id>,<id>`; when the rendition is not RENDITION every page
- * is rendered again (bump it whenever the points' values or JSON change).
+ * merge's transaction). The chosen set and the version are kept in `meta` under
+ * `indicator_pages` as `<version>:<id>,<id>` (`INDICATOR_PAGES`, a derivation of registry.ts):
+ * the version is the hash of every indicator's pages over the fixture (fixture.ts), so that a
+ * change of the points' values or JSON makes migration render every page again.
  */
 import { indicatorWriter, Renderer } from '../render/json-bytes.js';
 import { pageText } from '../render/page-text.js';
@@ -28,20 +29,23 @@ import { decodeBars } from '../store/packs.js';
 import { bumpDataVersion, INDICATOR_PAGES_KEY, parseIndicatorSetting } from '../store/meta.js';
 import type { BulkSession, Store } from '../store/types.js';
 import { DAILY_PACKS as PACKS, instruments, packBatches, type PageInstrument } from './daily-packs.js';
-import { ensureRendition } from './rendition.js';
-
-/** The rendition the pages hold (with the chosen set, in `meta` as `indicator_pages`). */
-export const RENDITION = '1';
+import { fixtureVersion, metaValue, setMeta, type Derivation } from './derivation.js';
+import { FIXTURE } from './fixture.js';
 
 const TABLE = 'indicator_pages', META = INDICATOR_PAGES_KEY;
 const WRITE_ROWS = 64;
 
-const setting = (ids: readonly IndicatorId[]) => `${RENDITION}:${INDICATOR_IDS.filter((id) => ids.includes(id)).join(',')}`;
-
-async function storedSetting(s: BulkSession): Promise<string | undefined> {
-  const [row] = await s.queryRows('select value from meta where key = ?', [META]);
-  return row === undefined ? undefined : String(row[0]);
+/** Every indicator's pages of the fixture's instruments, as `render` renders them, one a line: what versions the pages. */
+export function indicatorPagesOutput(render: typeof renderIndicatorPages = renderIndicatorPages): string {
+  const renderer = new Renderer();
+  return FIXTURE.flatMap((f) => render(f.inst, f.meta, f.packs, INDICATOR_IDS, 0, renderer)).map((r) => r.join('\t')).join('\n');
 }
+
+const version = fixtureVersion(() => indicatorPagesOutput());
+
+const setting = (ids: readonly IndicatorId[]) => `${version()}:${INDICATOR_IDS.filter((id) => ids.includes(id)).join(',')}`;
+
+const storedSetting = (s: BulkSession) => metaValue(s, META);
 
 /** The indicators whose pages the store holds (in INDICATOR_IDS order). */
 export async function precomputedIds(s: BulkSession): Promise<IndicatorId[]> {
@@ -134,17 +138,26 @@ async function* instrumentPacks(s: BulkSession): AsyncGenerator<[number, [number
   if (packs.length) yield [inst, packs];
 }
 
-/** Renders every page of `ids`, dropping those of any other indicator, and records the setting. */
-async function rebuild(s: BulkSession, ids: readonly IndicatorId[], keep: readonly IndicatorId[]): Promise<void> {
+/**
+ * Renders every page of `ids`, dropping those of any other indicator, and records the setting;
+ * returns the pages rendered.
+ */
+async function rebuild(s: BulkSession, ids: readonly IndicatorId[], keep: readonly IndicatorId[]): Promise<number> {
   const render = ids.filter((id) => !keep.includes(id));
   const drop = INDICATOR_IDS.filter((id) => !ids.includes(id));
   if (drop.length) await s.query(`delete from ${TABLE} where indicator in (${drop.map(() => '?').join(', ')})`, drop);
+  let pages = 0;
   if (render.length) {
     const meta = await instrumentsOf(s);
     const renderer = new Renderer();
-    for await (const [inst, packs] of instrumentPacks(s)) await replacePages(s, inst, render, 0, renderIndicatorPages(inst, meta(inst), packs, render, 0, renderer));
+    for await (const [inst, packs] of instrumentPacks(s)) {
+      const rows = renderIndicatorPages(inst, meta(inst), packs, render, 0, renderer);
+      await replacePages(s, inst, render, 0, rows);
+      pages += rows.length;
+    }
   }
-  await s.query('insert into meta (key, value) values (?, ?) on conflict (key) do update set value = excluded.value', [META, setting(ids)]);
+  await setMeta(s, META, setting(ids));
+  return pages;
 }
 
 /**
@@ -157,23 +170,31 @@ export async function setPrecomputed(store: Store, ids: readonly IndicatorId[]):
     await s.lockPacks();
     const stored = parseIndicatorSetting(await storedSetting(s));
     const after = INDICATOR_IDS.filter((id) => ids.includes(id));
-    const keep = stored.rendition === RENDITION ? stored.ids : [];
-    if (after.join() === keep.join() && (stored.rendition !== null || after.length === 0)) return { before: stored.ids, after };
+    const keep = stored.version === version() ? stored.ids : [];
+    if (after.join() === keep.join() && (stored.version !== null || after.length === 0)) return { before: stored.ids, after };
     await rebuild(s, after, keep);
     await bumpDataVersion(s);
     return { before: stored.ids, after };
   });
 }
 
-/** Renders every page again when the store precomputes indicators and its rendition is not RENDITION. */
-export async function ensureIndicatorPages(store: Store): Promise<boolean> {
-  const stored = parseIndicatorSetting(await store.bulkTransaction(storedSetting, { readOnly: true }));
-  if (stored.rendition === null || stored.rendition === RENDITION) return false;
-  return ensureRendition(store, META, setting(stored.ids), async (s) => {
+/**
+ * Precomputed indicator pages as a derivation (registry.ts): the version is the part of the
+ * setting before the colon; a rebuild renders every page of the chosen indicators again (a
+ * store that never chose any records the version with none).
+ */
+export const INDICATOR_PAGES: Derivation = {
+  name: META,
+  unit: 'pages',
+  version,
+  stored: async (s) => parseIndicatorSetting(await storedSetting(s)).version,
+  write: writeIndicatorPages,
+  async rebuild(s) {
     await s.query(`delete from ${TABLE}`);
-    await rebuild(s, parseIndicatorSetting(await storedSetting(s)).ids, []);
-  });
-}
+    return rebuild(s, parseIndicatorSetting(await storedSetting(s)).ids, []);
+  },
+  check: checkIndicatorPages,
+};
 
 /**
  * Checks, in session `s`, that the pages of every precomputed indicator are those its packs
@@ -182,7 +203,7 @@ export async function ensureIndicatorPages(store: Store): Promise<boolean> {
  */
 export async function checkIndicatorPages(s: BulkSession, problem: (p: string) => void): Promise<number> {
   const ids = await precomputedIds(s);
-  let pages = 0;
+  let pages = 0, seen = 0;
   if (ids.length) {
     const meta = await instrumentsOf(s);
     const renderer = new Renderer();
@@ -191,6 +212,7 @@ export async function checkIndicatorPages(s: BulkSession, problem: (p: string) =
         .map((r) => [`${String(r[0])}/${String(r[1])}`, String(r[2])]));
       for (const [, id, month, text] of renderIndicatorPages(inst, meta(inst), packs, ids, 0, renderer)) {
         const page = stored.get(`${String(id)}/${String(month)}`);
+        if (page !== undefined) seen++;
         if (page === undefined) problem(`${TABLE} ${inst}/${String(id)}/${String(month)}: missing`);
         else if (page !== text) problem(`${TABLE} ${inst}/${String(id)}/${String(month)}: differs from its pack`);
         else pages++;
@@ -198,6 +220,6 @@ export async function checkIndicatorPages(s: BulkSession, problem: (p: string) =
     }
   }
   const [[total]] = await s.queryRows(`select count(*) from ${TABLE}`);
-  if (Number(total) !== pages) problem(`${TABLE}: ${Number(total)} pages for ${pages} expected of ${ids.join(', ') || 'no indicator'}`);
+  if (Number(total) !== seen) problem(`${TABLE}: pages of no pack or of an indicator not precomputed (${ids.join(', ') || 'none'}): ${Number(total) - seen}`);
   return pages;
 }

@@ -12,19 +12,18 @@
  * month changes the states of every later month, so its states are folded again from the
  * state stored at or before the earliest month written (`writeStates`, in the merge's
  * transaction). States are code's output (the streams' arithmetic and state shapes), so they
- * carry a rendition: `ensureIndicatorStates` folds every instrument again when the stored one
- * is not RENDITION. Bump it whenever a stream's `step` or state changes.
+ * carry a version (`INDICATOR_STATES`, a derivation of registry.ts): the hash of the states
+ * folded over the fixture (fixture.ts), so that a change of a stream's `step` or state makes
+ * migration fold every instrument again.
  */
 import { foldBars, INDICATOR_IDS, INDICATORS, type IndicatorId } from '../indicators/registry.js';
 import type { Stream } from '../indicators/types.js';
 import type { Bar } from '../market/types.js';
 import { decodeBars } from '../store/packs.js';
-import type { BulkSession, Store } from '../store/types.js';
+import type { BulkSession } from '../store/types.js';
 import { DAILY_PACKS as PACKS, packBatches, storedInRange } from './daily-packs.js';
-import { ensureRendition } from './rendition.js';
-
-/** The rendition the states hold; stored in `meta` as `indicator_states`. */
-export const RENDITION = '1';
+import { fixtureVersion, metaValue, setMeta, type Derivation } from './derivation.js';
+import { FIXTURE } from './fixture.js';
 
 const WRITE_ROWS = 200;
 
@@ -32,7 +31,8 @@ const WRITE_ROWS = 200;
 export const RECURSIVE: readonly IndicatorId[] = INDICATOR_IDS.filter((id) => INDICATORS[id].stream);
 const STREAMS: [IndicatorId, Stream<unknown>][] = RECURSIVE.map((id) => [id, INDICATORS[id].stream!]);
 
-type States = Record<string, unknown>;
+/** The states of the recursive indicators, by id. */
+export type States = Record<string, unknown>;
 
 /**
  * The state of indicator `id` in a pack's stored `states` (JSON.stringify of `{ [id]: state }`),
@@ -50,13 +50,14 @@ export function stateOf(states: string, id: IndicatorId): unknown {
   return (JSON.parse(states) as States)[id];
 }
 
+/** The states before a first bar. */
 const initial = (): States => Object.fromEntries(STREAMS.map(([id, s]) => [id, s.initState()]));
 
 /**
  * Folds the `n` bars of a daily pack into `states`, each stream over the bars as foldBars gives
  * them to it (as seriesFromBars gives them to `compute`: prices in CNY, volume in shares).
  */
-function foldPack(states: States, data: Uint8Array, n: number): States {
+export function foldPack(states: States, data: Uint8Array, n: number): States {
   const bars: Bar[] = [];
   decodeBars(bars, data, n, null, -Infinity, Infinity, Infinity);
   const out = { ...states };
@@ -112,13 +113,48 @@ async function* foldAll(s: BulkSession): AsyncGenerator<[number, number, string]
   }
 }
 
-/** Folds every instrument's states from its packs when the stored rendition is not RENDITION. */
-export function ensureIndicatorStates(store: Store): Promise<boolean> {
-  return ensureRendition(store, 'indicator_states', RENDITION, async (s) => {
-    await s.query(`update ${PACKS} set states = null`);
-    for await (const rows of foldAll(s)) for (let i = 0; i < rows.length; i += WRITE_ROWS) await setStates(s, rows.slice(i, i + WRITE_ROWS));
-  });
+/** Folds every instrument's states from its packs again; returns the packs. */
+async function rebuildStates(s: BulkSession): Promise<number> {
+  await s.query(`update ${PACKS} set states = null`);
+  let packs = 0;
+  for await (const rows of foldAll(s)) {
+    for (let i = 0; i < rows.length; i += WRITE_ROWS) await setStates(s, rows.slice(i, i + WRITE_ROWS));
+    packs += rows.length;
+  }
+  return packs;
 }
+
+/**
+ * The states of the fixture's instruments before each of their packs, as `fold` folds them,
+ * one JSON a line: what versions the states.
+ */
+export function indicatorStatesOutput(fold: typeof foldPack = foldPack): string {
+  return FIXTURE.flatMap((f) => {
+    let states = initial();
+    return f.packs.map(([, n, data]) => {
+      const json = JSON.stringify(states);
+      states = fold(states, data, n);
+      return json;
+    }).concat(JSON.stringify(states));
+  }).join('\n');
+}
+
+const META = 'indicator_states';
+
+/** Indicator states as a derivation (registry.ts); the version is in `meta` as `indicator_states`. */
+export const INDICATOR_STATES: Derivation = {
+  name: META,
+  unit: 'packs',
+  version: fixtureVersion(() => indicatorStatesOutput()),
+  stored: (s) => metaValue(s, META),
+  write: writeStates,
+  async rebuild(s) {
+    const packs = await rebuildStates(s);
+    await setMeta(s, META, INDICATOR_STATES.version());
+    return packs;
+  },
+  check: checkStates,
+};
 
 /**
  * Checks, in session `s`, that every daily pack holds states, equal to folding the packs now;

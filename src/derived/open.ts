@@ -1,8 +1,8 @@
 import { connect } from '../store/connect.js';
-import { migrateSchema } from '../store/migrate.js';
+import { MIGRATION_NAMES, migrateSchema } from '../store/migrate.js';
 import type { Store, StoreTimeouts } from '../store/types.js';
 import { withBarPacks } from './bar-packs.js';
-import { ensureDerived } from './ensure.js';
+import { describeRebuilt, ensureDerived, type Rebuilt } from './ensure.js';
 
 /**
  * Opens a store (`postgres://…` / `postgresql://…`, else a SQLite file path) whose writes keep
@@ -14,12 +14,26 @@ export function openStore(url: string, timeouts?: StoreTimeouts): Store {
   return withBarPacks(connect(url, timeouts));
 }
 
+/** What `migrate` did: the schema migrations it applied, and the derivations it made again and why. */
+export interface MigrateReport {
+  applied: string[];
+  rebuilt: Rebuilt[];
+}
+
 /**
  * Applies pending schema migrations (store/migrate.ts), then makes again the derived data whose
- * rendition changed (ensureDerived); returns the migrations applied.
+ * stored version is not the code's (ensureDerived); returns what it did.
  */
-export async function migrate(store: Store): Promise<string[]> {
+export async function migrate(store: Store): Promise<MigrateReport> {
   const applied = await migrateSchema(store);
-  await ensureDerived(store);
-  return applied;
+  return { applied, rebuilt: await ensureDerived(store) };
+}
+
+/**
+ * A report as lines: the migrations applied ("applied 0010_x, 0011_y", or "schema up to date
+ * (11 migrations)"), then one line per derivation rebuilt (describeRebuilt).
+ */
+export function describeMigration(r: MigrateReport): string[] {
+  return [r.applied.length ? `applied ${r.applied.join(', ')}` : `schema up to date (${MIGRATION_NAMES.length} migrations)`,
+    ...r.rebuilt.map(describeRebuilt)];
 }

@@ -16,11 +16,11 @@ export async function bumpDataVersion(s: BulkSession): Promise<string> {
 export const INDICATOR_PAGES_KEY = 'indicator_pages';
 
 /**
- * The stored setting of precomputed indicators, `<rendition>:<id>,<id>`: rendition and the
- * indicators chosen (none when nothing was ever chosen).
+ * The stored setting of precomputed indicators, `<version>:<id>,<id>`: the version of the pages
+ * (derived/indicator-pages.ts) and the indicators chosen (none when nothing was ever chosen).
  */
-export function parseIndicatorSetting(value: string | null | undefined): { rendition: string | null; ids: IndicatorId[] } {
-  if (!value) return { rendition: null, ids: [] };
-  const [rendition, list = ''] = value.split(':');
-  return { rendition, ids: list.split(',').filter((id): id is IndicatorId => (INDICATOR_IDS as readonly string[]).includes(id)) };
+export function parseIndicatorSetting(value: string | null | undefined): { version: string | null; ids: IndicatorId[] } {
+  if (!value) return { version: null, ids: [] };
+  const [version, list = ''] = value.split(':');
+  return { version, ids: list.split(',').filter((id): id is IndicatorId => (INDICATOR_IDS as readonly string[]).includes(id)) };
 }

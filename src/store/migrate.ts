@@ -26,11 +26,11 @@ const MIGRATIONS: Record<string, { up(db: Kysely<any>, d: Dialect): Promise<void
   '0011_key_rate_limits': m0011,
 };
 
-/**
- * Applies the pending schema migrations; returns those applied. The schema only: derived data
- * is made again by derived/open.ts `migrate`.
- */
-export async function migrateSchema(store: Store): Promise<string[]> {
+/** The names of the schema migrations, in order. */
+export const MIGRATION_NAMES: readonly string[] = Object.keys(MIGRATIONS);
+
+/** A Kysely migrator of `store` over MIGRATIONS. */
+function migrator(store: Store): Migrator {
   const provider: MigrationProvider = {
     async getMigrations() {
       const out: Record<string, Migration> = {};
@@ -38,7 +38,23 @@ export async function migrateSchema(store: Store): Promise<string[]> {
       return out;
     },
   };
-  const { error, results } = await new Migrator({ db: store.db, provider }).migrateToLatest();
+  return new Migrator({ db: store.db, provider });
+}
+
+/**
+ * The schema migrations not applied to `store` yet (all of them when it has none), without
+ * applying them: what `mds check` reports on a store that was not migrated.
+ */
+export async function pendingMigrations(store: Store): Promise<string[]> {
+  return (await migrator(store).getMigrations()).filter((m) => m.executedAt === undefined).map((m) => m.name);
+}
+
+/**
+ * Applies the pending schema migrations; returns those applied. The schema only: derived data
+ * is made again by derived/open.ts `migrate`.
+ */
+export async function migrateSchema(store: Store): Promise<string[]> {
+  const { error, results } = await migrator(store).migrateToLatest();
   if (error) throw error;
   return (results ?? []).filter((r) => r.status === 'Success').map((r) => r.migrationName);
 }

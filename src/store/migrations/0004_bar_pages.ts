@@ -2,8 +2,8 @@ import { sql, type Kysely } from 'kysely';
 
 /**
  * Bar pages (derived/bar-pages.ts): the JSON of every daily bar pack, keyed as the packs are. Created
- * empty; `migrate` renders them from the packs (rebuildBarPages) because their content is code's
- * output, re-rendered whenever the rendition changes, not a schema's.
+ * empty; `migrate` renders them from the packs (derived/registry.ts) because their content is code's
+ * output, re-rendered whenever its version changes, not a schema's.
  */
 export async function up(db: Kysely<any>, dialect: 'sqlite' | 'postgres'): Promise<void> {
   const blob = dialect === 'postgres' ? 'bytea' : 'blob';

@@ -1,0 +1,60 @@
+import { createHash } from 'node:crypto';
+import type { BulkSession } from '../store/types.js';
+
+/**
+ * One kind of derived data kept in the store: code's output made from stored bars (daily bars
+ * derived from 1m bars, bar pages, indicator states, precomputed indicator pages), listed in
+ * registry.ts. Its stored version
+ * (in `meta`) says which code made it; when it is not the code's `version()`, migration
+ * (ensure.ts) makes it all again. The version is a hash of the derivation's output over a fixed
+ * fixture (fixture.ts, `versionOf`), so a change of the output changes it without anyone having
+ * to remember. A schema migration that empties a derivation's table must delete its `meta` key
+ * too: an unchanged version would leave it empty.
+ * @example if (await d.stored(s) !== d.version()) await d.rebuild(s);
+ */
+export interface Derivation {
+  /** Its name in reports (and its `meta` key). */
+  name: string;
+  /** What `rebuild` and `check` count: "pages", "packs". */
+  unit: string;
+  /** The code's version (computed on first use). */
+  version(): string;
+  /** The version the store holds, or null when it holds none. */
+  stored(s: BulkSession): Promise<string | null>;
+  /**
+   * Follows a pack merge: `rows` (`[inst, key, n, data]`) were just written to the pack table
+   * `packs`, in session `s`'s transaction (bar-packs.ts `merge` calls it). None for a derivation
+   * written otherwise (derived daily bars: ingest writes them).
+   */
+  write?(s: BulkSession, packs: string, rows: unknown[][]): Promise<void>;
+  /**
+   * Makes it all again from what it is derived from and records the code's version; returns what
+   * it made. Its writes go through `s`, a session of a store opened by derived/open.ts `openStore`.
+   */
+  rebuild(s: BulkSession): Promise<number>;
+  /**
+   * Compares what is stored with what the code makes of the packs now; reports each problem
+   * through `problem` and returns what was right (checkBarPacks calls it).
+   */
+  check(s: BulkSession, problem: (p: string) => void): Promise<number>;
+}
+
+/** The first 8 hex digits of the SHA-256 of `output`: a derivation's version. */
+export const versionOf = (output: string): string => createHash('sha256').update(output).digest('hex').slice(0, 8);
+
+/** `versionOf(output())`, computed on the first call only (the fixture takes milliseconds to render). */
+export function fixtureVersion(output: () => string): () => string {
+  let v: string | undefined;
+  return () => (v ??= versionOf(output()));
+}
+
+/** The value of `meta` key `key` in session `s`, or null. */
+export async function metaValue(s: BulkSession, key: string): Promise<string | null> {
+  const [row] = await s.queryRows('select value from meta where key = ?', [key]);
+  return row === undefined ? null : String(row[0]);
+}
+
+/** Sets `meta` key `key` to `value` in session `s`. */
+export async function setMeta(s: BulkSession, key: string, value: string): Promise<void> {
+  await s.query('insert into meta (key, value) values (?, ?) on conflict (key) do update set value = excluded.value', [key, value]);
+}
