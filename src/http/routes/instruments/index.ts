@@ -1,7 +1,7 @@
 import { Type } from '@sinclair/typebox';
 import type { App } from '../../services.js';
 import { instrumentIdParam, operation, pathInstrument, type Kind } from '../../route.js';
-import { sendPageJson } from '../../collection.js';
+import { rowPlan, sendPage } from '../../collection.js';
 import { boardQuery, marketQuery } from '../../params.js';
 import { Collection, Single } from '../../schemas/common.js';
 import { Instrument } from '../../schemas/reference.js';
@@ -22,7 +22,7 @@ const KINDS: { kind: Kind; path: string; list: string; get: string; noun: string
 
 /** listEquities/getEquity, listIndices/getIndex, listFunds/getFund: one instrument schema for all. */
 export default async function instrumentRoutes(app: App) {
-  const { catalog, codec, renderer } = app.svc;
+  const { catalog } = app.svc;
   for (const k of KINDS) {
     const query = {
       market: Type.Optional(marketQuery),
@@ -34,8 +34,8 @@ export default async function instrumentRoutes(app: App) {
       schema: operation({ operationId: k.list, tags: [k.path], summary: `List ${k.noun}, ordered by id.`, query, response: InstrumentCollectionResponse, collection: true }),
     }, (req, reply) => {
       const f = req.query as InstrumentFilter;
-      return sendPageJson(req, reply, codec, renderer, k.list, (p) => catalog.list(k.kind, f, p.after === null ? null : p.after[0], p.limit),
-        ['str'], (r) => [r.id], (w, r) => w.bytes(instrumentJson(r)));
+      return sendPage(req, reply, app.svc, k.list, ['str'], rowPlan((p) => catalog.list(k.kind, f, p.after === null ? null : p.after[0], p.limit),
+        (r) => [r.id], (w, r) => w.bytes(instrumentJson(r))));
     });
 
     app.get(`/api/v1/${k.path}/:instrument_id`, {
