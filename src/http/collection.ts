@@ -40,6 +40,14 @@ const OPEN = Buffer.from('{"data":[');
 const JSON_TYPE = 'application/json; charset=utf-8';
 
 /**
+ * A page plan as the send path takes it. `text`: the body goes out as a string, as Fastify's
+ * schema serialiser sent it (schemaPlan), because the compression threshold (http-cache.ts)
+ * counts a string's UTF-16 units and a Buffer's bytes: bodies with text past ASCII near the
+ * threshold stay compressed, or not, as they were.
+ */
+export interface SentPlan<K extends unknown[]> extends PagePlan<K> { readonly text?: boolean }
+
+/**
  * Answers one keyset page of any collection: decodes `page[after]` (its key checked against the
  * operation's sort key `parts`, cursor.ts), has `plan` fetch size+1 records after it, and writes
  * the first `size` inside the collection envelope, into one body of the app's renderer; the
@@ -49,7 +57,7 @@ const JSON_TYPE = 'application/json; charset=utf-8';
  * return sendPage(req, reply, app.svc, 'listBars', ['time', 'date'], planBars(app.svc, ask));
  */
 export async function sendPage<const S extends readonly KeyPart[]>(req: FastifyRequest, reply: FastifyReply, out: PageOutput,
-  operationId: string, parts: S, plan: PagePlan<KeyOf<S>>): Promise<FastifyReply> {
+  operationId: string, parts: S, plan: SentPlan<KeyOf<S>>): Promise<FastifyReply> {
   const query = req.query as Record<string, unknown>;
   const size = (query['page[size]'] as number | undefined) ?? 100;
   const fp = fingerprint(operationId, req.params as object, query);
@@ -63,9 +71,10 @@ export async function sendPage<const S extends readonly KeyPart[]>(req: FastifyR
   w.bytes(OPEN);
   page.records.write(w, count);
   w.utf8(tail(next, req.url));
+  const body = w.take();
   // Return the reply: an async handler that resolves to undefined while async onSend hooks
   // still run would make Fastify send an empty body.
-  return reply.type(JSON_TYPE).send(w.take());
+  return reply.type(JSON_TYPE).send(plan.text ? body.toString('utf8') : body);
 }
 
 /** The collection envelope after the items. */
@@ -78,7 +87,7 @@ function tail(next: string | null, self: string): string {
 /**
  * The plan of a route that reads its rows itself: `fetch` reads them, `key` gives a row's
  * unique, stable sort key (its cursor key), `write` its JSON (a hand-compiled writer,
- * render/json-bytes.ts, or schemaWriter).
+ * render/json-bytes.ts; schemaPlan writes objects).
  */
 export function rowPlan<Row, K extends unknown[]>(fetch: (page: PageRequest<K>) => Promise<readonly Row[]>,
   key: (row: Row) => K, write: (w: JsonBytes, row: Row) => void): PagePlan<K> {
@@ -86,12 +95,13 @@ export function rowPlan<Row, K extends unknown[]>(fetch: (page: PageRequest<K>) 
 }
 
 /**
- * Writes a row as `toItem(row)` serialised by what Fastify compiles for the item schema of the
- * collection `response` (fast-json-stringify, over the app's shared schemas; compiled once per
- * route): the bytes the response schema's serialiser wrote for the item inside the envelope.
+ * The plan of a route whose items are objects of the collection `response`'s item schema, as
+ * rowPlan's: each `toItem(row)` is written by what Fastify compiles for that schema
+ * (fast-json-stringify over the app's shared schemas, compiled once per route), so its bytes are
+ * those the response schema's serialiser wrote for the item inside the envelope.
  */
-export function schemaWriter<Row>(reply: FastifyReply, response: { properties: { data: { items: TSchema } } },
-  toItem: (row: Row) => unknown): (w: JsonBytes, row: Row) => void {
+export function schemaPlan<Row, K extends unknown[]>(reply: FastifyReply, response: { properties: { data: { items: TSchema } } },
+  fetch: (page: PageRequest<K>) => Promise<readonly Row[]>, key: (row: Row) => K, toItem: (row: Row) => unknown): SentPlan<K> {
   const serialize = reply.compileSerializationSchema(response.properties.data.items) as (item: unknown) => string;
-  return (w, row) => w.utf8(serialize(toItem(row)));
+  return { ...rowPlan(fetch, key, (w, row) => w.utf8(serialize(toItem(row)))), text: true };
 }

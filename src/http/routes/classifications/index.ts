@@ -1,6 +1,6 @@
 import type { App } from '../../services.js';
 import { operation } from '../../route.js';
-import { rowPlan, schemaWriter, sendPage } from '../../collection.js';
+import { schemaPlan, sendPage } from '../../collection.js';
 import { Collection } from '../../schemas/common.js';
 import { Classification } from '../../schemas/reference.js';
 
@@ -17,7 +17,7 @@ export default async function classificationRoutes(app: App) {
   for (const g of GROUPS) {
     app.get(`/api/v1/classifications/${g.path}`, {
       schema: operation({ operationId: g.operationId, tags: ['classifications'], summary: g.summary, response: ClassificationCollectionResponse, collection: true }),
-    }, (req, reply) => sendPage(req, reply, app.svc, g.operationId, ['str'], rowPlan((p) => reference.classifications(g.types, p),
-      (c) => [c.id], schemaWriter(reply, ClassificationCollectionResponse, (c) => c))));
+    }, (req, reply) => sendPage(req, reply, app.svc, g.operationId, ['str'], schemaPlan(reply, ClassificationCollectionResponse,
+      (p) => reference.classifications(g.types, p), (c) => [c.id], (c) => c)));
   }
 }

@@ -1,6 +1,6 @@
 import type { App } from '../../services.js';
 import { instrumentIdParam, operation, pathInstrument } from '../../route.js';
-import { rowPlan, schemaWriter, sendPage } from '../../collection.js';
+import { schemaPlan, sendPage } from '../../collection.js';
 import { timeWindow, timeWindowParams, type TimeWindow } from '../../params.js';
 import { CapitalFlowCollectionResponse } from '../../schemas/company.js';
 import { closeDateRange, windowSeconds } from '../../../lib/time.js';
@@ -28,8 +28,8 @@ export function registerCapitalFlows(app: App) {
   }, async (req, reply) => {
     const inst = await pathInstrument(app.svc, req.params.instrument_id, 'equity');
     const d = closeDates(timeWindow(req.query as object));
-    return sendPage(req, reply, app.svc, 'listCapitalFlows', ['date'], rowPlan(
+    return sendPage(req, reply, app.svc, 'listCapitalFlows', ['date'], schemaPlan(reply, CapitalFlowCollectionResponse,
       (p) => fundamentals.capitalFlows(inst.inst, d.from, d.to, p),
-      (r) => [r.date], schemaWriter(reply, CapitalFlowCollectionResponse, capitalFlowRecord(inst.id))));
+      (r) => [r.date], capitalFlowRecord(inst.id)));
   });
 }

@@ -1,6 +1,6 @@
 import type { App } from '../../services.js';
 import { instrumentIdParam, operation, pathInstrument } from '../../route.js';
-import { rowPlan, schemaWriter, sendPage } from '../../collection.js';
+import { schemaPlan, sendPage } from '../../collection.js';
 import {
   CompanyProfileResponse, InstitutionalHoldingCollectionResponse, ManagementHistoryCollectionResponse,
 } from '../../schemas/company.js';
@@ -41,9 +41,9 @@ export function registerCompany(app: App) {
     }),
   }, async (req, reply) => {
     const inst = await pathInstrument(app.svc, req.params.instrument_id, 'equity');
-    return sendPage(req, reply, app.svc, 'listInstitutionalHoldings', ['date', 'int'], rowPlan(
+    return sendPage(req, reply, app.svc, 'listInstitutionalHoldings', ['date', 'int'], schemaPlan(reply, InstitutionalHoldingCollectionResponse,
       (p) => fundamentals.institutionalHoldings(inst.inst, p),
-      (r) => [r.report_date, r.rank], schemaWriter(reply, InstitutionalHoldingCollectionResponse, holdingRecord(inst.id))));
+      (r) => [r.report_date, r.rank], holdingRecord(inst.id)));
   });
 
   app.get('/api/v1/equities/:instrument_id/management-history', {
@@ -54,8 +54,8 @@ export function registerCompany(app: App) {
     }),
   }, async (req, reply) => {
     const inst = await pathInstrument(app.svc, req.params.instrument_id, 'equity');
-    return sendPage(req, reply, app.svc, 'listManagementHistory', ['int'], rowPlan(
+    return sendPage(req, reply, app.svc, 'listManagementHistory', ['int'], schemaPlan(reply, ManagementHistoryCollectionResponse,
       (p) => fundamentals.management(inst.inst, p),
-      (r) => [r.seq], schemaWriter(reply, ManagementHistoryCollectionResponse, managementRecord(inst.id))));
+      (r) => [r.seq], managementRecord(inst.id)));
   });
 }

@@ -1,6 +1,6 @@
 import type { App } from '../../services.js';
 import { instrumentIdParam, operation, pathInstrument } from '../../route.js';
-import { rowPlan, schemaWriter, sendPage } from '../../collection.js';
+import { schemaPlan, sendPage } from '../../collection.js';
 import { dateWindow, dateWindowParams } from '../../params.js';
 import { DividendCollectionResponse, EarningsForecastCollectionResponse } from '../../schemas/fundamentals.js';
 import { dividendRecord, forecastRecord } from './records.js';
@@ -20,9 +20,9 @@ export function registerDividends(app: App) {
   }, async (req, reply) => {
     const inst = await pathInstrument(app.svc, req.params.instrument_id, 'equity');
     const w = dateWindow(req.query as { from?: string; to?: string });
-    return sendPage(req, reply, app.svc, 'listDividends', ['date', 'date', 'date'], rowPlan(
+    return sendPage(req, reply, app.svc, 'listDividends', ['date', 'date', 'date'], schemaPlan(reply, DividendCollectionResponse,
       (p) => fundamentals.dividends(inst.inst, w.from, w.to, p),
-      (r) => [r.sort_date, r.report_period, r.announce_date], schemaWriter(reply, DividendCollectionResponse, dividendRecord(inst.id))));
+      (r) => [r.sort_date, r.report_period, r.announce_date], dividendRecord(inst.id)));
   });
 
   app.get('/api/v1/equities/:instrument_id/earnings-forecasts', {
@@ -35,8 +35,8 @@ export function registerDividends(app: App) {
   }, async (req, reply) => {
     const inst = await pathInstrument(app.svc, req.params.instrument_id, 'equity');
     const w = dateWindow(req.query as { from?: string; to?: string });
-    return sendPage(req, reply, app.svc, 'listEarningsForecasts', ['date', 'date'], rowPlan(
+    return sendPage(req, reply, app.svc, 'listEarningsForecasts', ['date', 'date'], schemaPlan(reply, EarningsForecastCollectionResponse,
       (p) => fundamentals.earningsForecasts(inst.inst, w.from, w.to, p),
-      (r) => [r.announce_date, r.report_date], schemaWriter(reply, EarningsForecastCollectionResponse, forecastRecord(inst.id))));
+      (r) => [r.announce_date, r.report_date], forecastRecord(inst.id)));
   });
 }

@@ -1,6 +1,6 @@
 import type { App } from '../../services.js';
 import { instrumentIdParam, operation, pathInstrument } from '../../route.js';
-import { rowPlan, schemaWriter, sendPage } from '../../collection.js';
+import { schemaPlan, sendPage } from '../../collection.js';
 import { TextEntryCollectionResponse } from '../../schemas/company.js';
 
 /** listBusinessScope and listSectorMemberships: lists of text entries. */
@@ -14,8 +14,8 @@ export function registerTextEntries(app: App) {
     }),
   }, async (req, reply) => {
     const inst = await pathInstrument(app.svc, req.params.instrument_id, 'equity');
-    return sendPage(req, reply, app.svc, 'listBusinessScope', ['int'], rowPlan((p) => fundamentals.businessScope(inst.inst, p), (r) => [r.seq],
-      schemaWriter(reply, TextEntryCollectionResponse, (r) => ({ instrument_id: inst.id, seq: r.seq, type: r.type, text: r.text, classification_id: null }))));
+    return sendPage(req, reply, app.svc, 'listBusinessScope', ['int'], schemaPlan(reply, TextEntryCollectionResponse,
+      (p) => fundamentals.businessScope(inst.inst, p), (r) => [r.seq], (r) => ({ instrument_id: inst.id, seq: r.seq, type: r.type, text: r.text, classification_id: null })));
   });
 
   app.get('/api/v1/equities/:instrument_id/sector-memberships', {
@@ -27,12 +27,11 @@ export function registerTextEntries(app: App) {
     }),
   }, async (req, reply) => {
     const inst = await pathInstrument(app.svc, req.params.instrument_id, 'equity');
-    return sendPage(req, reply, app.svc, 'listSectorMemberships', ['str'], rowPlan(async (p) => {
+    return sendPage(req, reply, app.svc, 'listSectorMemberships', ['str'], schemaPlan(reply, TextEntryCollectionResponse, async (p) => {
       // An equity has a handful of memberships: read them all, number them, and page in memory.
       const all = (await fundamentals.sectorMemberships(inst.inst)).map((c, i) => ({ ...c, seq: i + 1 }));
       const after = p.after ? p.after[0] : null;
       return (after === null ? all : all.filter((c) => c.id > after)).slice(0, p.limit);
-    }, (r) => [r.id], schemaWriter(reply, TextEntryCollectionResponse,
-      (r) => ({ instrument_id: inst.id, seq: r.seq, type: r.type, text: r.name, classification_id: r.id }))));
+    }, (r) => [r.id], (r) => ({ instrument_id: inst.id, seq: r.seq, type: r.type, text: r.name, classification_id: r.id })));
   });
 }

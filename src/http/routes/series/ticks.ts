@@ -1,6 +1,6 @@
 import type { App } from '../../services.js';
 import { instrumentIdParam, operation, pathInstrument, type Kind } from '../../route.js';
-import { rowPlan, schemaWriter, sendPage } from '../../collection.js';
+import { schemaPlan, sendPage } from '../../collection.js';
 import { timeWindow, timeWindowParams } from '../../params.js';
 import { Collection } from '../../schemas/common.js';
 import { Quote, Trade } from '../../schemas/market-data.js';
@@ -22,9 +22,9 @@ export function registerQuotes(app: App, kind: Kind, path: string, operationId: 
   }, async (req, reply) => {
     const inst = await pathInstrument(app.svc, req.params.instrument_id, kind);
     const w = windowSeconds(timeWindow(req.query as object));
-    return sendPage(req, reply, app.svc, operationId, ['time'], rowPlan(
+    return sendPage(req, reply, app.svc, operationId, ['time'], schemaPlan(reply, QuoteCollectionResponse,
       (p) => marketData.quotes(inst.inst, w.from, w.to, p.after ? p.after[0] : null, p.limit),
-      (q) => [q.ts], schemaWriter(reply, QuoteCollectionResponse, quoteRecord(inst.id, inst.kind))));
+      (q) => [q.ts], quoteRecord(inst.id, inst.kind)));
   });
 }
 
@@ -40,8 +40,8 @@ export function registerTrades(app: App, kind: Kind, path: string, operationId: 
     const inst = await pathInstrument(app.svc, req.params.instrument_id, kind);
     const w = windowSeconds(timeWindow(req.query as object));
     const win = { ...w, fromDate: epochToMarketDate(w.from), toDate: epochToMarketDate(w.to) };
-    return sendPage(req, reply, app.svc, operationId, ['date', 'int'], rowPlan(
+    return sendPage(req, reply, app.svc, operationId, ['date', 'int'], schemaPlan(reply, TradeCollectionResponse,
       (p) => marketData.trades(inst.inst, win, p.after, p.limit),
-      (t) => [t.date, t.seq], schemaWriter(reply, TradeCollectionResponse, tradeRecord(inst.id, inst.kind))));
+      (t) => [t.date, t.seq], tradeRecord(inst.id, inst.kind)));
   });
 }
