@@ -8,7 +8,6 @@ import { rowPage, type PagePlan } from '../query/plan.js';
 /** The values of a sort key of `parts`: numbers for dates, times and ints, strings for str. */
 export type KeyOf<S extends readonly KeyPart[]> = { -readonly [I in keyof S]: S[I] extends 'str' ? string : number };
 
-
 /** Query parameters that never belong to a cursor's fingerprint. */
 const PAGE_KEYS = new Set(['page[size]', 'page[after]']);
 
