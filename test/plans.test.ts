@@ -127,7 +127,8 @@ describe.each(STORES)('planBars and planIndicator on $name', ({ url }) => {
   });
 
   it('indicators: stored pages for precomputed unadjusted daily points, the same points computed otherwise', async () => {
-    const ask = (inst: InstrumentRow, interval: IntervalId, adjustment: AdjustmentId | undefined, indicator: 'macd' | 'kdj'): BarAsk & { indicator: 'macd' | 'kdj' } =>
+    type Ask = BarAsk & { indicator: 'macd' | 'kdj' };
+    const ask = (inst: InstrumentRow, interval: IntervalId, adjustment: AdjustmentId | undefined, indicator: Ask['indicator']): Ask =>
       ({ inst, interval, adjustment, indicator, window: days('2025-03-03', '2025-06-30') });
     const plans = async () => Promise.all([
       planIndicator(h.app.svc, ask(plain, '1d', undefined, 'macd')), planIndicator(h.app.svc, ask(index, '1d', 'forward', 'macd')),

@@ -53,7 +53,8 @@ export function storedPage(records: Slices, after: BarKey | null, ts: (key: numb
   return { records, key: (i) => [ts(records.keys[i]), basis] };
 }
 
-const same = (t: number) => t;
+/** A 1m record's stored key is its end instant already. */
+const asStored = (ts: number) => ts;
 
 /** Plans a page of bars of any interval and adjustment (CONTRACT.md §6): which path reads it, and how. */
 export function planBars(src: BarSources, ask: BarAsk): BarPlan {
@@ -70,7 +71,7 @@ export function planBars(src: BarSources, ask: BarAsk): BarPlan {
     const write = barFieldsWriter(inst.id, inst.kind, '1m', 'none');
     return {
       path: 'minute-packs', adjustment,
-      fetch: async (p) => storedPage(await readMinutePage(marketData, inst.inst, window, p.after ? p.after[0] : null, p.limit, write), p.after, same),
+      fetch: async (p) => storedPage(await readMinutePage(marketData, inst.inst, window, p.after ? p.after[0] : null, p.limit, write), p.after, asStored),
     };
   }
   const write = barWriter(inst.id, inst.kind, interval, adjustment);

@@ -15,7 +15,8 @@ export function registerTextEntries(app: App) {
   }, async (req, reply) => {
     const inst = await pathInstrument(app.svc, req.params.instrument_id, 'equity');
     return sendPage(req, reply, app.svc, 'listBusinessScope', ['int'], schemaPlan(reply, TextEntryCollectionResponse,
-      (p) => fundamentals.businessScope(inst.inst, p), (r) => [r.seq], (r) => ({ instrument_id: inst.id, seq: r.seq, type: r.type, text: r.text, classification_id: null })));
+      (p) => fundamentals.businessScope(inst.inst, p), (r) => [r.seq],
+      (r) => ({ instrument_id: inst.id, seq: r.seq, type: r.type, text: r.text, classification_id: null })));
   });
 
   app.get('/api/v1/equities/:instrument_id/sector-memberships', {
