@@ -5,7 +5,8 @@ import { checkBarPacks } from '../src/derived/bar-packs.js';
 import { decodePage } from '../src/render/page-text.js';
 import { BAR_PAGES } from '../src/derived/bar-pages.js';
 import { MarketDataReader } from '../src/store/readers/market-data.js';
-import { dailyTs, readBars, readDailyPage, readMinutePage } from '../src/query/bars.js';
+import { readBars, readDailyPage, readMinutePage } from '../src/query/bars.js';
+import { closeEpoch } from '../src/market/sessions.js';
 import { barFieldsWriter, barWriter, Renderer } from '../src/render/json-bytes.js';
 import type { Slices } from '../src/render/slices.js';
 import type { Bar } from '../src/market/types.js';
@@ -64,7 +65,7 @@ for (const store of STORES) {
         const after = rand() < 0.4 || all.length === 0 ? null : all[Math.floor(rand() * all.length)].ts - (rand() < 0.2 ? 1 : 0);
         const bars = await readBars(reader, inst.inst, '1d', { fromMs, toMs }, after, limit);
         const slices = await readDailyPage(reader, inst.inst, { fromMs, toMs }, after, limit);
-        expect(slices.keys.map(dailyTs), `${inst.id} ${fromMs}..${toMs} after ${after} limit ${limit}`).toEqual(bars.map((b) => b.ts));
+        expect(slices.keys.map(closeEpoch), `${inst.id} ${fromMs}..${toMs} after ${after} limit ${limit}`).toEqual(bars.map((b) => b.ts));
         const count = Math.floor(rand() * (bars.length + 1));
         const json = barJson(inst.id, inst.kind);
         expect(array(slices, count)).toBe(`[${bars.slice(0, count).map(json).join(',')}]`);

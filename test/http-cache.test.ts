@@ -94,4 +94,12 @@ describe.each(STORES)('HTTP caching and compression on $name', ({ url }) => {
     const small = await h.app.inject({ url: '/api/v1/markets/SH', headers: { 'x-api-key': h.key, 'accept-encoding': 'gzip' } });
     expect(small.headers['content-encoding']).toBeUndefined();
   });
+
+  it("compresses a schema-serialised collection by its length in characters, as the string Fastify's serialiser sent", async () => {
+    const gzip = (url: string) => h.app.inject({ url, headers: { 'x-api-key': h.key, 'accept-encoding': 'gzip' } });
+    // Twelve sectors: Chinese names make them 1055 bytes of UTF-8 in 983 characters (the threshold is 1024).
+    const sectors = await get(h, '/api/v1/classifications/sectors?page[size]=12');
+    expect([sectors.payload.length, Buffer.byteLength(sectors.payload)]).toEqual([983, 1055]);
+    expect((await gzip('/api/v1/classifications/sectors?page[size]=12')).headers['content-encoding']).toBeUndefined();
+  });
 });

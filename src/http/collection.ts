@@ -1,18 +1,12 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
+import type { TSchema } from '@sinclair/typebox';
 import type { CursorCodec, KeyPart } from './cursor.js';
 import type { JsonBytes, Renderer } from '../render/json-bytes.js';
-import type { Slices } from '../render/slices.js';
 import type { PageRequest } from '../store/readers/page.js';
+import { rowPage, type PagePlan } from '../query/plan.js';
 
 /** The values of a sort key of `parts`: numbers for dates, times and ints, strings for str. */
 export type KeyOf<S extends readonly KeyPart[]> = { -readonly [I in keyof S]: S[I] extends 'str' ? string : number };
-
-/**
- * An operation's sort key is declared where the route pages, as two arguments: the types of
- * its parts, then a row's key, e.g. `['date', 'int'], (t) => [t.date, t.seq]`. A cursor's key
- * is checked against the parts (cursor.ts) and reaches `fetch` typed, as `page.after`.
- */
-export type SortKey<Row, S extends readonly KeyPart[]> = (row: Row) => KeyOf<S>;
 
 /** Query parameters that never belong to a cursor's fingerprint. */
 const PAGE_KEYS = new Set(['page[size]', 'page[after]']);
@@ -38,102 +32,75 @@ export function linkWithCursor(url: string, cursor: string): string {
   return `${path}?${parts.join('&')}`;
 }
 
-export interface Paged<Row> {
-  rows: Row[];
-  nextKey: unknown[] | null;
-}
+/** Where pages are written and their cursors signed: the app's (http/services.ts). */
+export interface PageOutput { codec: CursorCodec; renderer: Renderer }
 
-/** Decodes the cursor, fetches size+1 rows, and works out the next cursor and links. */
-async function page<Row, S extends readonly KeyPart[]>(req: FastifyRequest, codec: CursorCodec, operationId: string,
-  fetch: (page: PageRequest<KeyOf<S>>) => Promise<Row[]>, parts: S, key: SortKey<Row, S>) {
+const OPEN = Buffer.from('{"data":[');
+const JSON_TYPE = 'application/json; charset=utf-8';
+
+/**
+ * A page plan as the send path takes it. `text`: the body goes out as a string, as Fastify's
+ * schema serialiser sent it (schemaPlan), because the compression threshold (http-cache.ts)
+ * counts a string's UTF-16 units and a Buffer's bytes: bodies with text past ASCII near the
+ * threshold stay compressed, or not, as they were.
+ */
+export interface SentPlan<K extends unknown[]> extends PagePlan<K> { readonly text?: boolean }
+
+/**
+ * Answers one keyset page of any collection: decodes `page[after]` (its key checked against the
+ * operation's sort key `parts`, cursor.ts), has `plan` fetch size+1 records after it, and writes
+ * the first `size` inside the collection envelope, into one body of the app's renderer; the
+ * cursor of the next page is the key of the last record served. Every paged route answers here.
+ *
+ * @example
+ * return sendPage(req, reply, app.svc, 'listBars', ['time', 'date'], planBars(app.svc, ask));
+ */
+export async function sendPage<const S extends readonly KeyPart[]>(req: FastifyRequest, reply: FastifyReply, out: PageOutput,
+  operationId: string, parts: S, plan: SentPlan<KeyOf<S>>): Promise<FastifyReply> {
   const query = req.query as Record<string, unknown>;
   const size = (query['page[size]'] as number | undefined) ?? 100;
   const fp = fingerprint(operationId, req.params as object, query);
   const cursor = query['page[after]'] as string | undefined;
-  const after = cursor === undefined ? null : codec.decode<KeyOf<S>>(cursor, fp, parts);
-  const rows = await fetch({ after, limit: size + 1 });
-  const more = rows.length > size;
-  if (more) rows.length = size;
-  const next = more ? codec.encode(key(rows[rows.length - 1]), fp) : null;
-  return { rows, next, links: { self: req.url, next: next === null ? null : linkWithCursor(req.url, next) } };
-}
-
-/**
- * Runs one keyset page: decodes `page[after]`, fetches size+1 rows, and answers with the
- * collection envelope. `key` must give the unique, stable sort key of a row.
- */
-export async function sendPage<Row, Item, const S extends readonly KeyPart[]>(
-  req: FastifyRequest, reply: FastifyReply, codec: CursorCodec, operationId: string,
-  fetch: (page: PageRequest<KeyOf<S>>) => Promise<Row[]>, parts: S, key: SortKey<Row, S>, toItem: (row: Row) => Item,
-): Promise<FastifyReply> {
-  const { rows, next, links } = await page(req, codec, operationId, fetch, parts, key);
-  const data = new Array<Item>(rows.length);
-  for (let i = 0; i < rows.length; i++) data[i] = toItem(rows[i]);
+  const after = cursor === undefined ? null : out.codec.decode<KeyOf<S>>(cursor, fp, parts);
+  const page = await plan.fetch({ after, limit: size + 1 });
+  const fetched = page.records.keys.length;
+  const count = Math.min(fetched, size);
+  const next = fetched > size ? out.codec.encode(page.key(count - 1), fp) : null;
+  const w = out.renderer.start();
+  w.bytes(OPEN);
+  page.records.write(w, count);
+  w.utf8(tail(next, req.url));
+  const body = w.take();
   // Return the reply: an async handler that resolves to undefined while async onSend hooks
   // still run would make Fastify send an empty body.
-  return reply.send({ data, meta: { next_cursor: next }, links });
+  return reply.type(JSON_TYPE).send(plan.text ? body.toString('utf8') : body);
 }
-
-const OPEN = Buffer.from('{"data":[');
-
-/**
- * As sendPage, for the hottest collections: `write` writes a row's JSON as bytes
- * (render/json-bytes.ts: hand-compiled writers, checked against the route schema's records in
- * the tests), and the envelope is written around the rows, into one body of `renderer`'s (the app's).
- */
-export async function sendPageJson<Row, const S extends readonly KeyPart[]>(
-  req: FastifyRequest, reply: FastifyReply, codec: CursorCodec, renderer: Renderer, operationId: string,
-  fetch: (page: PageRequest<KeyOf<S>>) => Promise<Row[]>, parts: S, key: SortKey<Row, S>, write: (w: JsonBytes, row: Row) => void,
-): Promise<FastifyReply> {
-  const { rows, next, links } = await page(req, codec, operationId, fetch, parts, key);
-  const w = renderer.start();
-  w.bytes(OPEN);
-  for (let i = 0; i < rows.length; i++) {
-    if (i) w.byte(44);
-    write(w, rows[i]);
-  }
-  w.utf8(tail(next, links));
-  return reply.type(JSON_TYPE).send(w.take());
-}
-
-const JSON_TYPE = 'application/json; charset=utf-8';
 
 /** The collection envelope after the items. */
-function tail(next: string | null, links: { self: string; next: string | null }): string {
+function tail(next: string | null, self: string): string {
   const n = next === null ? 'null' : JSON.stringify(next);
-  return `],"meta":{"next_cursor":${n}},"links":{"self":${JSON.stringify(links.self)},"next":${links.next === null ? 'null' : JSON.stringify(links.next)}}}`;
+  const link = next === null ? 'null' : JSON.stringify(linkWithCursor(self, next));
+  return `],"meta":{"next_cursor":${n}},"links":{"self":${JSON.stringify(self)},"next":${link}}}`;
 }
 
 /**
- * As sendPageJson, for records written straight from what is stored (bar pages, 1m packs):
- * `fetch` collects the records and their keys (render/slices.ts), `key` gives a record's sort
- * key from its stored key, and the body is the envelope around the records, written once.
+ * The plan of a route that reads its rows itself: `fetch` reads them, `key` gives a row's
+ * unique, stable sort key (its cursor key), `write` its JSON (a hand-compiled writer,
+ * render/json-bytes.ts; schemaPlan writes objects).
  */
-export async function sendPageSlices<const S extends readonly KeyPart[]>(
-  req: FastifyRequest, reply: FastifyReply, codec: CursorCodec, renderer: Renderer, operationId: string,
-  fetch: (page: PageRequest<KeyOf<S>>) => Promise<Slices>, parts: S, key: SortKey<number, S>,
-): Promise<FastifyReply> {
-  let slices: Slices | null = null;
-  const { rows, next, links } = await page(req, codec, operationId, async (p) => (slices = await fetch(p)).keys.slice(), parts, key);
-  const w = renderer.start();
-  w.bytes(OPEN);
-  slices!.write(w, rows.length);
-  w.utf8(tail(next, links));
-  return reply.type(JSON_TYPE).send(w.take());
+export function rowPlan<Row, K extends unknown[]>(fetch: (page: PageRequest<K>) => Promise<readonly Row[]>,
+  key: (row: Row) => K, write: (w: JsonBytes, row: Row) => void): PagePlan<K> {
+  return { fetch: async (p) => rowPage(await fetch(p), key, write) };
 }
 
-/** Rows already made, as Slices: each keyed by `key` and written by `write`. */
-export class RowSlices<Row> implements Slices {
-  readonly keys: number[];
-
-  constructor(private readonly rows: Row[], key: (row: Row) => number, private readonly writeRow: (w: JsonBytes, row: Row) => void) {
-    this.keys = rows.map(key);
-  }
-
-  write(w: JsonBytes, count: number): void {
-    for (let i = 0; i < count; i++) {
-      if (i) w.byte(44);
-      this.writeRow(w, this.rows[i]);
-    }
-  }
+/**
+ * The plan of a route whose items are objects of the collection `response`'s item schema, as
+ * rowPlan's: each `toItem(row)` is written by what Fastify compiles for that schema
+ * (fast-json-stringify over the app's shared schemas, compiled once per route), so its bytes are
+ * those the response schema's serialiser wrote for the item inside the envelope.
+ */
+export function schemaPlan<Row, K extends unknown[]>(reply: FastifyReply, response: { properties: { data: { items: TSchema } } },
+  fetch: (page: PageRequest<K>) => Promise<readonly Row[]>, key: (row: Row) => K, toItem: (row: Row) => unknown): SentPlan<K> {
+  const serialize = reply.compileSerializationSchema(response.properties.data.items) as (item: unknown) => string;
+  return { ...rowPlan(fetch, key, (w, row) => w.utf8(serialize(toItem(row)))), text: true };
 }

@@ -52,11 +52,8 @@ export const instrumentIdParam = {
   instrument_id: Type.String({ description: 'Instrument id CODE.MARKET, e.g. 600519.SH. Path values longer than 100 characters name nothing: 404.' }),
 };
 
-/** An instrument kind (market/kinds.ts), as the routes name it. */
-export type Kind = InstrumentKind;
-
 /** The instrument of `kind` named in the path, or 404 (an id of another kind is not found). */
-export async function pathInstrument(svc: Services, id: string, kind: Kind): Promise<InstrumentRow> {
+export async function pathInstrument(svc: Services, id: string, kind: InstrumentKind): Promise<InstrumentRow> {
   const row = await svc.catalog.get(id);
   if (!row || row.kind !== kind) throw notFound(`No ${kind} with id ${id}`);
   return row;

@@ -105,6 +105,21 @@ export function periodKey(date: number, interval: PeriodInterval): number {
 }
 
 /**
+ * A bound on the last calendar day of the period `date` belongs to (YYYYMMDD): the ISO week's
+ * Sunday; the 31st of the month, of the quarter's last month, of December (a bound for date
+ * ranges, not always a real day). periodEndBound(20240103, '1mo') -> 20240131.
+ */
+export function periodEndBound(date: number, interval: PeriodInterval): number {
+  const [y, m] = dateParts(date);
+  switch (interval) {
+    case '1w': return addDays(date, 7 - weekday(date));
+    case '1mo': return y * 10_000 + m * 100 + 31;
+    case '1q': return y * 10_000 + (m - ((m - 1) % 3) + 2) * 100 + 31;
+    case '1y': return y * 10_000 + 1231;
+  }
+}
+
+/**
  * Daily bars -> `interval` bars. '1d' returns a copy of the input. Otherwise each period's bar
  * has date = its last trading day present in the input and ts = 15:00 of that day.
  */

@@ -7,9 +7,9 @@ import { KINDS } from '../market/kinds.js';
 import { actionsBasis, adjustBars, buildFactors, vendorBasis, type Factor, type FactorBasis } from '../market/adjust.js';
 import { foldBars, INDICATORS, seriesFromBars, type Indicator, type IndicatorId, type Values } from '../indicators/registry.js';
 import { runStream } from '../indicators/types.js';
-import { dailyTs, readBars } from './bars.js';
+import { readBars } from './bars.js';
+import { closeDateRange, closeEpoch } from '../market/sessions.js';
 import { epochToMarketDate, marketEpoch } from '../lib/time.js';
-import { closeDateRange } from '../market/sessions.js';
 import { stateOf } from '../derived/indicator-states.js';
 import { dailyPackKey, dailyPackStart } from '../store/packs.js';
 
@@ -132,7 +132,7 @@ export class Analytics {
           // The head (the month's bars before the page) only moves the state on.
           const values: Values[] = [];
           foldBars(ind.stream, r.bars, foldBars(ind.stream, r.head, stateOf(r.states, id), null), values);
-          for (const b of r.bars) b.ts = dailyTs(b.date);
+          for (const b of r.bars) b.ts = closeEpoch(b.date);
           return { bars: r.bars, values, start: 0 };
         }
       }

@@ -5,36 +5,22 @@
  * always whole buckets, read from the bucket's start even when `from` falls inside it.
  */
 import type { Bar, IntervalId } from '../market/types.js';
-import { aggregateIntraday, aggregatePeriods } from '../market/aggregate.js';
+import { aggregateIntraday, aggregatePeriods, periodEndBound, periodKey } from '../market/aggregate.js';
 import { INTERVALS, type PeriodInterval } from '../market/intervals.js';
 import { closeDateRange, closeEpoch } from '../market/sessions.js';
-import { addDays, dateParts, epochToMarketDate, weekday, windowSeconds } from '../lib/time.js';
+import { epochToMarketDate, windowSeconds } from '../lib/time.js';
 import type { MarketDataReader } from '../store/readers/market-data.js';
 import type { PageSlices } from '../render/page-text.js';
 import type { PackSlices } from '../store/packs.js';
 import type { BarFieldsWriter } from '../render/json-bytes.js';
 
-export function periodStart(date: number, interval: IntervalId): number {
-  const [y, m] = dateParts(date);
-  switch (interval) {
-    case '1w': return addDays(date, 1 - weekday(date));
-    case '1mo': return y * 10000 + m * 100 + 1;
-    case '1q': return y * 10000 + (Math.floor((m - 1) / 3) * 3 + 1) * 100 + 1;
-    case '1y': return y * 10000 + 101;
-    default: return date;
-  }
-}
+const isPeriod = (interval: IntervalId): interval is PeriodInterval => INTERVALS[interval].kind === 'period';
 
-export function periodEnd(date: number, interval: IntervalId): number {
-  const [y, m] = dateParts(date);
-  switch (interval) {
-    case '1w': return addDays(date, 7 - weekday(date));
-    case '1mo': return y * 10000 + m * 100 + 31;
-    case '1q': return y * 10000 + (Math.floor((m - 1) / 3) * 3 + 3) * 100 + 31;
-    case '1y': return y * 10000 + 1231;
-    default: return date;
-  }
-}
+/** The first calendar day of the period holding `date` (aggregate.ts periodKey); `date` itself for other intervals. */
+export const periodStart = (date: number, interval: IntervalId): number => (isPeriod(interval) ? periodKey(date, interval) : date);
+
+/** A bound on the last calendar day of the period holding `date` (aggregate.ts periodEndBound); `date` itself for other intervals. */
+export const periodEnd = (date: number, interval: IntervalId): number => (isPeriod(interval) ? periodEndBound(date, interval) : date);
 
 export async function readBars(
   reader: MarketDataReader, inst: number, interval: IntervalId,
@@ -94,6 +80,3 @@ export function readMinutePage(reader: MarketDataReader, inst: number, win: { fr
   const { from, to } = windowSeconds(win);
   return reader.minutePage(inst, from, to, after, limit, write);
 }
-
-/** The bar end (15:00 market time, epoch seconds) of a daily bar's date. */
-export const dailyTs = closeEpoch;

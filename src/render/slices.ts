@@ -2,14 +2,30 @@ import type { JsonBytes } from './json-bytes.js';
 
 /**
  * Records collected for a page, written as JSON on demand: stored page text (page-text.ts),
- * 1m bar packs (store/packs.ts) or rows already made (http/collection.ts). The HTTP layer
- * writes the envelope around them.
+ * 1m bar packs (store/packs.ts) or rows already made (RowSlices). The HTTP layer writes the
+ * envelope around them.
+ *
+ * @example
+ * const page = await reader.dailyPage(inst, 20250101, 20251231, null, 101);
+ * page.write(w, Math.min(page.keys.length, 100)); // the records' JSON, joined by commas
  */
-export interface Slices {
-  /** The records' stored keys, in order. */
-  readonly keys: number[];
+export interface Slices<K = number> {
+  /** The records' keys, in order: stored keys (dates, timestamps), or the rows themselves. */
+  readonly keys: readonly K[];
   /** Writes the JSON of the first `count` records, joined by commas, to `w`. */
   write(w: JsonBytes, count: number): void;
+}
+
+/** Rows already made, as Slices: the rows are the keys, each written by `writeRow`. */
+export class RowSlices<Row> implements Slices<Row> {
+  constructor(readonly keys: readonly Row[], private readonly writeRow: (w: JsonBytes, row: Row) => void) {}
+
+  write(w: JsonBytes, count: number): void {
+    for (let i = 0; i < count; i++) {
+      if (i) w.byte(44);
+      this.writeRow(w, this.keys[i]);
+    }
+  }
 }
 
 /**

@@ -1,6 +1,6 @@
 import type { App } from '../../services.js';
 import { instrumentIdParam, operation, pathInstrument } from '../../route.js';
-import { sendPageJson } from '../../collection.js';
+import { rowPlan, sendPage } from '../../collection.js';
 import { recordWriter } from '../../../render/json-bytes.js';
 import { conflictingDate, dateQuery, dateWindow, dateWindowParams } from '../../params.js';
 import { Type } from '@sinclair/typebox';
@@ -22,7 +22,7 @@ const writeLimit = recordWriter<DayLimit, string>([
 
 /** listPriceLimits: the limits of every trading day of an equity (CONTRACT.md §6). */
 export default async function priceLimitRoutes(app: App) {
-  const { equityDays, codec, renderer } = app.svc;
+  const { equityDays } = app.svc;
   app.get('/api/v1/equities/:instrument_id/price-limits', {
     schema: operation({
       operationId: 'listPriceLimits', tags: ['equities'], summary: 'Daily price limits, ascending by date.',
@@ -37,8 +37,8 @@ export default async function priceLimitRoutes(app: App) {
     if (q.date !== undefined && (q.from !== undefined || q.to !== undefined)) throw new ApiError(conflictingDate());
     const inst = await pathInstrument(app.svc, req.params.instrument_id, 'equity');
     const w = q.date !== undefined ? dateWindow({ from: q.date, to: q.date }) : dateWindow(q);
-    return sendPageJson(req, reply, codec, renderer, 'listPriceLimits',
+    return sendPage(req, reply, app.svc, 'listPriceLimits', ['date'], rowPlan(
       (p) => equityDays.limits(inst, w.from, w.to, p.after ? p.after[0] : null, p.limit),
-      ['date'], (d) => [d.date], (w, d) => writeLimit(w, d, inst.id));
+      (d) => [d.date], (w, d) => writeLimit(w, d, inst.id)));
   });
 }

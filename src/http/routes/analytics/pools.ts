@@ -1,7 +1,7 @@
 import { Type } from '@sinclair/typebox';
 import type { App } from '../../services.js';
 import { operation } from '../../route.js';
-import { sendPage } from '../../collection.js';
+import { schemaPlan, sendPage } from '../../collection.js';
 import { dateQuery } from '../../params.js';
 import { PoolConstituentCollectionResponse } from '../../schemas/analytics.js';
 import { formatScaled, MONEY_SCALE, PRICE_SCALE } from '../../../lib/decimal.js';
@@ -18,7 +18,7 @@ const pct = (a: number, b: number) => formatScaled(Math.round((a * 10000) / b), 
 
 /** listPoolConstituents: members of one pool on one trading day. */
 export default async function poolRoutes(app: App) {
-  const { pools, equityDays, calendars, codec } = app.svc;
+  const { pools, equityDays, calendars } = app.svc;
   app.get('/api/v1/equities/pools/:pool_type', {
     schema: operation({
       operationId: 'listPoolConstituents', tags: ['equities'], summary: 'Constituents of a stock pool on a trading day, ordered by instrument id.',
@@ -41,11 +41,11 @@ export default async function poolRoutes(app: App) {
       date = latest;
     }
     const members = await pools.members(type as PoolTypeId, date);
-    return sendPage(req, reply, codec, 'listPoolConstituents', async (p) => {
+    return sendPage(req, reply, app.svc, 'listPoolConstituents', ['str'], schemaPlan(reply, PoolConstituentCollectionResponse, async (p) => {
       const after = p.after ? p.after[0] : null;
       const start = after === null ? 0 : members.findIndex((m) => m.id > after);
       return start < 0 ? [] : members.slice(start, start + p.limit);
-    }, ['str'], (m: PoolMember) => [m.id], (m: PoolMember) => {
+    }, (m: PoolMember) => [m.id], (m: PoolMember) => {
       const bar = m.day.bar!;
       const limitType = type === 'limit_up' || type === 'broken_limit_up';
       return {
@@ -62,6 +62,6 @@ export default async function poolRoutes(app: App) {
         sealed_amount: type === 'limit_up' && m.sealedAmount !== null ? formatScaled(m.sealedAmount, MONEY_SCALE, 2) : null,
         strong_reason: type === 'strong' ? m.strongReason : null,
       };
-    });
+    }));
   });
 }

@@ -1,6 +1,6 @@
 import type { App } from '../../services.js';
 import { operation } from '../../route.js';
-import { sendPage } from '../../collection.js';
+import { schemaPlan, sendPage } from '../../collection.js';
 import { Collection } from '../../schemas/common.js';
 import { Classification } from '../../schemas/reference.js';
 
@@ -13,11 +13,11 @@ const GROUPS = [
 ];
 
 export default async function classificationRoutes(app: App) {
-  const { reference, codec } = app.svc;
+  const { reference } = app.svc;
   for (const g of GROUPS) {
     app.get(`/api/v1/classifications/${g.path}`, {
       schema: operation({ operationId: g.operationId, tags: ['classifications'], summary: g.summary, response: ClassificationCollectionResponse, collection: true }),
-    }, (req, reply) => sendPage(req, reply, codec, g.operationId, (p) => reference.classifications(g.types, p),
-      ['str'], (c) => [c.id], (c) => c));
+    }, (req, reply) => sendPage(req, reply, app.svc, g.operationId, ['str'], schemaPlan(reply, ClassificationCollectionResponse,
+      (p) => reference.classifications(g.types, p), (c) => [c.id], (c) => c)));
   }
 }

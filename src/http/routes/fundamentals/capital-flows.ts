@@ -1,6 +1,6 @@
 import type { App } from '../../services.js';
 import { instrumentIdParam, operation, pathInstrument } from '../../route.js';
-import { sendPage } from '../../collection.js';
+import { schemaPlan, sendPage } from '../../collection.js';
 import { timeWindow, timeWindowParams, type TimeWindow } from '../../params.js';
 import { CapitalFlowCollectionResponse } from '../../schemas/company.js';
 import { windowSeconds } from '../../../lib/time.js';
@@ -15,7 +15,7 @@ export function closeDates(w: TimeWindow): { from: number; to: number } {
 
 /** listCapitalFlows. */
 export function registerCapitalFlows(app: App) {
-  const { fundamentals, codec } = app.svc;
+  const { fundamentals } = app.svc;
   app.get('/api/v1/equities/:instrument_id/capital-flows', {
     schema: operation({
       operationId: 'listCapitalFlows', tags: ['equities'], summary: 'Daily money flow by order size, ascending by day.',
@@ -29,7 +29,8 @@ export function registerCapitalFlows(app: App) {
   }, async (req, reply) => {
     const inst = await pathInstrument(app.svc, req.params.instrument_id, 'equity');
     const d = closeDates(timeWindow(req.query as object));
-    return sendPage(req, reply, codec, 'listCapitalFlows', (p) => fundamentals.capitalFlows(inst.inst, d.from, d.to, p),
-      ['date'], (r) => [r.date], capitalFlowRecord(inst.id));
+    return sendPage(req, reply, app.svc, 'listCapitalFlows', ['date'], schemaPlan(reply, CapitalFlowCollectionResponse,
+      (p) => fundamentals.capitalFlows(inst.inst, d.from, d.to, p),
+      (r) => [r.date], capitalFlowRecord(inst.id)));
   });
 }

@@ -1,6 +1,6 @@
 import type { App } from '../../services.js';
 import { instrumentIdParam, operation, pathInstrument } from '../../route.js';
-import { sendPage } from '../../collection.js';
+import { schemaPlan, sendPage } from '../../collection.js';
 import {
   CompanyProfileResponse, InstitutionalHoldingCollectionResponse, ManagementHistoryCollectionResponse,
 } from '../../schemas/company.js';
@@ -11,7 +11,7 @@ import { holdingRecord, managementRecord } from './records.js';
 
 /** getCompanyProfile, listInstitutionalHoldings, listManagementHistory. */
 export function registerCompany(app: App) {
-  const { fundamentals, codec } = app.svc;
+  const { fundamentals } = app.svc;
 
   app.get('/api/v1/equities/:instrument_id/company-profile', {
     schema: operation({
@@ -41,8 +41,9 @@ export function registerCompany(app: App) {
     }),
   }, async (req, reply) => {
     const inst = await pathInstrument(app.svc, req.params.instrument_id, 'equity');
-    return sendPage(req, reply, codec, 'listInstitutionalHoldings', (p) => fundamentals.institutionalHoldings(inst.inst, p),
-      ['date', 'int'], (r) => [r.report_date, r.rank], holdingRecord(inst.id));
+    return sendPage(req, reply, app.svc, 'listInstitutionalHoldings', ['date', 'int'], schemaPlan(reply, InstitutionalHoldingCollectionResponse,
+      (p) => fundamentals.institutionalHoldings(inst.inst, p),
+      (r) => [r.report_date, r.rank], holdingRecord(inst.id)));
   });
 
   app.get('/api/v1/equities/:instrument_id/management-history', {
@@ -53,7 +54,8 @@ export function registerCompany(app: App) {
     }),
   }, async (req, reply) => {
     const inst = await pathInstrument(app.svc, req.params.instrument_id, 'equity');
-    return sendPage(req, reply, codec, 'listManagementHistory', (p) => fundamentals.management(inst.inst, p),
-      ['int'], (r) => [r.seq], managementRecord(inst.id));
+    return sendPage(req, reply, app.svc, 'listManagementHistory', ['int'], schemaPlan(reply, ManagementHistoryCollectionResponse,
+      (p) => fundamentals.management(inst.inst, p),
+      (r) => [r.seq], managementRecord(inst.id)));
   });
 }

@@ -1,13 +1,13 @@
 import type { App } from '../../services.js';
 import { instrumentIdParam, operation, pathInstrument } from '../../route.js';
-import { sendPage } from '../../collection.js';
+import { schemaPlan, sendPage } from '../../collection.js';
 import { dateWindow, dateWindowParams } from '../../params.js';
 import { DividendCollectionResponse, EarningsForecastCollectionResponse } from '../../schemas/fundamentals.js';
 import { dividendRecord, forecastRecord } from './records.js';
 
 /** listDividends and listEarningsForecasts. */
 export function registerDividends(app: App) {
-  const { fundamentals, codec } = app.svc;
+  const { fundamentals } = app.svc;
 
   app.get('/api/v1/equities/:instrument_id/dividends', {
     schema: operation({
@@ -20,8 +20,9 @@ export function registerDividends(app: App) {
   }, async (req, reply) => {
     const inst = await pathInstrument(app.svc, req.params.instrument_id, 'equity');
     const w = dateWindow(req.query as { from?: string; to?: string });
-    return sendPage(req, reply, codec, 'listDividends', (p) => fundamentals.dividends(inst.inst, w.from, w.to, p),
-      ['date', 'date', 'date'], (r) => [r.sort_date, r.report_period, r.announce_date], dividendRecord(inst.id));
+    return sendPage(req, reply, app.svc, 'listDividends', ['date', 'date', 'date'], schemaPlan(reply, DividendCollectionResponse,
+      (p) => fundamentals.dividends(inst.inst, w.from, w.to, p),
+      (r) => [r.sort_date, r.report_period, r.announce_date], dividendRecord(inst.id)));
   });
 
   app.get('/api/v1/equities/:instrument_id/earnings-forecasts', {
@@ -34,7 +35,8 @@ export function registerDividends(app: App) {
   }, async (req, reply) => {
     const inst = await pathInstrument(app.svc, req.params.instrument_id, 'equity');
     const w = dateWindow(req.query as { from?: string; to?: string });
-    return sendPage(req, reply, codec, 'listEarningsForecasts', (p) => fundamentals.earningsForecasts(inst.inst, w.from, w.to, p),
-      ['date', 'date'], (r) => [r.announce_date, r.report_date], forecastRecord(inst.id));
+    return sendPage(req, reply, app.svc, 'listEarningsForecasts', ['date', 'date'], schemaPlan(reply, EarningsForecastCollectionResponse,
+      (p) => fundamentals.earningsForecasts(inst.inst, w.from, w.to, p),
+      (r) => [r.announce_date, r.report_date], forecastRecord(inst.id)));
   });
 }

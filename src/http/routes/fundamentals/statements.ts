@@ -1,7 +1,7 @@
 import type { TObject, TSchema } from '@sinclair/typebox';
 import type { App } from '../../services.js';
 import { instrumentIdParam, operation, pathInstrument } from '../../route.js';
-import { sendPageJson } from '../../collection.js';
+import { rowPlan, sendPage } from '../../collection.js';
 import { dateWindow, dateWindowParams } from '../../params.js';
 import {
   BalanceSheet, BalanceSheetCollectionResponse, CashFlowStatement, CashFlowStatementCollectionResponse, FinancialIndicator,
@@ -46,7 +46,7 @@ const OPERATIONS: StatementOperation[] = [
 
 /** listIncomeStatements, listBalanceSheets, listCashFlowStatements, listFinancialIndicators. */
 export function registerStatements(app: App) {
-  const { fundamentals, codec, renderer } = app.svc;
+  const { fundamentals } = app.svc;
   for (const op of OPERATIONS) {
     const write = statementWriter(op.table, op.record, op.fields);
     app.get(`/api/v1/equities/:instrument_id/${op.segment}`, {
@@ -59,9 +59,9 @@ export function registerStatements(app: App) {
     }, async (req, reply) => {
       const inst = await pathInstrument(app.svc, req.params.instrument_id, 'equity');
       const w = op.window ? dateWindow(req.query as { from?: string; to?: string }) : { from: 0, to: 99991231 };
-      return sendPageJson(req, reply, codec, renderer, op.operationId,
+      return sendPage(req, reply, app.svc, op.operationId, ['date', 'str'], rowPlan(
         (p) => fundamentals.statements(op.table, inst.inst, w.from, w.to, p),
-        ['date', 'str'], (r) => [r.report_date, r.report_type], (w, r) => write(w, r, inst.id));
+        (r) => [r.report_date, r.report_type], (w, r) => write(w, r, inst.id)));
     });
   }
 }

@@ -1,7 +1,8 @@
 import { Type } from '@sinclair/typebox';
 import type { App } from '../../services.js';
-import { instrumentIdParam, operation, pathInstrument, type Kind } from '../../route.js';
-import { sendPageJson } from '../../collection.js';
+import { instrumentIdParam, operation, pathInstrument } from '../../route.js';
+import type { InstrumentKind } from '../../../market/kinds.js';
+import { rowPlan, sendPage } from '../../collection.js';
 import { boardQuery, marketQuery } from '../../params.js';
 import { Collection, Single } from '../../schemas/common.js';
 import { Instrument } from '../../schemas/reference.js';
@@ -14,7 +15,7 @@ export const InstrumentResponse = Single('InstrumentResponse', Instrument);
 /** No control characters (PostgreSQL rejects NUL in text). */
 const PRINTABLE = '^[^\\u0000-\\u001f\\u007f]+$';
 
-const KINDS: { kind: Kind; path: string; list: string; get: string; noun: string }[] = [
+const KINDS: { kind: InstrumentKind; path: string; list: string; get: string; noun: string }[] = [
   { kind: 'equity', path: 'equities', list: 'listEquities', get: 'getEquity', noun: 'equities' },
   { kind: 'index', path: 'indices', list: 'listIndices', get: 'getIndex', noun: 'indices' },
   { kind: 'fund', path: 'funds', list: 'listFunds', get: 'getFund', noun: 'funds' },
@@ -22,7 +23,7 @@ const KINDS: { kind: Kind; path: string; list: string; get: string; noun: string
 
 /** listEquities/getEquity, listIndices/getIndex, listFunds/getFund: one instrument schema for all. */
 export default async function instrumentRoutes(app: App) {
-  const { catalog, codec, renderer } = app.svc;
+  const { catalog } = app.svc;
   for (const k of KINDS) {
     const query = {
       market: Type.Optional(marketQuery),
@@ -34,8 +35,8 @@ export default async function instrumentRoutes(app: App) {
       schema: operation({ operationId: k.list, tags: [k.path], summary: `List ${k.noun}, ordered by id.`, query, response: InstrumentCollectionResponse, collection: true }),
     }, (req, reply) => {
       const f = req.query as InstrumentFilter;
-      return sendPageJson(req, reply, codec, renderer, k.list, (p) => catalog.list(k.kind, f, p.after === null ? null : p.after[0], p.limit),
-        ['str'], (r) => [r.id], (w, r) => w.bytes(instrumentJson(r)));
+      return sendPage(req, reply, app.svc, k.list, ['str'], rowPlan((p) => catalog.list(k.kind, f, p.after === null ? null : p.after[0], p.limit),
+        (r) => [r.id], (w, r) => w.bytes(instrumentJson(r))));
     });
 
     app.get(`/api/v1/${k.path}/:instrument_id`, {

@@ -1,7 +1,7 @@
 import { Type } from '@sinclair/typebox';
 import type { App } from '../../services.js';
 import { operation } from '../../route.js';
-import { sendPage } from '../../collection.js';
+import { schemaPlan, sendPage } from '../../collection.js';
 import { dateWindowParams, dateWindow } from '../../params.js';
 import { Collection, Single } from '../../schemas/common.js';
 import { Market, TradingDay } from '../../schemas/reference.js';
@@ -17,11 +17,12 @@ const marketRecord = (m: { id: string; name: string; name_local: string; mic: st
   ({ ...m, opened: formatDate(m.opened) });
 
 export default async function marketRoutes(app: App) {
-  const { reference, calendars, codec } = app.svc;
+  const { reference, calendars } = app.svc;
 
   app.get('/api/v1/markets', {
     schema: operation({ operationId: 'listMarkets', tags: ['markets'], summary: 'List markets (exchanges).', response: MarketCollectionResponse, collection: true }),
-  }, (req, reply) => sendPage(req, reply, codec, 'listMarkets', (p) => reference.markets(p), ['str'], (m) => [m.id], marketRecord));
+  }, (req, reply) => sendPage(req, reply, app.svc, 'listMarkets', ['str'],
+    schemaPlan(reply, MarketCollectionResponse, (p) => reference.markets(p), (m) => [m.id], marketRecord)));
 
   app.get('/api/v1/markets/:market', {
     schema: operation({ operationId: 'getMarket', tags: ['markets'], summary: 'One market.', params: marketParam, response: MarketResponse, notFound: true }),
@@ -43,9 +44,9 @@ export default async function marketRoutes(app: App) {
     if (!(await reference.market(market))) throw notFound(`No market ${market}; markets are SH, SZ and BJ`);
     const w = dateWindow(req.query);
     const cal = await calendars.of(market);
-    return sendPage(req, reply, codec, 'listTradingDays', async (p) => {
+    return sendPage(req, reply, app.svc, 'listTradingDays', ['date'], schemaPlan(reply, TradingDayCollectionResponse, async (p) => {
       const from = p.after ? Math.max(w.from, p.after[0] + 1) : w.from;
       return cal.between(from, w.to).slice(0, p.limit);
-    }, ['date'], (d: number) => [d], (d) => ({ market, date: formatDate(d) }));
+    }, (d) => [d], (d: number) => ({ market, date: formatDate(d) })));
   });
 }

@@ -1,7 +1,7 @@
 import { Type } from '@sinclair/typebox';
 import type { App } from '../../services.js';
 import { operation } from '../../route.js';
-import { sendPage } from '../../collection.js';
+import { schemaPlan, sendPage } from '../../collection.js';
 import { Collection } from '../../schemas/common.js';
 import { POOL_TYPES } from '../../../market/pool-types.js';
 
@@ -16,8 +16,8 @@ export const PoolTypeCollectionResponse = Collection('PoolTypeCollectionResponse
 export default async function poolTypeRoutes(app: App) {
   app.get('/api/v1/equities/pools', {
     schema: operation({ operationId: 'listPoolTypes', tags: ['equities'], summary: 'Stock pool types and their membership rules.', response: PoolTypeCollectionResponse, collection: true }),
-  }, (req, reply) => sendPage(req, reply, app.svc.codec, 'listPoolTypes', async (p) => {
+  }, (req, reply) => sendPage(req, reply, app.svc, 'listPoolTypes', ['str'], schemaPlan(reply, PoolTypeCollectionResponse, async (p) => {
     const start = p.after ? POOL_TYPES.findIndex((t) => t.id === p.after![0]) + 1 : 0;
     return POOL_TYPES.slice(start, start + p.limit);
-  }, ['str'], (t) => [t.id], (t) => t));
+  }, (t) => [t.id], (t) => t)));
 }

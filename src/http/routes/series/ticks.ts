@@ -1,6 +1,7 @@
 import type { App } from '../../services.js';
-import { instrumentIdParam, operation, pathInstrument, type Kind } from '../../route.js';
-import { sendPage } from '../../collection.js';
+import { instrumentIdParam, operation, pathInstrument } from '../../route.js';
+import type { InstrumentKind } from '../../../market/kinds.js';
+import { schemaPlan, sendPage } from '../../collection.js';
 import { timeWindow, timeWindowParams } from '../../params.js';
 import { Collection } from '../../schemas/common.js';
 import { Quote, Trade } from '../../schemas/market-data.js';
@@ -12,8 +13,8 @@ export const TradeCollectionResponse = Collection('TradeCollectionResponse', Tra
 
 
 /** listEquityQuotes, listIndexQuotes, listFundQuotes. */
-export function registerQuotes(app: App, kind: Kind, path: string, operationId: string) {
-  const { marketData, codec } = app.svc;
+export function registerQuotes(app: App, kind: InstrumentKind, path: string, operationId: string) {
+  const { marketData } = app.svc;
   app.get(`/api/v1/${path}/:instrument_id/quotes`, {
     schema: operation({
       operationId, tags: [path], summary: 'Level-1 quote snapshots with 5 bid and ask levels, ascending by time.',
@@ -22,15 +23,15 @@ export function registerQuotes(app: App, kind: Kind, path: string, operationId: 
   }, async (req, reply) => {
     const inst = await pathInstrument(app.svc, req.params.instrument_id, kind);
     const w = windowSeconds(timeWindow(req.query as object));
-    return sendPage(req, reply, codec, operationId,
+    return sendPage(req, reply, app.svc, operationId, ['time'], schemaPlan(reply, QuoteCollectionResponse,
       (p) => marketData.quotes(inst.inst, w.from, w.to, p.after ? p.after[0] : null, p.limit),
-      ['time'], (q) => [q.ts], quoteRecord(inst.id, inst.kind));
+      (q) => [q.ts], quoteRecord(inst.id, inst.kind)));
   });
 }
 
 /** listEquityTrades. */
-export function registerTrades(app: App, kind: Kind, path: string, operationId: string) {
-  const { marketData, codec } = app.svc;
+export function registerTrades(app: App, kind: InstrumentKind, path: string, operationId: string) {
+  const { marketData } = app.svc;
   app.get(`/api/v1/${path}/:instrument_id/trades`, {
     schema: operation({
       operationId, tags: [path], summary: 'Tick-by-tick trades, ascending by time then sequence.',
@@ -40,8 +41,8 @@ export function registerTrades(app: App, kind: Kind, path: string, operationId: 
     const inst = await pathInstrument(app.svc, req.params.instrument_id, kind);
     const w = windowSeconds(timeWindow(req.query as object));
     const win = { ...w, fromDate: epochToMarketDate(w.from), toDate: epochToMarketDate(w.to) };
-    return sendPage(req, reply, codec, operationId,
+    return sendPage(req, reply, app.svc, operationId, ['date', 'int'], schemaPlan(reply, TradeCollectionResponse,
       (p) => marketData.trades(inst.inst, win, p.after, p.limit),
-      ['date', 'int'], (t) => [t.date, t.seq], tradeRecord(inst.id, inst.kind));
+      (t) => [t.date, t.seq], tradeRecord(inst.id, inst.kind)));
   });
 }
