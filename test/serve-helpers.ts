@@ -1,7 +1,7 @@
 /** `mds serve` as a child process on a free port, and requests to it with bounded waits. */
 import { spawn, type ChildProcess } from 'node:child_process';
 import { createServer } from 'node:net';
-import { exited, sleep } from './ingest-helpers.js';
+import { BUILT_CLI, exited, sleep } from './ingest-helpers.js';
 
 /** A free TCP port on 127.0.0.1. */
 export function freePort(): Promise<number> {
@@ -29,10 +29,10 @@ export async function serve(env: Record<string, string>): Promise<Served> {
   throw new Error(`server did not start: ${served.stderr()}`);
 }
 
-/** Starts `mds serve` on a free port (or `env.PORT`) with `env`, without waiting for it. */
+/** Starts `mds serve` (dist/, as `npm start`) on a free port (or `env.PORT`) with `env`, without waiting for it. */
 export async function spawnServer(env: Record<string, string>): Promise<Served> {
   const port = env.PORT ?? String(await freePort());
-  const child = spawn(process.execPath, ['--import', 'tsx', 'src/cli/index.ts', 'serve'], {
+  const child = spawn(process.execPath, [...BUILT_CLI, 'serve'], {
     env: { ...process.env, HOST: '127.0.0.1', PORT: port, DEMO: '0', LOG_LEVEL: 'info', ...env },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
