@@ -1,7 +1,7 @@
 /** `mds serve` as a child process on a free port, and requests to it with bounded waits. */
 import { spawn, type ChildProcess } from 'node:child_process';
 import { createServer } from 'node:net';
-import { BUILT_CLI, exited, sleep } from './ingest-helpers.js';
+import { BUILT_CLI, exited } from './ingest-helpers.js';
 
 /** A free TCP port on 127.0.0.1. */
 export function freePort(): Promise<number> {
