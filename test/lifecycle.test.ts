@@ -93,7 +93,7 @@ describe('WORKERS=2', () => {
     const blocker = createServer().listen(port, '127.0.0.1');
     await new Promise((resolve) => blocker.once('listening', resolve));
     try {
-      // A first wait of 10 ms instead of 250: the same schedule (restartDelay), 30 times shorter.
+      // A first wait of 10 ms instead of 250: the same schedule (restartDelay), 25 times shorter.
       const srv = await spawnServer({ DATABASE_URL: join(tmp('mds-life-'), 'store.sqlite'), WORKERS: '2', PORT: String(port), WORKER_RETRY_MS: '10' });
       running.push(srv);
       // Six workers, each loading the app before it fails to listen: a bound, not a timing.
