@@ -107,10 +107,8 @@ describe.skipIf(NO_PRIVATE_PG !== null)('PostgreSQL faults (private cluster)', (
     try {
       // More at once than the pool holds: some wait for a connection, some for an answer, some to connect.
       const rs = await Promise.all(Array.from({ length: 14 }, (_, i) => probe(bars(i + 1), key)));
-      for (const r of rs) {
-        expectNotReady(r);
-        expect(r.ms).toBeLessThan(6000); // timeouts of 1 s (+1 s client-side): a hang would be 8 s (aborted)
-      }
+      // Answered by the server's timeouts of 1 s: a hang would be aborted by the probe's 8 s bound and fail.
+      for (const r of rs) expectNotReady(r);
       const ready = await probe(`${srv.base}/api/v1/system/readiness`);
       expectNotReady(ready);
       expect((await probe(`${srv.base}/api/v1/system/health`)).status).toBe(200);
@@ -194,7 +192,7 @@ describe('SQLite: a store file that cannot be read', () => {
     await app.ready();
     const get = async (url: string, headers: Record<string, string> = { 'x-api-key': key }) => {
       const r = await app.inject({ method: 'GET', url, headers });
-      return { status: r.statusCode, body: JSON.parse(r.payload), text: r.payload, retryAfter: (r.headers['retry-after'] as string | undefined) ?? null, ms: 0 };
+      return { status: r.statusCode, body: JSON.parse(r.payload), text: r.payload, retryAfter: (r.headers['retry-after'] as string | undefined) ?? null };
     };
     const bars = `/api/v1/equities/${eq}/bars?interval=1d`;
     expect((await get(bars)).status).toBe(200);

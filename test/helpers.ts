@@ -56,6 +56,11 @@ export async function dropPostgres(url: string): Promise<void> {
 
 /** The small demo used across tests: all boards, new listings, ST, 1m/quote/trade days. */
 export const SMALL_DEMO: Partial<DemoOptions> = { seed: 7, equities: 40, start: 20250102, end: 20251120, minuteDays: 3, tickDays: 2 };
+/**
+ * A demo a quarter of that (20 equities, five months, a day of 1m bars and ticks), for suites to
+ * which the data's size and breadth do not matter: it exports, snapshots and copies faster.
+ */
+export const TINY_DEMO: Partial<DemoOptions> = { seed: 1, equities: 20, start: 20250701, end: 20251120, minuteDays: 1, tickDays: 1 };
 
 export interface Harness {
   app: App; store: Store; key: string; url: string;

@@ -69,10 +69,9 @@ describe('requests refused before routing, over a socket', () => {
   });
 
   it('answers headers that do not arrive in time with 408 as ErrorResponse', async () => {
-    const t0 = Date.now();
+    // headersTimeout is 1 s; raw() fails when nothing answers within 6 s.
     const r = await raw(port, 'GET /api/v1/system/health HTTP/1.1\r\nHost: x\r\n', 6000);
     expectErrorResponse(r, 408, 'request_timeout');
-    expect(Date.now() - t0).toBeLessThan(6000);
   });
 
   it('answers what Node refuses to parse with 400 as ErrorResponse', async () => {

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { get, harness, STORES, type Harness } from './helpers.js';
+import { get, harness, STORES, TINY_DEMO, type Harness } from './helpers.js';
 import { mds, snapshot, tmp } from './ingest-helpers.js';
 import { exportDatasets } from '../src/ingest/export.js';
 import { dataset } from '../src/ingest/registry.js';
@@ -16,7 +16,7 @@ for (const kind of STORES) {
     const file = join(dir, 'bars_1d.csv');
     let lines: string[];
     beforeAll(async () => {
-      h = await harness(await kind.url());
+      h = await harness(await kind.url(), TINY_DEMO);
       await exportDatasets(h.store, [dataset('bars_1d')!], { path: file });
       lines = readFileSync(file, 'utf8').trimEnd().split('\n');
     });

@@ -19,6 +19,8 @@ export const tmp = (prefix = 'mds-ingest-') => mkdtempSync(join(tmpdir(), prefix
 
 /** The real CLI as a child process: `node --import tsx src/cli/index.ts`. */
 export const CLI = ['--import', 'tsx', 'src/cli/index.ts'];
+/** The CLI as `npm start` and `npx mds` run it: dist/, built from src/ by the run's global setup. */
+export const BUILT_CLI = ['dist/cli/index.js'];
 
 /** A stream collecting what is written to it as text. */
 function collector(): { stream: Writable; text: () => string } {
@@ -37,9 +39,9 @@ export async function cli(...argv: string[]) {
 /** Runs `mds --database url ...args` to completion, in this process. */
 export const mds = (url: string, ...args: string[]) => cli('--database', url, ...args);
 
-/** Starts `mds --database url ...args` as a child process and returns the child. */
+/** Starts `mds --database url ...args` (dist/) as a child process and returns the child. */
 export function mdsChild(url: string, ...args: string[]): ChildProcess {
-  return spawn(process.execPath, [...CLI, '--database', url, ...args], { stdio: ['ignore', 'pipe', 'pipe'] });
+  return spawn(process.execPath, [...BUILT_CLI, '--database', url, ...args], { stdio: ['ignore', 'pipe', 'pipe'] });
 }
 
 export const exited = (c: ChildProcess) => new Promise<{ code: number | null; signal: NodeJS.Signals | null }>((resolve) => {

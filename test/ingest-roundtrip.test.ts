@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { get, harness, PG_URL, freshPostgres, type Harness } from './helpers.js';
+import { get, harness, PG_URL, STORES, type Harness } from './helpers.js';
 import { emptyHarness, mds, tmp } from './ingest-helpers.js';
 import { exportDatasets } from '../src/ingest/export.js';
 import { DATASETS } from '../src/ingest/registry.js';
@@ -42,12 +42,12 @@ const read = (dir: string) => Object.fromEntries(readdirSync(dir).sort().map((f)
 describe('export --all from SQLite, ingest --dir into an empty store of each kind: byte-identical API responses', () => {
   let a: Harness;
   const dir = tmp();
-  const targets: { name: string; h?: Harness }[] = [{ name: 'sqlite' }, ...(PG_URL ? [{ name: 'postgres' }] : [])];
+  const targets: { name: string; url: () => Promise<string>; h?: Harness }[] = STORES.map((s) => ({ ...s }));
   beforeAll(async () => {
     a = await harness(':memory:');
     await exportDatasets(a.store, DATASETS, { dir });
     for (const t of targets) {
-      const url = t.name === 'sqlite' ? join(tmp(), 'moved.sqlite') : await freshPostgres();
+      const url = await t.url();
       const r = await mds(url, 'ingest', '--dir', dir);
       if (r.code !== 0) throw new Error(r.stderr);
       t.h = await emptyHarness(url);

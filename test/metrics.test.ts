@@ -8,7 +8,7 @@ import { loadConfig } from '../src/app/config.js';
 import { listenMetrics, Metrics, versionTime } from '../src/http/plugins/metrics.js';
 import { recordIngest } from '../src/store/ingest-totals.js';
 import { bumpDataVersion } from '../src/store/meta.js';
-import { harness, STORES } from './helpers.js';
+import { harness, STORES, TINY_DEMO } from './helpers.js';
 import { mds } from './ingest-helpers.js';
 import { freePort, serve, type Served } from './serve-helpers.js';
 
@@ -20,7 +20,7 @@ function sample(text: string, series: string): number | undefined {
 
 describe.each(STORES)('metrics on $name', ({ url }) => {
   it('counts requests by operation and status, 304s, rate limits, store queries, the data version and ingests', async () => {
-    const h = await harness(await url(), { seed: 3, equities: 20, start: 20250701, end: 20251120, minuteDays: 1, tickDays: 1 });
+    const h = await harness(await url(), TINY_DEMO);
     const metrics = new Metrics();
     const app = await buildApp({ config: { ...loadConfig({}), rateLimit: 4, rateLimitWindowS: 3600 }, store: h.store, metrics });
     try {

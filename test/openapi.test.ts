@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { compileErrors, validate } from '@readme/openapi-parser';
 import { readFileSync, existsSync } from 'node:fs';
-import { get, harness, type Harness } from './helpers.js';
+import { get, harness, TINY_DEMO, type Harness } from './helpers.js';
 import { ERROR_CODES } from '../src/lib/errors.js';
 import { Ajv2020 } from 'ajv/dist/2020.js';
 import addFormats from 'ajv-formats';
@@ -22,7 +22,7 @@ describe('OpenAPI document', () => {
   let h: Harness;
   let doc: any;
   beforeAll(async () => {
-    h = await harness(':memory:', { seed: 1, equities: 20, start: 20250701, end: 20251120, minuteDays: 1, tickDays: 1 });
+    h = await harness(':memory:', TINY_DEMO);
     doc = (await get(h, '/openapi.json', {})).body;
   });
   afterAll(async () => { await h?.close(); });

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { get, harness, STORES, walk, type Harness } from './helpers.js';
+import { get, harness, STORES, TINY_DEMO, walk, type Harness } from './helpers.js';
 
 /** Walking page by page, with any size, yields exactly the rows of one large page. */
 describe.each(STORES)('pagination on $name', ({ url }) => {
@@ -78,7 +78,7 @@ describe.each(STORES)('pagination on $name', ({ url }) => {
 /** Cursors signed with the (public) default secret but holding keys of the wrong types get 400 invalid_cursor (see page-params.test.ts for every operation). */
 describe.each(STORES)('forged cursors on $name', ({ url }) => {
   let h: Harness;
-  beforeAll(async () => { h = await harness(await url(), { seed: 1, equities: 20, start: 20250701, end: 20251120, minuteDays: 1, tickDays: 1 }); });
+  beforeAll(async () => { h = await harness(await url(), TINY_DEMO); });
   afterAll(async () => { await h?.close(); });
 
   it('answers 400 invalid_cursor', async () => {

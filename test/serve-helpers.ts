@@ -1,7 +1,7 @@
 /** `mds serve` as a child process on a free port, and requests to it with bounded waits. */
 import { spawn, type ChildProcess } from 'node:child_process';
 import { createServer } from 'node:net';
-import { exited, sleep } from './ingest-helpers.js';
+import { BUILT_CLI, exited } from './ingest-helpers.js';
 
 /** A free TCP port on 127.0.0.1. */
 export function freePort(): Promise<number> {
@@ -13,26 +13,29 @@ export function freePort(): Promise<number> {
   });
 }
 
-export interface Served { child: ChildProcess; base: string; logs: any[]; stderr: () => string; stop(): Promise<void> }
-
-/** Starts `mds serve` (see `spawnServer`); resolves once health answers (within 60 s). */
-export async function serve(env: Record<string, string>): Promise<Served> {
-  const served = await spawnServer(env);
-  for (let i = 0; i < 240; i++) {
-    if (served.child.exitCode !== null) throw new Error(`server exited ${served.child.exitCode}: ${served.stderr()}`);
-    try {
-      if ((await fetch(`${served.base}/api/v1/system/health`, { signal: AbortSignal.timeout(1000) })).status === 200) return served;
-    } catch { /* not yet */ }
-    await sleep(250);
-  }
-  await served.stop();
-  throw new Error(`server did not start: ${served.stderr()}`);
+export interface Served {
+  child: ChildProcess; base: string; logs: any[]; stderr: () => string;
+  /** Resolves when stderr matches `pattern`; rejects when the process exits first or after `limitMs` (a bound, not a timing). */
+  says(pattern: RegExp, limitMs: number): Promise<void>;
+  stop(): Promise<void>;
 }
 
-/** Starts `mds serve` on a free port (or `env.PORT`) with `env`, without waiting for it. */
+/** Starts `mds serve` (see `spawnServer`); resolves once it has said it listens (every worker, within 60 s). */
+export async function serve(env: Record<string, string>): Promise<Served> {
+  const served = await spawnServer(env);
+  try {
+    await served.says(/listening on/, 60_000);
+  } catch (e) {
+    await served.stop();
+    throw e;
+  }
+  return served;
+}
+
+/** Starts `mds serve` (dist/, as `npm start`) on a free port (or `env.PORT`) with `env`, without waiting for it. */
 export async function spawnServer(env: Record<string, string>): Promise<Served> {
   const port = env.PORT ?? String(await freePort());
-  const child = spawn(process.execPath, ['--import', 'tsx', 'src/cli/index.ts', 'serve'], {
+  const child = spawn(process.execPath, [...BUILT_CLI, 'serve'], {
     env: { ...process.env, HOST: '127.0.0.1', PORT: port, DEMO: '0', LOG_LEVEL: 'info', ...env },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
@@ -48,6 +51,20 @@ export async function spawnServer(env: Record<string, string>): Promise<Served> 
   const base = `http://127.0.0.1:${port}`;
   const served: Served = {
     child, base, logs, stderr: () => err,
+    says: (pattern, limitMs) => new Promise((resolve, reject) => {
+      const check = () => {
+        if (!pattern.test(err)) return;
+        done();
+        resolve();
+      };
+      const gone = () => { done(); reject(new Error(`server exited before saying ${pattern}: ${err}`)); };
+      const timer = setTimeout(() => { done(); reject(new Error(`server did not say ${pattern} within ${limitMs} ms: ${err}`)); }, limitMs);
+      const done = () => { clearTimeout(timer); child.stderr!.off('data', check); child.off('exit', gone); };
+      child.stderr!.on('data', check);
+      child.on('exit', gone);
+      if (child.exitCode !== null || child.signalCode !== null) gone();
+      else check();
+    }),
     async stop() {
       if (child.exitCode === null && child.signalCode === null) child.kill('SIGKILL');
       await exited(child);
@@ -56,13 +73,12 @@ export async function spawnServer(env: Record<string, string>): Promise<Served> 
   return served;
 }
 
-/** GET with a bound on the wait: the status, the parsed body, Retry-After and the time taken. */
+/** GET with a bound on the wait (it throws past `limitMs`): the status, the parsed body and Retry-After. */
 export async function probe(url: string, key?: string, limitMs = 8000) {
-  const t = Date.now();
   const res = await fetch(url, { headers: key ? { 'x-api-key': key } : {}, signal: AbortSignal.timeout(limitMs) });
   const text = await res.text();
   let body: any = null;
   try { body = JSON.parse(text); } catch { /* not JSON */ }
-  return { status: res.status, body, text, retryAfter: res.headers.get('retry-after'), ms: Date.now() - t };
+  return { status: res.status, body, text, retryAfter: res.headers.get('retry-after') };
 }
 

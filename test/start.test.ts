@@ -8,7 +8,6 @@ import { ConfigError, loadConfig } from '../src/app/config.js';
 import { banner } from '../src/app/server.js';
 import { buildApp } from '../src/app/app.js';
 import { describeDemo } from '../src/demo/describe.js';
-import { execFileSync } from 'node:child_process';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { existsSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -114,9 +113,8 @@ describe('the first start', () => {
       const dead = `${file}.building-4194305`;
       for (const f of [dead, `${dead}-wal`, `${dead}-shm`]) writeFileSync(f, 'partial');
       writeFileSync(join(dir, 'other.txt'), 'kept');
-      // The demo is built in a worker thread from dist/, as `npm start` runs it.
+      // The demo is built in a worker thread from dist/ (built by the global setup), as `npm start` runs it.
       const root = fileURLToPath(new URL('..', import.meta.url));
-      execFileSync(process.execPath, ['scripts/build.mjs', '--if-changed'], { cwd: root, stdio: 'ignore' });
       const { openConfiguredStore } = await import(pathToFileURL(join(root, 'dist/app/bootstrap.js')).href);
       const said: string[] = [];
       const opened = await openConfiguredStore(file, { seed: 3, equities: 20, start: 20250102, end: 20250620, minuteDays: 1, tickDays: 1 },

@@ -25,6 +25,7 @@ import { registerRequestLog } from '../http/plugins/request-log.js';
 import { registerTurnGate } from '../http/plugins/turns.js';
 import { closedPeriodMaxAge, registerDataTags, registerHttpCache } from '../http/plugins/http-cache.js';
 import { guardPageSize } from '../http/params.js';
+import { serializerPerSchema } from '../http/serializers.js';
 import { ALL_SCHEMAS } from '../http/schemas/registry.js';
 import { parseDate, parseDateTime } from '../lib/time.js';
 import systemRoutes from '../http/routes/system/index.js';
@@ -112,6 +113,8 @@ export async function buildApp(opts: AppOptions): Promise<App> {
       customOptions: { allErrors: true, removeAdditional: false, coerceTypes: true, useDefaults: true },
       plugins: [formatsPlugin],
     },
+    // One serializer per distinct response schema, not per route and status (http/serializers.ts).
+    schemaController: { compilersFactory: { buildSerializer: serializerPerSchema() } },
     routerOptions: { ignoreTrailingSlash: true, maxParamLength: MAX_PATH_VALUE },
     // Malformed URLs and overlong path values never reach a route; answered as ErrorResponse.
     frameworkErrors: (err, req, res) => frameworkErrors((r, rep) => checkKey(r, rep))(err, req, res as unknown as FastifyReply),

@@ -20,6 +20,11 @@ export interface Config {
   /** HTTP worker processes sharing the port (node:cluster); `WORKERS=auto` = one per core. */
   workers: number;
   /**
+   * The first wait before forking again a worker that failed to start (WORKER_RETRY_MS, default
+   * 250 ms); it doubles with each failure, up to 32 times this (8 s by default).
+   */
+  workerRetryMs: number;
+  /**
    * Requests per `rateLimitWindowS` allowed per API key (a key's own `--rate` overrides it); 0 =
    * none. Counted in Redis when `redisUrl` is set (shared by every process and server), else per process.
    */
@@ -105,6 +110,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     pgStatementTimeoutMs: int('PG_STATEMENT_TIMEOUT_MS', 5000),
     pgPoolAcquireTimeoutMs: int('PG_POOL_ACQUIRE_TIMEOUT_MS', 5000),
     workers,
+    workerRetryMs: int('WORKER_RETRY_MS', 250, 1),
   };
   if (problems.length > 0) throw new ConfigError(problems);
   return cfg;

@@ -97,15 +97,18 @@ async function serveOne(cfg: Config, demo: boolean): Promise<{ firstKey?: string
 /** Start failures of workers (exits before listening) allowed within `START_WINDOW_MS`. */
 const START_FAILURES = 5;
 const START_WINDOW_MS = 60_000;
-/** The delay before forking again after a start failure: 250 ms, doubling, at most 8 s. */
-const backoff = (failures: number) => Math.min(8000, 250 * 2 ** (failures - 1));
+/**
+ * The wait before forking again after the `failures`-th start failure: `first` ms (250 by
+ * default, WORKER_RETRY_MS), doubling, at most 32 times that.
+ */
+export const restartDelay = (failures: number, first: number) => first * 2 ** Math.min(5, failures - 1);
 
 /**
  * Entry point. With WORKERS > 1 the primary prepares the store (building the demo market on a
  * first run), then forks that many workers which share the port. A worker that dies is replaced
  * at once; when the replacement listens, the other workers close their keep-alive connections
  * after their next response, so that clients reconnect and reach it too. A worker that fails
- * before listening is forked again after a back-off (250 ms doubling to 8 s); after
+ * before listening is forked again after a back-off (`restartDelay`: 250 ms doubling to 8 s); after
  * `START_FAILURES` such failures within a minute the primary stops the others and exits 1.
  */
 export async function main(cfg: Config = loadConfig()): Promise<void> {
@@ -162,7 +165,7 @@ export async function main(cfg: Config = loadConfig()): Promise<void> {
       stop(1);
       return;
     }
-    const delay = backoff(failures.length);
+    const delay = restartDelay(failures.length, cfg.workerRetryMs);
     say(`worker ${w.process.pid} failed to start (${how}); starting another in ${delay} ms`);
     setTimeout(() => { if (!stopping) fork(); }, delay);
   });
