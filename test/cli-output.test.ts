@@ -129,9 +129,9 @@ describe('mds output', () => {
     for (const args of [['migrate'], ['check'], ['keys', 'list'], ['ingest', 'instruments', join(dir, 'none.csv')], ['backup', join(dir, 'x.sqlite')]]) {
       const r = await mds(u.toString(), ...args);
       expect(r.code, args.join(' ')).toBe(3);
-      // ingest and export say so as store errors that changed nothing (docs/ingest.md, "Exit codes").
+      // The same line from every command; ingest adds that nothing changed (docs/ingest.md, "Exit codes").
       const ingest = args[0] === 'ingest';
-      expect(r.stderr, args.join(' ')).toMatch(new RegExp(`^mds: ${ingest ? 'store error: ' : ''}cannot open the store ${shown.replace(/[.*+?^${}()|[\]\\/]/g, '\\$&')}: `
+      expect(r.stderr, args.join(' ')).toMatch(new RegExp(`^mds: cannot open the store ${shown.replace(/[.*+?^${}()|[\]\\/]/g, '\\$&')}: `
         + `.*database "mds_no_such_database" does not exist${ingest ? ' \\(nothing was changed\\)' : ''}\\n$`));
     }
     expect(existsSync(join(dir, 'x.sqlite'))).toBe(false);

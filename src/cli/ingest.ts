@@ -9,6 +9,7 @@ import { readdirSync, statSync } from 'node:fs';
 import { basename, join } from 'node:path';
 import type { Store } from '../store/types.js';
 import type { CliExit, CliIO } from './io.js';
+import { StoreOpenError } from './store.js';
 import { DATASETS, dataset, fileDataset, type Format } from '../ingest/registry.js';
 import { ingest, IngestIOError, type IngestFile } from '../ingest/load.js';
 import { errorLines, progressBar, summaryLines, warningLines } from '../ingest/report.js';
@@ -57,7 +58,9 @@ export function registerIngest(program: Command, withStore: WithStore, db: () =>
     } catch (e) {
       const msg = e instanceof Error ? e.message : String(e);
       const usage = e instanceof UsageError || e instanceof IngestIOError;
-      io.stderr.write(`mds: ${usage ? '' : 'store error: '}${msg}${usage ? '' : ' (nothing was changed)'}\n`);
+      // A store that cannot be opened reads as from every command; a load it refused says so.
+      const prefix = usage || e instanceof StoreOpenError ? '' : 'store error: ';
+      io.stderr.write(`mds: ${prefix}${msg}${usage ? '' : ' (nothing was changed)'}\n`);
       exit.code = usage ? EXIT.usage : EXIT.store;
     }
   };
