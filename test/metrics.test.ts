@@ -72,6 +72,36 @@ describe.each(STORES)('metrics on $name', ({ url }) => {
       await h.close();
     }
   });
+
+  it('counts the lookups of the request path\'s caches: weekly KDJ computed, then the same page again from memory', async () => {
+    const h = await harness(await url(), TINY_DEMO);
+    const metrics = new Metrics();
+    const app = await buildApp({ config: loadConfig({}), store: h.store, metrics });
+    try {
+      const key = { 'x-api-key': h.key };
+      const id = JSON.parse((await app.inject({ url: '/api/v1/equities?page[size]=1', headers: key })).body).data[0].id as string;
+      const lookups = (text: string, cache: string) => ['hit', 'miss'].map((r) => sample(text, `mds_cache_lookups_total{cache="${cache}",result="${r}"}`));
+      expect(lookups(await metrics.text(), 'indicator_values')).toEqual([0, 0]);
+      const page = `/api/v1/equities/${id}/technical-indicators/kdj?interval=1w&page[size]=5`;
+      const first = await app.inject({ url: page, headers: key });
+      expect(JSON.parse(first.body).data).toHaveLength(5);
+      const text = await metrics.text();
+      const [hits, misses] = lookups(text, 'indicator_values');
+      expect(misses).toBeGreaterThan(0);
+      expect(lookups(text, 'bar_series')[1]).toBeGreaterThan(0);
+      // The same page again: its values come from the cache.
+      expect((await app.inject({ url: page, headers: key })).body).toBe(first.body);
+      const again = lookups(await metrics.text(), 'indicator_values');
+      expect(again[1]).toBe(misses);
+      expect(again[0]).toBeGreaterThan(hits!);
+      for (const cache of ['adjustment_factors', 'indicator_checkpoints', 'equity_days', 'latest_trading_day', 'pools', 'calendars']) {
+        expect(lookups(text, cache).every((n) => Number.isInteger(n)), cache).toBe(true);
+      }
+    } finally {
+      await app.close();
+      await h.close();
+    }
+  });
 });
 
 describe('the metrics listener', () => {

@@ -146,7 +146,10 @@ export async function buildApp(opts: AppOptions): Promise<App> {
   checkKey = keyCheck(svc.keys, await registerRateLimits(app, opts.config, opts.metrics?.rateLimits));
   if (opts.metrics) {
     opts.metrics.observe(app);
-    opts.metrics.watch({ dataVersion: () => catalog.currentVersion(), ingestTotals: () => readIngestTotals(store) });
+    opts.metrics.watch({
+      dataVersion: () => catalog.currentVersion(), ingestTotals: () => readIngestTotals(store),
+      caches: [svc.calendars, svc.analytics, svc.equityDays, svc.pools].flatMap((q) => q.caches),
+    });
   }
   const otherMethods = refuseOtherMethods(app, checkKey);
   // First of all hooks: under load, requests start in turns of the event loop, and a turn's

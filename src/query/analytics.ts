@@ -1,4 +1,4 @@
-import { LRUCache } from 'lru-cache';
+import { CountedCache, type CacheCounts } from '../lib/counted-cache.js';
 import type { Catalog, InstrumentRow } from '../store/catalog.js';
 import type { AdjustmentReader } from '../store/readers/adjustments.js';
 import type { MarketDataReader } from '../store/readers/market-data.js';
@@ -30,14 +30,17 @@ const ONE = { num: 1n, den: 1n };
  * served from memory (bounded LRU). Ingestion bumps the data version, which retires every entry.
  */
 export class Analytics {
-  private factorCache = new LRUCache<string, FactorBasis>({ max: 20_000 });
+  private factorCache = new CountedCache<string, FactorBasis>('adjustment_factors', { max: 20_000 });
   // Bounded by points held (about 100 bytes each), so the caches stay within ~25 MB together (a
   // process stays under 256 MB RSS after every benchmark scenario; with thousands of instruments
   // read at random, larger caches hardly raise the hit rate).
-  private seriesCache = new LRUCache<string, Bar[]>({ max: 512, maxSize: 120_000, sizeCalculation: (b) => b.length + 1 });
-  private valueCache = new LRUCache<string, Values[]>({ max: 1024, maxSize: 120_000, sizeCalculation: (v) => v.length + 1 });
+  private seriesCache = new CountedCache<string, Bar[]>('bar_series', { max: 512, maxSize: 120_000, sizeCalculation: (b) => b.length + 1 });
+  private valueCache = new CountedCache<string, Values[]>('indicator_values', { max: 1024, maxSize: 120_000, sizeCalculation: (v) => v.length + 1 });
   // Stream states at pack starts per series and indicator (a few numbers each).
-  private checkpoints = new LRUCache<string, Map<number, unknown>>({ max: 20_000, maxSize: 80_000, sizeCalculation: (m) => m.size + 1 });
+  private checkpoints = new CountedCache<string, Map<number, unknown>>('indicator_checkpoints', { max: 20_000, maxSize: 80_000, sizeCalculation: (m) => m.size + 1 });
+
+  /** The caches, counted (CacheCounts), for the metrics. */
+  readonly caches: readonly CacheCounts[] = [this.factorCache, this.seriesCache, this.valueCache, this.checkpoints];
 
   constructor(private readonly adjustments: AdjustmentReader, private readonly reader: MarketDataReader, private readonly catalog: Catalog) {}
 

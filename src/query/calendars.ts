@@ -1,4 +1,4 @@
-import { LRUCache } from 'lru-cache';
+import { CountedCache, type CacheCounts } from '../lib/counted-cache.js';
 import type { Catalog } from '../store/catalog.js';
 import type { ReferenceReader } from '../store/readers/reference.js';
 import { effectiveCalendars, type TradingCalendar } from '../market/calendar.js';
@@ -9,7 +9,10 @@ import type { MarketId } from '../market/types.js';
  * store's loaded trading days applied (market/calendar.ts effectiveCalendars), per data version.
  */
 export class Calendars {
-  private cache = new LRUCache<string, Promise<Record<MarketId, TradingCalendar>>>({ max: 4 });
+  private cache = new CountedCache<string, Promise<Record<MarketId, TradingCalendar>>>('calendars', { max: 4 });
+
+  /** The caches, counted (CacheCounts), for the metrics. */
+  readonly caches: readonly CacheCounts[] = [this.cache];
 
   constructor(private readonly reference: ReferenceReader, private readonly catalog: Catalog) {}
 

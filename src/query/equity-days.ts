@@ -1,4 +1,4 @@
-import { LRUCache } from 'lru-cache';
+import { CountedCache, type CacheCounts } from '../lib/counted-cache.js';
 import { decodedAmount } from '../store/schema.js';
 import type { Catalog, InstrumentRow } from '../store/catalog.js';
 import type { CorporateAction } from '../market/adjust.js';
@@ -18,8 +18,11 @@ interface Meta {
  * store: the previous close before the window, corporate actions, ST periods and listing age.
  */
 export class EquityDays {
-  private meta = new LRUCache<string, Meta>({ max: 20_000 });
-  private latest = new LRUCache<string, number>({ max: 4 });
+  private meta = new CountedCache<string, Meta>('equity_days', { max: 20_000 });
+  private latest = new CountedCache<string, number>('latest_trading_day', { max: 4 });
+
+  /** The caches, counted (CacheCounts), for the metrics. */
+  readonly caches: readonly CacheCounts[] = [this.meta, this.latest];
 
   constructor(private readonly days: EquityDayReader, private readonly catalog: Catalog, private readonly reader: MarketDataReader,
     private readonly calendars: Calendars) {}

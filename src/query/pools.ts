@@ -1,4 +1,4 @@
-import { LRUCache } from 'lru-cache';
+import { CountedCache, type CacheCounts } from '../lib/counted-cache.js';
 import { decodedAmount } from '../store/schema.js';
 import type { Catalog } from '../store/catalog.js';
 import type { Bar, BoardId, MarketId } from '../market/types.js';
@@ -21,7 +21,10 @@ export interface PoolMember {
  * and (for limit-up details) that day's 1m bars and closing quote; cached per data version and date.
  */
 export class Pools {
-  private cache = new LRUCache<string, Map<PoolTypeId, PoolMember[]>>({ max: 64 });
+  private cache = new CountedCache<string, Map<PoolTypeId, PoolMember[]>>('pools', { max: 64 });
+
+  /** The caches, counted (CacheCounts), for the metrics. */
+  readonly caches: readonly CacheCounts[] = [this.cache];
 
   constructor(private readonly pools: PoolReader, private readonly catalog: Catalog, private readonly reader: MarketDataReader,
     private readonly calendars: Calendars) {}

@@ -7,6 +7,7 @@ import type { FastifyInstance } from 'fastify';
 import type { Store } from '../../store/types.js';
 import type { RateLimitCounts } from './rate-limit.js';
 import type { IngestTotals } from '../../store/ingest-totals.js';
+import type { CacheCounts } from '../../lib/counted-cache.js';
 
 /** Seconds: from a cached 304 (well under a millisecond) to a slow page (seconds). */
 const HTTP_BUCKETS = [0.0005, 0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10];
@@ -18,6 +19,8 @@ export interface MetricSources {
   dataVersion(): Promise<string | undefined>;
   /** What `mds ingest` recorded in the store (ingest/stats.ts), if anything. */
   ingestTotals(): Promise<IngestTotals | null>;
+  /** The in-process caches of the request path, with their lookups counted. */
+  caches: readonly CacheCounts[];
 }
 
 /** When a data version was made: its first part is the commit time in base-36 ms (store.ts bumpDataVersion). */
@@ -73,6 +76,19 @@ export class Metrics {
         this.inc({ outcome: 'allowed' }, rl.allowed);
         this.inc({ outcome: 'limited' }, rl.limited);
         this.inc({ outcome: 'failed_open' }, rl.failedOpen);
+      },
+    });
+    const caches = () => this.sources?.caches ?? [];
+    new client.Counter({
+      name: 'mds_cache_lookups_total',
+      help: 'Lookups in the in-process caches of the request path (adjustment factors, adjusted series, indicator values and checkpoints, equity days, pools, calendars), by cache and result: hit or miss.',
+      labelNames: ['cache', 'result'], registers,
+      collect() {
+        this.reset();
+        for (const c of caches()) {
+          this.inc({ cache: c.name, result: 'hit' }, c.hits);
+          this.inc({ cache: c.name, result: 'miss' }, c.misses);
+        }
       },
     });
     // Read from the store at each scrape: every process sees the same values, so the cluster
