@@ -133,7 +133,7 @@ for (const kind of STORES) {
     it('an unreachable store exits 3', async () => {
       const r = await mds('postgres://postgres@127.0.0.1:1/none', 'ingest', 'bars_1d', file);
       expect(r.code).toBe(3);
-      expect(r.stderr).toMatch(/^mds: store error: .*nothing was changed/);
+      expect(r.stderr).toMatch(/^mds: cannot open the store postgres:\/\/postgres@127.0.0.1:1\/none: .*\(nothing was changed\)\n$/);
     });
   });
 }
