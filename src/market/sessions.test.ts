@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { AFTERNOON_CLOSE, bucketEnd, closeDateRange, closeEpoch, MINUTE_LABELS, minuteIndex, type IntradayMinutes } from './sessions.js';
+import { AFTERNOON_CLOSE, bucketEnd, closeDateRange, closeEpoch, MINUTE_LABELS, minuteIndex, TRADING_MINUTES, type IntradayMinutes } from './sessions.js';
 import { formatTimestamp, marketEpoch } from '../lib/time.js';
 
 const hm = (h: number, m: number) => h * 60 + m;
@@ -13,6 +13,9 @@ describe('sessions', () => {
     expect(MINUTE_LABELS[121]).toBe(hm(13, 1));
     expect(MINUTE_LABELS[240]).toBe(hm(15, 0));
     MINUTE_LABELS.forEach((m, i) => expect(minuteIndex(m)).toBe(i));
+    // Four hours of continuous trading: one bar a minute after the opening auction's.
+    expect(TRADING_MINUTES).toBe(240);
+    expect(MINUTE_LABELS.length - 1).toBe(TRADING_MINUTES);
   });
 
   it('rejects minutes that are not bar labels', () => {

@@ -15,6 +15,8 @@ export const MORNING_OPEN = 9 * 60 + 30; // 570, also the auction bar's label
 export const MORNING_CLOSE = 11 * 60 + 30; // 690
 export const AFTERNOON_OPEN = 13 * 60; // 780
 export const AFTERNOON_CLOSE = 15 * 60; // 900
+/** Minutes of continuous trading in a day: 09:30–11:30 and 13:00–15:00. */
+export const TRADING_MINUTES = MORNING_CLOSE - MORNING_OPEN + AFTERNOON_CLOSE - AFTERNOON_OPEN; // 240
 
 /** Minute-of-day of each of the 241 one-minute bars of a day, ascending. */
 export const MINUTE_LABELS: readonly number[] = [

@@ -8,7 +8,7 @@ import { actionsBasis, adjustBars, buildFactors, vendorBasis, type Factor, type 
 import { foldBars, INDICATORS, seriesFromBars, type Indicator, type IndicatorId, type Values } from '../indicators/registry.js';
 import { runStream } from '../indicators/types.js';
 import { readBars } from './bars.js';
-import { closeDateRange, closeEpoch } from '../market/sessions.js';
+import { closeDateRange, closeEpoch, TRADING_MINUTES } from '../market/sessions.js';
 import { epochToMarketDate, marketEpoch } from '../lib/time.js';
 import { stateOf } from '../derived/indicator-states.js';
 import { dailyPackKey, dailyPackStart } from '../store/packs.js';
@@ -175,13 +175,13 @@ export class Analytics {
   /**
    * A page of an indicator of finite lookback: its values are exact given the `lookback` bars
    * before the page, so the head is read over spans that normally hold them (a month holds at
-   * least 15 trading days; a trading day 240 minutes, within a week even after a holiday), and
+   * least 15 trading days; a trading day TRADING_MINUTES, 240, within a week even after a holiday), and
    * over the whole history only when they did not (a long suspension, the first bars).
    */
   private async windowPage(inst: InstrumentRow, interval: IntervalId, adj: Adjuster, ind: Indicator,
     lo: number, to: number, limit: number): Promise<{ bars: Bar[]; values: Values[]; start: number }> {
     const DAY = 86_400;
-    const spans = interval === '1d' ? [(Math.ceil(ind.lookback / 15) + 1) * 31 * DAY] : [(Math.ceil(ind.lookback / 240) + 3) * DAY, 16 * DAY];
+    const spans = interval === '1d' ? [(Math.ceil(ind.lookback / 15) + 1) * 31 * DAY] : [(Math.ceil(ind.lookback / TRADING_MINUTES) + 3) * DAY, 16 * DAY];
     let r: { bars: Bar[]; start: number } | null = null;
     for (const span of spans) {
       r = await this.withHead(inst, interval, adj, (lo - span) * 1000, lo, to, limit);
