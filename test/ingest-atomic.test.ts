@@ -73,6 +73,18 @@ for (const kind of STORES) {
       expect(await snapshot(h.store)).toEqual(before);
     });
 
+    it('a board goes with an equity only (KINDS.board): one missing or one too many is refused at its line', async () => {
+      const before = await snapshot(h.store);
+      const bad = join(tmp(), 'instruments.csv');
+      writeFileSync(bad, 'instrument_id,kind,board,name\n600998.SH,equity,main,好股票\n600997.SH,equity,,无板块\n000999.SH,index,main,有板块指数\n');
+      const r = await mds(h.url, 'ingest', 'instruments', bad, '--max-errors', '10');
+      expect(r.code).toBe(2);
+      expect(r.stderr).toContain(`${bad}:3:3: board: expected a board for an equity`);
+      expect(r.stderr).toContain(`${bad}:4:3: board: expected no board for an index or fund`);
+      expect(r.stderr).not.toContain(`${bad}:2:`);
+      expect(await snapshot(h.store)).toEqual(before);
+    });
+
     it('a command with a good file and a bad one changes nothing either; errors are bounded', async () => {
       const before = await snapshot(h.store);
       const sub = tmp();

@@ -20,4 +20,8 @@ describe('KINDS', () => {
   it('serves indicators for equities and indices, not funds', () => {
     expect(INSTRUMENT_KINDS.filter((k) => KINDS[k].indicators)).toEqual(['equity', 'index']);
   });
+
+  it('gives a board to equities only', () => {
+    expect(INSTRUMENT_KINDS.filter((k) => KINDS[k].board)).toEqual(['equity']);
+  });
 });

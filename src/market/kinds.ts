@@ -4,7 +4,7 @@
  * technical indicators are served. Every layer reads these facts here: the bar and record
  * writers (render/, http/serialize.ts), adjustment (query/analytics.ts), the bars and indicator
  * routes, the precomputed indicator pages and the demo market.
- * KINDS.fund -> { digits: 3, tick: 1, adjustable: true, actionFactors: false, indicators: false }.
+ * KINDS.fund -> { digits: 3, tick: 1, adjustable: true, actionFactors: false, indicators: false, board: false }.
  */
 import { PRICE_SCALE } from '../lib/decimal.js';
 
@@ -21,15 +21,17 @@ export interface KindSpec {
   actionFactors: boolean;
   /** Technical indicators are served and precomputed for it (no indicator operation for funds). */
   indicators: boolean;
+  /** Listed on a board (main, STAR, ChiNext, BSE: market/boards.ts): equities only. */
+  board: boolean;
 }
 
 const kind = (digits: 2 | 3, rest: Omit<KindSpec, 'digits' | 'tick'>): KindSpec => ({ digits, tick: 10 ** (PRICE_SCALE - digits), ...rest });
 
 /** Every kind, in the order the API lists them. */
 export const KINDS: Readonly<Record<InstrumentKind, KindSpec>> = {
-  equity: kind(2, { adjustable: true, actionFactors: true, indicators: true }),
-  index: kind(2, { adjustable: false, actionFactors: false, indicators: true }),
-  fund: kind(3, { adjustable: true, actionFactors: false, indicators: false }),
+  equity: kind(2, { adjustable: true, actionFactors: true, indicators: true, board: true }),
+  index: kind(2, { adjustable: false, actionFactors: false, indicators: true, board: false }),
+  fund: kind(3, { adjustable: true, actionFactors: false, indicators: false, board: false }),
 };
 
 /** The kinds, in KINDS order. */

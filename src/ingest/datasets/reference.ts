@@ -1,7 +1,7 @@
 /** Reference datasets: markets, trading days, classifications, instruments and their relations. */
 import { BAD, date, ID_RE, instrument, oneOf, pattern, text, type ColumnType } from '../columns.js';
 import { all, col, orderCheck, type DatasetDef } from '../dataset.js';
-import { INSTRUMENT_KINDS, type InstrumentKind } from '../../market/kinds.js';
+import { INSTRUMENT_KINDS, KINDS, type InstrumentKind } from '../../market/kinds.js';
 import { BOARD_IDS, MARKET_IDS } from '../../market/types.js';
 import { SHARES, PRICE } from './units.js';
 
@@ -82,8 +82,8 @@ export const instruments: DatasetDef = {
   check: (ix) => all(
     (r, ctx) => (ctx.markets.has((r[ix.instrument_id] as string).slice(7)) ? null
       : ['instrument_id', 'expected an id whose market is in the store or in this command\'s markets']),
-    (r) => ((r[ix.kind] === 'equity') === (r[ix.board] !== null) ? null
-      : ['board', r[ix.kind] === 'equity' ? 'expected a board for an equity' : 'expected no board for an index or fund']),
+    (r) => (KINDS[r[ix.kind] as InstrumentKind].board === (r[ix.board] !== null) ? null
+      : ['board', KINDS[r[ix.kind] as InstrumentKind].board ? 'expected a board for an equity' : 'expected no board for an index or fund']),
     orderCheck(ix, 'list_date', 'delist_date'),
   ),
   derived: {

@@ -1,7 +1,7 @@
 import { Type } from '@sinclair/typebox';
 import type { App } from '../../services.js';
 import { instrumentIdParam, operation, pathInstrument } from '../../route.js';
-import type { InstrumentKind } from '../../../market/kinds.js';
+import { KINDS, type InstrumentKind } from '../../../market/kinds.js';
 import { rowPlan, sendPage } from '../../collection.js';
 import { boardQuery, marketQuery } from '../../params.js';
 import { Collection, Single } from '../../schemas/common.js';
@@ -15,7 +15,7 @@ export const InstrumentResponse = Single('InstrumentResponse', Instrument);
 /** No control characters (PostgreSQL rejects NUL in text). */
 const PRINTABLE = '^[^\\u0000-\\u001f\\u007f]+$';
 
-const KINDS: { kind: InstrumentKind; path: string; list: string; get: string; noun: string }[] = [
+const ROUTES: { kind: InstrumentKind; path: string; list: string; get: string; noun: string }[] = [
   { kind: 'equity', path: 'equities', list: 'listEquities', get: 'getEquity', noun: 'equities' },
   { kind: 'index', path: 'indices', list: 'listIndices', get: 'getIndex', noun: 'indices' },
   { kind: 'fund', path: 'funds', list: 'listFunds', get: 'getFund', noun: 'funds' },
@@ -24,10 +24,10 @@ const KINDS: { kind: InstrumentKind; path: string; list: string; get: string; no
 /** listEquities/getEquity, listIndices/getIndex, listFunds/getFund: one instrument schema for all. */
 export default async function instrumentRoutes(app: App) {
   const { catalog } = app.svc;
-  for (const k of KINDS) {
+  for (const k of ROUTES) {
     const query = {
       market: Type.Optional(marketQuery),
-      ...(k.kind === 'equity' ? { board: Type.Optional(boardQuery) } : {}),
+      ...(KINDS[k.kind].board ? { board: Type.Optional(boardQuery) } : {}),
       code: Type.Optional(Type.String({ minLength: 1, maxLength: 16, pattern: PRINTABLE, description: 'Exact exchange code, e.g. 600519.' })),
       name: Type.Optional(Type.String({ minLength: 1, maxLength: 64, pattern: PRINTABLE, description: 'Case-insensitive substring of the name.' })),
     };
