@@ -13,6 +13,7 @@ import { epochToMarketDate } from '../lib/time.js';
 import type { BulkSession, Store } from '../store/types.js';
 import { dailyPackKey, decodePack, mergePacks, PendingPack, RECORD_BYTES } from '../store/packs.js';
 import { DERIVATIONS } from './registry.js';
+import { versionsText } from './derivation.js';
 
 /** A packed bar table. */
 interface PackedTable {
@@ -318,7 +319,7 @@ export function checkBarPacks(store: Store, maxProblems = 20): Promise<BarPackCh
     }
     for (const d of DERIVATIONS) {
       const [stored, version] = [await d.stored(s), d.version()];
-      if (stored !== version) problem(`${d.name}: ${stored === null ? 'no stored version' : `stored version ${stored}`}, code version ${version} (mds migrate rebuilds it)`);
+      if (stored !== version) problem(`${d.name}: ${versionsText(stored, version)} (mds migrate rebuilds it)`);
       res.derived[d.name] = { stored, version, compared: await d.check(s, problem), unit: d.unit };
     }
     return res;

@@ -17,7 +17,7 @@ import type { Bar } from '../market/types.js';
 import { decodeBars } from '../store/packs.js';
 import type { BulkSession } from '../store/types.js';
 import { DAILY_PACKS, instruments, packBatches, storedInRange, type PageInstrument } from './daily-packs.js';
-import { fixtureVersion, metaValue, setMeta, type Derivation } from './derivation.js';
+import { versionedInMeta } from './derivation.js';
 import { FIXTURE } from './fixture.js';
 
 /** The page table (keyed by inst and month, as the daily packs). */
@@ -79,22 +79,11 @@ export function barPagesOutput(render: typeof renderPage = renderPage): string {
   return FIXTURE.flatMap((f) => f.packs.map(([, n, data]) => render(data, n, f.meta, renderer))).join('\n');
 }
 
-const META = 'bar_pages';
-
 /** Bar pages as a derivation (registry.ts); the version is in `meta` as `bar_pages`. */
-export const BAR_PAGES: Derivation = {
-  name: META,
-  unit: 'pages',
-  version: fixtureVersion(() => barPagesOutput()),
-  stored: (s) => metaValue(s, META),
-  write: writePages,
-  async rebuild(s) {
-    const pages = await rebuildPages(s);
-    await setMeta(s, META, BAR_PAGES.version());
-    return pages;
-  },
+export const BAR_PAGES = versionedInMeta({
+  name: 'bar_pages', unit: 'pages', output: () => barPagesOutput(), write: writePages, make: rebuildPages,
   check: checkPages,
-};
+});
 
 /**
  * Checks, in session `s`, that every pack has its page, rendered from it as the code renders

@@ -1,4 +1,5 @@
 import { createHash } from 'node:crypto';
+import { metaValue, setMeta } from '../store/meta.js';
 import type { BulkSession } from '../store/types.js';
 
 /**
@@ -48,13 +49,26 @@ export function fixtureVersion(output: () => string): () => string {
   return () => (v ??= versionOf(output()));
 }
 
-/** The value of `meta` key `key` in session `s`, or null. */
-export async function metaValue(s: BulkSession, key: string): Promise<string | null> {
-  const [row] = await s.queryRows('select value from meta where key = ?', [key]);
-  return row === undefined ? null : String(row[0]);
-}
+/** "stored version 2, code version 3f9a1c2b" (or "no stored version, …"): why a derivation is rebuilt. */
+export const versionsText = (stored: string | null, version: string): string =>
+  `${stored === null ? 'no stored version' : `stored version ${stored}`}, code version ${version}`;
 
-/** Sets `meta` key `key` to `value` in session `s`. */
-export async function setMeta(s: BulkSession, key: string, value: string): Promise<void> {
-  await s.query('insert into meta (key, value) values (?, ?) on conflict (key) do update set value = excluded.value', [key, value]);
+/**
+ * A derivation whose version is kept in `meta` under its name: versioned by `output` (its code's
+ * output over the fixture, fixtureVersion), made again by `make` (which returns what it made),
+ * after which the code's version is recorded.
+ */
+export function versionedInMeta(d: Pick<Derivation, 'name' | 'unit' | 'write' | 'check'> & {
+  output: () => string; make: (s: BulkSession) => Promise<number>;
+}): Derivation {
+  const version = fixtureVersion(d.output);
+  return {
+    name: d.name, unit: d.unit, version, write: d.write, check: d.check,
+    stored: (s) => metaValue(s, d.name),
+    async rebuild(s) {
+      const made = await d.make(s);
+      await setMeta(s, d.name, version());
+      return made;
+    },
+  };
 }

@@ -9,11 +9,10 @@
  * its 1m bars derive.
  */
 import type { BulkSession, UpsertTarget } from '../store/types.js';
-import { fixtureVersion, metaValue, setMeta, type Derivation } from './derivation.js';
+import { versionedInMeta } from './derivation.js';
 import { CHUNK, chunks, derivedRow, storedMinutes } from './derived-daily.js';
 import { MINUTE_FIXTURE } from './fixture.js';
 
-const META = 'derived_daily';
 const FIELDS = ['open', 'high', 'low', 'close', 'volume', 'amount'];
 const DAILY: UpsertTarget = { table: 'bars_1d', columns: ['inst', 'date', ...FIELDS], key: ['inst', 'date'] };
 
@@ -63,15 +62,6 @@ async function checkDerived(s: BulkSession, problem: (p: string) => void): Promi
   return right;
 }
 
-export const DERIVED_DAILY: Derivation = {
-  name: META,
-  unit: 'days',
-  version: fixtureVersion(() => derivedDailyOutput()),
-  stored: (s) => metaValue(s, META),
-  async rebuild(s) {
-    const days = await rebuildDerived(s);
-    await setMeta(s, META, DERIVED_DAILY.version());
-    return days;
-  },
-  check: checkDerived,
-};
+export const DERIVED_DAILY = versionedInMeta({
+  name: 'derived_daily', unit: 'days', output: () => derivedDailyOutput(), make: rebuildDerived, check: checkDerived,
+});

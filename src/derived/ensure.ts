@@ -1,5 +1,5 @@
 import type { Store } from '../store/types.js';
-import type { Derivation } from './derivation.js';
+import { versionsText, type Derivation } from './derivation.js';
 import { DERIVATIONS } from './registry.js';
 
 /** A derivation made again by `ensureDerived`, and why: its stored version was not the code's. */
@@ -48,6 +48,5 @@ export async function ensureDerived(store: Store): Promise<Rebuilt[]> {
 
 /** A rebuild as one line: "bar_pages: stored version 2, code version 3f9a1c2b: rebuilt 1,234 pages in 0.8 s". */
 export function describeRebuilt(r: Rebuilt): string {
-  return `${r.name}: ${r.stored === null ? 'no stored version' : `stored version ${r.stored}`}, code version ${r.version}: `
-    + `rebuilt ${r.count.toLocaleString('en-US')} ${r.unit} in ${r.seconds.toFixed(1)} s`;
+  return `${r.name}: ${versionsText(r.stored, r.version)}: rebuilt ${r.count.toLocaleString('en-US')} ${r.unit} in ${r.seconds.toFixed(1)} s`;
 }

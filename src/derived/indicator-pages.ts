@@ -26,10 +26,10 @@ import { INDICATOR_IDS, INDICATORS, seriesFromBars, type IndicatorId } from '../
 import type { Bar } from '../market/types.js';
 import { KINDS } from '../market/kinds.js';
 import { decodeBars } from '../store/packs.js';
-import { bumpDataVersion, INDICATOR_PAGES_KEY, parseIndicatorSetting } from '../store/meta.js';
+import { bumpDataVersion, INDICATOR_PAGES_KEY, metaValue, parseIndicatorSetting, setMeta } from '../store/meta.js';
 import type { BulkSession, Store } from '../store/types.js';
 import { DAILY_PACKS as PACKS, instruments, packBatches, type PageInstrument } from './daily-packs.js';
-import { fixtureVersion, metaValue, setMeta, type Derivation } from './derivation.js';
+import { fixtureVersion, type Derivation } from './derivation.js';
 import { FIXTURE } from './fixture.js';
 
 const TABLE = 'indicator_pages', META = INDICATOR_PAGES_KEY;

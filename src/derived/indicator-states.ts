@@ -22,7 +22,7 @@ import type { Bar } from '../market/types.js';
 import { decodeBars } from '../store/packs.js';
 import type { BulkSession } from '../store/types.js';
 import { DAILY_PACKS as PACKS, packBatches, storedInRange } from './daily-packs.js';
-import { fixtureVersion, metaValue, setMeta, type Derivation } from './derivation.js';
+import { versionedInMeta } from './derivation.js';
 import { FIXTURE } from './fixture.js';
 
 const WRITE_ROWS = 200;
@@ -139,22 +139,11 @@ export function indicatorStatesOutput(fold: typeof foldPack = foldPack): string 
   }).join('\n');
 }
 
-const META = 'indicator_states';
-
 /** Indicator states as a derivation (registry.ts); the version is in `meta` as `indicator_states`. */
-export const INDICATOR_STATES: Derivation = {
-  name: META,
-  unit: 'packs',
-  version: fixtureVersion(() => indicatorStatesOutput()),
-  stored: (s) => metaValue(s, META),
-  write: writeStates,
-  async rebuild(s) {
-    const packs = await rebuildStates(s);
-    await setMeta(s, META, INDICATOR_STATES.version());
-    return packs;
-  },
+export const INDICATOR_STATES = versionedInMeta({
+  name: 'indicator_states', unit: 'packs', output: () => indicatorStatesOutput(), write: writeStates, make: rebuildStates,
   check: checkStates,
-};
+});
 
 /**
  * Checks, in session `s`, that every daily pack holds states, equal to folding the packs now;

@@ -8,6 +8,7 @@ import type { Analytics } from './analytics.js';
 import { readBars, readDailyPage, readMinutePage } from './bars.js';
 import { closeEpoch } from '../market/sessions.js';
 import { rowPage, type FetchedPage, type PagePlan } from './plan.js';
+import type { PageRequest } from '../store/readers/page.js';
 
 /**
  * The cursor key of bars and indicator points: the bar's end instant (epoch seconds), then the
@@ -55,6 +56,9 @@ export function storedPage(records: Slices, after: BarKey | null, ts: (key: numb
   return { records, key: (i) => [ts(records.keys[i]), basis] };
 }
 
+/** The end instant of the cursor's bar: what a page reads after (null on the first page). */
+export const afterTs = (p: PageRequest<BarKey>): number | null => (p.after ? p.after[0] : null);
+
 /** A 1m record's stored key is its end instant already. */
 const asStored = (ts: number) => ts;
 
@@ -66,14 +70,14 @@ export function planBars(src: BarSources, ask: BarAsk): BarPlan {
   if (adjustment === 'none' && interval === '1d') {
     return {
       path: 'daily-pages', adjustment,
-      fetch: async (p) => storedPage(await readDailyPage(marketData, inst.inst, window, p.after ? p.after[0] : null, p.limit), p.after, closeEpoch),
+      fetch: async (p) => storedPage(await readDailyPage(marketData, inst.inst, window, afterTs(p), p.limit), p.after, closeEpoch),
     };
   }
   if (adjustment === 'none' && interval === '1m') {
     const write = barFieldsWriter(inst.id, inst.kind, '1m', 'none');
     return {
       path: 'minute-packs', adjustment,
-      fetch: async (p) => storedPage(await readMinutePage(marketData, inst.inst, window, p.after ? p.after[0] : null, p.limit, write), p.after, asStored),
+      fetch: async (p) => storedPage(await readMinutePage(marketData, inst.inst, window, afterTs(p), p.limit, write), p.after, asStored),
     };
   }
   const write = barWriter(inst.id, inst.kind, interval, adjustment);
@@ -81,7 +85,7 @@ export function planBars(src: BarSources, ask: BarAsk): BarPlan {
     path: interval === '1d' || interval === '1m' ? 'adjusted-rows' : 'aggregated-rows', adjustment,
     fetch: async (p) => {
       const adj = await analytics.adjuster(inst, adjustment, p.after ? p.after[1] : null);
-      const bars = await readBars(marketData, inst.inst, interval, window, p.after ? p.after[0] : null, p.limit, adj.apply);
+      const bars = await readBars(marketData, inst.inst, interval, window, afterTs(p), p.limit, adj.apply);
       return rowPage(bars, (b): BarKey => [b.ts, adj.basis], write);
     },
   };

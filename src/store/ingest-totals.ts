@@ -1,4 +1,5 @@
 import type { BulkSession, Store, UpsertCounts } from './types.js';
+import { metaValue, setMeta } from './meta.js';
 
 /** The running totals of the successful ingests into a store (meta `ingest_totals`, JSON). */
 export interface IngestTotals {
@@ -17,16 +18,16 @@ export const INGEST_TOTALS = 'ingest_totals';
  * whole, totals included (docs/operations.md, "Metrics": watch `mds ingest`'s exit code).
  */
 export async function recordIngest(s: BulkSession, datasets: (UpsertCounts & { dataset: string })[], at = new Date()): Promise<void> {
-  const [row] = await s.queryRows('select value from meta where key = ?', [INGEST_TOTALS]);
+  const stored = await metaValue(s, INGEST_TOTALS);
   let totals: IngestTotals = { runs: 0, last_at: '', rows: {} };
-  try { if (row) totals = JSON.parse(String(row[0])) as IngestTotals; } catch { /* unreadable: start again */ }
+  try { if (stored !== null) totals = JSON.parse(stored) as IngestTotals; } catch { /* unreadable: start again */ }
   totals.runs++;
   totals.last_at = at.toISOString();
   for (const d of datasets) {
     const t = totals.rows[d.dataset] ??= { inserted: 0, updated: 0, unchanged: 0 };
     t.inserted += d.inserted; t.updated += d.updated; t.unchanged += d.unchanged;
   }
-  await s.query('insert into meta (key, value) values (?, ?) on conflict (key) do update set value = excluded.value', [INGEST_TOTALS, JSON.stringify(totals)]);
+  await setMeta(s, INGEST_TOTALS, JSON.stringify(totals));
 }
 
 /** The store's ingest totals; null before the first successful ingest. */

@@ -8,8 +8,19 @@ import type { BulkSession } from './types.js';
  */
 export async function bumpDataVersion(s: BulkSession): Promise<string> {
   const version = `${Date.now().toString(36)}-${randomBytes(4).toString('hex')}`;
-  await s.query('insert into meta (key, value) values (?, ?) on conflict (key) do update set value = excluded.value', ['data_version', version]);
+  await setMeta(s, 'data_version', version);
   return version;
+}
+
+/** The value of `meta` key `key` in session `s`, or null. */
+export async function metaValue(s: BulkSession, key: string): Promise<string | null> {
+  const [row] = await s.queryRows('select value from meta where key = ?', [key]);
+  return row === undefined ? null : String(row[0]);
+}
+
+/** Sets `meta` key `key` to `value` in session `s`. */
+export async function setMeta(s: BulkSession, key: string, value: string): Promise<void> {
+  await s.query('insert into meta (key, value) values (?, ?) on conflict (key) do update set value = excluded.value', [key, value]);
 }
 
 /** The `meta` key of the precomputed indicators' setting (derived/indicator-pages.ts). */
