@@ -9,7 +9,7 @@ import { listenMetrics, Metrics, versionTime } from '../src/http/plugins/metrics
 import { recordIngest } from '../src/store/ingest-totals.js';
 import { bumpDataVersion } from '../src/store/meta.js';
 import { harness, STORES, TINY_DEMO } from './helpers.js';
-import { mds } from './ingest-helpers.js';
+import { exited, mds } from './ingest-helpers.js';
 import { freePort, serve, type Served } from './serve-helpers.js';
 
 /** The value of the sample `name{labels}` in Prometheus text, or undefined. */
@@ -134,6 +134,36 @@ describe('the metrics listener', () => {
     expect(() => loadConfig({ RATE_LIMIT_WINDOW: '0' })).toThrow('RATE_LIMIT_WINDOW must be a positive integer, got 0');
     expect(loadConfig({ RATE_LIMIT: '5' })).toMatchObject({ rateLimit: 5, rateLimitAnon: 5, rateLimitWindowS: 1, redisUrl: null, redisKeyPrefix: 'mds:rl:' });
   });
+});
+
+describe('metrics of a server with one process (the default WORKERS=1)', () => {
+  const dir = mkdtempSync(join(tmpdir(), 'mds-metrics-'));
+  const file = join(dir, 'store.sqlite');
+  let served: Served | null = null;
+  afterAll(async () => { await served?.stop(); rmSync(dir, { recursive: true, force: true }); });
+
+  it('are served on METRICS_PORT, count the requests, and the server exits 0 on SIGTERM', async () => {
+    const created = await mds(file, 'keys', 'create', '--name', 'metrics');
+    expect(created.code, created.stderr).toBe(0);
+    const key = created.stdout.trim();
+    const metricsPort = await freePort();
+    served = await serve({ DATABASE_URL: file, METRICS_PORT: String(metricsPort) });
+    expect(served.stderr()).toContain('with 1 worker');
+    for (let i = 0; i < 3; i++) {
+      const r = await fetch(`${served.base}/api/v1/markets`, { headers: { 'x-api-key': key }, signal: AbortSignal.timeout(8000) });
+      expect(r.status).toBe(200);
+    }
+    expect((await fetch(`${served.base}/api/v1/markets`, { signal: AbortSignal.timeout(8000) })).status).toBe(401);
+    const res = await fetch(`http://127.0.0.1:${metricsPort}/metrics`, { signal: AbortSignal.timeout(8000) });
+    const text = await res.text();
+    expect(res.status, served.stderr()).toBe(200);
+    expect(sample(text, 'mds_http_requests_total{operation="listMarkets",status="200"}')).toBe(3);
+    expect(sample(text, 'mds_http_requests_total{operation="listMarkets",status="401"}')).toBe(1);
+    served.child.kill('SIGTERM');
+    expect(await exited(served.child), served.stderr()).toEqual({ code: 0, signal: null });
+    // The metrics listener closed with the server.
+    await expect(fetch(`http://127.0.0.1:${metricsPort}/metrics`, { signal: AbortSignal.timeout(8000) })).rejects.toThrow();
+  }, 120_000);
 });
 
 describe('metrics of a server with two workers', () => {

@@ -88,9 +88,10 @@ async function serveOne(cfg: Config, demo: boolean): Promise<{ firstKey?: string
   // The primary asks for this when a replacement worker starts listening (see main).
   process.on('message', (m: { mds?: string } | null) => { if (m?.mds === 'recycle') connections.recycle(); });
   const held = cluster.isWorker ? null : await describeDemo(opened.store);
-  await app.listen({ host: cfg.host, port: cfg.port });
-  // One process: it serves its own metrics (a cluster's primary serves the workers', see main).
+  // One process: it serves its own metrics (a cluster's primary serves the workers', see main);
+  // before listening, since the listener is closed by an onClose hook of `app`.
   if (metrics && !cluster.isWorker) await startMetrics.single(cfg, metrics, app);
+  await app.listen({ host: cfg.host, port: cfg.port });
   return { firstKey: opened.firstKey, held };
 }
 
