@@ -11,9 +11,10 @@ interface RawResponse { status: number; headers: Record<string, string>; body: a
 
 /**
  * Writes `request` (whole, or only its start: a client that stops half-way through its headers)
- * on a new connection and reads the response until the server closes it, bounded in time.
+ * on a new connection and reads until the server closes it, bounded in time: the responses in
+ * the order they came.
  */
-function raw(port: number, request: string | Buffer, limitMs = 8000): Promise<RawResponse> {
+function exchange(port: number, request: string | Buffer, limitMs = 8000): Promise<RawResponse[]> {
   return new Promise((resolve, reject) => {
     const socket = connect(port, '127.0.0.1');
     const chunks: Buffer[] = [];
@@ -22,17 +23,50 @@ function raw(port: number, request: string | Buffer, limitMs = 8000): Promise<Ra
     socket.on('error', () => { /* the server may reset after answering */ });
     socket.on('close', () => {
       clearTimeout(timer);
-      const text = Buffer.concat(chunks).toString('utf8');
-      const split = text.indexOf('\r\n\r\n');
-      if (split < 0) { reject(new Error(`no HTTP response: ${JSON.stringify(text.slice(0, 200))}`)); return; }
-      const [line, ...lines] = text.slice(0, split).split('\r\n');
-      const headers = Object.fromEntries(lines.map((l) => [l.slice(0, l.indexOf(':')).toLowerCase(), l.slice(l.indexOf(':') + 1).trim()]));
-      let body: any = null;
-      try { body = JSON.parse(text.slice(split + 4)); } catch { body = text.slice(split + 4); }
-      resolve({ status: Number(line.split(' ')[1]), headers, body });
+      try { resolve(parseResponses(Buffer.concat(chunks).toString('latin1'))); } catch (e) { reject(e); }
     });
     socket.write(request);
   });
+}
+
+/** HTTP/1.1 responses one after the other (bodies by content-length or chunked; none on 1xx). */
+function parseResponses(text: string): RawResponse[] {
+  const out: RawResponse[] = [];
+  let at = 0;
+  while (at < text.length) {
+    const split = text.indexOf('\r\n\r\n', at);
+    if (split < 0) throw new Error(`no HTTP response: ${JSON.stringify(text.slice(at, at + 200))}`);
+    const [line, ...lines] = text.slice(at, split).split('\r\n');
+    const headers = Object.fromEntries(lines.map((l) => [l.slice(0, l.indexOf(':')).toLowerCase(), l.slice(l.indexOf(':') + 1).trim()]));
+    const status = Number(line.split(' ')[1]);
+    at = split + 4;
+    let raw = '';
+    if (headers['transfer-encoding'] === 'chunked') {
+      for (;;) {
+        const eol = text.indexOf('\r\n', at);
+        const size = parseInt(text.slice(at, eol), 16);
+        at = eol + 2 + size + 2;
+        if (size === 0) break;
+        raw += text.slice(eol + 2, eol + 2 + size);
+      }
+    } else if (status >= 200) {
+      const length = Number(headers['content-length'] ?? text.length - at);
+      raw = text.slice(at, at + length);
+      at += length;
+    }
+    let body: any = null;
+    const utf8 = Buffer.from(raw, 'latin1').toString('utf8');
+    try { body = JSON.parse(utf8); } catch { body = utf8; }
+    out.push({ status, headers, body });
+  }
+  return out;
+}
+
+/** The one response to `request` on a new connection (see `exchange`). */
+async function raw(port: number, request: string | Buffer, limitMs = 8000): Promise<RawResponse> {
+  const responses = await exchange(port, request, limitMs);
+  expect(responses.map((r) => r.status)).toHaveLength(1);
+  return responses[0];
 }
 
 /** An ErrorResponse (CONTRACT §4) for `status` whose request id is the x-request-id header, no internals. */
@@ -81,6 +115,75 @@ describe('requests refused before routing, over a socket', () => {
     expectErrorResponse(relative, 400, 'invalid_parameter');
     const garbage = await raw(port, 'HELLO\r\n\r\n');
     expectErrorResponse(garbage, 400, 'invalid_parameter');
+  });
+
+  it('answers every request pipelined before one Node refuses, in order, then the 400, then closes', async () => {
+    const version = (await raw(port, 'GET /api/v1/system/version HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n')).body;
+    const markets = (await raw(port, `GET /api/v1/markets HTTP/1.1\r\nHost: x\r\nX-API-Key: ${h.key}\r\nConnection: close\r\n\r\n`)).body;
+    expect(version).toHaveProperty('name', 'market-data-service');
+    expect(markets).toHaveProperty('data');
+    const responses = await exchange(port, 'GET /api/v1/system/version HTTP/1.1\r\nHost: x\r\n\r\n'
+      + `GET /api/v1/markets HTTP/1.1\r\nHost: x\r\nX-API-Key: ${h.key}\r\n\r\nHELLO\r\n\r\n`);
+    expect(responses.map((r) => r.status)).toEqual([200, 200, 400]);
+    expect(responses[0].body).toEqual(version);
+    expect(responses[1].body).toEqual(markets);
+    expectErrorResponse(responses[2], 400, 'invalid_parameter');
+    expect(responses[2].headers.connection).toBe('close');
+    expect(new Set(responses.map((r) => r.headers['x-request-id'])).size).toBe(3);
+    // The same before a request line of an unknown version (505) and before headers over 16 KiB (431).
+    const [ok, refused] = await exchange(port, 'GET /api/v1/system/version HTTP/1.1\r\nHost: x\r\n\r\nGET / HTTP/3.0\r\nHost: x\r\n\r\n');
+    expect(ok.body).toEqual(version);
+    expectErrorResponse(refused, 505, 'http_version_not_supported');
+    const [ok2, big] = await exchange(port, `GET /api/v1/system/version HTTP/1.1\r\nHost: x\r\n\r\nGET / HTTP/1.1\r\nX-Big: ${'a'.repeat(17 * 1024)}\r\n\r\n`);
+    expect(ok2.body).toEqual(version);
+    expectErrorResponse(big, 431, 'headers_too_large');
+  });
+
+  it('answers a request without Host, with two Host lines or an invalid Host with 400 as ErrorResponse (RFC 9112 §3.2)', async () => {
+    const health = 'GET /api/v1/system/health';
+    expectErrorResponse(await raw(port, `${health} HTTP/1.1\r\n\r\n`), 400, 'invalid_parameter');
+    expectErrorResponse(await raw(port, `${health} HTTP/1.1\r\nHost: x\r\nHost: y\r\nConnection: close\r\n\r\n`), 400, 'invalid_parameter');
+    expectErrorResponse(await raw(port, `${health} HTTP/1.1\r\nHost: x\r\nhost: x\r\nConnection: close\r\n\r\n`), 400, 'invalid_parameter');
+    expectErrorResponse(await raw(port, `${health} HTTP/1.1\r\nHost: a b\r\nConnection: close\r\n\r\n`), 400, 'invalid_parameter');
+    // The key is checked first on protected paths, as for every refusal.
+    expectErrorResponse(await raw(port, 'GET /api/v1/markets HTTP/1.1\r\nHost: x\r\nHost: y\r\nConnection: close\r\n\r\n'), 401, 'missing_api_key');
+    // HTTP/1.0 needs no Host; a host with a port, an IPv6 literal: served.
+    expect((await raw(port, `${health} HTTP/1.0\r\n\r\n`)).status).toBe(200);
+    expect((await raw(port, `${health} HTTP/1.1\r\nHost: 127.0.0.1:8080\r\nConnection: close\r\n\r\n`)).status).toBe(200);
+    expect((await raw(port, `${health} HTTP/1.1\r\nHost: [::1]:8080\r\nConnection: close\r\n\r\n`)).status).toBe(200);
+  });
+
+  it('answers an Expect other than 100-continue with 417, and a version other than 1.x with 505, as ErrorResponse', async () => {
+    const health = 'GET /api/v1/system/health';
+    expectErrorResponse(await raw(port, `${health} HTTP/1.1\r\nHost: x\r\nExpect: foo\r\nConnection: close\r\n\r\n`), 417, 'expectation_failed');
+    const cont = await exchange(port, `${health} HTTP/1.1\r\nHost: x\r\nExpect: 100-continue\r\nConnection: close\r\n\r\n`);
+    expect(cont.map((r) => r.status)).toEqual([100, 200]);
+    for (const version of ['HTTP/2.0', 'HTTP/0.9', 'HTTP/3.0', 'HTTP/1.2']) {
+      expectErrorResponse(await raw(port, `${health} ${version}\r\nHost: x\r\nConnection: close\r\n\r\n`), 505, 'http_version_not_supported');
+    }
+  });
+
+  it('answers CONNECT, which Node hands to no route, with 405 as ErrorResponse', async () => {
+    const r = await raw(port, 'CONNECT example.com:443 HTTP/1.1\r\nHost: example.com:443\r\n\r\n');
+    expectErrorResponse(r, 405, 'method_not_allowed');
+    expect(r.headers.allow).toBe('GET, HEAD');
+  });
+
+  it('never serves a file outside the docs\' static folder: 404 as ErrorResponse, status line and body agreeing', async () => {
+    const asset = await raw(port, 'GET /docs/static/swagger-initializer.js HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n');
+    expect(asset.status).toBe(200);
+    for (const path of ['../../package.json', '%2e%2e/%2e%2e/package.json', '%2e%2e%2f%2e%2e%2fpackage.json', '..%2f..%2fpackage.json',
+      '..%5c..%5cpackage.json', '%2E%2E/%2E%2E/%2E%2E/%2E%2E/%2E%2E/etc/passwd', './../../package.json', '..']) {
+      const r = await raw(port, `GET /docs/static/${path} HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n`);
+      expectErrorResponse(r, 404, 'not_found');
+      expect(JSON.stringify(r.body), path).not.toContain('market-data-service');
+    }
+  });
+
+  it('answers the static files\' conditional and range refusals with status line and body agreeing', async () => {
+    const file = 'GET /docs/static/swagger-ui.css HTTP/1.1\r\nHost: x\r\nConnection: close\r\n';
+    expectErrorResponse(await raw(port, `${file}If-Match: "other"\r\n\r\n`), 412, 'precondition_failed');
+    expectErrorResponse(await raw(port, `${file}Range: bytes=999999999-\r\n\r\n`), 416, 'range_not_satisfiable');
   });
 });
 

@@ -9,7 +9,7 @@ import { listenMetrics, Metrics, versionTime } from '../src/http/plugins/metrics
 import { recordIngest } from '../src/store/ingest-totals.js';
 import { bumpDataVersion } from '../src/store/meta.js';
 import { harness, STORES, TINY_DEMO } from './helpers.js';
-import { mds } from './ingest-helpers.js';
+import { exited, mds } from './ingest-helpers.js';
 import { freePort, serve, type Served } from './serve-helpers.js';
 
 /** The value of the sample `name{labels}` in Prometheus text, or undefined. */
@@ -136,27 +136,49 @@ describe('the metrics listener', () => {
   });
 });
 
-describe('metrics of a server with two workers', () => {
+/**
+ * `mds serve` with METRICS_PORT and `workers` processes (1, the default: the process serves its
+ * own; more: the primary sums the workers'): `n` keyed requests, then one scrape, as text.
+ */
+describe.each([1, 2])('metrics of a server with WORKERS=%i', (workers) => {
   const dir = mkdtempSync(join(tmpdir(), 'mds-metrics-'));
   const file = join(dir, 'store.sqlite');
   let served: Served | null = null;
+  let metricsPort = 0;
   afterAll(async () => { await served?.stop(); rmSync(dir, { recursive: true, force: true }); });
 
-  it('are the sum over the workers, scraped from the primary', async () => {
+  /** Starts the server, sends `n` keyed requests and one without a key, and scrapes /metrics. */
+  async function scrapeAfter(n: number): Promise<string> {
     const created = await mds(file, 'keys', 'create', '--name', 'metrics');
     expect(created.code, created.stderr).toBe(0);
     const key = created.stdout.trim();
-    const metricsPort = await freePort();
-    served = await serve({ DATABASE_URL: file, WORKERS: '2', METRICS_PORT: String(metricsPort) });
-    for (let i = 0; i < 8; i++) {
+    metricsPort = await freePort();
+    served = await serve({ DATABASE_URL: file, WORKERS: String(workers), METRICS_PORT: String(metricsPort) });
+    expect(served.stderr()).toContain(`with ${workers} worker`);
+    for (let i = 0; i < n; i++) {
       const r = await fetch(`${served.base}/api/v1/markets`, { headers: { 'x-api-key': key }, signal: AbortSignal.timeout(8000) });
       expect(r.status).toBe(200);
     }
+    expect((await fetch(`${served.base}/api/v1/markets`, { signal: AbortSignal.timeout(8000) })).status).toBe(401);
     const res = await fetch(`http://127.0.0.1:${metricsPort}/metrics`, { signal: AbortSignal.timeout(8000) });
     const text = await res.text();
     expect(res.status, served.stderr() + JSON.stringify(served.logs.slice(-5))).toBe(200);
-    expect(sample(text, 'mds_http_requests_total{operation="listMarkets",status="200"}')).toBe(8);
-    expect(sample(text, 'mds_http_request_duration_seconds_count{operation="listMarkets"}')).toBe(8);
+    expect(sample(text, 'mds_http_requests_total{operation="listMarkets",status="200"}')).toBe(n);
+    expect(sample(text, 'mds_http_requests_total{operation="listMarkets",status="401"}')).toBe(1);
+    expect(sample(text, 'mds_http_request_duration_seconds_count{operation="listMarkets"}')).toBe(n + 1);
+    return text;
+  }
+
+  it.runIf(workers === 1)('are served by the process itself, which closes them and exits 0 on SIGTERM', async () => {
+    await scrapeAfter(3);
+    served!.child.kill('SIGTERM');
+    expect(await exited(served!.child), served!.stderr()).toEqual({ code: 0, signal: null });
+    // The metrics listener closed with the server.
+    await expect(fetch(`http://127.0.0.1:${metricsPort}/metrics`, { signal: AbortSignal.timeout(8000) })).rejects.toThrow();
+  }, 120_000);
+
+  it.runIf(workers > 1)('are the sum over the workers, scraped from the primary', async () => {
+    const text = await scrapeAfter(8);
     // Read from the store by each worker: the first worker's value, not a sum.
     expect(text).toMatch(/^mds_data_version_info\{version="[^"]+"\} 1$/m);
   }, 120_000);

@@ -15,7 +15,9 @@ import { Renderer } from '../render/json-bytes.js';
 import { CursorCodec } from '../http/cursor.js';
 import { KeyStore } from '../auth/keys.js';
 import type { App, Services } from '../http/services.js';
-import { clientErrorHandler, frameworkErrors, MAX_PATH_VALUE, refuseOtherMethods, registerErrorHandling } from '../http/plugins/errors.js';
+import { frameworkErrors, MAX_PATH_VALUE, refuse, refuseOtherMethods, registerErrorHandling } from '../http/plugins/errors.js';
+import { clientErrorHandler, framingError, registerHttpEdge } from '../http/plugins/http-edge.js';
+import { trackConnections } from '../http/connections.js';
 import { keyCheck, registerAuth, type KeyCheck } from '../http/plugins/auth.js';
 import { registerRateLimits } from '../http/plugins/rate-limit.js';
 import type { Metrics } from '../http/plugins/metrics.js';
@@ -103,7 +105,11 @@ export async function buildApp(opts: AppOptions): Promise<App> {
     logController: new LogController({ disableRequestLogging: true }),
     trustProxy: trustedProxies(opts.config.trustProxy),
     // Node's limits, stated: request line and headers 16 KiB (431), received within headersTimeout (408).
-    http: { maxHeaderSize: 16 * 1024, headersTimeout: opts.headersTimeout ?? 20_000, connectionsCheckingInterval: Math.min(opts.headersTimeout ?? 20_000, 2000) },
+    // A missing Host is refused on request (http-edge.ts), as ErrorResponse, not by Node.
+    http: {
+      maxHeaderSize: 16 * 1024, headersTimeout: opts.headersTimeout ?? 20_000,
+      connectionsCheckingInterval: Math.min(opts.headersTimeout ?? 20_000, 2000), requireHostHeader: false,
+    },
     clientErrorHandler,
     genReqId: (req) => {
       const given = req.headers['x-request-id'];
@@ -119,6 +125,10 @@ export async function buildApp(opts: AppOptions): Promise<App> {
     // Malformed URLs and overlong path values never reach a route; answered as ErrorResponse.
     frameworkErrors: (err, req, res) => frameworkErrors((r, rep) => checkKey(r, rep))(err, req, res as unknown as FastifyReply),
   }).withTypeProvider<TypeBoxTypeProvider>();
+  // The server's connections: drained by the server process; a client error is answered after
+  // the requests pipelined before it (http-edge.ts).
+  app.decorate('connections', trackConnections(app.server));
+  registerHttpEdge(app);
 
   // With metrics, every store query is timed.
   const store = opts.metrics ? opts.metrics.instrument(opts.store) : opts.store;
@@ -160,6 +170,13 @@ export async function buildApp(opts: AppOptions): Promise<App> {
   turns.holdResponses();
   app.addHook('onRequest', async (req, reply) => {
     reply.header('x-request-id', req.id);
+    const framing = framingError(req.raw);
+    if (framing) {
+      // A client that breaks HTTP's framing: its connection is not kept.
+      reply.header('connection', 'close');
+      await refuse(req, reply, checkKey, framing);
+      return reply;
+    }
     if (req.method !== 'GET' && req.method !== 'HEAD') return otherMethods(req, reply);
     guardPageSize(req.query as Record<string, unknown>);
   });

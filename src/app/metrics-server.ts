@@ -23,7 +23,7 @@ export const startMetrics = {
     return metrics;
   },
 
-  /** The listener of a single-process server, closed with `app`. */
+  /** The listener of a single-process server, closed with `app`: call it before `app` listens (it adds a hook). */
   async single(cfg: Config, metrics: Metrics, app: FastifyInstance): Promise<void> {
     if (cfg.metricsPort === null) return;
     const server = await listenMetrics(cfg.metricsHost, cfg.metricsPort, cfg.metricsToken, () => metrics.text(),

@@ -3,7 +3,6 @@ import pretty from 'pino-pretty';
 import { loadConfig, storeTimeouts, type Config } from './config.js';
 import { buildApp } from './app.js';
 import { openConfiguredStore } from './bootstrap.js';
-import { trackConnections } from '../http/connections.js';
 import { startMetrics } from './metrics-server.js';
 import { describeDemo, type DemoDescription } from '../demo/describe.js';
 
@@ -66,7 +65,7 @@ async function serveOne(cfg: Config, demo: boolean): Promise<{ firstKey?: string
   // An outage of the store: one line when it starts, one when it ends (store/health.ts).
   opened.store.health.log = (level, msg) => app.log[level](msg);
   app.addHook('onClose', async () => { await opened.store.close(); });
-  const connections = trackConnections(app.server);
+  const connections = app.connections;
   let closing = false;
   // Stop accepting, answer the requests in flight, close every other connection at once (idle
   // ones and those still sending their headers), then exit 0; exit 1 if requests are still in
@@ -88,9 +87,10 @@ async function serveOne(cfg: Config, demo: boolean): Promise<{ firstKey?: string
   // The primary asks for this when a replacement worker starts listening (see main).
   process.on('message', (m: { mds?: string } | null) => { if (m?.mds === 'recycle') connections.recycle(); });
   const held = cluster.isWorker ? null : await describeDemo(opened.store);
-  await app.listen({ host: cfg.host, port: cfg.port });
-  // One process: it serves its own metrics (a cluster's primary serves the workers', see main).
+  // One process: it serves its own metrics (a cluster's primary serves the workers', see main);
+  // before listening, since the listener is closed by an onClose hook of `app`.
   if (metrics && !cluster.isWorker) await startMetrics.single(cfg, metrics, app);
+  await app.listen({ host: cfg.host, port: cfg.port });
   return { firstKey: opened.firstKey, held };
 }
 

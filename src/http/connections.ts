@@ -16,6 +16,16 @@ export interface Connections {
   recycle(): void;
   /** Requests being answered now. */
   inFlight(): number;
+  /**
+   * Runs `then` once `socket` has no request being answered (at once when it has none): what is
+   * written after the responses of the requests pipelined before.
+   */
+  afterResponses(socket: Socket, then: () => void): void;
+}
+
+declare module 'fastify' {
+  /** The server's connections (app/app.ts tracks them; the server process drains them). */
+  interface FastifyInstance { connections: Connections }
 }
 
 /** Follows `server`'s connections and the requests each is answering. */
@@ -25,12 +35,15 @@ export function trackConnections(server: Server): Connections {
   const busy = new Map<Socket, number>();
   /** Connections to close after their next response. */
   const closeAfter = new WeakSet<Socket>();
+  /** What to run on a connection when its last request is answered (`afterResponses`). */
+  const whenIdle = new WeakMap<Socket, () => void>();
   let draining = false;
   server.on('connection', (s: Socket) => {
     open.add(s);
     s.once('close', () => { open.delete(s); busy.delete(s); });
   });
-  server.on('request', (req, res) => {
+  // Before the application's listener, so a response can never be finished before it is counted.
+  server.prependListener('request', (req, res) => {
     const s = req.socket;
     busy.set(s, (busy.get(s) ?? 0) + 1);
     if (draining || closeAfter.has(s)) {
@@ -41,6 +54,9 @@ export function trackConnections(server: Server): Connections {
       const n = (busy.get(s) ?? 1) - 1;
       if (n > 0) { busy.set(s, n); return; }
       busy.delete(s);
+      const then = whenIdle.get(s);
+      whenIdle.delete(s);
+      then?.();
       if (draining) s.end();
     });
   });
@@ -56,5 +72,9 @@ export function trackConnections(server: Server): Connections {
       for (const s of open) if (!busy.has(s)) closeAfter.add(s);
     },
     inFlight: () => [...busy.values()].reduce((a, b) => a + b, 0),
+    afterResponses(socket, then) {
+      if (busy.has(socket)) whenIdle.set(socket, then);
+      else then();
+    },
   };
 }

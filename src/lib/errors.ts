@@ -13,10 +13,14 @@ export const ERROR_CODES = {
   not_found: { status: 404, title: 'Not found' },
   method_not_allowed: { status: 405, title: 'Method not allowed' },
   request_timeout: { status: 408, title: 'Request timeout' },
+  precondition_failed: { status: 412, title: 'Precondition failed' },
+  range_not_satisfiable: { status: 416, title: 'Range not satisfiable' },
+  expectation_failed: { status: 417, title: 'Expectation failed' },
   headers_too_large: { status: 431, title: 'Request header fields too large' },
   rate_limited: { status: 429, title: 'Rate limited' },
   internal_error: { status: 500, title: 'Internal error' },
   not_ready: { status: 503, title: 'Not ready' },
+  http_version_not_supported: { status: 505, title: 'HTTP version not supported' },
 } as const;
 
 export type ErrorCode = keyof typeof ERROR_CODES;

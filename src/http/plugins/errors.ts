@@ -1,8 +1,5 @@
-import { randomUUID } from 'node:crypto';
-import { STATUS_CODES } from 'node:http';
-import type { Duplex } from 'node:stream';
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import { ApiError, notFound, renderErrors, type ApiErrorItem } from '../../lib/errors.js';
+import { ApiError, ERROR_CODES, notFound, renderErrors, type ApiErrorItem } from '../../lib/errors.js';
 import { MAX_PAGE_SIZE, windowProblems } from '../params.js';
 import { isProtected, type KeyCheck } from './auth.js';
 
@@ -82,8 +79,8 @@ export function registerErrorHandling(app: FastifyInstance): void {
       status = 400;
       items = [{ code: 'invalid_cursor', parameter: 'page[after]', detail: 'page[after] does not hold a cursor this service issued' }];
     } else if ((err as FastifyError).statusCode && (err as FastifyError).statusCode! < 500) {
-      status = (err as FastifyError).statusCode!;
-      items = [{ code: status === 404 ? 'not_found' : 'invalid_parameter', detail: err.message }];
+      items = [pluginRefusal((err as FastifyError).statusCode!, req, err.message)];
+      status = ERROR_CODES[items[0].code].status;
     } else {
       req.log.error({ err }, 'unhandled error');
       status = 500;
@@ -93,13 +90,30 @@ export function registerErrorHandling(app: FastifyInstance): void {
   });
 
   app.setNotFoundHandler((req, reply) => {
-    reply.code(404).type('application/json').send(renderErrors(
-      [{ code: 'not_found', detail: `No operation at ${req.method} ${req.url.split('?')[0]}` }], req.id));
+    reply.code(404).type('application/json').send(renderErrors([{ code: 'not_found', detail: noOperation(req) }], req.id));
   });
 }
 
+const noOperation = (req: FastifyRequest) => `No operation at ${req.method} ${req.url.split('?')[0]}`;
+
+/**
+ * A 4xx of Fastify or a plugin (in practice the docs' static files, @fastify/static) as the
+ * catalogue error whose status the response gets: a path leading out of the static folder (403
+ * there) names nothing, 404 as any unknown path; an If-Match that fails 412; a Range past the
+ * file 416; anything else 400.
+ */
+function pluginRefusal(statusCode: number, req: FastifyRequest, message: string): ApiErrorItem {
+  switch (statusCode) {
+    case 403: return { code: 'not_found', detail: noOperation(req) };
+    case 404: return { code: 'not_found', detail: message };
+    case 412: return { code: 'precondition_failed', detail: 'A precondition (If-Match, If-Unmodified-Since) does not hold for this file.' };
+    case 416: return { code: 'range_not_satisfiable', detail: 'The Range asked for cannot be served from this file.' };
+    default: return { code: 'invalid_parameter', detail: message };
+  }
+}
+
 /** The key check first on protected paths, then `refusal`; either rendered as ErrorResponse. */
-async function refuse(req: FastifyRequest, reply: FastifyReply, check: KeyCheck, refusal: ApiError): Promise<void> {
+export async function refuse(req: FastifyRequest, reply: FastifyReply, check: KeyCheck, refusal: ApiError): Promise<void> {
   let err = refusal;
   try {
     if (isProtected(req.url)) await check(req, reply);
@@ -144,30 +158,4 @@ export function refuseOtherMethods(app: FastifyInstance, check: KeyCheck) {
       { code: 'method_not_allowed', detail: `${req.method} is not served: the API is read-only, use GET or HEAD` }, { allow: 'GET, HEAD' }));
     return reply;
   };
-}
-
-const CLIENT_ERRORS: Record<string, [number, ApiErrorItem]> = {
-  ERR_HTTP_REQUEST_TIMEOUT: [408, { code: 'request_timeout', detail: 'The request line and headers did not arrive in time.' }],
-  HPE_HEADER_OVERFLOW: [431, { code: 'headers_too_large', detail: 'The request line and headers exceed 16 KiB.' }],
-};
-const MALFORMED: [number, ApiErrorItem] = [400, { code: 'invalid_parameter', detail: 'Malformed request: not a valid HTTP/1.1 request (a target must be an ASCII path starting with /).' }];
-
-/**
- * Node's `clientError`: requests its HTTP parser refuses (headers over 16 KiB, headers not
- * received in time, a malformed request line) never become requests; they are answered here,
- * as ErrorResponse with a generated x-request-id, and the connection is closed.
- */
-export function clientErrorHandler(this: FastifyInstance, err: Error & { code?: string }, socket: Duplex): void {
-  if (err.code === 'ECONNRESET' || socket.destroyed) return;
-  const [status, item] = CLIENT_ERRORS[err.code ?? ''] ?? MALFORMED;
-  const id = randomUUID();
-  this.log.debug({ code: err.code, reqId: id }, 'client error');
-  if (!socket.writable) {
-    socket.destroy();
-    return;
-  }
-  const body = JSON.stringify(renderErrors([item], id));
-  socket.end(`HTTP/1.1 ${status} ${STATUS_CODES[status]}\r\ncontent-type: application/json; charset=utf-8\r\n`
-    + `content-length: ${Buffer.byteLength(body)}\r\nx-request-id: ${id}\r\nconnection: close\r\n\r\n${body}`);
-  setTimeout(() => socket.destroy(), 1000).unref();
 }
