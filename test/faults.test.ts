@@ -147,6 +147,28 @@ describe.skipIf(NO_PRIVATE_PG !== null)('PostgreSQL faults (private cluster)', (
     }
   });
 
+  it('a connection checked out when PostgreSQL terminates its backend: no unhandled error; its next query is StoreUnavailable, the next connection serves', async () => {
+    const store = openStore(cluster.url, { connectMs: 1000, statementMs: 1000, acquireMs: 1000 });
+    const watcher = new pg.Client({ connectionString: cluster.url });
+    await watcher.connect();
+    try {
+      const err = await store.db.connection().execute(async (db) => {
+        const pid = (await sql<{ pid: number }>`select pg_backend_pid() as pid`.execute(db)).rows[0].pid;
+        // Between two queries the connection is the caller's, not the pool's: the 57P01 that the
+        // backend sends as it ends reaches a client the pool does not listen to.
+        expect((await watcher.query('select pg_terminate_backend($1) as ok', [pid])).rows[0].ok).toBe(true);
+        await until('the backend gone', async () => (await watcher.query('select count(*)::int as n from pg_stat_activity where pid = $1', [pid])).rows[0].n === 0);
+        await sleep(200);
+        return sql`select 1`.execute(db).then(() => null, (e: unknown) => e);
+      });
+      expect(err).toBeInstanceOf(StoreUnavailable);
+      expect(await store.select<{ n: number }>('select 1 as n', [])).toEqual([{ n: 1 }]);
+    } finally {
+      await watcher.end();
+      await store.close();
+    }
+  });
+
   it('statement and pool-acquire timeouts fail as StoreUnavailable; bulk transactions (ingest) run without the statement timeout', async () => {
     const store = openStore(cluster.url, { connectMs: 1000, statementMs: 500, acquireMs: 500 });
     try {
