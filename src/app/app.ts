@@ -4,6 +4,7 @@ import { createHash, randomUUID } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import type { Config } from './config.js';
 import type { Store } from '../store/types.js';
+import type { StoreUnavailable } from '../store/health.js';
 import { Catalog } from '../store/catalog.js';
 import { ReferenceReader } from '../store/readers/reference.js';
 import { MarketDataReader } from '../store/readers/market-data.js';
@@ -16,7 +17,7 @@ import { CursorCodec } from '../http/cursor.js';
 import { KeyStore } from '../auth/keys.js';
 import type { App, Services } from '../http/services.js';
 import { clientErrorHandler, frameworkErrors, MAX_PATH_VALUE, refuseOtherMethods, registerErrorHandling } from '../http/plugins/errors.js';
-import { keyCheck, registerAuth, type KeyCheck } from '../http/plugins/auth.js';
+import { isProtected, keyCheck, registerAuth, type KeyCheck } from '../http/plugins/auth.js';
 import { registerRateLimits } from '../http/plugins/rate-limit.js';
 import type { Metrics } from '../http/plugins/metrics.js';
 import { readIngestTotals } from '../store/ingest-totals.js';
@@ -51,6 +52,11 @@ export interface AppOptions {
   metrics?: Metrics;
   /** The clock of the catalog's once-a-second data version check (default Date.now; tests advance theirs). */
   now?: () => number;
+  /**
+   * Why the store is not ready yet (not migrated: PostgreSQL could not be reached at start), or
+   * null: while it is not, every operation but health and version answers it (503 not_ready).
+   */
+  unready?: () => StoreUnavailable | null;
 }
 
 /** Query parameters that look like credentials: their values never reach the logs. */
@@ -83,6 +89,9 @@ function formatsPlugin(ajv: any) {
   ajv.addFormat('date-time', { type: 'string', validate: (s: string) => parseDateTime(s) !== null });
   return ajv;
 }
+
+/** Operations that read the store: every one under /api/ but health and version. */
+const needsStore = (url: string) => isProtected(url) || url.startsWith('/api/v1/system/readiness');
 
 const REQUEST_ID = /^[A-Za-z0-9._:-]{1,128}$/;
 
@@ -160,6 +169,9 @@ export async function buildApp(opts: AppOptions): Promise<App> {
   turns.holdResponses();
   app.addHook('onRequest', async (req, reply) => {
     reply.header('x-request-id', req.id);
+    // Before the key check, which reads the store.
+    const unready = opts.unready?.();
+    if (unready && needsStore(req.url)) throw unready;
     if (req.method !== 'GET' && req.method !== 'HEAD') return otherMethods(req, reply);
     guardPageSize(req.query as Record<string, unknown>);
   });
