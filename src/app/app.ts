@@ -4,6 +4,7 @@ import { createHash, randomUUID } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import type { Config } from './config.js';
 import type { Store } from '../store/types.js';
+import { ApiError } from '../lib/errors.js';
 import type { StoreUnavailable } from '../store/health.js';
 import { Catalog } from '../store/catalog.js';
 import { ReferenceReader } from '../store/readers/reference.js';
@@ -25,7 +26,7 @@ import { registerDocs } from '../http/plugins/docs.js';
 import { registerRequestLog } from '../http/plugins/request-log.js';
 import { registerTurnGate } from '../http/plugins/turns.js';
 import { closedPeriodMaxAge, registerDataTags, registerHttpCache } from '../http/plugins/http-cache.js';
-import { guardPageSize } from '../http/params.js';
+import { controlCharacters, guardPageSize } from '../http/params.js';
 import { serializerPerSchema } from '../http/serializers.js';
 import { ALL_SCHEMAS } from '../http/schemas/registry.js';
 import { parseDate, parseDateTime } from '../lib/time.js';
@@ -184,6 +185,11 @@ export async function buildApp(opts: AppOptions): Promise<App> {
   await app.register(systemRoutes);
   await app.register(async (api) => {
     registerAuth(api, checkKey);
+    // After the key check, before anything reads the store with a value.
+    api.addHook('onRequest', async (req) => {
+      const bad = controlCharacters(req);
+      if (bad.length) throw new ApiError(bad);
+    });
     // What a data response depends on besides the data and the URL: the code and the cursor secret.
     const revision = createHash('sha256').update(`${VERSION}\0${opts.config.cursorSecret}`).digest('base64url');
     registerDataTags(api, { revision, versions: catalog, maxAge });
