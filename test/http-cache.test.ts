@@ -6,6 +6,7 @@ import { join } from 'node:path';
 import { get, harness, STORES, type Harness } from './helpers.js';
 import { ingest } from '../src/ingest/load.js';
 import { DATASETS } from '../src/ingest/registry.js';
+import { StoreUnavailable } from '../src/store/health.js';
 
 describe.each(STORES)('HTTP caching and compression on $name', ({ url }) => {
   let h: Harness;
@@ -51,6 +52,25 @@ describe.each(STORES)('HTTP caching and compression on $name', ({ url }) => {
       expect(other.headers.etag).not.toBe(tag);
       expect(reads.n).toBe(1);
     } finally { md.dailyPage = orig; }
+  });
+
+  it('answers a read that failed for want of the store at once, without reading the data version again', async () => {
+    const md = h.app.svc.marketData;
+    const catalog = h.app.svc.catalog;
+    const [page, version] = [md.dailyPage, catalog.currentVersion];
+    let failed = false, readAfter = 0;
+    md.dailyPage = async () => { failed = true; throw new StoreUnavailable('test: no answer'); };
+    catalog.currentVersion = async () => { if (failed) readAfter++; return version.call(catalog); };
+    try {
+      const r = await get(h, `/api/v1/equities/${eq}/bars?interval=1d&page[size]=3`);
+      expect(r.status).toBe(503);
+      expect(r.body.errors[0].code).toBe('not_ready');
+      expect(failed).toBe(true);
+      expect(readAfter).toBe(0);
+    } finally {
+      md.dailyPage = page;
+      catalog.currentVersion = version;
+    }
   });
 
   it('changes every data ETag when an ingest changes the data', async () => {

@@ -293,6 +293,37 @@ describe.each(STORES)('edge requests on $name', ({ url }) => {
     expect(checked).toBeGreaterThan(100);
   });
 
+  it('refuses a control character in any path or query value with 400 invalid_parameter naming it, on every operation, before any store read', async () => {
+    const bad = (r: any, parameter: string, what: string) => {
+      expectErrorResponse(r, 400, 'invalid_parameter');
+      expect(r.body.errors, what).toEqual([expect.objectContaining({ code: 'invalid_parameter', source: { parameter }, detail: expect.stringContaining('control character') })]);
+    };
+    // As reported: PostgreSQL took the NUL for a bad cursor (400 invalid_cursor), SQLite for an unknown market (404).
+    bad(await get(h, '/api/v1/markets/SH%00'), 'market', 'SH NUL');
+    bad(await get(h, '/api/v1/markets/%00/trading-days'), 'market', 'NUL trading days');
+    expectErrorResponse(await get(h, '/api/v1/markets/SH%00', {}), 401, 'missing_api_key');
+    const doc = (await get(h, '/openapi.json', {})).body;
+    const fill = (template: string) => template.replace('{instrument_id}', eq).replace('{market}', 'SH').replace('{pool_type}', 'strong').replace('{indicator}', 'ma');
+    const families = new Set<string>();
+    for (const [template, item] of Object.entries<any>(doc.paths)) {
+      if (template.startsWith('/api/v1/system/')) continue;
+      for (const op of Object.values<any>(item)) {
+        for (const [i, p] of (op.parameters ?? []).entries()) {
+          const ctl = ['%00', '%01', '%0A', '%1F'][i % 4];
+          if (p.in === 'path') {
+            const value = p.name === 'instrument_id' ? `${eq}${ctl}` : p.name === 'market' ? `SH${ctl}` : `${ctl}x`;
+            bad(await get(h, fill(template.replace(`{${p.name}}`, value))), p.name, `${op.operationId} ${p.name}`);
+          } else if (p.in === 'query') {
+            bad(await get(h, `${fill(template)}?${p.name}=2025${ctl}`), p.name, `${op.operationId} ${p.name}`);
+          }
+        }
+        for (const segment of template.split('/')) families.add(segment);
+      }
+    }
+    // Markets, instruments, bars, indicators, pools, fundamentals among them.
+    for (const f of ['markets', 'equities', 'bars', 'technical-indicators', 'pools', 'dividends', 'income-statements']) expect([...families], f).toContain(f);
+  });
+
   it('declares 304 on every operation of the OpenAPI document', async () => {
     const doc = (await get(h, '/openapi.json', {})).body;
     for (const item of Object.values<any>(doc.paths)) {

@@ -73,12 +73,12 @@ export async function spawnServer(env: Record<string, string>): Promise<Served> 
   return served;
 }
 
-/** GET with a bound on the wait (it throws past `limitMs`): the status, the parsed body and Retry-After. */
+/** GET with a bound on the wait (it throws past `limitMs`): the status, the parsed body, Retry-After and X-Request-Id. */
 export async function probe(url: string, key?: string, limitMs = 8000) {
   const res = await fetch(url, { headers: key ? { 'x-api-key': key } : {}, signal: AbortSignal.timeout(limitMs) });
   const text = await res.text();
   let body: any = null;
   try { body = JSON.parse(text); } catch { /* not JSON */ }
-  return { status: res.status, body, text, retryAfter: res.headers.get('retry-after') };
+  return { status: res.status, body, text, retryAfter: res.headers.get('retry-after'), requestId: res.headers.get('x-request-id') };
 }
 

@@ -4,6 +4,8 @@ import { createHash, randomUUID } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import type { Config } from './config.js';
 import type { Store } from '../store/types.js';
+import { ApiError } from '../lib/errors.js';
+import type { StoreUnavailable } from '../store/health.js';
 import { Catalog } from '../store/catalog.js';
 import { ReferenceReader } from '../store/readers/reference.js';
 import { MarketDataReader } from '../store/readers/market-data.js';
@@ -18,7 +20,7 @@ import type { App, Services } from '../http/services.js';
 import { frameworkErrors, MAX_PATH_VALUE, refuse, refuseOtherMethods, registerErrorHandling } from '../http/plugins/errors.js';
 import { clientErrorHandler, framingError, registerHttpEdge } from '../http/plugins/http-edge.js';
 import { trackConnections } from '../http/connections.js';
-import { keyCheck, registerAuth, type KeyCheck } from '../http/plugins/auth.js';
+import { isProtected, keyCheck, registerAuth, type KeyCheck } from '../http/plugins/auth.js';
 import { registerRateLimits } from '../http/plugins/rate-limit.js';
 import type { Metrics } from '../http/plugins/metrics.js';
 import { readIngestTotals } from '../store/ingest-totals.js';
@@ -26,7 +28,7 @@ import { registerDocs } from '../http/plugins/docs.js';
 import { registerRequestLog } from '../http/plugins/request-log.js';
 import { registerTurnGate } from '../http/plugins/turns.js';
 import { closedPeriodMaxAge, registerDataTags, registerHttpCache } from '../http/plugins/http-cache.js';
-import { guardPageSize } from '../http/params.js';
+import { controlCharacters, guardPageSize } from '../http/params.js';
 import { serializerPerSchema } from '../http/serializers.js';
 import { ALL_SCHEMAS } from '../http/schemas/registry.js';
 import { parseDate, parseDateTime } from '../lib/time.js';
@@ -53,6 +55,11 @@ export interface AppOptions {
   metrics?: Metrics;
   /** The clock of the catalog's once-a-second data version check (default Date.now; tests advance theirs). */
   now?: () => number;
+  /**
+   * Why the store is not ready yet (not migrated: PostgreSQL could not be reached at start), or
+   * null: while it is not, every operation but health and version answers it (503 not_ready).
+   */
+  unready?: () => StoreUnavailable | null;
 }
 
 /** Query parameters that look like credentials: their values never reach the logs. */
@@ -85,6 +92,9 @@ function formatsPlugin(ajv: any) {
   ajv.addFormat('date-time', { type: 'string', validate: (s: string) => parseDateTime(s) !== null });
   return ajv;
 }
+
+/** Operations that read the store: every one under /api/ but health and version. */
+const needsStore = (url: string) => isProtected(url) || url.startsWith('/api/v1/system/readiness');
 
 const REQUEST_ID = /^[A-Za-z0-9._:-]{1,128}$/;
 
@@ -177,6 +187,9 @@ export async function buildApp(opts: AppOptions): Promise<App> {
       await refuse(req, reply, checkKey, framing);
       return reply;
     }
+    // Before the key check, which reads the store.
+    const unready = opts.unready?.();
+    if (unready && needsStore(req.url)) throw unready;
     if (req.method !== 'GET' && req.method !== 'HEAD') return otherMethods(req, reply);
     guardPageSize(req.query as Record<string, unknown>);
   });
@@ -189,6 +202,11 @@ export async function buildApp(opts: AppOptions): Promise<App> {
   await app.register(systemRoutes);
   await app.register(async (api) => {
     registerAuth(api, checkKey);
+    // After the key check, before anything reads the store with a value.
+    api.addHook('onRequest', async (req) => {
+      const bad = controlCharacters(req);
+      if (bad.length) throw new ApiError(bad);
+    });
     // What a data response depends on besides the data and the URL: the code and the cursor secret.
     const revision = createHash('sha256').update(`${VERSION}\0${opts.config.cursorSecret}`).digest('base64url');
     registerDataTags(api, { revision, versions: catalog, maxAge });

@@ -3,6 +3,7 @@ import { basename, dirname, join } from 'node:path';
 import { describeRebuilt } from '../derived/ensure.js';
 import { migrate, openStore } from '../derived/open.js';
 import type { Store, StoreTimeouts } from '../store/types.js';
+import { StoreUnavailable } from '../store/health.js';
 import { Worker } from 'node:worker_threads';
 import type { DemoOptions } from '../demo/generate.js';
 
@@ -41,22 +42,62 @@ async function migrateLogged(store: Store, log: (msg: string) => void): Promise<
   for (const r of (await migrate(store)).rebuilt) log(describeRebuilt(r));
 }
 
-export interface Opened { store: Store; created: boolean; firstKey?: string }
+/**
+ * A PostgreSQL store that could not be reached at start, so not migrated yet: `why()` is the
+ * StoreUnavailable to answer with until it is migrated (null after); `done` settles then, and
+ * rejects if migrating fails for another reason than the store's absence.
+ */
+export interface Unready { why(): StoreUnavailable | null; done: Promise<void> }
+
+export interface Opened { store: Store; created: boolean; firstKey?: string; unready?: Unready }
 
 const isPostgres = (url: string) => /^postgres(ql)?:\/\//.test(url);
+
+/** Migrates PostgreSQL on a store of its own: migrations may run long, so without the request path's statement and acquire timeouts. */
+async function migratePostgres(url: string, connectMs: number, log: (msg: string) => void): Promise<void> {
+  const plain = openStore(url, { connectMs, statementMs: 0, acquireMs: 0 });
+  try { await migrateLogged(plain, log); } finally { await plain.close(); }
+}
+
+/** The wait between tries to migrate a store that cannot be reached. */
+export const MIGRATE_RETRY_MS = 1000;
+
+/** Migrates again every MIGRATE_RETRY_MS until the store can be reached (`first`: why it could not). */
+function migrateOnceReachable(url: string, connectMs: number, first: StoreUnavailable, log: (msg: string) => void): Unready {
+  let why: StoreUnavailable | null = first;
+  log(`the store cannot be reached (${first.reason}); answering 503 not_ready, and migrating as soon as it can be reached`);
+  const done = new Promise<void>((resolve, reject) => {
+    const attempt = () => migratePostgres(url, connectMs, log).then(() => {
+      why = null;
+      log('the store can be reached: migrated, serving');
+      resolve();
+    }, (e: unknown) => {
+      if (!(e instanceof StoreUnavailable)) { reject(e); return; }
+      why = e;
+      setTimeout(attempt, MIGRATE_RETRY_MS).unref();
+    });
+    setTimeout(attempt, MIGRATE_RETRY_MS).unref();
+  });
+  return { why: () => why, done };
+}
 
 /**
  * Opens the configured store, migrating it (`log` hears of each derivation rebuilt). A SQLite
  * file that does not exist yet is built aside with the demo market and an API key, then renamed
- * into place, so a killed first run never leaves a half-built store behind.
+ * into place, so a killed first run never leaves a half-built store behind. With `timeouts`
+ * (the server's request path), PostgreSQL that cannot be reached (StoreUnavailable) fails the
+ * start, unless `waitForStore`: then the store is returned `unready` and migrated once reachable.
  */
 export async function openConfiguredStore(url: string, demo: Partial<DemoOptions> | null,
-  log: (msg: string) => void = () => {}, timeouts?: StoreTimeouts): Promise<Opened> {
+  log: (msg: string) => void = () => {}, timeouts?: StoreTimeouts, waitForStore = false): Promise<Opened> {
   if (isPostgres(url) && timeouts) {
-    // Migrations may run long: on a store of their own, without the request path's timeouts.
-    const plain = openStore(url);
-    try { await migrateLogged(plain, log); } finally { await plain.close(); }
-    return { store: openStore(url, timeouts), created: false };
+    try {
+      await migratePostgres(url, timeouts.connectMs, log);
+      return { store: openStore(url, timeouts), created: false };
+    } catch (e) {
+      if (!(e instanceof StoreUnavailable) || !waitForStore) throw e;
+      return { store: openStore(url, timeouts), created: false, unready: migrateOnceReachable(url, timeouts.connectMs, e, log) };
+    }
   }
   if (isPostgres(url) || url === ':memory:' || existsSync(url) || demo === null) {
     const store = openStore(url);

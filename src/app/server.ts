@@ -5,6 +5,7 @@ import { buildApp } from './app.js';
 import { openConfiguredStore } from './bootstrap.js';
 import { startMetrics } from './metrics-server.js';
 import { describeDemo, type DemoDescription } from '../demo/describe.js';
+import { StoreUnavailable } from '../store/health.js';
 
 /** The start banner: where it listens, what the demo market holds, a key, three requests to try. */
 export function banner(cfg: Config, firstKey: string | undefined, demo: DemoDescription | null, env: NodeJS.ProcessEnv = process.env): string {
@@ -50,11 +51,16 @@ const say = (m: string) => process.stderr.write(m + '\n');
 
 /** One HTTP server over the store; drains on SIGINT/SIGTERM. */
 async function serveOne(cfg: Config, demo: boolean): Promise<{ firstKey?: string; held: DemoDescription | null }> {
+  // PostgreSQL out of reach does not stop the start: the server answers 503 not_ready until it is reached.
   const opened = await openConfiguredStore(cfg.databaseUrl, demo && cfg.demoOnFirstRun ? { seed: cfg.demoSeed } : null, say,
-    storeTimeouts(cfg));
+    storeTimeouts(cfg), true);
+  opened.unready?.done.catch((e) => {
+    say(`mds: ${e instanceof Error ? e.message : String(e)}`);
+    process.exit(1);
+  });
   const metrics = startMetrics.forWorker(cfg);
   const app = await buildApp({
-    config: cfg, store: opened.store,
+    config: cfg, store: opened.store, unready: opened.unready?.why,
     logger: {
       level: cfg.logLevel, redact: ['req.headers["x-api-key"]'],
       // On a terminal: `12:00:01 INFO GET /api/v1/equities 200 1.2 ms`; else one JSON object a line.
@@ -86,7 +92,7 @@ async function serveOne(cfg: Config, demo: boolean): Promise<{ firstKey?: string
   process.on('SIGTERM', () => stop('SIGTERM'));
   // The primary asks for this when a replacement worker starts listening (see main).
   process.on('message', (m: { mds?: string } | null) => { if (m?.mds === 'recycle') connections.recycle(); });
-  const held = cluster.isWorker ? null : await describeDemo(opened.store);
+  const held = cluster.isWorker || opened.unready?.why() ? null : await describeDemo(opened.store);
   // One process: it serves its own metrics (a cluster's primary serves the workers', see main);
   // before listening, since the listener is closed by an onClose hook of `app`.
   if (metrics && !cluster.isWorker) await startMetrics.single(cfg, metrics, app);
@@ -109,7 +115,9 @@ export const restartDelay = (failures: number, first: number) => first * 2 ** Ma
  * at once; when the replacement listens, the other workers close their keep-alive connections
  * after their next response, so that clients reconnect and reach it too. A worker that fails
  * before listening is forked again after a back-off (`restartDelay`: 250 ms doubling to 8 s); after
- * `START_FAILURES` such failures within a minute the primary stops the others and exits 1.
+ * `START_FAILURES` such failures within a minute the primary stops the others and exits 1. PostgreSQL
+ * out of reach is no such failure: the primary and the workers start all the same, the workers
+ * answering 503 not_ready until they have migrated it (bootstrap.ts, `waitForStore`).
  */
 export async function main(cfg: Config = loadConfig()): Promise<void> {
   if (cfg.workers <= 1) {
@@ -121,9 +129,17 @@ export async function main(cfg: Config = loadConfig()): Promise<void> {
     await serveOne(cfg, false);
     return;
   }
-  const opened = await openConfiguredStore(cfg.databaseUrl, cfg.demoOnFirstRun ? { seed: cfg.demoSeed } : null, say);
-  const held = await describeDemo(opened.store);
-  await opened.store.close();
+  // The workers migrate a store that cannot be reached now once it can (serveOne).
+  let held: DemoDescription | null = null;
+  let firstKey: string | undefined;
+  try {
+    const opened = await openConfiguredStore(cfg.databaseUrl, cfg.demoOnFirstRun ? { seed: cfg.demoSeed } : null, say, storeTimeouts(cfg));
+    firstKey = opened.firstKey;
+    try { held = await describeDemo(opened.store); } finally { await opened.store.close(); }
+  } catch (e) {
+    if (!(e instanceof StoreUnavailable)) throw e;
+    say(`the store cannot be reached (${e.reason}); starting the workers, which answer 503 not_ready until it can`);
+  }
   await startMetrics.primary(cfg, say);
   let stopping = false;
   let started = false;
@@ -134,7 +150,7 @@ export async function main(cfg: Config = loadConfig()): Promise<void> {
     w.on('listening', () => {
       listening.add(w.id);
       if (!started) {
-        if (listening.size === cfg.workers) { started = true; say(banner(cfg, opened.firstKey, held)); }
+        if (listening.size === cfg.workers) { started = true; say(banner(cfg, firstKey, held)); }
         return;
       }
       for (const other of Object.values(cluster.workers ?? {})) if (other && other !== w && other.isConnected()) other.send({ mds: 'recycle' });

@@ -33,6 +33,26 @@ export function guardPageSize(query: Record<string, unknown>): void {
   else if (size.length > 10) query['page[size]'] = size.replace(/^0+(?=[0-9])/, '').slice(0, 10);
 }
 
+/** C0 control characters (U+0000..U+001F): no id, code, date, name, enum value or cursor holds one. */
+const CONTROL = /[\u0000-\u001f]/;
+
+/**
+ * The path and query values holding a control character (a NUL among them, which PostgreSQL
+ * cannot even compare), each as `400 invalid_parameter` naming its parameter: refused before
+ * any store is read, so both stores answer alike.
+ */
+export function controlCharacters(values: { params: unknown; query: unknown }): ApiErrorItem[] {
+  const out: ApiErrorItem[] = [];
+  for (const source of [values.params, values.query]) {
+    for (const [name, v] of Object.entries((source ?? {}) as Record<string, unknown>)) {
+      if ((Array.isArray(v) ? v : [v]).some((x) => typeof x === 'string' && CONTROL.test(x))) {
+        out.push(invalid(name, `${name} must not hold a control character (U+0000..U+001F)`));
+      }
+    }
+  }
+  return out;
+}
+
 const enumOf = (values: readonly string[], description: string) =>
   Type.Unsafe<string>({ type: 'string', enum: [...values], description });
 

@@ -50,12 +50,6 @@ function fromValidation(e: AjvError, context: string): ApiErrorItem {
   }
 }
 
-/** A PostgreSQL data exception (bad value for a column type), as the pg driver reports it. */
-function isDataException(err: unknown): boolean {
-  const e = err as { code?: unknown; severity?: unknown };
-  return typeof e.code === 'string' && e.code.startsWith('22') && typeof e.severity === 'string';
-}
-
 /** One error handler: known errors render as ErrorResponse, the rest as a logged generic 500. */
 export function registerErrorHandling(app: FastifyInstance): void {
   app.setErrorHandler((err: FastifyError | ApiError, req, reply) => {
@@ -73,11 +67,6 @@ export function registerErrorHandling(app: FastifyInstance): void {
       if (e.validationContext === 'querystring') {
         items.push(...windowProblems(req.query as Record<string, unknown>, items));
       }
-    } else if (isDataException(err)) {
-      // Every value but a cursor's key is validated before it reaches SQL, so a data exception
-      // (SQLSTATE class 22, e.g. text where an integer belongs) means a forged cursor.
-      status = 400;
-      items = [{ code: 'invalid_cursor', parameter: 'page[after]', detail: 'page[after] does not hold a cursor this service issued' }];
     } else if ((err as FastifyError).statusCode && (err as FastifyError).statusCode! < 500) {
       items = [pluginRefusal((err as FastifyError).statusCode!, req, err.message)];
       status = ERROR_CODES[items[0].code].status;

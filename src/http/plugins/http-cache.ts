@@ -4,6 +4,7 @@ import { brotliCompress, constants as zc, gzip } from 'node:zlib';
 import type { FastifyInstance, FastifyReply, FastifyRequest, RouteHandlerMethod } from 'fastify';
 import { parseDate, parseDateTime } from '../../lib/time.js';
 import { ApiError } from '../../lib/errors.js';
+import { StoreUnavailable } from '../../store/health.js';
 
 /** Decides how long a successful response may be cached (null: revalidate every time). */
 export type MaxAge = (req: FastifyRequest) => Promise<number | null>;
@@ -123,7 +124,9 @@ const HELD = Object.freeze({ held: true });
  * response made, of the store or of any cache keyed by the data version (an entry keyed by that
  * version can only hold that version's data: one built from newer data under an older key is
  * only ever read by requests whose check fails), was of that version, and it is sent. Changed,
- * it is computed again on a snapshot of the new version, under the new tag.
+ * it is computed again on a snapshot of the new version, under the new tag. A handler that
+ * failed for want of the store (StoreUnavailable) is answered 503 at once, without that read: it
+ * would only wait for the same answer again (docs/operations.md bounds a request's wait).
  */
 export function registerDataTags<S extends { version: string }>(scope: FastifyInstance,
   o: { revision: string; versions: DataVersions<S>; maxAge: MaxAge }): void {
@@ -163,6 +166,8 @@ export function registerDataTags<S extends { version: string }>(scope: FastifyIn
         try {
           out = { value: await handler.call(this, req, reply) };
         } catch (error) {
+          // The store could not answer: another read would wait as long again for the same 503.
+          if (error instanceof StoreUnavailable) throw error;
           out = { error };
         } finally {
           delete (r as { send?: unknown }).send;

@@ -99,9 +99,18 @@ export function openPostgres(url: string, timeouts?: StoreTimeouts, poolSize = 1
     return reason === null ? e : health.failed(reason, e);
   };
   const connectMs = timeouts?.connectMs || undefined;
-  /** Each connection gets the connect timeout; the pool's own (acquiring, connecting included) is the acquire timeout. */
+  /**
+   * Each connection gets the connect timeout; the pool's own (acquiring, connecting included) is
+   * the acquire timeout. And an error listener for its whole life: the pool listens only while a
+   * connection is idle, and a connection's error (PostgreSQL stopping or terminating its backend:
+   * 57P01; the socket reset) with no listener would end the process. The error also fails the
+   * connection's queries, marks it not queryable, and the pool drops it on release.
+   */
   class Client extends pg.Client {
-    constructor(config?: pg.ClientConfig) { super({ ...config, connectionTimeoutMillis: connectMs }); }
+    constructor(config?: pg.ClientConfig) {
+      super({ ...config, connectionTimeoutMillis: connectMs });
+      this.on('error', () => { /* its queries fail with it (StoreUnavailable); the pool drops the connection */ });
+    }
   }
   const pool = new pg.Pool({
     connectionString: url, max: poolSize, types, Client,
