@@ -1,4 +1,5 @@
 import { Type, type TObject, type TProperties, type TSchema } from '@sinclair/typebox';
+import type { FastifyRequest } from 'fastify';
 import { ErrorResponse } from './schemas/common.js';
 import { pageParams } from './params.js';
 import { notFound } from '../lib/errors.js';
@@ -52,9 +53,27 @@ export const instrumentIdParam = {
   instrument_id: Type.String({ description: 'Instrument id CODE.MARKET, e.g. 600519.SH. Path values longer than 100 characters name nothing: 404.' }),
 };
 
-/** The instrument of `kind` named in the path, or 404 (an id of another kind is not found). */
-export async function pathInstrument(svc: Services, id: string, kind: InstrumentKind): Promise<InstrumentRow> {
+/** The first path segment of each kind's operations (CONTRACT.md §1). */
+export const KIND_PATHS: Readonly<Record<InstrumentKind, string>> = { equity: 'equities', index: 'indices', fund: 'funds' };
+const A_KIND: Readonly<Record<InstrumentKind, string>> = { equity: 'an equity', index: 'an index', fund: 'a fund' };
+
+/**
+ * The instrument of `kind` named in the request's path, or 404. An id of another kind is not
+ * found either, and the detail says where it is (CONTRACT.md §1): the same operation under its
+ * kind's path when that kind has it (`/equities/000300.SH/bars` -> `/indices/000300.SH/bars`),
+ * else the instrument itself.
+ */
+export async function pathInstrument(svc: Services, req: FastifyRequest, kind: InstrumentKind): Promise<InstrumentRow> {
+  const id = (req.params as { instrument_id: string }).instrument_id;
   const row = await svc.catalog.get(id);
-  if (!row || row.kind !== kind) throw notFound(`No ${kind} with id ${id}`);
+  if (!row) throw notFound(`No ${kind} with id ${id}`);
+  if (row.kind !== kind) throw notFound(`${id} is ${A_KIND[row.kind]}: ${whereItIs(req, kind, row.kind, id)}`);
   return row;
+}
+
+/** The path of this request's operation for an instrument of kind `to`, or the instrument's own path when `to` has none. */
+function whereItIs(req: FastifyRequest, from: InstrumentKind, to: InstrumentKind, id: string): string {
+  const swap = (path: string) => path.replace(`/api/v1/${KIND_PATHS[from]}/`, `/api/v1/${KIND_PATHS[to]}/`);
+  const served = req.server.hasRoute({ method: 'GET', url: swap(req.routeOptions.url ?? '') });
+  return served ? swap(req.url.split('?')[0]) : `/api/v1/${KIND_PATHS[to]}/${id}`;
 }

@@ -26,7 +26,7 @@ export const EXAMPLES = JSON.parse(readFileSync(new URL('./examples.json', impor
 const DESCRIPTIONS: Record<string, string> = {
   400: 'Bad request: a parameter is malformed, out of range or unknown, or `page[after]` is not a cursor issued for this query; `errors[].source.parameter` names the parameter.',
   401: 'Unauthorized: the `X-API-Key` header is missing, or does not carry a valid, unrevoked API key.',
-  404: 'Not found: nothing has the id in the path (an id of another kind, such as an index id under /equities, is not found either).',
+  404: 'Not found: nothing has the id in the path (an id of another kind, such as an index id under /equities, is not found either; its `detail` names the path where it is).',
   429: 'Too many requests: over the rate limit of this key (or, without a valid key, of this client address). Retry after `Retry-After` seconds; the `RateLimit-*` headers say where the limit stands.',
   503: 'Service unavailable: the store cannot answer, or the data changed faster than this response could be computed. Retry after `Retry-After` seconds.',
 };
