@@ -33,13 +33,14 @@ export function guardPageSize(query: Record<string, unknown>): void {
   else if (size.length > 10) query['page[size]'] = size.replace(/^0+(?=[0-9])/, '').slice(0, 10);
 }
 
-const enumOf = (values: readonly string[], description: string) =>
-  Type.Unsafe<string>({ type: 'string', enum: [...values], description });
+const enumOf = (values: readonly string[], description: string, dflt?: string) =>
+  Type.Unsafe<string>({ type: 'string', enum: [...values], ...(dflt === undefined ? {} : { default: dflt }), description });
 
 export const marketQuery = enumOf(MARKET_IDS, 'Market: SH (Shanghai), SZ (Shenzhen), BJ (Beijing).');
 export const boardQuery = enumOf(BOARD_IDS, 'Board: main, chinext, star, bse.');
 export const intervalQuery = enumOf(INTERVAL_IDS, 'Bar interval.');
-export const adjustmentQuery = enumOf(ADJUSTMENT_IDS, 'Price adjustment: none (default), forward, backward.');
+/** With a `default`: written out or not, it is the same query (a cursor binds alike, collection.ts fingerprint). */
+export const adjustmentQuery = enumOf(ADJUSTMENT_IDS, 'Price adjustment: none (default), forward, backward.', 'none');
 
 /** Longest value of a date and of a date-time (RFC 3339 with nanoseconds and an offset). */
 export const MAX_DATE = 10, MAX_DATE_TIME = 35;
