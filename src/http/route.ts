@@ -11,6 +11,14 @@ const err = Type.Ref(ErrorResponse);
 /** Every GET answers a matching If-None-Match (or `*`) with 304 and no body (docs/api.md, Caching). */
 export const notModified = Type.Null({ description: 'Not Modified: the ETag in If-None-Match (or `*`) matches; no body.' });
 
+/**
+ * What any request to an operation's path may be answered, whatever the operation: 405 to
+ * another method than GET or HEAD (plugins/errors.ts, refuseOtherMethods), 408 and 431 from
+ * Node's parser (headers too slow or over 16 KiB: clientErrorHandler), 500 internal_error.
+ * Declared on every operation, so that a validating proxy passes them (docs/api.md, Errors).
+ */
+export const anyRequestErrors = (): Record<number, TSchema> => ({ 405: err, 408: err, 431: err, 500: err });
+
 interface OperationDoc<P extends TProperties> {
   operationId: string;
   tags: string[];
@@ -38,6 +46,7 @@ export function operation<P extends TProperties = {}>(doc: OperationDoc<P>) {
   response[429] = err;
   // The store not answering (docs/api.md, Errors), or ingests committing faster than a response is computed (Consistency).
   response[503] = err;
+  Object.assign(response, anyRequestErrors());
   return {
     operationId: doc.operationId,
     tags: doc.tags,
