@@ -12,7 +12,9 @@ import { DEFAULT_OPTIONS, generateDemo } from '../src/demo/generate.js';
 import { KeyStore } from '../src/auth/keys.js';
 import { buildApp } from '../src/app/app.js';
 import { loadConfig } from '../src/app/config.js';
-import { renderErrors } from '../src/lib/errors.js';
+import { ERROR_CODES, renderErrors } from '../src/lib/errors.js';
+import { INTERNAL_ERROR } from '../src/http/plugins/errors.js';
+import { CLIENT_ERRORS, EXPECTATION_FAILED } from '../src/http/plugins/http-edge.js';
 import { StoreUnavailable } from '../src/store/health.js';
 import type { OperationExamples, Examples } from '../src/http/openapi/examples.js';
 
@@ -100,8 +102,17 @@ for (let i = 0; i < 3 && limited === null; i++) {
 }
 if (limited === null) throw new Error('no 429 with RATE_LIMIT=1');
 const unavailable = renderErrors(new StoreUnavailable('example').items, REQUEST_ID);
+// Answers any operation may give: another method, and what Node's parser refuses (rendered as clientErrorHandler does).
+const other = await app.inject({ method: 'DELETE', url: '/api/v1/markets', headers: { 'x-api-key': key } });
+if (other.statusCode !== 405) throw new Error(`DELETE: expected 405, got ${other.statusCode}`);
+const parser = Object.fromEntries([...Object.values(CLIENT_ERRORS), EXPECTATION_FAILED]
+  .map((item) => [String(ERROR_CODES[item.code as keyof typeof ERROR_CODES].status), renderErrors([item], REQUEST_ID)]));
 
-const examples: Examples = { demo: { last_day: LAST }, common: { '401': unauthorized, '429': limited, '503': unavailable }, operations };
+const examples: Examples = {
+  demo: { last_day: LAST },
+  common: { '401': unauthorized, '405': shown(JSON.parse(other.payload)), ...parser, '429': limited, '500': renderErrors([INTERNAL_ERROR], REQUEST_ID), '503': unavailable },
+  operations,
+};
 writeFileSync(OUT, JSON.stringify(examples, null, 1) + '\n');
 console.error(`wrote ${OUT}: ${Object.keys(operations).length} operations`);
 await limitedApp.close();

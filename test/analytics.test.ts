@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { get, harness, STORES, walk, type Harness } from './helpers.js';
+import { expectPointDatesOfBars, get, harness, STORES, walk, type Harness } from './helpers.js';
 import { PriceLimit } from '../src/http/schemas/analytics.js';
 
 /**
@@ -85,6 +85,20 @@ describe.each(STORES)('analytics on $name', ({ url }) => {
     await h.store.db.deleteFrom('corporate_actions').where('inst', '=', inst).where('ex_date', '=', Number(last)).execute();
     await h.store.db.updateTable('meta').set({ value: 'test-after' }).where('key', '=', 'data_version').execute();
     h.secondPasses();
+  });
+
+  it('gives each indicator point the trade_date of its bar, for every interval kind', async () => {
+    const id = [...byId.keys()][5];
+    for (const [base, ind] of [[`/api/v1/equities/${id}`, 'macd'], [`/api/v1/equities/${id}`, 'kdj'], ['/api/v1/indices/000300.SH', 'rsi']]) {
+      for (const q of ['interval=1d', 'interval=1w', 'interval=1mo&adjustment=forward', 'interval=5m', 'interval=60m&date=2025-11-20']) {
+        const n = await expectPointDatesOfBars(h, `${base}/bars?${q}`, `${base}/technical-indicators/${ind}?${q}`);
+        expect(n, `${base} ${ind} ${q}`).toBeGreaterThan(3);
+      }
+    }
+    // A week's point is dated by the week's last trading day, as its bar.
+    const week = await get(h, `/api/v1/equities/${id}/technical-indicators/ma?interval=1w&from=2025-06-02&to=2025-06-06`);
+    expect(week.body.data.map((p: any) => p.trade_date)).toEqual(['2025-06-06']);
+    expect(week.body.data[0].timestamp).toBe('2025-06-06T15:00:00+08:00');
   });
 
   it('gives each indicator point the same values whatever window or page selects it', async () => {

@@ -138,6 +138,33 @@ describe.each(STORES)('API contract on $name', ({ url }) => {
       expect((await get(h, '/api/v1/indices/nope')).status).toBe(404);
       expect((await walk(h, '/api/v1/indices', 100)).length).toBeGreaterThanOrEqual(10);
     });
+
+    it('says where an id of another kind is, in its 404', async () => {
+      const eq = (await get(h, '/api/v1/equities?page[size]=1')).body.data[0].id;
+      const fund = (await get(h, '/api/v1/funds?page[size]=1')).body.data[0].id;
+      const cases: [string, string][] = [
+        ['/api/v1/equities/000300.SH', '000300.SH is an index: /api/v1/indices/000300.SH'],
+        ['/api/v1/equities/000300.SH/bars?interval=1d', '000300.SH is an index: /api/v1/indices/000300.SH/bars'],
+        ['/api/v1/equities/000300.SH/technical-indicators/macd?interval=1w', '000300.SH is an index: /api/v1/indices/000300.SH/technical-indicators/macd'],
+        ['/api/v1/equities/000300.SH/quotes', '000300.SH is an index: /api/v1/indices/000300.SH/quotes'],
+        // Indices have no dividends: the index itself.
+        ['/api/v1/equities/000300.SH/dividends', '000300.SH is an index: /api/v1/indices/000300.SH'],
+        [`/api/v1/indices/${eq}`, `${eq} is an equity: /api/v1/equities/${eq}`],
+        [`/api/v1/funds/${eq}/quotes?date=2025-11-20`, `${eq} is an equity: /api/v1/equities/${eq}/quotes`],
+        [`/api/v1/indices/${eq}/technical-indicators/kdj?interval=1d`, `${eq} is an equity: /api/v1/equities/${eq}/technical-indicators/kdj`],
+        [`/api/v1/equities/${fund}`, `${fund} is a fund: /api/v1/funds/${fund}`],
+        [`/api/v1/indices/${fund}/quotes`, `${fund} is a fund: /api/v1/funds/${fund}/quotes`],
+        // Funds have no bars operation (yet): the fund itself.
+        [`/api/v1/indices/${fund}/bars?interval=5m`, `${fund} is a fund: /api/v1/funds/${fund}`],
+        [`/api/v1/equities/${fund}/price-limits`, `${fund} is a fund: /api/v1/funds/${fund}`],
+        ['/api/v1/equities/999999.SH/bars?interval=1d', 'No equity with id 999999.SH'],
+      ];
+      for (const [path, detail] of cases) {
+        const r = await get(h, path);
+        expect(r.status, path).toBe(404);
+        expect(r.body.errors, path).toEqual([{ status: '404', code: 'not_found', title: 'Not found', detail }]);
+      }
+    });
   });
 
   describe('parameter errors', () => {

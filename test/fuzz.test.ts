@@ -14,6 +14,7 @@ import { Ajv2020 } from 'ajv/dist/2020.js';
 import addFormats from 'ajv-formats';
 import type { ValidateFunction } from 'ajv';
 import { get, harness, STORES, type Harness } from './helpers.js';
+import { DATE_TIME_PATTERN } from '../src/lib/time.js';
 
 /** Requests per operation and store (38 operations: about 7,600 a store, some 5-10 s). */
 const RUNS = Number(process.env.FC_RUNS ?? 200);
@@ -21,7 +22,7 @@ const RUNS = Number(process.env.FC_RUNS ?? 200);
 const DEMO = { seed: 11, equities: 20, start: 20250601, end: 20251120, minuteDays: 2, tickDays: 1 };
 const FIRST = '2025-06-03', LAST = '2025-11-20';
 
-interface Param { name: string; in: 'path' | 'query'; required?: boolean; schema: { type?: string; format?: string; enum?: string[]; maxLength?: number } }
+interface Param { name: string; in: 'path' | 'query'; required?: boolean; schema: { type?: string; format?: string; enum?: string[]; maxLength?: number; pattern?: string } }
 interface Operation { operationId: string; path: string; tag: string; parameters: Param[]; responses: Record<string, { content?: Record<string, { schema: unknown }> }> }
 
 /** Values no parameter should choke on. */
@@ -93,11 +94,14 @@ describe.each(STORES)('fuzzing every operation of the OpenAPI document on $name'
     return op.path.replace(/\{(\w+)\}/g, (_m, name: string) => path[name]) + (q.length ? `?${q.join('&')}` : '');
   }
 
+  /** A parameter that takes a date or a date-time (from/to of instants: a pattern, params.ts dateTimeQuery). */
+  const isDateTime = (p: Param) => p.schema.format === 'date-time' || p.schema.pattern === DATE_TIME_PATTERN;
+
   /** A value a query parameter's schema allows, or null. */
   function validValue(p: Param): fc.Arbitrary<string> | null {
     if (p.schema.enum) return fc.constantFrom(...p.schema.enum);
     if (p.schema.format === 'date') return date;
-    if (p.schema.format === 'date-time') return fc.oneof(date, dateTime);
+    if (isDateTime(p)) return fc.oneof(date, dateTime);
     if (p.name === 'page[size]') return fc.integer({ min: 1, max: 1000 }).map(String);
     if (p.name === 'code') return fc.constantFrom('600000', '000001');
     if (p.name === 'name') return fc.constantFrom('银行', 'bank', 'A');
@@ -131,7 +135,7 @@ describe.each(STORES)('fuzzing every operation of the OpenAPI document on $name'
     const valid: fc.Arbitrary<string>[] = [];
     if (p.schema.enum) valid.push(fc.constantFrom(...p.schema.enum));
     else if (p.schema.format === 'date') valid.push(date);
-    else if (p.schema.format === 'date-time') valid.push(date, dateTime);
+    else if (isDateTime(p)) valid.push(date, dateTime);
     else if (p.name === 'page[size]') valid.push(fc.integer({ min: 1, max: 1000 }).map(String), fc.integer({ min: -5, max: 5000 }).map(String));
     else if (p.name === 'page[after]') {
       const own = cursors.get(op.operationId);

@@ -1,3 +1,4 @@
+import { expect } from 'vitest';
 import pg from 'pg';
 import { randomBytes } from 'node:crypto';
 import { existsSync, mkdtempSync, rmSync } from 'node:fs';
@@ -117,4 +118,16 @@ export async function walk(h: Harness, path: string, size: number, maxPages = 10
     url = r.body.links.next;
   }
   return rows;
+}
+
+/**
+ * Checks that the points of `points` (an indicator path, with its query) carry the trade_date of
+ * the bar of `bars` (the bars path, same instrument and query) with the same timestamp, one point
+ * per bar. Returns the number of points compared.
+ */
+export async function expectPointDatesOfBars(h: Harness, bars: string, points: string): Promise<number> {
+  const b = await walk(h, bars, 1000), p = await walk(h, points, 1000);
+  expect(p.map((x) => x.timestamp), points).toEqual(b.map((x) => x.timestamp));
+  expect(p.map((x) => x.trade_date), points).toEqual(b.map((x) => x.trade_date));
+  return p.length;
 }

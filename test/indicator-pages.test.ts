@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { get, harness, STORES, type Harness } from './helpers.js';
+import { expectPointDatesOfBars, get, harness, STORES, type Harness } from './helpers.js';
 import { mds as cli } from './ingest-helpers.js';
 import { migrate } from '../src/derived/open.js';
 import { checkBarPacks } from '../src/derived/bar-packs.js';
@@ -122,6 +122,17 @@ for (const store of STORES) {
       expect(await count('obv')).toBe(await count('ema'));
       expect(check.derived.indicator_pages.compared).toBe(2 * await count('ema'));
       expect(await h.store.selectRows("select value from meta where key = 'indicator_pages'", [])).toEqual([[`${INDICATOR_PAGES.version()}:ema,obv`]]);
+      // The pages rendered again carry each point's trade_date, that of its bar (served from them).
+      const [page] = await h.store.selectRows("select data from indicator_pages where inst = ? and indicator = 'obv' and month = 202507", [insts[0].inst]);
+      const records = decodePage(String(page[0]));
+      expect(records.map((r) => JSON.parse(r.json).trade_date)).toEqual(records.map((r) => `${String(r.key).slice(0, 4)}-${String(r.key).slice(4, 6)}-${String(r.key).slice(6)}`));
+      const reads = vi.spyOn(h.app.svc.marketData, 'indicatorPage');
+      for (const i of insts) {
+        const base = `/api/v1/${i.kind === 'index' ? 'indices' : 'equities'}/${i.id}`;
+        expect(await expectPointDatesOfBars(h, `${base}/bars?interval=1d`, `${base}/technical-indicators/obv?interval=1d`)).toBeGreaterThan(40);
+      }
+      expect(reads).toHaveBeenCalled();
+      reads.mockRestore();
       await setPrecomputed(h.store, []);
     });
   });

@@ -3,6 +3,8 @@ import { compileErrors, validate } from '@readme/openapi-parser';
 import { readFileSync, existsSync } from 'node:fs';
 import { get, harness, TINY_DEMO, type Harness } from './helpers.js';
 import { ERROR_CODES } from '../src/lib/errors.js';
+import { INTERNAL_ERROR } from '../src/http/plugins/errors.js';
+import { CLIENT_ERRORS } from '../src/http/plugins/http-edge.js';
 import { Ajv2020 } from 'ajv/dist/2020.js';
 import addFormats from 'ajv-formats';
 
@@ -55,6 +57,90 @@ describe('OpenAPI document', () => {
       for (const id of ops.keys()) if (!CONTRACT_OPERATIONS.includes(id)) expect(specIds, `${id} is not an operation of the spec`).toContain(id);
       expect(new Set(specIds)).toEqual(new Set(ALL_OPERATIONS));
     }
+  });
+
+  /** Every operation of the document with its path and method. */
+  const operations = () => Object.entries<any>(doc.paths).flatMap(([path, item]) => Object.entries<any>(item).map(([method, op]) => ({ path, method, op })));
+  /** The path of an operation with its example path values, or `missing` for each. */
+  const pathOf = (path: string, op: any, missing?: string) => path.replace(/\{(\w+)\}/g, (_, n: string) =>
+    missing ?? op.parameters.find((p: any) => p.name === n && p.in === 'path').example);
+
+  it('declares every status the server sends on an operation', async () => {
+    const statusOf = (code: keyof typeof ERROR_CODES) => String(ERROR_CODES[code].status);
+    // What Node's parser refuses before any route (408, 431: http-edge.test.ts) and an internal error can meet any operation.
+    const anywhere = [...Object.values(CLIENT_ERRORS).map((item) => statusOf(item.code as keyof typeof ERROR_CODES)), statusOf(INTERNAL_ERROR.code)];
+    let checked = 0;
+    for (const { path, op } of operations()) {
+      const declared = Object.keys(op.responses);
+      const sent = new Set<string>(['200', '304', ...anywhere]);
+      const query = (op.parameters ?? []).filter((p: any) => p.in === 'query' && p.required).map((p: any) => `${p.name}=${p.example}`).join('&');
+      const url = pathOf(path, op) + (query ? `?${query}` : '');
+      for (const method of ['DELETE', 'POST', 'PUT', 'PATCH'] as const) {
+        sent.add(String((await h.app.inject({ method, url, headers: { 'x-api-key': h.key } })).statusCode));
+      }
+      sent.add(String((await get(h, `${url}${query ? '&' : '?'}no_such_parameter=1`)).status));
+      if (op.security?.length !== 0) {
+        sent.add(String((await get(h, url, {})).status));
+        // Rate limits and the store's outage: on every protected operation (rate-limit.test.ts, faults.test.ts).
+        sent.add(statusOf('rate_limited')).add(statusOf('not_ready'));
+      }
+      if (path.includes('{')) sent.add(String((await get(h, pathOf(path, op, 'no_such_thing.XX') + (query ? `?${query}` : ''))).status));
+      for (const status of sent) expect(declared, `${op.operationId} ${status}`).toContain(status);
+      // And every status of the error catalogue on a protected operation with a path value.
+      if (op.security?.length !== 0 && path.includes('{')) {
+        for (const code of Object.keys(ERROR_CODES) as (keyof typeof ERROR_CODES)[]) expect(declared, `${op.operationId} ${code}`).toContain(statusOf(code));
+        checked++;
+      }
+    }
+    expect(checked).toBeGreaterThan(25);
+    const bars = doc.paths['/api/v1/equities/{instrument_id}/bars'].get.responses;
+    expect(bars['405'].headers.Allow.schema.const).toBe('GET, HEAD');
+    expect(bars['405'].content['application/json'].schema.$ref).toBe('#/components/schemas/ErrorResponse');
+  });
+
+  it('accepts bare dates and date-times with or without an offset as from/to, as the server does, with any validator', async () => {
+    const ajv = new Ajv2020({ allErrors: true });
+    addFormats.default(ajv);
+    const good = ['2024-01-02', '2024-02-29', '2024-01-02T10:30:00', '2024-01-02T10:30', '2024-01-02T10:30:00+08:00', '2024-01-02T02:30:00Z',
+      '2024-01-02T10:30:00.250-05:00', '2024-01-02 10:30:00'];
+    const bad = ['2024-02-30', '2023-02-29', '2024-13-01', '2024-1-2', 'yesterday', '2024-01-02T24:00:00', '2024-01-02T10:30:00+8', '2024-01-02T10:30:00+08:00Z'];
+    let params = 0;
+    for (const { path, op } of operations()) {
+      const query = (op.parameters ?? []).filter((x: any) => x.in === 'query');
+      for (const p of query.filter((x: any) => x.name === 'from' || x.name === 'to')) {
+        // Bounds of a window of instants (RFC 3339, said the description); else of dates, which take dates only.
+        if (!/RFC 3339/.test(p.description ?? p.schema.description)) {
+          const check = ajv.compile(p.schema);
+          expect(check('2024-01-02') && !check('2024-01-02T10:30:00+08:00') && !check('2024-02-30'), `${op.operationId} ${p.name}`).toBe(true);
+          continue;
+        }
+        params++;
+        const check = ajv.compile(p.schema);
+        // As Swagger UI's parameter check reads a pattern: a RegExp without flags.
+        const swaggerUi = p.schema.pattern ? new RegExp(p.schema.pattern) : null;
+        for (const v of good) {
+          expect(check(v), `${op.operationId} ${p.name}=${v}: ${ajv.errorsText(check.errors)}`).toBe(true);
+          if (swaggerUi) expect(swaggerUi.test(v), `${op.operationId} ${p.name}=${v} in Swagger UI`).toBe(true);
+        }
+        for (const v of bad) expect(check(v), `${op.operationId} ${p.name}=${v}`).toBe(false);
+      }
+      if (op.operationId !== 'listEquityBars' && op.operationId !== 'listIndexTechnicalIndicators') continue;
+      // The server takes what the document takes, and refuses the rest as before: 400 naming the parameter.
+      const base = `${pathOf(path, op)}?interval=1d`;
+      for (const v of good) {
+        const r = await get(h, `${base}&from=${encodeURIComponent(v)}&to=2026-01-01`);
+        expect(r.status, `${op.operationId} from=${v}: ${r.payload}`).toBe(200);
+      }
+      for (const v of bad) {
+        const r = await get(h, `${pathOf(path, op)}?to=${encodeURIComponent(v)}&interval=2d`);
+        expect(r.status, v).toBe(400);
+        expect(r.body.errors, v).toEqual([
+          { status: '400', code: 'invalid_parameter', title: 'Invalid parameter', detail: 'interval must be one of 1m, 5m, 15m, 30m, 60m, 1d, 1w, 1mo, 1q, 1y', source: { parameter: 'interval' } },
+          { status: '400', code: 'invalid_parameter', title: 'Invalid parameter', detail: 'to must be an RFC 3339 date-time (e.g. 2024-03-01T10:30:00+08:00) or a date', source: { parameter: 'to' } },
+        ]);
+      }
+    }
+    expect(params).toBeGreaterThanOrEqual(2 * 7);
   });
 
   it('keeps the error catalogue, the OpenAPI document and the docs in step', () => {

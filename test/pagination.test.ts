@@ -48,6 +48,29 @@ describe.each(STORES)('pagination on $name', ({ url }) => {
     expect([...a.body.data, ...b.body.data]).toEqual(whole.slice(0, 16));
   });
 
+  it('takes a parameter written at its default as the same query as one without it', async () => {
+    const walks = [`/api/v1/equities/${eq}/bars?interval=1d`, `/api/v1/equities/${eq}/bars?interval=5m`,
+      `/api/v1/equities/${eq}/technical-indicators/macd?interval=1d`, `/api/v1/equities/${eq}/technical-indicators/kdj?interval=1w`,
+      '/api/v1/indices/000300.SH/technical-indicators/rsi?interval=1d'];
+    for (const p of walks) {
+      const whole = await walk(h, p, 1000);
+      expect(whole.length, p).toBeGreaterThan(12);
+      // Started with adjustment=none and continued without it, and the other way round.
+      for (const [first, then] of [[`${p}&adjustment=none`, p], [p, `${p}&adjustment=none`]]) {
+        const a = await get(h, `${first}&page[size]=5`);
+        const b = await get(h, `${then}&page[size]=7&page[after]=${a.body.meta.next_cursor}`);
+        expect(b.status, `${first} then ${then}: ${b.payload}`).toBe(200);
+        expect([...a.body.data, ...b.body.data], `${first} then ${then}`).toEqual(whole.slice(0, 12));
+      }
+      // Another adjustment is another query.
+      if (p.startsWith('/api/v1/equities')) {
+        const a = await get(h, `${p}&page[size]=5`);
+        const b = await get(h, `${p}&adjustment=forward&page[after]=${a.body.meta.next_cursor}`);
+        expect(b.body.errors?.[0].code, p).toBe('invalid_cursor');
+      }
+    }
+  });
+
   it('links next to the following page and ends with nulls', async () => {
     const r = await get(h, '/api/v1/equities?market=SH&page[size]=3');
     expect(r.body.links.self).toBe('/api/v1/equities?market=SH&page[size]=3');

@@ -13,11 +13,29 @@ const PAGE_KEYS = new Set(['page[size]', 'page[after]']);
 
 /**
  * The identity of a query for cursor binding: operation, path parameters and filters
- * (everything but the page controls, so the page size may change mid-walk).
+ * (everything but the page controls, so the page size may change mid-walk). A parameter at its
+ * documented default (`defaults`, its schema's `default`) is the same query as one without it:
+ * `adjustment=none` written out or not binds alike.
  */
-export function fingerprint(operationId: string, params: object, query: Record<string, unknown>): string {
-  const q = Object.keys(query).filter((k) => !PAGE_KEYS.has(k)).sort().map((k) => `${k}=${String(query[k])}`);
+export function fingerprint(operationId: string, params: object, query: Record<string, unknown>,
+  defaults: Record<string, unknown> = {}): string {
+  const q = Object.keys(query).filter((k) => !PAGE_KEYS.has(k) && !(k in defaults && String(query[k]) === String(defaults[k])))
+    .sort().map((k) => `${k}=${String(query[k])}`);
   return `${operationId}|${JSON.stringify(params)}|${q.join('&')}`;
+}
+
+const defaultsBySchema = new WeakMap<object, Record<string, unknown>>();
+
+/** The defaults of the query parameters of a request's route, from its querystring schema. */
+function queryDefaults(req: FastifyRequest): Record<string, unknown> {
+  const schema = req.routeOptions.schema?.querystring as { properties?: Record<string, { default?: unknown }> } | undefined;
+  if (!schema) return {};
+  let d = defaultsBySchema.get(schema);
+  if (d === undefined) {
+    d = Object.fromEntries(Object.entries(schema.properties ?? {}).filter(([, s]) => s.default !== undefined).map(([k, s]) => [k, s.default]));
+    defaultsBySchema.set(schema, d);
+  }
+  return d;
 }
 
 /** Rebuilds the request URL with `page[after]` set to `cursor` (other parameters kept in order). */
@@ -59,7 +77,7 @@ export async function sendPage<const S extends readonly KeyPart[]>(req: FastifyR
   operationId: string, parts: S, plan: SentPlan<KeyOf<S>>): Promise<FastifyReply> {
   const query = req.query as Record<string, unknown>;
   const size = (query['page[size]'] as number | undefined) ?? 100;
-  const fp = fingerprint(operationId, req.params as object, query);
+  const fp = fingerprint(operationId, req.params as object, query, queryDefaults(req));
   const cursor = query['page[after]'] as string | undefined;
   const after = cursor === undefined ? null : out.codec.decode<KeyOf<S>>(cursor, fp, parts);
   const page = await plan.fetch({ after, limit: size + 1 });

@@ -2,7 +2,7 @@ import { Type } from '@sinclair/typebox';
 import { ADJUSTMENT_IDS, BOARD_IDS, MARKET_IDS } from '../market/types.js';
 import { INTERVAL_IDS } from '../market/intervals.js';
 import { ApiError, invalid, type ApiErrorItem } from '../lib/errors.js';
-import { formatDate, parseDate, parseDateTime } from '../lib/time.js';
+import { DATE_TIME_PATTERN, formatDate, parseDate, parseDateTime } from '../lib/time.js';
 
 /** Query parameter schemas, reused with the same meaning on every endpoint (spec §4). */
 export const MAX_PAGE_SIZE = 1000;
@@ -53,19 +53,25 @@ export function controlCharacters(values: { params: unknown; query: unknown }): 
   return out;
 }
 
-const enumOf = (values: readonly string[], description: string) =>
-  Type.Unsafe<string>({ type: 'string', enum: [...values], description });
+const enumOf = (values: readonly string[], description: string, dflt?: string) =>
+  Type.Unsafe<string>({ type: 'string', enum: [...values], ...(dflt === undefined ? {} : { default: dflt }), description });
 
 export const marketQuery = enumOf(MARKET_IDS, 'Market: SH (Shanghai), SZ (Shenzhen), BJ (Beijing).');
 export const boardQuery = enumOf(BOARD_IDS, 'Board: main, chinext, star, bse.');
 export const intervalQuery = enumOf(INTERVAL_IDS, 'Bar interval.');
-export const adjustmentQuery = enumOf(ADJUSTMENT_IDS, 'Price adjustment: none (default), forward, backward.');
+/** With a `default`: written out or not, it is the same query (a cursor binds alike, collection.ts fingerprint). */
+export const adjustmentQuery = enumOf(ADJUSTMENT_IDS, 'Price adjustment: none (default), forward, backward.', 'none');
 
 /** Longest value of a date and of a date-time (RFC 3339 with nanoseconds and an offset). */
 export const MAX_DATE = 10, MAX_DATE_TIME = 35;
 export const dateQuery = (description: string) => Type.String({ format: 'date', maxLength: MAX_DATE, description });
+/**
+ * A date or a date-time: `pattern` rather than `format: date-time`, which validators other than
+ * ours (a validating proxy, a generated client) read as RFC 3339 with an offset, refusing the
+ * bare dates and market-time date-times this accepts (DATE_TIME_PATTERN is what parseDateTime takes).
+ */
 export const dateTimeQuery = (description: string) => Type.String({
-  format: 'date-time', maxLength: MAX_DATE_TIME,
+  pattern: DATE_TIME_PATTERN, maxLength: MAX_DATE_TIME,
   description: `${description} RFC 3339; without an offset it is market time (UTC+8); a bare date is the start of that day for \`from\` and the whole day for \`to\`.`,
 });
 

@@ -1,4 +1,5 @@
 import { Type, type TObject, type TProperties, type TSchema } from '@sinclair/typebox';
+import type { FastifyRequest } from 'fastify';
 import { ErrorResponse } from './schemas/common.js';
 import { pageParams } from './params.js';
 import { notFound } from '../lib/errors.js';
@@ -9,6 +10,14 @@ import type { InstrumentKind } from '../market/kinds.js';
 const err = Type.Ref(ErrorResponse);
 /** Every GET answers a matching If-None-Match (or `*`) with 304 and no body (docs/api.md, Caching). */
 export const notModified = Type.Null({ description: 'Not Modified: the ETag in If-None-Match (or `*`) matches; no body.' });
+
+/**
+ * What any request to an operation's path may be answered, whatever the operation: 405 to
+ * another method than GET or HEAD (plugins/errors.ts, refuseOtherMethods), 408 and 431 from
+ * Node's parser (headers too slow or over 16 KiB: clientErrorHandler), 500 internal_error.
+ * Declared on every operation, so that a validating proxy passes them (docs/api.md, Errors).
+ */
+export const anyRequestErrors = (): Record<number, TSchema> => ({ 405: err, 408: err, 417: err, 431: err, 500: err, 505: err });
 
 interface OperationDoc<P extends TProperties> {
   operationId: string;
@@ -37,6 +46,7 @@ export function operation<P extends TProperties = {}>(doc: OperationDoc<P>) {
   response[429] = err;
   // The store not answering (docs/api.md, Errors), or ingests committing faster than a response is computed (Consistency).
   response[503] = err;
+  Object.assign(response, anyRequestErrors());
   return {
     operationId: doc.operationId,
     tags: doc.tags,
@@ -52,9 +62,27 @@ export const instrumentIdParam = {
   instrument_id: Type.String({ description: 'Instrument id CODE.MARKET, e.g. 600519.SH. Path values longer than 100 characters name nothing: 404.' }),
 };
 
-/** The instrument of `kind` named in the path, or 404 (an id of another kind is not found). */
-export async function pathInstrument(svc: Services, id: string, kind: InstrumentKind): Promise<InstrumentRow> {
+/** The first path segment of each kind's operations (CONTRACT.md §1). */
+export const KIND_PATHS: Readonly<Record<InstrumentKind, string>> = { equity: 'equities', index: 'indices', fund: 'funds' };
+const A_KIND: Readonly<Record<InstrumentKind, string>> = { equity: 'an equity', index: 'an index', fund: 'a fund' };
+
+/**
+ * The instrument of `kind` named in the request's path, or 404. An id of another kind is not
+ * found either, and the detail says where it is (CONTRACT.md §1): the same operation under its
+ * kind's path when that kind has it (`/equities/000300.SH/bars` -> `/indices/000300.SH/bars`),
+ * else the instrument itself.
+ */
+export async function pathInstrument(svc: Services, req: FastifyRequest, kind: InstrumentKind): Promise<InstrumentRow> {
+  const id = (req.params as { instrument_id: string }).instrument_id;
   const row = await svc.catalog.get(id);
-  if (!row || row.kind !== kind) throw notFound(`No ${kind} with id ${id}`);
+  if (!row) throw notFound(`No ${kind} with id ${id}`);
+  if (row.kind !== kind) throw notFound(`${id} is ${A_KIND[row.kind]}: ${whereItIs(req, kind, row.kind, id)}`);
   return row;
+}
+
+/** The path of this request's operation for an instrument of kind `to`, or the instrument's own path when `to` has none. */
+function whereItIs(req: FastifyRequest, from: InstrumentKind, to: InstrumentKind, id: string): string {
+  const swap = (path: string) => path.replace(`/api/v1/${KIND_PATHS[from]}/`, `/api/v1/${KIND_PATHS[to]}/`);
+  const served = req.server.hasRoute({ method: 'GET', url: swap(req.routeOptions.url ?? '') });
+  return served ? swap(req.url.split('?')[0]) : `/api/v1/${KIND_PATHS[to]}/${id}`;
 }

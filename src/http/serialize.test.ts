@@ -15,7 +15,7 @@ function indicatorRecord(instrumentId: string, indicator: string, interval: stri
   return (ts: number, values: Values) => {
     const v: Record<string, string> = {};
     for (const k in values) v[k] = formatValue(values[k]);
-    return { instrument_id: instrumentId, indicator, interval, adjustment, timestamp: formatTimestamp(ts), values: v };
+    return { instrument_id: instrumentId, indicator, interval, adjustment, timestamp: formatTimestamp(ts), trade_date: formatDate(epochToMarketDate(ts)), values: v };
   };
 }
 import { formatScaled } from '../lib/decimal.js';

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { dateToDays, daysToDate } from './time.js';
+import { DATE_TIME_PATTERN, dateToDays, daysToDate, parseDate, parseDateTime } from './time.js';
 
 describe('calendar arithmetic', () => {
   it('agrees with Date.UTC on every day from 1900 to 2100 and round-trips', () => {
@@ -15,5 +15,30 @@ describe('calendar arithmetic', () => {
     expect(differ.slice(0, 10)).toEqual([]);
     expect(dateToDays(19700101)).toBe(0);
     expect(dateToDays(20000229)).toBe(11016);
+  });
+});
+
+describe('DATE_TIME_PATTERN', () => {
+  const pad = (n: number, w = 2) => String(n).padStart(w, '0');
+  it('accepts what parseDateTime accepts, and only that', () => {
+    const re = new RegExp(DATE_TIME_PATTERN, 'u');
+    const values: string[] = [];
+    for (const y of [0, 1, 4, 96, 99, 100, 400, 1900, 1999, 2000, 2023, 2024, 2100, 2400, 9999]) {
+      for (let m = 0; m <= 13; m++) for (let d = 0; d <= 32; d++) values.push(`${pad(y, 4)}-${pad(m)}-${pad(d)}`);
+    }
+    const times = ['T00:00', 'T23:59', 'T24:00', 'T09:60', 'T9:30', 't10:30', ' 10:30', 'x10:30', 'T10:30:00', 'T10:30:59', 'T10:30:60',
+      'T10:30:00.1', 'T10:30:00.123456789', 'T10:30:00.1234567890', 'T10:30:00.', 'T10:30.5', 'T10:30:00,5'];
+    const offsets = ['', 'Z', 'z', '+08:00', '-05:30', '+23:59', '+24:00', '+08:60', '+0800', '+08', '+8:00', ' +08:00'];
+    for (const day of ['2024-02-29', '2023-03-01']) for (const t of times) for (const o of offsets) values.push(`${day}${t}${o}`);
+    values.push('', ' 2024-01-02', '2024-01-02 ', '2024-1-2', '20240102', '+2024-01-02', '2024-01-02T', '2024-01-02Z', 'yesterday', '２０２４-01-02');
+    expect(values.length).toBeGreaterThan(7000);
+    const differ = values.filter((v) => re.test(v) !== (parseDateTime(v) !== null));
+    expect(differ).toEqual([]);
+    expect(values.filter((v) => re.test(v)).length).toBeGreaterThan(2000);
+  });
+
+  it('leaves leap days to leap years, year 0 one of them as in the proleptic Gregorian calendar', () => {
+    expect(['0000-02-29', '0004-02-29', '2000-02-29', '2024-02-29'].map(parseDate)).toEqual([229, 40229, 20000229, 20240229]);
+    expect(['0100-02-29', '1900-02-29', '2023-02-29', '2024-04-31'].map(parseDate)).toEqual([null, null, null, null]);
   });
 });

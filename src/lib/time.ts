@@ -23,8 +23,10 @@ export function parseDate(s: string): number | null {
   return y * 10000 + mo * 100 + d;
 }
 
+/** Days in month `m` of year `y`, proleptic Gregorian for every year 0..9999 (Date.UTC reads years 0..99 as 1900..1999). */
 export function daysInMonth(y: number, m: number): number {
-  return new Date(Date.UTC(y, m, 0)).getUTCDate();
+  if (m === 2) return y % 4 === 0 && (y % 100 !== 0 || y % 400 === 0) ? 29 : 28;
+  return m === 4 || m === 6 || m === 9 || m === 11 ? 30 : 31;
 }
 
 export function dateParts(d: number): [number, number, number] {
@@ -88,6 +90,19 @@ export function formatTimestamp(sec: number, ms?: number): string {
 
 const DATE_TIME =
   /^(\d{4}-\d{2}-\d{2})(?:[Tt ](\d{2}):(\d{2})(?::(\d{2})(?:\.(\d{1,9}))?)?([Zz]|[+-]\d{2}:\d{2})?)?$/;
+
+/** A real calendar date YYYY-MM-DD, as parseDate takes it (leap days in leap years only). */
+const CALENDAR_DATE = '\\d{4}-(?:(?:0[1-9]|1[0-2])-(?:0[1-9]|1\\d|2[0-8])|(?:0[13-9]|1[0-2])-(?:29|30)|(?:0[13578]|1[02])-31)'
+  + '|(?:\\d\\d(?:0[48]|[2468][048]|[13579][26])|(?:[02468][048]|[13579][26])00)-02-29';
+/**
+ * What parseDateTime takes, as a regular expression (a JSON Schema `pattern`, ECMA-262): a bare
+ * date, or a date and a time of day (seconds and up to 9 decimals optional) with an optional
+ * offset (none: market time). The OpenAPI document declares `from` and `to` with it, as any
+ * validator reads a pattern alike, where `format: date-time` would refuse a bare date or a time
+ * without an offset (time.test.ts checks it accepts what parseDateTime accepts, and only that).
+ */
+export const DATE_TIME_PATTERN = `^(?:${CALENDAR_DATE})`
+  + '(?:[Tt ](?:[01]\\d|2[0-3]):[0-5]\\d(?::[0-5]\\d(?:\\.\\d{1,9})?)?(?:[Zz]|[+-](?:[01]\\d|2[0-3]):[0-5]\\d)?)?$';
 
 /**
  * Parses a query date-time (RFC 3339; without an offset it is market time; a bare date is the

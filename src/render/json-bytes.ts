@@ -185,7 +185,7 @@ export class JsonBytes {
   }
 
   /**
-   * An indicator point: `head`, the date (daily) or timestamp, then what `body` writes of its
+   * An indicator point: `head`, the date (daily) or timestamp and the trade date, then what `body` writes of its
    * values (a compiled PointBody), in one pass; `max` bounds its length. Returns false, having
    * written nothing, when `body` declines the point.
    */
@@ -194,11 +194,20 @@ export class JsonBytes {
     const start = this.pos;
     this.buf.set(head, start);
     this.pos = start + head.length;
-    if (daily) this.date(date); else this.timestamp(ts);
+    this.pointTime(daily, ts, date);
     const p = body(this.buf, this.pos, v);
     if (p < 0) { this.pos = start; return false; }
     this.pos = p;
     return true;
+  }
+
+  /**
+   * The `timestamp` and `trade_date` of a point of bar (ts, date), after `"timestamp":"` and up
+   * to the closing quote of the date: a daily bar's timestamp is its day's close.
+   */
+  pointTime(daily: boolean, ts: number, date: number): void {
+    if (daily) { this.date(date); this.bytes(closeTradeDate); } else { this.timestamp(ts); this.bytes(tradeDateKey); }
+    this.date(date);
   }
 
   /** A date yyyymmdd as YYYY-MM-DD (by division and floor: dates read from packs are doubles). */
@@ -246,10 +255,9 @@ export const asciiJson = (s: string) => JSON.stringify(s).replace(/[\u007f-\ufff
 
 /** The time of day of a daily record's timestamp, its close: "T15:00:00+08:00". */
 const CLOSE_TIME = formatTimestamp(marketEpoch(19700101, AFTERNOON_CLOSE)).slice(10);
-const CLOSE = latin1(CLOSE_TIME);
 const [closeTradeDate, open, high, low, close, volume, amount, end, amountNull] = [`${CLOSE_TIME}","trade_date":"`, '","open":"', '","high":"',
   '","low":"', '","close":"', '","volume":', ',"amount":"', '"}', ',"amount":null}'].map(latin1);
-const [values, next, pointEnd, emptyEnd] = ['","values":{', '",', '"}}', '}}'].map(latin1);
+const [values, next, pointEnd, emptyEnd, tradeDateKey] = ['","values":{', '",', '"}}', '}}', '","trade_date":"'].map(latin1);
 /** `"key":"` of indicator value keys (a few dozen). */
 const valueKeys = new Map<string, Buffer>();
 const valueKey = (k: string) => { let j = valueKeys.get(k); if (j === undefined) { j = latin1(asciiJson(k) + ':"'); valueKeys.set(k, j); } return j; };
@@ -403,20 +411,19 @@ function makeIndicatorWriter(instrumentId: string, indicator: string, interval: 
   // The keys in their documented order (values list theirs in it, registry.test.ts).
   const keys = INDICATORS[indicator as IndicatorId]?.keys ?? [];
   const n = keys.length;
-  const runs = pointRuns(keys, daily);
-  const body = n > 0 ? pointBody(keys, runs, daily) : null;
+  const runs = pointRuns(keys);
+  const body = n > 0 ? pointBody(keys, runs) : null;
   const writeValue = (w: JsonBytes, x: number) => {
     const scaled = scaledValue(x);
     if (scaled === null) w.ascii(formatValue(x)); else w.decimal(scaled, 4);
   };
-  // The head, a date-time, the runs and a value of up to 24 bytes each.
-  const max = head.length + 25 + runs.reduce((a, r) => a + r.length + 24, 0);
+  // The head, a date-time and a trade date, the runs and a value of up to 24 bytes each.
+  const max = head.length + 25 + tradeDateKey.length + 10 + runs.reduce((a, r) => a + r.length + 24, 0);
   return (w: JsonBytes, b: { ts: number; date: number }, v: Values): void => {
     // A point that has all its keys is written in one pass.
     if (body !== null && w.indicatorPoint(head, daily, b.ts, b.date, body, v, max)) return;
     w.bytes(head);
-    if (daily) w.date(b.date); else w.timestamp(b.ts);
-    if (daily) w.bytes(CLOSE);
+    w.pointTime(daily, b.ts, b.date);
     w.bytes(values);
     let first = true;
     for (let i = 0; i < n; i++) {
@@ -432,7 +439,7 @@ function makeIndicatorWriter(instrumentId: string, indicator: string, interval: 
 }
 
 /**
- * The values of an indicator point after its date or timestamp, written at `p` of `b` (room
+ * The values of an indicator point after its trade date, written at `p` of `b` (room
  * made by the caller): the position after them, or -1, having written nothing that counts,
  * when a key is absent or a value takes formatValue's exact path.
  */
@@ -445,24 +452,24 @@ function value4(b: Uint8Array, p: number, x: number): number {
 }
 
 /**
- * The constant text of a point with all of `keys` after its date or timestamp: before each
+ * The constant text of a point with all of `keys` after its trade date: before each
  * value (the key, and the text before it), then after the last.
  */
-function pointRuns(keys: readonly string[], daily: boolean): Buffer[] {
-  return [...keys.map((k, i) => latin1(`${i ? '",' : `${daily ? CLOSE_TIME : ''}","values":{`}${asciiJson(k)}:"`)), pointEnd];
+function pointRuns(keys: readonly string[]): Buffer[] {
+  return [...keys.map((k, i) => latin1(`${i ? '",' : '","values":{'}${asciiJson(k)}:"`)), pointEnd];
 }
 
 const bodies = new Map<string, PointBody>();
 
 /**
- * The PointBody of an indicator's keys, compiled once per key list and timestamp kind, the way
+ * The PointBody of an indicator's keys, compiled once per key list, the way
  * fast-json-stringify compiles Fastify's serialisers: the text between values is constant, and
  * written as immediate byte stores it costs a third of copying it from a buffer byte by byte (a
  * short TypedArray.set costs a call more). The generated code holds only numbers and the keys
  * as string literals (JSON.stringify), and reads each key once.
  */
-function pointBody(keys: readonly string[], runs: readonly Uint8Array[], daily: boolean): PointBody {
-  const id = `${daily}|${keys.join('\u0000')}`;
+function pointBody(keys: readonly string[], runs: readonly Uint8Array[]): PointBody {
+  const id = keys.join('\u0000');
   let body = bodies.get(id);
   if (body !== undefined) return body;
   const stores = (bytes: Uint8Array) => `${Array.from(bytes, (c) => `b[p++] = ${c};`).join(' ')}`;

@@ -15,7 +15,7 @@ export interface OperationExamples {
 
 export interface Examples {
   demo: { last_day: string };
-  /** Bodies every protected operation answers alike (401, 429, 503). */
+  /** Bodies every operation answers alike (401, 429, 503 of protected ones; 405, 408, 431, 500 of all). */
   common: Record<string, unknown>;
   operations: Record<string, OperationExamples>;
 }
@@ -26,17 +26,23 @@ export const EXAMPLES = JSON.parse(readFileSync(new URL('./examples.json', impor
 const DESCRIPTIONS: Record<string, string> = {
   400: 'Bad request: a parameter is malformed, out of range or unknown, or `page[after]` is not a cursor issued for this query; `errors[].source.parameter` names the parameter.',
   401: 'Unauthorized: the `X-API-Key` header is missing, or does not carry a valid, unrevoked API key.',
-  404: 'Not found: nothing has the id in the path (an id of another kind, such as an index id under /equities, is not found either).',
+  404: 'Not found: nothing has the id in the path (an id of another kind, such as an index id under /equities, is not found either; its `detail` names the path where it is).',
+  405: 'Method not allowed: any other method than GET or HEAD on this path (the API is read-only); `Allow: GET, HEAD`.',
+  408: 'Request timeout: the request line and headers did not arrive in time (20 s by default); the connection is closed.',
+  431: 'Request header fields too large: the request line and headers exceed 16 KiB; the connection is closed.',
+  500: 'Internal error: the server failed to answer; it has been logged (the body never holds internals).',
   429: 'Too many requests: over the rate limit of this key (or, without a valid key, of this client address). Retry after `Retry-After` seconds; the `RateLimit-*` headers say where the limit stands.',
   503: 'Service unavailable: the store cannot answer, or the data changed faster than this response could be computed. Retry after `Retry-After` seconds.',
 };
+
+const ALLOW = { description: 'The methods served: `GET, HEAD`.', schema: { type: 'string', const: 'GET, HEAD' } };
 
 const PAGE_200 = 'OK: one page of the collection; walk on with `page[after]` = `meta.next_cursor`.';
 
 interface Operation {
   operationId: string;
   parameters?: { name: string; example?: unknown }[];
-  responses: Record<string, { description?: string; content?: Record<string, { example?: unknown }> }>;
+  responses: Record<string, { description?: string; headers?: Record<string, unknown>; content?: Record<string, { example?: unknown }> }>;
 }
 
 /** Adds the servers, response descriptions and recorded examples to the OpenAPI document. */
@@ -56,6 +62,7 @@ export function documentExamples<T extends { paths?: Record<string, Record<strin
         } else if (DESCRIPTIONS[status]) {
           response.description = DESCRIPTIONS[status];
         }
+        if (status === '405') response.headers = { ...response.headers, Allow: ALLOW };
         const body = ex?.responses[status] ?? EXAMPLES.common[status];
         const media = response.content?.['application/json'];
         if (media && body !== undefined) media.example = body;

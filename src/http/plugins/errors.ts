@@ -1,6 +1,7 @@
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { ApiError, ERROR_CODES, notFound, renderErrors, type ApiErrorItem } from '../../lib/errors.js';
 import { MAX_PAGE_SIZE, windowProblems } from '../params.js';
+import { DATE_TIME_PATTERN } from '../../lib/time.js';
 import { isProtected, type KeyCheck } from './auth.js';
 
 /** Longest path value routed (find-my-way's maxParamLength); a longer one names no resource: 404. */
@@ -10,6 +11,13 @@ interface AjvError {
   keyword: string; instancePath: string; message?: string;
   params: Record<string, any>;
 }
+
+/** The answer to a failure of the server's own (logged, never with internals in it). */
+export const INTERNAL_ERROR: ApiErrorItem = { code: 'internal_error', detail: 'The server failed to answer this request; it has been logged.' };
+
+const notDateTime = (param: string): ApiErrorItem => ({
+  code: 'invalid_parameter', parameter: param, detail: `${param} must be an RFC 3339 date-time (e.g. 2024-03-01T10:30:00+08:00) or a date`,
+});
 
 /** Turns one schema-validation failure into a catalogue error naming the parameter. */
 function fromValidation(e: AjvError, context: string): ApiErrorItem {
@@ -39,12 +47,11 @@ function fromValidation(e: AjvError, context: string): ApiErrorItem {
     case 'maxLength':
       return { code: 'invalid_parameter', parameter: param, detail: `${param} must be at most ${e.params.limit} characters` };
     case 'format':
-      return {
-        code: 'invalid_parameter', parameter: param,
-        detail: e.params.format === 'date'
-          ? `${param} must be a calendar date (YYYY-MM-DD)`
-          : `${param} must be an RFC 3339 date-time (e.g. 2024-03-01T10:30:00+08:00) or a date`,
-      };
+      if (e.params.format === 'date') return { code: 'invalid_parameter', parameter: param, detail: `${param} must be a calendar date (YYYY-MM-DD)` };
+      return notDateTime(param);
+    case 'pattern':
+      if (e.params.pattern === DATE_TIME_PATTERN) return notDateTime(param);
+      return { code: 'invalid_parameter', parameter: param || context, detail: `${param || context} ${e.message ?? 'is invalid'}` };
     default:
       return { code: 'invalid_parameter', parameter: param || context, detail: `${param || context} ${e.message ?? 'is invalid'}` };
   }
@@ -73,7 +80,7 @@ export function registerErrorHandling(app: FastifyInstance): void {
     } else {
       req.log.error({ err }, 'unhandled error');
       status = 500;
-      items = [{ code: 'internal_error', detail: 'The server failed to answer this request; it has been logged.' }];
+      items = [INTERNAL_ERROR];
     }
     reply.code(status).type('application/json').send(renderErrors(items, req.id));
   });
@@ -109,7 +116,7 @@ export async function refuse(req: FastifyRequest, reply: FastifyReply, check: Ke
   } catch (e) {
     if (!(e instanceof ApiError)) {
       req.log.error({ err: e }, 'key check failed');
-      err = new ApiError({ code: 'internal_error', detail: 'The server failed to answer this request; it has been logged.' });
+      err = new ApiError(INTERNAL_ERROR);
     } else err = e;
   }
   if (err.headers) reply.headers(err.headers);

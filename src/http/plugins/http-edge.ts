@@ -17,9 +17,13 @@ import { ApiError, ERROR_CODES, renderErrors, type ApiErrorItem } from '../../li
  * - CONNECT, which Node would drop (`registerHttpEdge`).
  */
 
+/** An Expect header other than 100-continue (any operation may meet it: declared on each). */
+export const EXPECTATION_FAILED: ApiErrorItem = { code: 'expectation_failed', detail: 'The Expect header asks for something this server does not do: only 100-continue is met.' };
+
 const VERSION: ApiErrorItem = { code: 'http_version_not_supported', detail: 'Only HTTP/1.1 and HTTP/1.0 are served.' };
 
-const CLIENT_ERRORS: Record<string, ApiErrorItem> = {
+/** Requests Node's parser refuses, by its error code (the OpenAPI document declares their statuses on every operation). */
+export const CLIENT_ERRORS: Record<string, ApiErrorItem> = {
   ERR_HTTP_REQUEST_TIMEOUT: { code: 'request_timeout', detail: 'The request line and headers did not arrive in time.' },
   HPE_HEADER_OVERFLOW: { code: 'headers_too_large', detail: 'The request line and headers exceed 16 KiB.' },
   HPE_INVALID_VERSION: VERSION,
@@ -110,7 +114,7 @@ export function framingError(req: IncomingMessage): ApiError | null {
     validHost = host;
   }
   if (unmetExpectations.has(req)) {
-    return new ApiError({ code: 'expectation_failed', detail: 'The Expect header asks for something this server does not do: only 100-continue is met.' });
+    return new ApiError(EXPECTATION_FAILED);
   }
   return null;
 }

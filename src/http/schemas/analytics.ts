@@ -9,6 +9,7 @@ export const TechnicalIndicatorPoint = Type.Object({
   interval: Type.String({ description: 'IntervalId of the bars it is computed on.' }),
   adjustment: Type.String({ description: 'AdjustmentId of the prices it is computed on.' }),
   timestamp: Timestamp('End of the bar the point belongs to.'),
+  trade_date: DateString('Trading day of that bar (as the bar\'s trade_date): for 1w..1y the last trading day of the period.'),
   values: Type.Record(Type.String(), Type.String(), {
     description: 'Indicator values at 4 decimals, keyed as documented per indicator; a key without enough history is absent.',
   }),

@@ -29,7 +29,7 @@ export default async function adjustmentFactorRoutes(app: App) {
       params: instrumentIdParam, query: dateWindowParams, response: AdjustmentFactorCollectionResponse, notFound: true, collection: true,
     }),
   }, async (req, reply) => {
-    const inst = await pathInstrument(app.svc, req.params.instrument_id, 'equity');
+    const inst = await pathInstrument(app.svc, req, 'equity');
     const w = dateWindow(req.query as { from?: string; to?: string });
     return sendPage(req, reply, app.svc, 'listAdjustmentFactors', ['date'], rowPlan(async (p) => {
       const { factors, source } = await analytics.factors(inst);

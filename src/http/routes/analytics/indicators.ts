@@ -25,7 +25,7 @@ export function registerIndicators(app: App, kind: InstrumentKind, path: string,
     }),
   }, async (req, reply) => {
     const q = req.query as unknown as BarQuery;
-    const inst = await pathInstrument(app.svc, req.params.instrument_id, kind);
+    const inst = await pathInstrument(app.svc, req, kind);
     const indicator = req.params.indicator as IndicatorId;
     const plan = await planIndicator(app.svc, { inst, interval: q.interval, adjustment: q.adjustment, window: barWindow(q), indicator });
     return sendPage(req, reply, app.svc, operationId, BAR_KEY, plan);

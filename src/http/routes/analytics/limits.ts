@@ -35,7 +35,7 @@ export default async function priceLimitRoutes(app: App) {
   }, async (req, reply) => {
     const q = req.query as { from?: string; to?: string; date?: string };
     if (q.date !== undefined && (q.from !== undefined || q.to !== undefined)) throw new ApiError(conflictingDate());
-    const inst = await pathInstrument(app.svc, req.params.instrument_id, 'equity');
+    const inst = await pathInstrument(app.svc, req, 'equity');
     const w = q.date !== undefined ? dateWindow({ from: q.date, to: q.date }) : dateWindow(q);
     return sendPage(req, reply, app.svc, 'listPriceLimits', ['date'], rowPlan(
       (p) => equityDays.limits(inst, w.from, w.to, p.after ? p.after[0] : null, p.limit),

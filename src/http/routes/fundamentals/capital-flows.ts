@@ -27,7 +27,7 @@ export function registerCapitalFlows(app: App) {
       params: instrumentIdParam, query: timeWindowParams, response: CapitalFlowCollectionResponse, notFound: true, collection: true,
     }),
   }, async (req, reply) => {
-    const inst = await pathInstrument(app.svc, req.params.instrument_id, 'equity');
+    const inst = await pathInstrument(app.svc, req, 'equity');
     const d = closeDates(timeWindow(req.query as object));
     return sendPage(req, reply, app.svc, 'listCapitalFlows', ['date'], schemaPlan(reply, CapitalFlowCollectionResponse,
       (p) => fundamentals.capitalFlows(inst.inst, d.from, d.to, p),

@@ -19,7 +19,7 @@ export function registerCompany(app: App) {
       params: instrumentIdParam, response: CompanyProfileResponse, notFound: true,
     }),
   }, async (req) => {
-    const inst = await pathInstrument(app.svc, req.params.instrument_id, 'equity');
+    const inst = await pathInstrument(app.svc, req, 'equity');
     const p = await fundamentals.companyProfile(inst.inst);
     if (!p) throw notFound(`No company profile for ${inst.id}`);
     return {
@@ -40,7 +40,7 @@ export function registerCompany(app: App) {
       params: instrumentIdParam, response: InstitutionalHoldingCollectionResponse, notFound: true, collection: true,
     }),
   }, async (req, reply) => {
-    const inst = await pathInstrument(app.svc, req.params.instrument_id, 'equity');
+    const inst = await pathInstrument(app.svc, req, 'equity');
     return sendPage(req, reply, app.svc, 'listInstitutionalHoldings', ['date', 'int'], schemaPlan(reply, InstitutionalHoldingCollectionResponse,
       (p) => fundamentals.institutionalHoldings(inst.inst, p),
       (r) => [r.report_date, r.rank], holdingRecord(inst.id)));
@@ -53,7 +53,7 @@ export function registerCompany(app: App) {
       params: instrumentIdParam, response: ManagementHistoryCollectionResponse, notFound: true, collection: true,
     }),
   }, async (req, reply) => {
-    const inst = await pathInstrument(app.svc, req.params.instrument_id, 'equity');
+    const inst = await pathInstrument(app.svc, req, 'equity');
     return sendPage(req, reply, app.svc, 'listManagementHistory', ['int'], schemaPlan(reply, ManagementHistoryCollectionResponse,
       (p) => fundamentals.management(inst.inst, p),
       (r) => [r.seq], managementRecord(inst.id)));

@@ -18,7 +18,7 @@ export function registerDividends(app: App) {
       params: instrumentIdParam, query: dateWindowParams, response: DividendCollectionResponse, notFound: true, collection: true,
     }),
   }, async (req, reply) => {
-    const inst = await pathInstrument(app.svc, req.params.instrument_id, 'equity');
+    const inst = await pathInstrument(app.svc, req, 'equity');
     const w = dateWindow(req.query as { from?: string; to?: string });
     return sendPage(req, reply, app.svc, 'listDividends', ['date', 'date', 'date'], schemaPlan(reply, DividendCollectionResponse,
       (p) => fundamentals.dividends(inst.inst, w.from, w.to, p),
@@ -33,7 +33,7 @@ export function registerDividends(app: App) {
       params: instrumentIdParam, query: dateWindowParams, response: EarningsForecastCollectionResponse, notFound: true, collection: true,
     }),
   }, async (req, reply) => {
-    const inst = await pathInstrument(app.svc, req.params.instrument_id, 'equity');
+    const inst = await pathInstrument(app.svc, req, 'equity');
     const w = dateWindow(req.query as { from?: string; to?: string });
     return sendPage(req, reply, app.svc, 'listEarningsForecasts', ['date', 'date'], schemaPlan(reply, EarningsForecastCollectionResponse,
       (p) => fundamentals.earningsForecasts(inst.inst, w.from, w.to, p),

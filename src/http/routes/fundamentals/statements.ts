@@ -57,7 +57,7 @@ export function registerStatements(app: App) {
         response: op.response, notFound: true, collection: true,
       }),
     }, async (req, reply) => {
-      const inst = await pathInstrument(app.svc, req.params.instrument_id, 'equity');
+      const inst = await pathInstrument(app.svc, req, 'equity');
       const w = op.window ? dateWindow(req.query as { from?: string; to?: string }) : { from: 0, to: 99991231 };
       return sendPage(req, reply, app.svc, op.operationId, ['date', 'str'], rowPlan(
         (p) => fundamentals.statements(op.table, inst.inst, w.from, w.to, p),

@@ -13,7 +13,7 @@ export function registerTextEntries(app: App) {
       params: instrumentIdParam, response: TextEntryCollectionResponse, notFound: true, collection: true,
     }),
   }, async (req, reply) => {
-    const inst = await pathInstrument(app.svc, req.params.instrument_id, 'equity');
+    const inst = await pathInstrument(app.svc, req, 'equity');
     return sendPage(req, reply, app.svc, 'listBusinessScope', ['int'], schemaPlan(reply, TextEntryCollectionResponse,
       (p) => fundamentals.businessScope(inst.inst, p), (r) => [r.seq],
       (r) => ({ instrument_id: inst.id, seq: r.seq, type: r.type, text: r.text, classification_id: null })));
@@ -27,7 +27,7 @@ export function registerTextEntries(app: App) {
       params: instrumentIdParam, response: TextEntryCollectionResponse, notFound: true, collection: true,
     }),
   }, async (req, reply) => {
-    const inst = await pathInstrument(app.svc, req.params.instrument_id, 'equity');
+    const inst = await pathInstrument(app.svc, req, 'equity');
     return sendPage(req, reply, app.svc, 'listSectorMemberships', ['str'], schemaPlan(reply, TextEntryCollectionResponse, async (p) => {
       // An equity has a handful of memberships: read them all, number them, and page in memory.
       const all = (await fundamentals.sectorMemberships(inst.inst)).map((c, i) => ({ ...c, seq: i + 1 }));

@@ -1,6 +1,6 @@
 import { Type } from '@sinclair/typebox';
 import type { App } from '../../services.js';
-import { instrumentIdParam, operation, pathInstrument } from '../../route.js';
+import { instrumentIdParam, KIND_PATHS, operation, pathInstrument } from '../../route.js';
 import { KINDS, type InstrumentKind } from '../../../market/kinds.js';
 import { rowPlan, sendPage } from '../../collection.js';
 import { boardQuery, marketQuery } from '../../params.js';
@@ -16,9 +16,9 @@ export const InstrumentResponse = Single('InstrumentResponse', Instrument);
 const PRINTABLE = '^[^\\u0000-\\u001f\\u007f]+$';
 
 const ROUTES: { kind: InstrumentKind; path: string; list: string; get: string; noun: string }[] = [
-  { kind: 'equity', path: 'equities', list: 'listEquities', get: 'getEquity', noun: 'equities' },
-  { kind: 'index', path: 'indices', list: 'listIndices', get: 'getIndex', noun: 'indices' },
-  { kind: 'fund', path: 'funds', list: 'listFunds', get: 'getFund', noun: 'funds' },
+  { kind: 'equity', path: KIND_PATHS.equity, list: 'listEquities', get: 'getEquity', noun: 'equities' },
+  { kind: 'index', path: KIND_PATHS.index, list: 'listIndices', get: 'getIndex', noun: 'indices' },
+  { kind: 'fund', path: KIND_PATHS.fund, list: 'listFunds', get: 'getFund', noun: 'funds' },
 ];
 
 /** listEquities/getEquity, listIndices/getIndex, listFunds/getFund: one instrument schema for all. */
@@ -41,6 +41,6 @@ export default async function instrumentRoutes(app: App) {
 
     app.get(`/api/v1/${k.path}/:instrument_id`, {
       schema: operation({ operationId: k.get, tags: [k.path], summary: `One ${k.kind}.`, params: instrumentIdParam, response: InstrumentResponse, notFound: true }),
-    }, async (req) => ({ data: instrumentRecord(await pathInstrument(app.svc, req.params.instrument_id, k.kind)) }));
+    }, async (req) => ({ data: instrumentRecord(await pathInstrument(app.svc, req, k.kind)) }));
   }
 }

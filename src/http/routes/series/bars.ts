@@ -43,7 +43,7 @@ export function registerBars(app: App, kind: InstrumentKind, path: string, opera
     }),
   }, async (req, reply) => {
     const q = req.query as unknown as BarQuery;
-    const inst = await pathInstrument(app.svc, req.params.instrument_id, kind);
+    const inst = await pathInstrument(app.svc, req, kind);
     const plan = planBars(app.svc, { inst, interval: q.interval, adjustment: q.adjustment, window: barWindow(q) });
     return sendPage(req, reply, app.svc, operationId, BAR_KEY, plan);
   });

@@ -21,7 +21,7 @@ export function registerQuotes(app: App, kind: InstrumentKind, path: string, ope
       params: instrumentIdParam, query: timeWindowParams, response: QuoteCollectionResponse, notFound: true, collection: true,
     }),
   }, async (req, reply) => {
-    const inst = await pathInstrument(app.svc, req.params.instrument_id, kind);
+    const inst = await pathInstrument(app.svc, req, kind);
     const w = windowSeconds(timeWindow(req.query as object));
     return sendPage(req, reply, app.svc, operationId, ['time'], schemaPlan(reply, QuoteCollectionResponse,
       (p) => marketData.quotes(inst.inst, w.from, w.to, p.after ? p.after[0] : null, p.limit),
@@ -38,7 +38,7 @@ export function registerTrades(app: App, kind: InstrumentKind, path: string, ope
       params: instrumentIdParam, query: timeWindowParams, response: TradeCollectionResponse, notFound: true, collection: true,
     }),
   }, async (req, reply) => {
-    const inst = await pathInstrument(app.svc, req.params.instrument_id, kind);
+    const inst = await pathInstrument(app.svc, req, kind);
     const w = windowSeconds(timeWindow(req.query as object));
     const win = { ...w, fromDate: epochToMarketDate(w.from), toDate: epochToMarketDate(w.to) };
     return sendPage(req, reply, app.svc, operationId, ['date', 'int'], schemaPlan(reply, TradeCollectionResponse,

@@ -3,7 +3,7 @@ import { readFileSync } from 'node:fs';
 import type { App } from '../../services.js';
 import { StoreUnavailable } from '../../../store/health.js';
 import { ErrorResponse } from '../../schemas/common.js';
-import { notModified } from '../../route.js';
+import { anyRequestErrors, notModified } from '../../route.js';
 
 export const StatusResponse = Type.Object({
   status: Type.String({ description: 'ok (health) or ready (readiness).' }),
@@ -21,7 +21,7 @@ const pkg = JSON.parse(readFileSync(new URL('../../../../package.json', import.m
 const publicOp = (operationId: string, summary: string, extra: Record<number, unknown> = {}) => ({
   schema: {
     operationId, summary, tags: ['system'], security: [],
-    response: { 200: Type.Ref(operationId === 'getSystemVersion' ? VersionResponse : StatusResponse), 304: notModified, ...extra },
+    response: { 200: Type.Ref(operationId === 'getSystemVersion' ? VersionResponse : StatusResponse), 304: notModified, ...anyRequestErrors(), ...extra },
   },
 });
 
