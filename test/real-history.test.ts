@@ -237,6 +237,30 @@ for (const kind of STORES) {
       });
     });
 
+    it('answers CCI 0 on every flat 14-bar window (H + L + C the same on each bar) of 000001.SZ and 000002.SZ', async () => {
+      let flat = 0, moved = 0;
+      for (const id of ['000001.SZ', '000002.SZ']) {
+        for (const adjustment of ['none', 'forward', 'backward']) {
+          const q = `interval=1d&adjustment=${adjustment}&from=1991-01-01`;
+          const bars = await walk(h, `/api/v1/equities/${id}/bars?${q}`, 1000);
+          const points = await walk(h, `/api/v1/equities/${id}/technical-indicators/cci?${q}`, 1000);
+          expect(points.map((p) => p.timestamp)).toEqual(bars.map((b) => b.timestamp));
+          // H + L + C in cents, from the served decimals.
+          const sum = bars.map((b) => cents(b.high) + cents(b.low) + cents(b.close));
+          for (let i = 13; i < bars.length; i++) {
+            const w = sum.slice(i - 13, i + 1);
+            if (w.every((x) => x === w[0])) {
+              flat++;
+              expect(points[i].values.cci, `${id} ${adjustment} ${bars[i].trade_date}`).toBe('0.0000');
+            } else if (points[i].values.cci !== '0.0000') moved++;
+          }
+        }
+      }
+      // The files hold flat windows (suspensions recorded as bars at the last close), and CCI moves elsewhere.
+      expect(flat).toBeGreaterThanOrEqual(47);
+      expect(moved).toBeGreaterThan(10_000);
+    });
+
     it('warned at ingest of 600000.SH bars outside their limits after 2011, where the events file ends', () => {
       const warnings = loads.flatMap((r) => r.warnings);
       const spd = warnings.filter((w) => w.includes(' 600000.SH '));
