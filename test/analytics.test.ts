@@ -1,6 +1,11 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { expectPointDatesOfBars, get, harness, STORES, walk, type Harness } from './helpers.js';
+import { writeFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { PriceLimit } from '../src/http/schemas/analytics.js';
+import { emptyHarness, tmp } from './ingest-helpers.js';
+import { ingest } from '../src/ingest/load.js';
+import { dataset } from '../src/ingest/registry.js';
 
 /**
  * Analytics checked by independent recomputation in this file: adjusted prices from the raw
@@ -203,5 +208,47 @@ describe.each(STORES)('analytics on $name', ({ url }) => {
     const latest = await get(h, '/api/v1/equities/pools/sub_new');
     expect(latest.status).toBe(200);
     expect(latest.body.data.every((m: any) => m.trade_date === days[days.length - 1])).toBe(true);
+  });
+});
+
+/**
+ * The BSE's opening day, 2021-11-15: the select tier's stocks moved from NEEQ traded at ±30%,
+ * the public offerings listed that day without limits (docs/price-limits.md). The instruments
+ * dataset's listing_kind says which; without it a BJ listing of that day is a transfer.
+ */
+describe.each(STORES)('price limits of BSE listings by transfer and by IPO on $name', ({ url }) => {
+  let h: Harness;
+  const dir = tmp();
+  const load = (name: string, text: string) => {
+    const path = join(dir, `${name}-${Math.random().toString(36).slice(2)}.csv`);
+    writeFileSync(path, text);
+    return ingest(h.store, [{ path, dataset: dataset(name)! }]);
+  };
+  beforeAll(async () => { h = await emptyHarness(await url()); });
+  afterAll(async () => { await h?.close(); });
+
+  it('limits a moved stock\'s first day to 30%, not an IPO\'s, and takes listing_kind from the record', async () => {
+    const loaded = [
+      await load('instruments', ['instrument_id,kind,board,name,list_date,listing_kind',
+        '430047.BJ,equity,bse,诺思兰德,2021-11-15,', '833454.BJ,equity,bse,同心传动,2021-11-15,ipo',
+        '830799.BJ,equity,bse,艾融软件,2021-11-15,transfer', '836149.BJ,equity,bse,旭杰科技,2023-01-17,'].join('\n')),
+      await load('bars_1d', ['instrument_id,trade_date,open,high,low,close,volume,amount',
+        ...['430047.BJ', '833454.BJ', '830799.BJ'].flatMap((id) => [`${id},2021-11-15,10,13,9,12,100,1200`, `${id},2021-11-16,12,12.5,11,12,100,1200`]),
+        '836149.BJ,2023-01-17,10,20,9,15,100,1500', '836149.BJ,2023-01-18,15,16,14,15,100,1500'].join('\n')),
+    ];
+    expect(loaded.map((r) => r.errors)).toEqual([[], []]);
+    const rows = async (id: string) => (await walk(h, `/api/v1/equities/${id}/price-limits`, 10))
+      .map((r) => [r.trade_date, r.limit_pct, r.reason, r.limit_up]);
+    // No NEEQ close is stored before the first day: its base, hence its limit prices, are unknown; its rule is the 30%.
+    expect(await rows('430047.BJ')).toEqual([['2021-11-15', null, 'bse', null], ['2021-11-16', '30', 'bse', '15.60']]);
+    expect(await rows('830799.BJ')).toEqual([['2021-11-15', null, 'bse', null], ['2021-11-16', '30', 'bse', '15.60']]);
+    expect(await rows('833454.BJ')).toEqual([['2021-11-15', null, 'new_listing_no_limit', null], ['2021-11-16', '30', 'bse', '15.60']]);
+    expect(await rows('836149.BJ')).toEqual([['2023-01-17', null, 'new_listing_no_limit', null], ['2023-01-18', '30', 'bse', '19.50']]);
+  });
+
+  it('refuses a listing_kind that is not ipo or transfer, and one on an index', async () => {
+    const r = await load('instruments', ['instrument_id,kind,board,name,list_date,listing_kind',
+      '430139.BJ,equity,bse,华岭股份,2022-10-28,moved', '899050.BJ,index,,北证50,2022-04-29,transfer'].join('\n'));
+    expect(r.errors).toEqual([expect.stringMatching(/:2:\d+: listing_kind: expected one of ipo, transfer/), expect.stringMatching(/:3:\d+: listing_kind: expected no listing_kind for an index or fund/)]);
   });
 });

@@ -19,6 +19,7 @@ import { loadConfig } from '../src/app/config.js';
 import { StoreUnavailable } from '../src/store/health.js';
 import { NO_PRIVATE_PG, privatePostgres, type PrivatePostgres } from './private-postgres.js';
 import { exited, sleep, tmp } from './ingest-helpers.js';
+import { dropPostgres, harness, STORES, TINY_DEMO } from './helpers.js';
 import { probe, serve, type Served } from './serve-helpers.js';
 
 /** Resolves once `done()` holds, checked every 25 ms; throws after `limitMs` (a bound, not a timing). */
@@ -404,5 +405,36 @@ describe('SQLite: a store file that cannot be read', () => {
     expect(logged.filter((l) => /store unavailable: SQLITE_CORRUPT/.test(l))).toHaveLength(1);
     expect(logged.filter((l) => /^info store available again after .* s; \d+ queries failed meanwhile/.test(l))).toHaveLength(1);
     await app.close();
+  });
+});
+
+/**
+ * A store closed under a running app (a shutdown, or a test's teardown, while a request still
+ * reads): under load, test/fuzz.test.ts once ran past its timeout, its teardown closed the
+ * SQLite store under a request in flight, and the request's data-version read answered 500.
+ */
+describe.each(STORES)('a store closed while the app still answers ($name)', ({ url }) => {
+  it('answers 503 not_ready, never 500', async () => {
+    const h = await harness(await url(), TINY_DEMO);
+    const eq = (await h.store.db.selectFrom('instruments').select('id').where('kind', '=', 'equity').orderBy('id').executeTakeFirstOrThrow()).id;
+    const get = async (path: string) => {
+      const r = await h.app.inject({ method: 'GET', url: path, headers: { 'x-api-key': h.key } });
+      return { status: r.statusCode, body: JSON.parse(r.payload), text: r.payload, retryAfter: (r.headers['retry-after'] as string | undefined) ?? null };
+    };
+    const bars = `/api/v1/equities/${eq}/bars?interval=1d`;
+    expect((await get(bars)).status).toBe(200);
+    await h.store.close();
+    try {
+      // Any query: the store's own (the data version, raw reads) and Kysely's.
+      await expect(h.store.db.selectFrom('instruments').select('id').execute()).rejects.toBeInstanceOf(StoreUnavailable);
+      // Fresh reads (the catalog's second passed), then pages and other operations.
+      h.secondPasses();
+      for (const path of [bars, `${bars}&page[size]=3`, `/api/v1/equities/${eq}/price-limits`, '/api/v1/equities', '/api/v1/markets/SH/trading-days']) {
+        expectNotReady(await get(path));
+      }
+    } finally {
+      await h.app.close();
+      if (h.url.startsWith('postgres')) await dropPostgres(h.url);
+    }
   });
 });

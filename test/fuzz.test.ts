@@ -16,8 +16,15 @@ import type { ValidateFunction } from 'ajv';
 import { get, harness, STORES, type Harness } from './helpers.js';
 import { DATE_TIME_PATTERN } from '../src/lib/time.js';
 
-/** Requests per operation and store (38 operations: about 7,600 a store, some 5-10 s). */
+/** Requests per operation and store (38 operations: about 7,600 a store, some 5-10 s): the budget is this count. */
 const RUNS = Number(process.env.FC_RUNS ?? 200);
+/**
+ * The time the count may take, a bound and no measure: OPERATIONS (checked) × RUNS requests at
+ * 50 ms each, above twice the slowest seen (a 2-core machine at load 15: PostgreSQL 20 ms a request,
+ * SQLite 9 ms). A timeout mid-run used to close the store under a request in flight: that was the 500.
+ */
+const OPERATIONS = 40;
+const TIMEOUT_MS = OPERATIONS * RUNS * 50;
 /** Demo of a few months: every collection has rows, minute bars and ticks on a few days. */
 const DEMO = { seed: 11, equities: 20, start: 20250601, end: 20251120, minuteDays: 2, tickDays: 1 };
 const FIRST = '2025-06-03', LAST = '2025-11-20';
@@ -204,6 +211,7 @@ describe.each(STORES)('fuzzing every operation of the OpenAPI document on $name'
 
   it('answers every request with a documented status and a body valid against its documented schema, never 5xx', async () => {
     expect(ops.length).toBeGreaterThan(30);
+    expect(ops.length, 'OPERATIONS bounds the time budget').toBeLessThanOrEqual(OPERATIONS);
     const failures: string[] = [];
     for (const op of ops.filter((o) => process.env.FC_OP === undefined || o.operationId === process.env.FC_OP)) {
       const seed = process.env.FC_SEED === undefined ? undefined : Number(process.env.FC_SEED);
@@ -215,7 +223,7 @@ describe.each(STORES)('fuzzing every operation of the OpenAPI document on $name'
     }
     console.log(`fuzz: ${[...statuses].sort((x, y) => x[0] - y[0]).map(([k, n]) => `${n} × ${k}`).join(', ')}`);
     expect(failures).toEqual([]);
-  });
+  }, TIMEOUT_MS);
 
   it('documents 503 on every data operation (the store not answering; data changing faster than a response is computed)', () => {
     const data = ops.filter((o) => !o.path.startsWith('/api/v1/system/'));

@@ -191,12 +191,13 @@ for (const kind of STORES) {
         if (i < 0 || rows[i].suspended) continue;
         const bar = e.days.find((d) => d.date === date)!;
         const r = rows[i];
-        if (r.up !== null && bar.close === r.up) pools.limit_up.push(id);
-        if (r.down !== null && bar.close === r.down) pools.limit_down.push(id);
-        if (r.up !== null && bar.high === r.up && bar.close < r.up) pools.broken_limit_up.push(id);
+        // A price at or beyond a limit reached it (a few 1997 bars are a tick past the limit).
+        if (r.up !== null && bar.close >= r.up) pools.limit_up.push(id);
+        if (r.down !== null && bar.close <= r.down) pools.limit_down.push(id);
+        if (r.up !== null && bar.high >= r.up && bar.close < r.up) pools.broken_limit_up.push(id);
         let p = i - 1;
         while (p >= 0 && rows[p].suspended) p--;
-        if (p >= 0 && rows[p].up !== null && e.days.find((d) => d.date === rows[p].date)!.close === rows[p].up) pools.previous_limit_up.push(id);
+        if (p >= 0 && rows[p].up !== null && e.days.find((d) => d.date === rows[p].date)!.close >= rows[p].up!) pools.previous_limit_up.push(id);
         if (r.listingDay <= 250 && r.pct !== null) pools.sub_new.push(id);
       }
       return pools;
@@ -204,7 +205,8 @@ for (const kind of STORES) {
 
     it('answers pools for stored days of the 1990s, 2000s and 2020s as the files give them', async () => {
       const seen: Record<string, number> = {};
-      for (const date of ['1997-06-02', '1997-06-03', '2004-09-01', '2005-03-01', '2007-06-20', '2007-06-21', '2008-09-19', '2008-09-22', '2010-01-04', '2021-04-26', '2021-05-10', '2021-06-02']) {
+      // 000001.SZ's highs of 1997-03-17 and 1997-04-28 are a tick above the up limit (broken), its close of 1997-06-20 too.
+      for (const date of ['1997-03-17', '1997-04-28', '1997-06-02', '1997-06-03', '1997-06-20', '1997-06-23', '2004-09-01', '2005-03-01', '2007-06-20', '2007-06-21', '2008-09-19', '2008-09-22', '2010-01-04', '2021-04-26', '2021-05-10', '2021-06-02']) {
         const want = expectedPools(date);
         for (const [pool, ids] of Object.entries(want)) {
           const r = await get(h, `/api/v1/equities/pools/${pool}?date=${date}`);
@@ -214,7 +216,8 @@ for (const kind of STORES) {
         }
       }
       // The dates hold real members: limit-ups of 1997 and 2008, 002032.SZ sub-new in its first year.
-      expect(seen.limit_up).toBeGreaterThanOrEqual(3);
+      expect(seen.limit_up).toBeGreaterThanOrEqual(4);
+      expect(seen.broken_limit_up).toBeGreaterThanOrEqual(2);
       expect(seen.previous_limit_up).toBeGreaterThanOrEqual(2);
       expect(seen.sub_new).toBeGreaterThanOrEqual(2);
       const vanke2010 = await get(h, '/api/v1/equities/pools/sub_new?date=2010-01-04');
@@ -235,6 +238,30 @@ for (const kind of STORES) {
         expect(back[i].close, d.date).toBe(money(Number(divHalfUp(BigInt(d.close) * factorOn(d.date), S))));
         expect(fwd[i].close, d.date).toBe(money(Number(divHalfUp(BigInt(d.close) * factorOn(d.date), latest))));
       });
+    });
+
+    it('answers CCI 0 on every flat 14-bar window (H + L + C the same on each bar) of 000001.SZ and 000002.SZ', async () => {
+      let flat = 0, moved = 0;
+      for (const id of ['000001.SZ', '000002.SZ']) {
+        for (const adjustment of ['none', 'forward', 'backward']) {
+          const q = `interval=1d&adjustment=${adjustment}&from=1991-01-01`;
+          const bars = await walk(h, `/api/v1/equities/${id}/bars?${q}`, 1000);
+          const points = await walk(h, `/api/v1/equities/${id}/technical-indicators/cci?${q}`, 1000);
+          expect(points.map((p) => p.timestamp)).toEqual(bars.map((b) => b.timestamp));
+          // H + L + C in cents, from the served decimals.
+          const sum = bars.map((b) => cents(b.high) + cents(b.low) + cents(b.close));
+          for (let i = 13; i < bars.length; i++) {
+            const w = sum.slice(i - 13, i + 1);
+            if (w.every((x) => x === w[0])) {
+              flat++;
+              expect(points[i].values.cci, `${id} ${adjustment} ${bars[i].trade_date}`).toBe('0.0000');
+            } else if (points[i].values.cci !== '0.0000') moved++;
+          }
+        }
+      }
+      // The files hold flat windows (suspensions recorded as bars at the last close), and CCI moves elsewhere.
+      expect(flat).toBeGreaterThanOrEqual(47);
+      expect(moved).toBeGreaterThan(10_000);
     });
 
     it('warned at ingest of 600000.SH bars outside their limits after 2011, where the events file ends', () => {

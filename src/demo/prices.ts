@@ -4,7 +4,7 @@
  * with limit-up runs, broken limit-ups, limit-downs and unlimited first days of new listings.
  */
 import type { BoardId } from '../market/types.js';
-import { limitPrices, limitRule } from '../market/limits.js';
+import { limitPrices, limitRule, listingKind } from '../market/limits.js';
 import { divRoundHalfUp } from '../lib/decimal.js';
 import type { Rng } from './random.js';
 import type { DayBar, EquitySpec, Span } from './model.js';
@@ -136,7 +136,10 @@ export function simulateEquity(r: Rng, s: EquitySpec, ctx: PathContext): EquityP
       float = Math.round((float * grow) / 100) * 100;
     }
     const since = sinceListing(ctx, s.listDate, date);
-    const rule = limitRule({ board: s.board, market: s.market, st: isSt(s, date), date, listDate: s.listDate, tradingDayIndexSinceListing: since });
+    const rule = limitRule({
+      board: s.board, market: s.market, st: isSt(s, date), date, listDate: s.listDate, tradingDayIndexSinceListing: since,
+      listingKind: listingKind(s.market, s.listDate, null),
+    });
     let bar: Ohlc, up: number | null = null, down: number | null = null;
     if (rule.ratioPct === null) {
       bar = unlimitedDay(r, s, since, ref, rule.reason);

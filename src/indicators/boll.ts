@@ -1,13 +1,15 @@
-import { ma, toValues, windowed } from './rolling.js';
+import { isFlat, ma, mean, toValues, windowed } from './rolling.js';
 import type { Indicator, Series } from './types.js';
 
 /**
  * BOLL (20, 2): MID = MA(C,20); UPPER/LOWER = MID ± 2·σ, σ the population standard deviation
  * of the same 20 closes (CONTRACT.md §2; TA-Lib BBANDS and StockCharts use it too, whereas
  * Tongdaxin's own BOLL formula calls STD, the sample deviation). Present from the 20th bar.
+ * Twenty equal closes give σ = 0 exactly (upper = mid = lower = the close), not a residue.
  */
 export function populationStd(w: number[]): number {
-  const m = w.reduce((a, b) => a + b, 0) / w.length;
+  if (isFlat(w)) return 0;
+  const m = mean(w);
   return Math.sqrt(w.reduce((a, x) => a + (x - m) * (x - m), 0) / w.length);
 }
 

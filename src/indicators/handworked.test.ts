@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { divRoundHalfUp, formatScaled } from '../lib/decimal.js';
 import { formatValue } from './format.js';
 import { INDICATORS } from './registry.js';
+import { seriesFromBars } from './series.js';
 import type { Series, Values } from './types.js';
 
 // Hand-worked checks, independent of the implementation: explicit numbers worked on paper,
@@ -86,6 +87,30 @@ describe('explicit hand-worked values', () => {
     expect(last('cci')).toEqual({ cci: 0 });
     expect(last('dmi')).toEqual({ pdi: 0, mdi: 0, adx: 0, adxr: 0 });
     expect(last('obv')).toEqual({ obv: 0 });
+  });
+  it('flat windows of prices whose float sums leave residue give the neutral values exactly', () => {
+    // 10.37 as a double: 14 typical prices average 1.8e-15 off, 20 closes too. A flat window is
+    // decided on the prices as decimals, so CCI is 0 (not ±66.6667 from a residue mean deviation)
+    // and BOLL's deviation 0. The typical price is flat too when H, L, C differ but H + L + C does not.
+    const hs = [10380, 10400, 10370, 10390], ls = [10360, 10340, 10370, 10330], cs = [10370, 10370, 10370, 10390];
+    const at = (i: number) => i % 4;
+    const toBars = (n: number, f: (i: number) => [number, number, number]) => seriesFromBars(Array.from({ length: n }, (_, i) => {
+      const [high, low, close] = f(i);
+      return { ts: i, date: 20250101, open: close, high, low, close, volume: 100, amount: 1000 };
+    }));
+    const flat = toBars(40, () => [10370, 10370, 10370]);
+    const mixed = toBars(40, (i) => [hs[at(i)], ls[at(i)], cs[at(i)]]);
+    const last = (id: keyof typeof INDICATORS, s: Series) => INDICATORS[id].compute(s)[39];
+    expect(last('cci', flat)).toEqual({ cci: 0 });
+    expect(last('cci', mixed)).toEqual({ cci: 0 });
+    expect(last('boll', flat)).toEqual({ mid: 10.37, upper: 10.37, lower: 10.37 });
+    expect(last('ma', flat)).toEqual({ ma5: 10.37, ma10: 10.37, ma20: 10.37, ma30: 10.37 });
+    expect(last('bias', flat)).toEqual({ bias6: 0, bias12: 0, bias24: 0 });
+    expect(last('atr', flat)).toEqual({ tr: 0, atr: 0 });
+    expect(last('kdj', flat)).toEqual({ k: 50, d: 50, j: 50 });
+    expect(last('rsi', flat)).toEqual({ rsi6: 50, rsi12: 50, rsi24: 50 });
+    expect(last('wr', flat)).toEqual({ wr6: 50, wr10: 50 });
+    expect(last('dmi', flat)).toEqual({ pdi: 0, mdi: 0, adx: 0, adxr: 0 });
   });
 });
 

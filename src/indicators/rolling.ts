@@ -16,7 +16,13 @@ export function windowed(x: Column, n: number, f: (w: number[]) => number): Colu
 }
 
 export const sum = (w: number[]): number => w.reduce((a, b) => a + b, 0);
-export const mean = (w: number[]): number => sum(w) / w.length;
+/** Every value of the window is the same number (the same decimal: seriesFromBars maps one decimal to one double). */
+export const isFlat = (w: number[]): boolean => w.every((x) => x === w[0]);
+/**
+ * The window's mean; exactly its value when the window is flat (a sum of n equal doubles
+ * divided by n may land an ulp off, so BIAS would be 1e-14 and a deviation from it non-zero).
+ */
+export const mean = (w: number[]): number => (isFlat(w) ? w[0] : sum(w) / w.length);
 
 /** MA(X,N). */
 export const ma = (x: Column, n: number): Column => windowed(x, n, mean);

@@ -5,6 +5,13 @@ import type { Point, Series, Stream, Values } from './types.js';
 const UNIT = 10 ** PRICE_SCALE;
 
 /**
+ * A Series price, or a sum of a few, back in price units (1/1000 CNY): the exact integer of the
+ * decimals it was made from (seriesFromBars), whatever residue float arithmetic left in the sum.
+ * priceUnits(10.37 + 10.37 + 10.37) === 31110.
+ */
+export const priceUnits = (cny: number): number => Math.round(cny * UNIT);
+
+/**
  * Bars (prices in 1/1000 CNY, oldest first) as an indicator Series in plain CNY numbers.
  * Indicators are computed on the bars the client asked for, i.e. after adjustment
  * (`adjustBars`) when an adjustment is requested.

@@ -1,5 +1,5 @@
 import type { BoardId, Bar, MarketId } from './types.js';
-import { limitPrices, limitRule } from './limits.js';
+import { limitPrices, limitRule, listingKind } from './limits.js';
 import { referencePrice, type CorporateAction } from './adjust.js';
 import type { TradingCalendar } from './calendar.js';
 
@@ -25,6 +25,8 @@ export interface DayLimitInput {
   board: BoardId;
   market: MarketId;
   listDate: number;
+  /** The instrument record's `listing_kind` (null: the default of `listingKind`). */
+  listingKind: string | null;
   /** 0-based trading-day index of a date since listing (0 = listing day). */
   sinceListing: (date: number) => number;
   isSt: (date: number) => boolean;
@@ -41,13 +43,14 @@ export interface DayLimitInput {
  */
 export function dayLimits(input: DayLimitInput): DayLimit[] {
   let last = input.prevBar?.close ?? null;
+  const kind = listingKind(input.market, input.listDate, input.listingKind);
   const out: DayLimit[] = [];
   for (const date of input.days) {
     const action = input.actions.get(date);
     const pre = last === null ? null : action ? referencePrice(last, action) : last;
     const st = input.isSt(date);
     const idx = input.sinceListing(date);
-    const rule = limitRule({ board: input.board, market: input.market, st, date, listDate: input.listDate, tradingDayIndexSinceListing: idx });
+    const rule = limitRule({ board: input.board, market: input.market, st, date, listDate: input.listDate, tradingDayIndexSinceListing: idx, listingKind: kind });
     const lim = pre !== null && rule.ratioPct !== null ? limitPrices(pre, rule.ratioPct) : null;
     const bar = input.bars.get(date) ?? null;
     out.push({

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { limitPrices, limitRule, type LimitRuleInput } from './limits.js';
+import { limitPrices, limitRule, listingKind, type LimitRuleInput } from './limits.js';
+import { dayLimits } from './day-limits.js';
 
 const rule = (over: Partial<LimitRuleInput>) =>
   limitRule({ board: 'main', market: 'SH', st: false, date: 20240301, listDate: 20100104, tradingDayIndexSinceListing: 1000, ...over });
@@ -36,6 +37,34 @@ describe('limitRule', () => {
     expect(rule({ board: 'chinext', listDate: 20200824, date: 20200828, tradingDayIndexSinceListing: 4 })).toEqual(none);
     expect(rule({ board: 'bse', listDate: 20230410, tradingDayIndexSinceListing: 0 })).toEqual(none);
     expect(rule({ board: 'bse', listDate: 20230410, tradingDayIndexSinceListing: 1 })).toEqual({ ratioPct: 30, reason: 'bse' });
+  });
+
+  it('limits the BSE opening day of the stocks moved from NEEQ\'s select tier to 30%; only its IPOs were free', () => {
+    // 2021-11-15: 81 listings, 71 moved from the select tier (精选层), 10 public offerings.
+    const opening = { board: 'bse' as const, market: 'BJ' as const, listDate: 20211115, date: 20211115, tradingDayIndexSinceListing: 0 };
+    expect(rule({ ...opening, listingKind: 'transfer' })).toEqual({ ratioPct: 30, reason: 'bse' });
+    expect(rule({ ...opening, listingKind: 'transfer', st: true })).toEqual({ ratioPct: 30, reason: 'st_bse' });
+    expect(rule({ ...opening, listingKind: 'ipo' })).toEqual({ ratioPct: null, reason: 'new_listing_no_limit' });
+    expect(rule(opening)).toEqual({ ratioPct: null, reason: 'new_listing_no_limit' });
+    // The record's listing_kind decides; without one, a BJ listing dated 2021-11-15 is a transfer.
+    expect(listingKind('BJ', 20211115, null)).toBe('transfer');
+    expect(listingKind('BJ', 20211115, 'ipo')).toBe('ipo');
+    expect(listingKind('BJ', 20211116, null)).toBe('ipo');
+    expect(listingKind('SZ', 20211115, null)).toBe('ipo');
+    expect(listingKind('BJ', 20220110, 'transfer')).toBe('transfer');
+    expect(() => listingKind('BJ', 20211115, 'moved')).toThrow(RangeError);
+  });
+
+  it('bases a moved stock\'s opening-day limits on its last NEEQ close', () => {
+    const days = (listingKind: string | null) => dayLimits({
+      days: [20211115, 20211116], board: 'bse', market: 'BJ', listDate: 20211115, listingKind,
+      sinceListing: (d) => (d === 20211115 ? 0 : 1), isSt: () => false, actions: new Map(),
+      // The close of 2021-11-12 on NEEQ's select tier, 10.00.
+      prevBar: { ts: 0, date: 20211112, open: 10000, high: 10000, low: 10000, close: 10000, volume: 1, amount: 1 },
+      bars: new Map([[20211115, { ts: 0, date: 20211115, open: 12000, high: 13000, low: 11000, close: 12500, volume: 1, amount: 1 }]]),
+    }).map((d) => [d.date, d.preClose, d.up, d.down, d.ratioPct, d.reason, d.listingDay]);
+    expect(days(null)).toEqual([[20211115, 10000, 13000, 7000, 30, 'bse', 1], [20211116, 12500, 16250, 8750, 30, 'bse', 2]]);
+    expect(days('ipo')[0]).toEqual([20211115, 10000, null, null, null, 'new_listing_no_limit', 1]);
   });
 
   it('treats pre-reform IPO first days as an unexpressed band, then the ordinary limit', () => {

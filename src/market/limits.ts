@@ -16,6 +16,10 @@
  *   day only in Beijing. Any other listing day had no limit until 2013 ('new_listing_no_limit')
  *   and from 2014 an asymmetric band around the issue price (+44% / −36%) that one symmetric
  *   ratio cannot express ('ipo_first_day_band'); both publish null limits.
+ * - A listing by transfer (`listingKind` 'transfer') is not a new listing: the 71 companies of
+ *   NEEQ's select tier (精选层) that moved to the Beijing Stock Exchange on its opening day,
+ *   2021-11-15, traded at ±30% of their last NEEQ close that day; only the 10 public offerings
+ *   listed that day were free of limits (listingKind).
  * Not modelled: the no-limit first day after the share-reform resumption (2005–2006), PT stocks
  * (1999–2002), the first day after a long suspension or of a delisting period.
  */
@@ -34,6 +38,26 @@ export const IPO_BAND_FROM = 20140101;
 export const CHINEXT_REFORM = 20200824;
 export const MAIN_BOARD_REGISTRATION = 20230410;
 export const MAIN_BOARD_ST_10PCT = 20260706;
+/** The Beijing Stock Exchange's first trading day, when NEEQ's select tier (精选层) moved to it. */
+export const BSE_OPENING = 20211115;
+
+/** How an equity came to its exchange: a new listing ('ipo'), or moved from another venue ('transfer'). */
+export const LISTING_KINDS = ['ipo', 'transfer'] as const;
+export type ListingKind = (typeof LISTING_KINDS)[number];
+
+/**
+ * How an equity was listed: as the instrument record says (`stored`, the instruments dataset's
+ * optional `listing_kind`), else by the documented default: a Beijing listing dated BSE_OPENING
+ * is one of the select tier's transfers (71 of the day's 81 listings), any other listing is new.
+ * listingKind('BJ', 20211115, null) -> 'transfer'; listingKind('BJ', 20211115, 'ipo') -> 'ipo'.
+ */
+export function listingKind(market: MarketId, listDate: number, stored: string | null): ListingKind {
+  if (stored !== null) {
+    if (!(LISTING_KINDS as readonly string[]).includes(stored)) throw new RangeError(`bad listing kind: ${stored}`);
+    return stored as ListingKind;
+  }
+  return market === 'BJ' && listDate === BSE_OPENING ? 'transfer' : 'ipo';
+}
 
 export interface LimitRuleInput {
   board: BoardId;
@@ -45,6 +69,8 @@ export interface LimitRuleInput {
   listDate: number;
   /** Trading days since listing on `date`: 0 = the listing day. */
   tradingDayIndexSinceListing: number;
+  /** How the equity was listed (listingKind); a transfer has no new-listing days. Default 'ipo'. */
+  listingKind?: ListingKind;
 }
 
 export interface LimitRule {
@@ -61,13 +87,15 @@ export function limitRule(input: LimitRuleInput): LimitRule {
   if (date < EARLY_LIMITS_END[market]) return { ratioPct: null, reason: 'early_market_limits' };
   if (date < TEN_PERCENT_FROM) return { ratioPct: null, reason: 'no_limit_period' };
 
-  const noLimitDays =
-    board === 'star' ? 5
-      : board === 'chinext' ? (listDate >= CHINEXT_REFORM ? 5 : 0)
-        : board === 'main' ? (listDate >= MAIN_BOARD_REGISTRATION ? 5 : 0)
-          : 1;
-  if (day < noLimitDays) return { ratioPct: null, reason: 'new_listing_no_limit' };
-  if (day === 0) return { ratioPct: null, reason: listDate < IPO_BAND_FROM ? 'new_listing_no_limit' : 'ipo_first_day_band' };
+  if (input.listingKind !== 'transfer') {
+    const noLimitDays =
+      board === 'star' ? 5
+        : board === 'chinext' ? (listDate >= CHINEXT_REFORM ? 5 : 0)
+          : board === 'main' ? (listDate >= MAIN_BOARD_REGISTRATION ? 5 : 0)
+            : 1;
+    if (day < noLimitDays) return { ratioPct: null, reason: 'new_listing_no_limit' };
+    if (day === 0) return { ratioPct: null, reason: listDate < IPO_BAND_FROM ? 'new_listing_no_limit' : 'ipo_first_day_band' };
+  }
 
   const st = input.st && date >= ST_FROM;
   switch (board) {

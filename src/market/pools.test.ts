@@ -24,6 +24,16 @@ describe('pool rules', () => {
     expect(memberships(twoUps)).toMatchObject({ pools: ['previous_limit_up', 'strong'], strongReason: 'repeated_limit_up' });
   });
 
+  it('counts a price beyond a limit as at it: a high a tick above touched it, a close a tick past closed at it', () => {
+    // 000001.SZ on 1997-03-17: previous close 20.33, up limit 22.36, high 22.37, close 22.33.
+    expect(memberships([day(1, 20330, bar(22330, 22370, 20800))]).pools).toEqual(['broken_limit_up']);
+    // and on 1997-06-20: previous close 30.86, up limit 33.95, close 33.96.
+    expect(memberships([day(1, 30860, bar(33960, 33960, 31500))])).toMatchObject({ pools: ['limit_up'], streak: 1 });
+    expect(memberships([day(1, 10000, bar(8990, 9500, 8990))]).pools).toEqual(['limit_down']);
+    const m = (ts: number, close: number, high = close) => bar(close, high, close, ts);
+    expect(intradayLimitStats([m(1, 10900), m(2, 10990, 11010), m(3, 11010), m(4, 10950)], 11000)).toEqual({ first: 2, last: null, broken: 2 });
+  });
+
   it('marks a new 60-day high close on an up day as strong, and young listings as sub-new', () => {
     const days: DayLimit[] = [];
     for (let i = 0; i < 60; i++) days.push(day(i, 10000, bar(10000 + (i % 7) * 10)));

@@ -11,7 +11,13 @@ export const STRONG_HIGH_DAYS = 60;
 export const STRONG_LIMIT_WINDOW = 5;
 export const SUB_NEW_DAYS = 250;
 
-const closedUp = (d: DayLimit | undefined) => !!d?.bar && d.up !== null && d.bar.close === d.up;
+/**
+ * A price at or beyond a limit reached it: no trade is beyond a limit, so a recorded price a tick
+ * past the computed one (real bars of the 1990s are) means the limit the exchange applied was hit.
+ */
+const atOrAbove = (price: number, up: number | null) => up !== null && price >= up;
+const atOrBelow = (price: number, down: number | null) => down !== null && price <= down;
+const closedUp = (d: DayLimit | undefined) => !!d?.bar && atOrAbove(d.bar.close, d.up);
 
 /** Consecutive limit-up closes ending at index i (0 when day i is not one). */
 export function limitUpStreak(days: DayLimit[], i: number): number {
@@ -35,8 +41,8 @@ export function memberships(days: DayLimit[]): Membership {
   const bar = d.bar;
   const up = closedUp(d);
   if (up) pools.push('limit_up');
-  if (d.down !== null && bar.close === d.down) pools.push('limit_down');
-  if (d.up !== null && bar.high === d.up && bar.close < d.up) pools.push('broken_limit_up');
+  if (atOrBelow(bar.close, d.down)) pools.push('limit_down');
+  if (atOrAbove(bar.high, d.up) && !up) pools.push('broken_limit_up');
   let prev = i - 1;
   while (prev >= 0 && !days[prev].bar) prev--;
   const previousStreak = prev >= 0 ? limitUpStreak(days, prev) : 0;
@@ -56,15 +62,18 @@ export function memberships(days: DayLimit[]): Membership {
 
 export interface IntradayLimitStats { first: number | null; last: number | null; broken: number }
 
-/** First and final-seal times (bar end ts) at the up limit and how often it was broken, from 1m bars. */
+/**
+ * First and final-seal times (bar end ts) at the up limit and how often it was broken, from 1m
+ * bars; a price at or above the limit is at it (atOrAbove).
+ */
 export function intradayLimitStats(minutes: Bar[], up: number): IntradayLimitStats {
   let first: number | null = null, last: number | null = null, broken = 0;
   for (let k = 0; k < minutes.length; k++) {
     const m = minutes[k];
-    const atPrev = k > 0 && minutes[k - 1].close === up;
-    if (first === null && m.high === up) first = m.ts;
-    if (m.close === up) { if (!atPrev) last = m.ts; } else if (atPrev || m.high === up) broken++;
+    const atPrev = k > 0 && atOrAbove(minutes[k - 1].close, up);
+    if (first === null && atOrAbove(m.high, up)) first = m.ts;
+    if (atOrAbove(m.close, up)) { if (!atPrev) last = m.ts; } else if (atPrev || atOrAbove(m.high, up)) broken++;
   }
-  if (minutes.length && minutes[minutes.length - 1].close !== up) last = null;
+  if (minutes.length && !atOrAbove(minutes[minutes.length - 1].close, up)) last = null;
   return { first, last, broken };
 }

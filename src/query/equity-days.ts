@@ -68,7 +68,7 @@ export class EquityDays {
     const rows = await this.reader.dailyBars(inst.inst, days[0], days[days.length - 1], null, days.length);
     const prev = await this.days.barBefore(inst.inst, days[0]);
     return dayLimits({
-      days, board: inst.board as BoardId, market: inst.market as MarketId, listDate: inst.list_date,
+      days, board: inst.board as BoardId, market: inst.market as MarketId, listDate: inst.list_date, listingKind: inst.listing_kind,
       sinceListing: sinceListing(cal, inst.list_date),
       isSt: stOn(m.st),
       actions: m.actions,

@@ -65,7 +65,7 @@ export class Pools {
       if (!own.length) continue;
       const p = prevBy.get(e.inst);
       const states = dayLimits({
-        days: own, board: e.board as BoardId, market: e.market as MarketId, listDate: e.list_date!,
+        days: own, board: e.board as BoardId, market: e.market as MarketId, listDate: e.list_date!, listingKind: e.listing_kind,
         sinceListing: sinceListing(cals[e.market as MarketId], e.list_date!),
         isSt: stOn(stBy.get(e.inst) ?? []),
         actions: new Map((actBy.get(e.inst) ?? []).map((a) => [a.ex_date, a as CorporateAction])),

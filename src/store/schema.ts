@@ -31,6 +31,8 @@ export interface InstrumentTable {
   name_en: string | null;
   list_date: number | null;
   delist_date: number | null;
+  /** 'ipo' or 'transfer' (equities; migration 0012); null: market/limits.ts `listingKind`'s default. */
+  listing_kind: string | null;
   total_shares: number | null;
   float_shares: number | null;
   fund_type: string | null;

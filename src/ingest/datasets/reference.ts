@@ -3,6 +3,7 @@ import { BAD, date, ID_RE, instrument, oneOf, pattern, text, type ColumnType } f
 import { all, col, orderCheck, type DatasetDef } from '../dataset.js';
 import { INSTRUMENT_KINDS, KINDS, type InstrumentKind } from '../../market/kinds.js';
 import { BOARD_IDS, MARKET_IDS } from '../../market/types.js';
+import { LISTING_KINDS } from '../../market/limits.js';
 import { SHARES, PRICE } from './units.js';
 
 const MARKET = oneOf(MARKET_IDS);
@@ -71,6 +72,8 @@ export const instruments: DatasetDef = {
     col('name_en', text(), 'English name', { optional: true }),
     col('list_date', date, 'listing date (indices: launch date)', { optional: true }),
     col('delist_date', date, 'delisting date; empty while listed', { optional: true }),
+    col('listing_kind', oneOf(LISTING_KINDS), 'equities: ipo (a new listing) or transfer (moved from another venue, e.g. NEEQ\'s select tier to the BSE on 2021-11-15: no days without limits); '
+      + 'empty: transfer for a BJ listing dated 2021-11-15, else ipo (docs/price-limits.md)', { optional: true }),
     col('total_shares', SHARES, 'total shares (equities)', { optional: true }),
     col('float_shares', SHARES, 'free-float shares (equities)', { optional: true }),
     col('fund_type', oneOf(['etf', 'lof']), 'etf or lof (funds)', { optional: true }),
@@ -84,6 +87,7 @@ export const instruments: DatasetDef = {
       : ['instrument_id', 'expected an id whose market is in the store or in this command\'s markets']),
     (r) => (KINDS[r[ix.kind] as InstrumentKind].board === (r[ix.board] !== null) ? null
       : ['board', KINDS[r[ix.kind] as InstrumentKind].board ? 'expected a board for an equity' : 'expected no board for an index or fund']),
+    (r) => (r[ix.listing_kind] === null || r[ix.kind] === 'equity' ? null : ['listing_kind', 'expected no listing_kind for an index or fund']),
     orderCheck(ix, 'list_date', 'delist_date'),
   ),
   derived: {

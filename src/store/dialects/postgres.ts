@@ -17,8 +17,8 @@ function parseInt8(v: string): number {
 
 /** Network errors that mean the server cannot be reached or the connection broke. */
 const NET = new Set(['ECONNREFUSED', 'ECONNRESET', 'ETIMEDOUT', 'EHOSTUNREACH', 'ENETUNREACH', 'ENOTFOUND', 'EAI_AGAIN', 'EPIPE', 'ENOENT']);
-/** What pg and pg-pool say when a connection fails, breaks or times out. */
-const DRIVER = /^(Connection terminated|timeout exceeded when trying to connect|Query read timeout|timeout expired|Client has encountered a connection error|Client was closed and is not queryable)/;
+/** What pg and pg-pool say when a connection fails, breaks or times out, or the pool was closed (ended) under a request. */
+const DRIVER = /^(Connection terminated|timeout exceeded when trying to connect|Query read timeout|timeout expired|Client has encountered a connection error|Client was closed and is not queryable|Cannot use a pool after calling end on the pool)/;
 
 /**
  * Why PostgreSQL cannot answer, when `err` says so; null for an error of the query itself.
@@ -118,6 +118,7 @@ export function openPostgres(url: string, timeouts?: StoreTimeouts, poolSize = 1
     statement_timeout: timeouts?.statementMs || undefined,
   } as unknown as pg.PoolConfig);
   pool.on('error', () => { /* idle client errors surface on the next query */ });
+  let ended: Promise<void> | undefined;
   const db = new Kysely<Schema>({ dialect: new PostgresDialect({ pool: kyselyPool(pool, health, fail, timeouts) as any }) });
   const query_timeout = queryTimeout(timeouts);
   const run = async (q: pg.QueryConfig) => {
@@ -167,6 +168,11 @@ export function openPostgres(url: string, timeouts?: StoreTimeouts, poolSize = 1
     bulkTransaction: (fn, opts) => pgBulkTransaction(pool, fn, opts, fail),
     async ping() { await run({ text: 'select 1', query_timeout } as pg.QueryConfig); },
     health,
-    async close() { await db.destroy(); },
+    /**
+     * Ends the pool (once), not Kysely's driver: a query still to run (a request in flight when
+     * a shutdown closes the store) then fails as StoreUnavailable (503), where a destroyed
+     * driver throws a plain error (500).
+     */
+    close: () => (ended ??= pool.end()),
   };
 }

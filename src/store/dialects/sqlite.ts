@@ -57,8 +57,16 @@ function upserter(raw: Database.Database, t: UpsertTarget): Upsert {
 /** SQLite result codes that mean the file cannot be read or locked, not that a query is wrong. */
 const UNAVAILABLE = /^SQLITE_(BUSY|LOCKED|IOERR|CANTOPEN|CORRUPT|NOTADB|FULL|NOMEM|PROTOCOL)/;
 
-/** Why the SQLite file cannot answer, when `err` says so; null for an error of the query itself. */
+/** What better-sqlite3 throws (a TypeError, no code) for a statement on a closed connection. */
+const CLOSED = 'The database connection is not open';
+
+/**
+ * Why the SQLite file cannot answer, when `err` says so; null for an error of the query itself.
+ * A closed connection (the store closed while a request still reads: a shutdown, a test's
+ * teardown) cannot answer either.
+ */
 export function sqliteUnavailable(err: unknown): string | null {
+  if (err instanceof TypeError && err.message === CLOSED) return 'the store is closed';
   const e = err as { code?: unknown; message?: unknown };
   return typeof e?.code === 'string' && UNAVAILABLE.test(e.code) ? `${e.code}: ${String(e.message)}` : null;
 }
@@ -204,6 +212,11 @@ export function openSqlite(file: string): Store {
       });
     },
     health,
-    async close() { await db.destroy(); },
+    /**
+     * Closes the connection, not Kysely's driver: a query still to run (a request in flight
+     * when a shutdown closes the store) then fails as StoreUnavailable (503), where a destroyed
+     * driver throws a plain error (500).
+     */
+    async close() { raw.close(); },
   };
 }

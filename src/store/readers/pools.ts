@@ -10,7 +10,7 @@ export class PoolReader {
 
   /** Equities listed on or before `date`, by id. */
   listedEquities(date: number) {
-    return this.db.selectFrom('instruments').select(['inst', 'id', 'name', 'board', 'market', 'list_date', 'float_shares'])
+    return this.db.selectFrom('instruments').select(['inst', 'id', 'name', 'board', 'market', 'list_date', 'listing_kind', 'float_shares'])
       .where('kind', '=', 'equity').where('list_date', '<=', date).orderBy('id').execute();
   }
 
