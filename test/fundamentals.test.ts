@@ -151,7 +151,7 @@ describe.each(STORES)('fundamentals API on $name', ({ url }) => {
       expect(ops.get(op)?.path, op).toBe(`/api/v1/equities/{instrument_id}/${seg}`);
       const want = ['page[after]', 'page[size]', ...(field ? ['from', 'to'] : []), ...(op === 'listCapitalFlows' ? ['date'] : [])];
       expect(names(op), op).toEqual(want.sort());
-      expect(Object.keys(ops.get(op).responses).sort(), op).toEqual(['200', '304', '400', '401', '404', '405', '408', '429', '431', '500', '503']);
+      expect(Object.keys(ops.get(op).responses).sort(), op).toEqual(['200', '304', '400', '401', '404', '405', '408', '417', '429', '431', '500', '503', '505']);
     }
     expect(ops.get('getCompanyProfile').path).toBe('/api/v1/equities/{instrument_id}/company-profile');
     for (const s of ['CompanyProfileResponse', 'TextEntryCollectionResponse', 'CapitalFlowCollectionResponse', 'TextEntry', 'FinancialIndicator']) {

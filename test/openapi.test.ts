@@ -88,7 +88,11 @@ describe('OpenAPI document', () => {
       for (const status of sent) expect(declared, `${op.operationId} ${status}`).toContain(status);
       // And every status of the error catalogue on a protected operation with a path value.
       if (op.security?.length !== 0 && path.includes('{')) {
-        for (const code of Object.keys(ERROR_CODES) as (keyof typeof ERROR_CODES)[]) expect(declared, `${op.operationId} ${code}`).toContain(statusOf(code));
+        for (const code of Object.keys(ERROR_CODES) as (keyof typeof ERROR_CODES)[]) {
+          // Conditional requests and ranges are answered by the docs page's static files only (http-edge.test.ts).
+          if (code === 'precondition_failed' || code === 'range_not_satisfiable') continue;
+          expect(declared, `${op.operationId} ${code}`).toContain(statusOf(code));
+        }
         checked++;
       }
     }

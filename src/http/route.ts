@@ -13,8 +13,9 @@ export const notModified = Type.Null({ description: 'Not Modified: the ETag in I
 
 /**
  * What any request to an operation's path may be answered, whatever the operation: 405 to
- * another method than GET or HEAD (plugins/errors.ts, refuseOtherMethods), 408 and 431 from
- * Node's parser (headers too slow or over 16 KiB: clientErrorHandler), 500 internal_error.
+ * another method than GET or HEAD (plugins/errors.ts, refuseOtherMethods), 408, 431 and 505 from
+ * Node's parser (headers too slow or over 16 KiB, another HTTP version: http-edge.ts), 417 to an
+ * Expect other than 100-continue (http-edge.ts), 500 internal_error.
  * Declared on every operation, so that a validating proxy passes them (docs/api.md, Errors).
  */
 export const anyRequestErrors = (): Record<number, TSchema> => ({ 405: err, 408: err, 417: err, 431: err, 500: err, 505: err });

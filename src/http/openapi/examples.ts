@@ -15,7 +15,7 @@ export interface OperationExamples {
 
 export interface Examples {
   demo: { last_day: string };
-  /** Bodies every operation answers alike (401, 429, 503 of protected ones; 405, 408, 431, 500 of all). */
+  /** Bodies every operation answers alike (401, 429, 503 of protected ones; 405, 408, 417, 431, 500, 505 of all). */
   common: Record<string, unknown>;
   operations: Record<string, OperationExamples>;
 }
@@ -29,7 +29,9 @@ const DESCRIPTIONS: Record<string, string> = {
   404: 'Not found: nothing has the id in the path (an id of another kind, such as an index id under /equities, is not found either; its `detail` names the path where it is).',
   405: 'Method not allowed: any other method than GET or HEAD on this path (the API is read-only); `Allow: GET, HEAD`.',
   408: 'Request timeout: the request line and headers did not arrive in time (20 s by default); the connection is closed.',
+  417: 'Expectation failed: an `Expect` header other than `100-continue`; the connection is closed.',
   431: 'Request header fields too large: the request line and headers exceed 16 KiB; the connection is closed.',
+  505: 'HTTP version not supported: only HTTP/1.1 and HTTP/1.0 are served; the connection is closed.',
   500: 'Internal error: the server failed to answer; it has been logged (the body never holds internals).',
   429: 'Too many requests: over the rate limit of this key (or, without a valid key, of this client address). Retry after `Retry-After` seconds; the `RateLimit-*` headers say where the limit stands.',
   503: 'Service unavailable: the store cannot answer, or the data changed faster than this response could be computed. Retry after `Retry-After` seconds.',
