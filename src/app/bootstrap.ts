@@ -1,8 +1,9 @@
 import { existsSync, mkdirSync, readdirSync, renameSync, rmSync } from 'node:fs';
-import { basename, dirname, join } from 'node:path';
+import { basename, dirname, join, resolve } from 'node:path';
 import { describeRebuilt } from '../derived/ensure.js';
 import { migrate, openStore } from '../derived/open.js';
 import type { Store, StoreTimeouts } from '../store/types.js';
+import { storeLocation } from '../store/connect.js';
 import { Worker } from 'node:worker_threads';
 import type { DemoOptions } from '../demo/generate.js';
 
@@ -43,7 +44,6 @@ async function migrateLogged(store: Store, log: (msg: string) => void): Promise<
 
 export interface Opened { store: Store; created: boolean; firstKey?: string }
 
-const isPostgres = (url: string) => /^postgres(ql)?:\/\//.test(url);
 
 /**
  * Opens the configured store, migrating it (`log` hears of each derivation rebuilt). A SQLite
@@ -52,22 +52,26 @@ const isPostgres = (url: string) => /^postgres(ql)?:\/\//.test(url);
  */
 export async function openConfiguredStore(url: string, demo: Partial<DemoOptions> | null,
   log: (msg: string) => void = () => {}, timeouts?: StoreTimeouts): Promise<Opened> {
-  if (isPostgres(url) && timeouts) {
+  // A URL of another kind of store fails here, before any file or folder is made (StoreUrlError).
+  const at = storeLocation(url);
+  if (at.dialect === 'postgres' && timeouts) {
     // Migrations may run long: on a store of their own, without the request path's timeouts.
     const plain = openStore(url);
     try { await migrateLogged(plain, log); } finally { await plain.close(); }
     return { store: openStore(url, timeouts), created: false };
   }
-  if (isPostgres(url) || url === ':memory:' || existsSync(url) || demo === null) {
+  if (at.dialect === 'postgres' || at.path === ':memory:' || existsSync(at.path) || demo === null) {
     const store = openStore(url);
     await migrateLogged(store, log);
     return { store, created: false };
   }
-  mkdirSync(dirname(url), { recursive: true });
-  const tmp = `${url}.building-${process.pid}`;
-  removeAbandonedBuilds(url);
+  // Absolute: the building file's name is handed on as a path, never read as a URL.
+  const file = resolve(at.path);
+  mkdirSync(dirname(file), { recursive: true });
+  const tmp = `${file}.building-${process.pid}`;
+  removeAbandonedBuilds(file);
   const started = Date.now();
-  log(`First run: building the demo market into ${url} (seed ${demo.seed ?? 1}) ...`);
+  log(`First run: building the demo market into ${file} (seed ${demo.seed ?? 1}) ...`);
   let firstKey: string;
   try {
     const seconds = () => ((Date.now() - started) / 1000).toFixed(1).padStart(5);
@@ -76,7 +80,7 @@ export async function openConfiguredStore(url: string, demo: Partial<DemoOptions
     for (const f of [tmp, `${tmp}-wal`, `${tmp}-shm`]) rmSync(f, { force: true });
     throw e;
   }
-  renameSync(tmp, url);
+  renameSync(tmp, file);
   for (const f of [`${tmp}-wal`, `${tmp}-shm`]) rmSync(f, { force: true });
   log(`Demo market ready in ${((Date.now() - started) / 1000).toFixed(1)} s.`);
   const store = openStore(url);
