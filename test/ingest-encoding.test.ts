@@ -76,7 +76,7 @@ describe.each(STORES)('ingest encodings ($name)', ({ url }) => {
       const path = file(name, bytes);
       const r = await load(h, 'instruments', path);
       expect(r.ok).toBe(false);
-      expect(r.errors).toEqual([`${path}:2: not valid UTF-8 text: the file decodes as GB18030 (GBK is a subset of it), `
+      expect(r.errors).toEqual([`${path}:2: not valid UTF-8 text at character 23 of the line: the file decodes as GB18030 (GBK is a subset of it), `
         + 'give --encoding gbk (or gb18030); nothing of the file is loaded']);
       expect(r.dataVersion).toBeNull();
     }
@@ -96,9 +96,9 @@ describe.each(STORES)('ingest encodings ($name)', ({ url }) => {
     const stray = Buffer.concat([Buffer.from(INSTRUMENTS), Buffer.from('600001.SH,equity,main,x\xff,,1999-11-10\n', 'latin1')]);
     const a = file('stray.csv', stray);
     expect((await load(h, 'instruments', a)).errors)
-      .toEqual([`${a}:4: not valid UTF-8 text (give --encoding gbk or gb18030 for a file in those); nothing of the file is loaded`]);
+      .toEqual([`${a}:4: not valid UTF-8 text at character 24 of the line (give --encoding gbk or gb18030 for a file in those); nothing of the file is loaded`]);
     const cut = file('cut.csv', gbk(`${INSTRUMENTS}600001.SH,equity,main,浦发`).subarray(0, -1));
-    expect((await load(h, 'instruments', cut, 'gbk')).errors).toEqual([`${cut}:4: not valid GBK text; nothing of the file is loaded`]);
+    expect((await load(h, 'instruments', cut, 'gbk')).errors).toEqual([`${cut}:4: not valid GBK text at character 24 of the line; nothing of the file is loaded`]);
     expect(await names(h)).toEqual(WANT);
   });
 
@@ -111,9 +111,33 @@ describe.each(STORES)('ingest encodings ($name)', ({ url }) => {
   it('vendor layouts read the file in --encoding (tushare stock_basic in GBK)', async () => {
     const path = file('stock_basic.csv', gbk(STOCK_BASIC.replace(/银行/g, '交易')));
     const r = await load(h, 'instruments', path, undefined, 'tushare');
-    expect(r.errors[0]).toMatch(new RegExp(`^${path}:2: not valid UTF-8 text: .*--encoding gbk`));
+    expect(r.errors[0]).toMatch(new RegExp(`^${path}:2: not valid UTF-8 text at character 11 of the line: .*--encoding gbk`));
     ok(await load(h, 'instruments', path, 'gbk', 'tushare'));
     expect(await names(h)).toEqual(['000001.SZ 平安交易', '600000.SH 浦发交易']);
+  });
+
+  it('refuses bytes that are not a character of GBK, naming line and character; valid GBK still loads', async () => {
+    const before = await snapshot(h.store);
+    const row = (name: Buffer) => Buffer.concat([gbk(INSTRUMENTS), Buffer.from('600001.SH,equity,main,'), gbk('浦'), name, Buffer.from(',,1999-11-10\n')]);
+    const refused = (bytes: number[], encoding: Encoding) => load(h, 'instruments', file(`bad-${bytes.join('-')}-${encoding}.csv`, row(Buffer.from(bytes))), encoding);
+    // 0xFF (Node's gbk decoder makes it U+F8F5), a lead byte and a byte no trail can be,
+    // GB18030's four-byte À (81 30 86 38: not GBK), GB2312's unassigned A2AB and the user-defined
+    // AAA1 (both decode to the Private Use Area).
+    for (const bytes of [[0xff], [0x81, 0xff], [0x81, 0x30, 0x86, 0x38], [0xa2, 0xab], [0xaa, 0xa1]]) {
+      const r = await refused(bytes, 'gbk');
+      expect(r.errors, bytes.join(' ')).toEqual([
+        `${dir}/bad-${bytes.join('-')}-gbk.csv:4: not valid GBK text at character 24 of the line; nothing of the file is loaded`]);
+      expect(r.dataVersion).toBeNull();
+    }
+    for (const bytes of [[0xff], [0xa2, 0xab], [0xaa, 0xa1]]) {
+      expect((await refused(bytes, 'gb18030')).errors, bytes.join(' ')).toEqual([
+        `${dir}/bad-${bytes.join('-')}-gb18030.csv:4: not valid GB18030 text at character 24 of the line; nothing of the file is loaded`]);
+    }
+    expect(await snapshot(h.store)).toEqual(before);
+    // À is GB18030's; in GBK the same row loads with 发 (B7A2).
+    ok(await load(h, 'instruments', file('four.csv', row(Buffer.from([0x81, 0x30, 0x86, 0x38]))), 'gb18030'));
+    ok(await load(h, 'instruments', file('two.csv', row(gbk('发'))), 'gbk'));
+    expect(await names(h)).toEqual([...WANT, '600001.SH 浦发']);
   });
 });
 
@@ -146,10 +170,26 @@ describe('mds ingest --encoding', () => {
     const path = file('cli-gbk.csv', gbk(INSTRUMENTS));
     const refused = await mds(db, 'ingest', 'instruments', path);
     expect(refused.code).toBe(2);
-    expect(refused.stderr).toContain(`${path}:2: not valid UTF-8 text: the file decodes as GB18030`);
+    expect(refused.stderr).toContain(`${path}:2: not valid UTF-8 text at character 23 of the line: the file decodes as GB18030`);
     expect(refused.stderr).toContain('--encoding gbk');
     const loaded = await mds(db, 'ingest', 'instruments', path, '--encoding', 'gbk');
     expect(loaded.code, loaded.stderr).toBe(0);
     expect((await mds(db, 'export', 'instruments')).stdout).toContain('600000.SH,equity,main,浦发银行');
+  });
+
+  it('prints only the one true error for a GBK file without --encoding (canonical and vendor layouts), and exits 2 on a byte GBK lacks', async () => {
+    const db = join(tmp(), 'store.sqlite');
+    expect((await mds(db, 'ingest', 'markets', file('cli-markets.csv', MARKETS))).code).toBe(0);
+    const hint = 'the file decodes as GB18030 (GBK is a subset of it), give --encoding gbk (or gb18030); nothing of the file is loaded';
+    const canonical = file('cli-gbk.csv', gbk(INSTRUMENTS));
+    const tushare = file('cli-stock_basic.csv', gbk(STOCK_BASIC));
+    for (const [path, args, at] of [[canonical, [], 23], [tushare, ['--format', 'tushare'], 11]] as const) {
+      const r = await mds(db, 'ingest', 'instruments', path, ...args);
+      expect([r.code, r.stderr]).toEqual([2, `${path}:2: not valid UTF-8 text at character ${at} of the line: ${hint}\n`]);
+    }
+    const ff = file('cli-ff.csv', Buffer.concat([gbk(INSTRUMENTS), Buffer.from('600001.SH,equity,main,x\xff,,1999-11-10\n', 'latin1')]));
+    const r = await mds(db, 'ingest', 'instruments', ff, '--encoding', 'gbk');
+    expect([r.code, r.stderr]).toEqual([2, `${ff}:4: not valid GBK text at character 24 of the line; nothing of the file is loaded\n`]);
+    expect((await mds(db, 'export', 'instruments')).stdout).toBe('instrument_id,kind,board,name,name_en,list_date,delist_date,total_shares,float_shares,fund_type,underlying,base_date,base_value\n');
   });
 });

@@ -3,11 +3,15 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { get, HAVE_SHARED, SHARED, STORES, walk, type Harness } from './helpers.js';
 import { emptyHarness } from './ingest-helpers.js';
-import { loadSharedData } from './shared-data.js';
+import { loadSharedData, TDX_DAY_FILES, tdxDayRecords } from './shared-data.js';
+import type { IngestResult } from '../src/ingest/load.js';
 import { divRoundHalfUp, formatScaled, parseScaled } from '../src/lib/decimal.js';
 
 if (!HAVE_SHARED) console.warn(`${SHARED} is absent: the real-data ingest test is skipped.`);
 
+const iso = (yyyymmdd: string) => `${yyyymmdd.slice(0, 4)}-${yyyymmdd.slice(4, 6)}-${yyyymmdd.slice(6, 8)}`;
+/** The SSE/SZSE calendar from akshare. */
+const CALENDAR = HAVE_SHARED ? (JSON.parse(readFileSync(join(SHARED, 'calendar/akshare_trade_calendar.json'), 'utf8')) as string[]).map(iso) : [];
 const rows = (file: string) => {
   const [head, ...lines] = readFileSync(join(SHARED, file), 'utf8').trim().split(/\r?\n/);
   const names = head.split(',');
@@ -24,10 +28,11 @@ const outside = (s: Record<string, string>) => {
 for (const kind of STORES) {
   describe.skipIf(!HAVE_SHARED)(`shared/data ingested by the vendor formats into an empty ${kind.name} store, served unchanged`, () => {
     let h: Harness;
+    let loads: IngestResult[];
     beforeAll(async () => {
       h = await emptyHarness(await kind.url());
-      await loadSharedData(h.store);
-    });
+      loads = await loadSharedData(h.store);
+    }, 300_000);
     afterAll(async () => { await h?.close(); });
 
     it('600000.SH daily bars: every open, high, low, close, volume and amount of the TDX file', async () => {
@@ -87,6 +92,73 @@ for (const kind of STORES) {
       const agg = await walk(h, '/api/v1/equities/688001.SH/bars?interval=5m&from=2021-06-01', 1000);
       expect(agg.map((b) => [b.timestamp, b.open, b.high, b.low, b.close, b.volume]))
         .toEqual(five.map((s) => [`${s.date}T${s.time}:00+08:00`, dec(s.open), dec(s.high), dec(s.low), dec(s.close), Number(s.volume_shares)]));
+    });
+
+    it('600519.SH and 000300.SH (TDX, 2015–2023): every open, high, low, close, volume and amount of the CSVs; 000001.SZ to 2023-02-24', async () => {
+      for (const [id, path, file, lots] of [['600519.SH', 'equities', 'ohlcv/tdx_sh600519_daily_raw_2015_2023.csv', false],
+        ['000300.SH', 'indices', 'ohlcv/tdx_sh000300_index_daily_2015_2023.csv', true]] as const) {
+        const src = rows(file);
+        const api = await walk(h, `/api/v1/${path}/${id}/bars?interval=1d&from=2015-01-01`, 1000);
+        expect(api.map((b) => [b.trade_date, b.open, b.high, b.low, b.close, b.volume, b.amount]), id).toEqual(src.map((s) =>
+          [s.date, dec(s.open), dec(s.high), dec(s.low), dec(s.close), lots ? Number(s.volume_lots) * 100 : Number(s.volume_shares), dec(s.amount_cny)]));
+      }
+      expect(rows('ohlcv/tdx_sh000300_index_daily_2015_2023.csv').at(-1)).toMatchObject({ date: '2023-02-24', close: '4061.05' });
+      const last = (await get(h, '/api/v1/equities/000001.SZ/bars?interval=1d&date=2023-02-24')).body.data;
+      const day = tdxDayRecords('ohlcv/tdx_day/sz000001.day').at(-1)!;
+      expect(last.map((b: { close: string }) => b.close)).toEqual([formatScaled(day.close, 2, 2)]);
+    });
+
+    it('the .day binaries decode to exactly the rows of the matching CSVs: loaded after them they change nothing', () => {
+      const day = (file: string) => tdxDayRecords(file).map((r) => ({ ...r, amount: String(r.amount) }));
+      const fromCsv = (file: string) => rows(file).map((s) => ({ date: s.date, open: Number(parseScaled(s.open, 2)), high: Number(parseScaled(s.high, 2)),
+        low: Number(parseScaled(s.low, 2)), close: Number(parseScaled(s.close, 2)), amount: s.amount_cny, volume: Number(s.volume_shares ?? s.volume_lots) }));
+      // Decoded here from the bytes (32-byte records), independently of the layout.
+      expect(day('ohlcv/tdx_day/sh600519.day')).toEqual(fromCsv('ohlcv/tdx_sh600519_daily_raw_2015_2023.csv'));
+      expect(day('ohlcv/tdx_day/sh000300.day')).toEqual(fromCsv('ohlcv/tdx_sh000300_index_daily_2015_2023.csv'));
+      // sz000001.day equals mootdx's copy on its 1,384 common days (ohlcv/README.md).
+      const mootdx = new Map(fromCsv('ohlcv/tdx_sz000001_daily_raw.csv').map((r) => [r.date, r]));
+      const common = day('ohlcv/tdx_day/sz000001.day').filter((r) => mootdx.has(r.date));
+      expect(common.length).toBe(1384);
+      expect(common).toEqual(common.map((r) => mootdx.get(r.date)));
+      // And as --format tdx-day loads them, after the CSVs: nothing changes but sz000001.day's 433 later days.
+      const files = loads.flatMap((r) => r.files).filter((f) => f.path.endsWith('.day'));
+      expect(files.map((f) => [f.path.slice(SHARED.length), f.rows, f.inserted, f.updated, f.unchanged]))
+        .toEqual(TDX_DAY_FILES.map((f) => [f, 1817, f.endsWith('sz000001.day') ? 433 : 0, 0, f.endsWith('sz000001.day') ? 1384 : 1817]));
+    });
+
+    it('the suspension runs of reference/ are the gaps of the stored bars (no bar inside a run, bars either side)', async () => {
+      const runs = rows('reference/derived_suspension_runs_from_vendor_bars.csv');
+      expect(runs.length).toBe(191);
+      const stored = new Map<string, Set<string>>();
+      for (const id of new Set(runs.map((r) => r.ts_code))) {
+        stored.set(id, new Set((await walk(h, `/api/v1/equities/${id}/bars?interval=1d&from=1990-01-01`, 1000)).map((b) => b.trade_date as string)));
+      }
+      let checked = 0;
+      for (const r of runs) {
+        const have = stored.get(r.ts_code)!;
+        const inside = CALENDAR.filter((d) => d >= r.first_missing_date && d <= r.last_missing_date);
+        expect(inside.length, `${r.ts_code} ${r.first_missing_date}`).toBe(Number(r.trading_days));
+        expect(inside.filter((d) => have.has(d)), `${r.ts_code} ${r.first_missing_date}`).toEqual([]);
+        expect(have.has(r.last_trade_date_before), `${r.ts_code} before ${r.first_missing_date}`).toBe(true);
+        if (r.resume_date <= r.source_covers_to) expect(have.has(r.resume_date), `${r.ts_code} resumes ${r.resume_date}`).toBe(true);
+        checked++;
+      }
+      expect(checked).toBe(191);
+      // Price limits mark the days of a run suspended: 000001.SZ 2010-06-30 … 2010-09-01 (46 days).
+      const limits = await walk(h, '/api/v1/equities/000001.SZ/price-limits?from=2010-06-29&to=2010-09-02', 100);
+      expect(limits.filter((l) => l.suspended).map((l) => l.trade_date))
+        .toEqual(CALENDAR.filter((d) => d >= '2010-06-30' && d <= '2010-09-01'));
+      expect(limits.filter((l) => l.suspended).length).toBe(46);
+    });
+
+    it('CSI 300 members: the four loaded equities that both undated lists hold are instruments of the store', async () => {
+      const hikyuu = new Set(rows('reference/hikyuu_zsbk_hs300_constituents_undated.csv').map((r) => r.ts_code));
+      const tdx = new Set(rows('reference/tdx_block_zs_hs300_constituents_undated.csv').map((r) => r.ts_code));
+      expect([hikyuu.size, tdx.size, [...hikyuu].filter((id) => tdx.has(id)).length]).toEqual([300, 300, 175]);
+      const equities = (await walk(h, '/api/v1/equities', 100)).map((e) => e.id as string);
+      const members = equities.filter((id) => hikyuu.has(id) && tdx.has(id)).sort();
+      expect(members).toEqual(['000001.SZ', '000002.SZ', '600000.SH', '600519.SH']);
+      expect((await get(h, '/api/v1/indices/000300.SH')).body.data).toMatchObject({ id: '000300.SH', name: '沪深300' });
     });
 
     it('600000.SH corporate actions set the ex-rights reference price (2010-06-10: 10送3派1.5)', async () => {

@@ -9,7 +9,7 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { get, HAVE_SHARED, SHARED, STORES, walk, type Harness } from './helpers.js';
 import { emptyHarness } from './ingest-helpers.js';
-import { loadSharedData } from './shared-data.js';
+import { loadSharedData, tdxDayRecords } from './shared-data.js';
 import type { IngestResult } from '../src/ingest/load.js';
 
 if (!HAVE_SHARED) console.warn(`${SHARED} is absent: the real-history suite is skipped.`);
@@ -115,9 +115,16 @@ const EQUITIES: Record<string, { market: 'SH' | 'SZ'; list: string; board?: 'mai
     days: (() => {
       const tdx = days('ohlcv/tdx_sz000001_daily_raw.csv', '1991-04-03');
       const have = new Set(tdx.map((d) => d.date));
-      return [...days('ohlcv/hikyuu_sz000001_daily_raw_1991_2011.csv', '1991-04-03').filter((d) => !have.has(d.date)), ...tdx]
+      // And the vendor binary sz000001.day, equal to TDX's CSV where both are, to 2023-02-24.
+      const binary = tdxDayRecords('ohlcv/tdx_day/sz000001.day').filter((d) => !have.has(d.date))
+        .map(({ date, open, high, low, close }) => ({ date, open, high, low, close }));
+      return [...days('ohlcv/hikyuu_sz000001_daily_raw_1991_2011.csv', '1991-04-03').filter((d) => !have.has(d.date)), ...tdx, ...binary]
         .sort((a, b) => a.date.localeCompare(b.date));
     })(),
+  },
+  // TDX 2015-09-02 … 2023-02-24 (the CSV, and the .day binary it decodes); events to 2011 only.
+  '600519.SH': {
+    market: 'SH' as const, list: '2001-08-27', days: days('ohlcv/tdx_sh600519_daily_raw_2015_2023.csv', '2001-08-27'),
   },
   // Only 1m bars are stored: its daily bars are derived from them (first open, max high, min low, last close).
   '688001.SH': {
@@ -160,7 +167,7 @@ for (const kind of STORES) {
       expect((await get(h, '/api/v1/markets/SZ')).body.data).toMatchObject({ id: 'SZ', mic: 'XSHE' });
     });
 
-    for (const id of ['600000.SH', '000001.SZ', '000002.SZ', '002032.SZ', '688001.SH']) {
+    for (const id of ['600000.SH', '000001.SZ', '000002.SZ', '002032.SZ', '688001.SH', '600519.SH']) {
       it(`${id}: every price-limit row from listing to the last bar equals the rules applied to the files`, async () => {
         const e = EQUITIES[id]!;
         const want = expectedLimits(e.market, e.list, e.days, events(id), e.board);
@@ -174,6 +181,23 @@ for (const kind of STORES) {
       });
     }
 
+    it('600519.SH 2015–2023: no bar outside its day\'s limits, rows from the day after the first bar, none suspended', async () => {
+      const e = EQUITIES['600519.SH']!;
+      const limits = await walk(h, '/api/v1/equities/600519.SH/price-limits', 1000);
+      expect(limits.length).toBe(e.days.length - 1);
+      expect([limits[0].trade_date, limits.at(-1).trade_date]).toEqual([e.days[1].date, '2023-02-24']);
+      expect(limits.filter((l) => l.suspended)).toEqual([]);
+      const byDate = new Map(e.days.map((d) => [d.date, d]));
+      const outside = limits.filter((l) => { const d = byDate.get(l.trade_date)!; return d.high > cents(l.limit_up) || d.low < cents(l.limit_down); });
+      expect(outside).toEqual([]);
+      // A 1,000-yuan stock: the limit is 10% of the previous close, to the fen.
+      const [last] = limits.slice(-1);
+      const prev = e.days[e.days.length - 2].close;
+      expect([cents(last.pre_close), cents(last.limit_up), cents(last.limit_down)])
+        .toEqual([prev, Number(divHalfUp(BigInt(prev) * 110n, 100n)), Number(divHalfUp(BigInt(prev) * 90n, 100n))]);
+      expect(money(e.days.at(-1)!.close)).toBe('1788.00');
+    });
+
     it('counts listing age from the listing date: 000002.SZ is on its 4,642nd trading day on 2010-01-04', async () => {
       const [row] = (await get(h, '/api/v1/equities/000002.SZ/price-limits?date=2010-01-04')).body.data;
       expect(row).toMatchObject({ listing_day: 4642, limit_pct: '10', reason: 'main_board' });
@@ -183,10 +207,12 @@ for (const kind of STORES) {
     });
 
     /** Pool membership computed from the files: limit-up, limit-down, broken and previous limit-up, sub-new. */
+    const limitRows = new Map<string, Expected[]>();
     function expectedPools(date: string): Record<string, string[]> {
       const pools: Record<string, string[]> = { limit_up: [], limit_down: [], broken_limit_up: [], previous_limit_up: [], sub_new: [] };
       for (const [id, e] of Object.entries(EQUITIES)) {
-        const rows = expectedLimits(e.market, e.list, e.days, events(id), e.board);
+        if (!limitRows.has(id)) limitRows.set(id, expectedLimits(e.market, e.list, e.days, events(id), e.board));
+        const rows = limitRows.get(id)!;
         const i = rows.findIndex((r) => r.date === date);
         if (i < 0 || rows[i].suspended) continue;
         const bar = e.days.find((d) => d.date === date)!;
@@ -206,7 +232,8 @@ for (const kind of STORES) {
     it('answers pools for stored days of the 1990s, 2000s and 2020s as the files give them', async () => {
       const seen: Record<string, number> = {};
       // 000001.SZ's highs of 1997-03-17 and 1997-04-28 are a tick above the up limit (broken), its close of 1997-06-20 too.
-      for (const date of ['1997-03-17', '1997-04-28', '1997-06-02', '1997-06-03', '1997-06-20', '1997-06-23', '2004-09-01', '2005-03-01', '2007-06-20', '2007-06-21', '2008-09-19', '2008-09-22', '2010-01-04', '2021-04-26', '2021-05-10', '2021-06-02']) {
+      for (const date of ['1997-03-17', '1997-04-28', '1997-06-02', '1997-06-03', '1997-06-20', '1997-06-23', '2004-09-01', '2005-03-01', '2007-06-20',
+        '2007-06-21', '2008-09-19', '2008-09-22', '2010-01-04', '2016-01-04', '2016-01-07', '2021-04-26', '2021-05-10', '2021-06-02', '2022-10-24', '2023-02-24']) {
         const want = expectedPools(date);
         for (const [pool, ids] of Object.entries(want)) {
           const r = await get(h, `/api/v1/equities/pools/${pool}?date=${date}`);

@@ -12,7 +12,10 @@ import { fileURLToPath, pathToFileURL } from 'node:url';
 import { existsSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { spawnSync } from 'node:child_process';
 import { get, harness, SMALL_DEMO, STORES, type Harness } from './helpers.js';
+import { storeLocation, StoreUrlError } from '../src/store/connect.js';
+import { openConfiguredStore } from '../src/app/bootstrap.js';
 
 describe('configuration', () => {
   it('names every bad variable in one error, each with what it must be', () => {
@@ -141,4 +144,60 @@ describe('the first start', () => {
       rmSync(dir, { recursive: true, force: true });
     }
   }, 120_000);
+});
+
+describe('the store URL (DATABASE_URL, --database)', () => {
+  const root = fileURLToPath(new URL('..', import.meta.url));
+  const MYSQL = 'mysql://u:secret@localhost/x';
+  const REFUSED = 'mds: cannot open the store mysql://u:***@localhost/x: mysql: is not a kind of store this service opens; '
+    + 'expected a SQLite file path, sqlite:PATH, sqlite:///ABSOLUTE/PATH, file:///ABSOLUTE/PATH, or a postgres:// (postgresql://) URL\n';
+  /** Runs node `args` (from dist/, as `npm start` and `npx mds` do) in an empty folder: exit code, stderr, what the folder holds after. */
+  const inEmptyDir = (args: string[], env: NodeJS.ProcessEnv = {}) => {
+    const cwd = mkdtempSync(join(tmpdir(), 'mds-url-'));
+    try {
+      const r = spawnSync(process.execPath, args.map((a, i) => (i === 0 ? join(root, a) : a)),
+        { cwd, env: { ...process.env, DATABASE_URL: '', ...env, DEMO: '0', PORT: '18', LOG_FORMAT: 'json' }, encoding: 'utf8', timeout: 60_000 });
+      return { code: r.status, stderr: r.stderr, left: readdirSync(cwd) };
+    } finally { rmSync(cwd, { recursive: true, force: true }); }
+  };
+
+  it('refuses another scheme in one line, exit 3, for the server and every command, making nothing', () => {
+    expect(inEmptyDir(['dist/app/server.js'], { DATABASE_URL: MYSQL })).toEqual({ code: 3, stderr: REFUSED, left: [] });
+    expect(inEmptyDir(['dist/cli/index.js', 'serve'], { DATABASE_URL: MYSQL })).toEqual({ code: 3, stderr: REFUSED, left: [] });
+    // `ingest` and `export` add that nothing was changed, as for any store they cannot open.
+    const plain = (r: ReturnType<typeof inEmptyDir>) => ({ ...r, stderr: r.stderr.replace(' (nothing was changed)', '') });
+    for (const args of [['keys', 'list'], ['ingest', 'markets', join(root, 'examples/markets.csv')], ['check']]) {
+      expect(plain(inEmptyDir(['dist/cli/index.js', '--database', MYSQL, ...args])), args[0]).toEqual({ code: 3, stderr: REFUSED, left: [] });
+    }
+    expect(plain(inEmptyDir(['dist/cli/index.js', 'export', 'markets'], { DATABASE_URL: MYSQL }))).toEqual({ code: 3, stderr: REFUSED, left: [] });
+    for (const url of ['redis://localhost', 'postgres:x', 'sqlite://host/x.sqlite', 'file:', 'sqlite:%zz']) {
+      expect(() => storeLocation(url), url).toThrow(StoreUrlError);
+    }
+    // A single letter is a Windows drive, not a scheme.
+    expect(storeLocation('c:/x')).toEqual({ dialect: 'sqlite', path: 'c:/x' });
+  });
+
+  it('opens SQLite files named by a path, sqlite:PATH, sqlite:///ABS, file:PATH and file:///ABS', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'mds-url-'));
+    try {
+      expect(storeLocation('postgresql://u@h:5432/db')).toEqual({ dialect: 'postgres', url: 'postgresql://u@h:5432/db' });
+      const forms: [string, string][] = [
+        [join(dir, 'a.sqlite'), join(dir, 'a.sqlite')], [`sqlite://${dir}/b.sqlite`, join(dir, 'b.sqlite')],
+        [`file://${dir}/c%20d.sqlite`, join(dir, 'c d.sqlite')], [`file://localhost${dir}/e.sqlite`, join(dir, 'e.sqlite')],
+        ['sqlite:data/f.sqlite', 'data/f.sqlite'], ['file:g.sqlite', 'g.sqlite'], ['sqlite::memory:', ':memory:'],
+      ];
+      for (const [url, path] of forms) expect(storeLocation(url), url).toEqual({ dialect: 'sqlite', path });
+      // As the server opens its store (DEMO=0), and as a command does.
+      for (const [url, path] of forms.slice(0, 4)) {
+        const opened = await openConfiguredStore(url, null);
+        await opened.store.close();
+        expect(existsSync(path), url).toBe(true);
+        const listed = spawnSync(process.execPath, [join(root, 'dist/cli/index.js'), '--database', url, 'keys', 'list'], { encoding: 'utf8' });
+        expect([listed.status, listed.stderr], url).toEqual([0, '']);
+      }
+      // Relative forms are relative to the working directory.
+      const r = spawnSync(process.execPath, [join(root, 'dist/cli/index.js'), '--database', 'sqlite:h.sqlite', 'migrate'], { cwd: dir, encoding: 'utf8' });
+      expect([r.status, existsSync(join(dir, 'h.sqlite'))]).toEqual([0, true]);
+    } finally { rmSync(dir, { recursive: true, force: true }); }
+  });
 });

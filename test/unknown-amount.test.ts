@@ -190,16 +190,17 @@ for (const kind of STORES) {
       expect(fwd[0].close).not.toBe('7.81');
     });
 
-    it('an absent amount column: every bar unknown; export writes empty fields and ingest reads them back unchanged', async () => {
+    it('an absent amount column keeps the stored amount (docs/ingest.md, "Idempotent"); export writes empty fields and ingest reads them back unchanged', async () => {
       const path = join(dir, 'no-amount.csv');
       writeFileSync(path, 'instrument_id,trade_date,open,high,low,close,volume\n600000.SH,2024-01-12,7.00,7.20,6.90,7.15,500\n');
       await load(h, 'bars_1d', path);
       const [b] = await walk(h, '/api/v1/equities/600000.SH/bars?interval=1d&from=2024-01-12&to=2024-01-12', 10);
-      expect([b.close, b.volume, b.amount]).toEqual(['7.15', 500, null]);
+      expect([b.close, b.volume, b.amount]).toEqual(['7.15', 500, `${7100 * 9}.00`]);
       const out = join(dir, 'export.csv');
       await exportDatasets(h.store, [dataset('bars_1d')!], { path: out });
       const exported = readFileSync(out, 'utf8');
-      expect(exported.split('\n').filter((l) => l.endsWith(','))).toEqual(['600000.SH,2024-01-03,7.01,7.81,6.90,7.81,2000,', '600000.SH,2024-01-12,7.00,7.20,6.90,7.15,500,']);
+      expect(exported.split('\n').filter((l) => l.endsWith(','))).toEqual(['600000.SH,2024-01-03,7.01,7.81,6.90,7.81,2000,']);
+      expect(exported).toContain(`600000.SH,2024-01-12,7.00,7.20,6.90,7.15,500,${7100 * 9}.00\n`);
       const before = await snapshot(h.store);
       const r = await load(h, 'bars_1d', out);
       expect([r.datasets[0].updated, r.datasets[0].unchanged]).toEqual([0, DAYS.length]);

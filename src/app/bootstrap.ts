@@ -1,9 +1,10 @@
 import { existsSync, mkdirSync, readdirSync, renameSync, rmSync } from 'node:fs';
-import { basename, dirname, join } from 'node:path';
+import { basename, dirname, join, resolve } from 'node:path';
 import { describeRebuilt } from '../derived/ensure.js';
 import { migrate, openStore } from '../derived/open.js';
 import type { Store, StoreTimeouts } from '../store/types.js';
 import { StoreUnavailable } from '../store/health.js';
+import { storeLocation } from '../store/connect.js';
 import { Worker } from 'node:worker_threads';
 import type { DemoOptions } from '../demo/generate.js';
 
@@ -51,7 +52,6 @@ export interface Unready { why(): StoreUnavailable | null; done: Promise<void> }
 
 export interface Opened { store: Store; created: boolean; firstKey?: string; unready?: Unready }
 
-const isPostgres = (url: string) => /^postgres(ql)?:\/\//.test(url);
 
 /** Migrates PostgreSQL on a store of its own: migrations may run long, so without the request path's statement and acquire timeouts. */
 async function migratePostgres(url: string, connectMs: number, log: (msg: string) => void): Promise<void> {
@@ -90,7 +90,9 @@ function migrateOnceReachable(url: string, connectMs: number, first: StoreUnavai
  */
 export async function openConfiguredStore(url: string, demo: Partial<DemoOptions> | null,
   log: (msg: string) => void = () => {}, timeouts?: StoreTimeouts, waitForStore = false): Promise<Opened> {
-  if (isPostgres(url) && timeouts) {
+  // A URL of another kind of store fails here, before any file or folder is made (StoreUrlError).
+  const at = storeLocation(url);
+  if (at.dialect === 'postgres' && timeouts) {
     try {
       await migratePostgres(url, timeouts.connectMs, log);
       return { store: openStore(url, timeouts), created: false };
@@ -99,16 +101,18 @@ export async function openConfiguredStore(url: string, demo: Partial<DemoOptions
       return { store: openStore(url, timeouts), created: false, unready: migrateOnceReachable(url, timeouts.connectMs, e, log) };
     }
   }
-  if (isPostgres(url) || url === ':memory:' || existsSync(url) || demo === null) {
+  if (at.dialect === 'postgres' || at.path === ':memory:' || existsSync(at.path) || demo === null) {
     const store = openStore(url);
     await migrateLogged(store, log);
     return { store, created: false };
   }
-  mkdirSync(dirname(url), { recursive: true });
-  const tmp = `${url}.building-${process.pid}`;
-  removeAbandonedBuilds(url);
+  // Absolute: the building file's name is handed on as a path, never read as a URL.
+  const file = resolve(at.path);
+  mkdirSync(dirname(file), { recursive: true });
+  const tmp = `${file}.building-${process.pid}`;
+  removeAbandonedBuilds(file);
   const started = Date.now();
-  log(`First run: building the demo market into ${url} (seed ${demo.seed ?? 1}) ...`);
+  log(`First run: building the demo market into ${file} (seed ${demo.seed ?? 1}) ...`);
   let firstKey: string;
   try {
     const seconds = () => ((Date.now() - started) / 1000).toFixed(1).padStart(5);
@@ -117,7 +121,7 @@ export async function openConfiguredStore(url: string, demo: Partial<DemoOptions
     for (const f of [tmp, `${tmp}-wal`, `${tmp}-shm`]) rmSync(f, { force: true });
     throw e;
   }
-  renameSync(tmp, url);
+  renameSync(tmp, file);
   for (const f of [`${tmp}-wal`, `${tmp}-shm`]) rmSync(f, { force: true });
   log(`Demo market ready in ${((Date.now() - started) / 1000).toFixed(1)} s.`);
   const store = openStore(url);

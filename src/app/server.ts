@@ -6,6 +6,7 @@ import { openConfiguredStore } from './bootstrap.js';
 import { startMetrics } from './metrics-server.js';
 import { describeDemo, type DemoDescription } from '../demo/describe.js';
 import { StoreUnavailable } from '../store/health.js';
+import { StoreUrlError } from '../store/connect.js';
 
 /** The start banner: where it listens, what the demo market holds, a key, three requests to try. */
 export function banner(cfg: Config, firstKey: string | undefined, demo: DemoDescription | null, env: NodeJS.ProcessEnv = process.env): string {
@@ -192,6 +193,7 @@ export async function main(cfg: Config = loadConfig()): Promise<void> {
 if (import.meta.url === `file://${process.argv[1]}`) {
   main().catch((e) => {
     say(`mds: ${e instanceof Error ? e.message : String(e)}`);
-    process.exit(1);
+    // A store URL of another kind exits as every command does when the store cannot be opened.
+    process.exit(e instanceof StoreUrlError ? 3 : 1);
   });
 }

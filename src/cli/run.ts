@@ -16,6 +16,7 @@ import { registerCheck } from './check.js';
 import { registerIngest } from './ingest.js';
 import type { CliExit, CliIO } from './io.js';
 import { StoreOpenError, withStore } from './store.js';
+import { StoreUrlError } from '../store/connect.js';
 
 export type { CliExit, CliIO } from './io.js';
 import { INDICATOR_IDS, INDICATORS, type IndicatorId } from '../indicators/registry.js';
@@ -64,7 +65,7 @@ function buildProgram(io: CliIO, exit: CliExit): Command {
     .configureOutput({ writeOut: (s) => io.stdout.write(s), writeErr: (s) => io.stderr.write(s) })
     .description('market-data-service: read-only A-share market data API')
     .version(pkg.version)
-    .option('--database <url>', 'SQLite file or postgres:// URL (default: DATABASE_URL or data/mds.sqlite)');
+    .option('--database <url>', 'SQLite file (a path, sqlite:PATH or file:///PATH) or postgres:// URL (default: DATABASE_URL or data/mds.sqlite)');
   const db = () => program.opts().database as string | undefined;
 
   program.command('serve').description('start the HTTP server (HOST, PORT, DATABASE_URL from the environment)')
@@ -163,6 +164,6 @@ export async function run(argv: readonly string[], io: CliIO = { stdout: process
     // Commander has written its message (usage errors) or the help or version already.
     if (e instanceof CommanderError) return e.exitCode;
     io.stderr.write(`mds: ${e instanceof Error ? e.message : String(e)}\n`);
-    return e instanceof StoreOpenError ? 3 : 1;
+    return e instanceof StoreOpenError || e instanceof StoreUrlError ? 3 : 1;
   }
 }

@@ -8,12 +8,10 @@ import { loadConfig } from '../app/config.js';
 import { migrate, openStore, type MigrateReport } from '../derived/open.js';
 import { pendingMigrations } from '../store/migrate.js';
 import type { Store } from '../store/types.js';
+import { shownUrl, storeLocation, StoreUrlError } from '../store/connect.js';
 
 /** The store could not be opened or migrated: every command exits 3 (docs/ingest.md, "Exit codes"). */
 export class StoreOpenError extends Error {}
-
-/** A URL as printed: its password hidden. */
-const shown = (url: string) => url.replace(/(\/\/[^:/@]+:)[^@]*@/, '$1***@');
 
 /**
  * Opens the store at `url` (default: the configured one) and runs `prepare` on it, which either
@@ -26,12 +24,14 @@ async function opened<P, T>(url: string | undefined, create: boolean, prepare: (
   let store: Store | undefined;
   let prepared: P;
   try {
-    if (!create && !/^postgres(ql)?:\/\//.test(where) && where !== ':memory:' && !existsSync(where)) throw new Error('no such file');
+    const at = storeLocation(where);
+    if (!create && at.dialect === 'sqlite' && at.path !== ':memory:' && !existsSync(at.path)) throw new Error('no such file');
     store = openStore(where);
     prepared = await prepare(store);
   } catch (e) {
     await store?.close().catch(() => {});
-    throw new StoreOpenError(`cannot open the store ${shown(where)}: ${e instanceof Error ? e.message : String(e)}`);
+    if (e instanceof StoreUrlError) throw new StoreOpenError(e.message);
+    throw new StoreOpenError(`cannot open the store ${shownUrl(where)}: ${e instanceof Error ? e.message : String(e)}`);
   }
   try {
     return await fn(store, prepared);

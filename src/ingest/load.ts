@@ -15,6 +15,7 @@ import { LimitCheck } from './limit-check.js';
 import { recordIngest } from '../store/ingest-totals.js';
 import { dataset, orderOf, type Format } from './registry.js';
 import { formatError, RowReader } from './rows.js';
+import { keepStored } from './keep.js';
 import { formatOfName, IngestIOError, readRecords, sourceInfo, type Encoding } from './source.js';
 import { VendorReport, type Layout, type VendorOptions } from './vendors/vendor.js';
 
@@ -132,14 +133,18 @@ async function loadFile(s: BulkSession, ctx: IngestContext, f: IngestFile, o: Fi
   let bytes = 0;
   let reader: RowReader | null = null;
   let batch: unknown[][] = [];
+  /** Rows of the batch (by index) with absent columns, which keep their stored values. */
+  let absent = new Map<number, number[]>();
   let badHeader = false;
   const flush = async () => {
     if (batch.length && o.write()) {
+      await keepStored(s, f.dataset, batch, absent);
       const c = await s.upsert(f.dataset.target, batch);
       await o.days.written(s, f.dataset.target, batch);
       sum.inserted += c.inserted; sum.updated += c.updated; sum.unchanged += c.unchanged;
     }
     batch = [];
+    absent = new Map();
   };
   const format = f.format ?? formatOfName(f.path);
   const dailyBars = f.dataset.name === 'bars_1d' && o.write();
@@ -163,6 +168,7 @@ async function loadFile(s: BulkSession, ctx: IngestContext, f: IngestFile, o: Fi
       sum.rows++;
       const r = reader.row(rec);
       if ('errors' in r) { for (const e of r.errors) o.addError(formatError(name, e, unit)); continue; }
+      if (r.absent) absent.set(batch.length, r.absent);
       batch.push(r.row);
       if (dailyBars) o.check.note(`${name}:${unit}`, r.row[ix.instrument_id] as number, r.row[ix.trade_date] as number, rec.line);
       if (batch.length >= o.batchSize) await flush();

@@ -19,6 +19,8 @@ export class RowReader {
   /** CSV: field position of each dataset column (-1: absent); null until the header is read. */
   private map: number[] | null = null;
   private width = 0;
+  /** CSV: the optional columns the header leaves out (they keep their stored values, ingest/keep.ts); null when none. */
+  private absent: number[] | null = null;
 
   constructor(private readonly ds: Dataset, private readonly ctx: IngestContext, readonly csv: boolean) {}
 
@@ -39,14 +41,21 @@ export class RowReader {
     }
     this.map = this.ds.columns.map((c) => names.indexOf(c.name));
     this.width = names.length;
+    const absent = this.ds.columns.flatMap((c, i) => (!c.required && this.map![i] < 0 ? [i] : []));
+    this.absent = absent.length ? absent : null;
     return errors;
   }
 
-  /** The table row of a record (file columns, then derived ones), or its problems. */
-  row(rec: SourceRecord): { row: unknown[] } | { errors: RowError[] } {
+  /**
+   * The table row of a record (file columns, then derived ones), or its problems. `absent`: the
+   * optional columns the record leaves out (a CSV header's, or fields missing from an NDJSON
+   * record), given the column's empty value in `row` and to keep their stored values (ingest/keep.ts).
+   */
+  row(rec: SourceRecord): { row: unknown[]; absent: number[] | null } | { errors: RowError[] } {
     const cols = this.ds.columns;
     const vals: unknown[] = [];
     let errors: RowError[] | null = null;
+    let absent = this.absent;
     if (this.csv) {
       const fields = rec.fields!;
       if (fields.length !== this.width) return { errors: [{ line: rec.line, message: `expected ${this.width} fields as in the header, got ${fields.length}` }] };
@@ -66,6 +75,7 @@ export class RowReader {
       const obj = rec.object!;
       for (const k in obj) if (!(k in this.ds.ix)) return { errors: [{ line: rec.line, column: k, message: `unknown field for ${this.ds.name}` }] };
       for (let i = 0; i < cols.length; i++) {
+        if (!cols[i].required && obj[cols[i].name] === undefined) (absent ??= []).push(i);
         const v = this.json(cols[i], obj[cols[i].name]);
         if (typeof v === 'object' && v !== null) errors = this.fail(errors, rec, i, (v as { error: string }).error);
         vals.push(v);
@@ -78,7 +88,7 @@ export class RowReader {
       const d = this.ds.derive(vals, this.ctx);
       for (let k = 0; k < d.length; k++) vals.push(d[k]);
     }
-    return { row: vals };
+    return { row: vals, absent };
   }
 
   private fail(errors: RowError[] | null, rec: SourceRecord, i: number, message: string): RowError[] {

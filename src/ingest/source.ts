@@ -20,10 +20,52 @@ export interface SourceInfo { size: number; gzip: boolean }
 /** The text encodings of ingest files (`mds ingest --encoding`). */
 export const ENCODINGS = ['utf8', 'gbk', 'gb18030'] as const;
 export type Encoding = (typeof ENCODINGS)[number];
-const LABEL: Record<Encoding, string> = { utf8: 'utf-8', gbk: 'gbk', gb18030: 'gb18030' };
 const NAME: Record<Encoding, string> = { utf8: 'UTF-8', gbk: 'GBK', gb18030: 'GB18030' };
-/** A strict decoder of `encoding`: invalid bytes throw, never become U+FFFD. */
-export const strictDecoder = (encoding: Encoding) => new TextDecoder(LABEL[encoding], { fatal: true });
+
+interface Decoder { decode(input?: Uint8Array, options?: { stream?: boolean }): string }
+
+/**
+ * The characters of GBK's one- and two-byte codes (ASCII, 0x80 €, lead 0x81–0xFE with trail
+ * 0x40–0xFE but 0x7F), as the gb18030 decoder reads them (WHATWG's gbk decoder is its gb18030
+ * decoder), by UTF-16 unit; made at the first use of GBK. The 23,940 pairs all decode, each to
+ * one BMP character.
+ */
+let gbkChars: Uint8Array | null = null;
+function gbkRepertoire(): Uint8Array {
+  if (gbkChars) return gbkChars;
+  const pairs: number[] = [];
+  for (let lead = 0x81; lead <= 0xfe; lead++) for (let trail = 0x40; trail <= 0xfe; trail++) if (trail !== 0x7f) pairs.push(lead, trail);
+  const text = new TextDecoder('gb18030', { fatal: true }).decode(Uint8Array.from(pairs));
+  const set = new Uint8Array(0x10000).fill(1, 0, 0x80);
+  for (let i = 0; i < text.length; i++) set[text.charCodeAt(i)] = 1;
+  return (gbkChars = set);
+}
+
+/** A private-use code point (BMP, or planes 15–16 by their high surrogate): what a GBK/GB18030 decoder makes of unassigned and user-defined codes. */
+const privateUse = (c: number) => (c >= 0xe000 && c <= 0xf8ff) || (c >= 0xdb80 && c <= 0xdbff);
+
+/**
+ * A GB18030 decoder that also refuses what is not a character of `encoding`: codes that are
+ * unassigned or user-defined (decoded to the Private Use Area) and, for GBK, the four-byte codes
+ * GBK lacks. Platform decoders let such bytes through: Node's `gbk` decodes 0xFF to U+F8F5.
+ */
+class ChineseDecoder implements Decoder {
+  private readonly inner = new TextDecoder('gb18030', { fatal: true });
+  private readonly gbk: Uint8Array | null;
+  constructor(encoding: 'gbk' | 'gb18030') { this.gbk = encoding === 'gbk' ? gbkRepertoire() : null; }
+  decode(input?: Uint8Array, options?: { stream?: boolean }): string {
+    const s = this.inner.decode(input, options);
+    for (let i = 0; i < s.length; i++) {
+      const c = s.charCodeAt(i);
+      if (c >= 0x80 && ((this.gbk !== null && this.gbk[c] === 0) || privateUse(c))) throw new TypeError(`not ${this.gbk ? 'GBK' : 'GB18030'} text`);
+    }
+    return s;
+  }
+}
+
+/** A strict decoder of `encoding`: bytes that are not a character of it throw, never become U+FFFD (nor a private-use character). */
+export const strictDecoder = (encoding: Encoding): Decoder =>
+  (encoding === 'utf8' ? new TextDecoder('utf-8', { fatal: true }) : new ChineseDecoder(encoding));
 
 const CHUNK = 1 << 20;
 /** Characters of a chunk parsed at a time (about). */
@@ -59,9 +101,27 @@ function byteStream(path: string, gzip: boolean): { file: ReturnType<typeof crea
 }
 
 /**
+ * The character (counted from 1) of `line` whose bytes are not valid in `encoding`: the one
+ * after the longest prefix that decodes (as a stream: a character cut off by the prefix's end is
+ * not an error yet); one past the last character when the line only lacks the end of one.
+ */
+function badColumn(encoding: Encoding, line: Uint8Array): number {
+  const decoded = (n: number): string | null => {
+    try { return strictDecoder(encoding).decode(line.subarray(0, n), { stream: true }); } catch { return null; }
+  };
+  let lo = 0, hi = line.length;
+  while (lo < hi) {
+    const mid = (lo + hi + 1) >> 1;
+    if (decoded(mid) === null) hi = mid - 1; else lo = mid;
+  }
+  return [...decoded(lo)!].length + 1;
+}
+
+/**
  * Why a file is not text in `encoding`, read again from the start (only once decoding failed):
  * the first line (counted by LF bytes, which no character of these encodings contains) that is
- * not valid in it, and, for UTF-8, whether the whole file is valid GB18030 (GBK is a subset).
+ * not valid in it and the character of the line where it stops being so, and, for UTF-8,
+ * whether the whole file is valid GB18030 (GBK is a subset).
  */
 export async function encodingError(path: string, gzip: boolean, encoding: Encoding): Promise<SourceRecord> {
   const strict = strictDecoder(encoding);
@@ -69,8 +129,9 @@ export async function encodingError(path: string, gzip: boolean, encoding: Encod
   let gbValid = gb !== null;
   let line = 1;
   let bad = 0;
+  let badLine: Uint8Array | null = null;
   let rest: Buffer = Buffer.alloc(0);
-  const valid = (d: { decode(b: Uint8Array): string }, b: Uint8Array) => { try { d.decode(b); return true; } catch { return false; } };
+  const valid = (d: Decoder, b: Uint8Array) => { try { d.decode(b); return true; } catch { return false; } };
   const { stream } = byteStream(path, gzip);
   try {
     for await (const chunk of stream as AsyncIterable<Buffer>) {
@@ -78,7 +139,7 @@ export async function encodingError(path: string, gzip: boolean, encoding: Encod
       let p = 0;
       for (let nl = b.indexOf(10); nl !== -1; nl = b.indexOf(10, p)) {
         const text = b.subarray(p, nl + 1);
-        if (bad === 0 && !valid(strict, text)) bad = line;
+        if (bad === 0 && !valid(strict, text)) { bad = line; badLine = Uint8Array.from(text); }
         if (gbValid && !valid(gb!, text)) gbValid = false;
         if (bad !== 0 && !gbValid) break;
         line++;
@@ -92,11 +153,12 @@ export async function encodingError(path: string, gzip: boolean, encoding: Encod
   } finally {
     stream.destroy();
   }
-  if (bad === 0 && !valid(strict, rest)) bad = line;
+  if (bad === 0 && !valid(strict, rest)) { bad = line; badLine = rest; }
   if (gbValid && !valid(gb!, rest)) gbValid = false;
   const hint = gbValid ? ': the file decodes as GB18030 (GBK is a subset of it), give --encoding gbk (or gb18030)'
     : encoding === 'utf8' ? ' (give --encoding gbk or gb18030 for a file in those)' : '';
-  return { line: bad || line, error: `not valid ${NAME[encoding]} text${hint}; nothing of the file is loaded` };
+  const at = badLine ? ` at character ${badColumn(encoding, badLine)} of the line` : '';
+  return { line: bad || line, error: `not valid ${NAME[encoding]} text${at}${hint}; nothing of the file is loaded` };
 }
 
 /**

@@ -2,10 +2,51 @@ import type { Store, StoreTimeouts } from './types.js';
 import { openSqlite } from './dialects/sqlite.js';
 import { openPostgres } from './dialects/postgres.js';
 
+/** Where a store is: a PostgreSQL server, or a SQLite file (`:memory:` too). */
+export type StoreLocation = { dialect: 'postgres'; url: string } | { dialect: 'sqlite'; path: string };
+
+/** A store URL of a kind this service does not open (`mysql://…`): exit 3 from every command and the server. */
+export class StoreUrlError extends Error {}
+
+/** A URL as printed: its password hidden. */
+export const shownUrl = (url: string) => url.replace(/(\/\/[^:/@]+:)[^@]*@/, '$1***@');
+
+/** A scheme: two characters at least, so that a Windows drive (`C:\…`) is a path. */
+const SCHEME = /^([A-Za-z][A-Za-z0-9+.-]+):/;
+
+export const STORE_URL_FORMS = 'a SQLite file path, sqlite:PATH, sqlite:///ABSOLUTE/PATH, file:///ABSOLUTE/PATH, '
+  + 'or a postgres:// (postgresql://) URL';
+
 /**
- * `postgres://…` / `postgresql://…` opens PostgreSQL; anything else is a SQLite file path. The
- * connection alone: derived/open.ts opens a store whose writes keep the derived data current.
+ * Where `url` (DATABASE_URL or `--database`) says the store is (docs/operations.md, "The store's
+ * URL"): `postgres://…` / `postgresql://…` is PostgreSQL; a path (anything without a scheme),
+ * `sqlite:PATH` / `file:PATH` (relative or absolute, as written) or `sqlite:///ABS` /
+ * `file:///ABS` (`//localhost/ABS` too; percent-escapes decoded) is a SQLite file. Any other
+ * scheme (`mysql://…`, `postgres:` without `//`) is a StoreUrlError, never taken for a path.
+ */
+export function storeLocation(url: string): StoreLocation {
+  if (/^postgres(ql)?:\/\//i.test(url)) return { dialect: 'postgres', url };
+  const m = SCHEME.exec(url);
+  if (m === null) return { dialect: 'sqlite', path: url };
+  const scheme = m[1].toLowerCase();
+  const rest = url.slice(m[0].length);
+  const refuse = (why: string) => new StoreUrlError(`cannot open the store ${shownUrl(url)}: ${why}; expected ${STORE_URL_FORMS}`);
+  if (scheme !== 'sqlite' && scheme !== 'file') throw refuse(`${scheme}: is not a kind of store this service opens`);
+  let path = rest;
+  if (rest.startsWith('//')) {
+    const local = /^\/\/(?:localhost)?(\/.*)$/i.exec(rest);
+    if (local === null) throw refuse(`a ${scheme}: URL with // names no host but localhost, then an absolute path`);
+    path = local[1];
+  }
+  if (path === '') throw refuse('no path');
+  try { return { dialect: 'sqlite', path: decodeURIComponent(path) }; } catch { throw refuse('a bad percent-escape'); }
+}
+
+/**
+ * Opens the store at `url` (storeLocation): the connection alone. derived/open.ts opens a store
+ * whose writes keep the derived data current.
  */
 export function connect(url: string, timeouts?: StoreTimeouts): Store {
-  return /^postgres(ql)?:\/\//.test(url) ? openPostgres(url, timeouts) : openSqlite(url);
+  const at = storeLocation(url);
+  return at.dialect === 'postgres' ? openPostgres(at.url, timeouts) : openSqlite(at.path);
 }

@@ -82,10 +82,12 @@ export async function* vendorCsv(input: VendorInput, need: readonly string[],
   convert: (get: Get, line: number) => Converted): AsyncGenerator<SourceRecord[]> {
   let ix: Map<string, number> | null = null;
   let width = 0;
+  // A file refused before its header (bytes not valid in its encoding) is not an empty one.
+  let refused = false;
   for await (const batch of readRecords(input.path, 'csv', input.onBytes, input.encoding)) {
     const out: SourceRecord[] = [];
     for (const rec of batch) {
-      if (rec.error) { out.push(rec); continue; }
+      if (rec.error) { refused ||= ix === null; out.push(rec); continue; }
       const f = rec.fields!;
       if (ix === null) {
         ix = new Map(f.map((n, i) => [n.trim(), i]));
@@ -108,7 +110,7 @@ export async function* vendorCsv(input: VendorInput, need: readonly string[],
     }
     if (out.length) yield out;
   }
-  if (ix === null) yield [{ line: 1, error: `empty file: expected a header row (${need.join(',')})` }];
+  if (ix === null && !refused) yield [{ line: 1, error: `empty file: expected a header row (${need.join(',')})` }];
 }
 
 /** Appends the converted record(s) of a line. */
