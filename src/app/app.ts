@@ -11,6 +11,7 @@ import { FundamentalsReader } from '../store/readers/fundamentals.js';
 import { AdjustmentReader } from '../store/readers/adjustments.js';
 import { EquityDayReader } from '../store/readers/equity-days.js';
 import { PoolReader } from '../store/readers/pools.js';
+import { MarketDayReader } from '../store/readers/market-days.js';
 import { Renderer } from '../render/json-bytes.js';
 import { CursorCodec } from '../http/cursor.js';
 import { KeyStore } from '../auth/keys.js';
@@ -140,7 +141,7 @@ export async function buildApp(opts: AppOptions): Promise<App> {
     keys: new KeyStore(db),
     analytics: new Analytics(new AdjustmentReader(db), marketData, catalog),
     equityDays: new EquityDays(new EquityDayReader(db), catalog, marketData, calendars),
-    pools: new Pools(new PoolReader(db), catalog, marketData, calendars),
+    pools: new Pools(new PoolReader(db), new MarketDayReader(store), catalog, marketData),
   };
   app.decorate('svc', svc);
   checkKey = keyCheck(svc.keys, await registerRateLimits(app, opts.config, opts.metrics?.rateLimits));

@@ -20,12 +20,12 @@ export class Writer {
       if (row.length !== columns.length) throw new Error(`demo: ${table} row has ${row.length} values for ${columns.length} columns`);
       buf.push(row);
       if (buf.length >= CHUNK) {
-        await this.store.bulkInsert(table, columns, buf);
+        await this.store.bulkInsert(table, columns, buf, { deferDerived: true });
         n += buf.length;
         buf = [];
       }
     }
-    if (buf.length > 0) await this.store.bulkInsert(table, columns, buf);
+    if (buf.length > 0) await this.store.bulkInsert(table, columns, buf, { deferDerived: true });
     const written = n + buf.length;
     this.counts[table] = (this.counts[table] ?? 0) + written;
     this.progress(`${table}: ${written.toLocaleString('en-US')} row${written === 1 ? '' : 's'}`);
