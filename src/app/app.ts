@@ -40,6 +40,7 @@ import analyticsRoutes from '../http/routes/analytics/index.js';
 import { Analytics } from '../query/analytics.js';
 import { EquityDays } from '../query/equity-days.js';
 import { Pools } from '../query/pools.js';
+import { MarketDays } from '../query/market-days.js';
 import { Calendars } from '../query/calendars.js';
 
 export interface AppOptions {
@@ -129,6 +130,7 @@ export async function buildApp(opts: AppOptions): Promise<App> {
   const marketData = new MarketDataReader(store);
   const reference = new ReferenceReader(db);
   const calendars = new Calendars(reference, catalog);
+  const marketDays = new MarketDayReader(store);
   const svc: Services = {
     store: { ping: () => store.ping(), health: store.health },
     catalog,
@@ -141,7 +143,8 @@ export async function buildApp(opts: AppOptions): Promise<App> {
     keys: new KeyStore(db),
     analytics: new Analytics(new AdjustmentReader(db), marketData, catalog),
     equityDays: new EquityDays(new EquityDayReader(db), catalog, marketData, calendars),
-    pools: new Pools(new PoolReader(db), new MarketDayReader(store), catalog, marketData),
+    pools: new Pools(new PoolReader(db), marketDays, catalog, marketData),
+    marketDays: new MarketDays(marketDays, catalog),
   };
   app.decorate('svc', svc);
   checkKey = keyCheck(svc.keys, await registerRateLimits(app, opts.config, opts.metrics?.rateLimits));
@@ -149,7 +152,7 @@ export async function buildApp(opts: AppOptions): Promise<App> {
     opts.metrics.observe(app);
     opts.metrics.watch({
       dataVersion: () => catalog.currentVersion(), ingestTotals: () => readIngestTotals(store),
-      caches: [svc.calendars, svc.analytics, svc.equityDays, svc.pools].flatMap((q) => q.caches),
+      caches: [svc.calendars, svc.analytics, svc.equityDays, svc.pools, svc.marketDays].flatMap((q) => q.caches),
     });
   }
   const otherMethods = refuseOtherMethods(app, checkKey);

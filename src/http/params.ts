@@ -33,7 +33,7 @@ export function guardPageSize(query: Record<string, unknown>): void {
   else if (size.length > 10) query['page[size]'] = size.replace(/^0+(?=[0-9])/, '').slice(0, 10);
 }
 
-const enumOf = (values: readonly string[], description: string) =>
+export const enumOf = (values: readonly string[], description: string) =>
   Type.Unsafe<string>({ type: 'string', enum: [...values], description });
 
 export const marketQuery = enumOf(MARKET_IDS, 'Market: SH (Shanghai), SZ (Shenzhen), BJ (Beijing).');
