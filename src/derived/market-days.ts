@@ -76,6 +76,14 @@ function equityRecord(inst: number, d: DayLimit, m: Membership): DayRecord {
   };
 }
 
+/** The record of a bar alone (an index's, a fund's, an equity's before it has a limit state), with the previous close. */
+function barRecord(inst: number, b: Bar, preClose: number | null): DayRecord {
+  return {
+    inst, open: b.open, high: b.high, low: b.low, close: b.close, preClose, up: null, down: null,
+    volume: b.volume, amount: storedAmount(b.amount), streak: 0, previousStreak: 0, flags: DAY_FLAGS.bar,
+  };
+}
+
 /** The breadth of a day's records. */
 export function breadthOf(records: readonly DayRecord[]): Breadth {
   const out: Breadth = { listed: 0, advancers: 0, decliners: 0, unchanged: 0, limitUp: 0, limitDown: 0, suspended: 0, volume: 0, amount: 0, unknownAmounts: 0 };
@@ -113,10 +121,12 @@ export class MarketSweep {
   /** Restores each instrument's state from the stored days before the sweep's first day (ascending, at most STRONG_HIGH_DAYS). */
   restore(days: readonly DayRecords[]): void {
     const seen = new Map<number, { closes: (number | null)[]; ups: number[]; streak: number; last: number | null }>();
+    const equities = new Set(this.instruments.filter((x) => x.kind === 'equity').map((x) => x.inst));
     for (const day of days) {
       for (let i = 0; i < day.n; i++) {
         const inst = day.inst[i], bar = day.has(i, DAY_FLAGS.bar);
-        if (!day.has(i, DAY_FLAGS.equity)) { if (bar) this.lastClose.set(inst, day.close[i]); continue; }
+        // An equity's plain bar is its first stored bar, before it has a limit state: its pool window counts it.
+        if (!equities.has(inst)) { if (bar) this.lastClose.set(inst, day.close[i]); continue; }
         let s = seen.get(inst);
         if (!s) seen.set(inst, s = { closes: [], ups: [], streak: 0, last: null });
         s.closes.push(bar ? day.close[i] : null);
@@ -148,23 +158,30 @@ export class MarketSweep {
         for (const d of days) {
           const b = own.get(d);
           if (!b) continue;
-          const pre = this.lastClose.get(x.inst) ?? null;
-          perDay[index.get(d)!].push({
-            inst: x.inst, open: b.open, high: b.high, low: b.low, close: b.close, preClose: pre, up: null, down: null,
-            volume: b.volume, amount: storedAmount(b.amount), streak: 0, previousStreak: 0, flags: DAY_FLAGS.bar,
-          });
+          perDay[index.get(d)!].push(barRecord(x.inst, b, this.lastClose.get(x.inst) ?? null));
           this.lastClose.set(x.inst, b.close);
         }
         continue;
       }
       let c = this.carry.get(x.inst);
       if (!c) {
-        // An equity starts with its first stored bar, or its listing when bars before it are stored.
+        // An equity has a state from its listing day when its bars start there (or before it), else from
+        // the day after its first stored bar (the first with a known reference); that first bar is a plain bar.
         if (!own?.size) continue;
         const first = Math.min(...own.keys());
-        this.carry.set(x.inst, c = { tracker: new PoolTracker(), last: null, start: x.listDate !== null && x.listDate > first ? x.listDate : first });
+        const start = x.listDate !== null && x.listDate >= first ? x.listDate : this.cal.at(this.cal.indexOnOrAfter(first) + 1) ?? Infinity;
+        this.carry.set(x.inst, c = { tracker: new PoolTracker(), last: null, start });
+        if (start > first) {
+          const b = own.get(first)!;
+          const at = index.get(first);
+          if (at !== undefined) perDay[at].push(barRecord(x.inst, b, null));
+          c.last = b.close;
+          c.tracker.push({ date: first, preClose: null, up: null, down: null, ratioPct: null, reason: '', st: false, listingDay: 0, bar: b });
+        }
       }
       const start = c.start, end = x.delistDate ?? Infinity;
+      // Bars before the listing (grey-market quotes some vendors keep) give the listing day's reference.
+      if (own && x.listDate !== null && start === x.listDate) for (const d of days) if (d < start && own.has(d)) c.last = own.get(d)!.close;
       const active = days.filter((d) => d >= start && d < end);
       if (!active.length) continue;
       const listDate = x.listDate ?? MARKET_OPENED[this.market];
