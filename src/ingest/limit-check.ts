@@ -39,8 +39,9 @@ export class LimitCheck {
     for (const [inst, per] of this.loaded) {
       const [eq] = await s.query<{ id: string; board: string | null; market: string; list_date: number | null }>(
         "select id, board, market, list_date from instruments where inst = ? and kind = 'equity'", [inst]);
-      if (!eq || eq.board === null || eq.list_date === null) continue;
-      const listDate = Number(eq.list_date);
+      if (!eq || eq.board === null) continue;
+      // An unknown listing date (null) is before the first stored bar (market/day-limits.ts sinceListing).
+      const listDate = eq.list_date === null ? null : Number(eq.list_date);
       let lo = Infinity, hi = -Infinity;
       for (const l of per) for (const d of l.dates) { if (d < lo) lo = d; if (d > hi) hi = d; }
       const num = (r: Record<string, unknown>) => Object.fromEntries(Object.entries(r).map(([k, v]) => [k, Number(v)]));
@@ -52,7 +53,7 @@ export class LimitCheck {
       const st = await s.query<{ start_date: number; end_date: number | null }>('select start_date, end_date from st_periods where inst = ?', [inst]);
       const cal = ctx.calendar(eq.market as MarketId);
       const states = dayLimits({
-        days: cal.between(Math.max(lo, listDate), hi), board: eq.board as BoardId, market: eq.market as MarketId, listDate,
+        days: cal.between(listDate === null ? lo : Math.max(lo, listDate), hi), board: eq.board as BoardId, market: eq.market as MarketId, listDate,
         sinceListing: sinceListing(cal, listDate),
         isSt: stOn(st.map((p) => ({ start_date: Number(p.start_date), end_date: p.end_date === null ? null : Number(p.end_date) }))),
         actions: new Map(actions.map((a) => { const x = num(a) as unknown as CorporateAction; return [x.ex_date, x]; })),

@@ -50,7 +50,7 @@ export function memberships(days: DayLimit[]): Membership {
     }
     if (strongReason) pools.push('strong');
   }
-  if (d.listingDay <= SUB_NEW_DAYS && d.ratioPct !== null) pools.push('sub_new');
+  if (d.listingDay !== null && d.listingDay <= SUB_NEW_DAYS && d.ratioPct !== null) pools.push('sub_new');
   return { pools, streak: up ? limitUpStreak(days, i) : 0, previousStreak, strongReason };
 }
 

@@ -61,12 +61,13 @@ export class Pools {
     for (const e of equities) {
       const days = windows.get(e.market);
       if (!days) continue;
-      const own = days.filter((d) => d >= e.list_date!);
+      // An unknown listing date (null) is before the first stored bar: every day of the window counts.
+      const own = e.list_date === null ? days : days.filter((d) => d >= e.list_date!);
       if (!own.length) continue;
       const p = prevBy.get(e.inst);
       const states = dayLimits({
-        days: own, board: e.board as BoardId, market: e.market as MarketId, listDate: e.list_date!,
-        sinceListing: sinceListing(cals[e.market as MarketId], e.list_date!),
+        days: own, board: e.board as BoardId, market: e.market as MarketId, listDate: e.list_date,
+        sinceListing: sinceListing(cals[e.market as MarketId], e.list_date),
         isSt: stOn(stBy.get(e.inst) ?? []),
         actions: new Map((actBy.get(e.inst) ?? []).map((a) => [a.ex_date, a as CorporateAction])),
         prevBar: p ? { ts: 0, ...decodedAmount(p) } : null,

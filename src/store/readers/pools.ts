@@ -8,10 +8,10 @@ const BAR_COLS = ['inst', 'date', 'open', 'high', 'low', 'close', 'volume', 'amo
 export class PoolReader {
   constructor(private readonly db: Kysely<Database>) {}
 
-  /** Equities listed on or before `date`, by id. */
+  /** Equities listed on or before `date`, and those whose listing date is unknown (null: listed before their first stored bar), by id. */
   listedEquities(date: number) {
     return this.db.selectFrom('instruments').select(['inst', 'id', 'name', 'board', 'market', 'list_date', 'float_shares'])
-      .where('kind', '=', 'equity').where('list_date', '<=', date).orderBy('id').execute();
+      .where('kind', '=', 'equity').where((w) => w.or([w('list_date', '<=', date), w('list_date', 'is', null)])).orderBy('id').execute();
   }
 
   /**
