@@ -104,7 +104,7 @@ describe('migrate', () => {
         { name: 'indicator_pages', stored: '1', version: INDICATOR_PAGES.version(), count: 16, unit: 'pages' },
       ]);
       expect(describeMigration(report).map((l) => l.replace(/in \d+\.\d s$/, 'in T'))).toEqual([
-        'schema up to date (12 migrations)',
+        'schema up to date (13 migrations)',
         `bar_pages: stored version 2, code version ${BAR_PAGES.version()}: rebuilt 12 pages in T`,
         `indicator_states: stored version 1, code version ${INDICATOR_STATES.version()}: rebuilt 12 packs in T`,
         `indicator_pages: stored version 1, code version ${INDICATOR_PAGES.version()}: rebuilt 16 pages in T`,

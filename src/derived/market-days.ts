@@ -14,7 +14,7 @@
  * again, each equity's state restored from the stored days before it. A derivation of the
  * registry (registry.ts): its version hashes what it makes of the fixture.
  */
-import { effectiveCalendars, MARKET_OPENED, TradingCalendar, type LoadedDay } from '../market/calendar.js';
+import { effectiveCalendars, TradingCalendar, type LoadedDay } from '../market/calendar.js';
 import { dayLimits, sinceListing, stOn, type DayLimit } from '../market/day-limits.js';
 import type { CorporateAction } from '../market/adjust.js';
 import { PoolTracker } from '../market/pool-tracker.js';
@@ -110,12 +110,10 @@ export class MarketSweep {
   private readonly carry = new Map<number, Carry>();
   /** Index and fund closes: the reference of their next day's change. */
   private readonly lastClose = new Map<number, number>();
-  private readonly listedSince: (date: number) => number;
 
   constructor(private readonly market: MarketId, private readonly cal: TradingCalendar,
     /** The market's instruments, in id order. */
     private readonly instruments: readonly SweepInstrument[], private readonly events: SweepEvents) {
-    this.listedSince = sinceListing(cal, MARKET_OPENED[market]);
   }
 
   /** Restores each instrument's state from the stored days before the sweep's first day (ascending, at most STRONG_HIGH_DAYS). */
@@ -184,10 +182,9 @@ export class MarketSweep {
       if (own && x.listDate !== null && start === x.listDate) for (const d of days) if (d < start && own.has(d)) c.last = own.get(d)!.close;
       const active = days.filter((d) => d >= start && d < end);
       if (!active.length) continue;
-      const listDate = x.listDate ?? MARKET_OPENED[this.market];
       const states = dayLimits({
-        days: active, board: x.board as BoardId, market: this.market, listDate,
-        sinceListing: x.listDate === null ? this.listedSince : sinceListing(this.cal, x.listDate),
+        days: active, board: x.board as BoardId, market: this.market, listDate: x.listDate,
+        sinceListing: sinceListing(this.cal, x.listDate),
         isSt: stOn(this.events.st.get(x.inst) ?? []),
         actions: this.events.actions.get(x.inst) ?? new Map(),
         prevBar: c.last === null ? null : { ts: 0, date: 0, open: c.last, high: c.last, low: c.last, close: c.last, volume: 0, amount: 0 },

@@ -18,7 +18,7 @@ export const closedDown = (d: DayLimit) => !!d.bar && d.down !== null && d.bar.c
 /** Touched the up limit and closed below it. */
 export const brokeUp = (d: DayLimit) => !!d.bar && d.up !== null && d.bar.high === d.up && d.bar.close < d.up;
 /** A sub-new stock: within its first SUB_NEW_DAYS trading days, under a price limit. */
-export const subNew = (d: DayLimit) => d.listingDay <= SUB_NEW_DAYS && d.ratioPct !== null;
+export const subNew = (d: DayLimit) => d.listingDay !== null && d.listingDay <= SUB_NEW_DAYS && d.ratioPct !== null;
 /**
  * A new high: a close above `maxClose`, the highest of the `traded` closes of the previous
  * STRONG_HIGH_DAYS − 1 trading days (all of which must have traded), and above the reference.

@@ -56,12 +56,13 @@ export class EquityDays {
    */
   async limits(inst: InstrumentRow, from: number, to: number, after: number | null, limit: number): Promise<DayLimit[]> {
     const m = await this.metaOf(inst);
-    if (m.firstBar === null || m.lastBar === null || inst.list_date === null) return [];
+    if (m.firstBar === null || m.lastBar === null) return [];
     const cal = await this.calendars.of(inst.market);
     // To its delisting, or while listed to the store's latest day: suspended after its last bar.
     const end = Math.min(to, inst.delist_date === null ? Math.max(m.lastBar, (await this.latestDate()) ?? 0) : inst.delist_date - 1);
-    // Rows need a known base: the listing day itself, or the day after the first stored bar.
-    const first = inst.list_date >= m.firstBar ? inst.list_date : (cal.at(cal.indexOnOrAfter(m.firstBar) + 1) ?? Infinity);
+    // Rows need a known base: the listing day itself, or the day after the first stored bar (also
+    // when the listing date is unknown: listed before the first stored bar).
+    const first = inst.list_date !== null && inst.list_date >= m.firstBar ? inst.list_date : (cal.at(cal.indexOnOrAfter(m.firstBar) + 1) ?? Infinity);
     const startIdx = cal.indexOnOrAfter(Math.max(from, first, after === null ? 0 : after + 1));
     const days: number[] = [];
     for (let i = startIdx; i < cal.days.length && cal.days[i] <= end && days.length < limit; i++) days.push(cal.days[i]);

@@ -11,7 +11,8 @@ import * as m0008 from './migrations/0008_markets_calendar.js';
 import * as m0009 from './migrations/0009_adj_factors.js';
 import * as m0010 from './migrations/0010_derived_daily_bars.js';
 import * as m0011 from './migrations/0011_key_rate_limits.js';
-import * as m0013 from './migrations/0013_market_days.js';
+import * as m0013 from './migrations/0013_list_date_source.js';
+import * as m0014 from './migrations/0014_market_days.js';
 
 const MIGRATIONS: Record<string, { up(db: Kysely<any>, d: Dialect): Promise<void> }> = {
   '0001_core': m0001,
@@ -25,7 +26,8 @@ const MIGRATIONS: Record<string, { up(db: Kysely<any>, d: Dialect): Promise<void
   '0009_adj_factors': m0009,
   '0010_derived_daily_bars': m0010,
   '0011_key_rate_limits': m0011,
-  '0013_market_days': m0013,
+  '0013_list_date_source': m0013,
+  '0014_market_days': m0014,
 };
 
 /** The names of the schema migrations, in order. */

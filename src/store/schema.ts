@@ -30,6 +30,8 @@ export interface InstrumentTable {
   name_lc: string;
   name_en: string | null;
   list_date: number | null;
+  /** exchange, first_bar or before_first_bar (LIST_DATE_SOURCES); null when nothing is known. */
+  list_date_source: string | null;
   delist_date: number | null;
   total_shares: number | null;
   float_shares: number | null;

@@ -5,6 +5,9 @@ import { INSTRUMENT_KINDS, KINDS, type InstrumentKind } from '../../market/kinds
 import { BOARD_IDS, MARKET_IDS } from '../../market/types.js';
 import { SHARES, PRICE } from './units.js';
 
+/** Where an instrument's listing date came from (store/migrations/0013_list_date_source.ts). */
+export const LIST_DATE_SOURCES = ['exchange', 'first_bar', 'before_first_bar'] as const;
+
 const MARKET = oneOf(MARKET_IDS);
 const CLASSIFICATION_TYPES = ['industry', 'primary_industry', 'concept', 'region'];
 
@@ -70,6 +73,8 @@ export const instruments: DatasetDef = {
     col('name', text(), 'name (Chinese)'),
     col('name_en', text(), 'English name', { optional: true }),
     col('list_date', date, 'listing date (indices: launch date)', { optional: true }),
+    col('list_date_source', oneOf(LIST_DATE_SOURCES), 'where list_date came from: exchange (default when list_date is given), '
+      + 'first_bar (inferred from the first stored bar) or before_first_bar (unknown, list_date empty: listed before the first stored bar)', { optional: true }),
     col('delist_date', date, 'delisting date; empty while listed', { optional: true }),
     col('total_shares', SHARES, 'total shares (equities)', { optional: true }),
     col('float_shares', SHARES, 'free-float shares (equities)', { optional: true }),
@@ -85,12 +90,16 @@ export const instruments: DatasetDef = {
     (r) => (KINDS[r[ix.kind] as InstrumentKind].board === (r[ix.board] !== null) ? null
       : ['board', KINDS[r[ix.kind] as InstrumentKind].board ? 'expected a board for an equity' : 'expected no board for an index or fund']),
     orderCheck(ix, 'list_date', 'delist_date'),
+    (r) => ((r[ix.list_date_source] === 'before_first_bar') === (r[ix.list_date] === null) || r[ix.list_date_source] === null ? null
+      : ['list_date_source', r[ix.list_date] === null ? 'expected before_first_bar or empty when list_date is empty' : 'expected exchange or first_bar when list_date is given']),
   ),
   derived: {
     columns: ['inst', 'code', 'market', 'name_lc'], doc: 'inst (internal key), code, market, name_lc',
     values: (ix) => (r, ctx) => {
       const id = r[ix.instrument_id] as string;
       const market = id.slice(7);
+      // A listing date loaded without its source is the exchange's (stock_basic, instruments files).
+      if (r[ix.list_date_source] === null && r[ix.list_date] !== null) r[ix.list_date_source] = 'exchange';
       return [ctx.upsertInstrument(id, r[ix.kind] as InstrumentKind, market, r[ix.list_date] as number | null), id.slice(0, 6), market, (r[ix.name] as string).toLowerCase()];
     },
   },

@@ -5,7 +5,7 @@ import { sql, type Kysely } from 'kysely';
  * one row of day records (store/day-records.ts), `market_breadth` its counts; both are derived
  * from the daily bar packs, which gain an index by month (the derivation reads a month of every
  * instrument at once). Created empty: migration's rebuild of the derivation fills them.
- * Numbered 0013: 0012 is the instruments' listing-date source.
+ * Numbered 0014: 0012 is the instruments' listing kind, 0013 their listing-date source.
  */
 export async function up(db: Kysely<any>, dialect: 'sqlite' | 'postgres'): Promise<void> {
   const pg = dialect === 'postgres';
