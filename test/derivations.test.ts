@@ -19,6 +19,7 @@ import { foldPack, INDICATOR_STATES, indicatorStatesOutput } from '../src/derive
 import { describeMigration, migrate, openStore } from '../src/derived/open.js';
 import { DERIVATIONS } from '../src/derived/registry.js';
 import { DERIVED_DAILY, derivedDailyOutput } from '../src/derived/derived-daily-rebuild.js';
+import { MARKET_DAYS, marketDaysOutput } from '../src/derived/market-days.js';
 import { derivedRow, MARKS } from '../src/derived/derived-daily.js';
 import { INDICATOR_IDS, INDICATORS, seriesFromBars } from '../src/indicators/registry.js';
 import type { Bar } from '../src/market/types.js';
@@ -27,13 +28,14 @@ import { fixtureStore } from './fixture-store.js';
 
 describe('derivation versions', () => {
   it('are the hash of the code\'s output over the fixture, one for each derivation', () => {
-    expect(DERIVATIONS.map((d) => d.name)).toEqual(['derived_daily', 'bar_pages', 'indicator_states', 'indicator_pages']);
+    expect(DERIVATIONS.map((d) => d.name)).toEqual(['derived_daily', 'bar_pages', 'indicator_states', 'indicator_pages', 'market_days']);
     expect(DERIVED_DAILY.version()).toBe(versionOf(derivedDailyOutput()));
     expect(BAR_PAGES.version()).toBe(versionOf(barPagesOutput()));
     expect(INDICATOR_STATES.version()).toBe(versionOf(indicatorStatesOutput()));
     expect(INDICATOR_PAGES.version()).toBe(versionOf(indicatorPagesOutput()));
+    expect(MARKET_DAYS.version()).toBe(versionOf(marketDaysOutput()));
     for (const d of DERIVATIONS) expect(d.version()).toMatch(/^[0-9a-f]{8}$/);
-    expect(new Set(DERIVATIONS.map((d) => d.version())).size).toBe(4);
+    expect(new Set(DERIVATIONS.map((d) => d.version())).size).toBe(5);
   });
 
   it('change when a bar page renders differently: another tick, an unknown amount written as 0', () => {
@@ -73,9 +75,9 @@ describe('migrate', () => {
   it('records the versions on a new store without calling it a rebuild', async () => {
     const store = await fixtureStore(':memory:');
     try {
-      const meta = await store.selectRows("select key, value from meta where key in (?, ?, ?, ?) order by key", DERIVATIONS.map((d) => d.name));
+      const meta = await store.selectRows("select key, value from meta where key in (?, ?, ?, ?, ?) order by key", DERIVATIONS.map((d) => d.name));
       expect(meta).toEqual([['bar_pages', BAR_PAGES.version()], ['derived_daily', DERIVED_DAILY.version()],
-        ['indicator_pages', `${INDICATOR_PAGES.version()}:`], ['indicator_states', INDICATOR_STATES.version()]]);
+        ['indicator_pages', `${INDICATOR_PAGES.version()}:`], ['indicator_states', INDICATOR_STATES.version()], ['market_days', MARKET_DAYS.version()]]);
       expect(await migrate(store)).toEqual({ applied: [], rebuilt: [] });
     } finally {
       await store.close();
@@ -102,14 +104,15 @@ describe('migrate', () => {
         { name: 'indicator_pages', stored: '1', version: INDICATOR_PAGES.version(), count: 16, unit: 'pages' },
       ]);
       expect(describeMigration(report).map((l) => l.replace(/in \d+\.\d s$/, 'in T'))).toEqual([
-        'schema up to date (12 migrations)',
+        'schema up to date (14 migrations)',
         `bar_pages: stored version 2, code version ${BAR_PAGES.version()}: rebuilt 12 pages in T`,
         `indicator_states: stored version 1, code version ${INDICATOR_STATES.version()}: rebuilt 12 packs in T`,
         `indicator_pages: stored version 1, code version ${INDICATOR_PAGES.version()}: rebuilt 16 pages in T`,
       ]);
       const check = await checkBarPacks(store);
       expect(check.problems).toEqual([]);
-      expect(Object.values(check.derived).map((d) => d.compared)).toEqual([0, 12, 12, 16]);
+      expect(Object.values(check.derived).map((d) => d.compared)).toEqual([0, 12, 12, 16, check.derived.market_days.compared]);
+      expect(check.derived.market_days.compared).toBeGreaterThan(0);
       expect(await store.selectRows("select value from meta where key = 'indicator_pages'", [])).toEqual([[`${INDICATOR_PAGES.version()}:macd,kdj`]]);
       expect((await migrate(store)).rebuilt).toEqual([]);
     } finally {

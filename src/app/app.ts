@@ -13,6 +13,7 @@ import { FundamentalsReader } from '../store/readers/fundamentals.js';
 import { AdjustmentReader } from '../store/readers/adjustments.js';
 import { EquityDayReader } from '../store/readers/equity-days.js';
 import { PoolReader } from '../store/readers/pools.js';
+import { MarketDayReader } from '../store/readers/market-days.js';
 import { Renderer } from '../render/json-bytes.js';
 import { CursorCodec } from '../http/cursor.js';
 import { KeyStore } from '../auth/keys.js';
@@ -43,6 +44,7 @@ import analyticsRoutes from '../http/routes/analytics/index.js';
 import { Analytics } from '../query/analytics.js';
 import { EquityDays } from '../query/equity-days.js';
 import { Pools } from '../query/pools.js';
+import { MarketDays } from '../query/market-days.js';
 import { Calendars } from '../query/calendars.js';
 
 export interface AppOptions {
@@ -148,6 +150,7 @@ export async function buildApp(opts: AppOptions): Promise<App> {
   const marketData = new MarketDataReader(store);
   const reference = new ReferenceReader(db);
   const calendars = new Calendars(reference, catalog);
+  const marketDays = new MarketDayReader(store);
   const svc: Services = {
     store: { ping: () => store.ping(), health: store.health },
     catalog,
@@ -160,7 +163,8 @@ export async function buildApp(opts: AppOptions): Promise<App> {
     keys: new KeyStore(db),
     analytics: new Analytics(new AdjustmentReader(db), marketData, catalog),
     equityDays: new EquityDays(new EquityDayReader(db), catalog, marketData, calendars),
-    pools: new Pools(new PoolReader(db), catalog, marketData, calendars),
+    pools: new Pools(new PoolReader(db), marketDays, catalog, marketData),
+    marketDays: new MarketDays(marketDays, catalog),
   };
   app.decorate('svc', svc);
   checkKey = keyCheck(svc.keys, await registerRateLimits(app, opts.config, opts.metrics?.rateLimits));
@@ -168,7 +172,7 @@ export async function buildApp(opts: AppOptions): Promise<App> {
     opts.metrics.observe(app);
     opts.metrics.watch({
       dataVersion: () => catalog.currentVersion(), ingestTotals: () => readIngestTotals(store),
-      caches: [svc.calendars, svc.analytics, svc.equityDays, svc.pools].flatMap((q) => q.caches),
+      caches: [svc.calendars, svc.analytics, svc.equityDays, svc.pools, svc.marketDays].flatMap((q) => q.caches),
     });
   }
   const otherMethods = refuseOtherMethods(app, checkKey);

@@ -12,7 +12,8 @@ import type { CliExit, CliIO } from './io.js';
 import { StoreOpenError } from './store.js';
 import { DATASETS, dataset, fileDataset, type Format } from '../ingest/registry.js';
 import { ingest, IngestIOError, type IngestFile } from '../ingest/load.js';
-import { errorLines, progressBar, summaryLines, warningLines } from '../ingest/report.js';
+import { errorLines, folderProgress, progressBar, summaryLines, warningLines } from '../ingest/report.js';
+import { tdxFolder, tdxSummaryLines, type TdxFolder } from '../ingest/tdx-folder.js';
 import { exportDatasets } from '../ingest/export.js';
 import { ENCODINGS, formatOfName } from '../ingest/source.js';
 import { layoutOf, VENDOR_FORMATS } from '../ingest/vendors/index.js';
@@ -69,6 +70,8 @@ export function registerIngest(program: Command, withStore: WithStore, db: () =>
     .argument('[dataset]', `dataset name: ${names()}`)
     .argument('[files...]', 'files of that dataset')
     .option('--dir <dir>', 'load every <dataset>.csv|ndjson|jsonl[.gz] file of DIR, in dependency order')
+    .option('--tdx <vipdoc>', 'load a Tongdaxin folder: {sh,sz,bj}/lday/*.day and minline/*.lc1 of VIPDOC (or of VIPDOC/vipdoc), '
+      + 'creating the instruments the store does not know (docs/ingest.md, "Whole market: a Tongdaxin folder")')
     .option('--dry-run', 'validate only; write nothing')
     .addOption(new Option('--format <format>', 'file format (default: by extension, else by content), or a vendor layout (docs/ingest.md, "Vendor formats")')
       .choices(['csv', 'ndjson', ...VENDOR_FORMATS]))
@@ -81,12 +84,17 @@ export function registerIngest(program: Command, withStore: WithStore, db: () =>
     .addHelpText('after', '\nExit codes: 0 success, 1 usage or I/O error, 2 validation errors, 3 store error (nothing is changed unless 0).')
     .action((name: string | undefined, paths: string[], o) => guarded(async () => {
       let files: IngestFile[];
-      if (o.dir) {
+      let folder: TdxFolder | null = null;
+      if (o.tdx) {
+        if (name || o.dir || o.format || o.instrument || o.market) throw new UsageError('--tdx VIPDOC loads the folder alone: no DATASET, FILE, --dir, --format, --instrument or --market');
+        folder = tdxFolder(o.tdx);
+        files = folder.files;
+      } else if (o.dir) {
         if (name) throw new UsageError('give either --dir DIR or DATASET FILE..., not both');
         if (o.instrument || o.market || VENDOR_FORMATS.includes(o.format)) throw new UsageError('vendor files are loaded as DATASET FILE... --format VENDOR, not with --dir');
         files = filesOfDir(o.dir, io.stderr).map((f) => ({ ...f, encoding: o.encoding }));
       } else {
-        if (!name || !paths.length) throw new UsageError('usage: mds ingest DATASET FILE... | mds ingest --dir DIR');
+        if (!name || !paths.length) throw new UsageError('usage: mds ingest DATASET FILE... | mds ingest --dir DIR | mds ingest --tdx VIPDOC');
         const d = named(name);
         if (o.format && VENDOR_FORMATS.includes(o.format)) {
           const layout = layoutOf(o.format, d);
@@ -99,10 +107,13 @@ export function registerIngest(program: Command, withStore: WithStore, db: () =>
       }
       const tty = o.progress && io.stderr.isTTY;
       return withStore(db(), async (store) => {
-        const r = await ingest(store, files, { dryRun: o.dryRun, maxErrors: o.maxErrors, progress: tty ? progressBar(io.stderr as NodeJS.WriteStream) : undefined });
+        const progress = !tty ? undefined : folder ? folderProgress(io.stderr as NodeJS.WriteStream, files.length, folder.bytes)
+          : progressBar(io.stderr as NodeJS.WriteStream);
+        const r = await ingest(store, files, { dryRun: o.dryRun, maxErrors: o.maxErrors, progress });
         if (!r.ok) io.stderr.write(errorLines(r).map((l) => l + '\n').join(''));
         io.stderr.write(warningLines(r, o.maxErrors).map((l) => l + '\n').join(''));
-        const vendor = r.files.flatMap((f) => (f.vendor ?? []).map((l) => `${basename(f.path)}: ${l}`));
+        // A folder's thousands of files are summed up by reason, not listed one by one.
+        const vendor = folder ? tdxSummaryLines(folder, r) : r.files.flatMap((f) => (f.vendor ?? []).map((l) => `${basename(f.path)}: ${l}`));
         io.stdout.write([...vendor, ...summaryLines(r)].map((l) => l + '\n').join(''));
         return r.ok ? EXIT.ok : EXIT.invalid;
       });

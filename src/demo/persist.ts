@@ -23,7 +23,7 @@ export async function persist(w: Writer, o: DemoOptions, m: DemoMarket): Promise
   // The markets (migration 0008) and their calendars (shipped) are in every store already.
   await w.write('classifications', ['id', 'name', 'type'], classificationRows());
   await w.write('instruments', INSTRUMENT_COLUMNS, list.map((x) => [
-    withInst(x), x.id, x.kind, x.code, x.market, x.board, x.name, x.name.toLowerCase(), x.nameEn, x.listDate, null,
+    withInst(x), x.id, x.kind, x.code, x.market, x.board, x.name, x.name.toLowerCase(), x.nameEn, x.listDate, x.listDate === null ? null : 'exchange', null,
     x.totalShares, x.floatShares, x.fundType, x.underlying, x.baseDate, x.baseValue]));
   await w.write('instrument_classifications', ['inst', 'classification_id'],
     each(list, (x) => x.classifications.map((c) => [withInst(x), c])));

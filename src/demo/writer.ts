@@ -20,12 +20,12 @@ export class Writer {
       if (row.length !== columns.length) throw new Error(`demo: ${table} row has ${row.length} values for ${columns.length} columns`);
       buf.push(row);
       if (buf.length >= CHUNK) {
-        await this.store.bulkInsert(table, columns, buf);
+        await this.store.bulkInsert(table, columns, buf, { deferDerived: true });
         n += buf.length;
         buf = [];
       }
     }
-    if (buf.length > 0) await this.store.bulkInsert(table, columns, buf);
+    if (buf.length > 0) await this.store.bulkInsert(table, columns, buf, { deferDerived: true });
     const written = n + buf.length;
     this.counts[table] = (this.counts[table] ?? 0) + written;
     this.progress(`${table}: ${written.toLocaleString('en-US')} row${written === 1 ? '' : 's'}`);
@@ -36,6 +36,6 @@ export const BAR_COLUMNS = ['open', 'high', 'low', 'close', 'volume', 'amount'];
 export const QUOTE_COLUMNS = ['inst', 'ts', 'date', 'last', 'open', 'high', 'low', 'pre_close', 'volume', 'amount',
   ...['bid_p', 'bid_v', 'ask_p', 'ask_v'].flatMap((p) => [1, 2, 3, 4, 5].map((l) => p + l))];
 export const INSTRUMENT_COLUMNS = ['inst', 'id', 'kind', 'code', 'market', 'board', 'name', 'name_lc', 'name_en',
-  'list_date', 'delist_date', 'total_shares', 'float_shares', 'fund_type', 'underlying', 'base_date', 'base_value'];
+  'list_date', 'list_date_source', 'delist_date', 'total_shares', 'float_shares', 'fund_type', 'underlying', 'base_date', 'base_value'];
 export const ACTION_COLUMNS = ['inst', 'ex_date', 'record_date', 'pay_date', 'announce_date', 'cash_per_share',
   'bonus_ratio', 'transfer_ratio', 'rights_ratio', 'rights_price'];

@@ -13,7 +13,7 @@ import { epochToMarketDate } from '../lib/time.js';
 import type { BulkSession, Store } from '../store/types.js';
 import { dailyPackKey, decodePack, mergePacks, PendingPack, RECORD_BYTES } from '../store/packs.js';
 import { DERIVATIONS } from './registry.js';
-import { versionsText } from './derivation.js';
+import { versionsText, type Derivation } from './derivation.js';
 
 /** A packed bar table. */
 interface PackedTable {
@@ -175,6 +175,42 @@ async function merge(s: BulkSession, t: PackedTable, pending: Map<number, Map<nu
 }
 
 /**
+ * The earliest date that a transaction's writes can change, per derivation with a `remake`
+ * (derivation.ts): the least date of the rows written to one of its `remakeAfter` tables.
+ */
+class RemakeFrom {
+  private readonly from = new Map<Derivation, number>();
+
+  add(table: string, columns: string[], rows: unknown[][]): void {
+    for (const d of DERIVATIONS) {
+      const col = d.remakeAfter?.[table];
+      if (col === undefined || !rows.length) continue;
+      const ix = col === null ? -1 : columns.indexOf(col);
+      let least = ix < 0 ? 0 : Infinity;
+      if (ix >= 0) for (const r of rows) least = Math.min(least, Number(r[ix]));
+      this.from.set(d, Math.min(this.from.get(d) ?? Infinity, least));
+    }
+  }
+
+  get size(): number { return this.from.size; }
+
+  /** Has each derivation forget its version instead (migration makes it again). */
+  async forget(s: BulkSession): Promise<void> {
+    for (const d of this.from.keys()) await d.forget!(s);
+    this.from.clear();
+  }
+
+  /** Has each derivation make again what the writes changed, under the pack lock. */
+  async run(s: BulkSession): Promise<void> {
+    for (const [d, from] of this.from) {
+      await s.lockPacks();
+      await d.remake!(s, from);
+    }
+    this.from.clear();
+  }
+}
+
+/**
  * Wraps a dialect store so that its writers keep the bar packs current. Packs are maintained by
  * merging: the bars a write carries are merged, by key, into the stored pack (a bar replaces the
  * record of its key or adds one); base rows are never read back. That is exact because every
@@ -202,16 +238,24 @@ export function withBarPacks(store: Store, limits: PendingLimits = PENDING): Sto
     select: <T>(sql: string, params: unknown[]) => store.select<T>(sql, params),
     selectRows: (sql, params) => store.selectRows(sql, params),
     ...(store.backup ? { backup: (file: string) => store.backup!(file) } : {}),
-    async bulkInsert(table, columns, rows) {
+    async bulkInsert(table, columns, rows, opts) {
       // Checked and recorded before the rows are written: a bad write changes nothing.
       const pending = new Pending();
       pending.add(table, columns, rows);
       await store.bulkInsert(table, columns, rows);
-      if (pending.packs) await store.bulkTransaction((s) => pending.flush(s));
+      const remakes = new RemakeFrom();
+      remakes.add(table, columns, rows);
+      if (pending.packs || remakes.size) {
+        await store.bulkTransaction(async (s) => {
+          await pending.flush(s);
+          await (opts?.deferDerived ? remakes.forget(s) : remakes.run(s));
+        });
+      }
     },
     bulkTransaction(fn, opts) {
       return store.bulkTransaction(async (s) => {
         const pending = new Pending();
+        const remakes = new RemakeFrom();
         const result = await fn({
           query: <R>(sql: string, params?: unknown[]) => s.query<R>(sql, params),
           queryRows: (sql, params) => s.queryRows(sql, params),
@@ -220,12 +264,16 @@ export function withBarPacks(store: Store, limits: PendingLimits = PENDING): Sto
             // A write that cannot be packed fails before it writes anything.
             Pending.layout(target.table, target.columns);
             const c = await s.upsert(target, rows);
-            if (c.inserted + c.updated > 0) pending.add(target.table, target.columns, rows);
+            if (c.inserted + c.updated > 0) {
+              pending.add(target.table, target.columns, rows);
+              remakes.add(target.table, target.columns, rows);
+            }
             if (pending.packs >= limits.packs || pending.records >= limits.records) await pending.flush(s);
             return c;
           },
         });
         await pending.flush(s);
+        await remakes.run(s);
         return result;
       }, opts);
     },

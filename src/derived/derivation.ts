@@ -29,6 +29,19 @@ export interface Derivation {
    */
   write?(s: BulkSession, packs: string, rows: unknown[][]): Promise<void>;
   /**
+   * Derived from more than the packs, by date (derived/market-days.ts): makes again what can have
+   * changed from date `from` on, at the end of a transaction that wrote daily bars or the
+   * tables `remakeAfter` names (bar-packs.ts `withBarPacks` calls it before the commit).
+   */
+  remake?(s: BulkSession, from: number): Promise<void>;
+  /** Tables whose writes call `remake`, with the column of a written row's first affected date (null: the first date there is). */
+  remakeAfter?: Readonly<Record<string, string | null>>;
+  /**
+   * Forgets its stored version, so that the next migration makes it again: after a bulk insert
+   * into a table it derives from (the demo's, in chunks; the demo then migrates).
+   */
+  forget?(s: BulkSession): Promise<void>;
+  /**
    * Makes it all again from what it is derived from and records the code's version; returns what
    * it made. Its writes go through `s`, a session of a store opened by derived/open.ts `openStore`.
    */

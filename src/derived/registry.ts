@@ -10,5 +10,6 @@ import type { Derivation } from './derivation.js';
 import { DERIVED_DAILY } from './derived-daily-rebuild.js';
 import { INDICATOR_PAGES } from './indicator-pages.js';
 import { INDICATOR_STATES } from './indicator-states.js';
+import { MARKET_DAYS } from './market-days.js';
 
-export const DERIVATIONS: readonly Derivation[] = [DERIVED_DAILY, BAR_PAGES, INDICATOR_STATES, INDICATOR_PAGES];
+export const DERIVATIONS: readonly Derivation[] = [DERIVED_DAILY, BAR_PAGES, INDICATOR_STATES, INDICATOR_PAGES, MARKET_DAYS];

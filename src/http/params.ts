@@ -53,7 +53,7 @@ export function controlCharacters(values: { params: unknown; query: unknown }): 
   return out;
 }
 
-const enumOf = (values: readonly string[], description: string, dflt?: string) =>
+export const enumOf = (values: readonly string[], description: string, dflt?: string) =>
   Type.Unsafe<string>({ type: 'string', enum: [...values], ...(dflt === undefined ? {} : { default: dflt }), description });
 
 export const marketQuery = enumOf(MARKET_IDS, 'Market: SH (Shanghai), SZ (Shenzhen), BJ (Beijing).');

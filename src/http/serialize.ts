@@ -16,7 +16,7 @@ export function instrumentRecord(r: InstrumentRow) {
     id: r.id, code: r.code, market: r.market, kind: r.kind, board: r.board,
     name: r.name, name_en: r.name_en, currency: 'CNY',
     tick_size: price(tick, digits),
-    list_date: optDate(r.list_date), delist_date: optDate(r.delist_date),
+    list_date: optDate(r.list_date), list_date_source: r.list_date_source, delist_date: optDate(r.delist_date),
     status: r.delist_date === null ? 'listed' : 'delisted',
     is_st: r.is_st,
     total_shares: r.total_shares, float_shares: r.float_shares,

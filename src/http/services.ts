@@ -11,6 +11,7 @@ import type { KeyStore } from '../auth/keys.js';
 import type { Analytics } from '../query/analytics.js';
 import type { EquityDays } from '../query/equity-days.js';
 import type { Pools } from '../query/pools.js';
+import type { MarketDays } from '../query/market-days.js';
 import type { Calendars } from '../query/calendars.js';
 
 /**
@@ -32,6 +33,7 @@ export interface Services {
   analytics: Analytics;
   equityDays: EquityDays;
   pools: Pools;
+  marketDays: MarketDays;
 }
 
 declare module 'fastify' {

@@ -15,22 +15,38 @@ import type { BulkSession } from '../store/types.js';
 import { decodedAmount } from '../store/schema.js';
 import type { IngestContext } from './context.js';
 
-interface Loaded { file: string; dates: number[]; lines: number[] }
+/**
+ * A run of daily bars loaded from consecutive lines of one file in ascending date order: kept as
+ * its bounds, so memory does not grow with the rows (a Tongdaxin file is one run).
+ */
+interface Run { file: string; line: number; lastLine: number; lo: number; hi: number; count: number }
 
 const px = (v: number) => formatScaled(v, PRICE_SCALE, 2);
 const BAR = 'date, open, high, low, close, volume, amount';
 
+/** A stored daily bar row (numbers, or numeric text on PostgreSQL) as a Bar. */
+const toBar = (r: Record<string, unknown>): Bar => ({
+  ts: 0, ...decodedAmount({ date: Number(r.date), open: Number(r.open), high: Number(r.high), low: Number(r.low), close: Number(r.close), volume: Number(r.volume), amount: Number(r.amount) }),
+});
+
+/** Index of the first element of ascending `xs` that is >= x. */
+function lowerBound(xs: number[], x: number): number {
+  let lo = 0, hi = xs.length;
+  while (lo < hi) { const m = (lo + hi) >> 1; if (xs[m] < x) lo = m + 1; else hi = m; }
+  return lo;
+}
+
 export class LimitCheck {
-  /** Per inst, the daily bars this command loaded: dates and file lines, per file. */
-  private readonly loaded = new Map<number, Loaded[]>();
+  /** Per inst, the runs of daily bars this command loaded. */
+  private readonly loaded = new Map<number, Run[]>();
 
   /** Records a daily bar loaded at `line` of `file` (the label `path:` or `path:record `). */
   note(file: string, inst: number, date: number, line: number): void {
     let per = this.loaded.get(inst);
     if (!per) { per = []; this.loaded.set(inst, per); }
-    let l = per[per.length - 1];
-    if (!l || l.file !== file) { l = { file, dates: [], lines: [] }; per.push(l); }
-    l.dates.push(date); l.lines.push(line);
+    const l = per[per.length - 1];
+    if (l && l.file === file && line === l.lastLine + 1 && date > l.hi) { l.lastLine = line; l.hi = date; l.count++; return; }
+    per.push({ file, line, lastLine: line, lo: date, hi: date, count: 1 });
   }
 
   /** The warnings, one per loaded bar outside its limits, in file order per instrument. */
@@ -39,11 +55,11 @@ export class LimitCheck {
     for (const [inst, per] of this.loaded) {
       const [eq] = await s.query<{ id: string; board: string | null; market: string; list_date: number | null; listing_kind: string | null }>(
         "select id, board, market, list_date, listing_kind from instruments where inst = ? and kind = 'equity'", [inst]);
-      if (!eq || eq.board === null || eq.list_date === null) continue;
-      const listDate = Number(eq.list_date);
+      if (!eq || eq.board === null) continue;
+      // An unknown listing date (null) is before the first stored bar (market/day-limits.ts sinceListing).
+      const listDate = eq.list_date === null ? null : Number(eq.list_date);
       let lo = Infinity, hi = -Infinity;
-      for (const l of per) for (const d of l.dates) { if (d < lo) lo = d; if (d > hi) hi = d; }
-      const num = (r: Record<string, unknown>) => Object.fromEntries(Object.entries(r).map(([k, v]) => [k, Number(v)]));
+      for (const l of per) { if (l.lo < lo) lo = l.lo; if (l.hi > hi) hi = l.hi; }
       // One session runs one statement at a time.
       const bars = await s.query<Record<string, unknown>>(`select ${BAR} from bars_1d where inst = ? and date >= ? and date <= ? order by date`, [inst, lo, hi]);
       const prev = await s.query<Record<string, unknown>>(`select ${BAR} from bars_1d where inst = ? and date < ? order by date desc limit 1`, [inst, lo]);
@@ -52,26 +68,31 @@ export class LimitCheck {
       const st = await s.query<{ start_date: number; end_date: number | null }>('select start_date, end_date from st_periods where inst = ?', [inst]);
       const cal = ctx.calendar(eq.market as MarketId);
       const states = dayLimits({
-        days: cal.between(Math.max(lo, listDate), hi), board: eq.board as BoardId, market: eq.market as MarketId, listDate, listingKind: eq.listing_kind,
+        days: cal.between(listDate === null ? lo : Math.max(lo, listDate), hi), board: eq.board as BoardId, market: eq.market as MarketId, listDate,
+        listingKind: eq.listing_kind,
         sinceListing: sinceListing(cal, listDate),
         isSt: stOn(st.map((p) => ({ start_date: Number(p.start_date), end_date: p.end_date === null ? null : Number(p.end_date) }))),
-        actions: new Map(actions.map((a) => { const x = num(a) as unknown as CorporateAction; return [x.ex_date, x]; })),
-        prevBar: prev[0] ? { ts: 0, ...decodedAmount(num(prev[0]) as { amount: number }) } as Bar : null,
-        bars: new Map(bars.map((b) => { const x = { ts: 0, ...decodedAmount(num(b) as { amount: number }) } as Bar; return [x.date, x]; })),
+        actions: new Map(actions.map((a) => { const x = Object.fromEntries(Object.entries(a).map(([k, v]) => [k, Number(v)])) as unknown as CorporateAction; return [x.ex_date, x]; })),
+        prevBar: prev[0] ? toBar(prev[0]) : null,
+        bars: new Map(bars.map((b) => { const x = toBar(b); return [x.date, x]; })),
       });
+      const dates = bars.map((b) => Number(b.date));
       const byDate = new Map(states.map((d) => [d.date, d]));
       for (const l of per) {
-        l.dates.forEach((date, i) => {
-          const d = byDate.get(date);
-          if (!d?.bar || d.up === null || d.down === null || d.preClose === null) return;
+        // The run's bars are the stored ones in its range unless other bars lie between them.
+        const from = lowerBound(dates, l.lo), to = lowerBound(dates, l.hi + 1);
+        const exact = to - from === l.count;
+        for (let i = from; i < to; i++) {
+          const d = byDate.get(dates[i]);
+          if (!d?.bar || d.up === null || d.down === null || d.preClose === null) continue;
           const b = d.bar;
           const what = b.high > d.up ? `high ${px(b.high)} above the up limit ${px(d.up)}`
             : b.low < d.down ? `low ${px(b.low)} below the down limit ${px(d.down)}` : null;
           if (what) {
-            out.push(`${l.file}${l.lines[i]}: ${eq.id} ${formatDate(date)}: ${what} (pre_close ${px(d.preClose)}, ${d.ratioPct}%, ${d.reason}); `
-              + 'a missing corporate action?');
+            out.push(`${l.file}${exact ? l.line + i - from : `${l.line}-${l.lastLine}`}: ${eq.id} ${formatDate(d.date)}: ${what} `
+              + `(pre_close ${px(d.preClose)}, ${d.ratioPct}%, ${d.reason}); a missing corporate action?`);
           }
-        });
+        }
       }
     }
     return out;

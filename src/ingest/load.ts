@@ -27,6 +27,8 @@ export interface IngestFile {
   encoding?: Encoding;
   /** A vendor file (ingest/vendors): its layout converts its records into the dataset's. */
   vendor?: { layout: Layout } & VendorOptions;
+  /** Records the vendor layout makes itself (no file is read): `path` only names them in errors. */
+  virtual?: boolean;
 }
 
 export interface FileSummary extends UpsertCounts {
@@ -73,6 +75,7 @@ export async function ingest(store: Store, input: IngestFile[], opts: IngestOpti
   const batchSize = opts.batchSize ?? (store.dialect === 'sqlite' ? 4096 : 20_000);
   const files = input.map((f, i) => ({ f, i })).sort((a, b) => orderOf(a.f.dataset) - orderOf(b.f.dataset) || a.i - b.i).map((x) => x.f);
   for (const f of files) {
+    if (f.virtual) continue;
     try { await sourceInfo(f.path); } catch (e) { throw new IngestIOError(`${f.path}: ${(e as Error).message}`); }
   }
   const errors: string[] = [];
@@ -127,7 +130,7 @@ interface FileOptions { write: () => boolean; addError: (m: string) => void; bat
 async function loadFile(s: BulkSession, ctx: IngestContext, f: IngestFile, o: FileOptions): Promise<FileSummary> {
   const started = Date.now();
   const name = f.path;
-  const info = await sourceInfo(f.path);
+  const info = f.virtual ? { size: 0 } : await sourceInfo(f.path);
   const sum: FileSummary = { dataset: f.dataset.name, path: f.path, rows: 0, inserted: 0, updated: 0, unchanged: 0, seconds: 0 };
   o.progress?.start(f.path, f.dataset.name, info.size);
   let bytes = 0;

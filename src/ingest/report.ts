@@ -30,6 +30,32 @@ export function progressBar(stream: NodeJS.WriteStream): Progress {
   };
 }
 
+/**
+ * One cli-progress bar for a whole folder of `files` files of `bytes` bytes (`mds ingest --tdx`):
+ * files done of total, rows, rows/s and the time left (by bytes read).
+ */
+export function folderProgress(stream: NodeJS.WriteStream, files: number, bytes: number): Progress {
+  const started = Date.now();
+  let doneFiles = 0, doneRows = 0, doneBytes = 0, fileBytes = 0;
+  const bar = new cliProgress.SingleBar({
+    stream, hideCursor: true, clearOnComplete: false, etaBuffer: 200,
+    format: '[{bar}] {percentage}% | {done}/{files} files | {rows} rows | {speed} rows/s | ETA {eta_formatted}',
+  }, cliProgress.Presets.shades_classic);
+  bar.start(Math.max(bytes, 1), 0, { done: 0, files, rows: 0, speed: 0 });
+  const show = (rows: number, read: number) => {
+    bar.update(Math.min(doneBytes + read, bytes), { done: doneFiles, files, rows: doneRows + rows, speed: rate(doneRows + rows, (Date.now() - started) / 1000) });
+  };
+  return {
+    start(_file, _dataset, size) { fileBytes = size; },
+    update(rows, read) { show(rows, read); },
+    finish(s) {
+      doneFiles++; doneRows += s.rows; doneBytes += fileBytes; fileBytes = 0;
+      show(0, 0);
+      if (doneFiles >= files) bar.stop();
+    },
+  };
+}
+
 /** One line per dataset, then the outcome. */
 export function summaryLines(r: IngestResult): string[] {
   const lines = r.datasets.map((d) => `${d.dataset}: ${d.rows} rows from ${d.files} file${d.files === 1 ? '' : 's'}`

@@ -34,6 +34,11 @@ export function formatScaled(v: number, scale: number, digits: number): string {
   return (neg ? '-' : '') + s.slice(0, s.length - digits) + '.' + s.slice(s.length - digits);
 }
 
+/** `a` in percent of `b` (integers of one unit), 2 decimals, half away from zero. percentOf(1, 3) === "33.33". */
+export function percentOf(a: number, b: number): string {
+  return formatScaled(Math.round((Math.abs(a) * 10000) / b) * Math.sign(a), 2, 2);
+}
+
 /** Parses a decimal string into an integer scaled by 10^scale; null when not exact at that scale. */
 export function parseScaled(s: string, scale: number): number | null {
   const m = /^([+-]?)(\d+)(?:\.(\d+))?$/.exec(s.trim());

@@ -13,8 +13,8 @@ export interface DayLimit {
   ratioPct: number | null;
   reason: string;
   st: boolean;
-  /** 1 on the listing day. */
-  listingDay: number;
+  /** 1 on the listing day; null when the listing date is unknown (listed before the first stored bar). */
+  listingDay: number | null;
   /** The day's bar, or null when suspended. */
   bar: Bar | null;
 }
@@ -24,7 +24,8 @@ export interface DayLimitInput {
   days: number[];
   board: BoardId;
   market: MarketId;
-  listDate: number;
+  /** Null when unknown: taken as listed long before (no new-listing days; see sinceListing). */
+  listDate: number | null;
   /** The instrument record's `listing_kind` (null: the default of `listingKind`). */
   listingKind: string | null;
   /** 0-based trading-day index of a date since listing (0 = listing day). */
@@ -43,19 +44,19 @@ export interface DayLimitInput {
  */
 export function dayLimits(input: DayLimitInput): DayLimit[] {
   let last = input.prevBar?.close ?? null;
-  const kind = listingKind(input.market, input.listDate, input.listingKind);
+  const kind = listingKind(input.market, input.listDate ?? 0, input.listingKind);
   const out: DayLimit[] = [];
   for (const date of input.days) {
     const action = input.actions.get(date);
     const pre = last === null ? null : action ? referencePrice(last, action) : last;
     const st = input.isSt(date);
     const idx = input.sinceListing(date);
-    const rule = limitRule({ board: input.board, market: input.market, st, date, listDate: input.listDate, tradingDayIndexSinceListing: idx, listingKind: kind });
+    const rule = limitRule({ board: input.board, market: input.market, st, date, listDate: input.listDate ?? 0, tradingDayIndexSinceListing: idx, listingKind: kind });
     const lim = pre !== null && rule.ratioPct !== null ? limitPrices(pre, rule.ratioPct) : null;
     const bar = input.bars.get(date) ?? null;
     out.push({
       date, preClose: pre, up: lim?.up ?? null, down: lim?.down ?? null,
-      ratioPct: lim ? rule.ratioPct : null, reason: rule.reason, st, listingDay: idx + 1, bar,
+      ratioPct: lim ? rule.ratioPct : null, reason: rule.reason, st, listingDay: Number.isFinite(idx) ? idx + 1 : null, bar,
     });
     // A suspended day keeps its base: the last close, or its ex-rights reference when the ex-date fell in the suspension.
     last = bar ? bar.close : pre;
@@ -65,9 +66,12 @@ export function dayLimits(input: DayLimitInput): DayLimit[] {
 
 /**
  * 0-based trading-day index of `date` since the listing day in `cal` (0 = the first trading day
- * on or after the listing date): listing age counts from the listing, however old.
+ * on or after the listing date): listing age counts from the listing, however old. An unknown
+ * listing date (null: listed before the equity's first stored bar, docs/ingest.md) is taken as
+ * long before: Infinity, so no day is a new-listing day.
  */
-export function sinceListing(cal: TradingCalendar, listDate: number): (date: number) => number {
+export function sinceListing(cal: TradingCalendar, listDate: number | null): (date: number) => number {
+  if (listDate === null) return () => Infinity;
   const listIdx = cal.indexOnOrAfter(listDate);
   return (d) => (cal.ordinal(d) ?? cal.indexOnOrAfter(d)) - listIdx;
 }

@@ -17,7 +17,20 @@ export const SUB_NEW_DAYS = 250;
  */
 const atOrAbove = (price: number, up: number | null) => up !== null && price >= up;
 const atOrBelow = (price: number, down: number | null) => down !== null && price <= down;
-const closedUp = (d: DayLimit | undefined) => !!d?.bar && atOrAbove(d.bar.close, d.up);
+/** Closed at (or beyond) the up limit. */
+export const closedUp = (d: DayLimit | undefined) => !!d?.bar && atOrAbove(d.bar.close, d.up);
+/** Closed at (or beyond) the down limit. */
+export const closedDown = (d: DayLimit) => !!d.bar && atOrBelow(d.bar.close, d.down);
+/** Reached the up limit and closed below it. */
+export const brokeUp = (d: DayLimit) => !!d.bar && atOrAbove(d.bar.high, d.up) && !closedUp(d);
+/** A sub-new stock: within its first SUB_NEW_DAYS trading days, under a price limit. */
+export const subNew = (d: DayLimit) => d.listingDay !== null && d.listingDay <= SUB_NEW_DAYS && d.ratioPct !== null;
+/**
+ * A new high: a close above `maxClose`, the highest of the `traded` closes of the previous
+ * STRONG_HIGH_DAYS − 1 trading days (all of which must have traded), and above the reference.
+ */
+export const newHigh = (d: DayLimit, traded: number, maxClose: number) => traded >= STRONG_HIGH_DAYS - 1
+  && d.bar!.close > maxClose && d.preClose !== null && d.bar!.close > d.preClose;
 
 /** Consecutive limit-up closes ending at index i (0 when day i is not one). */
 export function limitUpStreak(days: DayLimit[], i: number): number {
@@ -38,11 +51,10 @@ export function memberships(days: DayLimit[]): Membership {
   const pools: PoolTypeId[] = [];
   let strongReason: string | null = null;
   if (!d?.bar) return { pools, streak: 0, previousStreak: 0, strongReason };
-  const bar = d.bar;
   const up = closedUp(d);
   if (up) pools.push('limit_up');
-  if (atOrBelow(bar.close, d.down)) pools.push('limit_down');
-  if (atOrAbove(bar.high, d.up) && !up) pools.push('broken_limit_up');
+  if (closedDown(d)) pools.push('limit_down');
+  if (brokeUp(d)) pools.push('broken_limit_up');
   let prev = i - 1;
   while (prev >= 0 && !days[prev].bar) prev--;
   const previousStreak = prev >= 0 ? limitUpStreak(days, prev) : 0;
@@ -51,12 +63,10 @@ export function memberships(days: DayLimit[]): Membership {
     const recent = days.slice(Math.max(0, i - STRONG_LIMIT_WINDOW + 1), i + 1).filter(closedUp).length;
     const closes = days.slice(Math.max(0, i - STRONG_HIGH_DAYS + 1), i).filter((x) => x.bar).map((x) => x.bar!.close);
     if (recent >= 2) strongReason = 'repeated_limit_up';
-    else if (closes.length >= STRONG_HIGH_DAYS - 1 && bar.close > Math.max(...closes) && d.preClose !== null && bar.close > d.preClose) {
-      strongReason = 'new_high';
-    }
+    else if (newHigh(d, closes.length, Math.max(...closes))) strongReason = 'new_high';
     if (strongReason) pools.push('strong');
   }
-  if (d.listingDay <= SUB_NEW_DAYS && d.ratioPct !== null) pools.push('sub_new');
+  if (subNew(d)) pools.push('sub_new');
   return { pools, streak: up ? limitUpStreak(days, i) : 0, previousStreak, strongReason };
 }
 

@@ -1,85 +1,74 @@
 import { CountedCache, type CacheCounts } from '../lib/counted-cache.js';
-import { decodedAmount } from '../store/schema.js';
 import type { Catalog } from '../store/catalog.js';
-import type { Bar, BoardId, MarketId } from '../market/types.js';
-import type { CorporateAction } from '../market/adjust.js';
-import { dayLimits, sinceListing, stOn, type DayLimit } from '../market/day-limits.js';
-import { intradayLimitStats, memberships, STRONG_HIGH_DAYS, type PoolTypeId } from '../market/pools.js';
+import { DAY_FLAGS, type DayRecords } from '../store/day-records.js';
+import { amountOf } from '../store/schema.js';
+import type { Bar } from '../market/types.js';
+import { intradayLimitStats, type PoolTypeId } from '../market/pools.js';
 import { marketEpoch } from '../lib/time.js';
 import type { MarketDataReader } from '../store/readers/market-data.js';
+import type { MarketDayReader } from '../store/readers/market-days.js';
 import type { PoolReader } from '../store/readers/pools.js';
-import type { Calendars } from './calendars.js';
+import { MARKET_IDS } from '../market/types.js';
+
+/** An equity's day as a pool lists it (prices in 1/1000 CNY). */
+export interface PoolDay { preClose: number | null; up: number | null; down: number | null; bar: Bar }
 
 export interface PoolMember {
-  inst: number; id: string; name: string; date: number; day: DayLimit; floatShares: number | null;
+  inst: number; id: string; name: string; date: number; day: PoolDay; floatShares: number | null;
   streak: number; previousStreak: number; strongReason: string | null;
   firstLimit: number | null; lastLimit: number | null; broken: number | null; sealedAmount: number | null;
 }
 
+const POOL_FLAG: Record<PoolTypeId, number> = {
+  limit_up: DAY_FLAGS.limitUp, limit_down: DAY_FLAGS.limitDown, broken_limit_up: DAY_FLAGS.brokenLimitUp,
+  previous_limit_up: DAY_FLAGS.previousLimitUp, strong: DAY_FLAGS.strong, sub_new: DAY_FLAGS.subNew,
+};
+
 /**
- * The six pools of one trading day, computed together for every equity from daily bars, limits
- * and (for limit-up details) that day's 1m bars and closing quote; cached per data version and date.
+ * The six pools of one trading day, read from the stored days of the markets
+ * (derived/market-days.ts: the pool rules applied to every equity at ingest), with the limit-up
+ * timing of members from that day's 1m bars and closing quote; cached per data version and date.
  */
 export class Pools {
-  private cache = new CountedCache<string, Map<PoolTypeId, PoolMember[]>>('pools', { max: 64 });
+  private cache = new CountedCache<string, Promise<Map<PoolTypeId, PoolMember[]>>>('pools', { max: 64 });
 
   /** The caches, counted (CacheCounts), for the metrics. */
   readonly caches: readonly CacheCounts[] = [this.cache];
 
-  constructor(private readonly pools: PoolReader, private readonly catalog: Catalog, private readonly reader: MarketDataReader,
-    private readonly calendars: Calendars) {}
+  constructor(private readonly pools: PoolReader, private readonly days: MarketDayReader, private readonly catalog: Catalog,
+    private readonly reader: MarketDataReader) {}
 
   async members(type: PoolTypeId, date: number): Promise<PoolMember[]> {
     const key = `${await this.catalog.dataVersion()}|${date}`;
     let all = this.cache.get(key);
-    if (!all) { all = await this.compute(date); this.cache.set(key, all); }
-    return all.get(type) ?? [];
+    if (!all) {
+      all = this.compute(date);
+      all.catch(() => this.cache.delete(key));
+      this.cache.set(key, all);
+    }
+    return (await all).get(type) ?? [];
   }
 
   private async compute(date: number): Promise<Map<PoolTypeId, PoolMember[]>> {
-    // The window of each market's calendar ending at `date` (markets share holidays, but loaded
-    // days may differ); bars are read from the earliest window start.
-    const cals = await this.calendars.all();
-    const windows = new Map<string, number[]>();
-    for (const [market, cal] of Object.entries(cals)) {
-      const idx = cal.ordinal(date);
-      if (idx !== undefined) windows.set(market, cal.days.slice(Math.max(0, idx - STRONG_HIGH_DAYS), idx + 1));
-    }
-    if (!windows.size) return new Map();
-    const w0 = Math.min(...[...windows.values()].map((d) => d[0]));
-    const equities = await this.pools.listedEquities(date);
-    const { bars, prevs, st, actions } = await this.pools.window(w0, date);
-    const group = <T extends { inst: number }>(rows: T[]) => {
-      const m = new Map<number, T[]>();
-      for (const r of rows) { const a = m.get(r.inst); if (a) a.push(r); else m.set(r.inst, [r]); }
-      return m;
-    };
-    const barsBy = group(bars), stBy = group(st), actBy = group(actions);
-    const prevBy = new Map(prevs.map((p) => [p.inst, p]));
+    const snap = await this.catalog.snapshot();
     const out = new Map<PoolTypeId, PoolMember[]>();
     const limitUps: PoolMember[] = [];
-    for (const e of equities) {
-      const days = windows.get(e.market);
-      if (!days) continue;
-      const own = days.filter((d) => d >= e.list_date!);
-      if (!own.length) continue;
-      const p = prevBy.get(e.inst);
-      const states = dayLimits({
-        days: own, board: e.board as BoardId, market: e.market as MarketId, listDate: e.list_date!, listingKind: e.listing_kind,
-        sinceListing: sinceListing(cals[e.market as MarketId], e.list_date!),
-        isSt: stOn(stBy.get(e.inst) ?? []),
-        actions: new Map((actBy.get(e.inst) ?? []).map((a) => [a.ex_date, a as CorporateAction])),
-        prevBar: p ? { ts: 0, ...decodedAmount(p) } : null,
-        bars: new Map((barsBy.get(e.inst) ?? []).map((b) => [b.date, { ts: 0, ...decodedAmount(b) } as Bar])),
-      });
-      const m = memberships(states);
-      const member: PoolMember = {
-        inst: e.inst, id: e.id, name: e.name, date, day: states[states.length - 1], floatShares: e.float_shares,
-        streak: m.streak, previousStreak: m.previousStreak, strongReason: m.strongReason,
-        firstLimit: null, lastLimit: null, broken: null, sealedAmount: null,
-      };
-      for (const t of m.pools) (out.get(t) ?? out.set(t, []).get(t)!).push(member);
-      if (m.pools.includes('limit_up') || m.pools.includes('broken_limit_up')) limitUps.push(member);
+    const days = await Promise.all(MARKET_IDS.map((m) => this.days.day(m, date)));
+    const members: (PoolMember & { flags: number })[] = [];
+    for (const day of days) {
+      if (!day) continue;
+      for (let i = 0; i < day.n; i++) {
+        if (!day.has(i, DAY_FLAGS.equity) || !day.has(i, DAY_FLAGS.bar) || (day.flags[i] & ALL_POOLS) === 0) continue;
+        const row = snap.byInst.get(day.inst[i]);
+        if (row) members.push(member(day, i, row.id, row.name, row.float_shares, date));
+      }
+    }
+    // Ids in order across markets (each market's records are in id order).
+    members.sort((a, b) => (a.id < b.id ? -1 : a.id > b.id ? 1 : 0));
+    for (const m of members) {
+      const flags = m.flags;
+      for (const t of Object.keys(POOL_FLAG) as PoolTypeId[]) if (flags & POOL_FLAG[t]) (out.get(t) ?? out.set(t, []).get(t)!).push(m);
+      if (flags & (DAY_FLAGS.limitUp | DAY_FLAGS.brokenLimitUp)) limitUps.push(m);
     }
     await this.intraday(limitUps, date);
     return out;
@@ -97,9 +86,25 @@ export class Pools {
         mb.firstLimit = s.first; mb.lastLimit = s.last; mb.broken = s.broken;
       }
       const q = await this.pools.lastQuote(inst, from, to);
-      if (q && mb.day.bar!.close === up && q.ask_p1 === null && q.bid_p1 === up && q.bid_v1 !== null) {
+      if (q && mb.day.bar.close === up && q.ask_p1 === null && q.bid_p1 === up && q.bid_v1 !== null) {
         mb.sealedAmount = Math.round((up * q.bid_v1) / 10); // fen
       }
     }
   }
+}
+
+const ALL_POOLS = Object.values(POOL_FLAG).reduce((a, b) => a | b, 0);
+
+/** The member of record `i` of a stored day (with its flags, for sorting it into pools). */
+function member(day: DayRecords, i: number, id: string, name: string, floatShares: number | null, date: number): PoolMember & { flags: number } {
+  return {
+    inst: day.inst[i], id, name, date, floatShares, flags: day.flags[i],
+    day: {
+      preClose: day.preClose(i), up: day.up(i), down: day.down(i),
+      bar: { ts: 0, date, open: day.open[i], high: day.high[i], low: day.low[i], close: day.close[i], volume: day.volume[i], amount: amountOf(day.amount[i]) },
+    },
+    streak: day.streak[i], previousStreak: day.previousStreak[i],
+    strongReason: day.has(i, DAY_FLAGS.strong) ? (day.has(i, DAY_FLAGS.newHigh) ? 'new_high' : 'repeated_limit_up') : null,
+    firstLimit: null, lastLimit: null, broken: null, sealedAmount: null,
+  };
 }

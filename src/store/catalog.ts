@@ -13,6 +13,8 @@ export interface InstrumentFilter { market?: string; board?: string; code?: stri
 export interface CatalogSnapshot {
   readonly version: string;
   readonly byId: ReadonlyMap<string, InstrumentRow>;
+  /** The same rows by internal key. */
+  readonly byInst: ReadonlyMap<number, InstrumentRow>;
   /**
    * Rows in ascending id order (binary, as the stores order ids) by kind, market and board,
    * each of the last two possibly `*` (any): `equity|SH|main`, `equity|*|star`, `index|*|*`.
@@ -130,6 +132,6 @@ export class Catalog {
         groups.set(key, list);
       }
     }
-    this.snap = { version, byId: map, groups, precomputed: new Set(parseIndicatorSetting(setting?.value).ids) };
+    this.snap = { version, byId: map, byInst: new Map([...map.values()].map((r) => [r.inst, r])), groups, precomputed: new Set(parseIndicatorSetting(setting?.value).ids) };
   }
 }

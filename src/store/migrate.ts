@@ -12,6 +12,8 @@ import * as m0009 from './migrations/0009_adj_factors.js';
 import * as m0010 from './migrations/0010_derived_daily_bars.js';
 import * as m0011 from './migrations/0011_key_rate_limits.js';
 import * as m0012 from './migrations/0012_listing_kind.js';
+import * as m0013 from './migrations/0013_list_date_source.js';
+import * as m0014 from './migrations/0014_market_days.js';
 
 const MIGRATIONS: Record<string, { up(db: Kysely<any>, d: Dialect): Promise<void> }> = {
   '0001_core': m0001,
@@ -26,6 +28,8 @@ const MIGRATIONS: Record<string, { up(db: Kysely<any>, d: Dialect): Promise<void
   '0010_derived_daily_bars': m0010,
   '0011_key_rate_limits': m0011,
   '0012_listing_kind': m0012,
+  '0013_list_date_source': m0013,
+  '0014_market_days': m0014,
 };
 
 /** The names of the schema migrations, in order. */

@@ -30,6 +30,8 @@ export interface InstrumentTable {
   name_lc: string;
   name_en: string | null;
   list_date: number | null;
+  /** exchange, first_bar or before_first_bar (LIST_DATE_SOURCES); null when nothing is known. */
+  list_date_source: string | null;
   delist_date: number | null;
   /** 'ipo' or 'transfer' (equities; migration 0012); null: market/limits.ts `listingKind`'s default. */
   listing_kind: string | null;
@@ -89,6 +91,20 @@ export interface IndicatorPageTable { inst: number; indicator: string; month: nu
 
 export interface DailyBarPageTable { inst: number; month: number; data: string }
 
+/** A market's trading day: its `n` day records (store/day-records.ts), derived (derived/market-days.ts). */
+export interface MarketDayTable { market: string; date: number; n: number; data: Buffer }
+
+/**
+ * A market's breadth on a trading day, derived with its day records: equities listed (with a
+ * price-limit state), advancing, declining and unchanged against their reference price, closing
+ * at the up or down limit, suspended; total volume (shares) and amount (fen; of the equities whose
+ * amount is known, `unknown_amounts` the others).
+ */
+export interface MarketBreadthTable {
+  market: string; date: number; listed: number; advancers: number; decliners: number; unchanged: number;
+  limit_up: number; limit_down: number; suspended: number; volume: number; amount: number; unknown_amounts: number;
+}
+
 export interface QuoteTable {
   inst: number; ts: number; date: number;
   last: number; open: number; high: number; low: number; pre_close: number;
@@ -141,6 +157,8 @@ export interface Database extends FundamentalsDatabase {
   bars_1d_packs: DailyBarPackTable;
   bars_1m_packs: MinuteBarPackTable;
   bars_1d_pages: DailyBarPageTable;
+  market_days: MarketDayTable;
+  market_breadth: MarketBreadthTable;
   indicator_pages: IndicatorPageTable;
   quotes: QuoteTable;
   trades: TradeTable;

@@ -43,7 +43,11 @@ export interface Store {
   readonly dialect: Dialect;
   readonly db: Kysely<Database>;
   /** Inserts many rows fast (prepared statement in one transaction / batched multi-row insert). */
-  bulkInsert(table: keyof Database & string, columns: string[], rows: unknown[][]): Promise<void>;
+  /**
+   * `deferDerived`: data derived by date from these rows (derived/market-days.ts) is not made
+   * again now but forgotten, for the next migration to make whole (the demo's chunked inserts).
+   */
+  bulkInsert(table: keyof Database & string, columns: string[], rows: unknown[][], opts?: { deferDerived?: boolean }): Promise<void>;
   /**
    * Runs a hot read with `?` placeholders through a cached prepared statement (better-sqlite3
    * statement cache; PostgreSQL named statements). For the keyset reads on the request path.

@@ -5,6 +5,7 @@ import type { FastifyInstance, FastifyReply, FastifyRequest, RouteHandlerMethod 
 import { parseDate, parseDateTime } from '../../lib/time.js';
 import { ApiError } from '../../lib/errors.js';
 import { StoreUnavailable } from '../../store/health.js';
+import { fileFormat } from '../file-format.js';
 
 /** Decides how long a successful response may be cached (null: revalidate every time). */
 export type MaxAge = (req: FastifyRequest) => Promise<number | null>;
@@ -85,7 +86,7 @@ export function registerHttpCache(app: FastifyInstance, maxAge: MaxAge): void {
 }
 
 async function cacheHeaders(req: FastifyRequest, reply: FastifyReply, maxAge: MaxAge): Promise<void> {
-  reply.header('vary', 'Accept-Encoding, X-API-Key');
+  reply.header('vary', 'Accept, Accept-Encoding, X-API-Key');
   if (req.url.startsWith('/api/v1/system/')) reply.header('cache-control', 'no-store');
   else {
     const age = req.url.startsWith('/api/') ? await maxAge(req) : 300;
@@ -149,7 +150,10 @@ export function registerDataTags<S extends { version: string }>(scope: FastifyIn
     if (waiting === null) { waiting = []; setImmediate(readForTurn); }
     waiting.push({ resolve, reject });
   });
-  const setTag = (req: FastifyRequest, snap: S) => { req.dataTag = digest(`${o.revision}\0${snap.version}\0${req.url}`); };
+  // The representation asked for (JSON, or a file format by Accept) is part of the tag.
+  const setTag = (req: FastifyRequest, snap: S) => {
+    req.dataTag = digest(`${o.revision}\0${snap.version}\0${req.url}\0${fileFormat(req.headers.accept) ?? ''}`);
+  };
   scope.addHook('onRoute', (route) => {
     const handler = route.handler as RouteHandlerMethod & { [WRAPPED]?: true };
     if (handler[WRAPPED]) return;

@@ -24,7 +24,7 @@ export const PriceLimit = Type.Object({
   limit_pct: NullableDecimal('Ratio applied, in percent (e.g. "10"); null on days without limits.'),
   reason: Type.String({ description: 'Why that ratio: main_board, chinext, star, bse, st_main_board, st_chinext, st_star, st_bse, new_listing_no_limit, ipo_first_day_band.' }),
   is_st: Type.Boolean({ description: 'Under special treatment on that day.' }),
-  listing_day: Type.Integer({ description: 'Trading days since listing, 1 on the listing day.' }),
+  listing_day: Type.Union([Type.Integer(), Type.Null()], { description: 'Trading days since listing, 1 on the listing day; null when the listing date is unknown (listed before the first stored bar: limits apply from the day after it, with no new-listing days).' }),
   suspended: Type.Boolean({ description: 'No trading that day.' }),
 }, { $id: 'PriceLimit', additionalProperties: false });
 

@@ -32,7 +32,12 @@ export const Instrument = Type.Object({
   name_en: Type.Union([Type.String(), Type.Null()], { description: 'English name.' }),
   currency: Type.String({ description: 'Trading currency.' }),
   tick_size: Decimal('Minimum price increment (CNY).'),
-  list_date: NullableDate('Listing (or launch) date.'),
+  list_date: NullableDate('Listing (or launch) date; null when unknown (see list_date_source).'),
+  list_date_source: Type.Union([Type.String(), Type.Null()], {
+    description: 'Where list_date came from: exchange (loaded from an instruments or stock_basic file), first_bar (inferred from the first stored bar, '
+      + 'e.g. by mds ingest --tdx), before_first_bar (unknown: it traded on the first day of the loaded data, so listed before; list_date is null '
+      + 'and the instrument is taken as listed long before its first stored bar); null when nothing is known.',
+  }),
   delist_date: NullableDate('Delisting date, null while listed.'),
   status: Type.String({ description: 'listed or delisted.' }),
   is_st: Type.Boolean({ description: 'Under special treatment (ST/*ST) now.' }),

@@ -10,6 +10,8 @@ import { PoolType, PoolTypeCollectionResponse } from '../routes/pools/types.js';
 import { StatusResponse, VersionResponse } from '../routes/system/index.js';
 import { FUNDAMENTALS_SCHEMAS } from './fundamentals.js';
 import { ANALYTICS_SCHEMAS } from './analytics.js';
+import { MARKET_DAY_RECORDS } from './market-days.js';
+import { MarketBarCollectionResponse, MarketBreadthCollectionResponse } from '../routes/markets/days.js';
 
 /** Every named schema, registered once with the app so OpenAPI lists it under components. */
 export const ALL_SCHEMAS = [
@@ -18,4 +20,5 @@ export const ALL_SCHEMAS = [
   MarketCollectionResponse, MarketResponse, TradingDayCollectionResponse, ClassificationCollectionResponse,
   InstrumentCollectionResponse, InstrumentResponse, BarCollectionResponse, QuoteCollectionResponse,
   TradeCollectionResponse, PoolTypeCollectionResponse, ...FUNDAMENTALS_SCHEMAS, ...ANALYTICS_SCHEMAS,
+  ...MARKET_DAY_RECORDS, MarketBarCollectionResponse, MarketBreadthCollectionResponse,
 ];

@@ -6,6 +6,9 @@ import { BOARD_IDS, MARKET_IDS } from '../../market/types.js';
 import { LISTING_KINDS } from '../../market/limits.js';
 import { SHARES, PRICE } from './units.js';
 
+/** Where an instrument's listing date came from (store/migrations/0013_list_date_source.ts). */
+export const LIST_DATE_SOURCES = ['exchange', 'first_bar', 'before_first_bar'] as const;
+
 const MARKET = oneOf(MARKET_IDS);
 const CLASSIFICATION_TYPES = ['industry', 'primary_industry', 'concept', 'region'];
 
@@ -71,6 +74,8 @@ export const instruments: DatasetDef = {
     col('name', text(), 'name (Chinese)'),
     col('name_en', text(), 'English name', { optional: true }),
     col('list_date', date, 'listing date (indices: launch date)', { optional: true }),
+    col('list_date_source', oneOf(LIST_DATE_SOURCES), 'where list_date came from: exchange (default when list_date is given), '
+      + 'first_bar (inferred from the first stored bar) or before_first_bar (unknown, list_date empty: listed before the first stored bar)', { optional: true }),
     col('delist_date', date, 'delisting date; empty while listed', { optional: true }),
     col('listing_kind', oneOf(LISTING_KINDS), 'equities: ipo (a new listing) or transfer (moved from another venue, e.g. NEEQ\'s select tier to the BSE on 2021-11-15: no days without limits); '
       + 'empty: transfer for a BJ listing dated 2021-11-15, else ipo (docs/price-limits.md)', { optional: true }),
@@ -89,12 +94,16 @@ export const instruments: DatasetDef = {
       : ['board', KINDS[r[ix.kind] as InstrumentKind].board ? 'expected a board for an equity' : 'expected no board for an index or fund']),
     (r) => (r[ix.listing_kind] === null || r[ix.kind] === 'equity' ? null : ['listing_kind', 'expected no listing_kind for an index or fund']),
     orderCheck(ix, 'list_date', 'delist_date'),
+    (r) => ((r[ix.list_date_source] === 'before_first_bar') === (r[ix.list_date] === null) || r[ix.list_date_source] === null ? null
+      : ['list_date_source', r[ix.list_date] === null ? 'expected before_first_bar or empty when list_date is empty' : 'expected exchange or first_bar when list_date is given']),
   ),
   derived: {
     columns: ['inst', 'code', 'market', 'name_lc'], doc: 'inst (internal key), code, market, name_lc',
     values: (ix) => (r, ctx) => {
       const id = r[ix.instrument_id] as string;
       const market = id.slice(7);
+      // A listing date loaded without its source is the exchange's (stock_basic, instruments files).
+      if (r[ix.list_date_source] === null && r[ix.list_date] !== null) r[ix.list_date_source] = 'exchange';
       return [ctx.upsertInstrument(id, r[ix.kind] as InstrumentKind, market, r[ix.list_date] as number | null), id.slice(0, 6), market, (r[ix.name] as string).toLowerCase()];
     },
   },

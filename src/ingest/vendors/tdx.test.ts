@@ -54,7 +54,9 @@ describe('TDX binary records', () => {
     [1234, 1300, 1201, 1299].forEach((v, j) => b.writeUInt32LE(v, 4 + 4 * j));
     b.writeFloatLE(4859102208, 20);
     b.writeUInt32LE(174085000, 24);
-    expect(decodeDay(b, 0)).toEqual({ date: '2010-06-10', minute: null, open: '12.34', high: '13.00', low: '12.01', close: '12.99', amount: '4859102208.00', volume: 174085000 });
+    expect(decodeDay(b, 0)).toEqual({ date: '2010-06-10', minute: null, open: '12.34', high: '13.00', low: '12.01', close: '12.99', amount: '4859102208.00', volume: 174085000, ordered: true });
+    // Funds: prices ×1000 (sh510300's first record in the Tongdaxin folder: close 3372 = 3.372 CNY).
+    expect(decodeDay(b, 0, 3)).toMatchObject({ open: '1.234', high: '1.300', low: '1.201', close: '1.299' });
   });
 
   it('decodes an .lc1 record: the packed date, minutes since midnight, float32 prices rounded half-up to 2 decimals', () => {

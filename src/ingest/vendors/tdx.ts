@@ -2,9 +2,12 @@
  * Tongdaxin (通达信, TDX): the binary `.day` and `.lc1` files of `vipdoc/{sh,sz}/{lday,minline}`
  * and their decoded CSV copies (`tdx_*_daily*.csv`, `tdx_*_1min.csv`, shared/data/ohlcv/README.md).
  *
- * - `.day`: 32-byte little-endian records <u32 YYYYMMDD, u32 open×100, u32 high×100, u32 low×100,
- *   u32 close×100, f32 amount (CNY), u32 volume, u32 reserved>. Volume is in shares for stocks and
- *   funds, in lots of 100 for indices (the instrument's kind decides).
+ * - `.day`: 32-byte little-endian records <u32 YYYYMMDD, u32 open, u32 high, u32 low, u32 close,
+ *   f32 amount (CNY), u32 volume, u32 reserved>. Prices are ×100 (fen) for stocks and indices,
+ *   ×1000 for funds (ETF, LOF: 3 decimals, sh510300 close 3372 = 3.372 CNY). Volume is in shares
+ *   for stocks and funds, in lots of 100 for indices. The instrument's kind decides both.
+ *   Bars dated before the market opened (BJ: NEEQ trading before the Beijing Stock Exchange
+ *   opened on 2021-11-15) are skipped and counted.
  * - `.lc1`: 32-byte records <u16 date = (year−2004)×2048 + month×100 + day, u16 minutes since
  *   midnight (the bar's end), f32 open, high, low, close, f32 amount, u32 volume (shares), u32 reserved>.
  *   Float32 prices and amounts are rounded half-up to 2 decimals at once.
@@ -14,7 +17,9 @@
 import { createReadStream } from 'node:fs';
 import { formatScaled } from '../../lib/decimal.js';
 import { IngestIOError, type SourceRecord } from '../source.js';
-import { bar, Bad, dec, fileInstrument, lotsToShares, prices, PRICES, vendorCsv, type Layout, type VendorInput } from './vendor.js';
+import { EXCHANGES } from '../../market/markets.js';
+import { formatDate } from '../../lib/time.js';
+import { bar, Bad, dateInt, dec, fileInstrument, lotsToShares, prices, PRICES, vendorCsv, type Layout, type VendorInput } from './vendor.js';
 
 export const RECORD = 32;
 
@@ -22,15 +27,21 @@ const cents = (v: number) => formatScaled(v, 2, 2);
 /** A float32 (CNY) rounded half-up to 2 decimals. */
 const f32 = (v: number) => cents(Math.round(v * 100));
 
-export interface DecodedBar { date: string; minute: number | null; open: string; high: string; low: string; close: string; amount: string; volume: number }
+export interface DecodedBar {
+  date: string; minute: number | null; open: string; high: string; low: string; close: string; amount: string; volume: number;
+  /** Open and close within low..high (compared on the record's integers): the bar needs no widening (vendor.ts bar). */
+  ordered?: boolean;
+}
 
-/** The `.day` record at `o`. */
-export function decodeDay(b: Buffer, o: number): DecodedBar {
+/** The `.day` record at `o`; prices have `digits` decimals (2, funds 3). */
+export function decodeDay(b: Buffer, o: number, digits = 2): DecodedBar {
   const d = b.readUInt32LE(o);
   const date = `${Math.floor(d / 10000)}-${String(Math.floor(d / 100) % 100).padStart(2, '0')}-${String(d % 100).padStart(2, '0')}`;
+  const px = (v: number) => formatScaled(v, digits, digits);
+  const open = b.readUInt32LE(o + 4), high = b.readUInt32LE(o + 8), low = b.readUInt32LE(o + 12), close = b.readUInt32LE(o + 16);
   return {
-    date, minute: null, open: cents(b.readUInt32LE(o + 4)), high: cents(b.readUInt32LE(o + 8)), low: cents(b.readUInt32LE(o + 12)),
-    close: cents(b.readUInt32LE(o + 16)), amount: f32(b.readFloatLE(o + 20)), volume: b.readUInt32LE(o + 24),
+    date, minute: null, open: px(open), high: px(high), low: px(low), close: px(close), amount: f32(b.readFloatLE(o + 20)), volume: b.readUInt32LE(o + 24),
+    ordered: low <= open && open <= high && low <= close && close <= high,
   };
 }
 
@@ -83,14 +94,27 @@ export const tdxDay: Layout = {
   format: 'tdx-day', dataset: 'bars_1d', binary: true,
   async* read(input) {
     const id = fileInstrument(input);
-    const index = input.ctx.known(id)?.kind === 'index';
+    const kind = input.ctx.known(id)?.kind;
+    const index = kind === 'index', fund = kind === 'fund';
     if (index) input.report.note(`volume read as lots of 100 shares (${id} is an index)`);
-    for await (const batch of records(input, decodeDay)) {
+    if (fund) input.report.note(`prices read as thousandths of CNY (${id} is a fund)`);
+    const market = id.slice(7);
+    const opened = EXCHANGES.find((m) => m.id === market)?.opened ?? 0;
+    const before = `bars before the ${id.slice(7)} market opened on ${formatDate(opened)}${id.endsWith('.BJ') ? ' (NEEQ trading)' : ''}`;
+    const decode = fund ? (b: Buffer, o: number) => decodeDay(b, o, 3) : decodeDay;
+    for await (const batch of records(input, decode)) {
       if (!Array.isArray(batch)) { yield [batch]; continue; }
-      yield batch.map(([n, r]): SourceRecord => ({
-        line: n, object: bar(input.report, r.date, { instrument_id: id, trade_date: r.date },
-          { ...r, volume: String(index ? r.volume * 100 : r.volume) }),
-      }));
+      const out: SourceRecord[] = [];
+      for (const [n, r] of batch) {
+        const day = dateInt(r.date);
+        if (day < opened) { input.report.skip(before); continue; }
+        if (input.skipClosedDays && !input.ctx.isTradingDay(market, day)) { input.report.skip(`bars on days the ${market} market was closed`); continue; }
+        const volume = String(index ? r.volume * 100 : r.volume);
+        out.push({ line: n, object: r.ordered
+          ? { instrument_id: id, trade_date: r.date, open: r.open, high: r.high, low: r.low, close: r.close, volume, amount: r.amount }
+          : bar(input.report, r.date, { instrument_id: id, trade_date: r.date }, { ...r, volume }) });
+      }
+      yield out;
     }
   },
 };

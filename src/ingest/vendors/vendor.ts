@@ -13,7 +13,11 @@ import { IngestIOError, readRecords, type Encoding, type SourceRecord } from '..
 import { addDays, formatDate } from '../../lib/time.js';
 
 /** What the command says about a vendor file: the instrument and markets it does not name itself. */
-export interface VendorOptions { instrument?: string; markets?: string[] }
+export interface VendorOptions {
+  instrument?: string; markets?: string[];
+  /** Bars dated on a day the market was closed are skipped and counted instead of refused (`mds ingest --tdx`: Tongdaxin writes weekend records for some funds). */
+  skipClosedDays?: boolean;
+}
 
 /** Rows a layout skipped (per reason) and what it decided on its own (inferred instrument, widened bars). */
 export class VendorReport {

@@ -7,6 +7,7 @@ import { Collection, Single } from '../../schemas/common.js';
 import { Market, TradingDay } from '../../schemas/reference.js';
 import { formatDate } from '../../../lib/time.js';
 import { notFound } from '../../../lib/errors.js';
+import marketDayRoutes from './days.js';
 
 export const MarketCollectionResponse = Collection('MarketCollectionResponse', Market);
 export const MarketResponse = Single('MarketResponse', Market);
@@ -18,6 +19,7 @@ const marketRecord = (m: { id: string; name: string; name_local: string; mic: st
 
 export default async function marketRoutes(app: App) {
   const { reference, calendars } = app.svc;
+  await marketDayRoutes(app);
 
   app.get('/api/v1/markets', {
     schema: operation({ operationId: 'listMarkets', tags: ['markets'], summary: 'List markets (exchanges).', response: MarketCollectionResponse, collection: true }),

@@ -1,0 +1,126 @@
+import { Type } from '@sinclair/typebox';
+import type { FastifyReply } from 'fastify';
+import type { App } from '../../services.js';
+import { operation } from '../../route.js';
+import { schemaPlan, sendPage } from '../../collection.js';
+import { boardQuery, conflictingDate, dateQuery, dateWindow, dateWindowParams, enumOf } from '../../params.js';
+import { Collection } from '../../schemas/common.js';
+import { MarketBar, MarketBreadth } from '../../schemas/market-days.js';
+import { formatDate, formatTimestamp, parseDate } from '../../../lib/time.js';
+import { formatScaled, MONEY_SCALE, PRICE_SCALE, percentOf } from '../../../lib/decimal.js';
+import { ApiError, invalid, notFound } from '../../../lib/errors.js';
+import { closeEpoch } from '../../../market/sessions.js';
+import { INSTRUMENT_KINDS, KINDS, type InstrumentKind } from '../../../market/kinds.js';
+import type { MarketBar as Bar, MarketBarFilter } from '../../../query/market-days.js';
+import type { MarketBreadthTable } from '../../../store/schema.js';
+import { FILE_TYPES, fileFormat, type FileFormat } from '../../file-format.js';
+
+export const MarketBarCollectionResponse = Collection('MarketBarCollectionResponse', MarketBar);
+export const MarketBreadthCollectionResponse = Collection('MarketBreadthCollectionResponse', MarketBreadth);
+
+const marketParam = { market: Type.String({ description: 'MarketId: SH, SZ or BJ.' }) };
+const MARKETS = new Set(['SH', 'SZ', 'BJ']);
+const known = (market: string) => { if (!MARKETS.has(market)) throw notFound(`No market ${market}; markets are SH, SZ and BJ`); };
+
+/** The columns of a cross-section file: the bars_1d dataset's (docs/ingest.md), so it loads back as it is. */
+const FILE_COLUMNS = ['instrument_id', 'trade_date', 'open', 'high', 'low', 'close', 'volume', 'amount'];
+
+const price = (b: Bar, v: number) => formatScaled(v, PRICE_SCALE, KINDS[b.row.kind].digits);
+const nullablePrice = (b: Bar, v: number | null) => (v === null ? null : price(b, v));
+
+function record(b: Bar) {
+  const change = b.preClose === null ? null : b.close - b.preClose;
+  return {
+    instrument_id: b.row.id, kind: b.row.kind, board: b.row.board, timestamp: formatTimestamp(closeEpoch(b.date)), trade_date: formatDate(b.date),
+    open: price(b, b.open), high: price(b, b.high), low: price(b, b.low), close: price(b, b.close), pre_close: nullablePrice(b, b.preClose),
+    change: nullablePrice(b, change), pct_change: change === null || !b.preClose ? null : percentOf(change, b.preClose),
+    volume: b.volume, amount: b.amount === null ? null : formatScaled(b.amount, MONEY_SCALE, 2),
+    limit_up: nullablePrice(b, b.up), limit_down: nullablePrice(b, b.down),
+  };
+}
+
+/** A bar as a line of the bars_1d file format. */
+function fileLine(b: Bar, format: FileFormat): string {
+  const v = [b.row.id, formatDate(b.date), price(b, b.open), price(b, b.high), price(b, b.low), price(b, b.close), String(b.volume),
+    b.amount === null ? '' : formatScaled(b.amount, MONEY_SCALE, 2)];
+  if (format === 'csv') return v.join(',');
+  return JSON.stringify(Object.fromEntries(FILE_COLUMNS.map((c, i) => [c, c === 'volume' ? b.volume : c === 'amount' && b.amount === null ? null : v[i]])));
+}
+
+function breadthRecord(r: MarketBreadthTable) {
+  return {
+    market: r.market, trade_date: formatDate(r.date), listed: r.listed, advancers: r.advancers, decliners: r.decliners, unchanged: r.unchanged,
+    limit_up: r.limit_up, limit_down: r.limit_down, suspended: r.suspended, volume: r.volume,
+    amount: formatScaled(r.amount, MONEY_SCALE, 2), unknown_amounts: r.unknown_amounts,
+  };
+}
+
+/** listMarketBars and listMarketBreadth: questions across a market (derived/market-days.ts). */
+export default async function marketDayRoutes(app: App) {
+  const { marketDays, calendars } = app.svc;
+
+  /** The `date` asked for (a trading day of the market), else the latest stored day. */
+  const dayOf = async (market: string, q: { date?: string }): Promise<number> => {
+    if (q.date === undefined) {
+      const latest = await marketDays.latestDate();
+      if (latest === null) throw new ApiError(invalid('date', 'the store holds no daily bars yet; give a date'));
+      return latest;
+    }
+    const date = parseDate(q.date)!;
+    if (!(await calendars.of(market)).isTradingDay(date)) throw new ApiError(invalid('date', `${q.date} is not a trading day of ${market}`));
+    return date;
+  };
+
+  app.get('/api/v1/markets/:market/bars', {
+    schema: operation({
+      operationId: 'listMarketBars', tags: ['markets'],
+      summary: 'Every instrument\'s daily bar of one trading day (a cross-section), ordered by instrument id.',
+      description: 'Equities, indices and funds of the market that traded that day (suspended equities have no bar: see listMarketBreadth), '
+        + 'unadjusted, with the day\'s reference price and, for equities, price limits. With `Accept: text/csv` or `Accept: application/x-ndjson` '
+        + 'the whole day (every page) comes as one file in the bars_1d ingest format (docs/ingest.md), which `mds ingest bars_1d` loads back; '
+        + 'compressed for clients that accept gzip or br, with a strong ETag; a day before the latest stored one may be cached for an hour.',
+      params: marketParam,
+      query: {
+        date: Type.Optional(dateQuery('Trading day (default: the latest stored day).')),
+        kind: Type.Optional(enumOf(INSTRUMENT_KINDS, 'Instrument kind: equity, index or fund.')),
+        board: Type.Optional(boardQuery),
+      },
+      response: MarketBarCollectionResponse, notFound: true, collection: true,
+    }),
+  }, async (req, reply) => {
+    const market = req.params.market;
+    known(market);
+    const q = req.query as { date?: string; kind?: InstrumentKind; board?: string };
+    const date = await dayOf(market, q);
+    const f: MarketBarFilter = { kind: q.kind, board: q.board };
+    const format = fileFormat(req.headers.accept);
+    if (format) return sendFile(reply, format, await marketDays.bars(market, date, f, null, Infinity));
+    return sendPage(req, reply, app.svc, 'listMarketBars', ['str'], schemaPlan(reply, MarketBarCollectionResponse,
+      (p) => marketDays.bars(market, date, f, p.after ? p.after[0] : null, p.limit), (b) => [b.row.id], record));
+  });
+
+  app.get('/api/v1/markets/:market/breadth', {
+    schema: operation({
+      operationId: 'listMarketBreadth', tags: ['markets'], summary: 'Market breadth per trading day, ascending.',
+      description: 'Of the market\'s equities each trading day: how many were listed, advanced, declined or were unchanged against their '
+        + 'reference price, closed at the up or down limit, were suspended; their total volume and turnover. Days with stored bars only.',
+      params: marketParam, query: { ...dateWindowParams, date: Type.Optional(dateQuery('One trading day. Not with from/to.')) },
+      response: MarketBreadthCollectionResponse, notFound: true, collection: true,
+    }),
+  }, async (req, reply) => {
+    const market = req.params.market;
+    known(market);
+    const q = req.query as { from?: string; to?: string; date?: string };
+    if (q.date !== undefined && (q.from !== undefined || q.to !== undefined)) throw new ApiError(conflictingDate());
+    const w = q.date !== undefined ? { from: parseDate(q.date)!, to: parseDate(q.date)! } : dateWindow(q);
+    return sendPage(req, reply, app.svc, 'listMarketBreadth', ['date'], schemaPlan(reply, MarketBreadthCollectionResponse,
+      (p) => marketDays.breadth(market, w.from, w.to, p.after ? p.after[0] : null, p.limit), (r) => [r.date], breadthRecord));
+  });
+}
+
+/** The whole cross-section as one file (header line for CSV). */
+function sendFile(reply: FastifyReply, format: FileFormat, bars: Bar[]): FastifyReply {
+  const lines = bars.map((b) => fileLine(b, format));
+  const body = (format === 'csv' ? [FILE_COLUMNS.join(','), ...lines] : lines).join('\n') + '\n';
+  return reply.type(FILE_TYPES[format]).send(body);
+}

@@ -1,0 +1,155 @@
+/**
+ * `mds ingest --tdx VIPDOC` (docs/ingest.md, "Whole market: a Tongdaxin folder"): every
+ * `{sh,sz,bj}/lday/*.day` and `{sh,sz,bj}/minline/*.lc1` file of a Tongdaxin `vipdoc` folder as
+ * the files of one ingest (one transaction), with the instruments the store does not know made
+ * from the code ranges (market/codes.ts). Files of codes the service does not serve are skipped
+ * and counted per reason. The folder is walked once for the first bar of each file (its first
+ * record, the whole file on BJ); the bars are then streamed file by file by the ingest.
+ *
+ * Listing dates: F is the first trading day in the folder for a market and file kind (the
+ * earliest first bar of its files). An instrument whose first bar is after F, or on its market's
+ * opening day (BJ: 2021-11-15), listed on that bar's day (`first_bar`); one whose first bar is F
+ * listed before it, on an unknown day (list_date null, `before_first_bar`).
+ */
+import { closeSync, openSync, readdirSync, readFileSync, readSync, statSync } from 'node:fs';
+import { join } from 'node:path';
+import { securityOf } from '../market/codes.js';
+import { EXCHANGES } from '../market/markets.js';
+import type { MarketId } from '../market/types.js';
+import { formatDate } from '../lib/time.js';
+import { dataset } from './registry.js';
+import { IngestIOError, type SourceRecord } from './source.js';
+import type { IngestFile, IngestResult } from './load.js';
+import { RECORD, tdxDay, tdxLc1 } from './vendors/tdx.js';
+import type { Layout } from './vendors/vendor.js';
+
+const FOLDERS: Record<string, MarketId> = { sh: 'SH', sz: 'SZ', bj: 'BJ' };
+const KINDS = [{ dir: 'lday', ext: 'day', minute: false }, { dir: 'minline', ext: 'lc1', minute: true }] as const;
+const OPENED = new Map(EXCHANGES.map((m) => [m.id, m.opened]));
+
+/** A Tongdaxin folder planned as ingest files. */
+export interface TdxFolder {
+  /** The `vipdoc` folder. */
+  root: string;
+  /** The new instruments (a virtual file, loaded first), then one file per `.day`/`.lc1` file. */
+  files: IngestFile[];
+  /** Files not loaded, per reason. */
+  skipped: Map<string, number>;
+  /** Bytes of the bar files. */
+  bytes: number;
+}
+
+interface Found { id: string; path: string; minute: boolean; first: number | null; bytes: number }
+
+/** The date (YYYYMMDD) of the record at `o`: `.day` u32 YYYYMMDD, `.lc1` u16 (year−2004)×2048 + month×100 + day. */
+const dateAt = (b: Buffer, o: number, minute: boolean) => {
+  if (!minute) return b.readUInt32LE(o);
+  const d = b.readUInt16LE(o);
+  return (Math.floor(d / 2048) + 2004) * 10000 + (d % 2048);
+};
+
+/** The first bar's date of a file on or after `from`, or null (no whole record, or none that late). */
+function firstBar(path: string, minute: boolean, from: number): number | null {
+  if (from > 0) {
+    const b = readFileSync(path);
+    for (let o = 0; o + RECORD <= b.length; o += RECORD) { const d = dateAt(b, o, minute); if (d >= from) return d; }
+    return null;
+  }
+  const fd = openSync(path, 'r');
+  try {
+    const b = Buffer.alloc(RECORD);
+    return readSync(fd, b, 0, RECORD, 0) === RECORD ? dateAt(b, 0, minute) : null;
+  } finally { closeSync(fd); }
+}
+
+const list = (dir: string): string[] => {
+  try { return readdirSync(dir).sort(); } catch (e) {
+    if ((e as NodeJS.ErrnoException).code === 'ENOENT') return [];
+    throw new IngestIOError(`${dir}: ${(e as Error).message}`);
+  }
+};
+
+/** The `vipdoc` folder of `path`: itself (it holds sh/, sz/ or bj/) or its `vipdoc/`. */
+function vipdoc(path: string): string {
+  const isDir = (p: string) => { try { return statSync(p).isDirectory(); } catch { return false; } };
+  if (!isDir(path)) throw new IngestIOError(`${path}: not a folder`);
+  if (isDir(join(path, 'vipdoc'))) return join(path, 'vipdoc');
+  if (Object.keys(FOLDERS).some((m) => isDir(join(path, m)))) return path;
+  throw new IngestIOError(`${path}: not a Tongdaxin vipdoc folder (expected sh/, sz/ or bj/ with lday/*.day, or a vipdoc/ folder)`);
+}
+
+/** Plans the load of a Tongdaxin folder (`vipdoc` or the folder holding it). */
+export function tdxFolder(path: string): TdxFolder {
+  const root = vipdoc(path);
+  const skipped = new Map<string, number>();
+  const skip = (reason: string) => skipped.set(reason, (skipped.get(reason) ?? 0) + 1);
+  const served: Found[] = [];
+  /** F per market and file kind: the earliest first bar of all its files. */
+  const earliest = new Map<string, number>();
+  for (const [folder, market] of Object.entries(FOLDERS)) {
+    const opened = market === 'BJ' ? OPENED.get('BJ')! : 0;
+    for (const k of KINDS) {
+      const dir = join(root, folder, k.dir);
+      for (const name of list(dir)) {
+        const m = new RegExp(`^${folder}(\\d{6})\\.${k.ext}$`, 'i').exec(name);
+        if (!m) { skip(`not a Tongdaxin ${folder}CODE.${k.ext} file`); continue; }
+        const p = join(dir, name);
+        const bytes = statSync(p).size;
+        if (bytes === 0) { skip('empty files'); continue; }
+        const first = firstBar(p, k.minute, opened);
+        const key = `${market}|${k.ext}`;
+        if (first !== null && first < (earliest.get(key) ?? Infinity)) earliest.set(key, first);
+        const sec = securityOf(m[1], market);
+        if (sec.kind === null) { skip(sec.skip); continue; }
+        if (first === null && bytes >= RECORD && opened > 0) { skip(`${market} files with every bar before the market opened on ${formatDate(opened)} (NEEQ trading)`); continue; }
+        served.push({ id: `${m[1]}.${market}`, path: p, minute: k.minute, first, bytes });
+      }
+    }
+  }
+  const news = new Map<string, Record<string, string>>();
+  for (const f of [...served].sort((a, b) => Number(a.minute) - Number(b.minute))) {
+    if (news.has(f.id)) continue; // the daily file decides; a minute file only when there is none
+    const market = f.id.slice(7) as MarketId;
+    const sec = securityOf(f.id.slice(0, 6), market);
+    const listed = f.first !== null && (f.first > earliest.get(`${market}|${f.minute ? 'lc1' : 'day'}`)! || f.first === OPENED.get(market));
+    const rec: Record<string, string> = { instrument_id: f.id, kind: sec.kind!, name: f.id.slice(0, 6) };
+    if (sec.kind === 'equity') rec.board = sec.board;
+    if (sec.kind === 'fund') rec.fund_type = sec.fundType;
+    if (listed) rec.list_date = formatDate(f.first!);
+    rec.list_date_source = listed ? 'first_bar' : 'before_first_bar';
+    news.set(f.id, rec);
+  }
+  const instruments: Layout = {
+    format: 'tdx-folder', dataset: 'instruments',
+    async* read(input) {
+      let line = 0;
+      const out: SourceRecord[] = [];
+      for (const rec of news.values()) {
+        line++;
+        if (!input.ctx.known(rec.instrument_id)) out.push({ line, object: rec });
+      }
+      yield out;
+    },
+  };
+  const files: IngestFile[] = [
+    { path: `${root} (instruments)`, dataset: dataset('instruments')!, virtual: true, vendor: { layout: instruments } },
+    ...served.map((f): IngestFile => ({
+      path: f.path, dataset: dataset(f.minute ? 'bars_1m' : 'bars_1d')!, vendor: { layout: f.minute ? tdxLc1 : tdxDay, instrument: f.id, skipClosedDays: true },
+    })),
+  ];
+  return { root, files, skipped, bytes: served.reduce((n, f) => n + f.bytes, 0) };
+}
+
+/** What the command says of the folder: files and bars skipped, per reason. */
+export function tdxSummaryLines(folder: TdxFolder, r: IngestResult): string[] {
+  const lines = [...folder.skipped].map(([reason, n]) => `skipped ${n} file${n === 1 ? '' : 's'}: ${reason}`);
+  const bars = new Map<string, number>();
+  for (const f of r.files) {
+    for (const l of f.vendor ?? []) {
+      const m = /^skipped (\d+) rows?: (.*)$/.exec(l);
+      if (m) bars.set(m[2], (bars.get(m[2]) ?? 0) + Number(m[1]));
+    }
+  }
+  for (const [reason, n] of bars) lines.push(`skipped ${n} bar${n === 1 ? '' : 's'}: ${reason}`);
+  return lines;
+}

@@ -1,0 +1,67 @@
+import { CountedCache, type CacheCounts } from '../lib/counted-cache.js';
+import type { Catalog, InstrumentRow } from '../store/catalog.js';
+import { DAY_FLAGS, type DayRecords } from '../store/day-records.js';
+import type { MarketBreadthTable } from '../store/schema.js';
+import type { MarketDayReader } from '../store/readers/market-days.js';
+
+/** One instrument's bar of a market day, with its reference price and limits (prices in 1/1000 CNY). */
+export interface MarketBar {
+  row: InstrumentRow; date: number;
+  open: number; high: number; low: number; close: number; volume: number; amount: number | null;
+  preClose: number | null; up: number | null; down: number | null;
+}
+
+/** Filters of a cross-section. */
+export interface MarketBarFilter { kind?: string; board?: string }
+
+/**
+ * Questions across a market on its trading days, from its stored days (derived/market-days.ts):
+ * every instrument's bar of a day (a cross-section), and breadth over a date range. Decoded days
+ * are cached per data version.
+ */
+export class MarketDays {
+  private cache = new CountedCache<string, Promise<DayRecords | null>>('market_days', { max: 32 });
+
+  /** The caches, counted (CacheCounts), for the metrics. */
+  readonly caches: readonly CacheCounts[] = [this.cache];
+
+  constructor(private readonly days: MarketDayReader, private readonly catalog: Catalog) {}
+
+  /** The stored day of `market` on `date` (null: none stored). */
+  async day(market: string, date: number): Promise<DayRecords | null> {
+    const key = `${await this.catalog.dataVersion()}|${market}|${date}`;
+    let d = this.cache.get(key);
+    if (!d) {
+      d = this.days.day(market, date);
+      d.catch(() => this.cache.delete(key));
+      this.cache.set(key, d);
+    }
+    return d;
+  }
+
+  /** The latest day stored for any market. */
+  latestDate(): Promise<number | null> { return this.days.latestDate(); }
+
+  /** Bars of `market` on `date` matching `f`, in instrument id order, ids after `after`, at most `limit`. */
+  async bars(market: string, date: number, f: MarketBarFilter, after: string | null, limit: number): Promise<MarketBar[]> {
+    const day = await this.day(market, date);
+    if (!day) return [];
+    const snap = await this.catalog.snapshot();
+    const out: MarketBar[] = [];
+    for (let i = 0; i < day.n && out.length < limit; i++) {
+      if (!day.has(i, DAY_FLAGS.bar)) continue;
+      const row = snap.byInst.get(day.inst[i]);
+      if (!row || (after !== null && row.id <= after) || (f.kind && row.kind !== f.kind) || (f.board && row.board !== f.board)) continue;
+      out.push({
+        row, date, open: day.open[i], high: day.high[i], low: day.low[i], close: day.close[i], volume: day.volume[i],
+        amount: day.amount[i] < 0 ? null : day.amount[i], preClose: day.preClose(i), up: day.up(i), down: day.down(i),
+      });
+    }
+    return out;
+  }
+
+  /** Breadth of `market` for from <= date <= to after `after`, ascending. */
+  breadth(market: string, from: number, to: number, after: number | null, limit: number): Promise<MarketBreadthTable[]> {
+    return this.days.breadth(market, from, to, after, limit);
+  }
+}
