@@ -125,21 +125,21 @@ describe.each(STORES)('the days of a market on $name', ({ url }) => {
     // A next day: a main-board equity under a 10% limit closes at its up limit, another is absent (suspended).
     const limits = await Promise.all(sh.map(async (x) => (await get(h, `/api/v1/equities/${x.instrument_id}/price-limits?date=${last}`)).body.data[0]));
     const [a, b] = sh.filter((x, i) => x.board === 'main' && limits[i].limit_pct === '10');
-    const next = '2025-11-21';
+    const next = '2025-11-21', after = '2025-11-24';
     const cents = Math.round(Number(a.close) * 100);
     const upCents = Math.floor((cents * 11 + 5) / 10);
     const up = `${Math.floor(upCents / 100)}.${String(upCents % 100).padStart(2, '0')}`;
-    writeFileSync(join(dir, 'trading_days.csv'), `market,date\nSH,${next}\nSZ,${next}\nBJ,${next}\n`);
     const rows = sh.filter((x) => x.instrument_id !== b.instrument_id).map((x) => (x === a
       ? [x.instrument_id, next, x.close, up, x.close, up, 1000, '']
       : [x.instrument_id, next, x.close, x.close, x.close, x.close, 100, '1.00']).join(','));
+    // The suspended one trades again the day after: its day without a bar is a suspension between bars.
+    rows.push([b.instrument_id, after, b.close, b.close, b.close, b.close, 100, '1.00'].join(','));
     writeFileSync(join(dir, 'bars_1d.csv'), ['instrument_id,trade_date,open,high,low,close,volume,amount', ...rows].join('\n') + '\n');
     // A bar of the first days, corrected, and an ST period from the middle of the year.
     const early = (await walk(h, `/api/v1/markets/SH/bars?date=${days[3]}&kind=equity`, 1))[0];
     writeFileSync(join(dir, 'fix.csv'), `instrument_id,trade_date,open,high,low,close,volume,amount\n${early.instrument_id},${days[3]},${early.open},${early.high},${early.low},${early.low},${early.volume},${early.amount}\n`);
     writeFileSync(join(dir, 'st.csv'), `instrument_id,start_date\n${b.instrument_id},${days[150]}\n`);
     const r = await ingest(h.store, [
-      { path: join(dir, 'trading_days.csv'), dataset: dataset('trading_days')! },
       { path: join(dir, 'bars_1d.csv'), dataset: dataset('bars_1d')! },
       { path: join(dir, 'fix.csv'), dataset: dataset('bars_1d')! },
       { path: join(dir, 'st.csv'), dataset: dataset('st_periods')! },

@@ -18,7 +18,7 @@ const ALL_OPERATIONS = ['getSystemHealth', 'getSystemReadiness', 'getSystemVersi
   'listInstitutionalHoldings', 'listManagementHistory', 'listPriceLimits', 'listEquityQuotes', 'listSectorMemberships',
   'listEquityTechnicalIndicators', 'listEquityTrades', 'listPoolTypes', 'listPoolConstituents', 'listFunds', 'getFund', 'listFundQuotes'];
 /** Operations the spec does not show, chosen in CONTRACT.md §1, that are served. */
-const CONTRACT_OPERATIONS = ['listAdjustmentFactors'];
+const CONTRACT_OPERATIONS = ['listAdjustmentFactors', 'listMarketBars', 'listMarketBreadth'];
 
 describe('OpenAPI document', () => {
   let h: Harness;

@@ -36,6 +36,8 @@ export interface SweepInstrument {
   listDate: number | null; delistDate: number | null;
   /** The record's `listing_kind` (null: by market/limits.ts listingKind's default). */
   listingKind: string | null;
+  /** The month (YYYYMM) of its last stored bar: its days end with that bar. */
+  lastMonth: number;
 }
 
 /** What the sweep reads besides bars: every ST period and corporate action, by instrument. */
@@ -148,7 +150,7 @@ export class MarketSweep {
   }
 
   /** The day records of `days` (trading days of one month, ascending) from `bars` (that month's bars by instrument). */
-  month(days: readonly number[], bars: ReadonlyMap<number, ReadonlyMap<number, Bar>>): MadeDay[] {
+  month(month: number, days: readonly number[], bars: ReadonlyMap<number, ReadonlyMap<number, Bar>>): MadeDay[] {
     const perDay: DayRecord[][] = days.map(() => []);
     const index = new Map(days.map((d, i) => [d, i]));
     for (const x of this.instruments) {
@@ -163,6 +165,7 @@ export class MarketSweep {
         }
         continue;
       }
+      if (month > x.lastMonth) continue;
       let c = this.carry.get(x.inst);
       if (!c) {
         // An equity has a state from its listing day when its bars start there (or before it), else from
@@ -179,7 +182,9 @@ export class MarketSweep {
           c.tracker.push({ date: first, preClose: null, up: null, down: null, ratioPct: null, reason: '', st: false, listingDay: 0, bar: b });
         }
       }
-      const start = c.start, end = x.delistDate ?? Infinity;
+      // Its days end with its last stored bar (its data may end there: a suspension shows between bars), or its delisting.
+      const end = Math.min(x.delistDate ?? Infinity, month === x.lastMonth && own?.size ? Math.max(...own.keys()) + 1 : Infinity);
+      const start = c.start;
       // Bars before the listing (grey-market quotes some vendors keep) give the listing day's reference.
       if (own && x.listDate !== null && start === x.listDate) for (const d of days) if (d < start && own.has(d)) c.last = own.get(d)!.close;
       const active = days.filter((d) => d >= start && d < end);
@@ -228,7 +233,8 @@ async function sweepInputs(s: BulkSession) {
   const rows = await s.queryRows('select inst, id, kind, market, board, list_date, delist_date, listing_kind from instruments order by id');
   const byMarket = new Map<string, SweepInstrument[]>();
   for (const [inst, id, kind, market, board, list, delist, listingKind] of rows as [number, string, InstrumentKind, string, string | null, number | null, number | null, string | null][]) {
-    const x = { inst: Number(inst), id, kind, market, board, listDate: list === null ? null : Number(list), delistDate: delist === null ? null : Number(delist), listingKind };
+    const x = { inst: Number(inst), id, kind, market, board, listDate: list === null ? null : Number(list), delistDate: delist === null ? null : Number(delist),
+      listingKind, lastMonth: 0 };
     (byMarket.get(market) ?? byMarket.set(market, []).get(market)!).push(x);
   }
   const events: SweepEvents = { st: new Map(), actions: new Map() };
@@ -256,7 +262,7 @@ async function sweep(s: BulkSession, from: (market: MarketId) => number, sink: (
   const spans = new Map((await s.queryRows(`select inst, min(month), max(month) from ${DAILY_PACKS} group by inst`))
     .map((r) => [Number(r[0]), [Number(r[1]), Number(r[2])]]));
   for (const market of MARKET_IDS) {
-    const insts = byMarket.get(market)?.filter((x) => spans.has(x.inst));
+    const insts = byMarket.get(market)?.filter((x) => spans.has(x.inst)).map((x) => ({ ...x, lastMonth: spans.get(x.inst)![1] }));
     if (!insts?.length) continue;
     const cal = cals[market], since = from(market);
     const sw = new MarketSweep(market, cal, insts, events);
@@ -282,7 +288,7 @@ async function sweep(s: BulkSession, from: (market: MarketId) => number, sink: (
         if (out.length) last = Math.max(last, out[out.length - 1].date);
       }
       const days = cal.between(Math.max(since, month * 100 + 1), month === end ? last : month * 100 + 31);
-      await sink(sw.month(days, bars).filter((d) => d.records.length > 0));
+      await sink(sw.month(month, days, bars).filter((d) => d.records.length > 0));
     }
   }
 }
@@ -334,7 +340,7 @@ export function marketDaysOutput(): string {
     return out.map((b) => b.date);
   })))].sort((a, b) => a - b);
   const instruments: SweepInstrument[] = FIXTURE.map((f) => ({
-    inst: f.inst, id: f.meta.id, kind: f.meta.kind, market: 'SH', board: f.meta.kind === 'equity' ? 'main' : null, listDate: null, delistDate: null, listingKind: null,
+    inst: f.inst, id: f.meta.id, kind: f.meta.kind, market: 'SH', board: f.meta.kind === 'equity' ? 'main' : null, listDate: null, delistDate: null, listingKind: null, lastMonth: f.packs[f.packs.length - 1][0],
   }));
   const sw = new MarketSweep('SH', new TradingCalendar(days), instruments, { st: new Map(), actions: new Map() });
   const lines: string[] = [];
@@ -345,7 +351,7 @@ export function marketDaysOutput(): string {
       for (const [m, n, data] of f.packs) if (m === month) decodeBars(out, data, n, null, -Infinity, Infinity, Infinity);
       bars.set(f.inst, new Map(out.map((b) => [b.date, b])));
     }
-    for (const d of sw.month(days.filter((x) => dailyPackKey(x) === month), bars)) {
+    for (const d of sw.month(month, days.filter((x) => dailyPackKey(x) === month), bars)) {
       lines.push(`${d.date} ${JSON.stringify(d.breadth)} ${encodeDay(d.records).toString('base64')}`);
     }
   }

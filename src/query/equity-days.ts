@@ -52,14 +52,13 @@ export class EquityDays {
   /**
    * Day states of an equity for trading days in [from, to] after `after`, at most `limit`: from
    * the listing day (or the first day whose previous close is in the store) to the equity's last
-   * day before its delisting, or while listed the store's latest day (suspended after its last bar), on its market's calendar.
+   * stored bar (the day before its delisting at the latest), on its market's calendar.
    */
   async limits(inst: InstrumentRow, from: number, to: number, after: number | null, limit: number): Promise<DayLimit[]> {
     const m = await this.metaOf(inst);
     if (m.firstBar === null || m.lastBar === null) return [];
     const cal = await this.calendars.of(inst.market);
-    // To its delisting, or while listed to the store's latest day: suspended after its last bar.
-    const end = Math.min(to, inst.delist_date === null ? Math.max(m.lastBar, (await this.latestDate()) ?? 0) : inst.delist_date - 1);
+    const end = Math.min(to, m.lastBar, inst.delist_date === null ? Infinity : inst.delist_date - 1);
     // Rows need a known base: the listing day itself, or the day after the first stored bar (also
     // when the listing date is unknown: listed before the first stored bar).
     const first = inst.list_date !== null && inst.list_date >= m.firstBar ? inst.list_date : (cal.at(cal.indexOnOrAfter(m.firstBar) + 1) ?? Infinity);
