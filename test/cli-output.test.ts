@@ -12,6 +12,7 @@ import { BAR_PAGES } from '../src/derived/bar-pages.js';
 import { DERIVED_DAILY } from '../src/derived/derived-daily-rebuild.js';
 import { INDICATOR_PAGES } from '../src/derived/indicator-pages.js';
 import { INDICATOR_STATES } from '../src/derived/indicator-states.js';
+import { MARKET_DAYS } from '../src/derived/market-days.js';
 import { openStore } from '../src/derived/open.js';
 import { connect } from '../src/store/connect.js';
 import { MIGRATION_NAMES } from '../src/store/migrate.js';
@@ -82,12 +83,14 @@ describe('mds output', () => {
   it('checks a store: a line per part, then each problem; exits 1 on a problem', async () => {
     const url = join(dir, 'check.sqlite');
     await (await fixtureStore(url)).close();
-    const lines = (pages: number, states: string) => [
+    const lines = (pages: number, states: string, days = 71) => [
       'bar packs: 12 packs, 240 bars compared',
       `derived_daily: version ${DERIVED_DAILY.version()}, 0 days as the code makes them`,
       `bar_pages: version ${BAR_PAGES.version()}, ${pages} pages as the code makes them`,
       `indicator_states: ${states}, 12 packs as the code makes them`,
       `indicator_pages: version ${INDICATOR_PAGES.version()}, 0 pages as the code makes them`,
+      // The fixture store's SH days from its first bar to its last (a plain first bar: 71 with records).
+      `market_days: version ${MARKET_DAYS.version()}, ${days} days as the code makes them`,
     ];
     const clean = await mds(url, 'check');
     expect([clean.code, clean.stderr, clean.stdout]).toEqual([0, '', [...lines(12, `version ${INDICATOR_STATES.version()}`), 'no problems', ''].join('\n')]);

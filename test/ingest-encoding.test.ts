@@ -190,6 +190,6 @@ describe('mds ingest --encoding', () => {
     const ff = file('cli-ff.csv', Buffer.concat([gbk(INSTRUMENTS), Buffer.from('600001.SH,equity,main,x\xff,,1999-11-10\n', 'latin1')]));
     const r = await mds(db, 'ingest', 'instruments', ff, '--encoding', 'gbk');
     expect([r.code, r.stderr]).toEqual([2, `${ff}:4: not valid GBK text at character 24 of the line; nothing of the file is loaded\n`]);
-    expect((await mds(db, 'export', 'instruments')).stdout).toBe('instrument_id,kind,board,name,name_en,list_date,delist_date,total_shares,float_shares,fund_type,underlying,base_date,base_value\n');
+    expect((await mds(db, 'export', 'instruments')).stdout).toBe('instrument_id,kind,board,name,name_en,list_date,list_date_source,delist_date,listing_kind,total_shares,float_shares,fund_type,underlying,base_date,base_value\n');
   });
 });

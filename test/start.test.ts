@@ -134,6 +134,7 @@ describe('the first start', () => {
           expect.stringMatching(/^index_constituents: \d+ rows$/), expect.stringMatching(/^corporate_actions: \d+ rows?$/),
           expect.stringMatching(/^bars_1d: [\d,]+ rows$/), expect.stringMatching(/^bars_1m: [\d,]+ rows$/),
           expect.stringMatching(/^quotes: [\d,]+ rows$/), expect.stringMatching(/^trades: [\d,]+ rows$/), 'fundamentals written',
+          expect.stringMatching(/^market_days: [\d,]+ days$/),
         ]);
         expect(said.at(-1)).toMatch(/^Demo market ready in \d+\.\d s\.$/);
         expect(existsSync(dead)).toBe(false);
