@@ -155,5 +155,22 @@ describe.each(STORES)('the days of a market on $name', ({ url }) => {
     const suspended = (await get(h, `/api/v1/equities/${b.instrument_id}/price-limits?date=${next}`)).body.data[0];
     expect(suspended).toMatchObject({ suspended: true, is_st: true, limit_pct: '5' });
     expect((await walk(h, `/api/v1/markets/SH/bars?date=${next}`, 1000)).map((x) => x.instrument_id)).not.toContain(b.instrument_id);
+
+    // Instruments: a new name changes no day; a listing date moved into the history changes that equity's days from then on.
+    const c = sh[sh.length - 1];
+    writeFileSync(join(dir, 'renamed.csv'), `instrument_id,kind,board,name\n${c.instrument_id},equity,${c.board},改名后\n`);
+    writeFileSync(join(dir, 'relisted.csv'), `instrument_id,kind,board,name,list_date\n${c.instrument_id},equity,${c.board},改名后,${days[120]}\n`);
+    const subNew = async () => (await walk(h, `/api/v1/equities/pools/sub_new?date=${days[130]}`, 1000)).map((m) => m.instrument_id);
+    const before = await subNew();
+    for (const f of ['renamed.csv', 'relisted.csv']) {
+      const x = await ingest(h.store, [{ path: join(dir, f), dataset: dataset('instruments')! }]);
+      expect(x.errors, f).toEqual([]);
+      expect((await checkBarPacks(h.store)).problems, f).toEqual([]);
+      h.secondPasses();
+      // Listed on days[120], it is sub-new ten days later (when it trades that day).
+      if (f === 'relisted.csv' && (await get(h, `/api/v1/equities/${c.instrument_id}/bars?interval=1d&date=${days[130]}`)).body.data.length) {
+        expect(await subNew()).toContain(c.instrument_id);
+      } else if (f === 'renamed.csv') expect(await subNew()).toEqual(before);
+    }
   });
 });

@@ -179,7 +179,7 @@ async function merge(s: BulkSession, t: PackedTable, pending: Map<number, Map<nu
  * (derivation.ts): the least date of the rows written to one of its `remakeAfter` tables.
  */
 class RemakeFrom {
-  private readonly from = new Map<Derivation, number>();
+  private readonly from = new Map<Derivation, { from: number; tables: Set<string> }>();
 
   add(table: string, columns: string[], rows: unknown[][]): void {
     for (const d of DERIVATIONS) {
@@ -188,7 +188,10 @@ class RemakeFrom {
       const ix = col === null ? -1 : columns.indexOf(col);
       let least = ix < 0 ? 0 : Infinity;
       if (ix >= 0) for (const r of rows) least = Math.min(least, Number(r[ix]));
-      this.from.set(d, Math.min(this.from.get(d) ?? Infinity, least));
+      const seen = this.from.get(d) ?? { from: Infinity, tables: new Set<string>() };
+      seen.from = Math.min(seen.from, least);
+      seen.tables.add(table);
+      this.from.set(d, seen);
     }
   }
 
@@ -202,9 +205,9 @@ class RemakeFrom {
 
   /** Has each derivation make again what the writes changed, under the pack lock. */
   async run(s: BulkSession): Promise<void> {
-    for (const [d, from] of this.from) {
+    for (const [d, { from, tables }] of this.from) {
       await s.lockPacks();
-      await d.remake!(s, from);
+      await d.remake!(s, from, tables);
     }
     this.from.clear();
   }

@@ -30,10 +30,10 @@ export interface Derivation {
   write?(s: BulkSession, packs: string, rows: unknown[][]): Promise<void>;
   /**
    * Derived from more than the packs, by date (derived/market-days.ts): makes again what can have
-   * changed from date `from` on, at the end of a transaction that wrote daily bars or the
-   * tables `remakeAfter` names (bar-packs.ts `withBarPacks` calls it before the commit).
+   * changed from date `from` on, at the end of a transaction that wrote (changed rows of) the
+   * `tables` of `remakeAfter` (bar-packs.ts `withBarPacks` calls it before the commit).
    */
-  remake?(s: BulkSession, from: number): Promise<void>;
+  remake?(s: BulkSession, from: number, tables: ReadonlySet<string>): Promise<void>;
   /** Tables whose writes call `remake`, with the column of a written row's first affected date (null: the first date there is). */
   remakeAfter?: Readonly<Record<string, string | null>>;
   /**

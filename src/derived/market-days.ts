@@ -14,6 +14,7 @@
  * again, each equity's state restored from the stored days before it. A derivation of the
  * registry (registry.ts): its version hashes what it makes of the fixture.
  */
+import { createHash } from 'node:crypto';
 import { effectiveCalendars, TradingCalendar, type LoadedDay } from '../market/calendar.js';
 import { dayLimits, sinceListing, stOn, type DayLimit } from '../market/day-limits.js';
 import type { CorporateAction } from '../market/adjust.js';
@@ -27,6 +28,7 @@ import { storedAmount } from '../store/schema.js';
 import type { BulkSession } from '../store/types.js';
 import { DAILY_PACKS } from './daily-packs.js';
 import { versionedInMeta, type Derivation } from './derivation.js';
+import { metaValue, setMeta } from '../store/meta.js';
 import { FIXTURE } from './fixture.js';
 import { STRONG_HIGH_DAYS } from '../market/pools.js';
 
@@ -293,6 +295,15 @@ async function sweep(s: BulkSession, from: (market: MarketId) => number, sink: (
   }
 }
 
+/** The meta key of the instruments' print the stored days were made with. */
+const PRINT = 'market_days_instruments';
+
+/** What the days are made of in the instruments (ids, kinds, markets, boards, listing and delisting), as a hash. */
+async function instrumentsPrint(s: BulkSession): Promise<string> {
+  const rows = await s.queryRows('select inst, id, kind, market, board, list_date, delist_date, listing_kind from instruments order by inst');
+  return createHash('sha256').update(JSON.stringify(rows.map((r) => r.map((v) => (v === null ? null : String(v)))))).digest('base64url');
+}
+
 /**
  * Makes the days from `since` on again (deleting stored ones from then on first), and in each
  * market those after its last stored day (new bars extend a market's days: its equities without
@@ -307,6 +318,7 @@ export async function makeDays(s: BulkSession, since: number): Promise<number> {
   }
   let written = 0;
   await sweep(s, from, async (made) => { await writeDays(s, made); written += made.length; });
+  await setMeta(s, PRINT, await instrumentsPrint(s));
   return written;
 }
 
@@ -367,9 +379,11 @@ const base = versionedInMeta({ name: 'market_days', unit: 'days', output: market
 export const MARKET_DAYS: Derivation = {
   ...base,
   remakeAfter: REMAKE_AFTER,
-  async remake(s, from) {
+  async remake(s, from, tables) {
     // A store whose days were never made (or were forgotten) is made whole by migration instead.
     if (await base.stored(s) !== base.version()) return;
+    // Instruments written without a change to what days are made of (a name, shares) change no day.
+    if (tables.size === 1 && tables.has('instruments') && await instrumentsPrint(s) === await metaValue(s, PRINT)) return;
     await makeDays(s, from);
   },
   async forget(s) { await s.query('delete from meta where key = ?', [base.name]); },
