@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { formatScaled } from './decimal.js';
+import { formatScaled, percentOf } from './decimal.js';
 
 /** The decimal text of v / 10^scale at `digits` decimals, rounded half away from zero, in BigInt arithmetic. */
 function reference(v: number, scale: number, digits: number): string {
@@ -28,5 +28,15 @@ describe('formatScaled', () => {
     expect(formatScaled(1723500, 3, 2)).toBe('1723.50');
     expect(formatScaled(7, 2, 2)).toBe('0.07');
     expect(formatScaled(Number.MAX_SAFE_INTEGER, 4, 4)).toBe('900719925474.0991');
+  });
+});
+
+describe('percentOf', () => {
+  it('rounds half away from zero, on both sides', () => {
+    expect(percentOf(1, 3)).toBe('33.33');
+    expect(percentOf(1, 800)).toBe('0.13');
+    expect(percentOf(-1, 800)).toBe('-0.13');
+    expect(percentOf(-1, 1)).toBe('-100.00');
+    expect(percentOf(0, 7)).toBe('0.00');
   });
 });

@@ -4,7 +4,7 @@ import { operation } from '../../route.js';
 import { schemaPlan, sendPage } from '../../collection.js';
 import { dateQuery } from '../../params.js';
 import { PoolConstituentCollectionResponse } from '../../schemas/analytics.js';
-import { formatScaled, MONEY_SCALE, PRICE_SCALE } from '../../../lib/decimal.js';
+import { formatScaled, MONEY_SCALE, percentOf, PRICE_SCALE } from '../../../lib/decimal.js';
 import { formatDate, formatTimestamp, parseDate } from '../../../lib/time.js';
 import { ApiError, invalid, notFound } from '../../../lib/errors.js';
 import { POOL_TYPES } from '../../../market/pool-types.js';
@@ -13,8 +13,6 @@ import type { PoolMember } from '../../../query/pools.js';
 
 const px = (v: number | null) => (v === null ? null : formatScaled(v, PRICE_SCALE, 2));
 const IDS = new Set<string>(POOL_TYPES.map((t) => t.id));
-/** Percent with 2 decimals, half away from zero: 100 * a / b, from integers. */
-const pct = (a: number, b: number) => formatScaled(Math.round((a * 10000) / b), 2, 2);
 
 /** listPoolConstituents: members of one pool on one trading day. */
 export default async function poolRoutes(app: App) {
@@ -51,9 +49,9 @@ export default async function poolRoutes(app: App) {
       return {
         instrument_id: m.id, name: m.name, pool_type: type, trade_date: formatDate(date),
         close: px(bar.close)!, pre_close: px(m.day.preClose),
-        pct_change: m.day.preClose ? pct(bar.close - m.day.preClose, m.day.preClose) : null,
+        pct_change: m.day.preClose ? percentOf(bar.close - m.day.preClose, m.day.preClose) : null,
         volume: bar.volume, amount: bar.amount === null ? null : formatScaled(bar.amount, MONEY_SCALE, 2),
-        turnover_rate: m.floatShares ? pct(bar.volume, m.floatShares) : null,
+        turnover_rate: m.floatShares ? percentOf(bar.volume, m.floatShares) : null,
         limit_up: px(m.day.up), limit_down: px(m.day.down),
         consecutive_limit_ups: type === 'limit_up' ? m.streak : type === 'previous_limit_up' ? m.previousStreak : null,
         first_limit_time: limitType && m.firstLimit !== null ? formatTimestamp(m.firstLimit) : null,
