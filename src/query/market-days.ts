@@ -39,9 +39,6 @@ export class MarketDays {
     return d;
   }
 
-  /** The latest day stored for any market. */
-  latestDate(): Promise<number | null> { return this.days.latestDate(); }
-
   /** Bars of `market` on `date` matching `f`, in instrument id order, ids after `after`, at most `limit`. */
   async bars(market: string, date: number, f: MarketBarFilter, after: string | null, limit: number): Promise<MarketBar[]> {
     const day = await this.day(market, date);

@@ -6,7 +6,6 @@ import { withLimit } from './limit.js';
 const DAY = 'select data from market_days where market = ? and date = ?';
 const BREADTH = 'select market, date, listed, advancers, decliners, unchanged, limit_up, limit_down, suspended, volume, amount, unknown_amounts'
   + ' from market_breadth where market = ? and date >= ? and date <= ? and date > ? order by date limit ';
-const LATEST = 'select max(date) as date from market_days';
 
 /**
  * What is stored of each market's trading days (derived/market-days.ts): a day's records, its
@@ -25,11 +24,5 @@ export class MarketDayReader {
   async breadth(market: string, from: number, to: number, after: number | null, limit: number): Promise<MarketBreadthTable[]> {
     const rows = await this.store.select<MarketBreadthTable>(withLimit(BREADTH, limit), [market, from, to, after ?? 0]);
     return rows.map((r) => ({ ...r, date: Number(r.date), volume: Number(r.volume), amount: Number(r.amount) }));
-  }
-
-  /** The latest day stored for any market, or null. */
-  async latestDate(): Promise<number | null> {
-    const [row] = await this.store.select<{ date: number | null }>(LATEST, []);
-    return row?.date === null || row?.date === undefined ? null : Number(row.date);
   }
 }

@@ -57,12 +57,12 @@ function breadthRecord(r: MarketBreadthTable) {
 
 /** listMarketBars and listMarketBreadth: questions across a market (derived/market-days.ts). */
 export default async function marketDayRoutes(app: App) {
-  const { marketDays, calendars } = app.svc;
+  const { marketDays, calendars, equityDays } = app.svc;
 
   /** The `date` asked for (a trading day of the market), else the latest stored day. */
   const dayOf = async (market: string, q: { date?: string }): Promise<number> => {
     if (q.date === undefined) {
-      const latest = await marketDays.latestDate();
+      const latest = await equityDays.latestDate();
       if (latest === null) throw new ApiError(invalid('date', 'the store holds no daily bars yet; give a date'));
       return latest;
     }
