@@ -50,7 +50,7 @@ const ingestBars = (s: Store, dir: string, opts: { batchSize?: number } = {}) =>
   ingest(s, (['bars_1d', 'bars_1m'] as const).map((n) => ({ path: join(dir, `${n}.csv`), dataset: dataset(n)! })), opts);
 
 /** All packs (with their indicator states) and pages of both intervals in key order, one string each (compares stores before and after). */
-const allPacks = async (s: Store) => (await Promise.all(['bars_1d_packs', 'bars_1m_packs', 'bars_1d_pages'].map((t) =>
+const allPacks = async (s: Store) => (await Promise.all(['bars_1d_packs', 'bars_1m_packs'].map((t) =>
   s.selectRows(`select * from ${t} order by 1, 2`, [])))).flat().map((r) => r.map((v) => (Buffer.isBuffer(v) ? v.toString('hex') : String(v))).join(' '));
 
 for (const store of STORES) {
@@ -66,9 +66,8 @@ for (const store of STORES) {
         Number((await h.store.db.selectFrom(t).select((eb) => eb.fn.countAll().as('n')).executeTakeFirstOrThrow()).n);
       expect(r.rows).toBe(await count('bars_1d') + await count('bars_1m'));
       expect(r.packs).toBeGreaterThan(0);
-      // Every daily pack has its page and its indicator states (1m packs have neither).
+      // Every daily pack has its indicator states (1m packs have none).
       const daily = Number((await h.store.selectRows('select count(*) from bars_1d_packs', []))[0][0]);
-      expect(r.derived.bar_pages.compared).toBe(daily);
       expect(r.derived.indicator_states.compared).toBe(daily);
     });
 
@@ -362,7 +361,7 @@ for (const store of STORES) {
         // More 1m bars than one backfill batch (10,000).
         const n = await old.db.selectFrom('bars_1m').select((eb) => eb.fn.countAll().as('n')).executeTakeFirstOrThrow();
         expect(Number(n.n)).toBeGreaterThan(10_000);
-        expect((await migrate(old)).applied).toEqual(['0003_bar_packs', '0004_bar_pages', '0005_indicator_states', '0006_text_bar_pages', '0007_indicator_pages', '0008_markets_calendar', '0009_adj_factors', '0010_derived_daily_bars', '0011_key_rate_limits', '0012_listing_kind', '0013_list_date_source', '0014_market_days']);
+        expect((await migrate(old)).applied).toEqual(['0003_bar_packs', '0004_bar_pages', '0005_indicator_states', '0006_text_bar_pages', '0007_indicator_pages', '0008_markets_calendar', '0009_adj_factors', '0010_derived_daily_bars', '0011_key_rate_limits', '0012_listing_kind', '0013_list_date_source', '0014_market_days', '0015_drop_bar_pages']);
         const r = await checkBarPacks(old);
         expect(r.problems).toEqual([]);
         expect(r.packs).toBeGreaterThan(0);

@@ -1,9 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { get, harness, STORES, type Harness } from './helpers.js';
-import { migrate } from '../src/derived/open.js';
-import { checkBarPacks } from '../src/derived/bar-packs.js';
-import { decodePage } from '../src/render/page-text.js';
-import { BAR_PAGES } from '../src/derived/bar-pages.js';
+import { decodePack, encodePack } from '../src/store/packs.js';
 import { MarketDataReader } from '../src/store/readers/market-data.js';
 import { readBars, readDailyPage, readMinutePage } from '../src/query/bars.js';
 import { closeEpoch } from '../src/market/sessions.js';
@@ -49,7 +46,8 @@ for (const store of STORES) {
 
     it('serve the JSON that rendering the bars gives, for any window, cursor and page size', async () => {
       const insts = await h.store.db.selectFrom('instruments').select(['inst', 'id', 'kind']).where('kind', 'in', ['equity', 'index']).execute();
-      const reader = new MarketDataReader(h.store);
+      // Pages kept (the default), and none kept: every page rendered from its pack as read.
+      const [reader, uncached] = [new MarketDataReader(h.store), new MarketDataReader(h.store, 0)];
       const rand = rng(42);
       const pick = <T>(a: T[]) => a[Math.floor(rand() * a.length)];
       let compared = 0;
@@ -64,11 +62,13 @@ for (const store of STORES) {
         // No cursor, or one after a bar of the window (or before it).
         const after = rand() < 0.4 || all.length === 0 ? null : all[Math.floor(rand() * all.length)].ts - (rand() < 0.2 ? 1 : 0);
         const bars = await readBars(reader, inst.inst, '1d', { fromMs, toMs }, after, limit);
-        const slices = await readDailyPage(reader, inst.inst, { fromMs, toMs }, after, limit);
-        expect(slices.keys.map(closeEpoch), `${inst.id} ${fromMs}..${toMs} after ${after} limit ${limit}`).toEqual(bars.map((b) => b.ts));
         const count = Math.floor(rand() * (bars.length + 1));
         const json = barJson(inst.id, inst.kind);
-        expect(array(slices, count)).toBe(`[${bars.slice(0, count).map(json).join(',')}]`);
+        for (const r of [reader, uncached]) {
+          const slices = await readDailyPage(r, inst, { fromMs, toMs }, after, limit);
+          expect(slices.keys.map(closeEpoch), `${inst.id} ${fromMs}..${toMs} after ${after} limit ${limit}`).toEqual(bars.map((b) => b.ts));
+          expect(array(slices, count)).toBe(`[${bars.slice(0, count).map(json).join(',')}]`);
+        }
         compared += bars.length;
       }
       expect(compared).toBeGreaterThan(3_000);
@@ -119,39 +119,36 @@ for (const store of STORES) {
       expect(rows).toEqual(expected);
     });
 
-    it('are rendered again from the packs when their stored version is stale, and a wrong page is reported until then', async () => {
-      const [table, key] = ['bars_1d_pages', 'month'];
-      const [inst, k, data] = (await h.store.selectRows(`select inst, ${key}, data from ${table} order by inst, ${key} limit 1`, []))[0] as [number, number, string];
-      // A page whose close differs from its pack's, and one page missing.
-      const recs = decodePage(data);
-      expect(recs.length).toBeGreaterThan(0);
-      // Text: the count, dates and ends as digits, then the records' JSON.
-      expect(typeof data).toBe('string');
-      expect(data.slice(0, 2 + 8 * recs.length)).toBe(String(recs.length).padStart(2, '0') + recs.map((r) => r.key).join(''));
-      expect(recs.map((r) => JSON.parse(r.json).trade_date.replace(/-/g, ''))).toEqual(recs.map((r) => String(r.key)));
-      if (h.store.dialect === 'postgres') {
-        // Compressed in the row (storage main), not moved to the TOAST table.
-        const [[storage]] = await h.store.selectRows("select attstorage from pg_attribute where attrelid = 'bars_1d_pages'::regclass and attname = 'data'", []);
-        expect(storage).toBe('m');
+    it('are never served from a pack an ingest rewrote since they were rendered', async () => {
+      const eq = await h.store.db.selectFrom('instruments').select(['inst', 'id', 'kind']).where('kind', '=', 'equity').orderBy('inst', 'desc').executeTakeFirstOrThrow();
+      const [[month, n, data]] = await h.store.selectRows('select month, n, data from bars_1d_packs where inst = ? order by month limit 1', [eq.inst]) as [number, number, Uint8Array][];
+      const reader = new MarketDataReader(h.store);
+      const from = Math.floor(month) * 100 + 1;
+      const win = { fromMs: marketEpoch(from, 0) * 1000, toMs: marketEpoch(from + 30, 1440) * 1000 };
+      const closes = async () => array(await readDailyPage(reader, eq, win, null, 40), 40).match(/"close":"[^"]+"/g);
+      const before = await closes();
+      expect(before?.length).toBe(Number(n));
+      // The first bar's close one tick up, as a merge of a corrected bar writes its pack.
+      const recs = decodePack(data, Number(n));
+      recs[0][4] += 10;
+      try {
+        await h.store.bulkTransaction((s) => s.query('update bars_1d_packs set data = ? where inst = ? and month = ?', [encodePack(recs), eq.inst, month]));
+        const after = await closes();
+        expect(after?.slice(1)).toEqual(before?.slice(1));
+        expect(after?.[0]).not.toBe(before?.[0]);
+        expect(after?.[0]).toBe(array(await readDailyPage(new MarketDataReader(h.store, 0), eq, win, null, 1), 1).match(/"close":"[^"]+"/)?.[0]);
+      } finally {
+        await h.store.bulkTransaction((s) => s.query('update bars_1d_packs set data = ? where inst = ? and month = ?', [data, eq.inst, month]));
       }
-      const wrong = data.replace(/"close":"(\d)/, (_m, d) => `"close":"${(Number(d) + 1) % 10}`);
-      expect(wrong).not.toBe(data);
-      await h.store.bulkTransaction(async (s) => {
-        await s.query(`update ${table} set data = ? where inst = ? and ${key} = ?`, [wrong, inst, k]);
-        await s.query(`delete from ${table} where (inst, ${key}) = (select inst, ${key} from ${table} order by inst desc, ${key} desc limit 1)`);
-      });
-      const before = await checkBarPacks(h.store);
-      expect(before.problems).toEqual([`${table} ${inst}/${k}: differs from its pack`, expect.stringMatching(/: missing$/)]);
-      // Same version: migrate leaves the pages alone.
-      await migrate(h.store);
-      expect((await checkBarPacks(h.store)).problems.length).toBe(2);
-      await h.store.bulkTransaction((s) => s.query("update meta set value = '0' where key = 'bar_pages'"));
-      await migrate(h.store);
-      const after = await checkBarPacks(h.store);
-      expect(after.problems).toEqual([]);
-      expect(after.derived.bar_pages.compared).toBe(Number((await h.store.selectRows('select count(*) from bars_1d_packs', []))[0][0]));
-      const stored = await h.store.selectRows("select value from meta where key = 'bar_pages'", []);
-      expect(stored).toEqual([[BAR_PAGES.version()]]);
+      expect(await closes()).toEqual(before);
+    });
+
+    it('are not stored: migration dropped their table and version', async () => {
+      const tables = h.store.dialect === 'sqlite'
+        ? await h.store.selectRows("select name from sqlite_master where name = 'bars_1d_pages'", [])
+        : await h.store.selectRows("select tablename from pg_tables where tablename = 'bars_1d_pages'", []);
+      expect(tables).toEqual([]);
+      expect(await h.store.selectRows("select value from meta where key = 'bar_pages'", [])).toEqual([]);
     });
   });
 }

@@ -8,7 +8,6 @@ import { existsSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { BAR_PAGES } from '../src/derived/bar-pages.js';
 import { DERIVED_DAILY } from '../src/derived/derived-daily-rebuild.js';
 import { INDICATOR_PAGES } from '../src/derived/indicator-pages.js';
 import { INDICATOR_STATES } from '../src/derived/indicator-states.js';
@@ -71,47 +70,42 @@ describe('mds output', () => {
     const url = join(dir, 'migrate.sqlite');
     await (await fixtureStore(url)).close();
     const raw = connect(url);
-    await raw.bulkTransaction((s) => s.query("update meta set value = '2' where key = 'bar_pages'"));
+    await raw.bulkTransaction((s) => s.query("update meta set value = '1' where key = 'indicator_states'"));
     await raw.close();
     const r = await mds(url, 'migrate');
     expect([r.code, r.stderr]).toEqual([0, '']);
     expect(r.stdout.replace(/ in \d+\.\d s\n/g, ' in T\n')).toBe(`schema up to date (${MIGRATION_NAMES.length} migrations)\n`
-      + `bar_pages: stored version 2, code version ${BAR_PAGES.version()}: rebuilt 12 pages in T\n`);
+      + `indicator_states: stored version 1, code version ${INDICATOR_STATES.version()}: rebuilt 12 packs in T\n`);
     expect((await mds(url, 'migrate')).stdout).toBe(`schema up to date (${MIGRATION_NAMES.length} migrations)\n`);
   });
 
   it('checks a store: a line per part, then each problem; exits 1 on a problem', async () => {
     const url = join(dir, 'check.sqlite');
     await (await fixtureStore(url)).close();
-    const lines = (pages: number, states: string, days = 71) => [
+    const lines = (states: string, packs = 12, days = 71) => [
       'bar packs: 12 packs, 240 bars compared',
       `derived_daily: version ${DERIVED_DAILY.version()}, 0 days as the code makes them`,
-      `bar_pages: version ${BAR_PAGES.version()}, ${pages} pages as the code makes them`,
-      `indicator_states: ${states}, 12 packs as the code makes them`,
+      `indicator_states: ${states}, ${packs} packs as the code makes them`,
       `indicator_pages: version ${INDICATOR_PAGES.version()}, 0 pages as the code makes them`,
       // The fixture store's SH days from its first bar to its last (a plain first bar: 71 with records).
       `market_days: version ${MARKET_DAYS.version()}, ${days} days as the code makes them`,
     ];
     const clean = await mds(url, 'check');
-    expect([clean.code, clean.stderr, clean.stdout]).toEqual([0, '', [...lines(12, `version ${INDICATOR_STATES.version()}`), 'no problems', ''].join('\n')]);
+    expect([clean.code, clean.stderr, clean.stdout]).toEqual([0, '', [...lines(`version ${INDICATOR_STATES.version()}`), 'no problems', ''].join('\n')]);
 
-    // A page corrupted, one without a pack, and the states' version changed behind the store's back.
+    // A pack's states corrupted, and the states' version changed behind the store's back.
     const raw = connect(url);
     await raw.bulkTransaction(async (s) => {
-      const [[page]] = await s.queryRows('select data from bars_1d_pages where inst = 1 and month = 202502');
-      const wrong = String(page).replace(/"close":"(\d)/, (_m, d: string) => `"close":"${(Number(d) + 1) % 10}`);
-      await s.query('update bars_1d_pages set data = ? where inst = 1 and month = 202502', [wrong]);
+      await s.query("update bars_1d_packs set states = '{}' where inst = 1 and month = 202502");
       await s.query("update meta set value = '1' where key = 'indicator_states'");
-      await s.query("insert into bars_1d_pages (inst, month, data) values (1, 202412, '00')");
     });
     await raw.close();
     const bad = await mds(url, 'check');
     expect([bad.code, bad.stderr, bad.stdout]).toEqual([1, '', [
-      ...lines(11, `stored version 1, code version ${INDICATOR_STATES.version()}`),
-      'problem: bars_1d_pages 1/202502: differs from its pack',
-      'problem: bars_1d_pages: pages without a pack: 1',
+      ...lines(`stored version 1, code version ${INDICATOR_STATES.version()}`, 11),
       `problem: indicator_states: stored version 1, code version ${INDICATOR_STATES.version()} (mds migrate rebuilds it)`,
-      '3 problems', ''].join('\n')]);
+      'problem: bars_1d_packs 1/202502: indicator states differ from folding the packs',
+      '2 problems', ''].join('\n')]);
   });
 
   it('checks only a store that exists, and says when its schema is behind', async () => {

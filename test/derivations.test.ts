@@ -8,7 +8,6 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { openConfiguredStore } from '../src/app/bootstrap.js';
-import { BAR_PAGES, barPagesOutput, renderPage } from '../src/derived/bar-pages.js';
 import { checkBarPacks } from '../src/derived/bar-packs.js';
 import { versionOf } from '../src/derived/derivation.js';
 import { FIXTURE, MINUTE_FIXTURE } from '../src/derived/fixture.js';
@@ -25,25 +24,17 @@ import { INDICATOR_IDS, INDICATORS, seriesFromBars } from '../src/indicators/reg
 import type { Bar } from '../src/market/types.js';
 import { decodeBars, RECORD_BYTES } from '../src/store/packs.js';
 import { fixtureStore } from './fixture-store.js';
+import { MIGRATION_NAMES } from '../src/store/migrate.js';
 
 describe('derivation versions', () => {
   it('are the hash of the code\'s output over the fixture, one for each derivation', () => {
-    expect(DERIVATIONS.map((d) => d.name)).toEqual(['derived_daily', 'bar_pages', 'indicator_states', 'indicator_pages', 'market_days']);
+    expect(DERIVATIONS.map((d) => d.name)).toEqual(['derived_daily', 'indicator_states', 'indicator_pages', 'market_days']);
     expect(DERIVED_DAILY.version()).toBe(versionOf(derivedDailyOutput()));
-    expect(BAR_PAGES.version()).toBe(versionOf(barPagesOutput()));
     expect(INDICATOR_STATES.version()).toBe(versionOf(indicatorStatesOutput()));
     expect(INDICATOR_PAGES.version()).toBe(versionOf(indicatorPagesOutput()));
     expect(MARKET_DAYS.version()).toBe(versionOf(marketDaysOutput()));
     for (const d of DERIVATIONS) expect(d.version()).toMatch(/^[0-9a-f]{8}$/);
-    expect(new Set(DERIVATIONS.map((d) => d.version())).size).toBe(5);
-  });
-
-  it('change when a bar page renders differently: another tick, an unknown amount written as 0', () => {
-    expect(versionOf(barPagesOutput((data, n, inst, r) => renderPage(data, n, { ...inst, kind: 'fund' }, r)))).not.toBe(BAR_PAGES.version());
-    const zero = (data: Uint8Array, n: number, inst: Parameters<typeof renderPage>[2], r: Parameters<typeof renderPage>[3]) =>
-      renderPage(data, n, inst, r).replace('"amount":null', '"amount":"0.00"');
-    expect(barPagesOutput(zero)).not.toBe(barPagesOutput());
-    expect(versionOf(barPagesOutput(zero))).not.toBe(BAR_PAGES.version());
+    expect(new Set(DERIVATIONS.map((d) => d.version())).size).toBe(4);
   });
 
   it('change when 1m bars derive another daily bar: an unknown amount summed as 0', () => {
@@ -75,8 +66,8 @@ describe('migrate', () => {
   it('records the versions on a new store without calling it a rebuild', async () => {
     const store = await fixtureStore(':memory:');
     try {
-      const meta = await store.selectRows("select key, value from meta where key in (?, ?, ?, ?, ?) order by key", DERIVATIONS.map((d) => d.name));
-      expect(meta).toEqual([['bar_pages', BAR_PAGES.version()], ['derived_daily', DERIVED_DAILY.version()],
+      const meta = await store.selectRows("select key, value from meta where key in (?, ?, ?, ?) order by key", DERIVATIONS.map((d) => d.name));
+      expect(meta).toEqual([['derived_daily', DERIVED_DAILY.version()],
         ['indicator_pages', `${INDICATOR_PAGES.version()}:`], ['indicator_states', INDICATOR_STATES.version()], ['market_days', MARKET_DAYS.version()]]);
       expect(await migrate(store)).toEqual({ applied: [], rebuilt: [] });
     } finally {
@@ -90,28 +81,24 @@ describe('migrate', () => {
       await setPrecomputed(store, ['macd', 'kdj']);
       // The hand-kept versions of before the registry.
       await store.bulkTransaction(async (s) => {
-        await s.query("update meta set value = '2' where key = 'bar_pages'");
         await s.query("update meta set value = '1' where key = 'indicator_states'");
         await s.query("update meta set value = '1:macd,kdj' where key = 'indicator_pages'");
-        await s.query('delete from bars_1d_pages');
       });
-      expect((await checkBarPacks(store)).problems).toContain(`bar_pages: stored version 2, code version ${BAR_PAGES.version()} (mds migrate rebuilds it)`);
+      expect((await checkBarPacks(store)).problems).toContain(`indicator_states: stored version 1, code version ${INDICATOR_STATES.version()} (mds migrate rebuilds it)`);
       const report = await migrate(store);
-      // Pages of 3 instruments × 4 months; states of as many packs; pages of 2 indicators of the equity and the index.
+      // States of 3 instruments × 4 months of packs; pages of 2 indicators of the equity and the index.
       expect(report.rebuilt.map(({ seconds: _seconds, ...r }) => r)).toEqual([
-        { name: 'bar_pages', stored: '2', version: BAR_PAGES.version(), count: 12, unit: 'pages' },
         { name: 'indicator_states', stored: '1', version: INDICATOR_STATES.version(), count: 12, unit: 'packs' },
         { name: 'indicator_pages', stored: '1', version: INDICATOR_PAGES.version(), count: 16, unit: 'pages' },
       ]);
       expect(describeMigration(report).map((l) => l.replace(/in \d+\.\d s$/, 'in T'))).toEqual([
-        'schema up to date (14 migrations)',
-        `bar_pages: stored version 2, code version ${BAR_PAGES.version()}: rebuilt 12 pages in T`,
+        `schema up to date (${MIGRATION_NAMES.length} migrations)`,
         `indicator_states: stored version 1, code version ${INDICATOR_STATES.version()}: rebuilt 12 packs in T`,
         `indicator_pages: stored version 1, code version ${INDICATOR_PAGES.version()}: rebuilt 16 pages in T`,
       ]);
       const check = await checkBarPacks(store);
       expect(check.problems).toEqual([]);
-      expect(Object.values(check.derived).map((d) => d.compared)).toEqual([0, 12, 12, 16, check.derived.market_days.compared]);
+      expect(Object.values(check.derived).map((d) => d.compared)).toEqual([0, 12, 16, check.derived.market_days.compared]);
       expect(check.derived.market_days.compared).toBeGreaterThan(0);
       expect(await store.selectRows("select value from meta where key = 'indicator_pages'", [])).toEqual([[`${INDICATOR_PAGES.version()}:macd,kdj`]]);
       expect((await migrate(store)).rebuilt).toEqual([]);

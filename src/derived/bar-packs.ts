@@ -3,7 +3,7 @@
  * every store (derived/open.ts `openStore`) and merges the bars that an upsert or bulk insert
  * writes into their stored packs (by key: a written bar replaces the record of its key, or adds
  * one), then has the data derived from the packs written again (the derivations of registry.ts
- * with a `write`: bar pages, indicator states, precomputed indicator pages), in the same
+ * with a `write`: indicator states, precomputed indicator pages), in the same
  * transaction. The merge is exact because the store keeps the invariant that every pack equals
  * its base rows (bars are written only through the wrapped store, and the migration backfilled
  * the packs from the bars), so the base rows are never read back; `checkBarPacks` verifies the

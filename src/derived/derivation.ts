@@ -4,7 +4,7 @@ import type { BulkSession } from '../store/types.js';
 
 /**
  * One kind of derived data kept in the store: code's output made from stored bars (daily bars
- * derived from 1m bars, bar pages, indicator states, precomputed indicator pages), listed in
+ * derived from 1m bars, indicator states, precomputed indicator pages), listed in
  * registry.ts. Its stored version
  * (in `meta`) says which code made it; when it is not the code's `version()`, migration
  * (ensure.ts) makes it all again. The version is a hash of the derivation's output over a fixed

@@ -46,7 +46,7 @@ export async function ensureDerived(store: Store): Promise<Rebuilt[]> {
   return out;
 }
 
-/** A rebuild as one line: "bar_pages: stored version 2, code version 3f9a1c2b: rebuilt 1,234 pages in 0.8 s". */
+/** A rebuild as one line: "indicator_states: stored version 2, code version 3f9a1c2b: rebuilt 1,234 packs in 0.8 s". */
 export function describeRebuilt(r: Rebuilt): string {
   return `${r.name}: ${versionsText(r.stored, r.version)}: rebuilt ${r.count.toLocaleString('en-US')} ${r.unit} in ${r.seconds.toFixed(1)} s`;
 }

@@ -1,14 +1,14 @@
 /**
  * Precomputed indicators: for the indicators an operator chose (`mds indicators precompute`),
  * the points of every daily bar pack (an instrument's month) rendered once as the JSON the API
- * serves for them over unadjusted daily bars, as bar-pages.ts renders the bars. A page of such
+ * serves for them over unadjusted daily bars, as store/readers/daily-pages.ts renders the bars. A page of such
  * an indicator is then bytes copied out of a few rows, as a page of daily bars is, instead of
  * bars decoded, folded and 100 points written (the one read path that cannot otherwise come
  * near the daily page: its body is stored, the indicator's is made). The cost is disk: about
  * 215 bytes a bar per indicator (1.07 GB for MACD on the 5 M daily bars of the bench store) and the time to render
  * them at ingest, which is why it is a choice, off by default.
  *
- * A row (`indicator_pages`, per instrument, indicator and month) is a page in bar-pages.ts's
+ * A row (`indicator_pages`, per instrument, indicator and month) is a page in the daily pages'
  * format: keys are dates, records are TechnicalIndicatorPoint JSON as `indicatorWriter` writes
  * it. Values are computed over the instrument's whole unadjusted daily history, as the API
  * computes them (`compute` over `seriesFromBars`), so a page served from here is byte for byte

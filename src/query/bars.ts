@@ -11,6 +11,7 @@ import { closeDateRange, closeEpoch } from '../market/sessions.js';
 import { epochToMarketDate, windowSeconds } from '../lib/time.js';
 import type { MarketDataReader } from '../store/readers/market-data.js';
 import type { PageSlices } from '../render/page-text.js';
+import type { PageInstrument } from '../store/readers/daily-pages.js';
 import type { PackSlices } from '../store/packs.js';
 import type { BarFieldsWriter } from '../render/json-bytes.js';
 
@@ -63,15 +64,15 @@ export async function readBars(
 }
 
 /**
- * Unadjusted daily bars as page text (render/page-text.ts, derived/bar-pages.ts; keys are dates), selected as readBars selects
+ * Unadjusted daily bars as page text (render/page-text.ts, store/readers/daily-pages.ts; keys are dates), selected as readBars selects
  * them; with `indicator`, that precomputed indicator's points of the same bars (indicator-pages.ts).
  */
-export function readDailyPage(reader: MarketDataReader, inst: number, win: { fromMs: number; toMs: number },
+export function readDailyPage(reader: MarketDataReader, inst: { inst: number } & PageInstrument, win: { fromMs: number; toMs: number },
   after: number | null, limit: number, indicator?: string): Promise<PageSlices> {
   const { from, to } = windowSeconds(win);
   const { from: lo, to: hi } = closeDateRange(from, to);
   const last = after === null ? null : epochToMarketDate(after);
-  return indicator === undefined ? reader.dailyPage(inst, lo, hi, last, limit) : reader.indicatorPage(inst, indicator, lo, hi, last, limit);
+  return indicator === undefined ? reader.dailyPage(inst.inst, inst, lo, hi, last, limit) : reader.indicatorPage(inst.inst, indicator, lo, hi, last, limit);
 }
 
 /** Unadjusted 1m bars as the records of their packs, written by `write` (keys are ts), selected as readBars selects them. */

@@ -19,7 +19,7 @@ export type BarKey = [ts: number, basis: number];
 
 /**
  * The four ways a page of bars is read:
- * - `daily-pages`: unadjusted 1d, the bars' JSON as stored (derived/bar-pages.ts);
+ * - `daily-pages`: unadjusted 1d, the bars' JSON rendered from the packs (store/readers/daily-pages.ts);
  * - `minute-packs`: unadjusted 1m, written straight from the day's pack (store/packs.ts);
  * - `adjusted-rows`: adjusted 1d or 1m, stored rows adjusted (market/adjust.ts) and written;
  * - `aggregated-rows`: 5m..60m from 1m rows, 1w..1y from 1d rows (market/aggregate.ts),
@@ -70,7 +70,7 @@ export function planBars(src: BarSources, ask: BarAsk): BarPlan {
   if (adjustment === 'none' && interval === '1d') {
     return {
       path: 'daily-pages', adjustment,
-      fetch: async (p) => storedPage(await readDailyPage(marketData, inst.inst, window, afterTs(p), p.limit), p.after, closeEpoch),
+      fetch: async (p) => storedPage(await readDailyPage(marketData, inst, window, afterTs(p), p.limit), p.after, closeEpoch),
     };
   }
   if (adjustment === 'none' && interval === '1m') {

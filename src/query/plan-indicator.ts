@@ -43,7 +43,7 @@ export async function planIndicator(src: BarSources & { catalog: Catalog }, ask:
     return {
       path: 'precomputed-pages', adjustment,
       fetch: async (p) => {
-        const pages = await readDailyPage(marketData, inst.inst, window, afterTs(p), p.limit, indicator);
+        const pages = await readDailyPage(marketData, inst, window, afterTs(p), p.limit, indicator);
         return pages.keys.length > 0 ? storedPage(pages, p.after, closeEpoch) : computed(p);
       },
     };

@@ -14,6 +14,7 @@ import * as m0011 from './migrations/0011_key_rate_limits.js';
 import * as m0012 from './migrations/0012_listing_kind.js';
 import * as m0013 from './migrations/0013_list_date_source.js';
 import * as m0014 from './migrations/0014_market_days.js';
+import * as m0015 from './migrations/0015_drop_bar_pages.js';
 
 const MIGRATIONS: Record<string, { up(db: Kysely<any>, d: Dialect): Promise<void> }> = {
   '0001_core': m0001,
@@ -30,6 +31,7 @@ const MIGRATIONS: Record<string, { up(db: Kysely<any>, d: Dialect): Promise<void
   '0012_listing_kind': m0012,
   '0013_list_date_source': m0013,
   '0014_market_days': m0014,
+  '0015_drop_bar_pages': m0015,
 };
 
 /** The names of the schema migrations, in order. */

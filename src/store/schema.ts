@@ -89,8 +89,6 @@ export interface MinuteBarPackTable { inst: number; date: number; n: number; dat
 /** Precomputed indicator points per instrument, indicator and month (derived/indicator-pages.ts). */
 export interface IndicatorPageTable { inst: number; indicator: string; month: number; data: string }
 
-export interface DailyBarPageTable { inst: number; month: number; data: string }
-
 /** A market's trading day: its `n` day records (store/day-records.ts), derived (derived/market-days.ts). */
 export interface MarketDayTable { market: string; date: number; n: number; data: Buffer }
 
@@ -156,7 +154,6 @@ export interface Database extends FundamentalsDatabase {
   bars_1d_derived: DerivedDailyBarTable;
   bars_1d_packs: DailyBarPackTable;
   bars_1m_packs: MinuteBarPackTable;
-  bars_1d_pages: DailyBarPageTable;
   market_days: MarketDayTable;
   market_breadth: MarketBreadthTable;
   indicator_pages: IndicatorPageTable;

@@ -127,8 +127,8 @@ function cacheKiB(file: string): number {
 /** Opens (creating if needed) a SQLite store. One of the two files that import a driver. */
 export function openSqlite(file: string): Store {
   const raw = new Database(file);
-  // 16 KiB pages (a new file only; an existing one keeps its page size): a month of bar pages
-  // (derived/bar-pages.ts, about 5 KB) then fits in its b-tree page instead of spilling to overflow pages.
+  // 16 KiB pages (a new file only; an existing one keeps its page size): a month of precomputed
+  // indicator pages (derived/indicator-pages.ts, about 5 KB) then fits in its b-tree page instead of spilling to overflow pages.
   raw.pragma('page_size = 16384');
   raw.pragma('journal_mode = WAL');
   raw.pragma('synchronous = NORMAL');

@@ -9,11 +9,11 @@ import { withLimit } from './limit.js';
 import { dailyPackKey, decodeBars, PackSlices } from '../packs.js';
 import type { BarFieldsWriter } from '../../render/json-bytes.js';
 import { PageSlices } from '../../render/page-text.js';
+import { DailyPages, type PageInstrument } from './daily-pages.js';
 
 const DAILY_PACKS = 'select month, n, data from bars_1d_packs where inst = ? and month >= ? and month <= ? order by month limit ';
 const INDICATOR_PAGES = new Map<string, string>();
 const MINUTE_PACKS = 'select date, n, data from bars_1m_packs where inst = ? and date >= ? and date <= ? order by date limit ';
-const DAILY_PAGES = 'select month, data from bars_1d_pages where inst = ? and month >= ? and month <= ? order by month limit ';
 const DAILY_STATES = 'select month, n, data, states from bars_1d_packs where inst = ? and month >= ? and month <= ? order by month limit ';
 
 
@@ -25,7 +25,12 @@ const DAILY_STATES = 'select month, n, data, states from bars_1d_packs where ins
 type Take = (row: unknown[], lo: number, hi: number) => void;
 
 export class MarketDataReader {
-  constructor(private readonly store: Store) {}
+  private readonly pages: DailyPages;
+
+  /** `pageCacheBytes`: the daily pages rendered last kept, in bytes (daily-pages.ts). */
+  constructor(private readonly store: Store, pageCacheBytes = 32 << 20) {
+    this.pages = new DailyPages(pageCacheBytes);
+  }
 
   /** Daily bars with from <= date <= to and date > after, ascending (ts left 0 for the caller). */
   async dailyBars(inst: number, from: number, to: number, after: number | null, limit: number): Promise<Bar[]> {
@@ -35,11 +40,11 @@ export class MarketDataReader {
     return out;
   }
 
-  /** As dailyBars, as the page text of the bars (render/page-text.ts, derived/bar-pages.ts); keys are dates. */
-  async dailyPage(inst: number, from: number, to: number, after: number | null, limit: number): Promise<PageSlices> {
+  /** As dailyBars, as the page text of the bars of instrument `x` (render/page-text.ts, daily-pages.ts); keys are dates. */
+  async dailyPage(inst: number, x: PageInstrument, from: number, to: number, after: number | null, limit: number): Promise<PageSlices> {
     const out = new PageSlices(limit);
-    // Pages are larger than packs: read for 20 bars a month (most hold 19 to 23), then more.
-    await this.daily(DAILY_PAGES, inst, from, to, after, limit, 20, () => out.keys.length, (r, lo, hi) => out.add(r[1] as string, lo, hi));
+    await this.daily(DAILY_PACKS, inst, from, to, after, limit, 15, () => out.keys.length,
+      (r, lo, hi) => out.add(this.pages.page(inst, x, r[0] as number, r[1] as number, r[2] as Uint8Array), lo, hi));
     return out;
   }
 
@@ -52,7 +57,7 @@ export class MarketDataReader {
     let sql = INDICATOR_PAGES.get(id);
     if (sql === undefined) {
       if (!/^[a-z0-9_]+$/.test(id)) throw new RangeError(`indicator id ${JSON.stringify(id)}`);
-      // The id as a literal: the statement keeps the bar pages' three parameters (and is planned once per indicator).
+      // The id as a literal: the statement keeps the packs' three parameters (and is planned once per indicator).
       sql = `select month, data from indicator_pages where inst = ? and indicator = '${id}' and month >= ? and month <= ? order by month limit `;
       INDICATOR_PAGES.set(id, sql);
     }
