@@ -56,7 +56,9 @@ export class RowReader {
     const vals: unknown[] = [];
     let errors: RowError[] | null = null;
     let absent = this.absent;
-    if (this.csv) {
+    if (rec.values) {
+      vals.push(...rec.values);
+    } else if (this.csv) {
       const fields = rec.fields!;
       if (fields.length !== this.width) return { errors: [{ line: rec.line, message: `expected ${this.width} fields as in the header, got ${fields.length}` }] };
       const map = this.map!;

@@ -13,7 +13,15 @@ import { CsvParser } from './csv.js';
 import type { Format } from './registry.js';
 
 /** A CSV record (fields) or an NDJSON record (object), with its line. */
-export interface SourceRecord { line: number; fields?: string[]; object?: Record<string, unknown>; error?: string }
+export interface SourceRecord {
+  line: number; fields?: string[]; object?: Record<string, unknown>; error?: string;
+  /**
+   * The record's column values already parsed (the dataset's columns in order, stored units), from
+   * a binary layout that made them exactly as parsing their text would and within the columns'
+   * bounds: the row's checks and derived columns still apply (ingest/rows.ts).
+   */
+  values?: unknown[];
+}
 
 export interface SourceInfo { size: number; gzip: boolean }
 

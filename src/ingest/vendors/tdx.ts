@@ -24,8 +24,8 @@ import { bar, Bad, dateInt, dec, fileInstrument, lotsToShares, prices, PRICES, v
 export const RECORD = 32;
 
 const cents = (v: number) => formatScaled(v, 2, 2);
-/** A float32 (CNY) rounded half-up to 2 decimals. */
-const f32 = (v: number) => cents(Math.round(v * 100));
+/** A float32 (CNY) rounded half-up to 2 decimals; a NaN or infinity as its name (a field the row then refuses). */
+const f32 = (v: number) => (Number.isFinite(v) ? cents(Math.round(v * 100)) : String(v));
 
 export interface DecodedBar {
   date: string; minute: number | null; open: string; high: string; low: string; close: string; amount: string; volume: number;
@@ -69,8 +69,21 @@ function fiveMinute(state: { date: string; minute: number }, date: string, minut
     + '(5m bars are aggregated from bars_1m on read), load the 1-minute file' : null;
 }
 
+/**
+ * The `.day` record at `o` as bars_1d column values (inst, date, open … close in 1/1000 CNY,
+ * volume in shares, amount in fen), with prices ×`scale` and volume ×`lot`: what parsing
+ * decodeDay's text gives, when that text is a valid bar needing no widening (prices >= 0.001,
+ * open and close within low..high, an amount); null otherwise (the text path then reports it).
+ */
+export function dayValues(b: Buffer, o: number, inst: number, scale: number, lot: number): number[] | null {
+  const open = b.readUInt32LE(o + 4), high = b.readUInt32LE(o + 8), low = b.readUInt32LE(o + 12), close = b.readUInt32LE(o + 16);
+  const amount = Math.round(b.readFloatLE(o + 20) * 100);
+  if (!(low >= 1 && low <= open && open <= high && low <= close && close <= high) || !(amount >= 0 && Number.isSafeInteger(amount))) return null;
+  return [inst, b.readUInt32LE(o), open * scale, high * scale, low * scale, close * scale, b.readUInt32LE(o + 24) * lot, amount];
+}
+
 /** 32-byte records of a binary file, streamed; a trailing partial record is an error. */
-async function* records(input: VendorInput, decode: (b: Buffer, o: number) => DecodedBar): AsyncGenerator<[number, DecodedBar][] | SourceRecord> {
+async function* records<T>(input: VendorInput, decode: (b: Buffer, o: number) => T): AsyncGenerator<[number, T][] | SourceRecord> {
   let rest: Buffer = Buffer.alloc(0);
   let n = 0;
   const file = createReadStream(input.path, { highWaterMark: 1 << 20 });
@@ -79,7 +92,7 @@ async function* records(input: VendorInput, decode: (b: Buffer, o: number) => De
       input.onBytes(file.bytesRead);
       const b = rest.length ? Buffer.concat([rest, chunk]) : chunk;
       const whole = b.length - (b.length % RECORD);
-      const out: [number, DecodedBar][] = [];
+      const out: [number, T][] = [];
       for (let o = 0; o < whole; o += RECORD) out.push([++n, decode(b, o)]);
       rest = b.subarray(whole);
       if (out.length) yield out;
@@ -102,13 +115,19 @@ export const tdxDay: Layout = {
     const opened = EXCHANGES.find((m) => m.id === market)?.opened ?? 0;
     const before = `bars before the ${id.slice(7)} market opened on ${formatDate(opened)}${id.endsWith('.BJ') ? ' (NEEQ trading)' : ''}`;
     const decode = fund ? (b: Buffer, o: number) => decodeDay(b, o, 3) : decodeDay;
-    for await (const batch of records(input, decode)) {
+    // Stored prices are 1/1000 CNY: a stock's or index's fen ×10, a fund's thousandths as they are.
+    const inst = input.ctx.inst(id, ['equity', 'index', 'fund']);
+    const [scale, lot] = [fund ? 1 : 10, index ? 100 : 1];
+    for await (const batch of records(input, (b, o) => [b, o] as const)) {
       if (!Array.isArray(batch)) { yield [batch]; continue; }
       const out: SourceRecord[] = [];
-      for (const [n, r] of batch) {
-        const day = dateInt(r.date);
+      for (const [n, [b, o]] of batch) {
+        const day = b.readUInt32LE(o);
         if (day < opened) { input.report.skip(before); continue; }
         if (input.skipClosedDays && !input.ctx.isTradingDay(market, day)) { input.report.skip(`bars on days the ${market} market was closed`); continue; }
+        const values = inst === undefined ? null : dayValues(b, o, inst, scale, lot);
+        if (values) { out.push({ line: n, values }); continue; }
+        const r = decode(b, o);
         const volume = String(index ? r.volume * 100 : r.volume);
         out.push({ line: n, object: r.ordered
           ? { instrument_id: id, trade_date: r.date, open: r.open, high: r.high, low: r.low, close: r.close, volume, amount: r.amount }

@@ -137,6 +137,15 @@ export function openSqlite(file: string): Store {
   const health = new StoreHealth();
   const db = new Kysely<Schema>({ dialect: new SqliteDialect({ database: cachingPrepares(raw, health) }) });
   const statements = new Map<string, Database.Statement>();
+  // The statements of writers (bulk sessions), kept: a derivation's batch statements repeat
+  // thousands of times in a large load, and preparing one costs more than running it.
+  const bulk = new LRUCache<string, Database.Statement>({ max: 256 });
+  const bulkStatement = (sql: string, rows: boolean) => {
+    const key = rows ? '\0raw' + sql : sql;
+    let stmt = bulk.get(key);
+    if (!stmt) { stmt = raw.prepare(sql); if (rows) stmt.raw(true); bulk.set(key, stmt); }
+    return stmt;
+  };
   return {
     dialect: 'sqlite',
     async select<T>(sql: string, params: unknown[]) {
@@ -170,13 +179,13 @@ export function openSqlite(file: string): Store {
       const upserts = new Map<string, Upsert>();
       const session: BulkSession = {
         async query<T>(sql: string, params: unknown[] = []) {
-          const stmt = raw.prepare(sql);
+          const stmt = bulkStatement(sql, false);
           if (stmt.reader) return stmt.all(...params) as T[];
           stmt.run(...params);
           return [];
         },
         async queryRows(sql: string, params: unknown[] = []) {
-          return raw.prepare(sql).raw(true).all(...params) as unknown[][];
+          return bulkStatement(sql, true).all(...params) as unknown[][];
         },
         async upsert(t, rows) {
           const id = `${t.table}(${t.columns.join(',')})`;
