@@ -19,7 +19,7 @@ import { formatScaled } from '../../lib/decimal.js';
 import { IngestIOError, type SourceRecord } from '../source.js';
 import { EXCHANGES } from '../../market/markets.js';
 import { formatDate } from '../../lib/time.js';
-import { bar, Bad, dateInt, dec, fileInstrument, lotsToShares, prices, PRICES, vendorCsv, type Layout, type VendorInput } from './vendor.js';
+import { bar, Bad, dec, fileInstrument, lotsToShares, prices, PRICES, vendorCsv, type Layout, type VendorInput } from './vendor.js';
 
 export const RECORD = 32;
 
