@@ -96,7 +96,7 @@ describe('mds output', () => {
     // A pack's states corrupted, and the states' version changed behind the store's back.
     const raw = connect(url);
     await raw.bulkTransaction(async (s) => {
-      await s.query("update bars_1d_packs set states = '{}' where inst = 1 and month = 202502");
+      await s.query("update bars_1d_packs set states = '{}' where inst = 1 and month = 202501");
       await s.query("update meta set value = '1' where key = 'indicator_states'");
     });
     await raw.close();
@@ -104,7 +104,7 @@ describe('mds output', () => {
     expect([bad.code, bad.stderr, bad.stdout]).toEqual([1, '', [
       ...lines(`stored version 1, code version ${INDICATOR_STATES.version()}`, 11),
       `problem: indicator_states: stored version 1, code version ${INDICATOR_STATES.version()} (mds migrate rebuilds it)`,
-      'problem: bars_1d_packs 1/202502: indicator states differ from folding the packs',
+      'problem: bars_1d_packs 1/202501: indicator states differ from folding the packs',
       '2 problems', ''].join('\n')]);
   });
 

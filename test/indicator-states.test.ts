@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { harness, STORES, type Harness } from './helpers.js';
 import { migrate } from '../src/derived/open.js';
 import { checkBarPacks } from '../src/derived/bar-packs.js';
-import { INDICATOR_STATES, RECURSIVE, stateOf } from '../src/derived/indicator-states.js';
+import { INDICATOR_STATES, quarterStart, RECURSIVE, stateOf } from '../src/derived/indicator-states.js';
 import { MarketDataReader } from '../src/store/readers/market-data.js';
 import { readBars } from '../src/query/bars.js';
 import { INDICATORS, seriesFromBars, type IndicatorId } from '../src/indicators/registry.js';
@@ -43,22 +43,22 @@ for (const store of STORES) {
       return maxHead;
     };
 
-    it('resume each recursive indicator with the values of the fold from the first bar, reading only the page\'s month before it', async () => {
+    it('resume each recursive indicator with the values of the fold from the first bar, reading only the page\'s quarter before it', async () => {
       const insts = await h.store.db.selectFrom('instruments').select(['inst', 'id', 'kind']).where('kind', 'in', ['equity', 'index'])
         .orderBy('inst').execute();
       for (const [n, inst] of [insts[0], insts[3], insts.find((i) => i.kind === 'index')!].entries()) {
         const head = await compare(inst, [...RECURSIVE, 'ma', 'dmi', 'boll'], 11 + n);
-        // A month holds at most 23 trading days: the head of a recursive page lies within the
-        // page's month; a page of finite lookback reads its lookback and at most a few months more.
-        expect(head.recursive, inst.id).toBeLessThan(23);
+        // A quarter holds at most 66 trading days: the head of a recursive page lies within the
+        // page's quarter; a page of finite lookback reads its lookback and at most a few months more.
+        expect(head.recursive, inst.id).toBeLessThan(66);
         expect(head.finite, inst.id).toBeLessThanOrEqual(23 * 5);
       }
       expect(RECURSIVE).toEqual(['ema', 'macd', 'kdj', 'rsi', 'obv']);
     });
 
     it('give each indicator\'s state as parsing the whole column does (stateOf)', async () => {
-      const rows = await h.store.selectRows('select states from bars_1d_packs where states is not null order by inst, month limit 400', []);
-      expect(rows.length).toBe(400);
+      const rows = await h.store.selectRows('select states from bars_1d_packs where states is not null order by inst, month limit 250', []);
+      expect(rows.length).toBe(250);
       for (const [states] of rows as [string][]) {
         for (const id of RECURSIVE) expect(stateOf(states, id), id).toEqual(JSON.parse(states)[id]);
       }
@@ -74,9 +74,12 @@ for (const store of STORES) {
         .where('list_date', '<', 20240101).where('delist_date', 'is', null).orderBy('inst', 'desc').executeTakeFirstOrThrow();
       const month = await h.store.db.selectFrom('bars_1d').select('date').where('inst', '=', eq.inst).orderBy('date')
         .offset(60).limit(1).executeTakeFirstOrThrow().then((r) => Math.floor(r.date / 100));
-      const states = () => h.store.selectRows('select month, states from bars_1d_packs where inst = ? and month > ? order by month', [eq.inst, month]);
+      // The packs after it that keep states (the first of each quarter).
+      const states = () => h.store.selectRows('select month, states from bars_1d_packs where inst = ? and month > ? and states is not null order by month', [eq.inst, month]);
       const before = await states();
-      expect(before.length).toBeGreaterThan(3);
+      expect(before.length).toBeGreaterThan(1);
+      const all = await h.store.selectRows('select month from bars_1d_packs where inst = ? order by month', [eq.inst]);
+      expect(before.map((r) => r[0])).toEqual(all.map((r) => Number(r[0])).filter((m, i, a) => m > month && (i === 0 || quarterStart(m) !== quarterStart(a[i - 1]))));
       // Every close of one month moved to its low (or high).
       const rows = await h.store.db.selectFrom('bars_1d').selectAll().where('inst', '=', eq.inst)
         .where('date', '>=', month * 100).where('date', '<=', month * 100 + 31).execute();
@@ -90,15 +93,32 @@ for (const store of STORES) {
       await compare(eq, ['macd', 'kdj'], 3);
     });
 
+    it('move to the new first pack of a quarter when bars are written before the old one', async () => {
+      // An instrument whose first pack is not its quarter's first month, and a bar written a month before it.
+      const firsts = await h.store.selectRows('select inst, min(month) from bars_1d_packs group by inst', []) as [number, number][];
+      const [inst, first] = firsts.map(([i, m]) => [Number(i), Number(m)]).find(([, m]) => quarterStart(m) !== m)!;
+      const [bar] = await h.store.db.selectFrom('bars_1d').selectAll().where('inst', '=', inst).orderBy('date').limit(1).execute();
+      const date = (first - 1) * 100 + 15;
+      await h.store.bulkTransaction((s) => s.upsert({ table: 'bars_1d', columns: BAR_COLUMNS, key: ['inst', 'date'] },
+        [[inst, date, bar.open, bar.high, bar.low, bar.close, bar.volume, bar.amount]]));
+      const kept = await h.store.selectRows('select month, states is not null from bars_1d_packs where inst = ? and month <= ? order by month', [inst, first]);
+      expect(kept.map((r) => [Number(r[0]), Number(r[1])])).toEqual([[first - 1, 1], [first, 0]]);
+      expect((await checkBarPacks(h.store)).problems).toEqual([]);
+    });
+
     it('are folded again when their stored version is stale, and a wrong or missing row is reported until then', async () => {
-      const [inst, month, states] = (await h.store.selectRows('select inst, month, states from bars_1d_packs where month > 202503 order by inst, month limit 1', []))[0] as [number, number, string];
-      const [last] = await h.store.selectRows('select inst, month from bars_1d_packs order by inst desc, month desc limit 1', []);
+      const [inst, month, states] = (await h.store.selectRows('select inst, month, states from bars_1d_packs where month > 202503 and states is not null order by inst, month limit 1', []))[0] as [number, number, string];
+      const [last] = await h.store.selectRows('select inst, month from bars_1d_packs where states is not null order by inst desc, month desc limit 1', []);
+      const [none] = await h.store.selectRows('select inst, month from bars_1d_packs where states is null order by inst, month limit 1', []);
       const wrong = JSON.stringify({ ...JSON.parse(states), macd: { e12: 1, e26: 2, dea: 3 } });
       await h.store.bulkTransaction(async (s) => {
         await s.query('update bars_1d_packs set states = ? where inst = ? and month = ?', [wrong, inst, month]);
         await s.query('update bars_1d_packs set states = null where inst = ? and month = ?', last);
+        await s.query('update bars_1d_packs set states = ? where inst = ? and month = ?', [states, ...none]);
       });
-      const problems = [`bars_1d_packs ${inst}/${month}: indicator states differ from folding the packs`, `bars_1d_packs ${last[0]}/${last[1]}: no indicator states`];
+      const problems = [`bars_1d_packs ${none[0]}/${none[1]}: indicator states in a pack that keeps none (its quarter's first is another)`,
+        `bars_1d_packs ${inst}/${month}: indicator states differ from folding the packs`, `bars_1d_packs ${last[0]}/${last[1]}: no indicator states`]
+        .sort((a, b) => Number(a.split(' ')[1].split('/')[0]) - Number(b.split(' ')[1].split('/')[0]) || Number(a.split('/')[1].split(':')[0]) - Number(b.split('/')[1].split(':')[0]));
       expect((await checkBarPacks(h.store)).problems).toEqual(problems);
       await migrate(h.store);
       expect((await checkBarPacks(h.store)).problems).toEqual(problems);

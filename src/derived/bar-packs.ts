@@ -263,6 +263,10 @@ export function withBarPacks(store: Store, limits: PendingLimits = PENDING): Sto
           query: <R>(sql: string, params?: unknown[]) => s.query<R>(sql, params),
           queryRows: (sql, params) => s.queryRows(sql, params),
           lockPacks: () => s.lockPacks(),
+          async settle() {
+            await pending.flush(s);
+            await remakes.run(s);
+          },
           async upsert(target, rows) {
             // A write that cannot be packed fails before it writes anything.
             Pending.layout(target.table, target.columns);

@@ -7,11 +7,14 @@
  * and the page (the same packs as a page of bars). Values are exact: a resumed fold equals the
  * fold from the first bar (states are plain numbers, and JSON gives doubles back unchanged).
  *
- * The states are the pack's own `states` column (so an indicator page reads one range of packs
- * and nothing else), the JSON object `{ [indicator id]: state }`. The pack merges keep them in step: a write to an instrument's
- * month changes the states of every later month, so its states are folded again from the
- * state stored at or before the earliest month written (`writeStates`, in the merge's
- * transaction). States are code's output (the streams' arithmetic and state shapes), so they
+ * The states are the `states` column of an instrument's first pack of each quarter (`keepsStates`;
+ * null in its other packs), the JSON object `{ [indicator id]: state }`: an indicator page reads
+ * one range of packs, from the first month of the quarter of its first bar, and nothing else
+ * (at most two months more than its own), and the states take a third of the space and of the
+ * ingest's time they took in every pack (25 bytes a bar). The pack merges keep them in step: a
+ * write to an instrument's month changes the states of every later month, so its states are
+ * folded again from the state stored at or before the earliest month written (`writeStates`,
+ * in the merge's transaction). States are code's output (the streams' arithmetic and state shapes), so they
  * carry a version (`INDICATOR_STATES`, a derivation of registry.ts): the hash of the states
  * folded over the fixture (fixture.ts), so that a change of a stream's `step` or state makes
  * migration fold every instrument again.
@@ -50,6 +53,15 @@ export function stateOf(states: string, id: IndicatorId): unknown {
   return (JSON.parse(states) as States)[id];
 }
 
+/** The quarter of month `m` (YYYYMM), as a number that grows by one a quarter. */
+const quarter = (m: number) => Math.floor(m / 100) * 4 + Math.floor(((m % 100) - 1) / 3);
+
+/** The first month (YYYYMM) of the quarter holding month `m`. quarterStart(202405) -> 202404. */
+export const quarterStart = (m: number) => m - (((m % 100) - 1) % 3);
+
+/** Whether pack `month` keeps states: an instrument's first pack of its quarter (`previous`: the pack before it, or null). */
+export const keepsStates = (month: number, previous: number | null) => previous === null || quarter(month) !== quarter(previous);
+
 /** The states before a first bar. */
 const initial = (): States => Object.fromEntries(STREAMS.map(([id, s]) => [id, s.initState()]));
 
@@ -65,10 +77,10 @@ export function foldPack(states: States, data: Uint8Array, n: number): States {
   return out;
 }
 
-/** Sets the states of packs (rows `[inst, month, json]`). */
+/** Sets the states of packs (rows `[inst, month, json or null]`). */
 async function setStates(s: BulkSession, rows: unknown[][]): Promise<void> {
   if (rows.length === 0) return;
-  const values = rows.map(() => '(cast(? as integer), cast(? as integer), ?)').join(', ');
+  const values = rows.map(() => '(cast(? as integer), cast(? as integer), cast(? as text))').join(', ');
   await s.query(`with v (inst, month, states) as (values ${values}) update ${PACKS} set states = v.states from v`
     + ` where ${PACKS}.inst = v.inst and ${PACKS}.month = v.month`, rows.flat());
 }
@@ -90,24 +102,32 @@ export async function writeStates(s: BulkSession, packs: string, rows: unknown[]
       + ' order by month desc limit 1', [inst, month]);
     const from = start ? Number(start[0]) : -1;
     let states: States = start ? JSON.parse(String(start[1])) : initial();
-    for (const [m, n, data] of await s.queryRows(`select month, n, data from ${PACKS} where inst = ? and month >= ? order by month`, [inst, from])) {
-      if (Number(m) !== from) out.push([inst, m, JSON.stringify(states)]);
+    let previous: number | null = null;
+    for (const [m, n, data, kept] of await s.queryRows(`select month, n, data, states is not null from ${PACKS} where inst = ? and month >= ? order by month`, [inst, from])) {
+      const month = Number(m);
+      // Packs that keep none are written only when they held some (a pack written before them took their place).
+      if (month !== from) {
+        if (keepsStates(month, previous)) out.push([inst, month, JSON.stringify(states)]);
+        else if (kept && Number(kept)) out.push([inst, month, null]);
+      }
       states = foldPack(states, data as Uint8Array, Number(n));
+      previous = month;
       if (out.length >= WRITE_ROWS) { await setStates(s, out); out = []; }
     }
   }
   await setStates(s, out);
 }
 
-/** Every state row `[inst, month, json]` the packs give, in key order, a batch of packs at a time. */
-async function* foldAll(s: BulkSession): AsyncGenerator<[number, number, string][]> {
-  let inst = -1, states = initial();
+/** Every pack `[inst, month, json or null]` as the packs give it (keepsStates), in key order, a batch of packs at a time. */
+async function* foldAll(s: BulkSession): AsyncGenerator<[number, number, string | null][]> {
+  let inst = -1, states = initial(), previous: number | null = null;
   for await (const rows of packBatches(s)) {
-    const out: [number, number, string][] = [];
+    const out: [number, number, string | null][] = [];
     for (const [i, month, n, data] of rows as [number, number, number, Uint8Array][]) {
-      if (i !== inst) { inst = i; states = initial(); }
-      out.push([i, month, JSON.stringify(states)]);
+      if (i !== inst) { inst = i; states = initial(); previous = null; }
+      out.push([i, month, keepsStates(month, previous) ? JSON.stringify(states) : null]);
       states = foldPack(states, data, n);
+      previous = month;
     }
     yield out;
   }
@@ -118,7 +138,8 @@ async function rebuildStates(s: BulkSession): Promise<number> {
   await s.query(`update ${PACKS} set states = null`);
   let packs = 0;
   for await (const rows of foldAll(s)) {
-    for (let i = 0; i < rows.length; i += WRITE_ROWS) await setStates(s, rows.slice(i, i + WRITE_ROWS));
+    const kept = rows.filter((r) => r[2] !== null);
+    for (let i = 0; i < kept.length; i += WRITE_ROWS) await setStates(s, kept.slice(i, i + WRITE_ROWS));
     packs += rows.length;
   }
   return packs;
@@ -126,14 +147,16 @@ async function rebuildStates(s: BulkSession): Promise<number> {
 
 /**
  * The states of the fixture's instruments before each of their packs, as `fold` folds them,
- * one JSON a line: what versions the states.
+ * one JSON a line (`-` for a pack that keeps none): what versions the states.
  */
 export function indicatorStatesOutput(fold: typeof foldPack = foldPack): string {
   return FIXTURE.flatMap((f) => {
     let states = initial();
-    return f.packs.map(([, n, data]) => {
-      const json = JSON.stringify(states);
+    let previous: number | null = null;
+    return f.packs.map(([month, n, data]) => {
+      const json = keepsStates(month, previous) ? JSON.stringify(states) : '-';
       states = fold(states, data, n);
+      previous = month;
       return json;
     }).concat(JSON.stringify(states));
   }).join('\n');
@@ -146,9 +169,9 @@ export const INDICATOR_STATES = versionedInMeta({
 });
 
 /**
- * Checks, in session `s`, that every daily pack holds states, equal to folding the packs now;
- * reports each problem through `problem` and returns the packs whose states are right
- * (checkBarPacks calls it).
+ * Checks, in session `s`, that every daily pack that keeps states (keepsStates) holds them, equal
+ * to folding the packs now, and no other pack holds any; reports each problem through `problem`
+ * and returns the packs that are right (checkBarPacks calls it).
  */
 export async function checkStates(s: BulkSession, problem: (p: string) => void): Promise<number> {
   let right = 0;
@@ -156,7 +179,10 @@ export async function checkStates(s: BulkSession, problem: (p: string) => void):
     const stored = await storedInRange(s, PACKS, 'states', rows);
     for (const [inst, month, json] of rows) {
       const got = stored.get(`${inst}/${month}`);
-      if (got === null || got === undefined) problem(`${PACKS} ${inst}/${month}: no indicator states`);
+      if (json === null) {
+        if (got === null || got === undefined) right++;
+        else problem(`${PACKS} ${inst}/${month}: indicator states in a pack that keeps none (its quarter's first is another)`);
+      } else if (got === null || got === undefined) problem(`${PACKS} ${inst}/${month}: no indicator states`);
       else if (got !== json) problem(`${PACKS} ${inst}/${month}: indicator states differ from folding the packs`);
       else right++;
     }

@@ -14,6 +14,8 @@ import type { Bar, BoardId, MarketId } from '../market/types.js';
 import type { BulkSession } from '../store/types.js';
 import { decodedAmount } from '../store/schema.js';
 import type { IngestContext } from './context.js';
+import { MARKET_DAYS } from '../derived/market-days.js';
+import { DAY_FLAGS, decodeDay } from '../store/day-records.js';
 
 /**
  * A run of daily bars loaded from consecutive lines of one file in ascending date order: kept as
@@ -49,10 +51,41 @@ export class LimitCheck {
     per.push({ file, line, lastLine: line, lo: date, hi: date, count: 1 });
   }
 
+  /**
+   * The instruments with a loaded bar that the markets' days (derived/market-days.ts, made by the
+   * same rules) hold outside its limits, or null when the stored days are not current (then every
+   * instrument is checked). Reading a day of the market is cheaper than an equity's limits.
+   */
+  private async candidates(s: BulkSession): Promise<Set<number> | null> {
+    if (!s.settle || this.loaded.size === 0) return null;
+    await s.settle();
+    if (await MARKET_DAYS.stored(s) !== MARKET_DAYS.version()) return null;
+    const span = new Map<number, [number, number]>();
+    let lo = Infinity, hi = -Infinity;
+    for (const [inst, per] of this.loaded) {
+      const a = Math.min(...per.map((l) => l.lo)), b = Math.max(...per.map((l) => l.hi));
+      span.set(inst, [a, b]);
+      lo = Math.min(lo, a); hi = Math.max(hi, b);
+    }
+    const out = new Set<number>();
+    for (const [date, stored] of await s.queryRows('select date, data from market_days where date >= ? and date <= ?', [lo, hi]) as [number, Uint8Array][]) {
+      const day = decodeDay(stored);
+      for (let i = 0; i < day.n; i++) {
+        if (!day.has(i, DAY_FLAGS.equity) || !day.has(i, DAY_FLAGS.bar) || day.ups[i] < 0) continue;
+        if (day.high[i] <= day.ups[i] && day.low[i] >= day.downs[i]) continue;
+        const inst = day.inst[i], sp = span.get(inst);
+        if (sp && Number(date) >= sp[0] && Number(date) <= sp[1]) out.add(inst);
+      }
+    }
+    return out;
+  }
+
   /** The warnings, one per loaded bar outside its limits, in file order per instrument. */
   async warnings(s: BulkSession, ctx: IngestContext): Promise<string[]> {
     const out: string[] = [];
+    const candidates = await this.candidates(s);
     for (const [inst, per] of this.loaded) {
+      if (candidates && !candidates.has(inst)) continue;
       const [eq] = await s.query<{ id: string; board: string | null; market: string; list_date: number | null; listing_kind: string | null }>(
         "select id, board, market, list_date, listing_kind from instruments where inst = ? and kind = 'equity'", [inst]);
       if (!eq || eq.board === null) continue;

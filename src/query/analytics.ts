@@ -10,7 +10,7 @@ import { runStream } from '../indicators/types.js';
 import { readBars } from './bars.js';
 import { closeDateRange, closeEpoch, TRADING_MINUTES } from '../market/sessions.js';
 import { epochToMarketDate, marketEpoch } from '../lib/time.js';
-import { stateOf } from '../derived/indicator-states.js';
+import { quarterStart, stateOf } from '../derived/indicator-states.js';
 import { dailyPackKey, dailyPackStart } from '../store/packs.js';
 
 /**
@@ -130,7 +130,7 @@ export class Analytics {
       if (!ind.stream) return this.windowPage(inst, interval, adj, ind, lo, to, limit);
       if (interval === '1d' && adj.identity) {
         const { from, to: last } = closeDateRange(lo, to);
-        const r = await this.reader.dailyWithStates(inst.inst, from, last, limit);
+        const r = await this.reader.dailyWithStates(inst.inst, dailyPackStart(quarterStart(dailyPackKey(from))), from, last, limit);
         if (r.states !== null) {
           // The head (the month's bars before the page) only moves the state on.
           const values: Values[] = [];

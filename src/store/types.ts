@@ -33,6 +33,12 @@ export interface BulkSession {
    * write lock up front.
    */
   lockPacks(): Promise<void>;
+  /**
+   * Makes now what the writes so far derive (pack merges, the days made again after them), as
+   * the end of the transaction would: for a step that reads them before the commit (ingest's
+   * price-limit check). Only a session of derived/open.ts's store has it.
+   */
+  settle?(): Promise<void>;
 }
 
 /**

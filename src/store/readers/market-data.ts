@@ -66,20 +66,18 @@ export class MarketDataReader {
   }
 
   /**
-   * For a page of an indicator of unadjusted daily bars (indicator-states.ts): the states stored
-   * with the first pack from the month of `from` on, that pack's bars before `from` (the head:
-   * the states are those before its first bar), and then the bars with from <= date <= to, at
-   * most `limit` (ts left 0 for the caller). `states` is null when no pack was found or it holds
-   * none.
+   * For a page of an indicator of unadjusted daily bars (derived/indicator-states.ts): the states
+   * stored with the first pack from `statesFrom` on (the first month of the quarter of `from`,
+   * whose first pack keeps them), the bars of the packs read before `from` (the head: the states
+   * are those before its first bar), and then the bars with from <= date <= to, at most `limit`
+   * (ts left 0 for the caller). `states` is null when no pack was found or it holds none.
    */
-  async dailyWithStates(inst: number, from: number, to: number, limit: number): Promise<{ states: string | null; head: Bar[]; bars: Bar[] }> {
+  async dailyWithStates(inst: number, statesFrom: number, from: number, to: number, limit: number): Promise<{ states: string | null; head: Bar[]; bars: Bar[] }> {
     const head: Bar[] = [], bars: Bar[] = [];
     let states: string | null | undefined;
-    await this.daily(DAILY_STATES, inst, from, to, null, limit, 20, () => bars.length, (r) => {
-      if (states === undefined) {
-        states = r[3] === null ? null : String(r[3]);
-        decodeBars(head, r[2] as Uint8Array, r[1] as number, null, 0, from - 1, Infinity);
-      }
+    await this.daily(DAILY_STATES, inst, statesFrom, to, null, limit, 20, () => bars.length, (r) => {
+      if (states === undefined) states = r[3] === null ? null : String(r[3]);
+      if (bars.length === 0) decodeBars(head, r[2] as Uint8Array, r[1] as number, null, 0, from - 1, Infinity);
       decodeBars(bars, r[2] as Uint8Array, r[1] as number, null, from, to, limit);
     });
     return { states: states ?? null, head, bars };
