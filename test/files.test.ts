@@ -1,7 +1,7 @@
-import { writeFileSync } from 'node:fs';
+import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { get, harness, STORES, TINY_DEMO, walk, type Harness } from './helpers.js';
+import { asField, get, harness, parseCsv, STORES, walk, type Harness } from './helpers.js';
 import { tmp } from './ingest-helpers.js';
 import { ingest } from '../src/ingest/load.js';
 import { dataset } from '../src/ingest/registry.js';
@@ -15,23 +15,6 @@ function allShapes(): [string, FileShape][] {
   return Object.entries(FILE_SHAPES).flatMap(([op, shape]) => INTERVAL_IDS.flatMap((interval) => INDICATOR_IDS.map((indicator) =>
     [op, shape({ params: { indicator }, query: { interval } })] as [string, FileShape])));
 }
-
-/** Parses a CSV body of our files (fields quoted only where they hold a comma, quote or line break). */
-function parseCsv(text: string): string[][] {
-  const rows: string[][] = [];
-  let row: string[] = [], f = '', q = false;
-  for (let i = 0; i < text.length; i++) {
-    const c = text[i];
-    if (q) {
-      if (c === '"' && text[i + 1] === '"') { f += '"'; i++; } else if (c === '"') q = false; else f += c;
-    } else if (c === '"') q = true;
-    else if (c === ',') { row.push(f); f = ''; } else if (c === '\n') { row.push(f); rows.push(row); row = []; f = ''; } else f += c;
-  }
-  return rows;
-}
-
-/** A JSON value as its CSV field. */
-const asField = (v: unknown) => (v === null || v === undefined ? '' : String(v));
 
 describe('collection files: the columns', () => {
   it('are the ingest dataset\'s columns, in its order, for every collection of a dataset', () => {
@@ -53,46 +36,21 @@ describe('collection files: the columns', () => {
   });
 });
 
-describe('collection files: the OpenAPI document', () => {
-  let h: Harness;
-  let doc: any;
-  beforeAll(async () => {
-    h = await harness(':memory:', TINY_DEMO);
-    doc = (await get(h, '/openapi.json', {})).body;
-  });
-  afterAll(async () => { await h?.close(); });
-
-  it('gives every collection operation CSV and NDJSON examples in its columns, NDJSON typed as ingest reads it', () => {
-    let checked = 0;
-    for (const item of Object.values<any>(doc.paths)) {
-      for (const op of Object.values<any>(item)) {
-        const paged = (op.parameters ?? []).some((p: any) => p.name === 'page[after]');
-        const content = op.responses['200'].content;
-        if (!paged) {
-          expect(content['text/csv'], op.operationId).toBeUndefined();
-          continue;
-        }
-        expect(FILE_SHAPES[op.operationId], op.operationId).toBeDefined();
-        expect(op.responses['200'].headers.Link, op.operationId).toBeDefined();
-        const csv = parseCsv(content['text/csv'].example);
-        const nd = content['application/x-ndjson'].example.split('\n').filter(Boolean).map((l: string) => JSON.parse(l));
-        const data = content['application/json'].example.data;
-        expect(data.length, op.operationId).toBeGreaterThan(0);
-        expect(csv.length, op.operationId).toBe(data.length + 1);
-        expect(nd.map((o: object) => Object.values(o).map(asField)), op.operationId).toEqual(csv.slice(1));
-        expect(nd.map((o: object) => Object.keys(o)), op.operationId).toEqual(nd.map(() => csv[0]));
-        const params = Object.fromEntries((op.parameters ?? []).map((p: any) => [p.name, p.example]));
-        const shape = FILE_SHAPES[op.operationId]({ params, query: params });
-        if (shape.dataset) {
-          const cols = dataset(shape.dataset)!.columns;
-          for (const o of nd) {
-            for (const c of cols) if (o[c.name] !== null) expect(typeof o[c.name], `${op.operationId} ${c.name}`).toBe(c.json);
-          }
-        }
-        checked++;
-      }
+describe('collection files: docs/api.md', () => {
+  it('names the file of every collection operation as the server writes it', () => {
+    const text = readFileSync(new URL('../docs/api.md', import.meta.url), 'utf8');
+    const section = text.slice(text.indexOf('## Files: CSV and NDJSON by Accept'), text.indexOf('## Quotes and trades'));
+    const named = new Map<string, string>();
+    for (const line of section.split('\n').filter((l) => /^\| list/.test(l))) {
+      const [ops, file] = line.split('|').slice(1, 3);
+      for (const op of ops.split(',').map((o) => o.trim())) named.set(op, file);
     }
-    expect(checked).toBe(Object.keys(FILE_SHAPES).length);
+    expect([...named.keys()].sort()).toEqual(Object.keys(FILE_SHAPES).sort());
+    for (const [op, shape] of allShapes()) {
+      const file = named.get(op)!;
+      if (shape.dataset === null) expect(file, op).toContain('the record\'s fields');
+      else expect(file, op).toContain(`\`${shape.dataset}\``);
+    }
   });
 });
 
