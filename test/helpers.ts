@@ -131,3 +131,20 @@ export async function expectPointDatesOfBars(h: Harness, bars: string, points: s
   expect(p.map((x) => x.trade_date), points).toEqual(b.map((x) => x.trade_date));
   return p.length;
 }
+
+/** Parses a CSV body of our files (fields quoted only where they hold a comma, quote or line break). */
+export function parseCsv(text: string): string[][] {
+  const rows: string[][] = [];
+  let row: string[] = [], f = '', q = false;
+  for (let i = 0; i < text.length; i++) {
+    const c = text[i];
+    if (q) {
+      if (c === '"' && text[i + 1] === '"') { f += '"'; i++; } else if (c === '"') q = false; else f += c;
+    } else if (c === '"') q = true;
+    else if (c === ',') { row.push(f); f = ''; } else if (c === '\n') { row.push(f); rows.push(row); row = []; f = ''; } else f += c;
+  }
+  return rows;
+}
+
+/** A JSON value as its CSV field. */
+export const asField = (v: unknown) => (v === null || v === undefined ? '' : String(v));

@@ -1,7 +1,9 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { compileErrors, validate } from '@readme/openapi-parser';
 import { readFileSync, existsSync } from 'node:fs';
-import { get, harness, TINY_DEMO, type Harness } from './helpers.js';
+import { asField, get, harness, parseCsv, TINY_DEMO, type Harness } from './helpers.js';
+import { FILE_SHAPES } from '../src/http/file-shapes.js';
+import { dataset } from '../src/ingest/registry.js';
 import { ERROR_CODES } from '../src/lib/errors.js';
 import { INTERNAL_ERROR } from '../src/http/plugins/errors.js';
 import { CLIENT_ERRORS } from '../src/http/plugins/http-edge.js';
@@ -28,6 +30,39 @@ describe('OpenAPI document', () => {
     doc = (await get(h, '/openapi.json', {})).body;
   });
   afterAll(async () => { await h?.close(); });
+
+  it('gives every collection operation CSV and NDJSON examples in its columns, NDJSON typed as ingest reads it', () => {
+    let checked = 0;
+    for (const item of Object.values<any>(doc.paths)) {
+      for (const op of Object.values<any>(item)) {
+        const paged = (op.parameters ?? []).some((p: any) => p.name === 'page[after]');
+        const content = op.responses['200'].content;
+        if (!paged) {
+          expect(content['text/csv'], op.operationId).toBeUndefined();
+          continue;
+        }
+        expect(FILE_SHAPES[op.operationId], op.operationId).toBeDefined();
+        expect(op.responses['200'].headers.Link, op.operationId).toBeDefined();
+        const csv = parseCsv(content['text/csv'].example);
+        const nd = content['application/x-ndjson'].example.split('\n').filter(Boolean).map((l: string) => JSON.parse(l));
+        const data = content['application/json'].example.data;
+        expect(data.length, op.operationId).toBeGreaterThan(0);
+        expect(csv.length, op.operationId).toBe(data.length + 1);
+        expect(nd.map((o: object) => Object.values(o).map(asField)), op.operationId).toEqual(csv.slice(1));
+        expect(nd.map((o: object) => Object.keys(o)), op.operationId).toEqual(nd.map(() => csv[0]));
+        const params = Object.fromEntries((op.parameters ?? []).map((p: any) => [p.name, p.example]));
+        const shape = FILE_SHAPES[op.operationId]({ params, query: params });
+        if (shape.dataset) {
+          const cols = dataset(shape.dataset)!.columns;
+          for (const o of nd) {
+            for (const c of cols) if (o[c.name] !== null) expect(typeof o[c.name], `${op.operationId} ${c.name}`).toBe(c.json);
+          }
+        }
+        checked++;
+      }
+    }
+    expect(checked).toBe(Object.keys(FILE_SHAPES).length);
+  });
 
   it('is a valid OpenAPI 3.1 document with the ApiKeyAuth scheme', async () => {
     expect(doc.openapi).toBe('3.1.0');

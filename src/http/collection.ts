@@ -3,7 +3,9 @@ import type { TSchema } from '@sinclair/typebox';
 import type { CursorCodec, KeyPart } from './cursor.js';
 import type { JsonBytes, Renderer } from '../render/json-bytes.js';
 import type { PageRequest } from '../store/readers/page.js';
-import { rowPage, type PagePlan } from '../query/plan.js';
+import { rowPage, type FetchedPage, type PagePlan } from '../query/plan.js';
+import { FILE_TYPES, fileFormat, fileText, type FileFormat, type FileShape } from './file-format.js';
+import { fileShape } from './file-shapes.js';
 
 /** The values of a sort key of `parts`: numbers for dates, times and ints, strings for str. */
 export type KeyOf<S extends readonly KeyPart[]> = { -readonly [I in keyof S]: S[I] extends 'str' ? string : number };
@@ -84,6 +86,12 @@ export async function sendPage<const S extends readonly KeyPart[]>(req: FastifyR
   const fetched = page.records.keys.length;
   const count = Math.min(fetched, size);
   const next = fetched > size ? out.codec.encode(page.key(count - 1), fp) : null;
+  // A file asked for by Accept (JSON requests pay this one test of a header they rarely send).
+  if (req.headers.accept !== undefined) {
+    const format = fileFormat(req.headers.accept);
+    const shape = format && fileShape(operationId, { params: req.params as Record<string, unknown>, query });
+    if (shape) return sendFilePage(req, reply, out, shape, format, page, count, next);
+  }
   const w = out.renderer.start();
   w.bytes(OPEN);
   page.records.write(w, count);
@@ -92,6 +100,37 @@ export async function sendPage<const S extends readonly KeyPart[]>(req: FastifyR
   // Return the reply: an async handler that resolves to undefined while async onSend hooks
   // still run would make Fastify send an empty body.
   return reply.type(JSON_TYPE).send(plan.text ? body.toString('utf8') : body);
+}
+
+/**
+ * A page as a file (file-format.ts): the records the JSON page holds, read back from their JSON,
+ * one line each under the header; the next page, when there is one, in `Link: <url>; rel="next"`
+ * (the JSON's `links.next`), as a file has no envelope.
+ */
+function sendFilePage<K extends unknown[]>(req: FastifyRequest, reply: FastifyReply, out: PageOutput, shape: FileShape, format: FileFormat,
+  page: FetchedPage<K>, count: number, next: string | null): FastifyReply {
+  const w = out.renderer.start();
+  w.byte(91);
+  page.records.write(w, count);
+  w.byte(93);
+  const records = JSON.parse(w.take().toString('utf8')) as unknown[];
+  if (next !== null) reply.header('link', `<${headerSafe(linkWithCursor(req.url, next))}>; rel="next"`);
+  return sendFile(reply, shape, format, records, (i) => page.key(i));
+}
+
+/**
+ * A URL as a header value: anything but printable ASCII, and the `<>` around it, percent-encoded
+ * (a character of the request line is one of its bytes: Node reads it as latin1).
+ */
+const headerSafe = (url: string) => url.replace(/[^\x21-\x7e]|[<>]/g, (c) => {
+  const code = c.charCodeAt(0);
+  return code > 0xff ? encodeURIComponent(c) : `%${code.toString(16).toUpperCase().padStart(2, '0')}`;
+});
+
+/** Sends `records` (as the JSON answer has them) as one file of `shape` in `format`. */
+export function sendFile(reply: FastifyReply, shape: FileShape, format: FileFormat, records: readonly unknown[],
+  key: (i: number) => readonly unknown[] = () => []): FastifyReply {
+  return reply.type(FILE_TYPES[format]).send(fileText(shape, format, records, key));
 }
 
 /** The collection envelope after the items. */

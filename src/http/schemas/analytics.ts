@@ -61,6 +61,13 @@ export const AdjustmentFactor = Type.Object({
   }),
 }, { $id: 'AdjustmentFactor', additionalProperties: false });
 
+/** A stock pool type (listPoolTypes). */
+export const PoolType = Type.Object({
+  id: Type.String({ description: 'PoolTypeId.' }),
+  name: Type.String({ description: 'Name (Chinese, as on Eastmoney).' }),
+  description: Type.String({ description: 'Membership rule.' }),
+}, { $id: 'PoolType', additionalProperties: false });
+
 export const TechnicalIndicatorCollectionResponse = Collection('TechnicalIndicatorCollectionResponse', TechnicalIndicatorPoint);
 export const PriceLimitCollectionResponse = Collection('PriceLimitCollectionResponse', PriceLimit);
 export const PoolConstituentCollectionResponse = Collection('PoolConstituentCollectionResponse', PoolConstituent);

@@ -6,10 +6,10 @@ import { ClassificationCollectionResponse } from '../routes/classifications/inde
 import { InstrumentCollectionResponse, InstrumentResponse } from '../routes/instruments/index.js';
 import { BarCollectionResponse } from '../routes/series/bars.js';
 import { QuoteCollectionResponse, TradeCollectionResponse } from '../routes/series/ticks.js';
-import { PoolType, PoolTypeCollectionResponse } from '../routes/pools/types.js';
+import { PoolTypeCollectionResponse } from '../routes/pools/types.js';
 import { StatusResponse, VersionResponse } from '../routes/system/index.js';
 import { FUNDAMENTALS_SCHEMAS } from './fundamentals.js';
-import { ANALYTICS_SCHEMAS } from './analytics.js';
+import { ANALYTICS_SCHEMAS, PoolType } from './analytics.js';
 import { MARKET_DAY_RECORDS } from './market-days.js';
 import { MarketBarCollectionResponse, MarketBreadthCollectionResponse } from '../routes/markets/days.js';
 

@@ -1,8 +1,7 @@
 import { Type } from '@sinclair/typebox';
-import type { FastifyReply } from 'fastify';
 import type { App } from '../../services.js';
 import { operation } from '../../route.js';
-import { schemaPlan, sendPage } from '../../collection.js';
+import { schemaPlan, sendFile, sendPage } from '../../collection.js';
 import { boardQuery, conflictingDate, dateQuery, dateWindow, dateWindowParams, enumOf } from '../../params.js';
 import { Collection } from '../../schemas/common.js';
 import { MarketBar, MarketBreadth } from '../../schemas/market-days.js';
@@ -13,7 +12,8 @@ import { closeEpoch } from '../../../market/sessions.js';
 import { INSTRUMENT_KINDS, KINDS, type InstrumentKind } from '../../../market/kinds.js';
 import type { MarketBar as Bar, MarketBarFilter } from '../../../query/market-days.js';
 import type { MarketBreadthTable } from '../../../store/schema.js';
-import { FILE_TYPES, fileFormat, type FileFormat } from '../../file-format.js';
+import { fileFormat } from '../../file-format.js';
+import { FILE_SHAPES } from '../../file-shapes.js';
 
 export const MarketBarCollectionResponse = Collection('MarketBarCollectionResponse', MarketBar);
 export const MarketBreadthCollectionResponse = Collection('MarketBreadthCollectionResponse', MarketBreadth);
@@ -21,9 +21,6 @@ export const MarketBreadthCollectionResponse = Collection('MarketBreadthCollecti
 const marketParam = { market: Type.String({ description: 'MarketId: SH, SZ or BJ.' }) };
 const MARKETS = new Set(['SH', 'SZ', 'BJ']);
 const known = (market: string) => { if (!MARKETS.has(market)) throw notFound(`No market ${market}; markets are SH, SZ and BJ`); };
-
-/** The columns of a cross-section file: the bars_1d dataset's (docs/ingest.md), so it loads back as it is. */
-const FILE_COLUMNS = ['instrument_id', 'trade_date', 'open', 'high', 'low', 'close', 'volume', 'amount'];
 
 const price = (b: Bar, v: number) => formatScaled(v, PRICE_SCALE, KINDS[b.row.kind].digits);
 const nullablePrice = (b: Bar, v: number | null) => (v === null ? null : price(b, v));
@@ -37,14 +34,6 @@ function record(b: Bar) {
     volume: b.volume, amount: b.amount === null ? null : formatScaled(b.amount, MONEY_SCALE, 2),
     limit_up: nullablePrice(b, b.up), limit_down: nullablePrice(b, b.down),
   };
-}
-
-/** A bar as a line of the bars_1d file format. */
-function fileLine(b: Bar, format: FileFormat): string {
-  const v = [b.row.id, formatDate(b.date), price(b, b.open), price(b, b.high), price(b, b.low), price(b, b.close), String(b.volume),
-    b.amount === null ? '' : formatScaled(b.amount, MONEY_SCALE, 2)];
-  if (format === 'csv') return v.join(',');
-  return JSON.stringify(Object.fromEntries(FILE_COLUMNS.map((c, i) => [c, c === 'volume' ? b.volume : c === 'amount' && b.amount === null ? null : v[i]])));
 }
 
 function breadthRecord(r: MarketBreadthTable) {
@@ -94,7 +83,8 @@ export default async function marketDayRoutes(app: App) {
     const date = await dayOf(market, q);
     const f: MarketBarFilter = { kind: q.kind, board: q.board };
     const format = fileFormat(req.headers.accept);
-    if (format) return sendFile(reply, format, await marketDays.bars(market, date, f, null, Infinity));
+    // The whole day (every page) as one file in the bars_1d format: its records as JSON has them, in the file's columns.
+    if (format) return sendFile(reply, FILE_SHAPES.listMarketBars({ params: {}, query: {} }), format, (await marketDays.bars(market, date, f, null, Infinity)).map(record));
     return sendPage(req, reply, app.svc, 'listMarketBars', ['str'], schemaPlan(reply, MarketBarCollectionResponse,
       (p) => marketDays.bars(market, date, f, p.after ? p.after[0] : null, p.limit), (b) => [b.row.id], record));
   });
@@ -116,11 +106,4 @@ export default async function marketDayRoutes(app: App) {
     return sendPage(req, reply, app.svc, 'listMarketBreadth', ['date'], schemaPlan(reply, MarketBreadthCollectionResponse,
       (p) => marketDays.breadth(market, w.from, w.to, p.after ? p.after[0] : null, p.limit), (r) => [r.date], breadthRecord));
   });
-}
-
-/** The whole cross-section as one file (header line for CSV). */
-function sendFile(reply: FastifyReply, format: FileFormat, bars: Bar[]): FastifyReply {
-  const lines = bars.map((b) => fileLine(b, format));
-  const body = (format === 'csv' ? [FILE_COLUMNS.join(','), ...lines] : lines).join('\n') + '\n';
-  return reply.type(FILE_TYPES[format]).send(body);
 }

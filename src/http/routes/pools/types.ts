@@ -1,15 +1,10 @@
-import { Type } from '@sinclair/typebox';
 import type { App } from '../../services.js';
 import { operation } from '../../route.js';
 import { schemaPlan, sendPage } from '../../collection.js';
 import { Collection } from '../../schemas/common.js';
+import { PoolType } from '../../schemas/analytics.js';
 import { POOL_TYPES } from '../../../market/pool-types.js';
 
-export const PoolType = Type.Object({
-  id: Type.String({ description: 'PoolTypeId.' }),
-  name: Type.String({ description: 'Name (Chinese, as on Eastmoney).' }),
-  description: Type.String({ description: 'Membership rule.' }),
-}, { $id: 'PoolType', additionalProperties: false });
 export const PoolTypeCollectionResponse = Collection('PoolTypeCollectionResponse', PoolType);
 
 /** listPoolTypes: the six stock pools and their rules. */
