@@ -25,7 +25,7 @@ import { KeyStore } from '../src/auth/keys.js';
 import { tdxFolder } from '../src/ingest/tdx-folder.js';
 import { ingest } from '../src/ingest/load.js';
 import type { Store } from '../src/store/types.js';
-import { DuckPeer } from './duckdb-peer.js';
+import { DuckPeer, type PeerLoad } from './duckdb-peer.js';
 
 const { values: o } = parseArgs({ options: {
   tdx: { type: 'string', default: process.env.MDS_TDX_VIPDOC }, pg: { type: 'string' },
@@ -145,7 +145,7 @@ async function questions(store: Store, name: string): Promise<{ figures: Figures
 interface Agreement { bars: [number, number]; poolDays: number; poolMembers: [number, number]; poolDiffs: string[]; crossDiffs: string[]; breadthDiffs: string[] }
 
 /** The same questions asked of DuckDB over the same folder (bench/duckdb-peer.ts), compared with the service's answers. */
-async function peer(duck: Exclude<Awaited<ReturnType<typeof DuckPeer.api>>, string>, file: string, asked: Asked, serviceBars: number): Promise<{ figures: Figures; agreement: Agreement }> {
+async function peer(duck: Exclude<Awaited<ReturnType<typeof DuckPeer.api>>, string>, file: string, asked: Asked, serviceBars: number): Promise<{ figures: Figures; agreement: Agreement; load: PeerLoad }> {
   const p = await DuckPeer.open(duck, o.tdx!, file);
   const l = p.load;
   console.log(`DuckDB ${l.version}: ${l.rows.toLocaleString('en-US')} daily bars of ${l.instruments.toLocaleString('en-US')} files in ${l.seconds.toFixed(1)} s `
@@ -182,7 +182,7 @@ async function peer(duck: Exclude<Awaited<ReturnType<typeof DuckPeer.api>>, stri
       poolAgain: median(poolsAgain), cross: median(cross), crossAgain: median(crossAgain), breadth, breadthAgain: median(breadthAgain),
       pageP50: median(pages), pageP99: pct(pages, 0.99),
     },
-    agreement,
+    agreement, load: l,
   };
 }
 
@@ -193,7 +193,7 @@ async function main() {
   }
   const dir = mkdtempSync(join(tmpdir(), 'mds-whole-market-'));
   const rows: Figures[] = [];
-  let agreement: Agreement | null = null, skipped: string | null = null;
+  let agreement: Agreement | null = null, load: PeerLoad | null = null, skipped: string | null = null;
   try {
     const demo = openStore(join(dir, 'demo.sqlite'));
     await migrate(demo);
@@ -224,7 +224,7 @@ async function main() {
     else {
       const p = await peer(duck, join(dir, 'peer.duckdb'), asked!, rows[1].bars);
       rows.push(p.figures);
-      agreement = p.agreement;
+      ({ agreement, load } = p);
     }
   } finally {
     rmSync(dir, { recursive: true, force: true });
@@ -247,7 +247,7 @@ async function main() {
     console.log(`cross-sections (first 100 of SZ by id): ${a.crossDiffs.length ? `${a.crossDiffs.length} days differ:\n  ${a.crossDiffs.join('\n  ')}` : 'the same instruments every day'}`);
     console.log(`breadth (advancers/decliners/unchanged of SH): ${a.breadthDiffs.length ? `${a.breadthDiffs.length} days differ:\n  ${a.breadthDiffs.slice(0, 10).join('\n  ')}` : 'the same every day'}`);
   }
-  if (o.json) writeFileSync(o.json, JSON.stringify({ rows, duckdb: agreement ? { agreement } : { skipped } }, null, 2) + '\n');
+  if (o.json) writeFileSync(o.json, JSON.stringify({ rows, duckdb: agreement ? { load, agreement } : { skipped } }, null, 2) + '\n');
 }
 
 await main();
