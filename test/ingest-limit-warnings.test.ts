@@ -4,6 +4,7 @@ import { join } from 'node:path';
 import { STORES, type Harness } from './helpers.js';
 import { emptyHarness, tmp } from './ingest-helpers.js';
 import { ingest } from '../src/ingest/load.js';
+import { migrate } from '../src/derived/open.js';
 import { dataset } from '../src/ingest/registry.js';
 import { summaryLines, warningLines } from '../src/ingest/report.js';
 
@@ -48,6 +49,27 @@ for (const kind of STORES) {
       expect(r.ok).toBe(true);
       // 2024-03-07: reference 12.10 − 3.00 = 9.10, limits 8.19..10.01; 03-06 still breaks its limit.
       expect(r.warnings.map((w) => w.split(': ')[1])).toEqual(['600000.SH 2024-03-06']);
+    });
+
+    it('are the same read from the markets\' days as computed from every loaded equity\'s bars (days not current)', async () => {
+      // A STAR listing: no limit for five days, then 20%; its sixth day breaks it, as do the main board bars above.
+      const more = file('star.csv', 'instrument_id,kind,board,name,list_date\n688999.SH,equity,star,测试,2024-03-04\n');
+      const star = file('star_bars.csv', ['instrument_id,trade_date,open,high,low,close,volume,amount',
+        ...['04', '05', '06', '07', '08'].map((d, i) => `688999.SH,2024-03-${d},${20 + i}.00,${30 + i}.00,${10 + i}.00,${20 + i}.00,100,2000.00`),
+        '688999.SH,2024-03-11,24.00,30.00,24.00,28.80,100,2000.00', // up limit 28.80
+      ].join('\n') + '\n');
+      expect((await load([['instruments', more]])).errors).toEqual([]);
+      const fromDays = await load([['bars_1d', bars], ['bars_1d', star]]);
+      expect(fromDays.warnings.map((w) => w.split(': ').slice(1, 3).join(': '))).toEqual([
+        '600000.SH 2024-03-06: high 12.20 above the up limit 12.10 (pre_close 11.00, 10%, main_board); a missing corporate action?',
+        '688999.SH 2024-03-11: high 30.00 above the up limit 28.80 (pre_close 24.00, 20%, star); a missing corporate action?',
+      ]);
+      await h.store.bulkTransaction((s) => s.query("delete from meta where key = 'market_days'"));
+      try {
+        expect((await load([['bars_1d', bars], ['bars_1d', star]])).warnings).toEqual(fromDays.warnings);
+      } finally {
+        await migrate(h.store);
+      }
     });
   });
 }

@@ -22,7 +22,7 @@ import { PoolTracker } from '../market/pool-tracker.js';
 import type { Membership } from '../market/pools.js';
 import type { InstrumentKind } from '../market/kinds.js';
 import { MARKET_IDS, type Bar, type BoardId, type MarketId } from '../market/types.js';
-import { DAY_FLAGS, decodeDay, encodeDay, type DayRecord, type DayRecords } from '../store/day-records.js';
+import { DAY_FLAGS, decodeDay, encodeDay, encodeDayAsync, type DayRecord, type DayRecords } from '../store/day-records.js';
 import { dailyPackKey, decodeBars } from '../store/packs.js';
 import { storedAmount } from '../store/schema.js';
 import type { BulkSession } from '../store/types.js';
@@ -210,14 +210,13 @@ export class MarketSweep {
 
 const INSERT_DAYS = 16;
 
-/** Writes made days, replacing what is stored for them. */
-async function writeDays(s: BulkSession, made: readonly MadeDay[]): Promise<void> {
+/** Writes made days (with records), their records encoded as `data`, replacing what is stored for them. */
+async function writeDays(s: BulkSession, made: readonly MadeDay[], data: readonly Buffer[]): Promise<void> {
   for (let i = 0; i < made.length; i += INSERT_DAYS) {
-    const part = made.slice(i, i + INSERT_DAYS).filter((d) => d.records.length > 0);
-    if (!part.length) continue;
+    const part = made.slice(i, i + INSERT_DAYS);
     await s.query(`insert into market_days (market, date, n, data) values ${part.map(() => '(?, ?, ?, ?)').join(', ')}`
       + ' on conflict (market, date) do update set n = excluded.n, data = excluded.data',
-    part.flatMap((d) => [d.market, d.date, d.records.length, encodeDay(d.records)]));
+    part.flatMap((d, j) => [d.market, d.date, d.records.length, data[i + j]]));
     await s.query('insert into market_breadth (market, date, listed, advancers, decliners, unchanged, limit_up, limit_down, suspended, volume, amount, unknown_amounts)'
       + ` values ${part.map(() => '(?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)').join(', ')} on conflict (market, date) do update set listed = excluded.listed,`
       + ' advancers = excluded.advancers, decliners = excluded.decliners, unchanged = excluded.unchanged, limit_up = excluded.limit_up,'
@@ -317,7 +316,19 @@ export async function makeDays(s: BulkSession, since: number): Promise<number> {
     await s.query('delete from market_breadth where market = ? and date >= ?', [m, from(m)]);
   }
   let written = 0;
-  await sweep(s, from, async (made) => { await writeDays(s, made); written += made.length; });
+  // A month's days are deflated on the thread pool while the sweep makes the next month (one
+  // month in flight: memory stays bounded); the session's statements still run one at a time.
+  let inFlight: Promise<void> = Promise.resolve();
+  await sweep(s, from, async (made) => {
+    const data = Promise.all(made.map((d) => encodeDayAsync(d.records)));
+    data.catch(() => {}); // awaited by the write below
+    const before = inFlight;
+    inFlight = (async () => { await before; await writeDays(s, made, await data); })();
+    inFlight.catch(() => {}); // awaited below or by the next month; never unhandled
+    await before;
+    written += made.length;
+  });
+  await inFlight;
   await setMeta(s, PRINT, await instrumentsPrint(s));
   return written;
 }

@@ -8,14 +8,14 @@
  */
 import { formatScaled, PRICE_SCALE } from '../lib/decimal.js';
 import { formatDate } from '../lib/time.js';
-import { dayLimits, sinceListing, stOn } from '../market/day-limits.js';
+import { dayLimits, sinceListing, stOn, type DayLimit } from '../market/day-limits.js';
 import type { CorporateAction } from '../market/adjust.js';
 import type { Bar, BoardId, MarketId } from '../market/types.js';
 import type { BulkSession } from '../store/types.js';
 import { decodedAmount } from '../store/schema.js';
 import type { IngestContext } from './context.js';
 import { MARKET_DAYS } from '../derived/market-days.js';
-import { DAY_FLAGS, decodeDay } from '../store/day-records.js';
+import { DAY_FLAGS, decodeDay, type DayRecords } from '../store/day-records.js';
 
 /**
  * A run of daily bars loaded from consecutive lines of one file in ascending date order: kept as
@@ -52,11 +52,12 @@ export class LimitCheck {
   }
 
   /**
-   * The instruments with a loaded bar that the markets' days (derived/market-days.ts, made by the
-   * same rules) hold outside its limits, or null when the stored days are not current (then every
-   * instrument is checked). Reading a day of the market is cheaper than an equity's limits.
+   * The loaded bars that the markets' days (derived/market-days.ts, made by the same rules) hold
+   * outside their limits, by instrument and date (the day's record index and day), or null when
+   * the stored days are not current (then every instrument is checked from its bars). Reading a
+   * day of the market is much cheaper than computing every loaded equity's limits again.
    */
-  private async candidates(s: BulkSession): Promise<Set<number> | null> {
+  private async flagged(s: BulkSession): Promise<Map<number, Map<number, { day: DayRecords; i: number }>> | null> {
     if (!s.settle || this.loaded.size === 0) return null;
     await s.settle();
     if (await MARKET_DAYS.stored(s) !== MARKET_DAYS.version()) return null;
@@ -67,14 +68,14 @@ export class LimitCheck {
       span.set(inst, [a, b]);
       lo = Math.min(lo, a); hi = Math.max(hi, b);
     }
-    const out = new Set<number>();
-    for (const [date, stored] of await s.queryRows('select date, data from market_days where date >= ? and date <= ?', [lo, hi]) as [number, Uint8Array][]) {
-      const day = decodeDay(stored);
+    const out = new Map<number, Map<number, { day: DayRecords; i: number }>>();
+    for (const [d, stored] of await s.queryRows('select date, data from market_days where date >= ? and date <= ?', [lo, hi]) as [number, Uint8Array][]) {
+      const day = decodeDay(stored), date = Number(d);
       for (let i = 0; i < day.n; i++) {
         if (!day.has(i, DAY_FLAGS.equity) || !day.has(i, DAY_FLAGS.bar) || day.ups[i] < 0) continue;
         if (day.high[i] <= day.ups[i] && day.low[i] >= day.downs[i]) continue;
         const inst = day.inst[i], sp = span.get(inst);
-        if (sp && Number(date) >= sp[0] && Number(date) <= sp[1]) out.add(inst);
+        if (sp && date >= sp[0] && date <= sp[1]) (out.get(inst) ?? out.set(inst, new Map()).get(inst)!).set(date, { day, i });
       }
     }
     return out;
@@ -83,9 +84,10 @@ export class LimitCheck {
   /** The warnings, one per loaded bar outside its limits, in file order per instrument. */
   async warnings(s: BulkSession, ctx: IngestContext): Promise<string[]> {
     const out: string[] = [];
-    const candidates = await this.candidates(s);
+    const flagged = await this.flagged(s);
     for (const [inst, per] of this.loaded) {
-      if (candidates && !candidates.has(inst)) continue;
+      const days = flagged?.get(inst);
+      if (flagged && !days) continue;
       const [eq] = await s.query<{ id: string; board: string | null; market: string; list_date: number | null; listing_kind: string | null }>(
         "select id, board, market, list_date, listing_kind from instruments where inst = ? and kind = 'equity'", [inst]);
       if (!eq || eq.board === null) continue;
@@ -93,23 +95,36 @@ export class LimitCheck {
       const listDate = eq.list_date === null ? null : Number(eq.list_date);
       let lo = Infinity, hi = -Infinity;
       for (const l of per) { if (l.lo < lo) lo = l.lo; if (l.hi > hi) hi = l.hi; }
-      // One session runs one statement at a time.
-      const bars = await s.query<Record<string, unknown>>(`select ${BAR} from bars_1d where inst = ? and date >= ? and date <= ? order by date`, [inst, lo, hi]);
-      const prev = await s.query<Record<string, unknown>>(`select ${BAR} from bars_1d where inst = ? and date < ? order by date desc limit 1`, [inst, lo]);
-      const actions = await s.query<Record<string, unknown>>(
-        'select ex_date, cash_per_share, bonus_ratio, transfer_ratio, rights_ratio, rights_price from corporate_actions where inst = ?', [inst]);
       const st = await s.query<{ start_date: number; end_date: number | null }>('select start_date, end_date from st_periods where inst = ?', [inst]);
       const cal = ctx.calendar(eq.market as MarketId);
-      const states = dayLimits({
-        days: cal.between(listDate === null ? lo : Math.max(lo, listDate), hi), board: eq.board as BoardId, market: eq.market as MarketId, listDate,
-        listingKind: eq.listing_kind,
-        sinceListing: sinceListing(cal, listDate),
+      const input = {
+        board: eq.board as BoardId, market: eq.market as MarketId, listDate, listingKind: eq.listing_kind, sinceListing: sinceListing(cal, listDate),
         isSt: stOn(st.map((p) => ({ start_date: Number(p.start_date), end_date: p.end_date === null ? null : Number(p.end_date) }))),
-        actions: new Map(actions.map((a) => { const x = Object.fromEntries(Object.entries(a).map(([k, v]) => [k, Number(v)])) as unknown as CorporateAction; return [x.ex_date, x]; })),
-        prevBar: prev[0] ? toBar(prev[0]) : null,
-        bars: new Map(bars.map((b) => { const x = toBar(b); return [x.date, x]; })),
-      });
-      const dates = bars.map((b) => Number(b.date));
+      };
+      let dates: number[];
+      let states: DayLimit[];
+      if (days) {
+        // Each flagged day alone, from its record's reference price: the rule's ratio and reason for the message.
+        dates = (await s.queryRows('select date from bars_1d where inst = ? and date >= ? and date <= ? order by date', [inst, lo, hi])).map((r) => Number(r[0]));
+        states = [...days].sort((a, b) => a[0] - b[0]).flatMap(([date, { day, i }]) => {
+          const bar: Bar = { ts: 0, date, open: day.open[i], high: day.high[i], low: day.low[i], close: day.close[i], volume: day.volume[i], amount: null };
+          const pre = day.preClose(i)!;
+          return dayLimits({ ...input, days: [date], actions: new Map(), prevBar: { ...bar, close: pre }, bars: new Map([[date, bar]]) });
+        });
+      } else {
+        // One session runs one statement at a time.
+        const bars = await s.query<Record<string, unknown>>(`select ${BAR} from bars_1d where inst = ? and date >= ? and date <= ? order by date`, [inst, lo, hi]);
+        const prev = await s.query<Record<string, unknown>>(`select ${BAR} from bars_1d where inst = ? and date < ? order by date desc limit 1`, [inst, lo]);
+        const actions = await s.query<Record<string, unknown>>(
+          'select ex_date, cash_per_share, bonus_ratio, transfer_ratio, rights_ratio, rights_price from corporate_actions where inst = ?', [inst]);
+        states = dayLimits({
+          ...input, days: cal.between(listDate === null ? lo : Math.max(lo, listDate), hi),
+          actions: new Map(actions.map((a) => { const x = Object.fromEntries(Object.entries(a).map(([k, v]) => [k, Number(v)])) as unknown as CorporateAction; return [x.ex_date, x]; })),
+          prevBar: prev[0] ? toBar(prev[0]) : null,
+          bars: new Map(bars.map((b) => { const x = toBar(b); return [x.date, x]; })),
+        });
+        dates = bars.map((b) => Number(b.date));
+      }
       const byDate = new Map(states.map((d) => [d.date, d]));
       for (const l of per) {
         // The run's bars are the stored ones in its range unless other bars lie between them.

@@ -10,7 +10,8 @@
  * header (n, then 0), the whole deflated (raw deflate).
  * @example const day = decodeDay(encodeDay(records)); day.close(0);
  */
-import { deflateRawSync, inflateRawSync } from 'node:zlib';
+import { promisify } from 'node:util';
+import { deflateRaw, deflateRawSync, inflateRawSync } from 'node:zlib';
 
 /** Bits of a record's flags. */
 export const DAY_FLAGS = {
@@ -38,8 +39,17 @@ export const DAY_RECORD_BYTES = F64.length * 8 + I32.length * 4 + U16.length * 2
 
 const nullable = (v: number | null) => (v === null ? -1 : v);
 
+const DEFLATE = { level: 1 };
+const deflateAsync = promisify(deflateRaw);
+
 /** Encodes records (in instrument id order) as a stored day. */
-export function encodeDay(records: readonly DayRecord[]): Buffer {
+export const encodeDay = (records: readonly DayRecord[]): Buffer => deflateRawSync(dayBytes(records), DEFLATE);
+
+/** As encodeDay, the same bytes, deflated on libuv's thread pool (while the caller goes on). */
+export const encodeDayAsync = (records: readonly DayRecord[]): Promise<Buffer> => deflateAsync(dayBytes(records), DEFLATE);
+
+/** The records' columns before deflation. */
+function dayBytes(records: readonly DayRecord[]): Uint8Array {
   const n = records.length;
   const buf = new ArrayBuffer(HEADER + n * DAY_RECORD_BYTES);
   new Uint32Array(buf, 0, 2).set([n, 0]);
@@ -59,7 +69,7 @@ export function encodeDay(records: readonly DayRecord[]): Buffer {
     for (let i = 0; i < n; i++) a[i] = records[i][k];
     o += n * 2;
   }
-  return deflateRawSync(new Uint8Array(buf), { level: 1 });
+  return new Uint8Array(buf);
 }
 
 /** A stored day, decoded: columns read by record index. */
