@@ -10,6 +10,9 @@
  *
  *   npx tsx bench/whole-market.ts --tdx /path/to/vipdoc [--pg URL] [--days 20] [--pages 200] [--json FILE]
  *
+ * Also in the run: bench/ingest.ts's rate (1M 1m bars from CSV), which the folder's ingest is
+ * compared with. --pg URL: the folder is loaded again into a new database made on that server
+ * (`mds_whole_market_<pid>`, dropped at the end), its size that database's.
  * Without a folder (--tdx or MDS_TDX_VIPDOC) it says so and exits 0. Timings on a shared machine
  * are noisy: compare the whole-market figures with the demo's of the same run. --json writes the
  * table's figures and the peer's agreement. */
@@ -26,6 +29,25 @@ import { tdxFolder } from '../src/ingest/tdx-folder.js';
 import { ingest } from '../src/ingest/load.js';
 import type { Store } from '../src/store/types.js';
 import { DuckPeer, type PeerLoad } from './duckdb-peer.js';
+import { benchIngest } from './ingest.js';
+import pg from 'pg';
+
+/** A new database on the server of `url` (the bench's own, dropped after): the whole folder goes into an empty store. */
+async function freshDatabase(url: string): Promise<{ url: string; drop: () => Promise<void> }> {
+  const name = `mds_whole_market_${process.pid}`;
+  const admin = async (sql: string) => { const c = new pg.Client({ connectionString: url }); await c.connect(); try { await c.query(sql); } finally { await c.end(); } };
+  await admin(`drop database if exists ${name} with (force)`);
+  await admin(`create database ${name}`);
+  const u = new URL(url);
+  u.pathname = '/' + name;
+  return { url: u.toString(), drop: () => admin(`drop database if exists ${name} with (force)`) };
+}
+
+/** A PostgreSQL store's size: its database's. */
+async function pgBytes(store: Store): Promise<number> {
+  const [[n]] = await store.selectRows('select pg_database_size(current_database())', []);
+  return Number(n);
+}
 
 const { values: o } = parseArgs({ options: {
   tdx: { type: 'string', default: process.env.MDS_TDX_VIPDOC }, pg: { type: 'string' },
@@ -201,7 +223,11 @@ async function main() {
     rows.push((await questions(demo, 'demo (SQLite)')).figures);
     await demo.close();
     let asked: Asked | null = null;
-    for (const url of [join(dir, 'market.sqlite'), ...(o.pg ? [o.pg] : [])]) {
+    // The rate the whole folder is compared with: bench/ingest.ts's (1m bars from CSV), in this run.
+    const base = await benchIngest({ rows: 1_000_000, log: () => {} });
+    console.log(`bench/ingest.ts in this run: ${Math.round(base.ingestRowsPerSec).toLocaleString('en-US')} rows/s (half: ${Math.round(base.ingestRowsPerSec / 2).toLocaleString('en-US')})`);
+    const fresh = o.pg ? await freshDatabase(o.pg) : null;
+    for (const url of [join(dir, 'market.sqlite'), ...(fresh ? [fresh.url] : [])]) {
       const store = openStore(url);
       await migrate(store);
       const t = process.hrtime.bigint();
@@ -209,15 +235,16 @@ async function main() {
       const seconds = ms(t) / 1000;
       if (!r.ok) throw new Error(`ingest failed: ${r.errors.slice(0, 3).join('; ')}`);
       const loaded = r.datasets.find((x) => x.dataset === 'bars_1d')!.rows;
-      const bytes = url.startsWith('postgres') ? null : statSync(url).size;
+      const bytes = url.startsWith('postgres') ? await pgBytes(store) : statSync(url).size;
       console.log(`${url.startsWith('postgres') ? 'PostgreSQL' : 'SQLite'}: ${loaded.toLocaleString('en-US')} daily bars in ${seconds.toFixed(1)} s `
-        + `(${Math.round(loaded / seconds).toLocaleString('en-US')} rows/s), the bench process's peak RSS so far ${Math.round(process.resourceUsage().maxRSS / 1024)} MB`
+        + `(${Math.round(loaded / seconds).toLocaleString('en-US')} rows/s, ${(loaded / seconds / base.ingestRowsPerSec).toFixed(2)}× bench/ingest.ts), the bench process's peak RSS so far ${Math.round(process.resourceUsage().maxRSS / 1024)} MB`
         + (bytes === null ? '' : `, ${(bytes / 1e9).toFixed(2)} GB: ${Math.round(bytes / loaded)} bytes a bar`));
       const q = await questions(store, url.startsWith('postgres') ? 'whole market (PostgreSQL)' : 'whole market (SQLite)');
       rows.push({ ...q.figures, load: seconds, bytes });
       asked ??= q.asked;
       await store.close();
     }
+    await fresh?.drop();
     // The peer a quant would use instead, asked the same questions on the same days (bench/duckdb-peer.ts).
     const duck = await DuckPeer.api();
     if (typeof duck === 'string') console.log(`DuckDB peer skipped: ${skipped = duck}`);
