@@ -15,6 +15,7 @@ import * as m0012 from './migrations/0012_listing_kind.js';
 import * as m0013 from './migrations/0013_list_date_source.js';
 import * as m0014 from './migrations/0014_market_days.js';
 import * as m0015 from './migrations/0015_drop_bar_pages.js';
+import * as m0016 from './migrations/0016_bar_keys.js';
 
 const MIGRATIONS: Record<string, { up(db: Kysely<any>, d: Dialect): Promise<void> }> = {
   '0001_core': m0001,
@@ -32,6 +33,7 @@ const MIGRATIONS: Record<string, { up(db: Kysely<any>, d: Dialect): Promise<void
   '0013_list_date_source': m0013,
   '0014_market_days': m0014,
   '0015_drop_bar_pages': m0015,
+  '0016_bar_keys': m0016,
 };
 
 /** The names of the schema migrations, in order. */

@@ -14,7 +14,7 @@
  * - 5-minute files (`.lc5`, `tdx_*_5min.csv`) are refused: there is no 5m dataset (5m bars are
  *   aggregated from bars_1m on read).
  */
-import { createReadStream } from 'node:fs';
+import { createReadStream, readFileSync, statSync } from 'node:fs';
 import { formatScaled } from '../../lib/decimal.js';
 import { IngestIOError, type SourceRecord } from '../source.js';
 import { EXCHANGES } from '../../market/markets.js';
@@ -82,14 +82,32 @@ export function dayValues(b: Buffer, o: number, inst: number, scale: number, lot
   return [inst, b.readUInt32LE(o), open * scale, high * scale, low * scale, close * scale, b.readUInt32LE(o + 24) * lot, amount];
 }
 
+/** Files up to this size are read whole, at once (a daily file of 30 years is 240 KB); larger ones are streamed. */
+const READ_WHOLE = 8 << 20;
+
 /** 32-byte records of a binary file, streamed; a trailing partial record is an error. */
 async function* records<T>(input: VendorInput, decode: (b: Buffer, o: number) => T): AsyncGenerator<[number, T][] | SourceRecord> {
   let rest: Buffer = Buffer.alloc(0);
   let n = 0;
-  const file = createReadStream(input.path, { highWaterMark: 1 << 20 });
+  let chunks: AsyncIterable<Buffer> | Buffer[];
+  let read = () => 0;
   try {
-    for await (const chunk of file as AsyncIterable<Buffer>) {
-      input.onBytes(file.bytesRead);
+    if (statSync(input.path).size <= READ_WHOLE) {
+      // One synchronous read: a whole market is thousands of small files, and a stream's turns cost more than the read.
+      const whole = readFileSync(input.path);
+      chunks = [whole];
+      read = () => whole.length;
+    } else {
+      const file = createReadStream(input.path, { highWaterMark: 1 << 20 });
+      chunks = file as AsyncIterable<Buffer>;
+      read = () => file.bytesRead;
+    }
+  } catch (e) {
+    throw new IngestIOError(`${input.path}: ${(e as Error).message}`);
+  }
+  try {
+    for await (const chunk of chunks) {
+      input.onBytes(read());
       const b = rest.length ? Buffer.concat([rest, chunk]) : chunk;
       const whole = b.length - (b.length % RECORD);
       const out: [number, T][] = [];
