@@ -53,8 +53,8 @@ describe.each(STORES)('planBars and planIndicator on $name', ({ url }) => {
 
   it('chooses the path by interval, adjustment and kind', () => {
     const cases: [InstrumentRow, IntervalId, AdjustmentId | undefined, string][] = [
-      [adjusted, '1d', undefined, 'daily-pages none'],
-      [adjusted, '1d', 'none', 'daily-pages none'],
+      [adjusted, '1d', undefined, 'daily-packs none'],
+      [adjusted, '1d', 'none', 'daily-packs none'],
       [adjusted, '1m', undefined, 'minute-packs none'],
       [adjusted, '1d', 'forward', 'adjusted-rows forward'],
       [adjusted, '1m', 'backward', 'adjusted-rows backward'],
@@ -63,7 +63,7 @@ describe.each(STORES)('planBars and planIndicator on $name', ({ url }) => {
       [adjusted, '1w', 'backward', 'aggregated-rows backward'],
       [adjusted, '1y', 'none', 'aggregated-rows none'],
       // Indices are never adjusted: the stored pages serve them whatever is asked.
-      [index, '1d', 'forward', 'daily-pages none'],
+      [index, '1d', 'forward', 'daily-packs none'],
       [index, '1m', 'backward', 'minute-packs none'],
       [index, '1mo', 'forward', 'aggregated-rows none'],
     ];

@@ -147,7 +147,7 @@ export async function buildApp(opts: AppOptions): Promise<App> {
   const db = store.db;
   const catalog = new Catalog(db, 1000, async () =>
     (await store.select<{ value: string }>('select value from meta where key = ?', ['data_version']))[0]?.value, opts.now);
-  const marketData = new MarketDataReader(store, opts.config.pageCacheMb * 2 ** 20);
+  const marketData = new MarketDataReader(store);
   const reference = new ReferenceReader(db);
   const calendars = new Calendars(reference, catalog);
   const marketDays = new MarketDayReader(store);

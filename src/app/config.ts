@@ -47,8 +47,6 @@ export interface Config {
   pgConnectTimeoutMs: number;
   pgStatementTimeoutMs: number;
   pgPoolAcquireTimeoutMs: number;
-  /** MiB of daily bar pages a worker keeps rendered (PAGE_CACHE_MB, default 32; 0: none kept): store/readers/daily-pages.ts. */
-  pageCacheMb: number;
 }
 
 /** The configuration cannot be used: one line per bad variable. */
@@ -111,7 +109,6 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     pgConnectTimeoutMs: int('PG_CONNECT_TIMEOUT_MS', 3000),
     pgStatementTimeoutMs: int('PG_STATEMENT_TIMEOUT_MS', 5000),
     pgPoolAcquireTimeoutMs: int('PG_POOL_ACQUIRE_TIMEOUT_MS', 5000),
-    pageCacheMb: int('PAGE_CACHE_MB', 32, 0, 65536, 'MiB 0..65536'),
     workers,
     workerRetryMs: int('WORKER_RETRY_MS', 250, 1),
   };

@@ -1,8 +1,8 @@
 import type { BulkSession } from '../store/types.js';
 import type { InstrumentKind } from '../market/kinds.js';
-import type { PageInstrument } from '../store/readers/daily-pages.js';
 
-export type { PageInstrument };
+/** What rendering needs of an instrument. */
+export interface PageInstrument { id: string; kind: InstrumentKind }
 
 /** The daily packs that the derivations of this folder are made from (keyed by inst and month). */
 export const DAILY_PACKS = 'bars_1d_packs';

@@ -1,7 +1,7 @@
 /**
  * Precomputed indicators: for the indicators an operator chose (`mds indicators precompute`),
  * the points of every daily bar pack (an instrument's month) rendered once as the JSON the API
- * serves for them over unadjusted daily bars, as store/readers/daily-pages.ts renders the bars. A page of such
+ * serves for them over unadjusted daily bars, as the daily packs' bars are written (store/packs.ts PackSlices). A page of such
  * an indicator is then bytes copied out of a few rows, as a page of daily bars is, instead of
  * bars decoded, folded and 100 points written (the one read path that cannot otherwise come
  * near the daily page: its body is stored, the indicator's is made). The cost is disk: about

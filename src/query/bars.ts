@@ -11,7 +11,6 @@ import { closeDateRange, closeEpoch } from '../market/sessions.js';
 import { epochToMarketDate, windowSeconds } from '../lib/time.js';
 import type { MarketDataReader } from '../store/readers/market-data.js';
 import type { PageSlices } from '../render/page-text.js';
-import type { PageInstrument } from '../store/readers/daily-pages.js';
 import type { PackSlices } from '../store/packs.js';
 import type { BarFieldsWriter } from '../render/json-bytes.js';
 
@@ -64,15 +63,25 @@ export async function readBars(
 }
 
 /**
- * Unadjusted daily bars as page text (render/page-text.ts, store/readers/daily-pages.ts; keys are dates), selected as readBars selects
- * them; with `indicator`, that precomputed indicator's points of the same bars (indicator-pages.ts).
+ * Unadjusted daily bars as the records of their packs, written by `write` (keys are dates), selected as readBars selects them.
  */
-export function readDailyPage(reader: MarketDataReader, inst: { inst: number } & PageInstrument, win: { fromMs: number; toMs: number },
-  after: number | null, limit: number, indicator?: string): Promise<PageSlices> {
+export function readDailyPage(reader: MarketDataReader, inst: number, win: { fromMs: number; toMs: number },
+  after: number | null, limit: number, write: BarFieldsWriter): Promise<PackSlices> {
+  const { from: lo, to: hi, after: last } = dailyWindow(win, after);
+  return reader.dailyPage(inst, lo, hi, last, limit, write);
+}
+
+/** The points of precomputed indicator `indicator` (derived/indicator-pages.ts) over unadjusted daily bars, selected as readDailyPage selects the bars. */
+export function readIndicatorPage(reader: MarketDataReader, inst: number, win: { fromMs: number; toMs: number },
+  after: number | null, limit: number, indicator: string): Promise<PageSlices> {
+  const { from: lo, to: hi, after: last } = dailyWindow(win, after);
+  return reader.indicatorPage(inst, indicator, lo, hi, last, limit);
+}
+
+/** The trading dates of a window of instants, and the date of a cursor's instant. */
+function dailyWindow(win: { fromMs: number; toMs: number }, after: number | null) {
   const { from, to } = windowSeconds(win);
-  const { from: lo, to: hi } = closeDateRange(from, to);
-  const last = after === null ? null : epochToMarketDate(after);
-  return indicator === undefined ? reader.dailyPage(inst.inst, inst, lo, hi, last, limit) : reader.indicatorPage(inst.inst, indicator, lo, hi, last, limit);
+  return { ...closeDateRange(from, to), after: after === null ? null : epochToMarketDate(after) };
 }
 
 /** Unadjusted 1m bars as the records of their packs, written by `write` (keys are ts), selected as readBars selects them. */

@@ -19,13 +19,13 @@ export type BarKey = [ts: number, basis: number];
 
 /**
  * The four ways a page of bars is read:
- * - `daily-pages`: unadjusted 1d, the bars' JSON rendered from the packs (store/readers/daily-pages.ts);
+ * - `daily-packs`: unadjusted 1d, written straight from the packs;
  * - `minute-packs`: unadjusted 1m, written straight from the day's pack (store/packs.ts);
  * - `adjusted-rows`: adjusted 1d or 1m, stored rows adjusted (market/adjust.ts) and written;
  * - `aggregated-rows`: 5m..60m from 1m rows, 1w..1y from 1d rows (market/aggregate.ts),
  *   adjusted first when asked, and written.
  */
-export type BarPath = 'daily-pages' | 'minute-packs' | 'adjusted-rows' | 'aggregated-rows';
+export type BarPath = 'daily-packs' | 'minute-packs' | 'adjusted-rows' | 'aggregated-rows';
 
 /** A page of bars as planned: the path taken and the adjustment that applies. */
 export interface BarPlan extends PagePlan<BarKey> {
@@ -68,9 +68,10 @@ export function planBars(src: BarSources, ask: BarAsk): BarPlan {
   const adjustment = adjustmentOf(ask);
   const { marketData, analytics } = src;
   if (adjustment === 'none' && interval === '1d') {
+    const write1d = barFieldsWriter(inst.id, inst.kind, '1d', 'none');
     return {
-      path: 'daily-pages', adjustment,
-      fetch: async (p) => storedPage(await readDailyPage(marketData, inst, window, afterTs(p), p.limit), p.after, closeEpoch),
+      path: 'daily-packs', adjustment,
+      fetch: async (p) => storedPage(await readDailyPage(marketData, inst.inst, window, afterTs(p), p.limit, write1d), p.after, closeEpoch),
     };
   }
   if (adjustment === 'none' && interval === '1m') {

@@ -3,7 +3,7 @@ import type { AdjustmentId, Bar } from '../market/types.js';
 import type { Catalog } from '../store/catalog.js';
 import { indicatorWriter } from '../render/json-bytes.js';
 import { windowSeconds } from '../lib/time.js';
-import { readDailyPage } from './bars.js';
+import { readIndicatorPage } from './bars.js';
 import { closeEpoch } from '../market/sessions.js';
 import { adjustmentOf, afterTs, storedPage, type BarAsk, type BarKey, type BarSources } from './plan-bars.js';
 import { rowPage, type PagePlan } from './plan.js';
@@ -43,7 +43,7 @@ export async function planIndicator(src: BarSources & { catalog: Catalog }, ask:
     return {
       path: 'precomputed-pages', adjustment,
       fetch: async (p) => {
-        const pages = await readDailyPage(marketData, inst, window, afterTs(p), p.limit, indicator);
+        const pages = await readIndicatorPage(marketData, inst.inst, window, afterTs(p), p.limit, indicator);
         return pages.keys.length > 0 ? storedPage(pages, p.after, closeEpoch) : computed(p);
       },
     };

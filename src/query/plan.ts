@@ -20,7 +20,7 @@ export interface FetchedPage<K extends unknown[]> {
  *
  * @example
  * const plan = planBars(svc, { inst, interval: '1d', adjustment: 'none', window });
- * const page = await plan.fetch({ after: null, limit: 101 }); // plan.path === 'daily-pages'
+ * const page = await plan.fetch({ after: null, limit: 101 }); // plan.path === 'daily-packs'
  * page.key(99); // [ts, basis] of the 100th bar: the next page's cursor
  */
 export interface PagePlan<K extends unknown[]> {

@@ -1,6 +1,6 @@
 /**
- * The page text format: records already rendered as the API's JSON (daily bar pages rendered
- * from the packs, store/readers/daily-pages.ts; precomputed indicator pages, derived/indicator-pages.ts), so that a page
+ * The page text format: records already rendered as the API's JSON (precomputed indicator
+ * pages, derived/indicator-pages.ts), so that a page
  * of them is a slice of text copied into the response.
  *
  * A page is ASCII text: the record count n (2 digits), the records' keys (n × 8 digits, dates),

@@ -38,19 +38,19 @@ const view = (data: Uint8Array, n: number) => {
 
 
 /**
- * Collects the records of 1m packs, in key (ts) order, whose key lies in [lo, hi], up to
- * `limit`; `write` then writes the first ones as JSON straight from the packs (no Bar made of
- * them), as PageSlices does for stored daily pages.
+ * Collects the records of packs, in key order, whose key lies in [lo, hi], up to `limit`;
+ * `write` then writes the first ones as JSON straight from the packs (no Bar made of them):
+ * 1m packs (keys are ts, the pack's date given) and daily packs (keys are dates, `date` null).
  */
 export class PackSlices implements Slices {
   /** The keys of the records collected. */
   readonly keys: number[] = [];
-  private readonly runs: { dv: DataView; date: number; first: number; count: number }[] = [];
+  private readonly runs: { dv: DataView; date: number | null; first: number; count: number }[] = [];
 
   constructor(private readonly limit: number, private readonly writeBar: BarFieldsWriter) {}
 
-  /** Adds the records of the pack of day `date` with lo <= key <= hi while the collection is short. */
-  add(data: Uint8Array, n: number, date: number, lo: number, hi: number): void {
+  /** Adds the records of a pack (of day `date`; null: a daily pack) with lo <= key <= hi while the collection is short. */
+  add(data: Uint8Array, n: number, date: number | null, lo: number, hi: number): void {
     const dv = view(data, n), before = this.keys.length;
     const first = collectKeys(this.keys, this.limit, n, (i) => dv.getFloat64(i * RECORD_BYTES, true), lo, hi);
     if (first >= 0) this.runs.push({ dv, date, first, count: this.keys.length - before });
@@ -64,7 +64,8 @@ export class PackSlices implements Slices {
       for (let i = first, o = first * RECORD_BYTES; i < first + c && count > 0; i++, o += RECORD_BYTES, count--) {
         if (sep) w.byte(44);
         sep = true;
-        write(w, dv.getFloat64(o, true), date, dv.getFloat64(o + 8, true), dv.getFloat64(o + 16, true), dv.getFloat64(o + 24, true),
+        const key = dv.getFloat64(o, true);
+        write(w, key, date ?? key, dv.getFloat64(o + 8, true), dv.getFloat64(o + 16, true), dv.getFloat64(o + 24, true),
           dv.getFloat64(o + 32, true), dv.getFloat64(o + 40, true), amountOf(dv.getFloat64(o + 48, true)));
       }
     }

@@ -1,7 +1,7 @@
 import { sql, type Kysely } from 'kysely';
 
 /**
- * Daily bar pages are rendered from the packs when read (store/readers/daily-pages.ts) instead
+ * Daily bar pages are written from the packs as they are read (store/packs.ts PackSlices) instead
  * of stored: `bars_1d_pages` and its version in `meta` go. They were two thirds of a
  * whole-market store (272 bytes a bar) and a third of its ingest.
  */

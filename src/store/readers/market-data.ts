@@ -9,7 +9,6 @@ import { withLimit } from './limit.js';
 import { dailyPackKey, decodeBars, PackSlices } from '../packs.js';
 import type { BarFieldsWriter } from '../../render/json-bytes.js';
 import { PageSlices } from '../../render/page-text.js';
-import { DailyPages, type PageInstrument } from './daily-pages.js';
 
 const DAILY_PACKS = 'select month, n, data from bars_1d_packs where inst = ? and month >= ? and month <= ? order by month limit ';
 const INDICATOR_PAGES = new Map<string, string>();
@@ -25,12 +24,7 @@ const DAILY_STATES = 'select month, n, data, states from bars_1d_packs where ins
 type Take = (row: unknown[], lo: number, hi: number) => void;
 
 export class MarketDataReader {
-  private readonly pages: DailyPages;
-
-  /** `pageCacheBytes`: the daily pages rendered last kept, in bytes (daily-pages.ts). */
-  constructor(private readonly store: Store, pageCacheBytes = 32 << 20) {
-    this.pages = new DailyPages(pageCacheBytes);
-  }
+  constructor(private readonly store: Store) {}
 
   /** Daily bars with from <= date <= to and date > after, ascending (ts left 0 for the caller). */
   async dailyBars(inst: number, from: number, to: number, after: number | null, limit: number): Promise<Bar[]> {
@@ -40,11 +34,15 @@ export class MarketDataReader {
     return out;
   }
 
-  /** As dailyBars, as the page text of the bars of instrument `x` (render/page-text.ts, daily-pages.ts); keys are dates. */
-  async dailyPage(inst: number, x: PageInstrument, from: number, to: number, after: number | null, limit: number): Promise<PageSlices> {
-    const out = new PageSlices(limit);
+  /**
+   * As dailyBars, as the records of their packs, written as JSON by `write` (keys are dates):
+   * the unadjusted daily page, rendered from the packs as it is read (no copy of the bars as
+   * JSON is stored: it was 272 bytes a bar, two thirds of a whole-market store).
+   */
+  async dailyPage(inst: number, from: number, to: number, after: number | null, limit: number, write: BarFieldsWriter): Promise<PackSlices> {
+    const out = new PackSlices(limit, write);
     await this.daily(DAILY_PACKS, inst, from, to, after, limit, 15, () => out.keys.length,
-      (r, lo, hi) => out.add(this.pages.page(inst, x, r[0] as number, r[1] as number, r[2] as Uint8Array), lo, hi));
+      (r, lo, hi) => out.add(r[2] as Uint8Array, r[1] as number, null, lo, hi));
     return out;
   }
 
