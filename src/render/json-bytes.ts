@@ -210,6 +210,19 @@ export class JsonBytes {
     this.date(date);
   }
 
+  /**
+   * `tpl` with date yyyymmdd written as YYYY-MM-DD over its 10 bytes at each of `at` (a daily
+   * bar's start: its text up to the open, the date twice, copied in one piece).
+   */
+  dated(tpl: Uint8Array, at: readonly number[], d: number): void {
+    this.room(tpl.length);
+    const b = this.buf, p = this.pos;
+    b.set(tpl, p);
+    const y = Math.floor(d / 10000), md = d - y * 10000, m = Math.floor(md / 100), dd = md - m * 100;
+    for (const a of at) { quad(b, p + a, y); pair(b, p + a + 5, m); pair(b, p + a + 8, dd); }
+    this.pos = p + tpl.length;
+  }
+
   /** A date yyyymmdd as YYYY-MM-DD (by division and floor: dates read from packs are doubles). */
   date(d: number): void {
     this.room(10);
@@ -375,8 +388,12 @@ function makeBarWriter(instrumentId: string, kind: InstrumentKind, interval: Int
     w.bytes(end);
   };
   if (INTERVALS[interval].daily) {
+    // The text up to the open, with room for the date twice: one copy a bar.
+    const dateText = '0000-00-00';
+    const tpl = latin1(`${headText}${dateText}${closeTradeDate.toString('latin1')}${dateText}${open.toString('latin1')}`);
+    const at = [head.length, head.length + dateText.length + closeTradeDate.length];
     return (w, _ts, date, o, h, l, c, v, a) => {
-      w.bytes(head); w.date(date); w.bytes(closeTradeDate); w.date(date); w.bytes(open);
+      w.dated(tpl, at, date);
       rest(w, o, h, l, c, v, a);
     };
   }
