@@ -3,20 +3,13 @@ import { BAD } from '../columns.js';
 import { AMOUNT, PRICE, SHARES } from '../datasets/units.js';
 import { dateInt } from './vendor.js';
 import { dayValues, decodeDay, RECORD } from './tdx.js';
+import { Rng } from '../../demo/random.js';
 
-/** A small deterministic generator (mulberry32). */
-function rng(seed: number) {
-  return () => {
-    seed = (seed + 0x6d2b79f5) | 0;
-    let t = Math.imul(seed ^ (seed >>> 15), 1 | seed);
-    t = (t + Math.imul(t ^ (t >>> 7), 61 | t)) ^ t;
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
 
 describe('Tongdaxin .day records as column values (the binary fast path)', () => {
   it('equal what parsing the decoded text gives, and are null exactly where the text path must judge the record', () => {
-    const rand = rng(11);
+    const r0 = Rng.from(11, 'tdx records');
+    const rand = () => r0.next();
     const b = Buffer.alloc(RECORD);
     let fast = 0, slow = 0;
     for (let i = 0; i < 20_000; i++) {
