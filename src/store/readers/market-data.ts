@@ -73,11 +73,15 @@ export class MarketDataReader {
   async dailyWithStates(inst: number, statesFrom: number, from: number, to: number, limit: number): Promise<{ states: string | null; head: Bar[]; bars: Bar[] }> {
     const head: Bar[] = [], bars: Bar[] = [];
     let states: string | null | undefined;
-    await this.daily(DAILY_STATES, inst, statesFrom, to, null, limit, 20, () => bars.length, (r) => {
+    // The months before the page's (from its quarter's first) and those its `limit` days fall in, read at once.
+    const [first, last] = [dailyPackKey(statesFrom), dailyPackKey(from)];
+    const before = (Math.floor(last / 100) - Math.floor(first / 100)) * 12 + (last % 100) - (first % 100);
+    const months = before + (monthsHolding(from, to, limit) ?? Math.ceil(limit / 20) + 1);
+    await this.packed(DAILY_STATES, inst, first, dailyPackKey(to), statesFrom, to, limit, 20, () => bars.length, (r) => {
       if (states === undefined) states = r[3] === null ? null : String(r[3]);
       if (bars.length === 0) decodeBars(head, r[2] as Uint8Array, r[1] as number, null, 0, from - 1, Infinity);
       decodeBars(bars, r[2] as Uint8Array, r[1] as number, null, from, to, limit);
-    });
+    }, months);
     return { states: states ?? null, head, bars };
   }
 
