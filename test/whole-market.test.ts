@@ -99,14 +99,14 @@ function expected(equities: Equity[]): Map<number, Expected> {
   return out;
 }
 
-describe.skipIf(!VIPDOC)('the whole market from a Tongdaxin folder', () => {
+for (const store of STORES) describe.skipIf(!VIPDOC)(`the whole market from a Tongdaxin folder (${store.name})`, () => {
   let h: Harness;
   let want: Map<number, Expected>;
   beforeAll(async () => {
     const dir = tmp('mds-whole-market-');
     const equities = choose(VIPDOC, join(dir, 'vipdoc'));
     want = expected(equities);
-    h = await emptyHarness(await STORES[0].url());
+    h = await emptyHarness(await store.url());
     const r = await ingest(h.store, tdxFolder(join(dir, 'vipdoc')).files);
     expect(r.errors).toEqual([]);
     h.secondPasses();

@@ -60,7 +60,7 @@ describe('hand-compiled serialisers', () => {
   it('render a bar as JSON.stringify of its record would', () => {
     let seed = 7;
     const rnd = (n: number) => { seed = (seed * 1103515245 + 12345) % 2 ** 31; return seed % n; };
-    for (const [kind, interval] of [['equity', '1d'], ['equity', '5m'], ['fund', '1m'], ['index', '1w']] as [InstrumentKind, IntervalId][]) {
+    for (const [kind, interval] of [['equity', '1d'], ['fund', '1d'], ['index', '1d'], ['equity', '5m'], ['fund', '1m'], ['index', '1w']] as [InstrumentKind, IntervalId][]) {
       const write = barWriter('600000.SH', kind, interval, 'forward');
       const rec = barRecord('600000.SH', kind, interval, 'forward');
       for (let i = 0; i < 500; i++) {

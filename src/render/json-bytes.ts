@@ -211,6 +211,22 @@ export class JsonBytes {
   }
 
   /**
+   * A bar's fields from its open on, `o","high":"h","low":"l","close":"c","volume":v,"amount":"a"}`
+   * (`,"amount":null}` when `a` is null): prices in 1/1000 CNY at `digits` decimals (writePrice),
+   * the amount in fen; with one check of the room left (the bars pages' hottest loop).
+   */
+  barTail(o: number, h: number, l: number, c: number, v: number, a: number | null, digits: number): void {
+    this.room(320);
+    const b = this.buf;
+    let p = priceAt(b, this.pos, o, digits);
+    p = priceAt(b, copyAt(b, p, high), h, digits);
+    p = priceAt(b, copyAt(b, p, low), l, digits);
+    p = priceAt(b, copyAt(b, p, close), c, digits);
+    p = uintAt(b, copyAt(b, p, volume), v);
+    this.pos = a === null ? copyAt(b, p, amountNull) : copyAt(b, decimalAt(b, copyAt(b, p, amount), a, 2), end);
+  }
+
+  /**
    * `tpl` with date yyyymmdd written as YYYY-MM-DD over its 10 bytes at each of `at` (a daily
    * bar's start: its text up to the open, the date twice, copied in one piece).
    */
@@ -277,6 +293,23 @@ const valueKey = (k: string) => { let j = valueKeys.get(k); if (j === undefined)
 
 /** A stored price (1/1000 CNY) rounded half away from zero to `digits` decimals (2 or 3). */
 const writePrice = (w: JsonBytes, v: number, digits: number) => writeScaled(w, v, PRICE_SCALE, digits);
+
+/** Copies `src` to b[p]; returns the position after it. */
+function copyAt(b: Uint8Array, p: number, src: Uint8Array): number {
+  for (let i = 0, n = src.length; i < n; i++) b[p + i] = src[i];
+  return p + src.length;
+}
+
+/** writePrice at b[p] (room checked by the caller); returns the position after it. */
+function priceAt(b: Uint8Array, p: number, v: number, digits: number): number {
+  if (!Number.isSafeInteger(v)) throw new RangeError(`not a safe integer: ${v}`);
+  if (digits >= PRICE_SCALE) return decimalAt(b, p, v * POW10[digits - PRICE_SCALE], digits);
+  const div = POW10[PRICE_SCALE - digits], a = v < 0 ? -v : v;
+  let q = Math.floor(a / div), r = a - q * div;
+  if (r < 0) { q--; r += div; } else if (r >= div) { q++; r -= div; }
+  if (2 * r >= div) q++;
+  return decimalAt(b, p, v < 0 ? -q : q, digits);
+}
 
 /**
  * Integer `v` scaled by 10^scale with `digits` decimals, rounded half away from zero when
@@ -394,7 +427,7 @@ function makeBarWriter(instrumentId: string, kind: InstrumentKind, interval: Int
     const at = [head.length, head.length + dateText.length + closeTradeDate.length];
     return (w, _ts, date, o, h, l, c, v, a) => {
       w.dated(tpl, at, date);
-      rest(w, o, h, l, c, v, a);
+      if (typeof a === 'bigint') rest(w, o, h, l, c, v, a); else w.barTail(o, h, l, c, v, a, digits);
     };
   }
   // Intraday: the text before a bar's time of day and the text from it to its open are the
