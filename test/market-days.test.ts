@@ -7,6 +7,8 @@ import { checkBarPacks } from '../src/derived/bar-packs.js';
 import { ingest } from '../src/ingest/load.js';
 import { dataset } from '../src/ingest/registry.js';
 import { decodeDay, encodeDay, type DayRecord } from '../src/store/day-records.js';
+import { makeDays } from '../src/derived/market-days.js';
+import type { BulkSession } from '../src/store/types.js';
 
 /**
  * The days of a market (derived/market-days.ts) checked against the per-instrument operations,
@@ -107,6 +109,35 @@ describe.each(STORES)('the days of a market on $name', ({ url }) => {
     const r = await ingest(h.store, [{ path: join(dir, 'bars_1d.csv'), dataset: dataset('bars_1d')! }]);
     expect(r.ok).toBe(true);
     expect(r.datasets[0]).toMatchObject({ rows: all.length, inserted: 0, updated: 0, unchanged: all.length });
+  });
+
+  it('make no write after a sweep that failed: a month\'s write still in flight is awaited before the transaction rolls back', async () => {
+    const before = await h.store.selectRows('select count(*), sum(n) from market_days', []);
+    let reads = 0, failed = false, late = 0;
+    const rollback = new Error('roll back');
+    await expect(h.store.bulkTransaction(async (s) => {
+      const session: BulkSession = {
+        ...s,
+        // The third month's read fails, while the second month's write waits on a timer.
+        queryRows: async (sql, params) => {
+          if (sql.includes('from bars_1d_packs where month = ?') && ++reads === 3) throw new Error('read failed');
+          return s.queryRows(sql, params);
+        },
+        query: async <T>(sql: string, params?: unknown[]) => {
+          if (sql.startsWith('insert into market_days')) {
+            await new Promise((r) => setTimeout(r, 30));
+            if (failed) late++;
+          }
+          return s.query<T>(sql, params);
+        },
+      };
+      await expect(makeDays(session, 0)).rejects.toThrow('read failed');
+      failed = true;
+      await new Promise((r) => setTimeout(r, 100));
+      throw rollback;
+    })).rejects.toBe(rollback);
+    expect(late).toBe(0);
+    expect(await h.store.selectRows('select count(*), sum(n) from market_days', [])).toEqual(before);
   });
 
   it('refuse an unknown market, a day that is not a trading day, and date with from', async () => {

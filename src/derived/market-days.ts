@@ -319,15 +319,21 @@ export async function makeDays(s: BulkSession, since: number): Promise<number> {
   // A month's days are deflated on the thread pool while the sweep makes the next month (one
   // month in flight: memory stays bounded); the session's statements still run one at a time.
   let inFlight: Promise<void> = Promise.resolve();
-  await sweep(s, from, async (made) => {
-    const data = Promise.all(made.map((d) => encodeDayAsync(d.records)));
-    data.catch(() => {}); // awaited by the write below
-    const before = inFlight;
-    inFlight = (async () => { await before; await writeDays(s, made, await data); })();
-    inFlight.catch(() => {}); // awaited below or by the next month; never unhandled
-    await before;
-    written += made.length;
-  });
+  try {
+    await sweep(s, from, async (made) => {
+      const data = Promise.all(made.map((d) => encodeDayAsync(d.records)));
+      data.catch(() => {}); // awaited by the write below
+      const before = inFlight;
+      inFlight = (async () => { await before; await writeDays(s, made, await data); })();
+      inFlight.catch(() => {}); // awaited below or by the next month; never unhandled
+      await before;
+      written += made.length;
+    });
+  } finally {
+    // Never leave a write running past a failed sweep: the transaction is about to roll back,
+    // and a statement after that would run outside it.
+    await inFlight.catch(() => {});
+  }
   await inFlight;
   await setMeta(s, PRINT, await instrumentsPrint(s));
   return written;
