@@ -29,6 +29,20 @@ export function kdjStream(n = 9, m1 = 3, m2 = 3): Stream<KdjState> {
       const state = { highs: highs.slice(1), lows: lows.slice(1), k, d };
       return { state, values: { k, d, j: 3 * k - 2 * d } };
     },
+    // As step, with the window's extremes taken in a loop (max and min do not depend on order)
+    // and no array but the next state's.
+    advance(st, p) {
+      const m = st.highs.length;
+      if (m + 1 < n) return { highs: [...st.highs, p.high], lows: [...st.lows, p.low], k: st.k, d: st.d };
+      let hh = p.high, ll = p.low;
+      for (let i = m - (n - 1); i < m; i++) { if (st.highs[i] > hh) hh = st.highs[i]; if (st.lows[i] < ll) ll = st.lows[i]; }
+      const r = hh === ll ? 50 : (100 * (p.close - ll)) / (hh - ll);
+      const k = (r + (m1 - 1) * st.k) / m1;
+      const d = (k + (m2 - 1) * st.d) / m2;
+      const highs = st.highs.slice(m - (n - 2)), lows = st.lows.slice(m - (n - 2));
+      highs.push(p.high); lows.push(p.low);
+      return { highs, lows, k, d };
+    },
   };
 }
 

@@ -26,6 +26,18 @@ export function rsiStream(periods: number[] = RSI_PERIODS): Stream<RsiState> {
       periods.forEach((n, i) => { values[`rsi${n}`] = abs[i] === 0 ? 50 : (100 * up[i]) / abs[i]; });
       return { state: { prevClose: p.close, up, abs }, values };
     },
+    advance(st, p) {
+      if (st.prevClose === undefined) return { prevClose: p.close, up: [], abs: [] };
+      const d = p.close - st.prevClose;
+      const first = st.up.length === 0;
+      const up = new Array<number>(periods.length), abs = new Array<number>(periods.length);
+      for (let i = 0; i < periods.length; i++) {
+        const n = periods[i];
+        up[i] = first ? Math.max(d, 0) : (Math.max(d, 0) + (n - 1) * st.up[i]) / n;
+        abs[i] = first ? Math.abs(d) : (Math.abs(d) + (n - 1) * st.abs[i]) / n;
+      }
+      return { prevClose: p.close, up, abs };
+    },
   };
 }
 

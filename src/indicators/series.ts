@@ -34,9 +34,11 @@ export function seriesFromBars(bars: readonly Bar[]): Series {
  */
 export function foldBars<S>(stream: Stream<S>, bars: readonly Bar[], state: S, out: Values[] | null): S {
   const p: Point = { open: 0, high: 0, low: 0, close: 0, volume: 0 };
+  const advance = out === null ? stream.advance : undefined;
   for (let i = 0; i < bars.length; i++) {
     const b = bars[i];
     p.open = b.open / UNIT; p.high = b.high / UNIT; p.low = b.low / UNIT; p.close = b.close / UNIT; p.volume = b.volume;
+    if (advance) { state = advance(state, p); continue; }
     const r = stream.step(state, p);
     state = r.state;
     if (out !== null) out.push(r.values);

@@ -29,6 +29,11 @@ export type Values = Record<string, number>;
 export interface Stream<S = unknown> {
   initState(): S;
   step(state: S, point: Point): { state: S; values: Values };
+  /**
+   * The state `step` returns, bit for bit, without the values (optional): what a fold that keeps
+   * no values uses (the indicator states of every daily pack, derived/indicator-states.ts).
+   */
+  advance?(state: S, point: Point): S;
 }
 
 export interface Indicator {
