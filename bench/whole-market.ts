@@ -1,7 +1,7 @@
 /**
  * The whole market: a Tongdaxin `vipdoc` folder (the reference is red-mine/stock @ 598147c, 8,146
- * daily files, 2015–2023; docs/ingest.md, "Whole market") loaded by `mds ingest --tdx` into a new
- * store, then the questions asked across it, beside the same questions on the demo market:
+ * daily files, 2015–2023; docs/ingest.md, "Whole market") loaded by `mds ingest --tdx` (the
+ * command, in a process of its own: its time and peak RSS) into a new store, then the questions asked across it, beside the same questions on the demo market:
  * ingest rows/s, peak RSS, bytes a bar, a day's pool and cross-section at the first request
  * (a new app: nothing cached) and asked again, a year of breadth, and daily bar pages p50/p99
  * (sequential). In the same run the peer a quant would use instead, DuckDB over the same files
@@ -16,7 +16,9 @@
  * Without a folder (--tdx or MDS_TDX_VIPDOC) it says so and exits 0. Timings on a shared machine
  * are noisy: compare the whole-market figures with the demo's of the same run. --json writes the
  * table's figures and the peer's agreement. */
+import { spawnSync } from 'node:child_process';
 import { existsSync, mkdtempSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
@@ -25,8 +27,6 @@ import { generateDemo } from '../src/demo/generate.js';
 import { buildApp } from '../src/app/app.js';
 import { loadConfig } from '../src/app/config.js';
 import { KeyStore } from '../src/auth/keys.js';
-import { tdxFolder } from '../src/ingest/tdx-folder.js';
-import { ingest } from '../src/ingest/load.js';
 import type { Store } from '../src/store/types.js';
 import { DuckPeer, type PeerLoad } from './duckdb-peer.js';
 import { benchIngest } from './ingest.js';
@@ -41,6 +41,16 @@ async function freshDatabase(url: string): Promise<{ url: string; drop: () => Pr
   const u = new URL(url);
   u.pathname = '/' + name;
   return { url: u.toString(), drop: () => admin(`drop database if exists ${name} with (force)`) };
+}
+
+/** Runs `mds --database URL ...args` (dist/cli, built by npm run bench:market): its output, wall time and peak RSS. */
+function mds(url: string, ...args: string[]): { stdout: string; stderr: string; wall: number; rssKb: number } {
+  const t = process.hrtime.bigint();
+  const r = spawnSync(process.execPath, ['--require', fileURLToPath(new URL('./peak-rss.cjs', import.meta.url)),
+    fileURLToPath(new URL('../dist/cli/index.js', import.meta.url)), '--database', url, ...args], { encoding: 'utf8', maxBuffer: 1 << 26 });
+  const wall = ms(t) / 1000;
+  if (r.status !== 0) throw new Error(`mds ${args.join(' ')} exited ${r.status}: ${r.stderr.slice(-2000)}`);
+  return { stdout: r.stdout, stderr: r.stderr, wall, rssKb: Number(/peak-rss-kb (\d+)/.exec(r.stderr)?.[1] ?? 0) };
 }
 
 /** A PostgreSQL store's size: its database's. */
@@ -228,17 +238,17 @@ async function main() {
     console.log(`bench/ingest.ts in this run: ${Math.round(base.ingestRowsPerSec).toLocaleString('en-US')} rows/s (half: ${Math.round(base.ingestRowsPerSec / 2).toLocaleString('en-US')})`);
     const fresh = o.pg ? await freshDatabase(o.pg) : null;
     for (const url of [join(dir, 'market.sqlite'), ...(fresh ? [fresh.url] : [])]) {
+      // The command an operator runs, in a process of its own: `mds migrate`, then `mds ingest --tdx`.
+      mds(url, 'migrate');
+      const run = mds(url, 'ingest', '--tdx', o.tdx);
+      const loaded = Number(/^bars_1d: (\d+) rows/m.exec(run.stdout)?.[1]);
+      const seconds = Number(/^committed: \d+ rows in ([\d.]+) s/m.exec(run.stdout)?.[1]);
+      if (!loaded || !seconds) throw new Error(`mds ingest --tdx: ${run.stdout}${run.stderr}`);
       const store = openStore(url);
-      await migrate(store);
-      const t = process.hrtime.bigint();
-      const r = await ingest(store, tdxFolder(o.tdx).files);
-      const seconds = ms(t) / 1000;
-      if (!r.ok) throw new Error(`ingest failed: ${r.errors.slice(0, 3).join('; ')}`);
-      const loaded = r.datasets.find((x) => x.dataset === 'bars_1d')!.rows;
       const bytes = url.startsWith('postgres') ? await pgBytes(store) : statSync(url).size;
-      console.log(`${url.startsWith('postgres') ? 'PostgreSQL' : 'SQLite'}: ${loaded.toLocaleString('en-US')} daily bars in ${seconds.toFixed(1)} s `
-        + `(${Math.round(loaded / seconds).toLocaleString('en-US')} rows/s, ${(loaded / seconds / base.ingestRowsPerSec).toFixed(2)}× bench/ingest.ts), the bench process's peak RSS so far ${Math.round(process.resourceUsage().maxRSS / 1024)} MB`
-        + (bytes === null ? '' : `, ${(bytes / 1e9).toFixed(2)} GB: ${Math.round(bytes / loaded)} bytes a bar`));
+      console.log(`${url.startsWith('postgres') ? 'PostgreSQL' : 'SQLite'}: \`mds ingest --tdx\` loaded ${loaded.toLocaleString('en-US')} daily bars in ${seconds.toFixed(1)} s `
+        + `(${Math.round(loaded / seconds).toLocaleString('en-US')} rows/s, ${(loaded / seconds / base.ingestRowsPerSec).toFixed(2)}× bench/ingest.ts; ${run.wall.toFixed(1)} s with the process's start), `
+        + `peak RSS ${Math.round(run.rssKb / 1024)} MB, ${(bytes / 1e9).toFixed(2)} GB: ${Math.round(bytes / loaded)} bytes a bar`);
       const q = await questions(store, url.startsWith('postgres') ? 'whole market (PostgreSQL)' : 'whole market (SQLite)');
       rows.push({ ...q.figures, load: seconds, bytes });
       asked ??= q.asked;
