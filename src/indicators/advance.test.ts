@@ -24,7 +24,7 @@ describe('a stream\'s advance', () => {
         }
       }
     }
-    // kdj and rsi have one.
-    expect(compared).toBe(2 * 20 * 400);
+    // Every recursive indicator has one (ema, macd, kdj, rsi, obv).
+    expect(compared).toBe(5 * 20 * 400);
   });
 });

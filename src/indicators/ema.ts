@@ -22,6 +22,7 @@ export const emaStream: Stream<EmaState> = {
     const e12 = emaNext(st.e12, p.close, 12), e26 = emaNext(st.e26, p.close, 26);
     return { state: { e12, e26 }, values: { ema12: e12, ema26: e26 } };
   },
+  advance: (st, p) => ({ e12: emaNext(st.e12, p.close, 12), e26: emaNext(st.e26, p.close, 26) }),
 };
 
 export const ema: Indicator = {

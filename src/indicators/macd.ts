@@ -16,6 +16,10 @@ export const macdStream: Stream<MacdState> = {
     const dea = emaNext(st.dea, dif, 9);
     return { state: { e12, e26, dea }, values: { dif, dea, macd: 2 * (dif - dea) } };
   },
+  advance(st, p) {
+    const e12 = emaNext(st.e12, p.close, 12), e26 = emaNext(st.e26, p.close, 26);
+    return { e12, e26, dea: emaNext(st.dea, e12 - e26, 9) };
+  },
 };
 
 export const macd: Indicator = {

@@ -15,6 +15,10 @@ export const obvStream: Stream<ObvState> = {
     const obv = prev === undefined ? 0 : st.obv + (p.close > prev ? p.volume : p.close < prev ? -p.volume : 0);
     return { state: { prevClose: p.close, obv }, values: { obv } };
   },
+  advance(st, p) {
+    const prev = st.prevClose;
+    return { prevClose: p.close, obv: prev === undefined ? 0 : st.obv + (p.close > prev ? p.volume : p.close < prev ? -p.volume : 0) };
+  },
 };
 
 export const obv: Indicator = {
