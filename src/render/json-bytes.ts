@@ -42,6 +42,13 @@ function uintAt(b: Uint8Array, p: number, n: number): number {
  * double's quotient exact); a function of its own so that uintAt, not recursive, is inlined.
  */
 function largeAt(b: Uint8Array, p: number, n: number): number {
+  if (n <= 0x7fffffff) {
+    // In 32-bit integer arithmetic (exact below 2^31): most volumes.
+    const h = (n / 10000) | 0;
+    p = uintAt(b, p, h);
+    quad(b, p, n - h * 10000);
+    return p + 4;
+  }
   let hi = Math.floor(n / 10000), lo = n - hi * 10000;
   if (lo < 0) { hi--; lo += 10000; } else if (lo >= 10000) { hi++; lo -= 10000; }
   p = hi < 10000 ? uintAt(b, p, hi) : largeAt(b, p, hi);
@@ -302,6 +309,15 @@ function copyAt(b: Uint8Array, p: number, src: Uint8Array): number {
 
 /** writePrice at b[p] (room checked by the caller); returns the position after it. */
 function priceAt(b: Uint8Array, p: number, v: number, digits: number): number {
+  // The common case in 32-bit integer arithmetic: a stock's price (0 <= v < 2^31, 2 decimals),
+  // rounded half up (away from zero, v being positive) to fen.
+  if (digits === 2 && v >= 0 && v <= 0x7fffffff && (v | 0) === v) {
+    const q = ((v + 5) / 10) | 0, whole = (q / 100) | 0;
+    p = uintAt(b, p, whole);
+    b[p] = 46;
+    pair(b, p + 1, q - whole * 100);
+    return p + 3;
+  }
   if (!Number.isSafeInteger(v)) throw new RangeError(`not a safe integer: ${v}`);
   if (digits >= PRICE_SCALE) return decimalAt(b, p, v * POW10[digits - PRICE_SCALE], digits);
   const div = POW10[PRICE_SCALE - digits], a = v < 0 ? -v : v;
