@@ -19,9 +19,8 @@
  * folded over the fixture (fixture.ts), so that a change of a stream's `step` or state makes
  * migration fold every instrument again.
  */
-import { foldEach, INDICATOR_IDS, INDICATORS, type IndicatorId } from '../indicators/registry.js';
+import { foldEach, INDICATOR_IDS, INDICATORS, setPoint, type IndicatorId } from '../indicators/registry.js';
 import type { Point, Stream } from '../indicators/types.js';
-import { PRICE_SCALE } from '../lib/decimal.js';
 import { RECORD_BYTES } from '../store/packs.js';
 import type { BulkSession } from '../store/types.js';
 import { DAILY_PACKS as PACKS, packBatches, storedInRange } from './daily-packs.js';
@@ -29,7 +28,6 @@ import { versionedInMeta } from './derivation.js';
 import { FIXTURE } from './fixture.js';
 
 const WRITE_ROWS = 200;
-const UNIT = 10 ** PRICE_SCALE;
 
 /** The recursive indicators, whose states are kept. */
 export const RECURSIVE: readonly IndicatorId[] = INDICATOR_IDS.filter((id) => INDICATORS[id].stream);
@@ -76,8 +74,7 @@ export function foldPack(states: States, data: Uint8Array, n: number): States {
   // Each record straight into the point, as foldBars makes it of the record's Bar (no Bar made).
   const fill = (p: Point, i: number) => {
     const o = i * RECORD_BYTES;
-    p.open = dv.getFloat64(o + 8, true) / UNIT; p.high = dv.getFloat64(o + 16, true) / UNIT; p.low = dv.getFloat64(o + 24, true) / UNIT;
-    p.close = dv.getFloat64(o + 32, true) / UNIT; p.volume = dv.getFloat64(o + 40, true);
+    setPoint(p, dv.getFloat64(o + 8, true), dv.getFloat64(o + 16, true), dv.getFloat64(o + 24, true), dv.getFloat64(o + 32, true), dv.getFloat64(o + 40, true));
   };
   const out = { ...states };
   for (const [id, s] of STREAMS) out[id] = foldEach(s, n, fill, out[id], null);

@@ -19,8 +19,8 @@ export interface EmaState { e12?: number; e26?: number }
 export const emaStream: Stream<EmaState> = {
   initState: () => ({}),
   step(st, p) {
-    const e12 = emaNext(st.e12, p.close, 12), e26 = emaNext(st.e26, p.close, 26);
-    return { state: { e12, e26 }, values: { ema12: e12, ema26: e26 } };
+    const state = emaStream.advance!(st, p);
+    return { state, values: { ema12: state.e12!, ema26: state.e26! } };
   },
   advance: (st, p) => ({ e12: emaNext(st.e12, p.close, 12), e26: emaNext(st.e26, p.close, 26) }),
 };

@@ -11,39 +11,32 @@ import { runStream, type Indicator, type Stream, type Values } from './types.js'
  */
 export interface KdjState { highs: number[]; lows: number[]; k: number; d: number }
 
-/** RSV of the window; 50 when the window is flat. */
-export function rsv(highs: number[], lows: number[], close: number): number {
-  const hh = Math.max(...highs), ll = Math.min(...lows);
-  return hh === ll ? 50 : (100 * (close - ll)) / (hh - ll);
-}
+/** RSV of a window whose highest high is `hh` and lowest low `ll`; 50 when the window is flat. */
+const rsv = (hh: number, ll: number, close: number): number => (hh === ll ? 50 : (100 * (close - ll)) / (hh - ll));
 
 export function kdjStream(n = 9, m1 = 3, m2 = 3): Stream<KdjState> {
-  return {
+  const stream: Stream<KdjState> = {
     initState: () => ({ highs: [], lows: [], k: 50, d: 50 }),
     step(st, p): { state: KdjState; values: Values } {
-      const highs = [...st.highs, p.high].slice(-n), lows = [...st.lows, p.low].slice(-n);
-      if (highs.length < n) return { state: { ...st, highs, lows }, values: {} };
-      const k = (rsv(highs, lows, p.close) + (m1 - 1) * st.k) / m1;
-      const d = (k + (m2 - 1) * st.d) / m2;
-      // Keep only the n−1 bars the next window needs.
-      const state = { highs: highs.slice(1), lows: lows.slice(1), k, d };
-      return { state, values: { k, d, j: 3 * k - 2 * d } };
+      const state = stream.advance!(st, p);
+      // Values from the first full window of n bars on.
+      return { state, values: st.highs.length + 1 < n ? {} : { k: state.k, d: state.d, j: 3 * state.k - 2 * state.d } };
     },
-    // As step, with the window's extremes taken in a loop (max and min do not depend on order)
-    // and no array but the next state's.
+    // The window's extremes taken in a loop (max and min do not depend on order); the state keeps
+    // the n−1 bars the next window needs.
     advance(st, p) {
       const m = st.highs.length;
       if (m + 1 < n) return { highs: [...st.highs, p.high], lows: [...st.lows, p.low], k: st.k, d: st.d };
       let hh = p.high, ll = p.low;
       for (let i = m - (n - 1); i < m; i++) { if (st.highs[i] > hh) hh = st.highs[i]; if (st.lows[i] < ll) ll = st.lows[i]; }
-      const r = hh === ll ? 50 : (100 * (p.close - ll)) / (hh - ll);
-      const k = (r + (m1 - 1) * st.k) / m1;
+      const k = (rsv(hh, ll, p.close) + (m1 - 1) * st.k) / m1;
       const d = (k + (m2 - 1) * st.d) / m2;
       const highs = st.highs.slice(m - (n - 2)), lows = st.lows.slice(m - (n - 2));
       highs.push(p.high); lows.push(p.low);
       return { highs, lows, k, d };
     },
   };
+  return stream;
 }
 
 const stream = kdjStream();

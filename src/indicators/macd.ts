@@ -11,10 +11,9 @@ export interface MacdState { e12?: number; e26?: number; dea?: number }
 export const macdStream: Stream<MacdState> = {
   initState: () => ({}),
   step(st, p) {
-    const e12 = emaNext(st.e12, p.close, 12), e26 = emaNext(st.e26, p.close, 26);
-    const dif = e12 - e26;
-    const dea = emaNext(st.dea, dif, 9);
-    return { state: { e12, e26, dea }, values: { dif, dea, macd: 2 * (dif - dea) } };
+    const state = macdStream.advance!(st, p);
+    const dif = state.e12! - state.e26!, dea = state.dea!;
+    return { state, values: { dif, dea, macd: 2 * (dif - dea) } };
   },
   advance(st, p) {
     const e12 = emaNext(st.e12, p.close, 12), e26 = emaNext(st.e26, p.close, 26);

@@ -11,9 +11,8 @@ export interface ObvState { prevClose?: number; obv: number }
 export const obvStream: Stream<ObvState> = {
   initState: () => ({ obv: 0 }),
   step(st, p) {
-    const prev = st.prevClose;
-    const obv = prev === undefined ? 0 : st.obv + (p.close > prev ? p.volume : p.close < prev ? -p.volume : 0);
-    return { state: { prevClose: p.close, obv }, values: { obv } };
+    const state = obvStream.advance!(st, p);
+    return { state, values: { obv: state.obv } };
   },
   advance(st, p) {
     const prev = st.prevClose;

@@ -26,5 +26,5 @@ export function isIndicatorId(s: string): s is IndicatorId {
 }
 
 export { formatValue } from './format.js';
-export { foldBars, foldEach, seriesFromBars } from './series.js';
+export { foldBars, foldEach, seriesFromBars, setPoint } from './series.js';
 export type { Indicator, Point, Series, Stream, Values } from './types.js';

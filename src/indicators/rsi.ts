@@ -14,17 +14,15 @@ export const RSI_PERIODS = [6, 12, 24];
 export interface RsiState { prevClose?: number; up: number[]; abs: number[] }
 
 export function rsiStream(periods: number[] = RSI_PERIODS): Stream<RsiState> {
-  return {
+  const keys = periods.map((n) => `rsi${n}`);
+  const stream: Stream<RsiState> = {
     initState: () => ({ up: [], abs: [] }),
     step(st, p) {
-      if (st.prevClose === undefined) return { state: { prevClose: p.close, up: [], abs: [] }, values: {} };
-      const d = p.close - st.prevClose;
-      const first = st.up.length === 0;
-      const up = periods.map((n, i) => (first ? Math.max(d, 0) : (Math.max(d, 0) + (n - 1) * st.up[i]) / n));
-      const abs = periods.map((n, i) => (first ? Math.abs(d) : (Math.abs(d) + (n - 1) * st.abs[i]) / n));
+      const state = stream.advance!(st, p);
       const values: Record<string, number> = {};
-      periods.forEach((n, i) => { values[`rsi${n}`] = abs[i] === 0 ? 50 : (100 * up[i]) / abs[i]; });
-      return { state: { prevClose: p.close, up, abs }, values };
+      // The first bar has no change yet: no values.
+      if (st.prevClose !== undefined) keys.forEach((k, i) => { values[k] = state.abs[i] === 0 ? 50 : (100 * state.up[i]) / state.abs[i]; });
+      return { state, values };
     },
     advance(st, p) {
       if (st.prevClose === undefined) return { prevClose: p.close, up: [], abs: [] };
@@ -39,6 +37,7 @@ export function rsiStream(periods: number[] = RSI_PERIODS): Stream<RsiState> {
       return { prevClose: p.close, up, abs };
     },
   };
+  return stream;
 }
 
 const stream = rsiStream();

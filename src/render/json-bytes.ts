@@ -74,6 +74,13 @@ function decimalAt(b: Uint8Array, p: number, k: number, digits: number): number 
   return p + digits;
 }
 
+/** Writes date yyyymmdd as YYYY-MM-DD at b[p] (by division and floor: dates read from packs are doubles); returns the position after it. */
+function dateAt(b: Uint8Array, p: number, d: number): number {
+  const y = Math.floor(d / 10000), md = d - y * 10000, m = Math.floor(md / 100);
+  quad(b, p, y); b[p + 4] = 45; pair(b, p + 5, m); b[p + 7] = 45; pair(b, p + 8, md - m * 100);
+  return p + 10;
+}
+
 /**
  * The slab that JSON bodies are written into, and where the next body may start in it. Bodies
  * are handed out as views of the slab (no copy, no allocation per body); a slab is replaced
@@ -185,6 +192,12 @@ export class JsonBytes {
     this.pos = uintAt(this.buf, this.pos, n);
   }
 
+  /** Integer `v` scaled by 10^scale with `digits` decimals, rounded half away from zero (formatScaled's text). */
+  scaled(v: number, scale: number, digits: number): void {
+    this.room(24 + digits);
+    this.pos = scaledAt(this.buf, this.pos, v, scale, digits);
+  }
+
   /** A safe integer `k` scaled by 10^digits as a decimal with `digits` decimals ("-12.34"). */
   decimal(k: number, digits: number): void {
     this.room(24 + digits);
@@ -241,18 +254,14 @@ export class JsonBytes {
     this.room(tpl.length);
     const b = this.buf, p = this.pos;
     b.set(tpl, p);
-    const y = Math.floor(d / 10000), md = d - y * 10000, m = Math.floor(md / 100), dd = md - m * 100;
-    for (const a of at) { quad(b, p + a, y); pair(b, p + a + 5, m); pair(b, p + a + 8, dd); }
+    for (const a of at) dateAt(b, p + a, d);
     this.pos = p + tpl.length;
   }
 
   /** A date yyyymmdd as YYYY-MM-DD (by division and floor: dates read from packs are doubles). */
   date(d: number): void {
     this.room(10);
-    const b = this.buf, p = this.pos;
-    const y = Math.floor(d / 10000), md = d - y * 10000, m = Math.floor(md / 100);
-    quad(b, p, y); b[p + 4] = 45; pair(b, p + 5, m); b[p + 7] = 45; pair(b, p + 8, md - m * 100);
-    this.pos = p + 10;
+    this.pos = dateAt(this.buf, this.pos, d);
   }
 
   /** Seconds into a day (0..86399) as hh:mm:ss. */
@@ -299,7 +308,7 @@ const valueKeys = new Map<string, Buffer>();
 const valueKey = (k: string) => { let j = valueKeys.get(k); if (j === undefined) { j = latin1(asciiJson(k) + ':"'); valueKeys.set(k, j); } return j; };
 
 /** A stored price (1/1000 CNY) rounded half away from zero to `digits` decimals (2 or 3). */
-const writePrice = (w: JsonBytes, v: number, digits: number) => writeScaled(w, v, PRICE_SCALE, digits);
+const writePrice = (w: JsonBytes, v: number, digits: number) => w.scaled(v, PRICE_SCALE, digits);
 
 /** Copies `src` to b[p]; returns the position after it. */
 function copyAt(b: Uint8Array, p: number, src: Uint8Array): number {
@@ -318,29 +327,25 @@ function priceAt(b: Uint8Array, p: number, v: number, digits: number): number {
     pair(b, p + 1, q - whole * 100);
     return p + 3;
   }
+  return scaledAt(b, p, v, PRICE_SCALE, digits);
+}
+
+/**
+ * Integer `v` scaled by 10^scale with `digits` decimals at b[p], rounded half away from zero
+ * when digits < scale: what formatScaled(v, scale, digits) gives, as bytes; returns the position
+ * after it.
+ */
+function scaledAt(b: Uint8Array, p: number, v: number, scale: number, digits: number): number {
   if (!Number.isSafeInteger(v)) throw new RangeError(`not a safe integer: ${v}`);
-  if (digits >= PRICE_SCALE) return decimalAt(b, p, v * POW10[digits - PRICE_SCALE], digits);
-  const div = POW10[PRICE_SCALE - digits], a = v < 0 ? -v : v;
+  if (digits >= scale) return decimalAt(b, p, v * POW10[digits - scale], digits);
+  // On the magnitude, by division and floor (no fmod), corrected when the quotient rounded.
+  const div = POW10[scale - digits], a = v < 0 ? -v : v;
   let q = Math.floor(a / div), r = a - q * div;
   if (r < 0) { q--; r += div; } else if (r >= div) { q++; r -= div; }
   if (2 * r >= div) q++;
   return decimalAt(b, p, v < 0 ? -q : q, digits);
 }
 
-/**
- * Integer `v` scaled by 10^scale with `digits` decimals, rounded half away from zero when
- * digits < scale: what formatScaled(v, scale, digits) gives, as bytes.
- */
-function writeScaled(w: JsonBytes, v: number, scale: number, digits: number): void {
-  if (!Number.isSafeInteger(v)) throw new RangeError(`not a safe integer: ${v}`);
-  if (digits >= scale) { w.decimal(v * POW10[digits - scale], digits); return; }
-  // On the magnitude, by division and floor (no fmod), corrected when the quotient rounded.
-  const div = POW10[scale - digits], a = v < 0 ? -v : v;
-  let q = Math.floor(a / div), r = a - q * div;
-  if (r < 0) { q--; r += div; } else if (r >= div) { q++; r -= div; }
-  if (2 * r >= div) q++;
-  w.decimal(v < 0 ? -q : q, digits);
-}
 
 /**
  * A field of a record writer: its key and how its value is written. Getters take the record and
@@ -375,7 +380,7 @@ function fieldValue<R, C>(f: FieldSpec<R, C>): RecordWriter<R, C> | null {
     return (w, r, c) => { const v = g(r, c); if (v === null) w.bytes(NULL); else if (v < 0) { w.byte(45); w.uint(-v); } else w.uint(v); };
   }
   const { scaled: g, scale, digits } = f;
-  return (w, r, c) => { const v = g(r, c); if (v === null) w.bytes(NULL); else { w.byte(34); writeScaled(w, v, scale, digits); w.byte(34); } };
+  return (w, r, c) => { const v = g(r, c); if (v === null) w.bytes(NULL); else { w.byte(34); w.scaled(v, scale, digits); w.byte(34); } };
 }
 
 /**

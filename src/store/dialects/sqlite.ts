@@ -136,32 +136,23 @@ export function openSqlite(file: string): Store {
   raw.pragma('busy_timeout = 5000');
   const health = new StoreHealth();
   const db = new Kysely<Schema>({ dialect: new SqliteDialect({ database: cachingPrepares(raw, health) }) });
-  const statements = new Map<string, Database.Statement>();
-  // The statements of writers (bulk sessions), kept: a derivation's batch statements repeat
-  // thousands of times in a large load, and preparing one costs more than running it.
-  const bulk = new LRUCache<string, Database.Statement>({ max: 256 });
-  const bulkStatement = (sql: string, rows: boolean) => {
+  // Prepared statements, kept: the request path's reads, and a writer's (bulk session) batch
+  // statements, which repeat thousands of times in a large load (preparing one costs more than
+  // running it). `rows`: rows as arrays.
+  const statements = new LRUCache<string, Database.Statement>({ max: 512 });
+  const statement = (sql: string, rows: boolean) => {
     const key = rows ? '\0raw' + sql : sql;
-    let stmt = bulk.get(key);
-    if (!stmt) { stmt = raw.prepare(sql); if (rows) stmt.raw(true); bulk.set(key, stmt); }
+    let stmt = statements.get(key);
+    if (!stmt) { stmt = raw.prepare(sql); if (rows) stmt.raw(true); statements.set(key, stmt); }
     return stmt;
   };
   return {
     dialect: 'sqlite',
     async select<T>(sql: string, params: unknown[]) {
-      return guarded(health, () => {
-        let stmt = statements.get(sql);
-        if (!stmt) { stmt = raw.prepare(sql); statements.set(sql, stmt); }
-        return stmt.all(...params) as T[];
-      });
+      return guarded(health, () => statement(sql, false).all(...params) as T[]);
     },
     async selectRows(sql: string, params: unknown[]) {
-      const key = '\0raw' + sql;
-      return guarded(health, () => {
-        let stmt = statements.get(key);
-        if (!stmt) { stmt = raw.prepare(sql).raw(true); statements.set(key, stmt); }
-        return stmt.all(...params) as unknown[][];
-      });
+      return guarded(health, () => statement(sql, true).all(...params) as unknown[][]);
     },
     db,
     async backup(target: string) {
@@ -179,13 +170,13 @@ export function openSqlite(file: string): Store {
       const upserts = new Map<string, Upsert>();
       const session: BulkSession = {
         async query<T>(sql: string, params: unknown[] = []) {
-          const stmt = bulkStatement(sql, false);
+          const stmt = statement(sql, false);
           if (stmt.reader) return stmt.all(...params) as T[];
           stmt.run(...params);
           return [];
         },
         async queryRows(sql: string, params: unknown[] = []) {
-          return bulkStatement(sql, true).all(...params) as unknown[][];
+          return statement(sql, true).all(...params) as unknown[][];
         },
         async upsert(t, rows) {
           const id = `${t.table}(${t.columns.join(',')})`;
