@@ -75,6 +75,19 @@ for (const kind of STORES) {
       expect([await count('instruments'), await count('bars_1d'), await count('bars_1m')]).toEqual([0, 0, 0]);
     });
 
+    it('names each record that is not a bar (no date), and counts a folder named like a file as skipped, not a store error', async () => {
+      const garbage = Buffer.alloc(2 * RECORD, 0xab);
+      const root = folder(tmp('mds-tdx-'), { ...MINI, 'sh/lday/sh600004.day': [garbage] });
+      mkdirSync(join(root, 'vipdoc', 'sh', 'lday', 'sh600009.day'));
+      const r = await mds(h.url, 'ingest', '--tdx', join(root, 'vipdoc'));
+      expect(r.code).toBe(2);
+      const file = join(root, 'vipdoc', 'sh', 'lday', 'sh600004.day');
+      expect(r.stderr).toContain(`${file}:record 1: trade_date: expected a date YYYYMMDD, got ${garbage.readUInt32LE(0)}`);
+      expect(r.stderr).toContain(`${file}:record 2: trade_date: expected a date YYYYMMDD`);
+      expect(r.stdout).toContain('skipped 1 file: folders or other non-files named like shCODE.day');
+      expect([await count('instruments'), await count('bars_1d')]).toEqual([0, 0]);
+    });
+
     it('creates the instruments it does not know, loads the bars and counts what it skipped', async () => {
       const root = folder(tmp('mds-tdx-'), MINI);
       const r = await mds(h.url, 'ingest', '--tdx', root);

@@ -16,7 +16,7 @@ import { join } from 'node:path';
 import { securityOf } from '../market/codes.js';
 import { EXCHANGES } from '../market/markets.js';
 import type { MarketId } from '../market/types.js';
-import { formatDate } from '../lib/time.js';
+import { formatDate, isDate } from '../lib/time.js';
 import { dataset } from './registry.js';
 import { IngestIOError, type SourceRecord } from './source.js';
 import type { IngestFile, IngestResult } from './load.js';
@@ -48,17 +48,18 @@ const dateAt = (b: Buffer, o: number, minute: boolean) => {
   return (Math.floor(d / 2048) + 2004) * 10000 + (d % 2048);
 };
 
-/** The first bar's date of a file on or after `from`, or null (no whole record, or none that late). */
+/** The first bar's date of a file on or after `from`, or null (no whole record, none that late, or not a date: its records then fail at their lines). */
 function firstBar(path: string, minute: boolean, from: number): number | null {
   if (from > 0) {
     const b = readFileSync(path);
-    for (let o = 0; o + RECORD <= b.length; o += RECORD) { const d = dateAt(b, o, minute); if (d >= from) return d; }
+    for (let o = 0; o + RECORD <= b.length; o += RECORD) { const d = dateAt(b, o, minute); if (d >= from) return isDate(d) ? d : null; }
     return null;
   }
   const fd = openSync(path, 'r');
   try {
     const b = Buffer.alloc(RECORD);
-    return readSync(fd, b, 0, RECORD, 0) === RECORD ? dateAt(b, 0, minute) : null;
+    const d = readSync(fd, b, 0, RECORD, 0) === RECORD ? dateAt(b, 0, minute) : null;
+    return d !== null && isDate(d) ? d : null;
   } finally { closeSync(fd); }
 }
 
@@ -94,9 +95,16 @@ export function tdxFolder(path: string): TdxFolder {
         const m = new RegExp(`^${folder}(\\d{6})\\.${k.ext}$`, 'i').exec(name);
         if (!m) { skip(`not a Tongdaxin ${folder}CODE.${k.ext} file`); continue; }
         const p = join(dir, name);
-        const bytes = statSync(p).size;
-        if (bytes === 0) { skip('empty files'); continue; }
-        const first = firstBar(p, k.minute, opened);
+        let bytes: number, first: number | null;
+        try {
+          const st = statSync(p);
+          if (!st.isFile()) { skip(`folders or other non-files named like ${folder}CODE.${k.ext}`); continue; }
+          bytes = st.size;
+          if (bytes === 0) { skip('empty files'); continue; }
+          first = firstBar(p, k.minute, opened);
+        } catch (e) {
+          throw new IngestIOError(`${p}: ${(e as Error).message}`);
+        }
         const key = `${market}|${k.ext}`;
         if (first !== null && first < (earliest.get(key) ?? Infinity)) earliest.set(key, first);
         const sec = securityOf(m[1], market);

@@ -23,6 +23,9 @@ export function parseDate(s: string): number | null {
   return y * 10000 + mo * 100 + d;
 }
 
+/** Whether yyyymmdd `d` is a real calendar date (isDate(20240230) -> false). */
+export const isDate = (d: number): boolean => Number.isSafeInteger(d) && d > 0 && parseDate(formatDate(d)) === d;
+
 /** Days in month `m` of year `y`, proleptic Gregorian for every year 0..9999 (Date.UTC reads years 0..99 as 1900..1999). */
 export function daysInMonth(y: number, m: number): number {
   if (m === 2) return y % 4 === 0 && (y % 100 !== 0 || y % 400 === 0) ? 29 : 28;

@@ -18,7 +18,7 @@ import { createReadStream, readFileSync, statSync } from 'node:fs';
 import { formatScaled } from '../../lib/decimal.js';
 import { IngestIOError, type SourceRecord } from '../source.js';
 import { EXCHANGES } from '../../market/markets.js';
-import { formatDate } from '../../lib/time.js';
+import { formatDate, isDate } from '../../lib/time.js';
 import { bar, Bad, dec, fileInstrument, lotsToShares, prices, PRICES, vendorCsv, type Layout, type VendorInput } from './vendor.js';
 
 export const RECORD = 32;
@@ -141,6 +141,7 @@ export const tdxDay: Layout = {
       const out: SourceRecord[] = [];
       for (const [n, [b, o]] of batch) {
         const day = b.readUInt32LE(o);
+        if (!isDate(day)) { out.push({ line: n, error: `trade_date: expected a date YYYYMMDD, got ${day}` }); continue; }
         if (day < opened) { input.report.skip(before); continue; }
         if (input.skipClosedDays && !input.ctx.isTradingDay(market, day)) { input.report.skip(`bars on days the ${market} market was closed`); continue; }
         const values = inst === undefined ? null : dayValues(b, o, inst, scale, lot);
