@@ -14,8 +14,8 @@ import { divRoundHalfUp, formatScaled, parseScaled } from '../src/lib/decimal.js
 
 if (!HAVE_SHARED) console.warn(`${SHARED} is absent: the Vanke (000002.SZ) adj_factors checks are skipped.`);
 
-/** Loads canonical CSV texts, by dataset name, in one ingest command; `settle` lets a second pass for the app to see the new data version (checked every second). */
-async function load(h: Harness, files: Record<string, string[]>, settle = false): Promise<void> {
+/** Loads canonical CSV texts, by dataset name, in one ingest command (the app's next request reads the new data version). */
+async function load(h: Harness, files: Record<string, string[]>): Promise<void> {
   const dir = tmp('mds-adj-');
   const input = Object.entries(files).map(([name, lines]) => {
     const path = join(dir, `${name}.csv`);
@@ -24,7 +24,6 @@ async function load(h: Harness, files: Record<string, string[]>, settle = false)
   });
   const r = await ingest(h.store, input);
   if (!r.ok) throw new Error(r.errors.join('\n'));
-  if (settle) h.secondPasses();
 }
 
 const MARKET = (id: string) => `${id},${id === 'SZ' ? 'Shenzhen Stock Exchange,深圳证券交易所,XSHE' : 'Shanghai Stock Exchange,上海证券交易所,XSHG'},Asia/Shanghai,CNY,1990-12-01`;
@@ -132,7 +131,7 @@ for (const store of STORES) {
       const first = await get(h, '/api/v1/equities/600999.SH/bars?interval=1d&adjustment=forward&page[size]=3');
       expect(first.body.data.map((b: any) => b.close)).toEqual(['8.00', '8.08', '8.01']);
       // 2024-06-11 factor 5.000: a later event; the latest factor doubles.
-      await load(h, file('adj_factors', ['600999.SH,2024-06-11,5.000']), true);
+      await load(h, file('adj_factors', ['600999.SH,2024-06-11,5.000']));
       const rest = await get(h, first.body.links.next);
       expect(rest.body.data.map((b: any) => b.close)).toEqual(['8.02', '8.33', '8.01']);
       expect((await bars('adjustment=forward')).map((b) => b[1])).toEqual(['4.00', '4.04', '4.00', '4.01', '4.17', '4.01']);
@@ -202,7 +201,7 @@ for (const store of STORES) {
     });
 
     it('with Sina\'s factors loaded: backward = raw × hfq and forward = raw × hfq / hfq(latest), every day, to the tick', async () => {
-      await load(h, file('adj_factors', sina.map((s) => `000002.SZ,${s.date},${s.f}`)), true);
+      await load(h, file('adj_factors', sina.map((s) => `000002.SZ,${s.date},${s.f}`)));
       const f = (await get(h, '/api/v1/equities/000002.SZ/adjustment-factors?page[size]=100')).body.data;
       expect(f.map((x: any) => [x.trade_date, x.backward_factor, x.source]))
         .toEqual(sina.map((s) => [s.date, s.f.replace(/\.?0+$/, ''), 'vendor']));

@@ -1,3 +1,4 @@
+import { recordVersion } from '../src/store/versions.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { expectPointDatesOfBars, get, harness, STORES, walk, type Harness } from './helpers.js';
 import { writeFileSync } from 'node:fs';
@@ -78,9 +79,8 @@ describe.each(STORES)('analytics on $name', ({ url }) => {
       inst, ex_date: Number(last), record_date: Number(last) - 1, pay_date: Number(last), announce_date: Number(last) - 10,
       cash_per_share: 50_000, bonus_ratio: 0, transfer_ratio: 0, rights_ratio: 0, rights_price: 0,
     }).execute();
-    await h.store.db.insertInto('meta').values({ key: 'data_version', value: 'test-mid-walk' })
-      .onConflict((oc) => oc.column('key').doUpdateSet({ value: 'test-mid-walk' })).execute();
-    h.secondPasses(); // the catalog re-checks the data version each second
+    const change = [{ dataset: 'corporate_actions', rows: 1, instruments: [id], from: Number(last), to: Number(last) }];
+    await h.store.bulkTransaction((s) => recordVersion(s, 'test: an action mid-walk', change));
     let rows = [...first.body.data];
     let next = first.body.links.next;
     while (next) { const r = await get(h, next); rows = rows.concat(r.body.data); next = r.body.links.next; }
@@ -88,8 +88,7 @@ describe.each(STORES)('analytics on $name', ({ url }) => {
     const fresh = await walk(h, path, 1000);
     expect(fresh[0].close).not.toBe(before[0].close);
     await h.store.db.deleteFrom('corporate_actions').where('inst', '=', inst).where('ex_date', '=', Number(last)).execute();
-    await h.store.db.updateTable('meta').set({ value: 'test-after' }).where('key', '=', 'data_version').execute();
-    h.secondPasses();
+    await h.store.bulkTransaction((s) => recordVersion(s, 'test: the action removed', change));
   });
 
   it('gives each indicator point the trade_date of its bar, for every interval kind', async () => {

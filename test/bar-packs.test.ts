@@ -361,7 +361,7 @@ for (const store of STORES) {
         // More 1m bars than one backfill batch (10,000).
         const n = await old.db.selectFrom('bars_1m').select((eb) => eb.fn.countAll().as('n')).executeTakeFirstOrThrow();
         expect(Number(n.n)).toBeGreaterThan(10_000);
-        expect((await migrate(old)).applied).toEqual(['0003_bar_packs', '0004_bar_pages', '0005_indicator_states', '0006_text_bar_pages', '0007_indicator_pages', '0008_markets_calendar', '0009_adj_factors', '0010_derived_daily_bars', '0011_key_rate_limits', '0012_listing_kind', '0013_list_date_source', '0014_market_days', '0015_drop_bar_pages', '0016_bar_keys']);
+        expect((await migrate(old)).applied).toEqual(['0003_bar_packs', '0004_bar_pages', '0005_indicator_states', '0006_text_bar_pages', '0007_indicator_pages', '0008_markets_calendar', '0009_adj_factors', '0010_derived_daily_bars', '0011_key_rate_limits', '0012_listing_kind', '0013_list_date_source', '0014_market_days', '0015_drop_bar_pages', '0016_bar_keys', '0017_data_versions']);
         const r = await checkBarPacks(old);
         expect(r.problems).toEqual([]);
         expect(r.packs).toBeGreaterThan(0);

@@ -1,37 +1,41 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { migrate, openStore } from '../src/derived/open.js';
+import { openStore } from '../src/derived/open.js';
 import type { Store } from '../src/store/types.js';
 import { Catalog } from '../src/store/catalog.js';
+import { recordVersion } from '../src/store/versions.js';
+import { harness, STORES, TINY_DEMO, type Harness } from './helpers.js';
 
-/** The catalog's once-a-second check, on a clock the test moves (the suites move the app's: Harness.secondPasses). */
-describe('catalog data version check', () => {
-  let store: Store;
-  beforeAll(async () => { store = openStore(':memory:'); await migrate(store); });
-  afterAll(async () => { await store?.close(); });
+/** The catalogs of the data versions requests read: one read per version, in that version's snapshot. */
+describe.each(STORES)('catalog by data version ($name)', ({ url }) => {
+  let h: Harness;
+  let writer: Store;
+  beforeAll(async () => { h = await harness(await url(), TINY_DEMO); writer = openStore(h.url); });
+  afterAll(async () => { await writer?.close(); await h?.close(); });
 
-  const setVersion = (v: string) => store.db.insertInto('meta').values({ key: 'data_version', value: v })
-    .onConflict((oc) => oc.column('key').doUpdateSet({ value: v })).execute();
-
-  it('reads the data version at most once per ttl of its clock, and reloads when it changed', async () => {
-    let t = 1_000_000;
-    let reads = 0;
-    const catalog = new Catalog(store.db, 1000, async () => {
-      reads++;
-      return (await store.db.selectFrom('meta').select('value').where('key', '=', 'data_version').executeTakeFirst())?.value;
-    }, () => t);
-    await setVersion('a');
-    expect(await catalog.dataVersion()).toBe('a');
-    expect(reads).toBe(1);
-    await setVersion('b');
-    t += 999;
-    expect(await catalog.dataVersion()).toBe('a');
-    expect(reads).toBe(1);
-    t += 1;
-    expect(await catalog.dataVersion()).toBe('b');
-    expect(reads).toBe(2);
-    // An explicit reload reads it now, whatever the clock.
-    await setVersion('c');
-    expect((await catalog.snapshot(true)).version).toBe('c');
-    expect(reads).toBe(3);
+  it('reads each version\'s catalog once, in a snapshot of it, whatever commits meanwhile', async () => {
+    const catalog = new Catalog();
+    const old = await h.store.snapshot();
+    try {
+      const id = (await old.db.selectFrom('instruments').select('id').orderBy('id').limit(1).executeTakeFirstOrThrow()).id;
+      const name = (await old.db.selectFrom('instruments').select('name').where('id', '=', id).executeTakeFirstOrThrow()).name;
+      // A rename committed after the old snapshot began, as a new version.
+      const v = await writer.bulkTransaction(async (s) => {
+        await s.query('update instruments set name = ? where id = ?', [`${name} (renamed)`, id]);
+        return recordVersion(s, 'test rename', [{ dataset: 'instruments', rows: 1, instruments: [id], from: null, to: null }]);
+      });
+      expect(v).toBe(old.version + 1);
+      const a = await catalog.at(old);
+      expect(a.version).toBe(old.version);
+      expect(a.get(id)!.name).toBe(name);
+      expect(await catalog.at(old)).toBe(a);
+      const fresh = await h.store.snapshot();
+      try {
+        expect(fresh.version).toBe(v);
+        const b = await catalog.at(fresh);
+        expect(b.get(id)!.name).toBe(`${name} (renamed)`);
+        // The old version's catalog is still the one a snapshot of it gets.
+        expect((await catalog.at(old)).get(id)!.name).toBe(name);
+      } finally { fresh.release(); }
+    } finally { old.release(); }
   });
 });

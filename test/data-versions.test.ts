@@ -13,17 +13,15 @@ import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import Fastify from 'fastify';
 import { buildApp } from '../src/app/app.js';
-import { Catalog } from '../src/store/catalog.js';
-import { registerDataTags, registerHttpCache, VERSION_ATTEMPTS } from '../src/http/plugins/http-cache.js';
+import { registerDataTags, registerHttpCache } from '../src/http/plugins/http-cache.js';
+import { openSnapshot, QueryCaches } from '../src/query/snapshot.js';
 import { registerErrorHandling } from '../src/http/plugins/errors.js';
-import { migrate } from '../src/derived/open.js';
-import { bumpDataVersion } from '../src/store/meta.js';
 import { loadConfig } from '../src/app/config.js';
 import { ingest } from '../src/ingest/load.js';
 import { dataset } from '../src/ingest/registry.js';
 import { openStore } from '../src/derived/open.js';
 import type { Store } from '../src/store/types.js';
-import { get, harness, STORES, type Harness } from './helpers.js';
+import { get, harness, STORES, uncursored, type Harness } from './helpers.js';
 import { tmp } from './ingest-helpers.js';
 
 /** Commits per store, and a bound on the time they may take. */
@@ -111,7 +109,9 @@ describe.each(STORES)('one data version per response ($name)', ({ url: makeUrl }
         const r = await h.app.inject({ method: 'GET', url, headers: { 'x-api-key': h.key } });
         pages++;
         expect(r.statusCode, r.payload).toBe(200);
-        if (r.payload !== answers[0].get(url) && r.payload !== answers[1].get(url)) bad.push(`${url}: in neither state`);
+        // A next page's cursor names the version the page was read at: the states compare without it.
+        const body = uncursored(r.payload);
+        if (body !== uncursored(answers[0].get(url)!) && body !== uncursored(answers[1].get(url)!)) bad.push(`${url}: in neither state`);
         const tag = String(r.headers.etag);
         const seen = tags.get(tag);
         if (seen !== undefined && seen !== r.payload) bad.push(`${url}: tag ${tag} on two different bodies`);
@@ -135,55 +135,87 @@ describe.each(STORES)('one data version per response ($name)', ({ url: makeUrl }
   });
 });
 
-describe('a response whose data changed while it was computed', () => {
-  let store: Store;
-  let catalog: Catalog;
+describe.each(STORES)('a request reads one snapshot ($name)', ({ url: makeUrl }) => {
+  let h: Harness;
+  let writer: Store;
+  let id: string;
   beforeAll(async () => {
-    store = openStore(':memory:');
-    await migrate(store);
-    catalog = new Catalog(store.db);
+    h = await harness(await makeUrl());
+    writer = openStore(h.url);
+    id = (await get(h, '/api/v1/equities?page[size]=1')).body.data[0].id;
   });
-  afterAll(() => store?.close());
+  afterAll(async () => { await writer?.close(); await h?.close(); });
 
-  /** An app whose one route reports the data version it ran pinned to, committing a new version during its first `changes` runs. */
-  async function app(changes: number) {
+  /** Commits a daily bar file of `bars` (as the API gives them) with each volume raised by `more`, through the writer's connection. */
+  const commitVolumes = async (bars: Record<string, any>[], more: number) => {
+    const path = join(dir, `volumes-${more}.csv`);
+    writeFileSync(path, ['instrument_id,trade_date,open,high,low,close,volume,amount',
+      ...bars.map((b) => [id, b.trade_date, b.open, b.high, b.low, b.close, b.volume + more, b.amount ?? ''].join(','))].join('\n') + '\n');
+    const r = await ingest(writer, [{ path, dataset: dataset('bars_1d')! }]);
+    expect(r.ok && r.dataVersion).toBeGreaterThan(1);
+    return r.dataVersion!;
+  };
+
+  it('is answered whole from its snapshot while another connection commits, its handler run once', async () => {
     const a = Fastify();
     registerHttpCache(a, async () => null);
     registerErrorHandling(a);
+    const caches = new QueryCaches();
     let runs = 0;
+    const bars = (await get(h, `/api/v1/equities/${id}/bars?interval=1d&page[size]=3`)).body.data;
     await a.register(async (scope) => {
-      registerDataTags(scope, { revision: 'r', versions: catalog, maxAge: async () => null });
-      scope.get('/v', async () => {
-        const version = await catalog.dataVersion();
-        if (runs++ < changes) await store.bulkTransaction((s) => bumpDataVersion(s));
-        return { version };
+      registerDataTags(scope, { revision: 'r', open: () => openSnapshot(h.store, caches), maxAge: async () => null });
+      scope.get('/v', async (req) => {
+        runs++;
+        const snap = req.snap!;
+        const inst = snap.catalog.get(id)!;
+        const read = async () => (await snap.marketData.dailyBars(inst.inst, 0, 99991231, null, 3)).map((b) => b.volume);
+        const before = await read();
+        // A commit between two reads of one request: the second read still sees the first's data.
+        const committed = await commitVolumes(bars, 1000 + runs);
+        return { version: snap.version, committed, before, after: await read() };
       });
     });
     await a.ready();
-    return { a, runs: () => runs };
-  }
-
-  it('is computed again on the new version, under the new version\'s tag', async () => {
-    const { a, runs } = await app(2);
-    const r = await a.inject({ url: '/v' });
-    expect(r.statusCode).toBe(200);
-    expect(runs()).toBe(3);
-    const now = await catalog.currentVersion();
-    expect(r.json()).toEqual({ version: now });
-    // The tag is the one a request of this version gets before any work (a 304 now).
-    const again = await a.inject({ url: '/v', headers: { 'if-none-match': r.headers.etag as string } });
-    expect(again.statusCode).toBe(304);
-    expect(runs()).toBe(3);
-    await a.close();
+    try {
+      const r = await a.inject({ url: '/v' });
+      expect(r.statusCode, r.payload).toBe(200);
+      const body = r.json();
+      expect(runs).toBe(1);
+      expect(body.after).toEqual(body.before);
+      expect(body.committed).toBe(body.version + 1);
+      expect(r.headers['data-version']).toBe(String(body.version));
+      // The next request reads the version committed, under another tag.
+      const next = await a.inject({ url: '/v', headers: { 'if-none-match': r.headers.etag as string } });
+      expect(next.statusCode).toBe(200);
+      expect(next.json().version).toBe(body.committed);
+      expect(body.before).toEqual(bars.map((b: any) => b.volume));
+      expect(next.json().before).toEqual(bars.map((b: any) => b.volume + 1001));
+    } finally {
+      await a.close();
+    }
   });
 
-  it(`answers 503 not_ready with Retry-After after ${VERSION_ATTEMPTS} attempts, never a mixed response`, async () => {
-    const { a, runs } = await app(Infinity);
-    const r = await a.inject({ url: '/v' });
-    expect(r.statusCode).toBe(503);
-    expect(r.headers['retry-after']).toBe('1');
-    expect(r.json().errors[0].code).toBe('not_ready');
-    expect(runs()).toBe(VERSION_ATTEMPTS);
-    await a.close();
+  it('walks pages across a commit after the cursor\'s key, saying which version the cursor came from', async () => {
+    const path = `/api/v1/equities/${id}/bars?interval=1d&from=2025-03-03&page[size]=5`;
+    const first = await get(h, path);
+    const v1 = Number(first.headers['data-version']);
+    expect(first.headers['data-version-cursor']).toBeUndefined();
+    const ten = (await get(h, path.replace('page[size]=5', 'page[size]=10'))).body.data;
+    // Rows of the first page and of the second change.
+    const v2 = await commitVolumes(ten, 7);
+    expect(v2).toBeGreaterThan(v1);
+    const second = await get(h, first.body.links.next);
+    expect(second.status).toBe(200);
+    expect(Number(second.headers['data-version'])).toBe(v2);
+    expect(Number(second.headers['data-version-cursor'])).toBe(v1);
+    // No row repeated or skipped by key: the second page starts after the first's last bar, and shows the new data.
+    expect(second.body.data.map((b: any) => b.trade_date)).toEqual(ten.slice(5).map((b: any) => b.trade_date));
+    expect(second.body.data.map((b: any) => b.volume)).toEqual(ten.slice(5).map((b: any) => b.volume + 7));
+    // Rows before the cursor are not read again; the walk restarted shows them new.
+    expect((await get(h, path)).body.data.map((b: any) => b.volume)).toEqual(ten.slice(0, 5).map((b: any) => b.volume + 7));
+    // A cursor of the version read carries no such header.
+    const third = await get(h, second.body.links.next);
+    expect(third.headers['data-version-cursor']).toBeUndefined();
   });
 });

@@ -203,7 +203,7 @@ for (const kind of STORES) {
         const r = await ingest(other.store, [{ path: join(dir, 'bars_1m.csv'), dataset: dataset('bars_1m')! }]);
         expect([r.datasets[0].unchanged, r.derived]).toEqual([240, { inserted: 1, updated: 0, unchanged: 0 }]);
         expect(r.dataVersion).not.toBeNull();
-        other.secondPasses(); // the app re-checks the data version at most once a second
+
         expect((await daily()).map(served)).toEqual(dayBars(day).map(apiDay));
       } finally { await other.close(); }
     });

@@ -179,7 +179,7 @@ describe.each(STORES)('collection files on $name', ({ url }) => {
     const r = await ingest(fresh.store, input);
     expect(r.errors).toEqual([]);
     expect(r.ok).toBe(true);
-    fresh.secondPasses();
+
     const same = async (path: string, drop: string[] = []) => {
       const strip = (rows: any[]) => rows.map((x) => Object.fromEntries(Object.entries(x).filter(([k]) => !drop.includes(k))));
       const want = await walk(h, path, 1000);

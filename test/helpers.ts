@@ -1,3 +1,4 @@
+import type { Snapshot } from '../src/query/snapshot.js';
 import { expect } from 'vitest';
 import pg from 'pg';
 import { randomBytes } from 'node:crypto';
@@ -65,12 +66,16 @@ export const TINY_DEMO: Partial<DemoOptions> = { seed: 1, equities: 20, start: 2
 
 export interface Harness {
   app: App; store: Store; key: string; url: string;
-  /**
-   * Moves the app's clock a second on: its next request reads the store's data version again
-   * (the catalog checks it at most once a second), as a running server does within a second.
-   */
-  secondPasses(): void;
   close(): Promise<void>;
+}
+
+/** Text with every cursor (which names the data version its page was read at) left out: pages compared across versions. */
+export const uncursored = (text: string) => text.replace(/(page\[after\]=|"next_cursor":")[A-Za-z0-9_-]+\.[A-Za-z0-9_-]+/g, '$1…');
+
+/** Runs `fn` on a read snapshot of the app's store (what a request is answered from), released after. */
+export async function withSnapshot<T>(h: Harness, fn: (s: Snapshot) => Promise<T>): Promise<T> {
+  const snap = await h.app.svc.openSnapshot();
+  try { return await fn(snap); } finally { snap.release(); }
 }
 
 /**
@@ -84,12 +89,10 @@ export async function harness(url: string, demo: Partial<DemoOptions> | null = S
     await migrate(store);
   } else store = await openDemoStore(url, demo);
   const { key } = await new KeyStore(store.db).create('test');
-  let ahead = 0;
-  const app = await buildApp({ config: { ...loadConfig({}), databaseUrl: url }, store, now: () => Date.now() + ahead });
+  const app = await buildApp({ config: { ...loadConfig({}), databaseUrl: url }, store });
   await app.ready();
   return {
     app, store, key, url,
-    secondPasses() { ahead += 1000; },
     async close() {
       await app.close();
       await store.close();

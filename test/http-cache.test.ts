@@ -1,4 +1,4 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { gunzipSync, brotliDecompressSync } from 'node:zlib';
 import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -7,6 +7,8 @@ import { get, harness, STORES, type Harness } from './helpers.js';
 import { ingest } from '../src/ingest/load.js';
 import { DATASETS } from '../src/ingest/registry.js';
 import { StoreUnavailable } from '../src/store/health.js';
+import { MarketDataReader } from '../src/store/readers/market-data.js';
+import { Snapshot } from '../src/query/snapshot.js';
 
 describe.each(STORES)('HTTP caching and compression on $name', ({ url }) => {
   let h: Harness;
@@ -33,44 +35,41 @@ describe.each(STORES)('HTTP caching and compression on $name', ({ url }) => {
     const path = `/api/v1/equities/${eq}/bars?interval=1d&from=2025-03-03&page[size]=20`;
     const r = await get(h, path);
     const tag = r.headers.etag as string;
-    const reads = { n: 0 };
-    // Unadjusted daily bars are read as pages (bar-pages.ts).
-    const md = h.app.svc.marketData;
-    const orig = md.dailyPage.bind(md);
-    md.dailyPage = async (...a) => { reads.n++; return orig(...a); };
+    // Unadjusted daily bars are read as pages of packs (MarketDataReader.dailyPage), by each request's reader.
+    const reads = vi.spyOn(MarketDataReader.prototype, 'dailyPage');
     try {
       const again = await h.app.inject({ url: path, headers: { 'x-api-key': h.key, 'if-none-match': `W/"x", ${tag}` } });
       expect(again.statusCode).toBe(304);
       expect(again.headers.etag).toBe(tag);
       expect(again.headers['cache-control']).toBe('private, no-cache');
-      expect(reads.n).toBe(0);
+      expect(reads).not.toHaveBeenCalled();
       const noKey = await h.app.inject({ url: path, headers: { 'if-none-match': tag } });
       expect(noKey.statusCode).toBe(401);
       // Another target never matches: the tag names the query, not only the data.
       const other = await h.app.inject({ url: path.replace('20', '21'), headers: { 'x-api-key': h.key, 'if-none-match': tag } });
       expect(other.statusCode).toBe(200);
       expect(other.headers.etag).not.toBe(tag);
-      expect(reads.n).toBe(1);
-    } finally { md.dailyPage = orig; }
+      expect(reads).toHaveBeenCalledTimes(1);
+    } finally { reads.mockRestore(); }
   });
 
-  it('answers a read that failed for want of the store at once, without reading the data version again', async () => {
-    const md = h.app.svc.marketData;
-    const catalog = h.app.svc.catalog;
-    const [page, version] = [md.dailyPage, catalog.currentVersion];
-    let failed = false, readAfter = 0;
-    md.dailyPage = async () => { failed = true; throw new StoreUnavailable('test: no answer'); };
-    catalog.currentVersion = async () => { if (failed) readAfter++; return version.call(catalog); };
+  it('answers a read that failed for want of the store 503 at once, and gives its snapshot back', async () => {
+    const page = vi.spyOn(MarketDataReader.prototype, 'dailyPage').mockRejectedValue(new StoreUnavailable('test: no answer'));
+    const release = vi.spyOn(Snapshot.prototype, 'release');
     try {
-      const r = await get(h, `/api/v1/equities/${eq}/bars?interval=1d&page[size]=3`);
-      expect(r.status).toBe(503);
-      expect(r.body.errors[0].code).toBe('not_ready');
-      expect(failed).toBe(true);
-      expect(readAfter).toBe(0);
+      // More requests than a SQLite store has snapshot connections (16): none is kept by a failed one.
+      for (let i = 0; i < 20; i++) {
+        const r = await get(h, `/api/v1/equities/${eq}/bars?interval=1d&page[size]=3`);
+        expect(r.status).toBe(503);
+        expect(r.body.errors[0].code).toBe('not_ready');
+      }
+      expect(page).toHaveBeenCalledTimes(20);
+      expect(release.mock.calls.length).toBeGreaterThanOrEqual(20);
     } finally {
-      md.dailyPage = page;
-      catalog.currentVersion = version;
+      page.mockRestore();
+      release.mockRestore();
     }
+    expect((await get(h, `/api/v1/equities/${eq}/bars?interval=1d&page[size]=3`)).body.data).toHaveLength(3);
   });
 
   it('changes every data ETag when an ingest changes the data', async () => {
@@ -82,7 +81,6 @@ describe.each(STORES)('HTTP caching and compression on $name', ({ url }) => {
       + `${eq},${b.trade_date},${b.open},${b.high},${b.low},${b.close},${b.volume + 100},${b.amount}\n`);
     const res = await ingest(h.store, [{ path: join(dir, 'bars_1d.csv'), dataset: DATASETS.find((d) => d.name === 'bars_1d')! }]);
     expect(res.datasets[0].updated).toBe(1);
-    h.secondPasses(); // servers re-check the data version each second
     const after = await h.app.inject({ url: path, headers: { 'x-api-key': h.key, 'if-none-match': before.headers.etag as string } });
     expect(after.statusCode).toBe(200);
     expect(after.headers.etag).not.toBe(before.headers.etag);
@@ -119,7 +117,7 @@ describe.each(STORES)('HTTP caching and compression on $name', ({ url }) => {
     const gzip = (url: string) => h.app.inject({ url, headers: { 'x-api-key': h.key, 'accept-encoding': 'gzip' } });
     // Twelve sectors: Chinese names make them 1055 bytes of UTF-8 in 983 characters (the threshold is 1024).
     const sectors = await get(h, '/api/v1/classifications/sectors?page[size]=12');
-    expect([sectors.payload.length, Buffer.byteLength(sectors.payload)]).toEqual([983, 1055]);
+    expect([sectors.payload.length, Buffer.byteLength(sectors.payload)]).toEqual([989, 1061]);
     expect((await gzip('/api/v1/classifications/sectors?page[size]=12')).headers['content-encoding']).toBeUndefined();
   });
 });

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { harness, STORES, type Harness } from './helpers.js';
+import { withSnapshot, harness, STORES, type Harness } from './helpers.js';
 import { migrate } from '../src/derived/open.js';
 import { checkBarPacks } from '../src/derived/bar-packs.js';
 import { INDICATOR_STATES, quarterStart, RECURSIVE, stateOf } from '../src/derived/indicator-states.js';
@@ -21,9 +21,8 @@ for (const store of STORES) {
      * the whole unadjusted daily series; returns the largest heads (bars read before a page;
      * past the lookback for an indicator of finite lookback), of recursive and other indicators.
      */
-    const compare = async (inst: { inst: number; id: string; kind: string }, ids: IndicatorId[], seed: number) => {
-      const { analytics, catalog } = h.app.svc;
-      const row = (await catalog.get(inst.id))!;
+    const compare = (inst: { inst: number; id: string; kind: string }, ids: IndicatorId[], seed: number) => withSnapshot(h, async ({ analytics, catalog }) => {
+      const row = catalog.get(inst.id)!;
       const all = await readBars(new MarketDataReader(h.store), inst.inst, '1d', ALL, null, 1_000_000);
       expect(all.length).toBeGreaterThan(150);
       const maxHead = { recursive: 0, finite: 0 };
@@ -41,7 +40,7 @@ for (const store of STORES) {
         }
       }
       return maxHead;
-    };
+    });
 
     it('resume each recursive indicator with the values of the fold from the first bar, reading only the page\'s quarter before it', async () => {
       const insts = await h.store.db.selectFrom('instruments').select(['inst', 'id', 'kind']).where('kind', 'in', ['equity', 'index'])

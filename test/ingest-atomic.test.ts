@@ -5,9 +5,9 @@ import { get, harness, STORES, TINY_DEMO, type Harness } from './helpers.js';
 import { mds, snapshot, tmp } from './ingest-helpers.js';
 import { exportDatasets } from '../src/ingest/export.js';
 import { dataset } from '../src/ingest/registry.js';
+import { currentVersion } from '../src/store/versions.js';
 
-const version = async (h: Harness) =>
-  (await h.store.db.selectFrom('meta').select('value').where('key', '=', 'data_version').executeTakeFirst())?.value ?? null;
+const version = (h: Harness) => currentVersion((q, p) => h.store.selectRows(q, p));
 
 for (const kind of STORES) {
   describe(`ingest is idempotent and all-or-nothing (${kind.name})`, () => {

@@ -51,7 +51,6 @@ for (const kind of STORES) {
       await loader.close();
       expect(r.errors).toEqual([]);
       expect(r.dataVersion).not.toBeNull();
-      h.secondPasses();
 
       const limits = (await get(h, `/api/v1/equities/${eq.id}/price-limits?date=${formatDate(d1)}`)).body.data;
       expect(limits).toHaveLength(1);

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { get, harness, PG_URL, STORES, type Harness } from './helpers.js';
+import { get, harness, PG_URL, STORES, type Harness, uncursored } from './helpers.js';
 import { emptyHarness, mds, tmp } from './ingest-helpers.js';
 import { exportDatasets } from '../src/ingest/export.js';
 import { DATASETS } from '../src/ingest/registry.js';
@@ -58,17 +58,19 @@ describe('export --all from SQLite, ingest --dir into an empty store of each kin
     for (const t of targets) await t.h?.close();
   });
 
-  it.each(targets.map((t) => [t.name, t]))('%s answers every operation byte for byte as the source', async (_name, t) => {
+  // Byte for byte but the cursors, which name the data version of each store (its own history: the
+  // source's demo build, the target's one ingest).
+  it.each(targets.map((t) => [t.name, t]))('%s answers every operation byte for byte as the source, cursors aside', async (_name, t) => {
     const b = t.h!;
     const list = await paths(a);
     expect(list.length).toBeGreaterThan(800);
     for (const p of list) {
       const ra = await get(a, p);
       expect(ra.status, p).toBe(200);
-      expect((await get(b, p)).payload, p).toBe(ra.payload);
+      expect(uncursored((await get(b, p)).payload), p).toBe(uncursored(ra.payload));
       if (ra.body.meta?.next_cursor) {
         const n = `${p}${p.includes('?') ? '&' : '?'}page[after]=${ra.body.meta.next_cursor}`;
-        expect((await get(b, n)).payload, n).toBe((await get(a, n)).payload);
+        expect(uncursored((await get(b, n)).payload), n).toBe(uncursored((await get(a, n)).payload));
       }
     }
   });

@@ -177,7 +177,6 @@ describe.each(STORES)('the days of a market on $name', ({ url }) => {
     ]);
     expect(r.errors).toEqual([]);
     expect((await checkBarPacks(h.store)).problems).toEqual([]);
-    h.secondPasses();
     const limitUps = (await walk(h, `/api/v1/equities/pools/limit_up?date=${next}`, 1000)).map((m) => m.instrument_id);
     expect(limitUps).toContain(a.instrument_id);
     const [breadth] = (await get(h, `/api/v1/markets/SH/breadth?date=${next}`)).body.data;
@@ -197,7 +196,6 @@ describe.each(STORES)('the days of a market on $name', ({ url }) => {
       const x = await ingest(h.store, [{ path: join(dir, f), dataset: dataset('instruments')! }]);
       expect(x.errors, f).toEqual([]);
       expect((await checkBarPacks(h.store)).problems, f).toEqual([]);
-      h.secondPasses();
       // Listed on days[120], it is sub-new ten days later (when it trades that day).
       if (f === 'relisted.csv' && (await get(h, `/api/v1/equities/${c.instrument_id}/bars?interval=1d&date=${days[130]}`)).body.data.length) {
         expect(await subNew()).toContain(c.instrument_id);

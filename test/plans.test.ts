@@ -1,5 +1,6 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { harness, STORES, type Harness } from './helpers.js';
+import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { harness, STORES, withSnapshot, type Harness } from './helpers.js';
+import type { Snapshot } from '../src/query/snapshot.js';
 import { planBars, type BarAsk, type BarKey } from '../src/query/plan-bars.js';
 import { planIndicator } from '../src/query/plan-indicator.js';
 import type { PagePlan } from '../src/query/plan.js';
@@ -36,10 +37,11 @@ describe.each(STORES)('planBars and planIndicator on $name', ({ url }) => {
   let exDate: number;
   beforeAll(async () => {
     h = await harness(await url());
-    const { catalog, analytics } = h.app.svc;
     const all = await h.store.db.selectFrom('instruments').select(['id', 'kind']).where('kind', 'in', ['equity', 'index']).orderBy('id').execute();
-    const rows = await Promise.all(all.map(async (r) => (await catalog.get(r.id))!));
-    const factors = await Promise.all(rows.map(async (r) => (await analytics.factors(r)).factors));
+    const [rows, factors] = await withSnapshot(h, async ({ catalog, analytics }) => {
+      const rs = all.map((r) => catalog.get(r.id)!);
+      return [rs, await Promise.all(rs.map(async (r) => (await analytics.factors(r)).factors))] as const;
+    });
     const listedBefore = (r: InstrumentRow) => r.kind === 'equity' && (r.list_date ?? 0) < 20250101;
     adjusted = rows.find((r, i) => listedBefore(r) && factors[i].length === 1)!;
     plain = rows.find((r, i) => listedBefore(r) && factors[i].length === 0)!;
@@ -47,9 +49,14 @@ describe.each(STORES)('planBars and planIndicator on $name', ({ url }) => {
     exDate = factors[rows.indexOf(adjusted)][0].ex_date;
   });
   afterAll(async () => { await h?.close(); });
+  /** What the plans read: a snapshot per test (opened again after a change), as a request's. */
+  let snap: Snapshot;
+  beforeEach(async () => { snap = await h.app.svc.openSnapshot(); });
+  afterEach(() => snap.release());
+  const reopen = async () => { snap.release(); snap = await h.app.svc.openSnapshot(); };
 
   const bars = (inst: InstrumentRow, interval: IntervalId, adjustment: AdjustmentId | undefined, window = days('2025-03-03', '2025-03-07')) =>
-    planBars(h.app.svc, { inst, interval, adjustment, window });
+    planBars(snap, { inst, interval, adjustment, window });
 
   it('chooses the path by interval, adjustment and kind', () => {
     const cases: [InstrumentRow, IntervalId, AdjustmentId | undefined, string][] = [
@@ -131,16 +138,16 @@ describe.each(STORES)('planBars and planIndicator on $name', ({ url }) => {
     const ask = (inst: InstrumentRow, interval: IntervalId, adjustment: AdjustmentId | undefined, indicator: Ask['indicator']): Ask =>
       ({ inst, interval, adjustment, indicator, window: days('2025-03-03', '2025-06-30') });
     const plans = async () => Promise.all([
-      planIndicator(h.app.svc, ask(plain, '1d', undefined, 'macd')), planIndicator(h.app.svc, ask(index, '1d', 'forward', 'macd')),
-      planIndicator(h.app.svc, ask(plain, '1d', 'forward', 'macd')), planIndicator(h.app.svc, ask(plain, '1w', undefined, 'macd')),
-      planIndicator(h.app.svc, ask(plain, '1d', undefined, 'kdj')),
+      planIndicator(snap, ask(plain, '1d', undefined, 'macd')), planIndicator(snap, ask(index, '1d', 'forward', 'macd')),
+      planIndicator(snap, ask(plain, '1d', 'forward', 'macd')), planIndicator(snap, ask(plain, '1w', undefined, 'macd')),
+      planIndicator(snap, ask(plain, '1d', undefined, 'kdj')),
     ]);
     const computed = await plans();
     expect(computed.map((p) => p.path)).toEqual(Array(5).fill('computed-points'));
     const computedPage = await read(computed[0], null, 30);
 
     await setPrecomputed(h.store, ['macd']);
-    h.secondPasses();
+    await reopen();
     try {
       const stored = await plans();
       expect(stored.map((p) => `${p.path} ${p.adjustment}`)).toEqual([
@@ -152,7 +159,6 @@ describe.each(STORES)('planBars and planIndicator on $name', ({ url }) => {
       expect(storedPage.keys[29]).toEqual([at(storedPage.items[29].timestamp.slice(0, 10), '15:00:00'), 0]);
     } finally {
       await setPrecomputed(h.store, []);
-      h.secondPasses();
     }
   });
 });

@@ -109,7 +109,6 @@ for (const store of STORES) describe.skipIf(!VIPDOC)(`the whole market from a To
     h = await emptyHarness(await store.url());
     const r = await ingest(h.store, tdxFolder(join(dir, 'vipdoc')).files);
     expect(r.errors).toEqual([]);
-    h.secondPasses();
   }, 1_800_000);
   afterAll(async () => { await h?.close(); });
 

@@ -6,14 +6,6 @@ import type { Config } from './config.js';
 import type { Store } from '../store/types.js';
 import { ApiError } from '../lib/errors.js';
 import type { StoreUnavailable } from '../store/health.js';
-import { Catalog } from '../store/catalog.js';
-import { ReferenceReader } from '../store/readers/reference.js';
-import { MarketDataReader } from '../store/readers/market-data.js';
-import { FundamentalsReader } from '../store/readers/fundamentals.js';
-import { AdjustmentReader } from '../store/readers/adjustments.js';
-import { EquityDayReader } from '../store/readers/equity-days.js';
-import { PoolReader } from '../store/readers/pools.js';
-import { MarketDayReader } from '../store/readers/market-days.js';
 import { Renderer } from '../render/json-bytes.js';
 import { CursorCodec } from '../http/cursor.js';
 import { KeyStore } from '../auth/keys.js';
@@ -25,6 +17,8 @@ import { isProtected, keyCheck, registerAuth, type KeyCheck } from '../http/plug
 import { registerRateLimits } from '../http/plugins/rate-limit.js';
 import type { Metrics } from '../http/plugins/metrics.js';
 import { readIngestTotals } from '../store/ingest-totals.js';
+import { latestVersion } from '../store/versions.js';
+import { openSnapshot, QueryCaches } from '../query/snapshot.js';
 import { registerDocs } from '../http/plugins/docs.js';
 import { registerRequestLog } from '../http/plugins/request-log.js';
 import { registerTurnGate } from '../http/plugins/turns.js';
@@ -41,11 +35,6 @@ import seriesRoutes from '../http/routes/series/index.js';
 import poolTypeRoutes from '../http/routes/pools/types.js';
 import fundamentalsRoutes from '../http/routes/fundamentals/index.js';
 import analyticsRoutes from '../http/routes/analytics/index.js';
-import { Analytics } from '../query/analytics.js';
-import { EquityDays } from '../query/equity-days.js';
-import { Pools } from '../query/pools.js';
-import { MarketDays } from '../query/market-days.js';
-import { Calendars } from '../query/calendars.js';
 
 export interface AppOptions {
   config: Config;
@@ -55,8 +44,6 @@ export interface AppOptions {
   headersTimeout?: number;
   /** Prometheus metrics to record (METRICS_PORT; server.ts serves them). */
   metrics?: Metrics;
-  /** The clock of the catalog's once-a-second data version check (default Date.now; tests advance theirs). */
-  now?: () => number;
   /**
    * Why the store is not ready yet (not migrated: PostgreSQL could not be reached at start), or
    * null: while it is not, every operation but health and version answers it (503 not_ready).
@@ -144,42 +131,29 @@ export async function buildApp(opts: AppOptions): Promise<App> {
 
   // With metrics, every store query is timed.
   const store = opts.metrics ? opts.metrics.instrument(opts.store) : opts.store;
-  const db = store.db;
-  const catalog = new Catalog(db, 1000, async () =>
-    (await store.select<{ value: string }>('select value from meta where key = ?', ['data_version']))[0]?.value, opts.now);
-  const marketData = new MarketDataReader(store);
-  const reference = new ReferenceReader(db);
-  const calendars = new Calendars(reference, catalog);
-  const marketDays = new MarketDayReader(store);
+  const caches = new QueryCaches();
   const svc: Services = {
     store: { ping: () => store.ping(), health: store.health },
-    catalog,
-    reference,
-    calendars,
-    marketData,
-    fundamentals: new FundamentalsReader(db),
+    openSnapshot: () => openSnapshot(store, caches),
+    caches,
     codec: new CursorCodec(opts.config.cursorSecret),
     renderer: new Renderer(),
-    keys: new KeyStore(db),
-    analytics: new Analytics(new AdjustmentReader(db), marketData, catalog),
-    equityDays: new EquityDays(new EquityDayReader(db), catalog, marketData, calendars),
-    pools: new Pools(new PoolReader(db), marketDays, catalog, marketData),
-    marketDays: new MarketDays(marketDays, catalog),
+    keys: new KeyStore(store.db),
   };
   app.decorate('svc', svc);
   checkKey = keyCheck(svc.keys, await registerRateLimits(app, opts.config, opts.metrics?.rateLimits));
   if (opts.metrics) {
     opts.metrics.observe(app);
     opts.metrics.watch({
-      dataVersion: () => catalog.currentVersion(), ingestTotals: () => readIngestTotals(store),
-      caches: [svc.calendars, svc.analytics, svc.equityDays, svc.pools, svc.marketDays].flatMap((q) => q.caches),
+      dataVersion: () => latestVersion((q, p) => store.selectRows(q, p)), ingestTotals: () => readIngestTotals(store),
+      caches: caches.all,
     });
   }
   const otherMethods = refuseOtherMethods(app, checkKey);
   // First of all hooks: under load, requests start in turns of the event loop, and a turn's
   // responses are written together when it ends, after every other onSend hook (see turns.ts).
   const turns = registerTurnGate(app);
-  const maxAge = closedPeriodMaxAge(() => svc.equityDays.latestDate());
+  const maxAge = closedPeriodMaxAge(async (req) => (req.snap === null ? null : req.snap.equityDays.latestDate()));
   registerHttpCache(app, maxAge);
   turns.holdResponses();
   app.addHook('onRequest', async (req, reply) => {
@@ -213,7 +187,7 @@ export async function buildApp(opts: AppOptions): Promise<App> {
     });
     // What a data response depends on besides the data and the URL: the code and the cursor secret.
     const revision = createHash('sha256').update(`${VERSION}\0${opts.config.cursorSecret}`).digest('base64url');
-    registerDataTags(api, { revision, versions: catalog, maxAge });
+    registerDataTags(api, { revision, open: svc.openSnapshot, maxAge });
     await api.register(marketRoutes);
     await api.register(classificationRoutes);
     await api.register(poolTypeRoutes);

@@ -4,11 +4,11 @@
  * errors (nothing was changed); 3 store error (database unreachable or refusing the load;
  * nothing was changed).
  */
-import { type Command, InvalidArgumentError, Option } from 'commander';
+import { type Command, Option } from 'commander';
 import { readdirSync, statSync } from 'node:fs';
 import { basename, join } from 'node:path';
 import type { Store } from '../store/types.js';
-import type { CliExit, CliIO } from './io.js';
+import { intAtLeast, type CliExit, type CliIO } from './io.js';
 import { StoreOpenError } from './store.js';
 import { DATASETS, dataset, fileDataset, type Format } from '../ingest/registry.js';
 import { ingest, IngestIOError, type IngestFile } from '../ingest/load.js';
@@ -30,11 +30,7 @@ const named = (name: string) => {
   if (!d) throw new UsageError(`unknown dataset ${name}; datasets: ${names()}`);
   return d;
 };
-const int = (v: string) => {
-  const n = Number(v);
-  if (!Number.isInteger(n) || n < 1) throw new InvalidArgumentError('expected a positive integer');
-  return n;
-};
+const int = intAtLeast(1);
 
 /** Every dataset file in `dir` (`<dataset>.csv|ndjson|jsonl[.gz]`); other files are reported and skipped, folders ignored. */
 function filesOfDir(dir: string, stderr: NodeJS.WritableStream): IngestFile[] {

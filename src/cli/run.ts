@@ -12,9 +12,10 @@ import { buildApp } from '../app/app.js';
 import { main as serve } from '../app/server.js';
 import { generateDemo } from '../demo/generate.js';
 import { parseDate } from '../lib/time.js';
+import { registerVersions } from './versions.js';
 import { registerCheck } from './check.js';
 import { registerIngest } from './ingest.js';
-import type { CliExit, CliIO } from './io.js';
+import { intAtLeast, type CliExit, type CliIO } from './io.js';
 import { StoreOpenError, withStore } from './store.js';
 import { StoreUrlError } from '../store/connect.js';
 
@@ -24,11 +25,7 @@ import { precomputedIds, setPrecomputed } from '../derived/indicator-pages.js';
 
 const pkg = JSON.parse(readFileSync(new URL('../../package.json', import.meta.url), 'utf8'));
 
-const int = (v: string) => {
-  const n = Number(v);
-  if (!Number.isInteger(n) || n < 0) throw new InvalidArgumentError('expected a non-negative integer');
-  return n;
-};
+const int = intAtLeast(0);
 const date = (v: string) => {
   const d = parseDate(v);
   if (d === null) throw new InvalidArgumentError('expected a date YYYY-MM-DD');
@@ -92,6 +89,7 @@ function buildProgram(io: CliIO, exit: CliExit): Command {
     }));
 
   registerIngest(program, withStore, db, io, exit);
+  registerVersions(program, withStore, db, io);
 
   const keys = program.command('keys').description('manage API keys');
   keys.command('create').description('create a key; prints the key alone on stdout (it is stored only as a hash)')

@@ -16,6 +16,7 @@ import { persist } from './persist.js';
 import { Writer, type TableName } from './writer.js';
 import { generateFundamentals } from './fundamentals/index.js';
 import { ensureDerived } from '../derived/ensure.js';
+import { recordVersion } from '../store/versions.js';
 import { pendingMigrations } from '../store/migrate.js';
 
 export type { DemoOptions } from './model.js';
@@ -61,8 +62,14 @@ export async function generateDemo(store: Store, opts?: Partial<DemoOptions>,
   progress('fundamentals written');
   // The demo's chunked inserts leave what is derived by date (the days of each market) to make at
   // the end; a store whose schema is behind has it made by its migration.
+  const summary = { ...Object.fromEntries(TABLES.map((t) => [t, w.counts[t] ?? 0])), ...fundamentals } as DemoSummary;
   if ((await pendingMigrations(store)).length === 0) {
     for (const r of await ensureDerived(store)) progress(`${r.name}: ${r.count.toLocaleString('en-US')} ${r.unit}`);
+    // The demo's tables are written in chunks into a store not yet served (a new file); its
+    // version says what the build wrote.
+    const changes = Object.entries(summary).filter(([t, n]) => t !== 'meta' && n > 0).sort(([a], [b]) => (a < b ? -1 : 1))
+      .map(([dataset, rows]) => ({ dataset, rows, instruments: null, from: o.start, to: o.end }));
+    await store.bulkTransaction((s) => recordVersion(s, `demo build (seed ${o.seed}, ${o.equities} equities)`, changes));
   }
-  return { ...Object.fromEntries(TABLES.map((t) => [t, w.counts[t] ?? 0])), ...fundamentals } as DemoSummary;
+  return summary;
 }

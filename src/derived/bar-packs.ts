@@ -240,6 +240,7 @@ export function withBarPacks(store: Store, limits: PendingLimits = PENDING): Sto
     health: store.health,
     select: <T>(sql: string, params: unknown[]) => store.select<T>(sql, params),
     selectRows: (sql, params) => store.selectRows(sql, params),
+    snapshot: () => store.snapshot(),
     ...(store.backup ? { backup: (file: string) => store.backup!(file) } : {}),
     async bulkInsert(table, columns, rows, opts) {
       // Checked and recorded before the rows are written: a bad write changes nothing.
@@ -263,6 +264,7 @@ export function withBarPacks(store: Store, limits: PendingLimits = PENDING): Sto
           query: <R>(sql: string, params?: unknown[]) => s.query<R>(sql, params),
           queryRows: (sql, params) => s.queryRows(sql, params),
           lockPacks: () => s.lockPacks(),
+          lockVersions: () => s.lockVersions(),
           async settle() {
             await pending.flush(s);
             await remakes.run(s);

@@ -1,6 +1,7 @@
 import type { Store } from '../store/types.js';
 import { versionsText, type Derivation } from './derivation.js';
 import { DERIVATIONS } from './registry.js';
+import { recordVersion } from '../store/versions.js';
 
 /** A derivation made again by `ensureDerived`, and why: its stored version was not the code's. */
 export interface Rebuilt {
@@ -28,6 +29,10 @@ async function ensure(store: Store, d: Derivation): Promise<Rebuilt | null> {
     const stored = await d.stored(s);
     if (stored === version) return null;
     const count = await d.rebuild(s);
+    if (count > 0) {
+      await recordVersion(s, `derivation ${d.name} rebuilt (${versionsText(stored, version)})`,
+        [{ dataset: d.name, rows: count, instruments: null, from: null, to: null }]);
+    }
     return { name: d.name, stored, version, count, unit: d.unit, seconds: (performance.now() - started) / 1000 };
   });
 }

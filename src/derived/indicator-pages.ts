@@ -26,7 +26,8 @@ import { INDICATOR_IDS, INDICATORS, seriesFromBars, type IndicatorId } from '../
 import type { Bar } from '../market/types.js';
 import { KINDS } from '../market/kinds.js';
 import { decodeBars } from '../store/packs.js';
-import { bumpDataVersion, INDICATOR_PAGES_KEY, metaValue, parseIndicatorSetting, setMeta } from '../store/meta.js';
+import { recordVersion } from '../store/versions.js';
+import { INDICATOR_PAGES_KEY, metaValue, parseIndicatorSetting, setMeta } from '../store/meta.js';
 import type { BulkSession, Store } from '../store/types.js';
 import { DAILY_PACKS as PACKS, instruments, packBatches, type PageInstrument } from './daily-packs.js';
 import { fixtureVersion, type Derivation } from './derivation.js';
@@ -162,8 +163,8 @@ async function rebuild(s: BulkSession, ids: readonly IndicatorId[], keep: readon
 
 /**
  * Sets the indicators the store precomputes to `ids`, in one transaction: renders the pages of
- * those it did not hold, drops those of the others, and bumps the data version so that running
- * servers see the change at their next check. Returns the set as it was and as it is now.
+ * those it did not hold, drops those of the others, and records a data version (store/versions.ts)
+ * so that running servers see the change. Returns the set as it was and as it is now.
  */
 export async function setPrecomputed(store: Store, ids: readonly IndicatorId[]): Promise<{ before: IndicatorId[]; after: IndicatorId[] }> {
   return store.bulkTransaction(async (s) => {
@@ -172,8 +173,9 @@ export async function setPrecomputed(store: Store, ids: readonly IndicatorId[]):
     const after = INDICATOR_IDS.filter((id) => ids.includes(id));
     const keep = stored.version === version() ? stored.ids : [];
     if (after.join() === keep.join() && (stored.version !== null || after.length === 0)) return { before: stored.ids, after };
-    await rebuild(s, after, keep);
-    await bumpDataVersion(s);
+    const pages = await rebuild(s, after, keep);
+    await recordVersion(s, `indicators precomputed: ${after.join(', ') || 'none'}`,
+      [{ dataset: 'indicator_pages', rows: pages, instruments: null, from: null, to: null }]);
     return { before: stored.ids, after };
   });
 }

@@ -70,7 +70,9 @@ export interface SentPlan<K extends unknown[]> extends PagePlan<K> { readonly te
  * Answers one keyset page of any collection: decodes `page[after]` (its key checked against the
  * operation's sort key `parts`, cursor.ts), has `plan` fetch size+1 records after it, and writes
  * the first `size` inside the collection envelope, into one body of the app's renderer; the
- * cursor of the next page is the key of the last record served. Every paged route answers here.
+ * cursor of the next page is the key of the last record served, and the data version the page
+ * was read at (docs/api.md, "Consistency"): a page read from a cursor of another version says
+ * so in `Data-Version-Cursor`. Every paged route answers here.
  *
  * @example
  * return sendPage(req, reply, app.svc, 'listBars', ['time', 'date'], planBars(app.svc, ask));
@@ -81,11 +83,18 @@ export async function sendPage<const S extends readonly KeyPart[]>(req: FastifyR
   const size = (query['page[size]'] as number | undefined) ?? 100;
   const fp = fingerprint(operationId, req.params as object, query, queryDefaults(req));
   const cursor = query['page[after]'] as string | undefined;
-  const after = cursor === undefined ? null : out.codec.decode<KeyOf<S>>(cursor, fp, parts);
+  const version = req.snap === null ? 0 : req.snap.version;
+  let after: KeyOf<S> | null = null;
+  if (cursor !== undefined) {
+    const key = out.codec.decode<[...KeyOf<S>, number]>(cursor, fp, [...parts, 'int']);
+    const issued = key.pop() as number;
+    if (issued !== version) reply.header('data-version-cursor', String(issued));
+    after = key as unknown as KeyOf<S>;
+  }
   const page = await plan.fetch({ after, limit: size + 1 });
   const fetched = page.records.keys.length;
   const count = Math.min(fetched, size);
-  const next = fetched > size ? out.codec.encode(page.key(count - 1), fp) : null;
+  const next = fetched > size ? out.codec.encode([...page.key(count - 1), version], fp) : null;
   // A file asked for by Accept (JSON requests pay this one test of a header they rarely send).
   if (req.headers.accept !== undefined) {
     const format = fileFormat(req.headers.accept);

@@ -3,7 +3,7 @@ import type { FastifyRequest } from 'fastify';
 import { ErrorResponse } from './schemas/common.js';
 import { pageParams } from './params.js';
 import { notFound } from '../lib/errors.js';
-import type { Services } from './services.js';
+import type { Snapshot } from '../query/snapshot.js';
 import type { InstrumentRow } from '../store/catalog.js';
 import type { InstrumentKind } from '../market/kinds.js';
 
@@ -67,15 +67,21 @@ export const instrumentIdParam = {
 export const KIND_PATHS: Readonly<Record<InstrumentKind, string>> = { equity: 'equities', index: 'indices', fund: 'funds' };
 const A_KIND: Readonly<Record<InstrumentKind, string>> = { equity: 'an equity', index: 'an index', fund: 'a fund' };
 
+/** The read snapshot of a data request (http-cache.ts registerDataTags opens one for every GET of the API). */
+export function snapOf(req: FastifyRequest): Snapshot {
+  if (req.snap === null) throw new Error(`${req.method} ${req.routeOptions.url} has no read snapshot: not a data route`);
+  return req.snap;
+}
+
 /**
  * The instrument of `kind` named in the request's path, or 404. An id of another kind is not
  * found either, and the detail says where it is (CONTRACT.md §1): the same operation under its
  * kind's path when that kind has it (`/equities/000300.SH/bars` -> `/indices/000300.SH/bars`),
  * else the instrument itself.
  */
-export async function pathInstrument(svc: Services, req: FastifyRequest, kind: InstrumentKind): Promise<InstrumentRow> {
+export async function pathInstrument(req: FastifyRequest, kind: InstrumentKind): Promise<InstrumentRow> {
   const id = (req.params as { instrument_id: string }).instrument_id;
-  const row = await svc.catalog.get(id);
+  const row = snapOf(req).catalog.get(id);
   if (!row) throw notFound(`No ${kind} with id ${id}`);
   if (row.kind !== kind) throw notFound(`${id} is ${A_KIND[row.kind]}: ${whereItIs(req, kind, row.kind, id)}`);
   return row;

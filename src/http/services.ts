@@ -1,39 +1,28 @@
 import type { FastifyBaseLogger, FastifyInstance, RawReplyDefaultExpression, RawRequestDefaultExpression, RawServerDefault } from 'fastify';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import type { StoreStatus } from '../store/types.js';
-import type { Catalog } from '../store/catalog.js';
-import type { ReferenceReader } from '../store/readers/reference.js';
-import type { MarketDataReader } from '../store/readers/market-data.js';
-import type { FundamentalsReader } from '../store/readers/fundamentals.js';
 import type { CursorCodec } from './cursor.js';
 import type { Renderer } from '../render/json-bytes.js';
 import type { KeyStore } from '../auth/keys.js';
-import type { Analytics } from '../query/analytics.js';
-import type { EquityDays } from '../query/equity-days.js';
-import type { Pools } from '../query/pools.js';
-import type { MarketDays } from '../query/market-days.js';
-import type { Calendars } from '../query/calendars.js';
+import type { QueryCaches, Snapshot } from '../query/snapshot.js';
 
 /**
- * What the HTTP front needs, handed over at the composition root (app/app.ts): readers and
- * queries, never a handle that writes (bars are written only through derived/open.ts's store).
+ * What the HTTP front needs, handed over at the composition root (app/app.ts): how a request
+ * opens its read snapshot (query/snapshot.ts: the readers and queries it is answered from), and
+ * what is not data: the store's health, the keys, the cursor codec and the renderer. Never a
+ * handle that writes (bars are written only through derived/open.ts's store).
  */
 export interface Services {
   /** The store's liveness and health, for the readiness probe. */
   store: StoreStatus;
-  catalog: Catalog;
-  reference: ReferenceReader;
-  calendars: Calendars;
-  marketData: MarketDataReader;
-  fundamentals: FundamentalsReader;
+  /** Opens a read snapshot of the store now (registerDataTags gives each data request one: `req.snap`). */
+  openSnapshot(): Promise<Snapshot>;
+  /** What the queries keep across requests (for the metrics). */
+  caches: QueryCaches;
   codec: CursorCodec;
   /** Where response bodies are written (one slab per app). */
   renderer: Renderer;
   keys: KeyStore;
-  analytics: Analytics;
-  equityDays: EquityDays;
-  pools: Pools;
-  marketDays: MarketDays;
 }
 
 declare module 'fastify' {

@@ -3,10 +3,12 @@
  * file is validated; rows are upserted by natural key in batches as they stream in. Any
  * invalid row makes the whole command roll back (nothing changes), but validation goes on to
  * report every problem (the first `maxErrors` listed, the rest counted). When anything changed,
- * `meta.data_version` is bumped in the same transaction, so running servers drop their
- * caches (catalog, adjustment factors, indicators, limits, pools) within a second.
+ * a new data version is recorded in the same transaction with what it changed (store/versions.ts):
+ * requests that start after the commit read it whole, and running servers drop what they cached
+ * of the old one.
  */
-import { bumpDataVersion } from '../store/meta.js';
+import { recordVersion } from '../store/versions.js';
+import { ChangeTracker } from './changes.js';
 import type { BulkSession, Store, UpsertCounts } from '../store/types.js';
 import { IngestContext } from './context.js';
 import type { Dataset } from './dataset.js';
@@ -51,7 +53,7 @@ export interface IngestResult {
   /** Loaded daily bars outside their day's price limits (ingest/limit-check.ts): `file:line: id date: …`, loaded all the same. */
   warnings: string[];
   /** The new data version, when the command changed anything. */
-  dataVersion: string | null;
+  dataVersion: number | null;
   seconds: number;
 }
 
@@ -82,7 +84,8 @@ export async function ingest(store: Store, input: IngestFile[], opts: IngestOpti
   let errorCount = 0;
   const addError = (msg: string) => { if (errors.length < maxErrors) errors.push(msg); errorCount++; };
   const summaries: FileSummary[] = [];
-  let dataVersion: string | null = null;
+  let dataVersion: number | null = null;
+  const changes = new ChangeTracker();
   let derived: UpsertCounts = { inserted: 0, updated: 0, unchanged: 0 };
   let warnings: string[] = [];
   const check = new LimitCheck();
@@ -91,15 +94,17 @@ export async function ingest(store: Store, input: IngestFile[], opts: IngestOpti
     const ctx = await IngestContext.load(s);
     const days = await DerivedDaily.load(s, dataset('bars_1d')!.target, opts.deriveEvery);
     for (const f of files) {
-      summaries.push(await loadFile(s, ctx, f, { write: () => errorCount === 0 && !opts.dryRun, addError, batchSize, progress: opts.progress, days, check }));
+      summaries.push(await loadFile(s, ctx, f, { write: () => errorCount === 0 && !opts.dryRun, addError, batchSize, progress: opts.progress, days, check, changes }));
     }
     if (errorCount > 0) throw new Invalid();
     if (opts.dryRun) return;
     await days.derive(s);
     derived = days.counts;
     warnings = await check.warnings(s, ctx);
+    changes.derived('bars_1d', 'bars_1m', derived.inserted + derived.updated);
     if (summaries.some((x) => x.inserted + x.updated > 0) || derived.inserted + derived.updated > 0) {
-      dataVersion = await bumpDataVersion(s);
+      const n = new Set(summaries.map((x) => x.path)).size;
+      dataVersion = await recordVersion(s, `ingest of ${n} file${n === 1 ? '' : 's'}`, await changes.changes(s));
     }
     await recordIngest(s, [...summaries, ...(derived.inserted + derived.updated + derived.unchanged > 0 ? [{ dataset: 'bars_1d_derived', ...derived }] : [])]);
   };
@@ -125,7 +130,10 @@ export async function ingest(store: Store, input: IngestFile[], opts: IngestOpti
   };
 }
 
-interface FileOptions { write: () => boolean; addError: (m: string) => void; batchSize: number; progress?: Progress; days: DerivedDaily; check: LimitCheck }
+interface FileOptions {
+  write: () => boolean; addError: (m: string) => void; batchSize: number; progress?: Progress; days: DerivedDaily; check: LimitCheck;
+  changes: ChangeTracker;
+}
 
 async function loadFile(s: BulkSession, ctx: IngestContext, f: IngestFile, o: FileOptions): Promise<FileSummary> {
   const started = Date.now();
@@ -145,6 +153,7 @@ async function loadFile(s: BulkSession, ctx: IngestContext, f: IngestFile, o: Fi
       const c = await s.upsert(f.dataset.target, batch);
       await o.days.written(s, f.dataset.target, batch);
       sum.inserted += c.inserted; sum.updated += c.updated; sum.unchanged += c.unchanged;
+      o.changes.note(f.dataset, batch, c.inserted + c.updated);
     }
     batch = [];
     absent = new Map();

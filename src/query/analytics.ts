@@ -1,5 +1,5 @@
 import { CountedCache, type CacheCounts } from '../lib/counted-cache.js';
-import type { Catalog, InstrumentRow } from '../store/catalog.js';
+import type { CatalogSnapshot, InstrumentRow } from '../store/catalog.js';
 import type { AdjustmentReader } from '../store/readers/adjustments.js';
 import type { MarketDataReader } from '../store/readers/market-data.js';
 import type { AdjustmentId, Bar, IntervalId } from '../market/types.js';
@@ -25,24 +25,38 @@ const NONE = actionsBasis([]);
 const ONE = { num: 1n, den: 1n };
 
 /**
- * Adjustment factors, full adjusted series and indicator columns, cached per data version so
- * that a request reads an instrument's history at most once: later pages and other windows are
- * served from memory (bounded LRU). Ingestion bumps the data version, which retires every entry.
+ * What Analytics keeps across requests, keyed by data version: a new version retires every
+ * entry of the old one (as they age out).
  */
-export class Analytics {
-  private factorCache = new CountedCache<string, FactorBasis>('adjustment_factors', { max: 20_000 });
+export class AnalyticsCaches {
+  readonly factors = new CountedCache<string, FactorBasis>('adjustment_factors', { max: 20_000 });
   // Bounded by points held (about 100 bytes each), so the caches stay within ~25 MB together (a
   // process stays under 256 MB RSS after every benchmark scenario; with thousands of instruments
   // read at random, larger caches hardly raise the hit rate).
-  private seriesCache = new CountedCache<string, Bar[]>('bar_series', { max: 512, maxSize: 120_000, sizeCalculation: (b) => b.length + 1 });
-  private valueCache = new CountedCache<string, Values[]>('indicator_values', { max: 1024, maxSize: 120_000, sizeCalculation: (v) => v.length + 1 });
+  readonly series = new CountedCache<string, Bar[]>('bar_series', { max: 512, maxSize: 120_000, sizeCalculation: (b) => b.length + 1 });
+  readonly values = new CountedCache<string, Values[]>('indicator_values', { max: 1024, maxSize: 120_000, sizeCalculation: (v) => v.length + 1 });
   // Stream states at pack starts per series and indicator (a few numbers each).
-  private checkpoints = new CountedCache<string, Map<number, unknown>>('indicator_checkpoints', { max: 20_000, maxSize: 80_000, sizeCalculation: (m) => m.size + 1 });
+  readonly checkpoints = new CountedCache<string, Map<number, unknown>>('indicator_checkpoints', { max: 20_000, maxSize: 80_000, sizeCalculation: (m) => m.size + 1 });
 
   /** The caches, counted (CacheCounts), for the metrics. */
-  readonly caches: readonly CacheCounts[] = [this.factorCache, this.seriesCache, this.valueCache, this.checkpoints];
+  readonly all: readonly CacheCounts[] = [this.factors, this.series, this.values, this.checkpoints];
+}
 
-  constructor(private readonly adjustments: AdjustmentReader, private readonly reader: MarketDataReader, private readonly catalog: Catalog) {}
+/**
+ * Adjustment factors, full adjusted series and indicator columns of one read snapshot, cached
+ * per data version (AnalyticsCaches) so that an instrument's history is read at most once per
+ * version: later pages and other windows are served from memory (bounded LRU).
+ */
+export class Analytics {
+  private readonly factorCache: AnalyticsCaches['factors'];
+  private readonly seriesCache: AnalyticsCaches['series'];
+  private readonly valueCache: AnalyticsCaches['values'];
+  private readonly checkpoints: AnalyticsCaches['checkpoints'];
+
+  constructor(private readonly adjustments: AdjustmentReader, private readonly reader: MarketDataReader, private readonly catalog: CatalogSnapshot,
+    caches: AnalyticsCaches) {
+    ({ factors: this.factorCache, series: this.seriesCache, values: this.valueCache, checkpoints: this.checkpoints } = caches);
+  }
 
   /**
    * What an instrument's adjusted prices follow (docs/analytics.md, "Adjustment basis"): its
@@ -51,7 +65,7 @@ export class Analytics {
    */
   async factors(inst: InstrumentRow): Promise<FactorBasis> {
     if (!KINDS[inst.kind].adjustable) return NONE;
-    const key = `${await this.catalog.dataVersion()}|${inst.inst}`;
+    const key = `${this.catalog.version}|${inst.inst}`;
     let f = this.factorCache.get(key);
     if (!f) {
       const rows = await this.adjustments.publishedFactors(inst.inst);
@@ -83,13 +97,13 @@ export class Analytics {
   }
 
   /** Cache key of one series: data version, instrument, interval, adjustment and its basis. */
-  private async seriesKey(inst: InstrumentRow, interval: IntervalId, adj: Adjuster): Promise<string> {
-    return `${await this.catalog.dataVersion()}|${inst.inst}|${interval}|${adj.mode}|${adj.basis}`;
+  private seriesKey(inst: InstrumentRow, interval: IntervalId, adj: Adjuster): string {
+    return `${this.catalog.version}|${inst.inst}|${interval}|${adj.mode}|${adj.basis}`;
   }
 
   /** The instrument's whole series at `interval` under `adj`, from memory after the first read. */
   async series(inst: InstrumentRow, interval: IntervalId, adj: Adjuster): Promise<Bar[]> {
-    const key = await this.seriesKey(inst, interval, adj);
+    const key = this.seriesKey(inst, interval, adj);
     let s = this.seriesCache.get(key);
     if (!s) {
       s = await readBars(this.reader, inst.inst, interval, FULL, null, 1_000_000_000, adj.apply);
@@ -101,7 +115,7 @@ export class Analytics {
   /** One indicator over the whole series (values never depend on the page that shows them). */
   async indicator(inst: InstrumentRow, interval: IntervalId, adj: Adjuster, id: IndicatorId): Promise<{ bars: Bar[]; values: Values[] }> {
     const bars = await this.series(inst, interval, adj);
-    const key = `${await this.seriesKey(inst, interval, adj)}|${id}`;
+    const key = `${this.seriesKey(inst, interval, adj)}|${id}`;
     let values = this.valueCache.get(key);
     if (!values) {
       values = INDICATORS[id].compute(seriesFromBars(bars));
@@ -140,7 +154,7 @@ export class Analytics {
         }
       }
       const packOf = interval === '1d' ? dailyPackKey : (d: number) => d;
-      const key = `${await this.seriesKey(inst, interval, adj)}|${id}`;
+      const key = `${this.seriesKey(inst, interval, adj)}|${id}`;
       const checkpoints = this.checkpoints.get(key) ?? new Map<number, unknown>();
       // The latest checkpoint at or before the pack of `lo`: read from the start of its pack.
       const loPack = packOf(epochToMarketDate(lo));

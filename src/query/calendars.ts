@@ -1,23 +1,29 @@
 import { CountedCache, type CacheCounts } from '../lib/counted-cache.js';
-import type { Catalog } from '../store/catalog.js';
 import type { ReferenceReader } from '../store/readers/reference.js';
 import { effectiveCalendars, type TradingCalendar } from '../market/calendar.js';
 import type { MarketId } from '../market/types.js';
 
+/** The calendars of the latest data versions, kept across requests. */
+export class CalendarCaches {
+  readonly calendars = new CountedCache<number, Promise<Record<MarketId, TradingCalendar>>>('calendars', { max: 4 });
+  /** The caches, counted (CacheCounts), for the metrics. */
+  readonly all: readonly CacheCounts[] = [this.calendars];
+}
+
 /**
  * The trading calendars a store answers with: the shipped calendar of each market with the
- * store's loaded trading days applied (market/calendar.ts effectiveCalendars), per data version.
+ * store's loaded trading days applied (market/calendar.ts effectiveCalendars), of one read
+ * snapshot's data version (read once per version).
  */
 export class Calendars {
-  private cache = new CountedCache<string, Promise<Record<MarketId, TradingCalendar>>>('calendars', { max: 4 });
+  private readonly cache: CalendarCaches['calendars'];
 
-  /** The caches, counted (CacheCounts), for the metrics. */
-  readonly caches: readonly CacheCounts[] = [this.cache];
-
-  constructor(private readonly reference: ReferenceReader, private readonly catalog: Catalog) {}
+  constructor(private readonly reference: ReferenceReader, private readonly version: number, caches: CalendarCaches) {
+    this.cache = caches.calendars;
+  }
 
   async all(): Promise<Record<MarketId, TradingCalendar>> {
-    const v = await this.catalog.dataVersion();
+    const v = this.version;
     let c = this.cache.get(v);
     if (!c) {
       c = this.reference.loadedTradingDays().then(effectiveCalendars);

@@ -1,6 +1,6 @@
 import { CountedCache, type CacheCounts } from '../lib/counted-cache.js';
 import { decodedAmount } from '../store/schema.js';
-import type { Catalog, InstrumentRow } from '../store/catalog.js';
+import type { CatalogSnapshot, InstrumentRow } from '../store/catalog.js';
 import type { CorporateAction } from '../market/adjust.js';
 import type { BoardId, MarketId } from '../market/types.js';
 import { dayLimits, sinceListing, stOn, type DayLimit } from '../market/day-limits.js';
@@ -13,23 +13,30 @@ interface Meta {
   firstBar: number | null; lastBar: number | null;
 }
 
+/** What EquityDays keeps across requests, keyed by data version. */
+export class EquityDayCaches {
+  readonly meta = new CountedCache<string, Meta>('equity_days', { max: 20_000 });
+  readonly latest = new CountedCache<number, number>('latest_trading_day', { max: 4 });
+  /** The caches, counted (CacheCounts), for the metrics. */
+  readonly all: readonly CacheCounts[] = [this.meta, this.latest];
+}
+
 /**
  * Per-equity daily states (price limits and the bars they bound) for any window, from the
  * store: the previous close before the window, corporate actions, ST periods and listing age.
  */
 export class EquityDays {
-  private meta = new CountedCache<string, Meta>('equity_days', { max: 20_000 });
-  private latest = new CountedCache<string, number>('latest_trading_day', { max: 4 });
+  private readonly meta: EquityDayCaches['meta'];
+  private readonly latest: EquityDayCaches['latest'];
 
-  /** The caches, counted (CacheCounts), for the metrics. */
-  readonly caches: readonly CacheCounts[] = [this.meta, this.latest];
-
-  constructor(private readonly days: EquityDayReader, private readonly catalog: Catalog, private readonly reader: MarketDataReader,
-    private readonly calendars: Calendars) {}
+  constructor(private readonly days: EquityDayReader, private readonly catalog: CatalogSnapshot, private readonly reader: MarketDataReader,
+    private readonly calendars: Calendars, caches: EquityDayCaches) {
+    ({ meta: this.meta, latest: this.latest } = caches);
+  }
 
   /** Latest trading day with any daily bar in the store (the data's "today"). */
   async latestDate(): Promise<number | null> {
-    const v = await this.catalog.dataVersion();
+    const v = this.catalog.version;
     let d = this.latest.get(v);
     if (d === undefined) {
       d = await this.days.latestBarDate();
@@ -39,7 +46,7 @@ export class EquityDays {
   }
 
   private async metaOf(inst: InstrumentRow): Promise<Meta> {
-    const key = `${await this.catalog.dataVersion()}|${inst.inst}`;
+    const key = `${this.catalog.version}|${inst.inst}`;
     let m = this.meta.get(key);
     if (!m) {
       const { st, actions, firstBar, lastBar } = await this.days.equity(inst.inst);

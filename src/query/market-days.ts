@@ -1,5 +1,5 @@
 import { CountedCache, type CacheCounts } from '../lib/counted-cache.js';
-import type { Catalog, InstrumentRow } from '../store/catalog.js';
+import type { CatalogSnapshot, InstrumentRow } from '../store/catalog.js';
 import { DAY_FLAGS, type DayRecords } from '../store/day-records.js';
 import type { MarketBreadthTable } from '../store/schema.js';
 import type { MarketDayReader } from '../store/readers/market-days.js';
@@ -14,22 +14,28 @@ export interface MarketBar {
 /** Filters of a cross-section. */
 export interface MarketBarFilter { kind?: string; board?: string }
 
+/** Decoded market days of the latest data versions, kept across requests. */
+export class MarketDayCaches {
+  readonly days = new CountedCache<string, Promise<DayRecords | null>>('market_days', { max: 32 });
+  /** The caches, counted (CacheCounts), for the metrics. */
+  readonly all: readonly CacheCounts[] = [this.days];
+}
+
 /**
  * Questions across a market on its trading days, from its stored days (derived/market-days.ts):
  * every instrument's bar of a day (a cross-section), and breadth over a date range. Decoded days
  * are cached per data version.
  */
 export class MarketDays {
-  private cache = new CountedCache<string, Promise<DayRecords | null>>('market_days', { max: 32 });
+  private readonly cache: MarketDayCaches['days'];
 
-  /** The caches, counted (CacheCounts), for the metrics. */
-  readonly caches: readonly CacheCounts[] = [this.cache];
-
-  constructor(private readonly days: MarketDayReader, private readonly catalog: Catalog) {}
+  constructor(private readonly days: MarketDayReader, private readonly catalog: CatalogSnapshot, caches: MarketDayCaches) {
+    this.cache = caches.days;
+  }
 
   /** The stored day of `market` on `date` (null: none stored). */
   async day(market: string, date: number): Promise<DayRecords | null> {
-    const key = `${await this.catalog.dataVersion()}|${market}|${date}`;
+    const key = `${this.catalog.version}|${market}|${date}`;
     let d = this.cache.get(key);
     if (!d) {
       d = this.days.day(market, date);
@@ -43,7 +49,7 @@ export class MarketDays {
   async bars(market: string, date: number, f: MarketBarFilter, after: string | null, limit: number): Promise<MarketBar[]> {
     const day = await this.day(market, date);
     if (!day) return [];
-    const snap = await this.catalog.snapshot();
+    const snap = this.catalog;
     const out: MarketBar[] = [];
     for (let i = 0; i < day.n && out.length < limit; i++) {
       if (!day.has(i, DAY_FLAGS.bar)) continue;

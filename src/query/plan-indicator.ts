@@ -1,6 +1,6 @@
 import type { IndicatorId } from '../indicators/registry.js';
 import type { AdjustmentId, Bar } from '../market/types.js';
-import type { Catalog } from '../store/catalog.js';
+import type { CatalogSnapshot } from '../store/catalog.js';
 import { indicatorWriter } from '../render/json-bytes.js';
 import { windowSeconds } from '../lib/time.js';
 import { readIndicatorPage } from './bars.js';
@@ -25,7 +25,7 @@ export interface IndicatorPlan extends PagePlan<BarKey> {
 }
 
 /** Plans a page of one indicator's points, one per bar of the query (Analytics, CONTRACT.md §6). */
-export async function planIndicator(src: BarSources & { catalog: Catalog }, ask: BarAsk & { indicator: IndicatorId }): Promise<IndicatorPlan> {
+export async function planIndicator(src: BarSources & { catalog: CatalogSnapshot }, ask: BarAsk & { indicator: IndicatorId }): Promise<IndicatorPlan> {
   const { inst, interval, window, indicator } = ask;
   const adjustment = adjustmentOf(ask);
   const { analytics, marketData } = src;
@@ -39,7 +39,7 @@ export async function planIndicator(src: BarSources & { catalog: Catalog }, ask:
     for (let i = start; i < bars.length && bars[i].ts <= to && points.length < p.limit; i++) points.push({ bar: bars[i], i });
     return rowPage(points, (x): BarKey => [x.bar.ts, adj.basis], (w, x) => write(w, x.bar, values[x.i]));
   };
-  if (interval === '1d' && adjustment === 'none' && (await src.catalog.precomputed()).has(indicator)) {
+  if (interval === '1d' && adjustment === 'none' && src.catalog.precomputed.has(indicator)) {
     return {
       path: 'precomputed-pages', adjustment,
       fetch: async (p) => {

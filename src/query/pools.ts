@@ -1,5 +1,5 @@
 import { CountedCache, type CacheCounts } from '../lib/counted-cache.js';
-import type { Catalog } from '../store/catalog.js';
+import type { CatalogSnapshot } from '../store/catalog.js';
 import { DAY_FLAGS, type DayRecords } from '../store/day-records.js';
 import { amountOf } from '../store/schema.js';
 import type { Bar } from '../market/types.js';
@@ -24,22 +24,28 @@ const POOL_FLAG: Record<PoolTypeId, number> = {
   previous_limit_up: DAY_FLAGS.previousLimitUp, strong: DAY_FLAGS.strong, sub_new: DAY_FLAGS.subNew,
 };
 
+/** The pools of the latest data versions and dates, kept across requests. */
+export class PoolCaches {
+  readonly pools = new CountedCache<string, Promise<Map<PoolTypeId, PoolMember[]>>>('pools', { max: 64 });
+  /** The caches, counted (CacheCounts), for the metrics. */
+  readonly all: readonly CacheCounts[] = [this.pools];
+}
+
 /**
  * The six pools of one trading day, read from the stored days of the markets
  * (derived/market-days.ts: the pool rules applied to every equity at ingest), with the limit-up
  * timing of members from that day's 1m bars and closing quote; cached per data version and date.
  */
 export class Pools {
-  private cache = new CountedCache<string, Promise<Map<PoolTypeId, PoolMember[]>>>('pools', { max: 64 });
+  private readonly cache: PoolCaches['pools'];
 
-  /** The caches, counted (CacheCounts), for the metrics. */
-  readonly caches: readonly CacheCounts[] = [this.cache];
-
-  constructor(private readonly pools: PoolReader, private readonly days: MarketDayReader, private readonly catalog: Catalog,
-    private readonly reader: MarketDataReader) {}
+  constructor(private readonly pools: PoolReader, private readonly days: MarketDayReader, private readonly catalog: CatalogSnapshot,
+    private readonly reader: MarketDataReader, caches: PoolCaches) {
+    this.cache = caches.pools;
+  }
 
   async members(type: PoolTypeId, date: number): Promise<PoolMember[]> {
-    const key = `${await this.catalog.dataVersion()}|${date}`;
+    const key = `${this.catalog.version}|${date}`;
     let all = this.cache.get(key);
     if (!all) {
       all = this.compute(date);
@@ -50,7 +56,7 @@ export class Pools {
   }
 
   private async compute(date: number): Promise<Map<PoolTypeId, PoolMember[]>> {
-    const snap = await this.catalog.snapshot();
+    const snap = this.catalog;
     const out = new Map<PoolTypeId, PoolMember[]>();
     const limitUps: PoolMember[] = [];
     const days = await Promise.all(MARKET_IDS.map((m) => this.days.day(m, date)));

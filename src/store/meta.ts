@@ -1,16 +1,5 @@
-import { randomBytes } from 'node:crypto';
 import { INDICATOR_IDS, type IndicatorId } from '../indicators/registry.js';
 import type { BulkSession } from './types.js';
-
-/**
- * Records a new `meta.data_version` in session `s` (running servers drop what they cached of the
- * old data at their next check) and returns it.
- */
-export async function bumpDataVersion(s: BulkSession): Promise<string> {
-  const version = `${Date.now().toString(36)}-${randomBytes(4).toString('hex')}`;
-  await setMeta(s, 'data_version', version);
-  return version;
-}
 
 /** The value of `meta` key `key` in session `s`, or null. */
 export async function metaValue(s: BulkSession, key: string): Promise<string | null> {

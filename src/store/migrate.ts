@@ -16,6 +16,7 @@ import * as m0013 from './migrations/0013_list_date_source.js';
 import * as m0014 from './migrations/0014_market_days.js';
 import * as m0015 from './migrations/0015_drop_bar_pages.js';
 import * as m0016 from './migrations/0016_bar_keys.js';
+import * as m0017 from './migrations/0017_data_versions.js';
 
 const MIGRATIONS: Record<string, { up(db: Kysely<any>, d: Dialect): Promise<void> }> = {
   '0001_core': m0001,
@@ -34,6 +35,7 @@ const MIGRATIONS: Record<string, { up(db: Kysely<any>, d: Dialect): Promise<void
   '0014_market_days': m0014,
   '0015_drop_bar_pages': m0015,
   '0016_bar_keys': m0016,
+  '0017_data_versions': m0017,
 };
 
 /** The names of the schema migrations, in order. */

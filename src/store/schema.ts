@@ -9,6 +9,14 @@ import type { InstrumentKind } from '../market/kinds.js';
  */
 export interface MetaTable { key: string; value: string }
 
+/** A data version (store/versions.ts): made at `at` (epoch ms) by `origin`. */
+export interface DataVersionTable { version: number; at: number; origin: string }
+
+/** What a data version changed in one dataset: rows written, instruments (JSON array of ids; null: all or unknown), dates. */
+export interface DataChangeTable {
+  version: number; dataset: string; rows: number; instruments: string | null; from_date: number | null; to_date: number | null;
+}
+
 export interface MarketTable {
   id: string; name: string; name_local: string; mic: string; timezone: string;
   currency: string; opened: number;
@@ -142,6 +150,8 @@ export interface ApiKeyTable {
 
 export interface Database extends FundamentalsDatabase {
   meta: MetaTable;
+  data_versions: DataVersionTable;
+  data_changes: DataChangeTable;
   markets: MarketTable;
   trading_days: TradingDayTable;
   classifications: ClassificationTable;

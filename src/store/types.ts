@@ -34,11 +34,36 @@ export interface BulkSession {
    */
   lockPacks(): Promise<void>;
   /**
+   * Takes, until the commit, the lock that orders data versions (store/versions.ts): a version
+   * is the one after the last committed, and no other transaction makes one until this one
+   * commits, so versions number commits in their order. PostgreSQL locks `data_versions`;
+   * nothing on SQLite, whose writers run one at a time.
+   */
+  lockVersions(): Promise<void>;
+  /**
    * Makes now what the writes so far derive (pack merges, the days made again after them), as
    * the end of the transaction would: for a step that reads them before the commit (ingest's
    * price-limit check). Only a session of derived/open.ts's store has it.
    */
   settle?(): Promise<void>;
+}
+
+/** What a reader reads through: the store itself, or one of its read snapshots (ReadSession). */
+export type Reads = Pick<Store, 'select' | 'selectRows' | 'db'>;
+
+/**
+ * One read snapshot of the store (Store.snapshot): every read through it sees the data of one
+ * data version (store/versions.ts), whatever commits meanwhile. It holds a connection until
+ * `release` (idempotent), which every holder calls when its last read is done.
+ */
+export interface ReadSession {
+  /** The data version the snapshot reads. */
+  readonly version: number;
+  /** Kysely over the snapshot's connection (reads only). */
+  readonly db: Kysely<Database>;
+  select<T>(sql: string, params: unknown[]): Promise<T[]>;
+  selectRows(sql: string, params: unknown[]): Promise<unknown[][]>;
+  release(): void;
 }
 
 /**
@@ -61,6 +86,12 @@ export interface Store {
   select<T>(sql: string, params: unknown[]): Promise<T[]>;
   /** As `select`, rows as arrays in column order (cheaper to build than objects in the driver). */
   selectRows(sql: string, params: unknown[]): Promise<unknown[][]>;
+  /**
+   * A read snapshot (ReadSession): SQLite, a read transaction on a connection of a small pool
+   * (WAL readers see the file as of their first read); PostgreSQL, a REPEATABLE READ, READ ONLY
+   * transaction on a pooled connection. Fails with StoreUnavailable when the store cannot answer.
+   */
+  snapshot(): Promise<ReadSession>;
   /**
    * Runs `fn` in one transaction on one connection: commits when it resolves, rolls back when it
    * throws (or the process dies). Readers see the old snapshot until the commit. `readOnly`

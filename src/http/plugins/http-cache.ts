@@ -1,11 +1,10 @@
 import crypto from 'node:crypto';
 import { promisify } from 'node:util';
 import { brotliCompress, constants as zc, gzip } from 'node:zlib';
-import type { FastifyInstance, FastifyReply, FastifyRequest, RouteHandlerMethod } from 'fastify';
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { parseDate, parseDateTime } from '../../lib/time.js';
-import { ApiError } from '../../lib/errors.js';
-import { StoreUnavailable } from '../../store/health.js';
 import { fileFormat } from '../file-format.js';
+import type { Snapshot } from '../../query/snapshot.js';
 
 /** Decides how long a successful response may be cached (null: revalidate every time). */
 export type MaxAge = (req: FastifyRequest) => Promise<number | null>;
@@ -55,6 +54,8 @@ declare module 'fastify' {
   interface FastifyRequest {
     /** Base of the ETag of a data response, known before the handler runs (see registerDataTags). */
     dataTag: string | null;
+    /** The read snapshot a data request is answered from (registerDataTags); null elsewhere. */
+    snap: Snapshot | null;
   }
 }
 
@@ -68,13 +69,18 @@ declare module 'fastify' {
  */
 export function registerHttpCache(app: FastifyInstance, maxAge: MaxAge): void {
   app.decorateRequest('dataTag', null);
+  app.decorateRequest('snap', null);
   app.addHook('onSend', async (req, reply, payload) => {
-    if ((req.method !== 'GET' && req.method !== 'HEAD') || reply.statusCode !== 200) return payload;
-    if (typeof payload !== 'string' && !Buffer.isBuffer(payload)) return payload;
+    if ((req.method !== 'GET' && req.method !== 'HEAD') || reply.statusCode !== 200 || (typeof payload !== 'string' && !Buffer.isBuffer(payload))) {
+      releaseSnapshot(req);
+      return payload;
+    }
     const coding = payload.length >= THRESHOLD ? negotiate(req.headers['accept-encoding']) : null;
     const tag = tagOf(req.dataTag ?? digest(payload), coding);
     reply.header('etag', tag);
     await cacheHeaders(req, reply, maxAge);
+    // The last read of the request (its Cache-Control): the snapshot ends before compression.
+    releaseSnapshot(req);
     if (matching(req.headers['if-none-match'], [tag], true)) {
       reply.code(304);
       return '';
@@ -94,107 +100,35 @@ async function cacheHeaders(req: FastifyRequest, reply: FastifyReply, maxAge: Ma
   }
 }
 
-/** Where a response's data come from: snapshots of one data version each (store/catalog.ts). */
-export interface DataVersions<S extends { version: string }> {
-  /** The latest snapshot (`reload`: read the store's version now, not within the catalog's second). */
-  snapshot(reload?: boolean): Promise<S>;
-  /** The data version in the store now. */
-  currentVersion(): Promise<string>;
+/** Where a request's snapshot comes from (query/snapshot.ts openSnapshot, bound to the app's store and caches). */
+export type OpenSnapshot = () => Promise<Snapshot>;
+
+/** Ends the request's snapshot, if it has one (idempotent): its last read is done. */
+export function releaseSnapshot(req: FastifyRequest): void {
+  if (req.snap !== null) req.snap.release();
 }
 
-/** Attempts at computing a response while ingests keep committing, before 503 not_ready. */
-export const VERSION_ATTEMPTS = 5;
-const WRAPPED = Symbol('one data version');
-/** What `reply.send` returns while a response is held back. */
-const HELD = Object.freeze({ held: true });
-
 /**
- * ETags known before any work is done, for the routes of one (authenticated) scope. A data
- * response is a pure function of the stored data (`meta.data_version`, which every ingest that
- * changes anything bumps), the request target and the server revision (code version and cursor
- * secret), so its tag is a hash of those three. A matching If-None-Match is then answered 304
- * right after authentication, without reading the store or rendering the body. Servers notice a
- * new data version within a second (Catalog), so a 304 may confirm a tag up to that long after
- * its data changed.
- *
- * Every response is computed from one data version and tagged with it (docs/api.md,
- * "Consistency"): what the handler sends is held back, and the store's version is read once more
- * when it is done. If it equals the version the tag names, the store held that version from
- * before the request (the catalog read it then) to after its last read: every commit that changes
- * data bumps the version in the same transaction, and versions never recur. So every read the
- * response made, of the store or of any cache keyed by the data version (an entry keyed by that
- * version can only hold that version's data: one built from newer data under an older key is
- * only ever read by requests whose check fails), was of that version, and it is sent. Changed,
- * it is computed again on a snapshot of the new version, under the new tag. A handler that
- * failed for want of the store (StoreUnavailable) is answered 503 at once, without that read: it
- * would only wait for the same answer again (docs/operations.md bounds a request's wait).
+ * One read snapshot per data request, and ETags known before any work is done, for the routes
+ * of one (authenticated) scope (docs/api.md, "Consistency"). Each GET opens a Snapshot (one data
+ * version: a read transaction of the store, and the catalog and caches of that version) right
+ * after authentication; the handler reads through `req.snap` alone, so its response is of that
+ * version, and is never computed twice. A data response is a pure function of the stored data
+ * (the version), the request target and the server revision (code version and cursor secret),
+ * so its tag is a hash of those three: a matching If-None-Match is answered 304 at once, without
+ * running the handler. The snapshot ends when the response's headers are set (httpCache's
+ * onSend), or when its connection closes, whichever comes first.
  */
-export function registerDataTags<S extends { version: string }>(scope: FastifyInstance,
-  o: { revision: string; versions: DataVersions<S>; maxAge: MaxAge }): void {
-  const snaps = new WeakMap<FastifyRequest, S>();
-  // The version read after a response is computed serves every response finished in the same
-  // event-loop turn: all of them finished their reads before it is issued (setImmediate), so it
-  // is a read "after" each of them, and a turn of many responses costs one read.
-  let waiting: { resolve: (v: string) => void; reject: (e: unknown) => void }[] | null = null;
-  const readForTurn = async () => {
-    const batch = waiting!;
-    waiting = null;
-    try {
-      const v = await o.versions.currentVersion();
-      for (const w of batch) w.resolve(v);
-    } catch (e) {
-      for (const w of batch) w.reject(e);
-    }
-  };
-  const versionAfter = () => new Promise<string>((resolve, reject) => {
-    if (waiting === null) { waiting = []; setImmediate(readForTurn); }
-    waiting.push({ resolve, reject });
-  });
-  // The representation asked for (JSON, or a file format by Accept) is part of the tag.
-  const setTag = (req: FastifyRequest, snap: S) => {
-    req.dataTag = digest(`${o.revision}\0${snap.version}\0${req.url}\0${fileFormat(req.headers.accept) ?? ''}`);
-  };
-  scope.addHook('onRoute', (route) => {
-    const handler = route.handler as RouteHandlerMethod & { [WRAPPED]?: true };
-    if (handler[WRAPPED]) return;
-    const wrapped = async function (this: FastifyInstance, req: FastifyRequest, reply: FastifyReply): Promise<unknown> {
-      let snap = snaps.get(req);
-      if (snap === undefined) return handler.call(this, req, reply);
-      for (let attempt = 1; ; attempt++) {
-        const held: { sent: boolean; payload?: unknown } = { sent: false };
-        const r = reply as { send: (payload?: unknown) => FastifyReply };
-        // Not the reply itself: a reply is thenable (resolving once sent), so an async handler
-        // returning it would wait for a send that is held back.
-        r.send = (payload?: unknown) => { held.sent = true; held.payload = payload; return HELD as unknown as FastifyReply; };
-        let out: { value: unknown } | { error: unknown };
-        try {
-          out = { value: await handler.call(this, req, reply) };
-        } catch (error) {
-          // The store could not answer: another read would wait as long again for the same 503.
-          if (error instanceof StoreUnavailable) throw error;
-          out = { error };
-        } finally {
-          delete (r as { send?: unknown }).send;
-        }
-        if (await versionAfter() === snap.version) {
-          if ('error' in out) throw out.error;
-          return held.sent ? reply.send(held.payload) : out.value;
-        }
-        if (attempt === VERSION_ATTEMPTS) {
-          throw new ApiError({ code: 'not_ready', detail: `the data changed ${VERSION_ATTEMPTS} times while this response was computed; retry` }, { 'retry-after': '1' });
-        }
-        snap = await o.versions.snapshot(true);
-        setTag(req, snap);
-      }
-    };
-    route.handler = Object.assign(wrapped, { [WRAPPED]: true as const }) as RouteHandlerMethod;
-  });
+export function registerDataTags(scope: FastifyInstance, o: { revision: string; open: OpenSnapshot; maxAge: MaxAge }): void {
   scope.addHook('onRequest', async (req, reply) => {
     if (req.method !== 'GET' && req.method !== 'HEAD') return;
-    const snap = await o.versions.snapshot();
-    snaps.set(req, snap);
-    setTag(req, snap);
-    const base = req.dataTag!;
+    const snap = await o.open();
+    req.snap = snap;
+    reply.raw.once('close', () => snap.release());
+    reply.header('data-version', String(snap.version));
+    // The representation asked for (JSON, or a file format by Accept) is part of the tag.
+    const base = digest(`${o.revision}\0${snap.version}\0${req.url}\0${fileFormat(req.headers.accept) ?? ''}`);
+    req.dataTag = base;
     const inm = req.headers['if-none-match'];
     if (!inm) return;
     // Before the handler it is not known whether the resource exists: `*` waits for the 200.
@@ -210,12 +144,12 @@ export function registerDataTags<S extends { version: string }>(scope: FastifyIn
  * Time-series responses whose window ends before the latest stored trading day are closed
  * periods: they change only when data are corrected, so they may be kept for an hour.
  */
-export function closedPeriodMaxAge(latestDate: () => Promise<number | null>): MaxAge {
+export function closedPeriodMaxAge(latestDate: (req: FastifyRequest) => Promise<number | null>): MaxAge {
   return async (req) => {
     const q = req.query as Record<string, string | undefined>;
     const end = q.date ?? q.to;
     if (!end) return null;
-    const latest = await latestDate();
+    const latest = await latestDate(req);
     if (latest === null) return null;
     const d = parseDate(end.slice(0, 10));
     if (d === null || !parseDateTime(end)) return null;

@@ -15,18 +15,12 @@ const QUERY_BUCKETS = [0.0001, 0.00025, 0.0005, 0.001, 0.0025, 0.005, 0.01, 0.02
 
 /** Where the scrape-time metrics come from (wired by app.ts). */
 export interface MetricSources {
-  /** The data version in the store now (`meta.data_version`). */
-  dataVersion(): Promise<string | undefined>;
+  /** The data version in the store now and when it was made (store/versions.ts). */
+  dataVersion(): Promise<{ version: number; at: number } | undefined>;
   /** What `mds ingest` recorded in the store (ingest/stats.ts), if anything. */
   ingestTotals(): Promise<IngestTotals | null>;
   /** The in-process caches of the request path, with their lookups counted. */
   caches: readonly CacheCounts[];
-}
-
-/** When a data version was made: its first part is the commit time in base-36 ms (store.ts bumpDataVersion). */
-export function versionTime(version: string): number | null {
-  const ms = parseInt(version.split('-')[0], 36);
-  return Number.isFinite(ms) && ms > 946684800000 ? ms / 1000 : null;
 }
 
 /**
@@ -122,9 +116,8 @@ export class Metrics {
       const [v, totals] = await Promise.all([sources.dataVersion(), sources.ingestTotals()]);
       version.reset(); changed.reset(); rows.reset(); runs.reset(); last.reset();
       if (v !== undefined) {
-        version.set({ version: v }, 1);
-        const t = versionTime(v);
-        if (t !== null) changed.set(t);
+        version.set({ version: String(v.version) }, 1);
+        changed.set(v.at / 1000);
       }
       if (totals) {
         runs.inc(totals.runs);
@@ -174,9 +167,24 @@ export class Metrics {
       const t = performance.now();
       try { return await run(); } finally { prepared.observe((performance.now() - t) / 1000); }
     };
+    const timer = new QueryTimer((s) => kysely.observe(s));
+    // Kysely over a snapshot's connection, timed: made once per connection (snapshots reuse theirs).
+    const timedDb = new WeakMap<Store['db'], Store['db']>();
+    const dbOf = (db: Store['db']) => { let t = timedDb.get(db); if (!t) timedDb.set(db, (t = db.withPlugin(timer))); return t; };
     timed.select = <T>(sql: string, params: unknown[]) => time(() => store.select<T>(sql, params));
     timed.selectRows = (sql: string, params: unknown[]) => time(() => store.selectRows(sql, params));
-    Object.defineProperty(timed, 'db', { value: store.db.withPlugin(new QueryTimer((s) => kysely.observe(s))), enumerable: true });
+    const opening = this.queries.labels(store.dialect, 'snapshot');
+    timed.snapshot = async () => {
+      const t = performance.now();
+      const s = await store.snapshot();
+      opening.observe((performance.now() - t) / 1000);
+      return {
+        version: s.version, db: dbOf(s.db), release: () => s.release(),
+        select: <T>(sql: string, params: unknown[]) => time(() => s.select<T>(sql, params)),
+        selectRows: (sql: string, params: unknown[]) => time(() => s.selectRows(sql, params)),
+      };
+    };
+    Object.defineProperty(timed, 'db', { value: dbOf(store.db), enumerable: true });
     return timed;
   }
 

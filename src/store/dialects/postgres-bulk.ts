@@ -43,6 +43,11 @@ class PgBulkSession implements BulkSession {
     this.packsLocked = true;
   }
 
+  /** `data_versions` locked against other writers (not readers) to the commit: one version is made at a time. */
+  async lockVersions(): Promise<void> {
+    await this.client.query('lock table data_versions in share row exclusive mode');
+  }
+
   private async prepare(t: UpsertTarget) {
     const id = `${t.table}(${t.columns.join(',')})`;
     let s = this.staged.get(id);

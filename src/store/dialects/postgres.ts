@@ -1,8 +1,9 @@
 import pg from 'pg';
 import { Kysely, PostgresDialect } from 'kysely';
 import type { Database as Schema } from '../schema.js';
-import type { Store, StoreTimeouts } from '../types.js';
+import type { ReadSession, Store, StoreTimeouts } from '../types.js';
 import { StoreHealth } from '../health.js';
+import { CURRENT_VERSION } from '../versions.js';
 import { pgBulkTransaction } from './postgres-bulk.js';
 
 /**
@@ -138,8 +139,64 @@ export function openPostgres(url: string, timeouts?: StoreTimeouts, poolSize = 1
     }
     return q;
   };
+  /** Kysely over one pooled connection, made once per connection (the pool keeps its connections). */
+  const kyselyOf = new WeakMap<pg.PoolClient, { db: Kysely<Schema>; query: (q: pg.QueryConfig) => Promise<pg.QueryResult>; broken?: Error }>();
+  const bound = (client: pg.PoolClient) => {
+    let b = kyselyOf.get(client);
+    if (b) return b;
+    const self: { db: Kysely<Schema>; query: (q: pg.QueryConfig) => Promise<pg.QueryResult>; broken?: Error } = {
+      db: undefined as unknown as Kysely<Schema>,
+      async query(q) {
+        try {
+          const r = await client.query(q);
+          health.ok();
+          return r;
+        } catch (e) {
+          const f = fail(e);
+          if (f !== e) self.broken = e as Error;
+          throw f;
+        }
+      },
+    };
+    const connection = { query: (text: string, values?: unknown[]) => self.query({ text, values, query_timeout } as pg.QueryConfig), release() {} };
+    self.db = new Kysely<Schema>({ dialect: new PostgresDialect({ pool: { connect: async () => connection, end: async () => {} } as any }) });
+    kyselyOf.set(client, (b = self));
+    return b;
+  };
+  /**
+   * A snapshot: BEGIN REPEATABLE READ, READ ONLY and the version read in one round trip (a
+   * simple query of two statements); released by COMMIT, after which the connection goes back
+   * to the pool (dropped when it broke).
+   */
+  const snapshot = async (): Promise<ReadSession> => {
+    let client: pg.PoolClient;
+    try { client = await pool.connect(); } catch (e) { throw fail(e); }
+    const b = bound(client);
+    b.broken = undefined;
+    let version: number;
+    try {
+      const [, v] = await b.query({ text: `begin isolation level repeatable read, read only; ${CURRENT_VERSION}`, query_timeout } as pg.QueryConfig) as unknown as pg.QueryResult[];
+      version = Number(v.rows[0].max ?? 0);
+    } catch (e) {
+      client.release(b.broken ?? true);
+      throw e;
+    }
+    let released = false;
+    return {
+      version, db: b.db,
+      select: async <T>(sql: string, params: unknown[]) => (await b.query({ ...named(sql), values: params, query_timeout } as pg.QueryConfig)).rows as T[],
+      selectRows: async (sql: string, params: unknown[]) => (await b.query({ ...named(sql), values: params, rowMode: 'array', query_timeout } as pg.QueryConfig)).rows as unknown[][],
+      release() {
+        if (released) return;
+        released = true;
+        if (b.broken) { client.release(b.broken); return; }
+        client.query('commit').then(() => client.release(), (e: Error) => client.release(e));
+      },
+    };
+  };
   return {
     dialect: 'postgres',
+    snapshot,
     async select<T>(sql: string, params: unknown[]) {
       return (await run({ ...named(sql), values: params, query_timeout } as pg.QueryConfig)).rows as T[];
     },

@@ -3,8 +3,9 @@ import Database from 'better-sqlite3';
 import { Kysely, SqliteDialect } from 'kysely';
 import { LRUCache } from 'lru-cache';
 import type { Database as Schema } from '../schema.js';
-import type { BulkSession, Store, UpsertCounts, UpsertTarget } from '../types.js';
+import type { BulkSession, ReadSession, Store, UpsertCounts, UpsertTarget } from '../types.js';
 import { StoreHealth } from '../health.js';
+import { CURRENT_VERSION } from '../versions.js';
 
 type Upsert = (rows: unknown[][]) => UpsertCounts;
 
@@ -124,37 +125,129 @@ function cacheKiB(file: string): number {
   return Math.round(Math.min(64 * 1024, Math.max(8 * 1024, size / 512 / 1024)));
 }
 
-/** Opens (creating if needed) a SQLite store. One of the two files that import a driver. */
-export function openSqlite(file: string): Store {
+/**
+ * Prepared statements of a connection, kept: the request path's reads, and a writer's (bulk
+ * session) batch statements, which repeat thousands of times in a large load (preparing one
+ * costs more than running it). `rows`: rows as arrays.
+ */
+function statementCache(raw: Database.Database) {
+  const statements = new LRUCache<string, Database.Statement>({ max: 512 });
+  return (sql: string, rows: boolean) => {
+    const key = rows ? '\0raw' + sql : sql;
+    let stmt = statements.get(key);
+    if (!stmt) { stmt = raw.prepare(sql); if (rows) stmt.raw(true); statements.set(key, stmt); }
+    return stmt;
+  };
+}
+
+/** A connection to the file with the store's settings (`cacheKiB` of page cache). */
+function connect(file: string, cache: number): Database.Database {
   const raw = new Database(file);
   // 16 KiB pages (a new file only; an existing one keeps its page size): a month of precomputed
   // indicator pages (derived/indicator-pages.ts, about 5 KB) then fits in its b-tree page instead of spilling to overflow pages.
   raw.pragma('page_size = 16384');
   raw.pragma('journal_mode = WAL');
   raw.pragma('synchronous = NORMAL');
-  raw.pragma(`cache_size = -${cacheKiB(file)}`);
+  raw.pragma(`cache_size = -${cache}`);
   raw.pragma('busy_timeout = 5000');
+  return raw;
+}
+
+/** A connection that read snapshots are taken on: its driver, Kysely over it and its statements. */
+interface ReadConnection { raw: Database.Database; db: Kysely<Schema>; statement: ReturnType<typeof statementCache> }
+
+/**
+ * Read snapshots (Store.snapshot) on connections of their own, up to `max` open at once (more
+ * wait, first come first served): each is a read transaction, which in WAL mode reads the file
+ * as of its first read, whatever commits meanwhile. A connection is opened when none is free,
+ * kept when released. An in-memory store has one connection, which snapshots share without a
+ * transaction (nothing but this process writes it; tests).
+ */
+class ReadPool {
+  private readonly free: ReadConnection[] = [];
+  private readonly waiting: ((c: ReadConnection) => void)[] = [];
+  private opened = 0;
+  private closed = false;
+
+  constructor(private readonly file: string, private readonly health: StoreHealth, private readonly cache: number, private readonly max = 16) {}
+
+  async snapshot(): Promise<ReadSession> {
+    if (this.closed) throw this.health.failed('the store is closed', null);
+    const conn = this.free.pop() ?? (this.opened < this.max ? this.open() : await new Promise<ReadConnection>((r) => this.waiting.push(r)));
+    const { health } = this;
+    let version: number;
+    try {
+      version = guarded(health, () => {
+        conn.raw.exec('begin');
+        return Number((conn.statement(CURRENT_VERSION, true).all() as unknown[][])[0][0] ?? 0);
+      });
+    } catch (e) {
+      this.drop(conn);
+      throw e;
+    }
+    let released = false;
+    return {
+      version, db: conn.db,
+      select: async <T>(sql: string, params: unknown[]) => guarded(health, () => conn.statement(sql, false).all(...params) as T[]),
+      selectRows: async (sql: string, params: unknown[]) => guarded(health, () => conn.statement(sql, true).all(...params) as unknown[][]),
+      release: () => {
+        if (released) return;
+        released = true;
+        try { conn.raw.exec('commit'); } catch { this.drop(conn); return; }
+        this.put(conn);
+      },
+    };
+  }
+
+  private open(): ReadConnection {
+    const raw = guarded(this.health, () => connect(this.file, this.cache));
+    this.opened++;
+    return { raw, db: new Kysely<Schema>({ dialect: new SqliteDialect({ database: cachingPrepares(raw, this.health) }) }), statement: statementCache(raw) };
+  }
+
+  private put(conn: ReadConnection): void {
+    if (this.closed) { conn.raw.close(); return; }
+    const next = this.waiting.shift();
+    if (next) next(conn); else this.free.push(conn);
+  }
+
+  /** Forgets a connection that failed (closed if it can be); a waiter gets a new one. */
+  private drop(conn: ReadConnection): void {
+    this.opened--;
+    try { conn.raw.close(); } catch { /* already unusable */ }
+    const next = this.waiting.shift();
+    if (next && !this.closed) {
+      try { next(this.open()); } catch { this.waiting.unshift(next); }
+    }
+  }
+
+  close(): void {
+    this.closed = true;
+    for (const c of this.free.splice(0)) c.raw.close();
+  }
+}
+
+/** Opens (creating if needed) a SQLite store. One of the two files that import a driver. */
+export function openSqlite(file: string): Store {
+  const cache = cacheKiB(file);
+  const raw = connect(file, cache);
   const health = new StoreHealth();
   const db = new Kysely<Schema>({ dialect: new SqliteDialect({ database: cachingPrepares(raw, health) }) });
-  // Prepared statements, kept: the request path's reads, and a writer's (bulk session) batch
-  // statements, which repeat thousands of times in a large load (preparing one costs more than
-  // running it). `rows`: rows as arrays.
-  const statements = new LRUCache<string, Database.Statement>({ max: 512 });
-  const statement = (sql: string, rows: boolean) => {
-    const key = rows ? '\0raw' + sql : sql;
-    let stmt = statements.get(key);
-    if (!stmt) { stmt = raw.prepare(sql); if (rows) stmt.raw(true); statements.set(key, stmt); }
-    return stmt;
-  };
+  const statement = statementCache(raw);
+  const memory = file === ':memory:' || file === '';
+  const reads = memory ? null : new ReadPool(file, health, cache);
+  const select = async <T>(sql: string, params: unknown[]) => guarded(health, () => statement(sql, false).all(...params) as T[]);
+  const selectRows = async (sql: string, params: unknown[]) => guarded(health, () => statement(sql, true).all(...params) as unknown[][]);
   return {
     dialect: 'sqlite',
-    async select<T>(sql: string, params: unknown[]) {
-      return guarded(health, () => statement(sql, false).all(...params) as T[]);
-    },
-    async selectRows(sql: string, params: unknown[]) {
-      return guarded(health, () => statement(sql, true).all(...params) as unknown[][]);
-    },
+    select,
+    selectRows,
     db,
+    async snapshot() {
+      if (reads !== null) return reads.snapshot();
+      const [[v]] = await selectRows(CURRENT_VERSION, []);
+      return { version: Number(v ?? 0), db, select, selectRows, release() {} };
+    },
     async backup(target: string) {
       await raw.backup(target);
     },
@@ -186,6 +279,8 @@ export function openSqlite(file: string): Store {
         },
         // One writer at a time already: the transaction takes the write lock up front.
         async lockPacks() {},
+        // Likewise for the data versions.
+        async lockVersions() {},
       };
       // Immediate: take the write lock up front (busy_timeout waits for another writer).
       raw.exec(opts?.readOnly ? 'begin' : 'begin immediate');
@@ -217,6 +312,6 @@ export function openSqlite(file: string): Store {
      * when a shutdown closes the store) then fails as StoreUnavailable (503), where a destroyed
      * driver throws a plain error (500).
      */
-    async close() { raw.close(); },
+    async close() { reads?.close(); raw.close(); },
   };
 }

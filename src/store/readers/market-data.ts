@@ -1,6 +1,6 @@
 import type { Selectable } from 'kysely';
 import type { QuoteTable, TradeTable } from '../schema.js';
-import type { Store } from '../types.js';
+import type { Reads } from '../types.js';
 import type { Bar } from '../../market/types.js';
 import { epochToMarketDate, windowSeconds } from '../../lib/time.js';
 import { monthsHolding } from '../../market/calendar.js';
@@ -24,7 +24,7 @@ const DAILY_STATES = 'select month, n, data, states from bars_1d_packs where ins
 type Take = (row: unknown[], lo: number, hi: number) => void;
 
 export class MarketDataReader {
-  constructor(private readonly store: Store) {}
+  constructor(private readonly store: Reads) {}
 
   /** Daily bars with from <= date <= to and date > after, ascending (ts left 0 for the caller). */
   async dailyBars(inst: number, from: number, to: number, after: number | null, limit: number): Promise<Bar[]> {

@@ -1,5 +1,5 @@
 import type { MarketBreadthTable } from '../schema.js';
-import type { Store } from '../types.js';
+import type { Reads } from '../types.js';
 import { decodeDay, type DayRecords } from '../day-records.js';
 import { withLimit } from './limit.js';
 
@@ -12,7 +12,7 @@ const BREADTH = 'select market, date, listed, advancers, decliners, unchanged, l
  * breadth; one primary-key read each.
  */
 export class MarketDayReader {
-  constructor(private readonly store: Store) {}
+  constructor(private readonly store: Reads) {}
 
   /** The records of `market` on `date`, or null when the store holds no day there. */
   async day(market: string, date: number): Promise<DayRecords | null> {

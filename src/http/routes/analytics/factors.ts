@@ -1,5 +1,5 @@
 import type { App } from '../../services.js';
-import { instrumentIdParam, operation, pathInstrument } from '../../route.js';
+import { instrumentIdParam, operation, pathInstrument, snapOf } from '../../route.js';
 import { rowPlan, sendPage } from '../../collection.js';
 import { recordWriter } from '../../../render/json-bytes.js';
 import { dateWindow, dateWindowParams } from '../../params.js';
@@ -16,7 +16,6 @@ const writeFactor = recordWriter<Row, string>([
 
 /** listAdjustmentFactors: the factors adjusted prices follow (docs/analytics.md, "Adjustment basis"). */
 export default async function adjustmentFactorRoutes(app: App) {
-  const { analytics } = app.svc;
   app.get('/api/v1/equities/:instrument_id/adjustment-factors', {
     schema: operation({
       operationId: 'listAdjustmentFactors', tags: ['equities'], summary: 'Price adjustment factors (复权因子), ascending by date.',
@@ -29,10 +28,10 @@ export default async function adjustmentFactorRoutes(app: App) {
       params: instrumentIdParam, query: dateWindowParams, response: AdjustmentFactorCollectionResponse, notFound: true, collection: true,
     }),
   }, async (req, reply) => {
-    const inst = await pathInstrument(app.svc, req, 'equity');
+    const inst = await pathInstrument(req, 'equity');
     const w = dateWindow(req.query as { from?: string; to?: string });
     return sendPage(req, reply, app.svc, 'listAdjustmentFactors', ['date'], rowPlan(async (p) => {
-      const { factors, source } = await analytics.factors(inst);
+      const { factors, source } = await snapOf(req).analytics.factors(inst);
       const after = p.after ? p.after[0] : -1, latest = factors[factors.length - 1];
       return factors.filter((f) => f.ex_date >= w.from && f.ex_date <= w.to && f.ex_date > after).slice(0, p.limit)
         .map((f) => ({ f, latest, source }));

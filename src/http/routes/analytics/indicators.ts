@@ -1,6 +1,6 @@
 import { Type } from '@sinclair/typebox';
 import type { App } from '../../services.js';
-import { instrumentIdParam, operation, pathInstrument } from '../../route.js';
+import { instrumentIdParam, operation, pathInstrument, snapOf } from '../../route.js';
 import type { InstrumentKind } from '../../../market/kinds.js';
 import { sendPage } from '../../collection.js';
 import { adjustmentQuery, intervalQuery, timeWindowParams } from '../../params.js';
@@ -25,9 +25,9 @@ export function registerIndicators(app: App, kind: InstrumentKind, path: string,
     }),
   }, async (req, reply) => {
     const q = req.query as unknown as BarQuery;
-    const inst = await pathInstrument(app.svc, req, kind);
+    const inst = await pathInstrument(req, kind);
     const indicator = req.params.indicator as IndicatorId;
-    const plan = await planIndicator(app.svc, { inst, interval: q.interval, adjustment: q.adjustment, window: barWindow(q), indicator });
+    const plan = await planIndicator(snapOf(req), { inst, interval: q.interval, adjustment: q.adjustment, window: barWindow(q), indicator });
     return sendPage(req, reply, app.svc, operationId, BAR_KEY, plan);
   });
 }

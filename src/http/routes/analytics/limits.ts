@@ -1,5 +1,5 @@
 import type { App } from '../../services.js';
-import { instrumentIdParam, operation, pathInstrument } from '../../route.js';
+import { instrumentIdParam, operation, pathInstrument, snapOf } from '../../route.js';
 import { rowPlan, sendPage } from '../../collection.js';
 import { recordWriter } from '../../../render/json-bytes.js';
 import { conflictingDate, dateQuery, dateWindow, dateWindowParams } from '../../params.js';
@@ -22,7 +22,6 @@ const writeLimit = recordWriter<DayLimit, string>([
 
 /** listPriceLimits: the limits of every trading day of an equity (CONTRACT.md §6). */
 export default async function priceLimitRoutes(app: App) {
-  const { equityDays } = app.svc;
   app.get('/api/v1/equities/:instrument_id/price-limits', {
     schema: operation({
       operationId: 'listPriceLimits', tags: ['equities'], summary: 'Daily price limits, ascending by date.',
@@ -35,10 +34,10 @@ export default async function priceLimitRoutes(app: App) {
   }, async (req, reply) => {
     const q = req.query as { from?: string; to?: string; date?: string };
     if (q.date !== undefined && (q.from !== undefined || q.to !== undefined)) throw new ApiError(conflictingDate());
-    const inst = await pathInstrument(app.svc, req, 'equity');
+    const inst = await pathInstrument(req, 'equity');
     const w = q.date !== undefined ? dateWindow({ from: q.date, to: q.date }) : dateWindow(q);
     return sendPage(req, reply, app.svc, 'listPriceLimits', ['date'], rowPlan(
-      (p) => equityDays.limits(inst, w.from, w.to, p.after ? p.after[0] : null, p.limit),
+      (p) => snapOf(req).equityDays.limits(inst, w.from, w.to, p.after ? p.after[0] : null, p.limit),
       (d) => [d.date], (w, d) => writeLimit(w, d, inst.id)));
   });
 }

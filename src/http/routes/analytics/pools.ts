@@ -1,6 +1,6 @@
 import { Type } from '@sinclair/typebox';
 import type { App } from '../../services.js';
-import { operation } from '../../route.js';
+import { operation, snapOf } from '../../route.js';
 import { schemaPlan, sendPage } from '../../collection.js';
 import { dateQuery } from '../../params.js';
 import { PoolConstituentCollectionResponse } from '../../schemas/analytics.js';
@@ -16,7 +16,6 @@ const IDS = new Set<string>(POOL_TYPES.map((t) => t.id));
 
 /** listPoolConstituents: members of one pool on one trading day. */
 export default async function poolRoutes(app: App) {
-  const { pools, equityDays, calendars } = app.svc;
   app.get('/api/v1/equities/pools/:pool_type', {
     schema: operation({
       operationId: 'listPoolConstituents', tags: ['equities'], summary: 'Constituents of a stock pool on a trading day, ordered by instrument id.',
@@ -32,13 +31,13 @@ export default async function poolRoutes(app: App) {
     let date: number;
     if (q.date !== undefined) {
       date = parseDate(q.date)!;
-      if (!(await calendars.anyTradingDay(date))) throw new ApiError(invalid('date', `${q.date} is not a trading day`));
+      if (!(await snapOf(req).calendars.anyTradingDay(date))) throw new ApiError(invalid('date', `${q.date} is not a trading day`));
     } else {
-      const latest = await equityDays.latestDate();
+      const latest = await snapOf(req).equityDays.latestDate();
       if (latest === null) throw new ApiError(invalid('date', 'the store holds no daily bars yet; give a date'));
       date = latest;
     }
-    const members = await pools.members(type as PoolTypeId, date);
+    const members = await snapOf(req).pools.members(type as PoolTypeId, date);
     return sendPage(req, reply, app.svc, 'listPoolConstituents', ['str'], schemaPlan(reply, PoolConstituentCollectionResponse, async (p) => {
       const after = p.after ? p.after[0] : null;
       const start = after === null ? 0 : members.findIndex((m) => m.id > after);

@@ -1,5 +1,5 @@
 import type { App } from '../../services.js';
-import { operation } from '../../route.js';
+import { operation, snapOf } from '../../route.js';
 import { schemaPlan, sendPage } from '../../collection.js';
 import { Collection } from '../../schemas/common.js';
 import { Classification } from '../../schemas/reference.js';
@@ -13,11 +13,10 @@ const GROUPS = [
 ];
 
 export default async function classificationRoutes(app: App) {
-  const { reference } = app.svc;
   for (const g of GROUPS) {
     app.get(`/api/v1/classifications/${g.path}`, {
       schema: operation({ operationId: g.operationId, tags: ['classifications'], summary: g.summary, response: ClassificationCollectionResponse, collection: true }),
     }, (req, reply) => sendPage(req, reply, app.svc, g.operationId, ['str'], schemaPlan(reply, ClassificationCollectionResponse,
-      (p) => reference.classifications(g.types, p), (c) => [c.id], (c) => c)));
+      (p) => snapOf(req).reference.classifications(g.types, p), (c) => [c.id], (c) => c)));
   }
 }

@@ -1,5 +1,5 @@
 import type { App } from '../../services.js';
-import { instrumentIdParam, operation, pathInstrument } from '../../route.js';
+import { instrumentIdParam, operation, pathInstrument, snapOf } from '../../route.js';
 import { schemaPlan, sendPage } from '../../collection.js';
 import { timeWindow, timeWindowParams, type TimeWindow } from '../../params.js';
 import { CapitalFlowCollectionResponse } from '../../schemas/company.js';
@@ -15,7 +15,6 @@ export function closeDates(w: TimeWindow): { from: number; to: number } {
 
 /** listCapitalFlows. */
 export function registerCapitalFlows(app: App) {
-  const { fundamentals } = app.svc;
   app.get('/api/v1/equities/:instrument_id/capital-flows', {
     schema: operation({
       operationId: 'listCapitalFlows', tags: ['equities'], summary: 'Daily money flow by order size, ascending by day.',
@@ -27,10 +26,10 @@ export function registerCapitalFlows(app: App) {
       params: instrumentIdParam, query: timeWindowParams, response: CapitalFlowCollectionResponse, notFound: true, collection: true,
     }),
   }, async (req, reply) => {
-    const inst = await pathInstrument(app.svc, req, 'equity');
+    const inst = await pathInstrument(req, 'equity');
     const d = closeDates(timeWindow(req.query as object));
     return sendPage(req, reply, app.svc, 'listCapitalFlows', ['date'], schemaPlan(reply, CapitalFlowCollectionResponse,
-      (p) => fundamentals.capitalFlows(inst.inst, d.from, d.to, p),
+      (p) => snapOf(req).fundamentals.capitalFlows(inst.inst, d.from, d.to, p),
       (r) => [r.date], capitalFlowRecord(inst.id)));
   });
 }

@@ -1,5 +1,5 @@
 import type { App } from '../../services.js';
-import { instrumentIdParam, operation, pathInstrument } from '../../route.js';
+import { instrumentIdParam, operation, pathInstrument, snapOf } from '../../route.js';
 import { schemaPlan, sendPage } from '../../collection.js';
 import {
   CompanyProfileResponse, InstitutionalHoldingCollectionResponse, ManagementHistoryCollectionResponse,
@@ -11,7 +11,6 @@ import { holdingRecord, managementRecord } from './records.js';
 
 /** getCompanyProfile, listInstitutionalHoldings, listManagementHistory. */
 export function registerCompany(app: App) {
-  const { fundamentals } = app.svc;
 
   app.get('/api/v1/equities/:instrument_id/company-profile', {
     schema: operation({
@@ -19,8 +18,8 @@ export function registerCompany(app: App) {
       params: instrumentIdParam, response: CompanyProfileResponse, notFound: true,
     }),
   }, async (req) => {
-    const inst = await pathInstrument(app.svc, req, 'equity');
-    const p = await fundamentals.companyProfile(inst.inst);
+    const inst = await pathInstrument(req, 'equity');
+    const p = await snapOf(req).fundamentals.companyProfile(inst.inst);
     if (!p) throw notFound(`No company profile for ${inst.id}`);
     return {
       data: {
@@ -40,9 +39,9 @@ export function registerCompany(app: App) {
       params: instrumentIdParam, response: InstitutionalHoldingCollectionResponse, notFound: true, collection: true,
     }),
   }, async (req, reply) => {
-    const inst = await pathInstrument(app.svc, req, 'equity');
+    const inst = await pathInstrument(req, 'equity');
     return sendPage(req, reply, app.svc, 'listInstitutionalHoldings', ['date', 'int'], schemaPlan(reply, InstitutionalHoldingCollectionResponse,
-      (p) => fundamentals.institutionalHoldings(inst.inst, p),
+      (p) => snapOf(req).fundamentals.institutionalHoldings(inst.inst, p),
       (r) => [r.report_date, r.rank], holdingRecord(inst.id)));
   });
 
@@ -53,9 +52,9 @@ export function registerCompany(app: App) {
       params: instrumentIdParam, response: ManagementHistoryCollectionResponse, notFound: true, collection: true,
     }),
   }, async (req, reply) => {
-    const inst = await pathInstrument(app.svc, req, 'equity');
+    const inst = await pathInstrument(req, 'equity');
     return sendPage(req, reply, app.svc, 'listManagementHistory', ['int'], schemaPlan(reply, ManagementHistoryCollectionResponse,
-      (p) => fundamentals.management(inst.inst, p),
+      (p) => snapOf(req).fundamentals.management(inst.inst, p),
       (r) => [r.seq], managementRecord(inst.id)));
   });
 }

@@ -1,5 +1,5 @@
 import type { App } from '../../services.js';
-import { instrumentIdParam, operation, pathInstrument } from '../../route.js';
+import { instrumentIdParam, operation, pathInstrument, snapOf } from '../../route.js';
 import { schemaPlan, sendPage } from '../../collection.js';
 import { dateWindow, dateWindowParams } from '../../params.js';
 import { DividendCollectionResponse, EarningsForecastCollectionResponse } from '../../schemas/fundamentals.js';
@@ -7,7 +7,6 @@ import { dividendRecord, forecastRecord } from './records.js';
 
 /** listDividends and listEarningsForecasts. */
 export function registerDividends(app: App) {
-  const { fundamentals } = app.svc;
 
   app.get('/api/v1/equities/:instrument_id/dividends', {
     schema: operation({
@@ -18,10 +17,10 @@ export function registerDividends(app: App) {
       params: instrumentIdParam, query: dateWindowParams, response: DividendCollectionResponse, notFound: true, collection: true,
     }),
   }, async (req, reply) => {
-    const inst = await pathInstrument(app.svc, req, 'equity');
+    const inst = await pathInstrument(req, 'equity');
     const w = dateWindow(req.query as { from?: string; to?: string });
     return sendPage(req, reply, app.svc, 'listDividends', ['date', 'date', 'date'], schemaPlan(reply, DividendCollectionResponse,
-      (p) => fundamentals.dividends(inst.inst, w.from, w.to, p),
+      (p) => snapOf(req).fundamentals.dividends(inst.inst, w.from, w.to, p),
       (r) => [r.sort_date, r.report_period, r.announce_date], dividendRecord(inst.id)));
   });
 
@@ -33,10 +32,10 @@ export function registerDividends(app: App) {
       params: instrumentIdParam, query: dateWindowParams, response: EarningsForecastCollectionResponse, notFound: true, collection: true,
     }),
   }, async (req, reply) => {
-    const inst = await pathInstrument(app.svc, req, 'equity');
+    const inst = await pathInstrument(req, 'equity');
     const w = dateWindow(req.query as { from?: string; to?: string });
     return sendPage(req, reply, app.svc, 'listEarningsForecasts', ['date', 'date'], schemaPlan(reply, EarningsForecastCollectionResponse,
-      (p) => fundamentals.earningsForecasts(inst.inst, w.from, w.to, p),
+      (p) => snapOf(req).fundamentals.earningsForecasts(inst.inst, w.from, w.to, p),
       (r) => [r.announce_date, r.report_date], forecastRecord(inst.id)));
   });
 }

@@ -1,6 +1,6 @@
 import type { TObject, TSchema } from '@sinclair/typebox';
 import type { App } from '../../services.js';
-import { instrumentIdParam, operation, pathInstrument } from '../../route.js';
+import { instrumentIdParam, operation, pathInstrument, snapOf } from '../../route.js';
 import { rowPlan, sendPage } from '../../collection.js';
 import { dateWindow, dateWindowParams } from '../../params.js';
 import {
@@ -46,7 +46,6 @@ const OPERATIONS: StatementOperation[] = [
 
 /** listIncomeStatements, listBalanceSheets, listCashFlowStatements, listFinancialIndicators. */
 export function registerStatements(app: App) {
-  const { fundamentals } = app.svc;
   for (const op of OPERATIONS) {
     const write = statementWriter(op.table, op.record, op.fields);
     app.get(`/api/v1/equities/:instrument_id/${op.segment}`, {
@@ -57,10 +56,10 @@ export function registerStatements(app: App) {
         response: op.response, notFound: true, collection: true,
       }),
     }, async (req, reply) => {
-      const inst = await pathInstrument(app.svc, req, 'equity');
+      const inst = await pathInstrument(req, 'equity');
       const w = op.window ? dateWindow(req.query as { from?: string; to?: string }) : { from: 0, to: 99991231 };
       return sendPage(req, reply, app.svc, op.operationId, ['date', 'str'], rowPlan(
-        (p) => fundamentals.statements(op.table, inst.inst, w.from, w.to, p),
+        (p) => snapOf(req).fundamentals.statements(op.table, inst.inst, w.from, w.to, p),
         (r) => [r.report_date, r.report_type], (w, r) => write(w, r, inst.id)));
     });
   }

@@ -1,11 +1,10 @@
 import type { App } from '../../services.js';
-import { instrumentIdParam, operation, pathInstrument } from '../../route.js';
+import { instrumentIdParam, operation, pathInstrument, snapOf } from '../../route.js';
 import { schemaPlan, sendPage } from '../../collection.js';
 import { TextEntryCollectionResponse } from '../../schemas/company.js';
 
 /** listBusinessScope and listSectorMemberships: lists of text entries. */
 export function registerTextEntries(app: App) {
-  const { fundamentals } = app.svc;
 
   app.get('/api/v1/equities/:instrument_id/business-scope', {
     schema: operation({
@@ -13,9 +12,9 @@ export function registerTextEntries(app: App) {
       params: instrumentIdParam, response: TextEntryCollectionResponse, notFound: true, collection: true,
     }),
   }, async (req, reply) => {
-    const inst = await pathInstrument(app.svc, req, 'equity');
+    const inst = await pathInstrument(req, 'equity');
     return sendPage(req, reply, app.svc, 'listBusinessScope', ['int'], schemaPlan(reply, TextEntryCollectionResponse,
-      (p) => fundamentals.businessScope(inst.inst, p), (r) => [r.seq],
+      (p) => snapOf(req).fundamentals.businessScope(inst.inst, p), (r) => [r.seq],
       (r) => ({ instrument_id: inst.id, seq: r.seq, type: r.type, text: r.text, classification_id: null })));
   });
 
@@ -27,10 +26,10 @@ export function registerTextEntries(app: App) {
       params: instrumentIdParam, response: TextEntryCollectionResponse, notFound: true, collection: true,
     }),
   }, async (req, reply) => {
-    const inst = await pathInstrument(app.svc, req, 'equity');
+    const inst = await pathInstrument(req, 'equity');
     return sendPage(req, reply, app.svc, 'listSectorMemberships', ['str'], schemaPlan(reply, TextEntryCollectionResponse, async (p) => {
       // An equity has a handful of memberships: read them all, number them, and page in memory.
-      const all = (await fundamentals.sectorMemberships(inst.inst)).map((c, i) => ({ ...c, seq: i + 1 }));
+      const all = (await snapOf(req).fundamentals.sectorMemberships(inst.inst)).map((c, i) => ({ ...c, seq: i + 1 }));
       const after = p.after ? p.after[0] : null;
       return (after === null ? all : all.filter((c) => c.id > after)).slice(0, p.limit);
     }, (r) => [r.id], (r) => ({ instrument_id: inst.id, seq: r.seq, type: r.type, text: r.name, classification_id: r.id })));

@@ -1,6 +1,6 @@
 import { Type } from '@sinclair/typebox';
 import type { App } from '../../services.js';
-import { instrumentIdParam, KIND_PATHS, operation, pathInstrument } from '../../route.js';
+import { instrumentIdParam, KIND_PATHS, operation, pathInstrument, snapOf } from '../../route.js';
 import { KINDS, type InstrumentKind } from '../../../market/kinds.js';
 import { rowPlan, sendPage } from '../../collection.js';
 import { boardQuery, marketQuery } from '../../params.js';
@@ -23,7 +23,6 @@ const ROUTES: { kind: InstrumentKind; path: string; list: string; get: string; n
 
 /** listEquities/getEquity, listIndices/getIndex, listFunds/getFund: one instrument schema for all. */
 export default async function instrumentRoutes(app: App) {
-  const { catalog } = app.svc;
   for (const k of ROUTES) {
     const query = {
       market: Type.Optional(marketQuery),
@@ -35,12 +34,12 @@ export default async function instrumentRoutes(app: App) {
       schema: operation({ operationId: k.list, tags: [k.path], summary: `List ${k.noun}, ordered by id.`, query, response: InstrumentCollectionResponse, collection: true }),
     }, (req, reply) => {
       const f = req.query as InstrumentFilter;
-      return sendPage(req, reply, app.svc, k.list, ['str'], rowPlan((p) => catalog.list(k.kind, f, p.after === null ? null : p.after[0], p.limit),
+      return sendPage(req, reply, app.svc, k.list, ['str'], rowPlan(async (p) => snapOf(req).catalog.list(k.kind, f, p.after === null ? null : p.after[0], p.limit),
         (r) => [r.id], (w, r) => w.bytes(instrumentJson(r))));
     });
 
     app.get(`/api/v1/${k.path}/:instrument_id`, {
       schema: operation({ operationId: k.get, tags: [k.path], summary: `One ${k.kind}.`, params: instrumentIdParam, response: InstrumentResponse, notFound: true }),
-    }, async (req) => ({ data: instrumentRecord(await pathInstrument(app.svc, req, k.kind)) }));
+    }, async (req) => ({ data: instrumentRecord(await pathInstrument(req, k.kind)) }));
   }
 }

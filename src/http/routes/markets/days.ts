@@ -1,12 +1,13 @@
 import { Type } from '@sinclair/typebox';
 import type { App } from '../../services.js';
-import { operation } from '../../route.js';
+import { operation, snapOf } from '../../route.js';
 import { schemaPlan, sendFile, sendPage } from '../../collection.js';
 import { boardQuery, conflictingDate, dateQuery, dateWindow, dateWindowParams, enumOf } from '../../params.js';
 import { Collection } from '../../schemas/common.js';
 import { MarketBar, MarketBreadth } from '../../schemas/market-days.js';
 import { formatDate, formatTimestamp, parseDate } from '../../../lib/time.js';
 import { formatScaled, MONEY_SCALE, PRICE_SCALE, percentOf } from '../../../lib/decimal.js';
+import type { Snapshot } from '../../../query/snapshot.js';
 import { ApiError, invalid, notFound } from '../../../lib/errors.js';
 import { closeEpoch } from '../../../market/sessions.js';
 import { INSTRUMENT_KINDS, KINDS, type InstrumentKind } from '../../../market/kinds.js';
@@ -46,17 +47,15 @@ function breadthRecord(r: MarketBreadthTable) {
 
 /** listMarketBars and listMarketBreadth: questions across a market (derived/market-days.ts). */
 export default async function marketDayRoutes(app: App) {
-  const { marketDays, calendars, equityDays } = app.svc;
-
   /** The `date` asked for (a trading day of the market), else the latest stored day. */
-  const dayOf = async (market: string, q: { date?: string }): Promise<number> => {
+  const dayOf = async (snap: Snapshot, market: string, q: { date?: string }): Promise<number> => {
     if (q.date === undefined) {
-      const latest = await equityDays.latestDate();
+      const latest = await snap.equityDays.latestDate();
       if (latest === null) throw new ApiError(invalid('date', 'the store holds no daily bars yet; give a date'));
       return latest;
     }
     const date = parseDate(q.date)!;
-    if (!(await calendars.of(market)).isTradingDay(date)) throw new ApiError(invalid('date', `${q.date} is not a trading day of ${market}`));
+    if (!(await snap.calendars.of(market)).isTradingDay(date)) throw new ApiError(invalid('date', `${q.date} is not a trading day of ${market}`));
     return date;
   };
 
@@ -80,13 +79,13 @@ export default async function marketDayRoutes(app: App) {
     const market = req.params.market;
     known(market);
     const q = req.query as { date?: string; kind?: InstrumentKind; board?: string };
-    const date = await dayOf(market, q);
+    const date = await dayOf(snapOf(req), market, q);
     const f: MarketBarFilter = { kind: q.kind, board: q.board };
     const format = fileFormat(req.headers.accept);
     // The whole day (every page) as one file in the bars_1d format: its records as JSON has them, in the file's columns.
-    if (format) return sendFile(reply, FILE_SHAPES.listMarketBars({ params: {}, query: {} }), format, (await marketDays.bars(market, date, f, null, Infinity)).map(record));
+    if (format) return sendFile(reply, FILE_SHAPES.listMarketBars({ params: {}, query: {} }), format, (await snapOf(req).marketDays.bars(market, date, f, null, Infinity)).map(record));
     return sendPage(req, reply, app.svc, 'listMarketBars', ['str'], schemaPlan(reply, MarketBarCollectionResponse,
-      (p) => marketDays.bars(market, date, f, p.after ? p.after[0] : null, p.limit), (b) => [b.row.id], record));
+      (p) => snapOf(req).marketDays.bars(market, date, f, p.after ? p.after[0] : null, p.limit), (b) => [b.row.id], record));
   });
 
   app.get('/api/v1/markets/:market/breadth', {
@@ -104,6 +103,6 @@ export default async function marketDayRoutes(app: App) {
     if (q.date !== undefined && (q.from !== undefined || q.to !== undefined)) throw new ApiError(conflictingDate());
     const w = q.date !== undefined ? { from: parseDate(q.date)!, to: parseDate(q.date)! } : dateWindow(q);
     return sendPage(req, reply, app.svc, 'listMarketBreadth', ['date'], schemaPlan(reply, MarketBreadthCollectionResponse,
-      (p) => marketDays.breadth(market, w.from, w.to, p.after ? p.after[0] : null, p.limit), (r) => [r.date], breadthRecord));
+      (p) => snapOf(req).marketDays.breadth(market, w.from, w.to, p.after ? p.after[0] : null, p.limit), (r) => [r.date], breadthRecord));
   });
 }

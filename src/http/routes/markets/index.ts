@@ -1,6 +1,6 @@
 import { Type } from '@sinclair/typebox';
 import type { App } from '../../services.js';
-import { operation } from '../../route.js';
+import { operation, snapOf } from '../../route.js';
 import { schemaPlan, sendPage } from '../../collection.js';
 import { dateWindowParams, dateWindow } from '../../params.js';
 import { Collection, Single } from '../../schemas/common.js';
@@ -18,18 +18,17 @@ const marketRecord = (m: { id: string; name: string; name_local: string; mic: st
   ({ ...m, opened: formatDate(m.opened) });
 
 export default async function marketRoutes(app: App) {
-  const { reference, calendars } = app.svc;
   await marketDayRoutes(app);
 
   app.get('/api/v1/markets', {
     schema: operation({ operationId: 'listMarkets', tags: ['markets'], summary: 'List markets (exchanges).', response: MarketCollectionResponse, collection: true }),
   }, (req, reply) => sendPage(req, reply, app.svc, 'listMarkets', ['str'],
-    schemaPlan(reply, MarketCollectionResponse, (p) => reference.markets(p), (m) => [m.id], marketRecord)));
+    schemaPlan(reply, MarketCollectionResponse, (p) => snapOf(req).reference.markets(p), (m) => [m.id], marketRecord)));
 
   app.get('/api/v1/markets/:market', {
     schema: operation({ operationId: 'getMarket', tags: ['markets'], summary: 'One market.', params: marketParam, response: MarketResponse, notFound: true }),
   }, async (req) => {
-    const m = await reference.market(req.params.market);
+    const m = await snapOf(req).reference.market(req.params.market);
     if (!m) throw notFound(`No market ${req.params.market}; markets are SH, SZ and BJ`);
     return { data: marketRecord(m) };
   });
@@ -43,9 +42,9 @@ export default async function marketRoutes(app: App) {
     }),
   }, async (req, reply) => {
     const market = req.params.market;
-    if (!(await reference.market(market))) throw notFound(`No market ${market}; markets are SH, SZ and BJ`);
+    if (!(await snapOf(req).reference.market(market))) throw notFound(`No market ${market}; markets are SH, SZ and BJ`);
     const w = dateWindow(req.query);
-    const cal = await calendars.of(market);
+    const cal = await snapOf(req).calendars.of(market);
     return sendPage(req, reply, app.svc, 'listTradingDays', ['date'], schemaPlan(reply, TradingDayCollectionResponse, async (p) => {
       const from = p.after ? Math.max(w.from, p.after[0] + 1) : w.from;
       return cal.between(from, w.to).slice(0, p.limit);

@@ -1,6 +1,6 @@
 import { Type } from '@sinclair/typebox';
 import type { App } from '../../services.js';
-import { instrumentIdParam, operation, pathInstrument } from '../../route.js';
+import { instrumentIdParam, operation, pathInstrument, snapOf } from '../../route.js';
 import type { InstrumentKind } from '../../../market/kinds.js';
 import { sendPage } from '../../collection.js';
 import { adjustmentQuery, intervalQuery, timeWindow, timeWindowParams, type TimeWindow } from '../../params.js';
@@ -43,8 +43,8 @@ export function registerBars(app: App, kind: InstrumentKind, path: string, opera
     }),
   }, async (req, reply) => {
     const q = req.query as unknown as BarQuery;
-    const inst = await pathInstrument(app.svc, req, kind);
-    const plan = planBars(app.svc, { inst, interval: q.interval, adjustment: q.adjustment, window: barWindow(q) });
+    const inst = await pathInstrument(req, kind);
+    const plan = planBars(snapOf(req), { inst, interval: q.interval, adjustment: q.adjustment, window: barWindow(q) });
     return sendPage(req, reply, app.svc, operationId, BAR_KEY, plan);
   });
 }

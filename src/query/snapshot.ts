@@ -1,0 +1,87 @@
+import type { CacheCounts } from '../lib/counted-cache.js';
+import { Catalog, type CatalogSnapshot } from '../store/catalog.js';
+import type { ReadSession, Store } from '../store/types.js';
+import { ReferenceReader } from '../store/readers/reference.js';
+import { MarketDataReader } from '../store/readers/market-data.js';
+import { FundamentalsReader } from '../store/readers/fundamentals.js';
+import { AdjustmentReader } from '../store/readers/adjustments.js';
+import { EquityDayReader } from '../store/readers/equity-days.js';
+import { PoolReader } from '../store/readers/pools.js';
+import { MarketDayReader } from '../store/readers/market-days.js';
+import { Analytics, AnalyticsCaches } from './analytics.js';
+import { CalendarCaches, Calendars } from './calendars.js';
+import { EquityDayCaches, EquityDays } from './equity-days.js';
+import { PoolCaches, Pools } from './pools.js';
+import { MarketDayCaches, MarketDays } from './market-days.js';
+
+/**
+ * What the queries keep across requests, every entry keyed by the data version it was read at:
+ * the catalogs, adjustment factors and series, indicator checkpoints, calendars, equity days,
+ * pools and market days. A snapshot reads an entry only of its own version.
+ */
+export class QueryCaches {
+  readonly catalog = new Catalog();
+  readonly analytics = new AnalyticsCaches();
+  readonly calendars = new CalendarCaches();
+  readonly equityDays = new EquityDayCaches();
+  readonly pools = new PoolCaches();
+  readonly marketDays = new MarketDayCaches();
+
+  /** The caches, counted (CacheCounts), for the metrics. */
+  get all(): CacheCounts[] {
+    return [this.calendars, this.analytics, this.equityDays, this.pools, this.marketDays].flatMap((c) => c.all);
+  }
+}
+
+/**
+ * One request's view of the data: a read snapshot of the store (ReadSession, one data version)
+ * with the catalog of that version, and the readers and queries over it, made when first asked
+ * for. Everything a response shows is read through one Snapshot, so it is of one version.
+ * `release` ends the snapshot (its connection goes back to its pool); the HTTP layer calls it
+ * once the response's last read is done.
+ */
+export class Snapshot {
+  private r?: ReferenceReader;
+  private m?: MarketDataReader;
+  private f?: FundamentalsReader;
+  private c?: Calendars;
+  private a?: Analytics;
+  private e?: EquityDays;
+  private p?: Pools;
+  private d?: MarketDays;
+  private md?: MarketDayReader;
+
+  constructor(private readonly session: ReadSession, readonly catalog: CatalogSnapshot, private readonly caches: QueryCaches) {}
+
+  /** The data version everything here reads. */
+  get version(): number { return this.session.version; }
+
+  get reference(): ReferenceReader { return (this.r ??= new ReferenceReader(this.session.db)); }
+  get marketData(): MarketDataReader { return (this.m ??= new MarketDataReader(this.session)); }
+  get fundamentals(): FundamentalsReader { return (this.f ??= new FundamentalsReader(this.session.db)); }
+  get calendars(): Calendars { return (this.c ??= new Calendars(this.reference, this.version, this.caches.calendars)); }
+  get analytics(): Analytics {
+    return (this.a ??= new Analytics(new AdjustmentReader(this.session.db), this.marketData, this.catalog, this.caches.analytics));
+  }
+  get equityDays(): EquityDays {
+    return (this.e ??= new EquityDays(new EquityDayReader(this.session.db), this.catalog, this.marketData, this.calendars, this.caches.equityDays));
+  }
+  get pools(): Pools {
+    return (this.p ??= new Pools(new PoolReader(this.session.db), this.marketDayReader, this.catalog, this.marketData, this.caches.pools));
+  }
+  get marketDays(): MarketDays { return (this.d ??= new MarketDays(this.marketDayReader, this.catalog, this.caches.marketDays)); }
+  private get marketDayReader(): MarketDayReader { return (this.md ??= new MarketDayReader(this.session)); }
+
+  release(): void { this.session.release(); }
+}
+
+/** Opens a Snapshot of `store` now (its catalog read in it when the version is new); StoreUnavailable when the store cannot answer. */
+export async function openSnapshot(store: Pick<Store, 'snapshot'>, caches: QueryCaches): Promise<Snapshot> {
+  const session = await store.snapshot();
+  try {
+    return new Snapshot(session, await caches.catalog.at(session), caches);
+  } catch (e) {
+    session.release();
+    throw e;
+  }
+}
