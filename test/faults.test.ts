@@ -11,7 +11,7 @@ import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { sql } from 'kysely';
 import { migrate, openStore } from '../src/derived/open.js';
-import type { Store } from '../src/store/types.js';
+import type { ReadSession, Store } from '../src/store/types.js';
 import { generateDemo } from '../src/demo/generate.js';
 import { KeyStore } from '../src/auth/keys.js';
 import { buildApp } from '../src/app/app.js';
@@ -344,24 +344,44 @@ describe.skipIf(NO_PRIVATE_PG !== null)('PostgreSQL faults (private cluster)', (
     try {
       await expect(store.select('select pg_sleep(3)', [])).rejects.toBeInstanceOf(StoreUnavailable);
       expect(await store.bulkTransaction(async (s) => (await s.query<{ ok: number }>('select pg_sleep(1.5), 1 as ok'))[0].ok)).toBe(1);
-      // Every connection busy in a long transaction: the next query waits 0.5 s for one, then fails.
+      // Every connection busy in a long transaction (the pool's 12: 10 for requests' snapshots and
+      // 2 more): the next query waits 0.5 s for one, then fails.
       let done = false;
-      const holders = Promise.all(Array.from({ length: 10 }, () => store.bulkTransaction((s) => s.query('select pg_sleep(3)'))))
+      const holders = Promise.all(Array.from({ length: 12 }, () => store.bulkTransaction((s) => s.query('select pg_sleep(3)'))))
         .finally(() => { done = true; });
       const watcher = new pg.Client({ connectionString: cluster.url });
       await watcher.connect();
       try {
-        await until('10 connections in pg_sleep(3)', async () => (await watcher.query(
-          "select count(*)::int as n from pg_stat_activity where state = 'active' and query = 'select pg_sleep(3)'")).rows[0].n === 10);
+        await until('12 connections in pg_sleep(3)', async () => (await watcher.query(
+          "select count(*)::int as n from pg_stat_activity where state = 'active' and query = 'select pg_sleep(3)'")).rows[0].n === 12);
       } finally {
         await watcher.end();
       }
       const err = await store.select('select 1', []).then(() => null, (e: unknown) => e);
       expect(err).toBeInstanceOf(StoreUnavailable);
       expect((err as StoreUnavailable).reason).toMatch(/timeout exceeded when trying to connect/);
+      const snap = await store.snapshot().then(() => null, (e: unknown) => e);
+      expect(snap).toBeInstanceOf(StoreUnavailable);
+      expect((snap as StoreUnavailable).reason).toMatch(/timeout exceeded when trying to connect/);
       expect(done).toBe(false);
       await holders;
       expect(await store.select<{ n: number }>('select 1 as n', [])).toEqual([{ n: 1 }]);
+      // Snapshots of ten turns hold the requests' ten connections: the next waits its turn 0.5 s, then fails.
+      const held: ReadSession[] = [];
+      for (let i = 0; i < 10; i++) {
+        held.push(await store.snapshot());
+        await new Promise((r) => setImmediate(r));
+      }
+      const late = await store.snapshot().then(() => null, (e: unknown) => e);
+      expect(late).toBeInstanceOf(StoreUnavailable);
+      expect((late as StoreUnavailable).reason).toMatch(/timeout exceeded when trying to connect/);
+      // The store's own reads still have their two connections; a released snapshot's connection serves the next.
+      expect(await store.select<{ n: number }>('select 1 as n', [])).toEqual([{ n: 1 }]);
+      const waiter = store.snapshot();
+      held.pop()!.release();
+      expect((await waiter).version).toBe(held[0].version);
+      (await waiter).release();
+      for (const h of held) h.release();
     } finally {
       await store.close();
     }

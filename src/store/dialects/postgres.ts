@@ -43,6 +43,15 @@ export function pgUnavailable(err: unknown): string | null {
   return null;
 }
 
+/** How long a released snapshot's connection waits for the next snapshot before it is committed and pooled (ms). */
+const WARM_MS = 50;
+
+/** Requests of one event-loop turn that share a PostgreSQL snapshot, at most. */
+const GROUP_MAX = 8;
+
+/** Marks a connection handed from a released snapshot to the next while still in its transaction. */
+const IN_TX = Symbol('in a snapshot transaction');
+
 /** The client's own bound on a statement: the server's statement timeout plus a second. */
 const queryTimeout = (t?: StoreTimeouts) => (t?.statementMs ? t.statementMs + 1000 : undefined);
 
@@ -114,7 +123,7 @@ export function openPostgres(url: string, timeouts?: StoreTimeouts, poolSize = 1
     }
   }
   const pool = new pg.Pool({
-    connectionString: url, max: poolSize, types, Client,
+    connectionString: url, max: poolSize + 2, types, Client,
     connectionTimeoutMillis: timeouts?.acquireMs || undefined,
     statement_timeout: timeouts?.statementMs || undefined,
   } as unknown as pg.PoolConfig);
@@ -164,21 +173,62 @@ export function openPostgres(url: string, timeouts?: StoreTimeouts, poolSize = 1
     return b;
   };
   /**
+   * Snapshots hold up to `poolSize` connections of the pool (two more serve everything else: key
+   * lookups, probes, ingest), handed out first come, first served. A released snapshot's
+   * connection stays checked out and in its read-only transaction: the next snapshot (the
+   * first waiting, else the next to come within WARM_MS) ends it and begins its own in one round
+   * trip (`commit; begin …; select version`). One not taken within WARM_MS is committed and goes
+   * back to the pool, so no other user ever gets a connection inside a transaction and no
+   * snapshot stays open on an idle server.
+   */
+  const warm: { client: pg.PoolClient; timer: NodeJS.Timeout }[] = [];
+  const waiting: ((c: pg.PoolClient | Error) => void)[] = [];
+  let held = 0;
+  /** A connection leaves the snapshots: committed (when `commit`) and given back to the pool (dropped when broken). */
+  const giveBack = (client: pg.PoolClient, broken?: Error | boolean) => {
+    held--;
+    if (broken) client.release(broken);
+    else client.query('commit').then(() => client.release(), (e: Error) => client.release(e));
+    // A waiter may take the place freed.
+    const next = waiting.shift();
+    if (next) { held++; pool.connect().then(next, (e: Error) => { held--; next(e); }); }
+  };
+  const acquire = async (): Promise<{ client: pg.PoolClient; inTransaction: boolean }> => {
+    const w = warm.pop();
+    if (w) { clearTimeout(w.timer); return { client: w.client, inTransaction: true }; }
+    if (held < poolSize) {
+      held++;
+      try { return { client: await pool.connect(), inTransaction: false }; } catch (e) { held--; throw fail(e); }
+    }
+    // Waits its turn, as long as the pool's acquire timeout (PG_POOL_ACQUIRE_TIMEOUT_MS) allows.
+    const got = await new Promise<pg.PoolClient | Error>((resolve) => {
+      const acquireMs = timeouts?.acquireMs;
+      const timer = acquireMs ? setTimeout(() => {
+        const i = waiting.indexOf(take);
+        if (i >= 0) { waiting.splice(i, 1); resolve(new Error('timeout exceeded when trying to connect')); }
+      }, acquireMs) : null;
+      const take = (c: pg.PoolClient | Error) => { if (timer) clearTimeout(timer); resolve(c); };
+      waiting.push(take);
+    });
+    if (got instanceof Error) throw fail(got);
+    // From a released snapshot (in its transaction) or fresh from the pool.
+    return { client: got, inTransaction: (got as { [IN_TX]?: boolean })[IN_TX] === true };
+  };
+  /**
    * A snapshot: BEGIN REPEATABLE READ, READ ONLY and the version read in one round trip (a
-   * simple query of two statements); released by COMMIT, after which the connection goes back
-   * to the pool (dropped when it broke).
+   * simple query of two statements, three with the COMMIT of the connection's last snapshot).
    */
   const snapshot = async (): Promise<ReadSession> => {
-    let client: pg.PoolClient;
-    try { client = await pool.connect(); } catch (e) { throw fail(e); }
+    const { client, inTransaction } = await acquire();
+    (client as { [IN_TX]?: boolean })[IN_TX] = false;
     const b = bound(client);
     b.broken = undefined;
     let version: number;
     try {
-      const [, v] = await b.query({ text: `begin isolation level repeatable read, read only; ${CURRENT_VERSION}`, query_timeout } as pg.QueryConfig) as unknown as pg.QueryResult[];
-      version = Number(v.rows[0].max ?? 0);
+      const rs = await b.query({ text: `${inTransaction ? 'commit; ' : ''}begin isolation level repeatable read, read only; ${CURRENT_VERSION}`, query_timeout } as pg.QueryConfig) as unknown as pg.QueryResult[];
+      version = Number(rs[rs.length - 1].rows[0].max ?? 0);
     } catch (e) {
-      client.release(b.broken ?? true);
+      giveBack(client, b.broken ?? true);
       throw e;
     }
     let released = false;
@@ -189,14 +239,59 @@ export function openPostgres(url: string, timeouts?: StoreTimeouts, poolSize = 1
       release() {
         if (released) return;
         released = true;
-        if (b.broken) { client.release(b.broken); return; }
-        client.query('commit').then(() => client.release(), (e: Error) => client.release(e));
+        if (b.broken || ended) { giveBack(client, b.broken); return; }
+        (client as { [IN_TX]?: boolean })[IN_TX] = true;
+        const next = waiting.shift();
+        if (next) { next(client); return; }
+        const entry = {
+          client,
+          timer: setTimeout(() => {
+            const i = warm.indexOf(entry);
+            if (i >= 0) { warm.splice(i, 1); giveBack(client); }
+          }, WARM_MS).unref(),
+        };
+        warm.push(entry);
+      },
+    };
+  };
+  /**
+   * Snapshots asked for in one event-loop turn share one (up to GROUP_MAX requests): requests that
+   * start together may all read the same version, and each round trip costs this process more
+   * (a write, a read and their wake-ups) than a page's own work. A shared snapshot's connection
+   * serves its requests' reads one after the other and is released when the turn is over and
+   * the last of them released it.
+   */
+  let group: { open: Promise<ReadSession>; users: number; closed: boolean } | null = null;
+  const grouped = async (): Promise<ReadSession> => {
+    let g = group;
+    if (g === null || g.users >= GROUP_MAX) {
+      const fresh = { open: snapshot(), users: 0, closed: false };
+      group = g = fresh;
+      setImmediate(() => {
+        fresh.closed = true;
+        if (group === fresh) group = null;
+        if (fresh.users === 0) fresh.open.then((x) => x.release(), () => {});
+      });
+      // A failed open is every member's failure, and nobody's to release.
+      fresh.open.catch(() => {});
+    }
+    g.users++;
+    const shared = g;
+    let session: ReadSession;
+    try { session = await shared.open; } catch (e) { shared.users--; throw e; }
+    let released = false;
+    return {
+      version: session.version, db: session.db, select: session.select, selectRows: session.selectRows,
+      release() {
+        if (released) return;
+        released = true;
+        if (--shared.users === 0 && shared.closed) session.release();
       },
     };
   };
   return {
     dialect: 'postgres',
-    snapshot,
+    snapshot: grouped,
     async select<T>(sql: string, params: unknown[]) {
       return (await run({ ...named(sql), values: params, query_timeout } as pg.QueryConfig)).rows as T[];
     },
@@ -230,6 +325,9 @@ export function openPostgres(url: string, timeouts?: StoreTimeouts, poolSize = 1
      * a shutdown closes the store) then fails as StoreUnavailable (503), where a destroyed
      * driver throws a plain error (500).
      */
-    close: () => (ended ??= pool.end()),
+    close: () => {
+      if (!ended) for (const w of warm.splice(0)) { clearTimeout(w.timer); giveBack(w.client); }
+      return (ended ??= pool.end());
+    },
   };
 }
