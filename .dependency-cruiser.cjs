@@ -51,6 +51,13 @@ module.exports = {
       to: { path: '^src/', pathNot: `^src/(${[layer, ...below].join('|')})/` },
     })),
     {
+      name: 'frozen-migrations',
+      severity: 'error',
+      comment: 'A migration is frozen once shipped: it imports no code of src/ (a table it needs is copied into it), so changing that code never changes what it did.',
+      from: { path: '^src/store/migrations/' },
+      to: { path: '^src/', pathNot: '^src/store/migrations/' },
+    },
+    {
       name: 'unknown-folder',
       severity: 'error',
       comment: `A folder of src/ that is not a layer: add it to LAYERS in .dependency-cruiser.cjs (${FOLDERS.join(', ')}).`,

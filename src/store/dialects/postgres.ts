@@ -46,6 +46,9 @@ export function pgUnavailable(err: unknown): string | null {
 /** How long a released snapshot's connection waits for the next snapshot before it is committed and pooled (ms). */
 const WARM_MS = 50;
 
+/** Distinct SQL texts run as named statements, at most (the rest run unnamed). */
+export const MAX_NAMED = 256;
+
 /** Requests of one event-loop turn that share a PostgreSQL snapshot, at most. */
 const GROUP_MAX = 8;
 
@@ -138,12 +141,20 @@ export function openPostgres(url: string, timeouts?: StoreTimeouts, poolSize = 1
       return r;
     } catch (e) { throw fail(e); }
   };
-  const names = new Map<string, { name: string; text: string }>();
+  /**
+   * The request path's reads as named (server-side prepared) statements: each connection parses
+   * and plans one once and keeps it for its life. Bounded: the first MAX_NAMED texts get names;
+   * any text after them runs unnamed (parsed each time), so no connection ever keeps more than
+   * MAX_NAMED statements whatever SQL it is given. The readers' texts are a few dozen.
+   */
+  const names = new Map<string, { name?: string; text: string }>();
   const named = (sql: string) => {
     let q = names.get(sql);
     if (!q) {
       let n = 0;
-      q = { name: `mds_${names.size}`, text: sql.replace(/\?/g, () => `$${++n}`) };
+      const text = sql.replace(/\?/g, () => `$${++n}`);
+      if (names.size >= MAX_NAMED) return { text };
+      q = { name: `mds_${names.size}`, text };
       names.set(sql, q);
     }
     return q;
