@@ -13,9 +13,11 @@ import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import Fastify from 'fastify';
 import { buildApp } from '../src/app/app.js';
-import { registerDataTags, registerHttpCache } from '../src/http/plugins/http-cache.js';
+import { dataTags, httpCache } from '../src/http/plugins/http-cache.js';
+import { auth } from '../src/http/plugins/auth.js';
+import { routeDefaults } from '../src/http/route-config.js';
 import { openSnapshot, QueryCaches } from '../src/query/snapshot.js';
-import { registerErrorHandling } from '../src/http/plugins/errors.js';
+import { errorHandling } from '../src/http/plugins/errors.js';
 import { loadConfig } from '../src/app/config.js';
 import { ingest } from '../src/ingest/load.js';
 import { dataset } from '../src/ingest/registry.js';
@@ -158,13 +160,15 @@ describe.each(STORES)('a request reads one snapshot ($name)', ({ url: makeUrl })
 
   it('is answered whole from its snapshot while another connection commits, its handler run once', async () => {
     const a = Fastify();
-    registerHttpCache(a, async () => null);
-    registerErrorHandling(a);
+    await a.register(httpCache, { maxAge: async () => null });
+    await a.register(errorHandling);
     const caches = new QueryCaches();
     let runs = 0;
     const bars = (await get(h, `/api/v1/equities/${id}/bars?interval=1d&page[size]=3`)).body.data;
     await a.register(async (scope) => {
-      registerDataTags(scope, { revision: 'r', open: () => openSnapshot(h.store, caches), maxAge: async () => null });
+      routeDefaults(scope, { cache: 'data', versioned: true, store: true });
+      await scope.register(auth, { check: async () => {} });
+      await scope.register(dataTags, { revision: 'r', open: () => openSnapshot(h.store, caches), maxAge: async () => null });
       scope.get('/v', async (req) => {
         runs++;
         const snap = req.snap!;

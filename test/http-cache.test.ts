@@ -94,6 +94,13 @@ describe.each(STORES)('HTTP caching and compression on $name', ({ url }) => {
     const open = await get(h, `/api/v1/equities/${eq}/bars?interval=1d&from=2025-06-30`);
     expect(open.headers['cache-control']).toBe('private, no-cache');
     expect((await get(h, '/api/v1/system/health', {})).headers['cache-control']).toBe('no-store');
+    // By what each route declares (route-config.ts), not its URL: probes no-store and no snapshot,
+    // the OpenAPI document kept five minutes, data operations versioned.
+    const readiness = await get(h, '/api/v1/system/readiness', {});
+    expect([readiness.headers['cache-control'], readiness.headers['data-version']]).toEqual(['no-store', undefined]);
+    const doc = await get(h, '/openapi.json', {});
+    expect([doc.headers['cache-control'], doc.headers['data-version']]).toEqual(['public, max-age=300', undefined]);
+    expect(Number(open.headers['data-version'])).toBeGreaterThan(1);
   });
 
   it('negotiates gzip and brotli for large responses, with the coding in the ETag', async () => {

@@ -10,19 +10,20 @@ import { Renderer } from '../render/json-bytes.js';
 import { CursorCodec } from '../http/cursor.js';
 import { KeyStore } from '../auth/keys.js';
 import type { App, Services } from '../http/services.js';
-import { frameworkErrors, MAX_PATH_VALUE, refuse, refuseOtherMethods, registerErrorHandling } from '../http/plugins/errors.js';
+import { frameworkErrors, MAX_PATH_VALUE, refuse, refuseOtherMethods, errorHandling } from '../http/plugins/errors.js';
 import { clientErrorHandler, framingError, registerHttpEdge } from '../http/plugins/http-edge.js';
 import { trackConnections } from '../http/connections.js';
-import { isProtected, keyCheck, registerAuth, type KeyCheck } from '../http/plugins/auth.js';
+import { auth, keyCheck, type KeyCheck } from '../http/plugins/auth.js';
+import { behaviourOf, routeDefaults } from '../http/route-config.js';
 import { registerRateLimits } from '../http/plugins/rate-limit.js';
 import type { Metrics } from '../http/plugins/metrics.js';
 import { readIngestTotals } from '../store/ingest-totals.js';
 import { latestVersion } from '../store/versions.js';
 import { openSnapshot, QueryCaches } from '../query/snapshot.js';
-import { registerDocs } from '../http/plugins/docs.js';
-import { registerRequestLog } from '../http/plugins/request-log.js';
-import { registerTurnGate } from '../http/plugins/turns.js';
-import { closedPeriodMaxAge, registerDataTags, registerHttpCache } from '../http/plugins/http-cache.js';
+import { docs } from '../http/plugins/docs.js';
+import { requestLog } from '../http/plugins/request-log.js';
+import { turnGate, turnHold } from '../http/plugins/turns.js';
+import { closedPeriodMaxAge, dataTags, httpCache } from '../http/plugins/http-cache.js';
 import { controlCharacters, guardPageSize } from '../http/params.js';
 import { serializerPerSchema } from '../http/serializers.js';
 import { ALL_SCHEMAS } from '../http/schemas/registry.js';
@@ -81,9 +82,6 @@ function formatsPlugin(ajv: any) {
   ajv.addFormat('date-time', { type: 'string', validate: (s: string) => parseDateTime(s) !== null });
   return ajv;
 }
-
-/** Operations that read the store: every one under /api/ but health and version. */
-const needsStore = (url: string) => isProtected(url) || url.startsWith('/api/v1/system/readiness');
 
 const REQUEST_ID = /^[A-Za-z0-9._:-]{1,128}$/;
 
@@ -152,10 +150,10 @@ export async function buildApp(opts: AppOptions): Promise<App> {
   const otherMethods = refuseOtherMethods(app, checkKey);
   // First of all hooks: under load, requests start in turns of the event loop, and a turn's
   // responses are written together when it ends, after every other onSend hook (see turns.ts).
-  const turns = registerTurnGate(app);
+  await app.register(turnGate);
   const maxAge = closedPeriodMaxAge(async (req) => (req.snap === null ? null : req.snap.equityDays.latestDate()));
-  registerHttpCache(app, maxAge);
-  turns.holdResponses();
+  await app.register(httpCache, { maxAge });
+  await app.register(turnHold);
   app.addHook('onRequest', async (req, reply) => {
     reply.header('x-request-id', req.id);
     const framing = framingError(req.raw);
@@ -167,19 +165,21 @@ export async function buildApp(opts: AppOptions): Promise<App> {
     }
     // Before the key check, which reads the store.
     const unready = opts.unready?.();
-    if (unready && needsStore(req.url)) throw unready;
+    if (unready && behaviourOf(req).store) throw unready;
     if (req.method !== 'GET' && req.method !== 'HEAD') return otherMethods(req, reply);
     guardPageSize(req.query as Record<string, unknown>);
   });
-  registerErrorHandling(app);
-  if (opts.logger) registerRequestLog(app, redactUrl);
+  await app.register(errorHandling);
+  if (opts.logger) await app.register(requestLog, { redactUrl });
   for (const s of ALL_SCHEMAS) app.addSchema(s);
-  await registerDocs(app);
+  await app.register(docs);
 
   app.get('/openapi.json', { schema: { hide: true } }, async () => app.swagger());
   await app.register(systemRoutes);
   await app.register(async (api) => {
-    registerAuth(api, checkKey);
+    // What every data operation is: answered from one read snapshot, cached by its data version.
+    routeDefaults(api, { cache: 'data', versioned: true, store: true });
+    await api.register(auth, { check: checkKey });
     // After the key check, before anything reads the store with a value.
     api.addHook('onRequest', async (req) => {
       const bad = controlCharacters(req);
@@ -187,7 +187,7 @@ export async function buildApp(opts: AppOptions): Promise<App> {
     });
     // What a data response depends on besides the data and the URL: the code and the cursor secret.
     const revision = createHash('sha256').update(`${VERSION}\0${opts.config.cursorSecret}`).digest('base64url');
-    registerDataTags(api, { revision, open: svc.openSnapshot, maxAge });
+    await api.register(dataTags, { revision, open: svc.openSnapshot, maxAge });
     await api.register(marketRoutes);
     await api.register(classificationRoutes);
     await api.register(poolTypeRoutes);

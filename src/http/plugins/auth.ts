@@ -1,4 +1,5 @@
-import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import type { FastifyReply, FastifyRequest } from 'fastify';
+import fp from 'fastify-plugin';
 import { ApiError } from '../../lib/errors.js';
 import type { KeyStore } from '../../auth/keys.js';
 import type { RateLimits } from './rate-limit.js';
@@ -39,6 +40,6 @@ export function keyCheck(keys: KeyStore, limits?: RateLimits): KeyCheck {
 }
 
 /** The key check on every route of the scope it is registered in. */
-export function registerAuth(app: FastifyInstance, check: KeyCheck): void {
-  app.addHook('onRequest', check);
-}
+export const auth = fp<{ check: KeyCheck }>(async (scope, { check }) => {
+  scope.addHook('onRequest', check);
+}, { name: 'mds-auth', fastify: '5.x' });

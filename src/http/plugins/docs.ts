@@ -1,6 +1,7 @@
 import swagger from '@fastify/swagger';
 import swaggerUi from '@fastify/swagger-ui';
 import type { FastifyInstance } from 'fastify';
+import fp from 'fastify-plugin';
 import { readFileSync } from 'node:fs';
 import { documentRateLimitHeaders } from './rate-limit.js';
 import { documentExamples } from '../openapi/examples.js';
@@ -19,7 +20,7 @@ const DESCRIPTION = `Read-only reference and market data of the Chinese A-share 
   in market time (+08:00). Errors are \`{errors: [{status, code, title, detail, source}], meta: {request_id}}\`.`;
 
 /** OpenAPI 3.1 generated from the route schemas, served at /openapi.json, rendered at /docs. */
-export async function registerDocs(app: FastifyInstance): Promise<void> {
+export const docs = fp(async (app: FastifyInstance) => {
   await app.register(swagger, {
     openapi: {
       openapi: '3.1.0',
@@ -37,4 +38,4 @@ export async function registerDocs(app: FastifyInstance): Promise<void> {
     // The key entered under "Authorize" is kept across reloads; "Try it out" sends it as X-API-Key.
     uiConfig: { docExpansion: 'list', deepLinking: true, persistAuthorization: true, tryItOutEnabled: false, displayRequestDuration: true },
   });
-}
+}, { name: 'mds-docs', fastify: '5.x' });

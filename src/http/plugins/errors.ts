@@ -1,3 +1,4 @@
+import fp from 'fastify-plugin';
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { ApiError, ERROR_CODES, notFound, renderErrors, type ApiErrorItem } from '../../lib/errors.js';
 import { MAX_PAGE_SIZE, windowProblems } from '../params.js';
@@ -58,7 +59,7 @@ function fromValidation(e: AjvError, context: string): ApiErrorItem {
 }
 
 /** One error handler: known errors render as ErrorResponse, the rest as a logged generic 500. */
-export function registerErrorHandling(app: FastifyInstance): void {
+export const errorHandling = fp(async (app: FastifyInstance) => {
   app.setErrorHandler((err: FastifyError | ApiError, req, reply) => {
     let status: number;
     let items: ApiErrorItem[];
@@ -88,7 +89,7 @@ export function registerErrorHandling(app: FastifyInstance): void {
   app.setNotFoundHandler((req, reply) => {
     reply.code(404).type('application/json').send(renderErrors([{ code: 'not_found', detail: noOperation(req) }], req.id));
   });
-}
+}, { name: 'mds-errors', fastify: '5.x' });
 
 const noOperation = (req: FastifyRequest) => `No operation at ${req.method} ${req.url.split('?')[0]}`;
 

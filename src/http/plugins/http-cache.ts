@@ -2,8 +2,10 @@ import crypto from 'node:crypto';
 import { promisify } from 'node:util';
 import { brotliCompress, constants as zc, gzip } from 'node:zlib';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import fp from 'fastify-plugin';
 import { parseDate, parseDateTime } from '../../lib/time.js';
 import { fileFormat } from '../file-format.js';
+import { behaviourOf } from '../route-config.js';
 import type { Snapshot } from '../../query/snapshot.js';
 
 /** Decides how long a successful response may be cached (null: revalidate every time). */
@@ -52,9 +54,9 @@ function matching(header: string | undefined, tags: string[], exists: boolean): 
 
 declare module 'fastify' {
   interface FastifyRequest {
-    /** Base of the ETag of a data response, known before the handler runs (see registerDataTags). */
+    /** Base of the ETag of a data response, known before the handler runs (see dataTags). */
     dataTag: string | null;
-    /** The read snapshot a data request is answered from (registerDataTags); null elsewhere. */
+    /** The read snapshot a data request is answered from (dataTags); null elsewhere. */
     snap: Snapshot | null;
   }
 }
@@ -64,10 +66,10 @@ declare module 'fastify' {
  * the tag) with If-None-Match → 304, Cache-Control that lets clients and proxies keep closed
  * periods, and brotli/gzip (compressed off the event loop) for responses over 1 KiB. Responses
  * vary on the API key, so a shared cache never serves one client's response to another.
- * Data responses carry the tag set by registerDataTags; other responses (OpenAPI, docs) are
+ * Data responses carry the tag set by dataTags; other responses (OpenAPI, docs) are
  * tagged by a hash of their bytes.
  */
-export function registerHttpCache(app: FastifyInstance, maxAge: MaxAge): void {
+export const httpCache = fp<{ maxAge: MaxAge }>(async (app, { maxAge }) => {
   app.decorateRequest('dataTag', null);
   app.decorateRequest('snap', null);
   app.addHook('onSend', async (req, reply, payload) => {
@@ -89,13 +91,15 @@ export function registerHttpCache(app: FastifyInstance, maxAge: MaxAge): void {
     reply.header('content-encoding', coding);
     return coding === 'br' ? brotli(payload, BROTLI) : gz(payload, { level: 5 });
   });
-}
+}, { name: 'mds-http-cache', fastify: '5.x' });
 
+/** Vary and Cache-Control by the route's declared cache policy (route-config.ts). */
 async function cacheHeaders(req: FastifyRequest, reply: FastifyReply, maxAge: MaxAge): Promise<void> {
   reply.header('vary', 'Accept, Accept-Encoding, X-API-Key');
-  if (req.url.startsWith('/api/v1/system/')) reply.header('cache-control', 'no-store');
+  const { cache } = behaviourOf(req);
+  if (cache === 'no-store') reply.header('cache-control', 'no-store');
   else {
-    const age = req.url.startsWith('/api/') ? await maxAge(req) : 300;
+    const age = cache === 'data' ? await maxAge(req) : 300;
     reply.header('cache-control', age === null ? 'private, no-cache' : `public, max-age=${age}`);
   }
 }
@@ -110,7 +114,8 @@ export function releaseSnapshot(req: FastifyRequest): void {
 
 /**
  * One read snapshot per data request, and ETags known before any work is done, for the routes
- * of one (authenticated) scope (docs/api.md, "Consistency"). Each GET opens a Snapshot (one data
+ * of one (authenticated) scope that declare themselves `versioned` (route-config.ts; docs/api.md,
+ * "Consistency"). Each GET opens a Snapshot (one data
  * version: a read transaction of the store, and the catalog and caches of that version) right
  * after authentication; the handler reads through `req.snap` alone, so its response is of that
  * version, and is never computed twice. A data response is a pure function of the stored data
@@ -119,9 +124,9 @@ export function releaseSnapshot(req: FastifyRequest): void {
  * running the handler. The snapshot ends when the response's headers are set (httpCache's
  * onSend), or when its connection closes, whichever comes first.
  */
-export function registerDataTags(scope: FastifyInstance, o: { revision: string; open: OpenSnapshot; maxAge: MaxAge }): void {
+export const dataTags = fp<{ revision: string; open: OpenSnapshot; maxAge: MaxAge }>(async (scope, o) => {
   scope.addHook('onRequest', async (req, reply) => {
-    if (req.method !== 'GET' && req.method !== 'HEAD') return;
+    if ((req.method !== 'GET' && req.method !== 'HEAD') || !behaviourOf(req).versioned) return;
     const snap = await o.open();
     req.snap = snap;
     reply.raw.once('close', () => snap.release());
@@ -138,7 +143,7 @@ export function registerDataTags(scope: FastifyInstance, o: { revision: string; 
     await cacheHeaders(req, reply, o.maxAge);
     return reply.code(304).send();
   });
-}
+}, { name: 'mds-data-tags', fastify: '5.x', dependencies: ['mds-http-cache', 'mds-auth'] });
 
 /**
  * Time-series responses whose window ends before the latest stored trading day are closed

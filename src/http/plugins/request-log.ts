@@ -1,4 +1,4 @@
-import type { FastifyInstance } from 'fastify';
+import fp from 'fastify-plugin';
 
 /**
  * One log line per request, when its response is sent: method, URL (credentials redacted by the
@@ -6,7 +6,7 @@ import type { FastifyInstance } from 'fastify';
  * one on arrival. Fastify's own two lines per request ("incoming request", "request completed")
  * are turned off in its options.
  */
-export function registerRequestLog(app: FastifyInstance, redactUrl: (url: string) => string): void {
+export const requestLog = fp<{ redactUrl: (url: string) => string }>(async (app, { redactUrl }) => {
   // Below info (warn, error) only 5xx answers are logged: the line is made for those alone.
   const all = ['trace', 'debug', 'info'].includes(app.log.level);
   // At debug level each request is also logged on arrival (a request that hangs shows there).
@@ -22,4 +22,4 @@ export function registerRequestLog(app: FastifyInstance, redactUrl: (url: string
       `${req.method} ${url} ${reply.statusCode} ${ms} ms`);
     done();
   });
-}
+}, { name: 'mds-request-log', fastify: '5.x' });

@@ -1,4 +1,4 @@
-import type { FastifyInstance } from 'fastify';
+import fp from 'fastify-plugin';
 
 declare module 'fastify' {
   interface FastifyInstance {
@@ -151,14 +151,22 @@ export class TurnGate {
 }
 
 /**
- * Puts every request of `app` through a TurnGate, before any other hook; `holdResponses` (call
- * it after every other onSend hook is added) holds their responses until the turn ends.
+ * Puts every request of the app through a TurnGate (`app.turns`): register it before any other
+ * plugin that adds hooks, so that its onRequest runs first.
  */
-export function registerTurnGate(app: FastifyInstance, budgetMs?: number): { gate: TurnGate; holdResponses: () => void } {
+export const turnGate = fp<{ budgetMs?: number }>(async (app, { budgetMs }) => {
   const gate = new TurnGate(budgetMs);
   app.decorate('turns', gate);
   app.addHook('onRequest', (_req, _reply, done) => gate.enter(done));
-  // A response not held (a hijacked reply, or before holdResponses) still lets the next start.
+  // A response not held (a hijacked reply, or before turnHold) still lets the next start.
   app.addHook('onResponse', (_req, _reply, done) => { gate.finished(); done(); });
-  return { gate, holdResponses: () => app.addHook('onSend', (_req, _reply, payload) => gate.hold(payload)) };
-}
+}, { name: 'mds-turn-gate', fastify: '5.x' });
+
+/**
+ * Holds every response until its turn ends (TurnGate.hold): the last onSend hook, so it is
+ * registered after the plugins whose onSend hooks must see the response first (the HTTP cache
+ * compresses it).
+ */
+export const turnHold = fp(async (app) => {
+  app.addHook('onSend', (_req, _reply, payload) => app.turns.hold(payload));
+}, { name: 'mds-turn-hold', fastify: '5.x', dependencies: ['mds-turn-gate', 'mds-http-cache'] });

@@ -164,11 +164,16 @@ export function openPostgres(url: string, timeouts?: StoreTimeouts, poolSize = 1
   const bound = (client: pg.PoolClient) => {
     let b = kyselyOf.get(client);
     if (b) return b;
+    // The connection's queries one after another (the requests sharing a snapshot send theirs
+    // at once): each starts when the one before it has settled.
+    let tail: Promise<unknown> = Promise.resolve();
     const self: { db: Kysely<Schema>; query: (q: pg.QueryConfig) => Promise<pg.QueryResult>; broken?: Error } = {
       db: undefined as unknown as Kysely<Schema>,
       async query(q) {
+        const run = tail.then(() => client.query(q));
+        tail = run.catch(() => {});
         try {
-          const r = await client.query(q);
+          const r = await run;
           health.ok();
           return r;
         } catch (e) {
@@ -199,7 +204,7 @@ export function openPostgres(url: string, timeouts?: StoreTimeouts, poolSize = 1
   const giveBack = (client: pg.PoolClient, broken?: Error | boolean) => {
     held--;
     if (broken) client.release(broken);
-    else client.query('commit').then(() => client.release(), (e: Error) => client.release(e));
+    else bound(client).query({ text: 'commit' }).then(() => client.release(), (e: Error) => client.release(e));
     // A waiter may take the place freed.
     const next = waiting.shift();
     if (next) { held++; pool.connect().then(next, (e: Error) => { held--; next(e); }); }

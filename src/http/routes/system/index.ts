@@ -4,6 +4,7 @@ import type { App } from '../../services.js';
 import { StoreUnavailable } from '../../../store/health.js';
 import { ErrorResponse } from '../../schemas/common.js';
 import { anyRequestErrors, notModified } from '../../route.js';
+import { routeDefaults } from '../../route-config.js';
 
 export const StatusResponse = Type.Object({
   status: Type.String({ description: 'ok (health) or ready (readiness).' }),
@@ -27,11 +28,15 @@ const publicOp = (operationId: string, summary: string, extra: Record<number, un
 
 /** getSystemHealth, getSystemReadiness, getSystemVersion: public probes. */
 export default async function systemRoutes(app: App) {
+  // Probes: never kept by a cache; readiness reads the store (its own route says so).
+  routeDefaults(app, { cache: 'no-store' });
   app.get('/api/v1/system/health', publicOp('getSystemHealth', 'Liveness probe: 200 while the process lives.'),
     async () => ({ status: 'ok' }));
 
-  app.get('/api/v1/system/readiness',
-    publicOp('getSystemReadiness', 'Readiness probe: 200 when the store answers, else 503 not_ready.', { 503: Type.Ref(ErrorResponse) }),
+  app.get('/api/v1/system/readiness', {
+    ...publicOp('getSystemReadiness', 'Readiness probe: 200 when the store answers, else 503 not_ready.', { 503: Type.Ref(ErrorResponse) }),
+    config: { behaviour: { store: true } },
+  },
     async () => {
       // One query: it also tells the store's health (store/health.ts) that the store answers again.
       let timer: NodeJS.Timeout | undefined;
