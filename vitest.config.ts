@@ -13,5 +13,15 @@ export default defineConfig({
     // changes process-wide state), so the app's modules are loaded once per worker, not per file.
     maxWorkers: 2,
     isolate: false,
+    // Which lines of src/ the suite runs (V8's own counts), summed up after every run and kept in
+    // coverage/ (coverage-summary.json, lcov.info); not a gate.
+    coverage: {
+      enabled: true,
+      provider: 'v8',
+      include: ['src/**/*.ts'],
+      exclude: ['src/**/*.test.ts'],
+      reporter: ['text-summary', 'json-summary', 'lcovonly'],
+      reportsDirectory: 'coverage',
+    },
   },
 });
