@@ -53,7 +53,8 @@ module.exports = {
     {
       name: 'frozen-migrations',
       severity: 'error',
-      comment: 'A migration is frozen once shipped: it imports no code of src/ (a table it needs is copied into it), so changing that code never changes what it did.',
+      comment:
+        'A migration is frozen once shipped: it imports no code of src/ (a table it needs is copied into it), so changing that code never changes what it did.',
       from: { path: '^src/store/migrations/' },
       to: { path: '^src/', pathNot: '^src/store/migrations/' },
     },
@@ -70,7 +71,11 @@ module.exports = {
     exclude: { path: '^(node_modules|dist)/' },
     tsPreCompilationDeps: true,
     tsConfig: { fileName: 'tsconfig.json' },
-    enhancedResolveOptions: { exportsFields: ['exports'], conditionNames: ['import', 'require', 'node', 'default'], extensions: ['.ts', '.js'] },
+    enhancedResolveOptions: {
+      exportsFields: ['exports'],
+      conditionNames: ['import', 'require', 'node', 'default'],
+      extensions: ['.ts', '.js'],
+    },
     moduleSystems: ['es6', 'cjs'],
   },
 };

@@ -37,25 +37,45 @@ const RECORD = 32;
 const CHUNK = 2048;
 
 export interface PeerLoad {
-  version: string; files: number; rows: number; instruments: number;
+  version: string;
+  files: number;
+  rows: number;
+  instruments: number;
   /** Seconds: reading and decoding the files; appending and checkpointing; the whole load. */
-  decode: number; append: number; seconds: number;
+  decode: number;
+  append: number;
+  seconds: number;
   /** The database file's size after the checkpoint (null in memory). */
   bytes: number | null;
 }
 
 /** A served `.day` file and its instrument. */
-interface DayFile { id: string; market: MarketId; kind: 'equity' | 'index' | 'fund'; board: string | null; path: string; size: number }
+interface DayFile {
+  id: string;
+  market: MarketId;
+  kind: 'equity' | 'index' | 'fund';
+  board: string | null;
+  path: string;
+  size: number;
+}
 
 /** The served `.day` files of a `vipdoc` folder (or the folder holding it), in instrument id order. */
 function dayFiles(path: string): DayFile[] {
   let root = path;
-  try { if (statSync(join(path, 'vipdoc')).isDirectory()) root = join(path, 'vipdoc'); } catch { /* the folder is vipdoc itself */ }
+  try {
+    if (statSync(join(path, 'vipdoc')).isDirectory()) root = join(path, 'vipdoc');
+  } catch {
+    /* the folder is vipdoc itself */
+  }
   const out: DayFile[] = [];
   for (const [folder, market] of Object.entries(FOLDERS)) {
     const dir = join(root, folder, 'lday');
     let names: string[];
-    try { names = readdirSync(dir); } catch { continue; }
+    try {
+      names = readdirSync(dir);
+    } catch {
+      continue;
+    }
     const re = new RegExp(`^${folder}(\\d{6})\\.day$`, 'i');
     for (const name of names) {
       const m = re.exec(name);
@@ -78,8 +98,14 @@ const epochDays = (d: number) => Date.UTC(Math.floor(d / 10000), (Math.floor(d /
 function decode(files: DayFile[]) {
   const cap = files.reduce((n, f) => n + Math.floor(f.size / RECORD), 0);
   const cols = {
-    inst: new Int32Array(cap), date: new Int32Array(cap), open: new Int32Array(cap), high: new Int32Array(cap),
-    low: new Int32Array(cap), close: new Int32Array(cap), volume: new BigInt64Array(cap), amount: new Float32Array(cap),
+    inst: new Int32Array(cap),
+    date: new Int32Array(cap),
+    open: new Int32Array(cap),
+    high: new Int32Array(cap),
+    low: new Int32Array(cap),
+    close: new Int32Array(cap),
+    volume: new BigInt64Array(cap),
+    amount: new Float32Array(cap),
   };
   const vol32 = new Uint32Array(cols.volume.buffer);
   const days = new Map<number, number>();
@@ -91,7 +117,8 @@ function decode(files: DayFile[]) {
     const aligned = buf.byteOffset % 4 === 0 ? buf : Buffer.from(buf);
     const u = new Uint32Array(aligned.buffer, aligned.byteOffset, records * 8);
     const fl = new Float32Array(aligned.buffer, aligned.byteOffset, records * 8);
-    const scale = f.kind === 'fund' ? 1 : 10, lots = f.kind === 'index' ? 100 : 1;
+    const scale = f.kind === 'fund' ? 1 : 10,
+      lots = f.kind === 'index' ? 100 : 1;
     const opened = f.market === 'BJ' ? OPENED.get('BJ')! : 0;
     let firstBar: number | null = null;
     for (let r = 0, o = 0; r < records; r++, o += 8) {
@@ -99,12 +126,17 @@ function decode(files: DayFile[]) {
       if (d < opened) continue;
       firstBar ??= d;
       let e = days.get(d);
-      if (e === undefined) days.set(d, e = epochDays(d));
-      cols.inst[n] = inst; cols.date[n] = e;
-      cols.open[n] = u[o + 1] * scale; cols.high[n] = u[o + 2] * scale; cols.low[n] = u[o + 3] * scale; cols.close[n] = u[o + 4] * scale;
+      if (e === undefined) days.set(d, (e = epochDays(d)));
+      cols.inst[n] = inst;
+      cols.date[n] = e;
+      cols.open[n] = u[o + 1] * scale;
+      cols.high[n] = u[o + 2] * scale;
+      cols.low[n] = u[o + 3] * scale;
+      cols.close[n] = u[o + 4] * scale;
       cols.amount[n] = fl[o + 5];
       const v = u[o + 6] * lots;
-      vol32[2 * n] = v % 4294967296; vol32[2 * n + 1] = Math.floor(v / 4294967296);
+      vol32[2 * n] = v % 4294967296;
+      vol32[2 * n + 1] = Math.floor(v / 4294967296);
       n++;
     }
     first.push(firstBar);
@@ -114,7 +146,11 @@ function decode(files: DayFile[]) {
 
 /** The DuckDB peer: loaded, then asked the bench's questions. */
 export class DuckPeer {
-  private constructor(private readonly instance: DuckDBInstance, private readonly conn: DuckDBConnection, readonly load: PeerLoad) {}
+  private constructor(
+    private readonly instance: DuckDBInstance,
+    private readonly conn: DuckDBConnection,
+    readonly load: PeerLoad,
+  ) {}
 
   /**
    * @duckdb/node-api and its bindings, or why they cannot load (the bench then skips the peer).
@@ -144,7 +180,10 @@ export class DuckPeer {
       create table bars (inst integer, date date, open decimal(9,3), high decimal(9,3), low decimal(9,3), close decimal(9,3), volume bigint, amount float)`);
     // Listing dates as the service makes them: the first bar, when after the market's earliest first bar or on its opening day.
     const earliest = new Map<MarketId, number>();
-    files.forEach((f, i) => { const d = first[i]; if (d !== null && d < (earliest.get(f.market) ?? Infinity)) earliest.set(f.market, d); });
+    files.forEach((f, i) => {
+      const d = first[i];
+      if (d !== null && d < (earliest.get(f.market) ?? Infinity)) earliest.set(f.market, d);
+    });
     const ia = await conn.createAppender('instruments');
     let instruments = 0;
     files.forEach((f, i) => {
@@ -152,9 +191,14 @@ export class DuckPeer {
       if (d === null) return; // every bar before the market opened: the service skips the file
       instruments++;
       const listed = d !== null && (d > earliest.get(f.market)! || d === OPENED.get(f.market));
-      ia.appendInteger(i); ia.appendVarchar(f.id); ia.appendVarchar(f.market); ia.appendVarchar(f.kind);
-      if (f.board === null) ia.appendNull(); else ia.appendVarchar(f.board);
-      if (listed) ia.appendDate(new api.DuckDBDateValue(epochDays(d))); else ia.appendNull();
+      ia.appendInteger(i);
+      ia.appendVarchar(f.id);
+      ia.appendVarchar(f.market);
+      ia.appendVarchar(f.kind);
+      if (f.board === null) ia.appendNull();
+      else ia.appendVarchar(f.board);
+      if (listed) ia.appendDate(new api.DuckDBDateValue(epochDays(d)));
+      else ia.appendNull();
       ia.endRow();
     });
     ia.closeSync();
@@ -166,7 +210,13 @@ export class DuckPeer {
       chunk.reset();
       columns.forEach((col, c) => {
         const w = col.BYTES_PER_ELEMENT;
-        bindings.copy_data_to_vector(bindings.data_chunk_get_vector(chunk.chunk, c), 0, col.buffer as ArrayBuffer, col.byteOffset + at * w, rows * w);
+        bindings.copy_data_to_vector(
+          bindings.data_chunk_get_vector(chunk.chunk, c),
+          0,
+          col.buffer as ArrayBuffer,
+          col.byteOffset + at * w,
+          rows * w,
+        );
       });
       chunk.rowCount = rows;
       appender.appendDataChunk(chunk);
@@ -179,7 +229,13 @@ export class DuckPeer {
     const s = (a: bigint, b: bigint) => Number(b - a) / 1e9;
     const version = String((await conn.runAndReadAll('select version()')).getRowsJS()[0][0]);
     return new DuckPeer(instance, conn, {
-      version, files: files.length, rows: n, instruments, decode: s(t0, t1), append: s(t1, t2), seconds: s(t0, t2),
+      version,
+      files: files.length,
+      rows: n,
+      instruments,
+      decode: s(t0, t1),
+      append: s(t1, t2),
+      seconds: s(t0, t2),
       bytes: file === ':memory:' ? null : statSync(file).size,
     });
   }

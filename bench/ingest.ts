@@ -18,8 +18,16 @@ import { marketTradingDays } from '../src/market/calendar.js';
 import { formatDate, formatTimestamp, marketEpoch } from '../src/lib/time.js';
 import { formatScaled } from '../src/lib/decimal.js';
 
-export interface BenchIngestOptions { rows?: number; log?: (line: string) => void }
-export interface BenchIngestResult { rows: number; ingestRowsPerSec: number; rawRowsPerSec: number; ratio: number }
+export interface BenchIngestOptions {
+  rows?: number;
+  log?: (line: string) => void;
+}
+export interface BenchIngestResult {
+  rows: number;
+  ingestRowsPerSec: number;
+  rawRowsPerSec: number;
+  ratio: number;
+}
 
 const MINUTES = [570, ...Array.from({ length: 120 }, (_, i) => 571 + i), ...Array.from({ length: 120 }, (_, i) => 781 + i)];
 const INSTRUMENTS = 100;
@@ -29,7 +37,10 @@ async function writeLines(path: string, lines: Iterable<string>): Promise<void> 
   let buf = '';
   for (const l of lines) {
     buf += l + '\n';
-    if (buf.length > 1 << 20) { if (!out.write(buf)) await once(out, 'drain'); buf = ''; }
+    if (buf.length > 1 << 20) {
+      if (!out.write(buf)) await once(out, 'drain');
+      buf = '';
+    }
   }
   out.end(buf);
   await once(out, 'close');
@@ -38,9 +49,15 @@ async function writeLines(path: string, lines: Iterable<string>): Promise<void> 
 /** The reference data both stores get first (not timed): markets, trading days, 100 equities. */
 async function reference(dir: string, days: number[]): Promise<string[]> {
   const files = [join(dir, 'markets.csv'), join(dir, 'trading_days.csv'), join(dir, 'instruments.csv')];
-  await writeLines(files[0], ['id,name,name_local,mic,timezone,currency,opened', 'SH,Shanghai Stock Exchange,上海证券交易所,XSHG,Asia/Shanghai,CNY,1990-12-19']);
+  await writeLines(files[0], [
+    'id,name,name_local,mic,timezone,currency,opened',
+    'SH,Shanghai Stock Exchange,上海证券交易所,XSHG,Asia/Shanghai,CNY,1990-12-19',
+  ]);
   await writeLines(files[1], ['market,date', ...days.map((d) => `SH,${formatDate(d)}`)]);
-  await writeLines(files[2], ['instrument_id,kind,board,name', ...Array.from({ length: INSTRUMENTS }, (_, i) => `${600000 + i}.SH,equity,main,股票${i}`)]);
+  await writeLines(files[2], [
+    'instrument_id,kind,board,name',
+    ...Array.from({ length: INSTRUMENTS }, (_, i) => `${600000 + i}.SH,equity,main,股票${i}`),
+  ]);
   return files;
 }
 
@@ -54,7 +71,8 @@ function* bars(days: number[], rows: number): Generator<number[]> {
         if (n++ >= rows) return;
         const open = px;
         px = Math.max(1000, px + ((n * 7919) % 41) - 20);
-        const high = Math.max(open, px) + (n % 7), low = Math.min(open, px) - (n % 5);
+        const high = Math.max(open, px) + (n % 7),
+          low = Math.min(open, px) - (n % 5);
         const volume = 100 * (1 + (n % 500));
         yield [inst, marketEpoch(d, m), d, open, high, low, px, volume, Math.round((volume * (open + px)) / 20)];
       }
@@ -71,17 +89,25 @@ export async function benchIngest(opts: BenchIngestOptions = {}): Promise<BenchI
     const days = marketTradingDays('SH', 20240102, 20261231).slice(0, Math.ceil(perInst / MINUTES.length));
     const refs = await reference(dir, days);
     const csv = join(dir, 'bars_1m.csv');
-    await writeLines(csv, (function* () {
-      yield 'instrument_id,timestamp,open,high,low,close,volume,amount';
-      for (const b of bars(days, rows)) {
-        yield `${600000 + b[0] - 1}.SH,${formatTimestamp(b[1])},${formatScaled(b[3], 3, 2)},${formatScaled(b[4], 3, 2)},`
-          + `${formatScaled(b[5], 3, 2)},${formatScaled(b[6], 3, 2)},${b[7]},${formatScaled(b[8], 2, 2)}`;
-      }
-    })());
+    await writeLines(
+      csv,
+      (function* () {
+        yield 'instrument_id,timestamp,open,high,low,close,volume,amount';
+        for (const b of bars(days, rows)) {
+          yield (
+            `${600000 + b[0] - 1}.SH,${formatTimestamp(b[1])},${formatScaled(b[3], 3, 2)},${formatScaled(b[4], 3, 2)},` +
+            `${formatScaled(b[5], 3, 2)},${formatScaled(b[6], 3, 2)},${b[7]},${formatScaled(b[8], 2, 2)}`
+          );
+        }
+      })(),
+    );
     const prepare = async (file: string): Promise<Store> => {
       const s = openStore(file);
       await migrate(s);
-      const r = await ingest(s, refs.map((path) => ({ path, dataset: dataset(path.replace(/^.*\/|\.csv$/g, ''))! })));
+      const r = await ingest(
+        s,
+        refs.map((path) => ({ path, dataset: dataset(path.replace(/^.*\/|\.csv$/g, ''))! })),
+      );
       if (!r.ok) throw new Error(r.errors.join('\n'));
       return s;
     };
@@ -92,7 +118,8 @@ export async function benchIngest(opts: BenchIngestOptions = {}): Promise<BenchI
     const r = await ingest(a, [{ path: csv, dataset: dataset('bars_1m')! }]);
     const ingestSec = (performance.now() - t0) / 1000;
     await a.close();
-    if (!r.ok || r.datasets[0].inserted !== rows) throw new Error(`bench ingest failed: ${r.errors.join('\n') || JSON.stringify(r.datasets)}`);
+    if (!r.ok || r.datasets[0].inserted !== rows)
+      throw new Error(`bench ingest failed: ${r.errors.join('\n') || JSON.stringify(r.datasets)}`);
 
     // The raw engine: the same rows, prepared insert in one transaction, same pragmas as the store.
     await (await prepare(join(dir, 'raw.sqlite'))).close();
@@ -101,9 +128,13 @@ export async function benchIngest(opts: BenchIngestOptions = {}): Promise<BenchI
     raw.pragma('journal_mode = WAL');
     raw.pragma('synchronous = NORMAL');
     raw.pragma('cache_size = -65536');
-    const stmt = raw.prepare('insert into bars_1m (inst, ts, date, open, high, low, close, volume, amount) values (?, ?, ?, ?, ?, ?, ?, ?, ?)');
+    const stmt = raw.prepare(
+      'insert into bars_1m (inst, ts, date, open, high, low, close, volume, amount) values (?, ?, ?, ?, ?, ?, ?, ?, ?)',
+    );
     const t1 = performance.now();
-    raw.transaction((rs: number[][]) => { for (const x of rs) stmt.run(x); })(all);
+    raw.transaction((rs: number[][]) => {
+      for (const x of rs) stmt.run(x);
+    })(all);
     const rawSec = (performance.now() - t1) / 1000;
     raw.close();
 

@@ -21,14 +21,23 @@ import { KeyStore } from '../src/auth/keys.js';
 import { buildBenchStore } from './build-store.js';
 import { benchIngest } from './ingest.js';
 
-const { values: o } = parseArgs({ options: {
-  equities: { type: 'string', default: '5000' }, days: { type: 'string', default: '1000' },
-  'minute-days': { type: 'string', default: '5' }, seconds: { type: 'string', default: '10' },
-  connections: { type: 'string', default: '64' }, workers: { type: 'string', default: '2' }, pg: { type: 'string' },
-  scale: { type: 'boolean', default: false }, 'ingest-rows': { type: 'string', default: '1000000' }, compare: { type: 'string' },
-} });
+const { values: o } = parseArgs({
+  options: {
+    equities: { type: 'string', default: '5000' },
+    days: { type: 'string', default: '1000' },
+    'minute-days': { type: 'string', default: '5' },
+    seconds: { type: 'string', default: '10' },
+    connections: { type: 'string', default: '64' },
+    workers: { type: 'string', default: '2' },
+    pg: { type: 'string' },
+    scale: { type: 'boolean', default: false },
+    'ingest-rows': { type: 'string', default: '1000000' },
+    compare: { type: 'string' },
+  },
+});
 const size = { equities: +o.equities!, days: +o.days!, minuteDays: +o['minute-days']!, end: 20261120 };
-const SECONDS = +o.seconds!, CONN = +o.connections!;
+const SECONDS = +o.seconds!,
+  CONN = +o.connections!;
 const DIR = new URL('./.data/', import.meta.url).pathname;
 const DB = `${DIR}bench-${size.equities}x${size.days}-${size.minuteDays}.sqlite`;
 mkdirSync(DIR, { recursive: true });
@@ -52,7 +61,9 @@ async function prepare(url: string, build: boolean) {
   }
   const key = (await new KeyStore(store.db).create('bench')).key;
   const ids = (await store.db.selectFrom('instruments').select('id').where('kind', '=', 'equity').execute()).map((r) => r.id);
-  const days = (await store.db.selectFrom('bars_1m').select('date').where('inst', '=', 1).distinct().orderBy('date').execute()).map((r) => r.date);
+  const days = (await store.db.selectFrom('bars_1m').select('date').where('inst', '=', 1).distinct().orderBy('date').execute()).map(
+    (r) => r.date,
+  );
   await store.close();
   return { key, ids, days };
 }
@@ -87,29 +98,92 @@ async function rss(pid: number): Promise<number> {
   return Math.round(total / 1024);
 }
 
-interface Row { scenario: string; rps: number; p50: number; p99: number; errors: number; non2xx: number; rssMb: number; runs?: Row[]; group?: number }
+interface Row {
+  scenario: string;
+  rps: number;
+  p50: number;
+  p99: number;
+  errors: number;
+  non2xx: number;
+  rssMb: number;
+  runs?: Row[];
+  group?: number;
+}
 
 const HAVE_WRK = spawnSync('wrk', ['--version']).error === undefined;
 
 /** Drives one scenario: wrk (C, one thread) when installed, else autocannon (in this process). */
-async function load(scenario: string, port: number, pid: number, path: () => string, headers: Record<string, string>, processes = 1): Promise<Row> {
+async function load(
+  scenario: string,
+  port: number,
+  pid: number,
+  path: () => string,
+  headers: Record<string, string>,
+  processes = 1,
+): Promise<Row> {
   let row: Row;
   if (HAVE_WRK) {
     const file = `${DIR}paths.txt`;
     writeFileSync(file, Array.from({ length: 20_000 }, path).join('\n') + '\n');
     // One unmeasured second per serving process first: JIT, caches and connections warm for
     // every handler alike (each cluster worker compiles and caches on its own).
-    spawnSync('wrk', ['-t1', `-c${CONN}`, `-d${processes}s`, '-s', 'bench/wrk.lua', `http://127.0.0.1:${port}`, '--', file, headers['x-api-key'] ?? '', headers['if-none-match'] ?? '']);
-    const r = spawnSync('wrk', ['-t1', `-c${CONN}`, `-d${SECONDS}s`, '--timeout', '10s', '-s', 'bench/wrk.lua', `http://127.0.0.1:${port}`, '--',
-      file, headers['x-api-key'] ?? '', headers['if-none-match'] ?? ''], { encoding: 'utf8' });
+    spawnSync('wrk', [
+      '-t1',
+      `-c${CONN}`,
+      `-d${processes}s`,
+      '-s',
+      'bench/wrk.lua',
+      `http://127.0.0.1:${port}`,
+      '--',
+      file,
+      headers['x-api-key'] ?? '',
+      headers['if-none-match'] ?? '',
+    ]);
+    const r = spawnSync(
+      'wrk',
+      [
+        '-t1',
+        `-c${CONN}`,
+        `-d${SECONDS}s`,
+        '--timeout',
+        '10s',
+        '-s',
+        'bench/wrk.lua',
+        `http://127.0.0.1:${port}`,
+        '--',
+        file,
+        headers['x-api-key'] ?? '',
+        headers['if-none-match'] ?? '',
+      ],
+      { encoding: 'utf8' },
+    );
     const j = JSON.parse(r.stdout.trim().split('\n').pop()!);
-    row = { scenario, rps: Math.round(j.requests / (j.duration_us / 1e6)), p50: +j.p50.toFixed(2), p99: +j.p99.toFixed(2), errors: j.errors, non2xx: j.non2xx, rssMb: await rss(pid) };
+    row = {
+      scenario,
+      rps: Math.round(j.requests / (j.duration_us / 1e6)),
+      p50: +j.p50.toFixed(2),
+      p99: +j.p99.toFixed(2),
+      errors: j.errors,
+      non2xx: j.non2xx,
+      rssMb: await rss(pid),
+    };
   } else {
     const r = await autocannon({
-      url: `http://127.0.0.1:${port}`, connections: CONN, duration: SECONDS, headers,
+      url: `http://127.0.0.1:${port}`,
+      connections: CONN,
+      duration: SECONDS,
+      headers,
       requests: [{ setupRequest: (req: any) => ({ ...req, path: path() }) }],
     });
-    row = { scenario, rps: Math.round(r.requests.average), p50: r.latency.p50, p99: r.latency.p99, errors: r.errors + r.timeouts, non2xx: r.non2xx, rssMb: await rss(pid) };
+    row = {
+      scenario,
+      rps: Math.round(r.requests.average),
+      p50: r.latency.p50,
+      p99: r.latency.p99,
+      errors: r.errors + r.timeouts,
+      non2xx: r.non2xx,
+      rssMb: await rss(pid),
+    };
   }
   console.error(JSON.stringify(row));
   return row;
@@ -150,9 +224,15 @@ async function inTurns(scenarios: Scenario[], before: () => Promise<void> = asyn
     }
   }
   return runs.map((r) => ({
-    scenario: r[0].scenario, rps: median(r.map((x) => x.rps)), p50: median(r.map((x) => x.p50)), p99: median(r.map((x) => x.p99)),
-    errors: r.reduce((a, x) => a + x.errors, 0), non2xx: r.reduce((a, x) => a + x.non2xx, 0), rssMb: Math.max(...r.map((x) => x.rssMb)),
-    runs: r, group,
+    scenario: r[0].scenario,
+    rps: median(r.map((x) => x.rps)),
+    p50: median(r.map((x) => x.p50)),
+    p99: median(r.map((x) => x.p99)),
+    errors: r.reduce((a, x) => a + x.errors, 0),
+    non2xx: r.reduce((a, x) => a + x.non2xx, 0),
+    rssMb: Math.max(...r.map((x) => x.rssMb)),
+    runs: r,
+    group,
   }));
 }
 
@@ -173,7 +253,10 @@ function ratio(a: Row, b: Row): number {
  */
 async function scaleRows(procs: ChildProcess[], port: number): Promise<Row[]> {
   const stores: { name: string; file: string; port: number; key: string; ids: string[]; srv?: ChildProcess }[] = [];
-  for (const [equities, days] of [[1000, 1000], [12500, 4000]]) {
+  for (const [equities, days] of [
+    [1000, 1000],
+    [12500, 4000],
+  ]) {
     const file = `${DIR}scale-${equities}x${days}.sqlite`;
     const store = openStore(file);
     if (!existsSync(`${file}.done`)) {
@@ -184,7 +267,7 @@ async function scaleRows(procs: ChildProcess[], port: number): Promise<Row[]> {
     const key = (await new KeyStore(store.db).create('bench')).key;
     const ids = (await store.db.selectFrom('instruments').select('id').execute()).map((r) => r.id);
     await store.close();
-    stores.push({ name: `bars 1d at ${(equities * days / 1e6).toFixed(0)}M bars`, file, port: port + stores.length, key, ids });
+    stores.push({ name: `bars 1d at ${((equities * days) / 1e6).toFixed(0)}M bars`, file, port: port + stores.length, key, ids });
   }
   for (const s of stores) {
     // Both stores start in the OS page cache, as the main store does (`warm`).
@@ -192,11 +275,20 @@ async function scaleRows(procs: ChildProcess[], port: number): Promise<Row[]> {
     s.srv = startServer(s.file, s.port, procs);
     await waitReady(s.port);
   }
-  const rows = await inTurns(stores.map((s): Scenario => [s.name, s.port, s.srv!.pid!,
-    () => `/api/v1/equities/${pick(s.ids)}/bars?interval=1d&from=${randomFrom()}&page[size]=100`, { 'x-api-key': s.key }]),
-  // Each store read through before each run, as the main store is: this VM drops its page
-  // cache, and the 20 GB store then came from disk more and more as the rounds went on.
-  async () => { for (const s of stores) await warm(s.file); });
+  const rows = await inTurns(
+    stores.map((s): Scenario => [
+      s.name,
+      s.port,
+      s.srv!.pid!,
+      () => `/api/v1/equities/${pick(s.ids)}/bars?interval=1d&from=${randomFrom()}&page[size]=100`,
+      { 'x-api-key': s.key },
+    ]),
+    // Each store read through before each run, as the main store is: this VM drops its page
+    // cache, and the 20 GB store then came from disk more and more as the rounds went on.
+    async () => {
+      for (const s of stores) await warm(s.file);
+    },
+  );
   for (const s of stores) await stop(s.srv!);
   return rows;
 }
@@ -206,7 +298,9 @@ async function warm(file: string): Promise<void> {
   const { open } = await import('node:fs/promises');
   const fh = await open(file, 'r');
   const buf = Buffer.allocUnsafe(8 << 20);
-  while ((await fh.read(buf, 0, buf.length)).bytesRead > 0) { /* read through */ }
+  while ((await fh.read(buf, 0, buf.length)).bytesRead > 0) {
+    /* read through */
+  }
   await fh.close();
 }
 
@@ -218,13 +312,18 @@ async function stop(p: ChildProcess): Promise<void> {
 
 type TableRow = Row & { 'x naive': number };
 
-const NAIVE = 'naive bars 1d (reference)', NAIVE_BESIDE_WORKERS = 'naive bars 1d (reference, in turns with the workers)';
+const NAIVE = 'naive bars 1d (reference)',
+  NAIVE_BESIDE_WORKERS = 'naive bars 1d (reference, in turns with the workers)';
 
 /** The speed targets of the benchmark (issue 6), judged on this run's figures. */
 function evaluate(table: TableRow[], workers: number) {
   const row = (s: string) => table.find((r) => r.scenario === s);
   const out: { target: string; met: boolean; value: string }[] = [];
-  const bars = ['bars 1d, 100/page', 'bars 1m, 100/page', ...(workers > 1 ? [`bars 1d, WORKERS=${workers}`, `bars 1m, WORKERS=${workers}`] : [])];
+  const bars = [
+    'bars 1d, 100/page',
+    'bars 1m, 100/page',
+    ...(workers > 1 ? [`bars 1d, WORKERS=${workers}`, `bars 1m, WORKERS=${workers}`] : []),
+  ];
   for (const s of bars) {
     const r = row(s)!;
     out.push({ target: `${s} >= 2x naive`, met: r['x naive'] >= 2, value: `${r['x naive']}x` });
@@ -232,7 +331,11 @@ function evaluate(table: TableRow[], workers: number) {
   for (const r of table.filter((x) => !x.scenario.includes('(reference'))) {
     // Of a scenario run in turns, the median of its runs' p99/p50 (as for its other ratios).
     const tail = r.runs ? median(r.runs.map((x) => x.p99 / x.p50)) : r.p99 / r.p50;
-    out.push({ target: `${r.scenario}: p99 <= 3x p50`, met: tail <= 3, value: `${tail.toFixed(2)}x (median p99 ${r.p99} ms, p50 ${r.p50} ms)` });
+    out.push({
+      target: `${r.scenario}: p99 <= 3x p50`,
+      met: tail <= 3,
+      value: `${tail.toFixed(2)}x (median p99 ${r.p99} ms, p50 ${r.p50} ms)`,
+    });
   }
   const b1d = row('bars 1d, 100/page')!;
   for (const s of ['indicator macd 1d, precomputed', 'indicator kdj 1d, computed']) {
@@ -244,7 +347,8 @@ function evaluate(table: TableRow[], workers: number) {
     const pgRatio = ratio(pg, b1d);
     out.push({ target: 'PostgreSQL >= 0.5x SQLite', met: pgRatio >= 0.5, value: `${pgRatio.toFixed(2)}x` });
   }
-  const small = table.find((r) => r.scenario.startsWith('bars 1d at 1M')), big = table.find((r) => r.scenario.startsWith('bars 1d at 50M'));
+  const small = table.find((r) => r.scenario.startsWith('bars 1d at 1M')),
+    big = table.find((r) => r.scenario.startsWith('bars 1d at 50M'));
   if (small && big) {
     // The median of the per-round ratios, as for the other ratios.
     const scale = median(big.runs!.map((x, i) => x.p50 / small.runs![i].p50));
@@ -287,9 +391,27 @@ async function main() {
     ['bars 1d, 100/page', port, server.pid!, barsPath, h],
     ['bars 1m, 100/page', port, server.pid!, minutePath, h],
     ['bars 1d forward-adjusted', port, server.pid!, () => `${barsPath()}&adjustment=forward`, h],
-    ['indicator macd 1d, precomputed', port, server.pid!, () => `/api/v1/equities/${pick(ids)}/technical-indicators/macd?interval=1d&from=${randomFrom()}&page[size]=100`, h],
-    ['indicator kdj 1d, computed', port, server.pid!, () => `/api/v1/equities/${pick(ids)}/technical-indicators/kdj?interval=1d&from=${randomFrom()}&page[size]=100`, h],
-    ['price limits, 100/page', port, server.pid!, () => `/api/v1/equities/${pick(ids)}/price-limits?from=${randomFrom()}&page[size]=100`, h],
+    [
+      'indicator macd 1d, precomputed',
+      port,
+      server.pid!,
+      () => `/api/v1/equities/${pick(ids)}/technical-indicators/macd?interval=1d&from=${randomFrom()}&page[size]=100`,
+      h,
+    ],
+    [
+      'indicator kdj 1d, computed',
+      port,
+      server.pid!,
+      () => `/api/v1/equities/${pick(ids)}/technical-indicators/kdj?interval=1d&from=${randomFrom()}&page[size]=100`,
+      h,
+    ],
+    [
+      'price limits, 100/page',
+      port,
+      server.pid!,
+      () => `/api/v1/equities/${pick(ids)}/price-limits?from=${randomFrom()}&page[size]=100`,
+      h,
+    ],
     ['income statements page', port, server.pid!, () => `/api/v1/equities/${pick(ids)}/income-statements?page[size]=100`, h],
     ['list equities, filtered', port, server.pid!, () => `/api/v1/equities?market=${pick(['SH', 'SZ'])}&board=main&page[size]=50`, h],
     ['If-None-Match → 304', port, server.pid!, () => fixed, { ...h, 'if-none-match': etag }],
@@ -320,40 +442,65 @@ async function main() {
     const cluster = startServer(DB, port + 30, procs, workers);
     await waitReady(port + 30);
     // With the naive handler again, in the same turns, for their ratios.
-    rows.push(...await inTurns([
-      [NAIVE_BESIDE_WORKERS, 18081, naive.pid!, barsPath, {}],
-      [`bars 1d, WORKERS=${workers}`, port + 30, cluster.pid!, barsPath, h, workers],
-      [`bars 1m, WORKERS=${workers}`, port + 30, cluster.pid!, minutePath, h, workers],
-    ], () => warm(DB)));
+    rows.push(
+      ...(await inTurns(
+        [
+          [NAIVE_BESIDE_WORKERS, 18081, naive.pid!, barsPath, {}],
+          [`bars 1d, WORKERS=${workers}`, port + 30, cluster.pid!, barsPath, h, workers],
+          [`bars 1m, WORKERS=${workers}`, port + 30, cluster.pid!, minutePath, h, workers],
+        ],
+        () => warm(DB),
+      )),
+    );
     await stop(cluster);
   }
   await stop(naive);
-  if (o.scale) rows.push(...await scaleRows(procs, port + 20));
+  if (o.scale) rows.push(...(await scaleRows(procs, port + 20)));
   stopAll();
 
   const ingest = await benchIngest({ rows: +o['ingest-rows']!, log: (l) => console.error(l) });
   const ref = (name: string) => rows.find((r) => r.scenario === name);
   const staticRow = ref('static bytes (reference)')!;
   // Each row against the naive handler of its own turns where it had one.
-  const naiveOf = (r: Row) => rows.find((x) => (x.scenario === NAIVE || x.scenario === NAIVE_BESIDE_WORKERS) && x.group === r.group) ?? ref(NAIVE)!;
-  const before = o.compare ? new Map<string, number>((JSON.parse(readFileSync(o.compare, 'utf8')).rows as Row[]).map((r) => [r.scenario, r.rps])) : null;
+  const naiveOf = (r: Row) =>
+    rows.find((x) => (x.scenario === NAIVE || x.scenario === NAIVE_BESIDE_WORKERS) && x.group === r.group) ?? ref(NAIVE)!;
+  const before = o.compare
+    ? new Map<string, number>((JSON.parse(readFileSync(o.compare, 'utf8')).rows as Row[]).map((r) => [r.scenario, r.rps]))
+    : null;
   const table = rows.map((r) => ({
-    ...r, 'x naive': +ratio(r, naiveOf(r)).toFixed(2), 'x static': +ratio(r, staticRow).toFixed(2),
+    ...r,
+    'x naive': +ratio(r, naiveOf(r)).toFixed(2),
+    'x static': +ratio(r, staticRow).toFixed(2),
     ...(before ? { 'x before': before.has(r.scenario) ? +(r.rps / before.get(r.scenario)!).toFixed(2) : null } : {}),
   }));
   console.table(table.map(({ runs: _r, group: _g, ...r }) => r));
-  console.log(`ingest of ${ingest.rows} 1m bars into SQLite: ${Math.round(ingest.ingestRowsPerSec)} rows/s; `
-    + `raw better-sqlite3 bulk insert of the same rows: ${Math.round(ingest.rawRowsPerSec)} rows/s; ratio ${ingest.ratio.toFixed(2)}`);
+  console.log(
+    `ingest of ${ingest.rows} 1m bars into SQLite: ${Math.round(ingest.ingestRowsPerSec)} rows/s; ` +
+      `raw better-sqlite3 bulk insert of the same rows: ${Math.round(ingest.rawRowsPerSec)} rows/s; ratio ${ingest.ratio.toFixed(2)}`,
+  );
   const targets = evaluate(table, workers);
   for (const t of targets) console.log(`${t.met ? 'met    ' : 'NOT met'}  ${t.target}: ${t.value}`);
   const commit = spawnSync('git', ['rev-parse', '--short', 'HEAD'], { encoding: 'utf8' }).stdout.trim() || 'unknown';
   const dirty = spawnSync('git', ['status', '--porcelain', '--untracked-files=no'], { encoding: 'utf8' }).stdout.trim() !== '';
-  const out = { commit: commit + (dirty ? '-dirty' : ''), date: new Date().toISOString(), driver: HAVE_WRK ? 'wrk -t1' : 'autocannon',
-    size, seconds: SECONDS, connections: CONN, workers, rows: table, targets, ingest };
+  const out = {
+    commit: commit + (dirty ? '-dirty' : ''),
+    date: new Date().toISOString(),
+    driver: HAVE_WRK ? 'wrk -t1' : 'autocannon',
+    size,
+    seconds: SECONDS,
+    connections: CONN,
+    workers,
+    rows: table,
+    targets,
+    ingest,
+  };
   const text = JSON.stringify(out, null, 2) + '\n';
   writeFileSync(new URL('./results/latest.json', import.meta.url), text);
   writeFileSync(new URL(`./results/${out.commit}-${size.equities}x${size.days}.json`, import.meta.url), text);
   process.exit(0);
 }
 
-main().catch((e) => { console.error(e); process.exit(1); });
+main().catch((e) => {
+  console.error(e);
+  process.exit(1);
+});

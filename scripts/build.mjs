@@ -43,8 +43,15 @@ const next = `${dist}.building-${process.pid}`;
 rmSync(next, { recursive: true, force: true });
 try {
   await build({
-    entryPoints: files, outdir: next, outbase: src, format: 'esm', platform: 'node', target: 'node20',
-    sourcemap: true, bundle: false, logLevel: 'warning',
+    entryPoints: files,
+    outdir: next,
+    outbase: src,
+    format: 'esm',
+    platform: 'node',
+    target: 'node20',
+    sourcemap: true,
+    bundle: false,
+    logLevel: 'warning',
   });
   for (const f of assets) cpSync(f, join(next, relative(src, f)));
   writeFileSync(join(next, STAMP), digest);
@@ -55,7 +62,14 @@ try {
   throw e;
 }
 // Leftovers of builds killed before their rename (their process is gone).
-const alive = (pid) => { try { process.kill(pid, 0); return true; } catch { return false; } };
+const alive = (pid) => {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch {
+    return false;
+  }
+};
 for (const e of readdirSync(root)) {
   const m = /^dist\.building-(\d+)$/.exec(e);
   if (m && !alive(Number(m[1]))) rmSync(join(root, e), { recursive: true, force: true });

@@ -20,7 +20,14 @@ const OUT = fileURLToPath(new URL('../examples/', import.meta.url));
 const KEEP = new Set(['000001.SH', '000256.SZ', '002013.SZ', '603005.SH', '688348.SH', '510210.SH']);
 const DAYS = 5;
 /** Rows kept per instrument (the latest ones) in the long datasets. */
-const PER_INSTRUMENT: Record<string, number> = { bars_1m: 10, quotes: 5, trades: 6, capital_flows: 3, institutional_holdings: 4, management: 4 };
+const PER_INSTRUMENT: Record<string, number> = {
+  bars_1m: 10,
+  quotes: 5,
+  trades: 6,
+  capital_flows: 3,
+  institutional_holdings: 4,
+  management: 4,
+};
 const DEFAULT_PER_INSTRUMENT = 4;
 
 const read = (path: string) => {
@@ -39,10 +46,14 @@ try {
   await exportDatasets(store, DATASETS, { dir: join(tmp, 'all') });
   await store.close();
 
-  const sh = read(join(tmp, 'all/bars_1d.csv')).rows.filter((r) => r[0] === '000001.SH').map((r) => r[1]);
+  const sh = read(join(tmp, 'all/bars_1d.csv'))
+    .rows.filter((r) => r[0] === '000001.SH')
+    .map((r) => r[1]);
   const window = new Set(sh.slice(-DAYS));
   const inWindow = (v: string) => window.has(v.slice(0, 10));
-  const memberships = read(join(tmp, 'all/instrument_classifications.csv')).rows.filter((r) => KEEP.has(r[0])).map((r) => r[1]);
+  const memberships = read(join(tmp, 'all/instrument_classifications.csv'))
+    .rows.filter((r) => KEEP.has(r[0]))
+    .map((r) => r[1]);
   mkdirSync(join(OUT, 'ndjson'), { recursive: true });
   for (const ds of DATASETS) {
     const { header, rows } = read(join(tmp, `all/${ds.name}.csv`));
@@ -53,7 +64,10 @@ try {
     if (ds.name === 'trading_days') kept = rows.filter((r) => window.has(r[1]));
     if (ds.name === 'classifications') kept = rows.filter((r) => memberships.includes(r[0]));
     if (ds.name === 'instruments') kept = rows.filter((r) => KEEP.has(r[0]));
-    if (ids.length && !['bars_1d', 'st_periods', 'corporate_actions', 'instrument_classifications', 'index_constituents'].includes(ds.name)) {
+    if (
+      ids.length &&
+      !['bars_1d', 'st_periods', 'corporate_actions', 'instrument_classifications', 'index_constituents'].includes(ds.name)
+    ) {
       const per = PER_INSTRUMENT[ds.name] ?? DEFAULT_PER_INSTRUMENT;
       const byInst = new Map<string, string[][]>();
       for (const r of kept) byInst.set(r[ids[0]], [...(byInst.get(r[ids[0]]) ?? []), r]);
@@ -65,7 +79,10 @@ try {
 
   const check = openStore(join(tmp, 'check.sqlite'));
   await migrate(check);
-  const r = await ingest(check, DATASETS.map((d) => ({ path: join(OUT, `${d.name}.csv`), dataset: d })));
+  const r = await ingest(
+    check,
+    DATASETS.map((d) => ({ path: join(OUT, `${d.name}.csv`), dataset: d })),
+  );
   if (!r.ok) throw new Error(`examples do not load:\n${r.errors.join('\n')}`);
   await exportDatasets(check, [dataset('bars_1d')!], { path: join(OUT, 'ndjson/bars_1d.ndjson') }, { format: 'ndjson' });
   await exportDatasets(check, [dataset('trades')!], { path: join(OUT, 'ndjson/trades.ndjson.gz') }, { format: 'ndjson', gzip: true });

@@ -24,11 +24,20 @@ const REQUEST_ID = '7c0e1a5e-3b1d-4c55-9f0e-2a6d8f4b9c21';
 
 /** Example path values by parameter (instrument ids by the operation's tag). */
 const PATH: Record<string, string> = {
-  'instrument_id:equities': '600519.SH', 'instrument_id:indices': '000300.SH', 'instrument_id:funds': '510300.SH',
-  market: 'SH', pool_type: 'limit_up', indicator: 'macd',
+  'instrument_id:equities': '600519.SH',
+  'instrument_id:indices': '000300.SH',
+  'instrument_id:funds': '510300.SH',
+  market: 'SH',
+  pool_type: 'limit_up',
+  indicator: 'macd',
 };
 /** The value of a path parameter that names nothing (its 404). */
-const MISSING: Record<string, string> = { instrument_id: '999999.SH', market: 'HK', pool_type: 'no_such_pool', indicator: 'no_such_indicator' };
+const MISSING: Record<string, string> = {
+  instrument_id: '999999.SH',
+  market: 'HK',
+  pool_type: 'no_such_pool',
+  indicator: 'no_such_indicator',
+};
 
 const store = openStore(':memory:');
 await migrate(store);
@@ -46,7 +55,11 @@ const get = async (url: string, withKey = true) => {
 const shown = (body: any) => (body?.meta?.request_id ? { ...body, meta: { ...body.meta, request_id: REQUEST_ID } } : body);
 
 // The last day of the demo: it has 1m bars, quotes and trades; a window of the days before it.
-const bars = (await get(`/api/v1/equities/${PATH['instrument_id:equities']}/bars?interval=1d&page[size]=1000&from=${String(DEFAULT_OPTIONS.end - 10000).replace(/(\d{4})(\d\d)(\d\d)/, '$1-$2-$3')}`)).body.data as { trade_date: string }[];
+const bars = (
+  await get(
+    `/api/v1/equities/${PATH['instrument_id:equities']}/bars?interval=1d&page[size]=1000&from=${String(DEFAULT_OPTIONS.end - 10000).replace(/(\d{4})(\d\d)(\d\d)/, '$1-$2-$3')}`,
+  )
+).body.data as { trade_date: string }[];
 const LAST = bars[bars.length - 1].trade_date;
 const FROM = bars[bars.length - 15].trade_date;
 
@@ -65,7 +78,9 @@ for (const [template, item] of Object.entries<Record<string, any>>(doc.paths)) {
   else if (names.has('from')) values.from = FROM;
   const path = (vals: Record<string, string>) => template.replace(/\{(\w+)\}/g, (_, n: string) => encodeURIComponent(vals[n]));
   const query = (extra: Record<string, string>) => {
-    const q = Object.entries({ ...values, ...extra }).filter(([n]) => names.has(n)).map(([n, v]) => `${n}=${encodeURIComponent(v)}`);
+    const q = Object.entries({ ...values, ...extra })
+      .filter(([n]) => names.has(n))
+      .map(([n, v]) => `${n}=${encodeURIComponent(v)}`);
     return q.length ? `?${q.join('&')}` : '';
   };
   const responses: Record<string, unknown> = {};
@@ -79,7 +94,11 @@ for (const [template, item] of Object.entries<Record<string, any>>(doc.paths)) {
   if (ok.status !== 200) throw new Error(`${op.operationId}: ${ok.status} ${JSON.stringify(ok.body)}`);
   responses['200'] = shown(ok.body);
   if (op.responses['400']) {
-    const bad: Record<string, string> = names.has('interval') ? { interval: '2d' } : names.has('page[size]') ? { 'page[size]': '5000' } : { 'page[size]': '10' };
+    const bad: Record<string, string> = names.has('interval')
+      ? { interval: '2d' }
+      : names.has('page[size]')
+        ? { 'page[size]': '5000' }
+        : { 'page[size]': '10' };
     const r = await get(path(values) + (names.has('interval') || names.has('page[size]') ? query(bad) : '?page[size]=10'));
     if (r.status !== 400) throw new Error(`${op.operationId}: expected 400, got ${r.status}`);
     responses['400'] = shown(r.body);
@@ -111,12 +130,23 @@ const unavailable = renderErrors(new StoreUnavailable('example').items, REQUEST_
 // Answers any operation may give: another method, and what Node's parser refuses (rendered as clientErrorHandler does).
 const other = await app.inject({ method: 'DELETE', url: '/api/v1/markets', headers: { 'x-api-key': key } });
 if (other.statusCode !== 405) throw new Error(`DELETE: expected 405, got ${other.statusCode}`);
-const parser = Object.fromEntries([...Object.values(CLIENT_ERRORS), EXPECTATION_FAILED]
-  .map((item) => [String(ERROR_CODES[item.code as keyof typeof ERROR_CODES].status), renderErrors([item], REQUEST_ID)]));
+const parser = Object.fromEntries(
+  [...Object.values(CLIENT_ERRORS), EXPECTATION_FAILED].map((item) => [
+    String(ERROR_CODES[item.code as keyof typeof ERROR_CODES].status),
+    renderErrors([item], REQUEST_ID),
+  ]),
+);
 
 const examples: Examples = {
   demo: { last_day: LAST },
-  common: { '401': unauthorized, '405': shown(JSON.parse(other.payload)), ...parser, '429': limited, '500': renderErrors([INTERNAL_ERROR], REQUEST_ID), '503': unavailable },
+  common: {
+    '401': unauthorized,
+    '405': shown(JSON.parse(other.payload)),
+    ...parser,
+    '429': limited,
+    '500': renderErrors([INTERNAL_ERROR], REQUEST_ID),
+    '503': unavailable,
+  },
   operations,
 };
 writeFileSync(OUT, JSON.stringify(examples, null, 1) + '\n');

@@ -22,11 +22,16 @@ describe.each(STORES)('analytics on $name', ({ url }) => {
   let byId: Map<string, any>;
   beforeAll(async () => {
     h = await harness(await url());
-    actions = await h.store.db.selectFrom('corporate_actions as c').innerJoin('instruments as i', 'i.inst', 'c.inst')
-      .select(['i.id', 'c.ex_date', 'c.cash_per_share', 'c.bonus_ratio', 'c.transfer_ratio', 'c.rights_ratio', 'c.rights_price']).execute();
+    actions = await h.store.db
+      .selectFrom('corporate_actions as c')
+      .innerJoin('instruments as i', 'i.inst', 'c.inst')
+      .select(['i.id', 'c.ex_date', 'c.cash_per_share', 'c.bonus_ratio', 'c.transfer_ratio', 'c.rights_ratio', 'c.rights_price'])
+      .execute();
     byId = new Map((await walk(h, '/api/v1/equities', 1000)).map((e) => [e.id, e]));
   });
-  afterAll(async () => { await h?.close(); });
+  afterAll(async () => {
+    await h?.close();
+  });
 
   /** Backward factor steps (num/den per ex-date, milli prices) from the raw daily closes. */
   function steps(id: string, raw: any[]) {
@@ -60,7 +65,9 @@ describe.each(STORES)('analytics on $name', ({ url }) => {
         for (const k of ['open', 'high', 'low', 'close'] as const) {
           const p = BigInt(milli(b[k]));
           expect(milli(back[i][k]), `${id} ${b.trade_date} ${k} backward`).toBe(Number(rdiv(p * f.num, f.den * 10n) * 10n));
-          expect(milli(fwd[i][k]), `${id} ${b.trade_date} ${k} forward`).toBe(Number(rdiv(p * f.num * total.den, f.den * total.num * 10n) * 10n));
+          expect(milli(fwd[i][k]), `${id} ${b.trade_date} ${k} forward`).toBe(
+            Number(rdiv(p * f.num * total.den, f.den * total.num * 10n) * 10n),
+          );
         }
         expect(back[i].amount).toBe(b.amount);
       });
@@ -75,15 +82,30 @@ describe.each(STORES)('analytics on $name', ({ url }) => {
     const first = await get(h, `${path}&page[size]=50`);
     const inst = (await h.store.db.selectFrom('instruments').select('inst').where('id', '=', id).executeTakeFirstOrThrow()).inst;
     const last = before[before.length - 1].trade_date.replaceAll('-', '');
-    await h.store.db.insertInto('corporate_actions').values({
-      inst, ex_date: Number(last), record_date: Number(last) - 1, pay_date: Number(last), announce_date: Number(last) - 10,
-      cash_per_share: 50_000, bonus_ratio: 0, transfer_ratio: 0, rights_ratio: 0, rights_price: 0,
-    }).execute();
+    await h.store.db
+      .insertInto('corporate_actions')
+      .values({
+        inst,
+        ex_date: Number(last),
+        record_date: Number(last) - 1,
+        pay_date: Number(last),
+        announce_date: Number(last) - 10,
+        cash_per_share: 50_000,
+        bonus_ratio: 0,
+        transfer_ratio: 0,
+        rights_ratio: 0,
+        rights_price: 0,
+      })
+      .execute();
     const change = [{ dataset: 'corporate_actions', rows: 1, instruments: [id], from: Number(last), to: Number(last) }];
     await h.store.bulkTransaction((s) => recordVersion(s, 'test: an action mid-walk', change));
     let rows = [...first.body.data];
     let next = first.body.links.next;
-    while (next) { const r = await get(h, next); rows = rows.concat(r.body.data); next = r.body.links.next; }
+    while (next) {
+      const r = await get(h, next);
+      rows = rows.concat(r.body.data);
+      next = r.body.links.next;
+    }
     expect(rows).toEqual(before);
     const fresh = await walk(h, path, 1000);
     expect(fresh[0].close).not.toBe(before[0].close);
@@ -93,7 +115,11 @@ describe.each(STORES)('analytics on $name', ({ url }) => {
 
   it('gives each indicator point the trade_date of its bar, for every interval kind', async () => {
     const id = [...byId.keys()][5];
-    for (const [base, ind] of [[`/api/v1/equities/${id}`, 'macd'], [`/api/v1/equities/${id}`, 'kdj'], ['/api/v1/indices/000300.SH', 'rsi']]) {
+    for (const [base, ind] of [
+      [`/api/v1/equities/${id}`, 'macd'],
+      [`/api/v1/equities/${id}`, 'kdj'],
+      ['/api/v1/indices/000300.SH', 'rsi'],
+    ]) {
       for (const q of ['interval=1d', 'interval=1w', 'interval=1mo&adjustment=forward', 'interval=5m', 'interval=60m&date=2025-11-20']) {
         const n = await expectPointDatesOfBars(h, `${base}/bars?${q}`, `${base}/technical-indicators/${ind}?${q}`);
         expect(n, `${base} ${ind} ${q}`).toBeGreaterThan(3);
@@ -107,12 +133,22 @@ describe.each(STORES)('analytics on $name', ({ url }) => {
 
   it('gives each indicator point the same values whatever window or page selects it', async () => {
     const id = [...byId.keys()][5];
-    for (const [ind, iv] of [['ma', '1d'], ['macd', '1d'], ['kdj', '1w'], ['boll', '15m'], ['dmi', '1d'], ['rsi', '60m']]) {
+    for (const [ind, iv] of [
+      ['ma', '1d'],
+      ['macd', '1d'],
+      ['kdj', '1w'],
+      ['boll', '15m'],
+      ['dmi', '1d'],
+      ['rsi', '60m'],
+    ]) {
       const whole = await walk(h, `/api/v1/equities/${id}/technical-indicators/${ind}?interval=${iv}&adjustment=backward`, 1000);
       const paged = await walk(h, `/api/v1/equities/${id}/technical-indicators/${ind}?interval=${iv}&adjustment=backward`, 7);
       expect(paged).toEqual(whole);
       const mid = whole[Math.floor(whole.length / 2)];
-      const w = await get(h, `/api/v1/equities/${id}/technical-indicators/${ind}?interval=${iv}&adjustment=backward&from=${encodeURIComponent(mid.timestamp)}&page[size]=1`);
+      const w = await get(
+        h,
+        `/api/v1/equities/${id}/technical-indicators/${ind}?interval=${iv}&adjustment=backward&from=${encodeURIComponent(mid.timestamp)}&page[size]=1`,
+      );
       expect(w.body.data[0]).toEqual(mid);
       expect(Object.values(mid.values).every((v: any) => /^-?\d+\.\d{4}$/.test(v))).toBe(true);
     }
@@ -130,9 +166,15 @@ describe.each(STORES)('analytics on $name', ({ url }) => {
   it('resumes recursive indicators from their checkpoints with the values of a walk from the first bar', async () => {
     const id = [...byId.keys()][7];
     let seed = 5;
-    const rnd = (n: number) => { seed = (seed * 48271) % 2147483647; return seed % n; };
+    const rnd = (n: number) => {
+      seed = (seed * 48271) % 2147483647;
+      return seed % n;
+    };
     for (const ind of ['ema', 'macd', 'kdj', 'rsi', 'obv']) {
-      for (const [iv, adjustment] of [['1d', 'forward'], ['1m', 'none']]) {
+      for (const [iv, adjustment] of [
+        ['1d', 'forward'],
+        ['1m', 'none'],
+      ]) {
         const path = `/api/v1/equities/${id}/technical-indicators/${ind}?interval=${iv}&adjustment=${adjustment}`;
         const whole = await walk(h, path, 1000);
         expect(whole.length).toBeGreaterThan(200);
@@ -146,9 +188,9 @@ describe.each(STORES)('analytics on $name', ({ url }) => {
     }
   });
 
-  it('computes every day\'s price limits by the board rules and bars never break them', async () => {
+  it("computes every day's price limits by the board rules and bars never break them", async () => {
     const ratio = (e: any, st: boolean, day: number) => {
-      const noLimit = e.board === 'bse' ? 1 : (e.board === 'main' && e.list_date < '2023-04-10') ? 0 : 5;
+      const noLimit = e.board === 'bse' ? 1 : e.board === 'main' && e.list_date < '2023-04-10' ? 0 : 5;
       if (day <= noLimit) return null;
       if (e.board === 'bse') return 30;
       if (e.board === 'star' || e.board === 'chinext') return 20;
@@ -163,7 +205,10 @@ describe.each(STORES)('analytics on $name', ({ url }) => {
         const r = ratio(e, l.is_st, l.listing_day);
         const b = bars.get(l.trade_date);
         expect(l.suspended).toBe(!b);
-        if (r === null || l.pre_close === null) { expect(l.limit_up).toBeNull(); continue; }
+        if (r === null || l.pre_close === null) {
+          expect(l.limit_up).toBeNull();
+          continue;
+        }
         expect(l.limit_pct, `${e.id} ${l.trade_date}`).toBe(String(r));
         const pc = milli(l.pre_close);
         const up = Math.max(Number(rdiv(BigInt(pc) * BigInt(100 + r), 1000n)) * 10, pc + 10);
@@ -200,7 +245,9 @@ describe.each(STORES)('analytics on $name', ({ url }) => {
     expect(seen).toBeGreaterThan(0);
     const prevDay = days[days.length - 2];
     const prevUps = (await walk(h, `/api/v1/equities/pools/limit_up?date=${prevDay}`, 1000)).map((m) => m.instrument_id);
-    const previous = (await walk(h, `/api/v1/equities/pools/previous_limit_up?date=${days[days.length - 1]}`, 1000)).map((m) => m.instrument_id);
+    const previous = (await walk(h, `/api/v1/equities/pools/previous_limit_up?date=${days[days.length - 1]}`, 1000)).map(
+      (m) => m.instrument_id,
+    );
     for (const id of previous) expect(prevUps).toContain(id);
     expect((await get(h, '/api/v1/equities/pools/limit_up?date=2025-11-22')).status).toBe(400);
     expect((await get(h, '/api/v1/equities/pools/unknown')).status).toBe(404);
@@ -223,31 +270,72 @@ describe.each(STORES)('price limits of BSE listings by transfer and by IPO on $n
     writeFileSync(path, text);
     return ingest(h.store, [{ path, dataset: dataset(name)! }]);
   };
-  beforeAll(async () => { h = await emptyHarness(await url()); });
-  afterAll(async () => { await h?.close(); });
+  beforeAll(async () => {
+    h = await emptyHarness(await url());
+  });
+  afterAll(async () => {
+    await h?.close();
+  });
 
-  it('limits a moved stock\'s first day to 30%, not an IPO\'s, and takes listing_kind from the record', async () => {
+  it("limits a moved stock's first day to 30%, not an IPO's, and takes listing_kind from the record", async () => {
     const loaded = [
-      await load('instruments', ['instrument_id,kind,board,name,list_date,listing_kind',
-        '430047.BJ,equity,bse,诺思兰德,2021-11-15,', '833454.BJ,equity,bse,同心传动,2021-11-15,ipo',
-        '830799.BJ,equity,bse,艾融软件,2021-11-15,transfer', '836149.BJ,equity,bse,旭杰科技,2023-01-17,'].join('\n')),
-      await load('bars_1d', ['instrument_id,trade_date,open,high,low,close,volume,amount',
-        ...['430047.BJ', '833454.BJ', '830799.BJ'].flatMap((id) => [`${id},2021-11-15,10,13,9,12,100,1200`, `${id},2021-11-16,12,12.5,11,12,100,1200`]),
-        '836149.BJ,2023-01-17,10,20,9,15,100,1500', '836149.BJ,2023-01-18,15,16,14,15,100,1500'].join('\n')),
+      await load(
+        'instruments',
+        [
+          'instrument_id,kind,board,name,list_date,listing_kind',
+          '430047.BJ,equity,bse,诺思兰德,2021-11-15,',
+          '833454.BJ,equity,bse,同心传动,2021-11-15,ipo',
+          '830799.BJ,equity,bse,艾融软件,2021-11-15,transfer',
+          '836149.BJ,equity,bse,旭杰科技,2023-01-17,',
+        ].join('\n'),
+      ),
+      await load(
+        'bars_1d',
+        [
+          'instrument_id,trade_date,open,high,low,close,volume,amount',
+          ...['430047.BJ', '833454.BJ', '830799.BJ'].flatMap((id) => [
+            `${id},2021-11-15,10,13,9,12,100,1200`,
+            `${id},2021-11-16,12,12.5,11,12,100,1200`,
+          ]),
+          '836149.BJ,2023-01-17,10,20,9,15,100,1500',
+          '836149.BJ,2023-01-18,15,16,14,15,100,1500',
+        ].join('\n'),
+      ),
     ];
     expect(loaded.map((r) => r.errors)).toEqual([[], []]);
-    const rows = async (id: string) => (await walk(h, `/api/v1/equities/${id}/price-limits`, 10))
-      .map((r) => [r.trade_date, r.limit_pct, r.reason, r.limit_up]);
+    const rows = async (id: string) =>
+      (await walk(h, `/api/v1/equities/${id}/price-limits`, 10)).map((r) => [r.trade_date, r.limit_pct, r.reason, r.limit_up]);
     // No NEEQ close is stored before the first day: its base, hence its limit prices, are unknown; its rule is the 30%.
-    expect(await rows('430047.BJ')).toEqual([['2021-11-15', null, 'bse', null], ['2021-11-16', '30', 'bse', '15.60']]);
-    expect(await rows('830799.BJ')).toEqual([['2021-11-15', null, 'bse', null], ['2021-11-16', '30', 'bse', '15.60']]);
-    expect(await rows('833454.BJ')).toEqual([['2021-11-15', null, 'new_listing_no_limit', null], ['2021-11-16', '30', 'bse', '15.60']]);
-    expect(await rows('836149.BJ')).toEqual([['2023-01-17', null, 'new_listing_no_limit', null], ['2023-01-18', '30', 'bse', '19.50']]);
+    expect(await rows('430047.BJ')).toEqual([
+      ['2021-11-15', null, 'bse', null],
+      ['2021-11-16', '30', 'bse', '15.60'],
+    ]);
+    expect(await rows('830799.BJ')).toEqual([
+      ['2021-11-15', null, 'bse', null],
+      ['2021-11-16', '30', 'bse', '15.60'],
+    ]);
+    expect(await rows('833454.BJ')).toEqual([
+      ['2021-11-15', null, 'new_listing_no_limit', null],
+      ['2021-11-16', '30', 'bse', '15.60'],
+    ]);
+    expect(await rows('836149.BJ')).toEqual([
+      ['2023-01-17', null, 'new_listing_no_limit', null],
+      ['2023-01-18', '30', 'bse', '19.50'],
+    ]);
   });
 
   it('refuses a listing_kind that is not ipo or transfer, and one on an index', async () => {
-    const r = await load('instruments', ['instrument_id,kind,board,name,list_date,listing_kind',
-      '430139.BJ,equity,bse,华岭股份,2022-10-28,moved', '899050.BJ,index,,北证50,2022-04-29,transfer'].join('\n'));
-    expect(r.errors).toEqual([expect.stringMatching(/:2:\d+: listing_kind: expected one of ipo, transfer/), expect.stringMatching(/:3:\d+: listing_kind: expected no listing_kind for an index or fund/)]);
+    const r = await load(
+      'instruments',
+      [
+        'instrument_id,kind,board,name,list_date,listing_kind',
+        '430139.BJ,equity,bse,华岭股份,2022-10-28,moved',
+        '899050.BJ,index,,北证50,2022-04-29,transfer',
+      ].join('\n'),
+    );
+    expect(r.errors).toEqual([
+      expect.stringMatching(/:2:\d+: listing_kind: expected one of ipo, transfer/),
+      expect.stringMatching(/:3:\d+: listing_kind: expected no listing_kind for an index or fund/),
+    ]);
   });
 });

@@ -4,8 +4,12 @@ import { get, harness, STORES, walk, type Harness } from './helpers.js';
 /** The HTTP contract, run against every store (SQLite always, PostgreSQL when configured). */
 describe.each(STORES)('API contract on $name', ({ url }) => {
   let h: Harness;
-  beforeAll(async () => { h = await harness(await url()); });
-  afterAll(async () => { await h?.close(); });
+  beforeAll(async () => {
+    h = await harness(await url());
+  });
+  afterAll(async () => {
+    await h?.close();
+  });
 
   describe('system and auth', () => {
     it('serves the public probes without a key', async () => {
@@ -76,9 +80,13 @@ describe.each(STORES)('API contract on $name', ({ url }) => {
       const primary = await walk(h, '/api/v1/classifications/primary-industries', 1000);
       expect(primary.length).toBeGreaterThanOrEqual(10);
       expect(primary.every((p) => p.type === 'primary_industry')).toBe(true);
-      const unclassified = await h.store.db.selectFrom('instruments').select('id')
+      const unclassified = await h.store.db
+        .selectFrom('instruments')
+        .select('id')
         .where('kind', '=', 'equity')
-        .where((eb) => eb.not(eb.exists(eb.selectFrom('instrument_classifications as c').select('c.inst').whereRef('c.inst', '=', 'instruments.inst'))))
+        .where((eb) =>
+          eb.not(eb.exists(eb.selectFrom('instrument_classifications as c').select('c.inst').whereRef('c.inst', '=', 'instruments.inst'))),
+        )
         .execute();
       expect(unclassified).toEqual([]);
     });
@@ -145,13 +153,19 @@ describe.each(STORES)('API contract on $name', ({ url }) => {
       const cases: [string, string][] = [
         ['/api/v1/equities/000300.SH', '000300.SH is an index: /api/v1/indices/000300.SH'],
         ['/api/v1/equities/000300.SH/bars?interval=1d', '000300.SH is an index: /api/v1/indices/000300.SH/bars'],
-        ['/api/v1/equities/000300.SH/technical-indicators/macd?interval=1w', '000300.SH is an index: /api/v1/indices/000300.SH/technical-indicators/macd'],
+        [
+          '/api/v1/equities/000300.SH/technical-indicators/macd?interval=1w',
+          '000300.SH is an index: /api/v1/indices/000300.SH/technical-indicators/macd',
+        ],
         ['/api/v1/equities/000300.SH/quotes', '000300.SH is an index: /api/v1/indices/000300.SH/quotes'],
         // Indices have no dividends: the index itself.
         ['/api/v1/equities/000300.SH/dividends', '000300.SH is an index: /api/v1/indices/000300.SH'],
         [`/api/v1/indices/${eq}`, `${eq} is an equity: /api/v1/equities/${eq}`],
         [`/api/v1/funds/${eq}/quotes?date=2025-11-20`, `${eq} is an equity: /api/v1/equities/${eq}/quotes`],
-        [`/api/v1/indices/${eq}/technical-indicators/kdj?interval=1d`, `${eq} is an equity: /api/v1/equities/${eq}/technical-indicators/kdj`],
+        [
+          `/api/v1/indices/${eq}/technical-indicators/kdj?interval=1d`,
+          `${eq} is an equity: /api/v1/equities/${eq}/technical-indicators/kdj`,
+        ],
         [`/api/v1/equities/${fund}`, `${fund} is a fund: /api/v1/funds/${fund}`],
         [`/api/v1/indices/${fund}/quotes`, `${fund} is a fund: /api/v1/funds/${fund}/quotes`],
         // Funds have no bars operation (yet): the fund itself.
@@ -200,8 +214,13 @@ describe.each(STORES)('API contract on $name', ({ url }) => {
     it('never answers 500 to odd input', async () => {
       const odd = ['%00', '%E4%B8', "'; drop table bars_1d; --", 'x'.repeat(300), '[]', '{}', '..%2F..'];
       for (const o of odd) {
-        for (const p of [`/api/v1/equities/${o}`, `/api/v1/equities?name=${o}`, `/api/v1/equities/${o}/bars?interval=1d`,
-          `/api/v1/equities?page[after]=${o}`, `/api/v1/markets/SH/trading-days?from=${o}`]) {
+        for (const p of [
+          `/api/v1/equities/${o}`,
+          `/api/v1/equities?name=${o}`,
+          `/api/v1/equities/${o}/bars?interval=1d`,
+          `/api/v1/equities?page[after]=${o}`,
+          `/api/v1/markets/SH/trading-days?from=${o}`,
+        ]) {
           const r = await get(h, p);
           expect(r.status, p).toBeLessThan(500);
           expect(r.body?.errors ?? r.body?.data, p).toBeDefined();

@@ -40,11 +40,19 @@ function rng(seed: number) {
 for (const store of STORES) {
   describe(`bar pages (${store.name})`, () => {
     let h: Harness;
-    beforeAll(async () => { h = await harness(await store.url()); });
-    afterAll(async () => { await h?.close(); });
+    beforeAll(async () => {
+      h = await harness(await store.url());
+    });
+    afterAll(async () => {
+      await h?.close();
+    });
 
     it('serve the JSON that rendering the bars gives, for any window, cursor and page size', async () => {
-      const insts = await h.store.db.selectFrom('instruments').select(['inst', 'id', 'kind']).where('kind', 'in', ['equity', 'index']).execute();
+      const insts = await h.store.db
+        .selectFrom('instruments')
+        .select(['inst', 'id', 'kind'])
+        .where('kind', 'in', ['equity', 'index'])
+        .execute();
       const reader = new MarketDataReader(h.store);
       const rand = rng(42);
       const pick = <T>(a: T[]) => a[Math.floor(rand() * a.length)];
@@ -62,7 +70,14 @@ for (const store of STORES) {
         const bars = await readBars(reader, inst.inst, '1d', { fromMs, toMs }, after, limit);
         const count = Math.floor(rand() * (bars.length + 1));
         const json = barJson(inst.id, inst.kind);
-        const slices = await readDailyPage(reader, inst.inst, { fromMs, toMs }, after, limit, barFieldsWriter(inst.id, inst.kind, '1d', 'none'));
+        const slices = await readDailyPage(
+          reader,
+          inst.inst,
+          { fromMs, toMs },
+          after,
+          limit,
+          barFieldsWriter(inst.id, inst.kind, '1d', 'none'),
+        );
         expect(slices.keys.map(closeEpoch), `${inst.id} ${fromMs}..${toMs} after ${after} limit ${limit}`).toEqual(bars.map((b) => b.ts));
         expect(array(slices, count)).toBe(`[${bars.slice(0, count).map(json).join(',')}]`);
         compared += bars.length;
@@ -71,7 +86,11 @@ for (const store of STORES) {
     });
 
     it('1m pages written from the packs equal the rendered bars, for any window, cursor and page size', async () => {
-      const insts = await h.store.db.selectFrom('instruments').select(['inst', 'id', 'kind']).where('kind', 'in', ['equity', 'index', 'fund']).execute();
+      const insts = await h.store.db
+        .selectFrom('instruments')
+        .select(['inst', 'id', 'kind'])
+        .where('kind', 'in', ['equity', 'index', 'fund'])
+        .execute();
       const days = (await h.store.selectRows('select distinct date from bars_1m_packs order by date', [])).map((r) => Number(r[0]));
       expect(days.length).toBeGreaterThan(0);
       const reader = new MarketDataReader(h.store);
@@ -91,7 +110,11 @@ for (const store of STORES) {
         const slices = await readMinutePage(reader, inst.inst, { fromMs, toMs }, after, limit, write);
         expect(slices.keys, `${inst.id} ${fromMs}..${toMs} after ${after} limit ${limit}`).toEqual(bars.map((b) => b.ts));
         const count = Math.floor(rand() * (bars.length + 1));
-        const json = (b: Bar) => { const w = renderer.start(); barWriter(inst.id, inst.kind, '1m', 'none')(w, b); return w.take().toString('latin1'); };
+        const json = (b: Bar) => {
+          const w = renderer.start();
+          barWriter(inst.id, inst.kind, '1m', 'none')(w, b);
+          return w.take().toString('latin1');
+        };
         expect(array(slices, count)).toBe(`[${bars.slice(0, count).map(json).join(',')}]`);
         compared += count;
       }
@@ -99,7 +122,12 @@ for (const store of STORES) {
     });
 
     it('answer the bars route: every page of a walk equals the rendered bars, and the cursor walks on', async () => {
-      const eq = await h.store.db.selectFrom('instruments').select(['inst', 'id', 'kind']).where('kind', '=', 'equity').orderBy('inst').executeTakeFirstOrThrow();
+      const eq = await h.store.db
+        .selectFrom('instruments')
+        .select(['inst', 'id', 'kind'])
+        .where('kind', '=', 'equity')
+        .orderBy('inst')
+        .executeTakeFirstOrThrow();
       const reader = new MarketDataReader(h.store);
       const win = { fromMs: marketEpoch(20250301, 0) * 1000, toMs: marketEpoch(20250630, 1440) * 1000 };
       const expected = (await readBars(reader, eq.inst, '1d', win, null, 1000)).map((b) => JSON.parse(barJson(eq.id, eq.kind)(b)));
@@ -116,9 +144,10 @@ for (const store of STORES) {
     });
 
     it('are not stored: migration dropped their table and version', async () => {
-      const tables = h.store.dialect === 'sqlite'
-        ? await h.store.selectRows("select name from sqlite_master where name = 'bars_1d_pages'", [])
-        : await h.store.selectRows("select tablename from pg_tables where tablename = 'bars_1d_pages'", []);
+      const tables =
+        h.store.dialect === 'sqlite'
+          ? await h.store.selectRows("select name from sqlite_master where name = 'bars_1d_pages'", [])
+          : await h.store.selectRows("select tablename from pg_tables where tablename = 'bars_1d_pages'", []);
       expect(tables).toEqual([]);
       expect(await h.store.selectRows("select value from meta where key = 'bar_pages'", [])).toEqual([]);
     });

@@ -16,15 +16,21 @@ function bucketLabel(label: string, minutes: number): string {
 
 function combine(group: any[]) {
   return {
-    open: group[0].open, close: group[group.length - 1].close,
-    high: Math.max(...group.map((b) => toMilli(b.high))), low: Math.min(...group.map((b) => toMilli(b.low))),
+    open: group[0].open,
+    close: group[group.length - 1].close,
+    high: Math.max(...group.map((b) => toMilli(b.high))),
+    low: Math.min(...group.map((b) => toMilli(b.low))),
     volume: group.reduce((s, b) => s + b.volume, 0),
     amount: group.reduce((s, b) => s + Math.round(Number(b.amount) * 100), 0),
   };
 }
 const shape = (b: any) => ({
-  open: b.open, close: b.close, high: toMilli(b.high), low: toMilli(b.low),
-  volume: b.volume, amount: Math.round(Number(b.amount) * 100),
+  open: b.open,
+  close: b.close,
+  high: toMilli(b.high),
+  low: toMilli(b.low),
+  volume: b.volume,
+  amount: Math.round(Number(b.amount) * 100),
 });
 
 describe.each(STORES)('bars on $name', ({ url }) => {
@@ -37,7 +43,9 @@ describe.each(STORES)('bars on $name', ({ url }) => {
     const m = await walk(h, `/api/v1/equities/${eq}/bars?interval=1m`, 1000);
     minuteDays = [...new Set(m.map((b) => b.trade_date))];
   });
-  afterAll(async () => { await h?.close(); });
+  afterAll(async () => {
+    await h?.close();
+  });
 
   it('serves 241 one-minute bars a day, labelled 09:30 .. 15:00 without the lunch break', async () => {
     expect(minuteDays.length).toBe(3);
@@ -55,7 +63,12 @@ describe.each(STORES)('bars on $name', ({ url }) => {
   it('aggregates 5m..60m from 1m by the session rules, and 1d equals the day of 1m', async () => {
     for (const d of minuteDays) {
       const ones = await walk(h, `/api/v1/equities/${eq}/bars?interval=1m&date=${d}`, 1000);
-      for (const [iv, m, count] of [['5m', 5, 48], ['15m', 15, 16], ['30m', 30, 8], ['60m', 60, 4]] as const) {
+      for (const [iv, m, count] of [
+        ['5m', 5, 48],
+        ['15m', 15, 16],
+        ['30m', 30, 8],
+        ['60m', 60, 4],
+      ] as const) {
         const got = await walk(h, `/api/v1/equities/${eq}/bars?interval=${iv}&date=${d}`, 1000);
         expect(got, iv).toHaveLength(count);
         const groups = new Map<string, any[]>();
@@ -78,7 +91,11 @@ describe.each(STORES)('bars on $name', ({ url }) => {
   it('builds weeks, months, quarters and years from trading days', async () => {
     const days = await walk(h, `/api/v1/equities/${eq}/bars?interval=1d`, 1000);
     const keyOf: Record<string, (d: string) => string> = {
-      '1w': (d) => { const t = new Date(d + 'T00:00:00Z'); const wd = (t.getUTCDay() + 6) % 7; return new Date(t.getTime() - wd * 864e5).toISOString().slice(0, 10); },
+      '1w': (d) => {
+        const t = new Date(d + 'T00:00:00Z');
+        const wd = (t.getUTCDay() + 6) % 7;
+        return new Date(t.getTime() - wd * 864e5).toISOString().slice(0, 10);
+      },
       '1mo': (d) => d.slice(0, 7),
       '1q': (d) => `${d.slice(0, 4)}Q${Math.ceil(Number(d.slice(5, 7)) / 3)}`,
       '1y': (d) => d.slice(0, 4),
@@ -87,7 +104,10 @@ describe.each(STORES)('bars on $name', ({ url }) => {
       const got = await walk(h, `/api/v1/equities/${eq}/bars?interval=${iv}`, 1000);
       const groups = new Map<string, any[]>();
       for (const b of days) groups.set(key(b.trade_date), [...(groups.get(key(b.trade_date)) ?? []), b]);
-      expect(got.map((b) => b.trade_date), iv).toEqual([...groups.values()].map((g) => g[g.length - 1].trade_date));
+      expect(
+        got.map((b) => b.trade_date),
+        iv,
+      ).toEqual([...groups.values()].map((g) => g[g.length - 1].trade_date));
       expect(got.map(shape), iv).toEqual([...groups.values()].map(combine));
       expect(got.every((b) => b.timestamp === `${b.trade_date}T15:00:00+08:00`)).toBe(true);
     }

@@ -9,10 +9,16 @@ import { harness, STORES, TINY_DEMO, type Harness } from './helpers.js';
 describe.each(STORES)('catalog by data version ($name)', ({ url }) => {
   let h: Harness;
   let writer: Store;
-  beforeAll(async () => { h = await harness(await url(), TINY_DEMO); writer = openStore(h.url); });
-  afterAll(async () => { await writer?.close(); await h?.close(); });
+  beforeAll(async () => {
+    h = await harness(await url(), TINY_DEMO);
+    writer = openStore(h.url);
+  });
+  afterAll(async () => {
+    await writer?.close();
+    await h?.close();
+  });
 
-  it('reads each version\'s catalog once, in a snapshot of it, whatever commits meanwhile', async () => {
+  it("reads each version's catalog once, in a snapshot of it, whatever commits meanwhile", async () => {
     const catalog = new Catalog();
     const old = await h.store.snapshot();
     try {
@@ -35,7 +41,11 @@ describe.each(STORES)('catalog by data version ($name)', ({ url }) => {
         expect(b.get(id)!.name).toBe(`${name} (renamed)`);
         // The old version's catalog is still the one a snapshot of it gets.
         expect((await catalog.at(old)).get(id)!.name).toBe(name);
-      } finally { fresh.release(); }
-    } finally { old.release(); }
+      } finally {
+        fresh.release();
+      }
+    } finally {
+      old.release();
+    }
   });
 });

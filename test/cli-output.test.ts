@@ -28,7 +28,12 @@ describe('mds output', () => {
     // Local time of this machine: set for this test (other files of the worker keep theirs).
     const tz = process.env.TZ;
     process.env.TZ = 'Asia/Shanghai';
-    try { await listKeys(); } finally { if (tz === undefined) delete process.env.TZ; else process.env.TZ = tz; }
+    try {
+      await listKeys();
+    } finally {
+      if (tz === undefined) delete process.env.TZ;
+      else process.env.TZ = tz;
+    }
   });
 
   async function listKeys() {
@@ -49,7 +54,9 @@ describe('mds output', () => {
   }
 
   it('says what precompute and drop changed', async () => {
-    expect((await mds(file, 'indicators', 'precompute', 'macd', 'kdj')).stdout).toMatch(/^precomputed kdj, macd in \d+\.\d s; precomputed now: kdj, macd\n$|^precomputed macd, kdj in \d+\.\d s; precomputed now: (macd, kdj|kdj, macd)\n$/);
+    expect((await mds(file, 'indicators', 'precompute', 'macd', 'kdj')).stdout).toMatch(
+      /^precomputed kdj, macd in \d+\.\d s; precomputed now: kdj, macd\n$|^precomputed macd, kdj in \d+\.\d s; precomputed now: (macd, kdj|kdj, macd)\n$/,
+    );
     expect((await mds(file, 'indicators', 'drop', 'kdj')).stdout).toMatch(/^dropped kdj in \d+\.\d s; precomputed now: macd\n$/);
     expect((await mds(file, 'indicators', 'drop', 'kdj')).stdout).toMatch(/^nothing changed in \d+\.\d s; precomputed now: macd\n$/);
   });
@@ -74,8 +81,10 @@ describe('mds output', () => {
     await raw.close();
     const r = await mds(url, 'migrate');
     expect([r.code, r.stderr]).toEqual([0, '']);
-    expect(r.stdout.replace(/ in \d+\.\d s\n/g, ' in T\n')).toBe(`schema up to date (${MIGRATION_NAMES.length} migrations)\n`
-      + `indicator_states: stored version 1, code version ${INDICATOR_STATES.version()}: rebuilt 12 packs in T\n`);
+    expect(r.stdout.replace(/ in \d+\.\d s\n/g, ' in T\n')).toBe(
+      `schema up to date (${MIGRATION_NAMES.length} migrations)\n` +
+        `indicator_states: stored version 1, code version ${INDICATOR_STATES.version()}: rebuilt 12 packs in T\n`,
+    );
     expect((await mds(url, 'migrate')).stdout).toBe(`schema up to date (${MIGRATION_NAMES.length} migrations)\n`);
   });
 
@@ -91,7 +100,11 @@ describe('mds output', () => {
       `market_days: version ${MARKET_DAYS.version()}, ${days} days as the code makes them`,
     ];
     const clean = await mds(url, 'check');
-    expect([clean.code, clean.stderr, clean.stdout]).toEqual([0, '', [...lines(`version ${INDICATOR_STATES.version()}`), 'no problems', ''].join('\n')]);
+    expect([clean.code, clean.stderr, clean.stdout]).toEqual([
+      0,
+      '',
+      [...lines(`version ${INDICATOR_STATES.version()}`), 'no problems', ''].join('\n'),
+    ]);
 
     // A pack's states corrupted, and the states' version changed behind the store's back.
     const raw = connect(url);
@@ -101,11 +114,17 @@ describe('mds output', () => {
     });
     await raw.close();
     const bad = await mds(url, 'check');
-    expect([bad.code, bad.stderr, bad.stdout]).toEqual([1, '', [
-      ...lines(`stored version 1, code version ${INDICATOR_STATES.version()}`, 11),
-      `problem: indicator_states: stored version 1, code version ${INDICATOR_STATES.version()} (mds migrate rebuilds it)`,
-      'problem: bars_1d_packs 1/202501: indicator states differ from folding the packs',
-      '2 problems', ''].join('\n')]);
+    expect([bad.code, bad.stderr, bad.stdout]).toEqual([
+      1,
+      '',
+      [
+        ...lines(`stored version 1, code version ${INDICATOR_STATES.version()}`, 11),
+        `problem: indicator_states: stored version 1, code version ${INDICATOR_STATES.version()} (mds migrate rebuilds it)`,
+        'problem: bars_1d_packs 1/202501: indicator states differ from folding the packs',
+        '2 problems',
+        '',
+      ].join('\n'),
+    ]);
   });
 
   it('checks only a store that exists, and says when its schema is behind', async () => {
@@ -114,8 +133,11 @@ describe('mds output', () => {
     expect(existsSync(none)).toBe(false);
     const empty = join(dir, 'empty.sqlite');
     await connect(empty).close();
-    expect(await mds(empty, 'check')).toEqual({ code: 1, stderr: '',
-      stdout: `schema: ${MIGRATION_NAMES.length} of its migrations not applied (${MIGRATION_NAMES.join(', ')}); run mds migrate\n` });
+    expect(await mds(empty, 'check')).toEqual({
+      code: 1,
+      stderr: '',
+      stdout: `schema: ${MIGRATION_NAMES.length} of its migrations not applied (${MIGRATION_NAMES.join(', ')}); run mds migrate\n`,
+    });
   });
 
   it.skipIf(!PG_URL)('exits 3 with one line when the store cannot be opened, whatever the command', async () => {
@@ -123,13 +145,23 @@ describe('mds output', () => {
     u.pathname = '/mds_no_such_database';
     u.password = 'secret';
     const shown = u.toString().replace(':secret@', ':***@');
-    for (const args of [['migrate'], ['check'], ['keys', 'list'], ['ingest', 'instruments', join(dir, 'none.csv')], ['backup', join(dir, 'x.sqlite')]]) {
+    for (const args of [
+      ['migrate'],
+      ['check'],
+      ['keys', 'list'],
+      ['ingest', 'instruments', join(dir, 'none.csv')],
+      ['backup', join(dir, 'x.sqlite')],
+    ]) {
       const r = await mds(u.toString(), ...args);
       expect(r.code, args.join(' ')).toBe(3);
       // The same line from every command; ingest adds that nothing changed (docs/ingest.md, "Exit codes").
       const ingest = args[0] === 'ingest';
-      expect(r.stderr, args.join(' ')).toMatch(new RegExp(`^mds: cannot open the store ${shown.replace(/[.*+?^${}()|[\]\\/]/g, '\\$&')}: `
-        + `.*database "mds_no_such_database" does not exist${ingest ? ' \\(nothing was changed\\)' : ''}\\n$`));
+      expect(r.stderr, args.join(' ')).toMatch(
+        new RegExp(
+          `^mds: cannot open the store ${shown.replace(/[.*+?^${}()|[\]\\/]/g, '\\$&')}: ` +
+            `.*database "mds_no_such_database" does not exist${ingest ? ' \\(nothing was changed\\)' : ''}\\n$`,
+        ),
+      );
     }
     expect(existsSync(join(dir, 'x.sqlite'))).toBe(false);
   });

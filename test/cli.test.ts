@@ -28,7 +28,15 @@ describe('mds CLI', () => {
     expect(all).toEqual(MIGRATION_NAMES);
     expect(await ok(db, 'migrate')).toBe(`applied ${all.join(', ')}\n`);
     const migrated = openStore(db);
-    expect((await migrated.db.selectFrom('kysely_migration' as any).select('name').orderBy('name').execute()).map((r: any) => r.name)).toEqual(all);
+    expect(
+      (
+        await migrated.db
+          .selectFrom('kysely_migration' as any)
+          .select('name')
+          .orderBy('name')
+          .execute()
+      ).map((r: any) => r.name),
+    ).toEqual(all);
     await migrated.close();
     expect(await ok(db, 'migrate')).toBe(`schema up to date (${all.length} migrations)\n`);
     const out = await ok(db, 'keys', 'create', '--name', 'alice');
@@ -55,7 +63,7 @@ describe('mds CLI', () => {
     expect(Object.keys(doc.paths)).toContain('/api/v1/equities/{instrument_id}/bars');
   });
 
-  it('answers usage errors, --help and --version with commander\'s exit codes', async () => {
+  it("answers usage errors, --help and --version with commander's exit codes", async () => {
     const unknown = await cli('nonsense');
     expect(unknown.code).toBe(1);
     expect(unknown.stderr).toContain("unknown command 'nonsense'");

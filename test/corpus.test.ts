@@ -17,9 +17,17 @@ import { get, harness, SMALL_DEMO, STORES, type Harness } from './helpers.js';
 const FILE = fileURLToPath(new URL('./corpus/responses.tsv.gz', import.meta.url));
 const RECORD = process.env.RECORD_CORPUS === '1';
 /** Dates of the small demo: a window with 1m bars and ticks at its end, one in the middle. */
-const WINDOWS = [['2025-03-03', '2025-04-30'], ['2025-11-18', '2025-11-20']];
+const WINDOWS = [
+  ['2025-03-03', '2025-04-30'],
+  ['2025-11-18', '2025-11-20'],
+];
 
-interface Param { name: string; in: 'path' | 'query'; required?: boolean; schema: { type?: string; format?: string; enum?: string[] } }
+interface Param {
+  name: string;
+  in: 'path' | 'query';
+  required?: boolean;
+  schema: { type?: string; format?: string; enum?: string[] };
+}
 /**
  * A response as compared: status, body bytes, the first 16 hex digits of its SHA-256, content
  * type. The file has a line `status bytes sha path [type]` per request (the type when not JSON).
@@ -57,16 +65,28 @@ async function requests(h: Harness): Promise<string[]> {
     for (const q of query) for (const v of q.schema.enum ?? []) variants.push(variant([[q.name, v]]));
     const names = new Set(query.map((q) => q.name));
     const intervals = query.find((q) => q.name === 'interval')?.schema.enum ?? [undefined];
-    for (const [a, b] of WINDOWS) for (const iv of intervals) {
-      const with_ = (xs: string[][]) => variant(iv ? [['interval', iv], ...xs] : xs);
-      if (names.has('from') && names.has('to')) {
-        variants.push(with_([['from', a], ['to', b]]));
-        // Intraday bounds on intraday series (quotes, trades, minute bars).
-        variants.push(with_([['from', `${b}T09:45:00+08:00`], ['to', `${b}T14:00:00+08:00`]]));
+    for (const [a, b] of WINDOWS)
+      for (const iv of intervals) {
+        const with_ = (xs: string[][]) => variant(iv ? [['interval', iv], ...xs] : xs);
+        if (names.has('from') && names.has('to')) {
+          variants.push(
+            with_([
+              ['from', a],
+              ['to', b],
+            ]),
+          );
+          // Intraday bounds on intraday series (quotes, trades, minute bars).
+          variants.push(
+            with_([
+              ['from', `${b}T09:45:00+08:00`],
+              ['to', `${b}T14:00:00+08:00`],
+            ]),
+          );
+        }
+        if (names.has('date')) variants.push(with_([['date', b]]));
       }
-      if (names.has('date')) variants.push(with_([['date', b]]));
-    }
-    if (names.has('page[size]')) for (const iv of intervals) variants.push(variant([...(iv ? [['interval', iv]] : []), ['page[size]', '7']]));
+    if (names.has('page[size]'))
+      for (const iv of intervals) variants.push(variant([...(iv ? [['interval', iv]] : []), ['page[size]', '7']]));
     for (const path of paths) for (const v of new Set(variants)) out.push(v ? `${path}?${v}` : path);
   }
   // Refusals: an unknown id, a malformed value, a tampered cursor.
@@ -76,7 +96,9 @@ async function requests(h: Harness): Promise<string[]> {
 
 describe.each(STORES)('recorded response corpus on $name', ({ name, url }) => {
   let h: Harness;
-  beforeAll(async () => { h = await harness(await url(), SMALL_DEMO); }, 300_000);
+  beforeAll(async () => {
+    h = await harness(await url(), SMALL_DEMO);
+  }, 300_000);
   afterAll(async () => h?.close());
 
   it('answers every request of the corpus with the recorded bytes', async () => {
@@ -87,23 +109,43 @@ describe.each(STORES)('recorded response corpus on $name', ({ name, url }) => {
       const record = (p: string, res: typeof r) => {
         // An error names its request by a random id: the only bytes that may differ.
         const body = res.status >= 400 ? res.payload.replace(/"request_id":"[^"]*"/, '"request_id":""') : res.payload;
-        seen[p] = line(res.status, Buffer.byteLength(body), createHash('sha256').update(body).digest('hex').slice(0, 16),
-          String(res.headers['content-type'] ?? ''));
+        seen[p] = line(
+          res.status,
+          Buffer.byteLength(body),
+          createHash('sha256').update(body).digest('hex').slice(0, 16),
+          String(res.headers['content-type'] ?? ''),
+        );
       };
       record(path, r);
       const next = r.status === 200 ? r.body?.links?.next : null;
       if (next && path.includes('page[size]=7')) record(next, await get(h, next));
     }
     if (RECORD && name === 'sqlite') {
-      writeFileSync(FILE, gzipSync(Object.entries(seen).map(([p, l]) => {
-        const [status, bytes, sha, type] = l.split('\t');
-        return `${status}\t${bytes}\t${sha}\t${p}${type === JSON_TYPE ? '' : `\t${type}`}\n`;
-      }).join(''), { level: 9 }));
+      writeFileSync(
+        FILE,
+        gzipSync(
+          Object.entries(seen)
+            .map(([p, l]) => {
+              const [status, bytes, sha, type] = l.split('\t');
+              return `${status}\t${bytes}\t${sha}\t${p}${type === JSON_TYPE ? '' : `\t${type}`}\n`;
+            })
+            .join(''),
+          { level: 9 },
+        ),
+      );
       return;
     }
     if (!existsSync(FILE)) throw new Error(`${FILE} is missing: record it with RECORD_CORPUS=1`);
-    const recorded: Record<string, string> = Object.fromEntries(gunzipSync(readFileSync(FILE)).toString('utf8').trimEnd().split('\n')
-      .map((l) => { const f = l.split('\t'); return [f[3], line(Number(f[0]), Number(f[1]), f[2], f[4] ?? JSON_TYPE)]; }));
+    const recorded: Record<string, string> = Object.fromEntries(
+      gunzipSync(readFileSync(FILE))
+        .toString('utf8')
+        .trimEnd()
+        .split('\n')
+        .map((l) => {
+          const f = l.split('\t');
+          return [f[3], line(Number(f[0]), Number(f[1]), f[2], f[4] ?? JSON_TYPE)];
+        }),
+    );
     expect(Object.keys(seen).length).toBeGreaterThan(200);
     const differ = Object.keys({ ...recorded, ...seen }).filter((p) => recorded[p] !== seen[p]);
     expect(differ.slice(0, 20).map((p) => ({ path: p, recorded: recorded[p], now: seen[p] }))).toEqual([]);

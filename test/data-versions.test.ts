@@ -36,8 +36,10 @@ const dir = tmp('mds-versions-');
 /** The instrument, bars, factors and ST period of state `s` (0: A, 1: B) as files for one ingest. */
 function stateFiles(s: 0 | 1, equity: Record<string, string>, bars: Record<string, string>[]) {
   const id = equity.id;
-  const instruments = ['instrument_id,kind,board,name,name_en,list_date',
-    [id, 'equity', equity.board, equity.name, `${equity.name_en}${s === 0 ? '' : ' B'}`, equity.list_date].join(',')];
+  const instruments = [
+    'instrument_id,kind,board,name,name_en,list_date',
+    [id, 'equity', equity.board, equity.name, `${equity.name_en}${s === 0 ? '' : ' B'}`, equity.list_date].join(','),
+  ];
   const cents = s === 0 ? 0 : 1;
   const px = (v: string) => (Math.round(Number(v) * 100) + cents) / 100;
   const lines = ['instrument_id,trade_date,open,high,low,close,volume,amount'];
@@ -98,7 +100,10 @@ describe.each(STORES)('one data version per response ($name)', ({ url: makeUrl }
     }
     for (const u of urls) expect(answers[0].get(u), u).not.toBe(answers[1].get(u));
   });
-  afterAll(async () => { await writer?.close(); await h?.close(); });
+  afterAll(async () => {
+    await writer?.close();
+    await h?.close();
+  });
 
   it('serves every page whole from one state, under a tag that names it, while ingests commit', async () => {
     const tags = new Map<string, string>();
@@ -146,13 +151,21 @@ describe.each(STORES)('a request reads one snapshot ($name)', ({ url: makeUrl })
     writer = openStore(h.url);
     id = (await get(h, '/api/v1/equities?page[size]=1')).body.data[0].id;
   });
-  afterAll(async () => { await writer?.close(); await h?.close(); });
+  afterAll(async () => {
+    await writer?.close();
+    await h?.close();
+  });
 
   /** Commits a daily bar file of `bars` (as the API gives them) with each volume raised by `more`, through the writer's connection. */
   const commitVolumes = async (bars: Record<string, any>[], more: number) => {
     const path = join(dir, `volumes-${more}.csv`);
-    writeFileSync(path, ['instrument_id,trade_date,open,high,low,close,volume,amount',
-      ...bars.map((b) => [id, b.trade_date, b.open, b.high, b.low, b.close, b.volume + more, b.amount ?? ''].join(','))].join('\n') + '\n');
+    writeFileSync(
+      path,
+      [
+        'instrument_id,trade_date,open,high,low,close,volume,amount',
+        ...bars.map((b) => [id, b.trade_date, b.open, b.high, b.low, b.close, b.volume + more, b.amount ?? ''].join(',')),
+      ].join('\n') + '\n',
+    );
     const r = await ingest(writer, [{ path, dataset: dataset('bars_1d')! }]);
     expect(r.ok && r.dataVersion).toBeGreaterThan(1);
     return r.dataVersion!;
@@ -200,7 +213,7 @@ describe.each(STORES)('a request reads one snapshot ($name)', ({ url: makeUrl })
     }
   });
 
-  it('walks pages across a commit after the cursor\'s key, saying which version the cursor came from', async () => {
+  it("walks pages across a commit after the cursor's key, saying which version the cursor came from", async () => {
     const path = `/api/v1/equities/${id}/bars?interval=1d&from=2025-03-03&page[size]=5`;
     const first = await get(h, path);
     const v1 = Number(first.headers['data-version']);

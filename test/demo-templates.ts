@@ -28,11 +28,18 @@ declare module 'vitest' {
 
 /** The run's template directory, or null without the global setup (each store then generates its demo). */
 function runDir(): string | null {
-  try { return inject('demoTemplates') ?? null; } catch { return null; }
+  try {
+    return inject('demoTemplates') ?? null;
+  } catch {
+    return null;
+  }
 }
 
 const keyOf = (demo: Partial<DemoOptions>) =>
-  createHash('sha256').update(JSON.stringify(resolveDemoOptions(demo))).digest('hex').slice(0, 12);
+  createHash('sha256')
+    .update(JSON.stringify(resolveDemoOptions(demo)))
+    .digest('hex')
+    .slice(0, 12);
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
@@ -65,8 +72,12 @@ async function sqliteTemplate(dir: string, demo: Partial<DemoOptions>): Promise<
 async function copyRows(store: Store, file: string): Promise<void> {
   await sql.raw(`attach database '${file.replace(/'/g, "''")}' as tpl`).execute(store.db);
   try {
-    const tables = (await store.select<{ name: string }>("select name from tpl.sqlite_master where type = 'table' and name not like 'sqlite_%' order by name", []))
-      .map((r) => r.name);
+    const tables = (
+      await store.select<{ name: string }>(
+        "select name from tpl.sqlite_master where type = 'table' and name not like 'sqlite_%' order by name",
+        [],
+      )
+    ).map((r) => r.name);
     await store.bulkTransaction(async (s) => {
       for (const t of tables) {
         await s.query(`delete from main."${t}"`);
@@ -136,7 +147,10 @@ export async function openDemoStore(url: string, demo: Partial<DemoOptions>): Pr
 }
 
 /** The run's tag in template database names (from its directory's name). */
-export const runTag = (dir: string) => basename(dir).replace(/[^a-z0-9]/gi, '').toLowerCase();
+export const runTag = (dir: string) =>
+  basename(dir)
+    .replace(/[^a-z0-9]/gi, '')
+    .toLowerCase();
 
 /** Removes the run's templates: its directory and, on `pgUrl`, its template databases. */
 export async function removeTemplates(dir: string, pgUrl: string): Promise<void> {

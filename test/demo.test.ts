@@ -16,10 +16,19 @@ const OPTS: Partial<DemoOptions> = process.env.DEMO_TEST_OPTS
 
 type Row = Record<string, any>;
 const TABLE_KEYS: Record<string, string[]> = {
-  meta: ['key'], markets: ['id'], trading_days: ['market', 'date'], classifications: ['id'], instruments: ['inst'],
-  instrument_classifications: ['inst', 'classification_id'], st_periods: ['inst', 'start_date'],
-  index_constituents: ['index_inst', 'inst'], corporate_actions: ['inst', 'ex_date'], bars_1d: ['inst', 'date'],
-  bars_1m: ['inst', 'ts'], quotes: ['inst', 'ts'], trades: ['inst', 'date', 'seq'],
+  meta: ['key'],
+  markets: ['id'],
+  trading_days: ['market', 'date'],
+  classifications: ['id'],
+  instruments: ['inst'],
+  instrument_classifications: ['inst', 'classification_id'],
+  st_periods: ['inst', 'start_date'],
+  index_constituents: ['index_inst', 'inst'],
+  corporate_actions: ['inst', 'ex_date'],
+  bars_1d: ['inst', 'date'],
+  bars_1m: ['inst', 'ts'],
+  quotes: ['inst', 'ts'],
+  trades: ['inst', 'date', 'seq'],
 };
 
 async function load(store: Store): Promise<Record<string, Row[]>> {
@@ -60,7 +69,12 @@ function reference(prev: number, a: Row | undefined): number {
 
 /** Limit ratio in percent or null (no limit), CONTRACT.md §6. */
 function ratioPct(board: string, st: boolean, date: number, listDate: number, sinceListing: number): number | null {
-  const unlimited = board === 'bse' ? 1 : board === 'star' || (board === 'chinext' && listDate >= 20200824) || (board === 'main' && listDate >= 20230410) ? 5 : 0;
+  const unlimited =
+    board === 'bse'
+      ? 1
+      : board === 'star' || (board === 'chinext' && listDate >= 20200824) || (board === 'main' && listDate >= 20230410)
+        ? 5
+        : 0;
   if (sinceListing < unlimited) return null;
   if (board === 'main') return st ? (date >= 20260706 ? 10 : 5) : 10;
   return board === 'bse' ? 30 : 20;
@@ -98,7 +112,9 @@ beforeAll(async () => {
   dataDays = [...new Set(db.bars_1d.map((b) => b.date))].sort((a, b) => a - b);
 }, 120_000);
 
-afterAll(async () => { await store?.close(); });
+afterAll(async () => {
+  await store?.close();
+});
 
 const equities = () => db.instruments.filter((i) => i.kind === 'equity');
 const isSt = (inst: number, date: number) =>
@@ -126,8 +142,10 @@ describe('demo market', () => {
   it('has the three markets (from the migration) and the shipped calendars, no loaded trading days', () => {
     expect(db.trading_days).toEqual([]);
     expect(db.markets.map((m) => [m.id, m.mic, m.opened, m.timezone, m.currency])).toEqual([
-      ['BJ', 'BJSE', 20211115, 'Asia/Shanghai', 'CNY'], ['SH', 'XSHG', 19901219, 'Asia/Shanghai', 'CNY'],
-      ['SZ', 'XSHE', 19901201, 'Asia/Shanghai', 'CNY']]);
+      ['BJ', 'BJSE', 20211115, 'Asia/Shanghai', 'CNY'],
+      ['SH', 'XSHG', 19901219, 'Asia/Shanghai', 'CNY'],
+      ['SZ', 'XSHE', 19901201, 'Asia/Shanghai', 'CNY'],
+    ]);
     expect(days.get('SH')).toEqual(days.get('SZ'));
     expect(days.get('BJ')).toEqual(days.get('SH')!.filter((d) => d >= 20211115));
     expect(days.get('SH')![0]).toBe(19901219);
@@ -139,7 +157,11 @@ describe('demo market', () => {
     const eqs = equities();
     expect(eqs.length).toBe(OPTS.equities ?? 220);
     const prefix: Record<string, RegExp> = {
-      'SH/main': /^60[0135]\d{3}$/, 'SH/star': /^688\d{3}$/, 'SZ/main': /^00[0-3]\d{3}$/, 'SZ/chinext': /^30[01]\d{3}$/, 'BJ/bse': /^(43\d{4}|8[37]\d{4}|920\d{3})$/,
+      'SH/main': /^60[0135]\d{3}$/,
+      'SH/star': /^688\d{3}$/,
+      'SZ/main': /^00[0-3]\d{3}$/,
+      'SZ/chinext': /^30[01]\d{3}$/,
+      'BJ/bse': /^(43\d{4}|8[37]\d{4}|920\d{3})$/,
     };
     const seen = new Set<string>();
     for (const e of eqs) {
@@ -157,7 +179,8 @@ describe('demo market', () => {
   });
 
   it('records ST periods and names the stocks ST at the end accordingly', () => {
-    const first = dataDays[0], last = dataDays[dataDays.length - 1];
+    const first = dataDays[0],
+      last = dataDays[dataDays.length - 1];
     const p = db.st_periods;
     expect(p.some((x) => x.start_date < first && x.end_date === null)).toBe(true);
     expect(p.some((x) => x.start_date > first && x.start_date <= last)).toBe(true);
@@ -181,7 +204,8 @@ describe('demo market', () => {
   });
 
   it('has bars only on trading days, and suspension gaps without any rows', () => {
-    let gaps = 0, gapsInMinuteWindow = 0;
+    let gaps = 0,
+      gapsInMinuteWindow = 0;
     const intraday = new Set([...db.bars_1m, ...db.quotes, ...db.trades].map((r) => `${r.inst}/${r.date}`));
     for (const [inst, bs] of bars) {
       const ins = byInst.get(inst)!;
@@ -201,7 +225,12 @@ describe('demo market', () => {
   });
 
   it('keeps every equity day within its price limits, at tick precision', () => {
-    let checked = 0, up = 0, down = 0, broken = 0, run = 0, longestRun = 0;
+    let checked = 0,
+      up = 0,
+      down = 0,
+      broken = 0,
+      run = 0,
+      longestRun = 0;
     const bad: string[] = [];
     for (const { eq, bar, ref, lim } of equityDays()) {
       const where = `${eq.id} ${bar.date}`;
@@ -209,10 +238,18 @@ describe('demo market', () => {
       if (bar.low > Math.min(bar.open, bar.close) || bar.high < Math.max(bar.open, bar.close)) bad.push(`${where}: OHLC order`);
       if (bar.volume % 100 !== 0 || bar.volume <= 0) bad.push(`${where}: volume ${bar.volume}`);
       if (bar.amount * 10 < bar.low * bar.volume || bar.amount * 10 > bar.high * bar.volume) bad.push(`${where}: VWAP outside the bar`);
-      if (!lim || ref === null) { run = 0; continue; }
+      if (!lim || ref === null) {
+        run = 0;
+        continue;
+      }
       checked++;
-      if (bar.high > lim.up || bar.low < lim.down) bad.push(`${where}: ${bar.low}..${bar.high} outside ${lim.down}..${lim.up} (ref ${ref})`);
-      if (bar.close === lim.up) { up++; run++; longestRun = Math.max(longestRun, run); } else run = 0;
+      if (bar.high > lim.up || bar.low < lim.down)
+        bad.push(`${where}: ${bar.low}..${bar.high} outside ${lim.down}..${lim.up} (ref ${ref})`);
+      if (bar.close === lim.up) {
+        up++;
+        run++;
+        longestRun = Math.max(longestRun, run);
+      } else run = 0;
       if (bar.close === lim.down) down++;
       if (bar.high === lim.up && bar.close < lim.up) broken++;
     }
@@ -256,8 +293,13 @@ describe('demo market', () => {
           if (ins.kind !== 'index' && (x.volume % 100 !== 0 || x.volume <= 0)) bad.push(`${where}: volume ${x.volume}`);
         }
         expect([b.open, b.high, b.low, b.close, b.volume, b.amount]).toEqual([
-          m[0].open, Math.max(...m.map((x) => x.high)), Math.min(...m.map((x) => x.low)), m[240].close,
-          m.reduce((s, x) => s + x.volume, 0), m.reduce((s, x) => s + x.amount, 0)]);
+          m[0].open,
+          Math.max(...m.map((x) => x.high)),
+          Math.min(...m.map((x) => x.low)),
+          m[240].close,
+          m.reduce((s, x) => s + x.volume, 0),
+          m.reduce((s, x) => s + x.amount, 0),
+        ]);
       }
     }
     expect(bad).toEqual([]);
@@ -270,7 +312,10 @@ describe('demo market', () => {
     let checkedDays = 0;
     for (const [inst, ms] of minutes) {
       if (byInst.get(inst)!.kind === 'index') continue;
-      for (const [date, m] of group(ms.filter((x) => tickDays.includes(x.date)), (x) => x.date)) {
+      for (const [date, m] of group(
+        ms.filter((x) => tickDays.includes(x.date)),
+        (x) => x.date,
+      )) {
         checkedDays++;
         const ts = trades.get(`${inst}/${date}`)!;
         expect(ts.map((t) => t.seq)).toEqual(ts.map((_, k) => k + 1));
@@ -287,10 +332,20 @@ describe('demo market', () => {
           const from = j;
           while (j < ts.length && ts[j].ts <= bar.ts) j++;
           const inBar = ts.slice(from, j);
-          if (inBar.length === 0 || inBar[0].ts <= bar.ts - 60) { bad.push(`${inst} ${bar.ts}: trades outside the bar`); continue; }
-          const agg = [inBar[0].price, Math.max(...inBar.map((t) => t.price)), Math.min(...inBar.map((t) => t.price)),
-            inBar[inBar.length - 1].price, inBar.reduce((s, t) => s + t.volume, 0), inBar.reduce((s, t) => s + t.amount, 0)];
-          if (agg.join() !== [bar.open, bar.high, bar.low, bar.close, bar.volume, bar.amount].join()) bad.push(`${inst} ${bar.ts}: bar is not the trades' aggregate`);
+          if (inBar.length === 0 || inBar[0].ts <= bar.ts - 60) {
+            bad.push(`${inst} ${bar.ts}: trades outside the bar`);
+            continue;
+          }
+          const agg = [
+            inBar[0].price,
+            Math.max(...inBar.map((t) => t.price)),
+            Math.min(...inBar.map((t) => t.price)),
+            inBar[inBar.length - 1].price,
+            inBar.reduce((s, t) => s + t.volume, 0),
+            inBar.reduce((s, t) => s + t.amount, 0),
+          ];
+          if (agg.join() !== [bar.open, bar.high, bar.low, bar.close, bar.volume, bar.amount].join())
+            bad.push(`${inst} ${bar.ts}: bar is not the trades' aggregate`);
         }
         if (j !== ts.length) bad.push(`${inst} ${date}: trades after 15:00`);
       }
@@ -313,19 +368,30 @@ describe('demo market', () => {
       const ins = byInst.get(inst)!;
       const tick = ins.kind === 'fund' ? 1 : 10;
       const bs = bars.get(inst)!;
-      for (const [date, m] of group(ms.filter((x) => tickDays.includes(x.date)), (x) => x.date)) {
+      for (const [date, m] of group(
+        ms.filter((x) => tickDays.includes(x.date)),
+        (x) => x.date,
+      )) {
         const qs = quotes.get(`${inst}/${date}`)!;
         expect(qs.length).toBe(241);
         // On a listing day the previous close is the issue price, which is not stored.
         const prev = bs[bs.findIndex((b) => b.date === date) - 1];
         const preClose = ins.kind === 'equity' ? refs.get(`${inst}/${date}`) : prev?.close;
-        let vol = 0, amt = 0, hi = -Infinity, lo = Infinity;
-        const want: number[][] = [], got: number[][] = [];
+        let vol = 0,
+          amt = 0,
+          hi = -Infinity,
+          lo = Infinity;
+        const want: number[][] = [],
+          got: number[][] = [];
         qs.forEach((q, k) => {
-          vol += m[k].volume; amt += m[k].amount; hi = Math.max(hi, m[k].high); lo = Math.min(lo, m[k].low);
+          vol += m[k].volume;
+          amt += m[k].amount;
+          hi = Math.max(hi, m[k].high);
+          lo = Math.min(lo, m[k].low);
           want.push([m[k].ts, m[k].close, m[0].open, hi, lo, vol, amt, preClose ?? q.pre_close]);
           got.push([q.ts, q.last, q.open, q.high, q.low, q.volume, q.amount, q.pre_close]);
-          const bid = [1, 2, 3, 4, 5].map((l) => q[`bid_p${l}`]), ask = [1, 2, 3, 4, 5].map((l) => q[`ask_p${l}`]);
+          const bid = [1, 2, 3, 4, 5].map((l) => q[`bid_p${l}`]),
+            ask = [1, 2, 3, 4, 5].map((l) => q[`ask_p${l}`]);
           const where = `${ins.id} ${q.ts}`;
           if (ins.kind === 'index') {
             if (![...bid, ...ask].every((p) => p === null)) bad.push(`${where}: index with a book`);
@@ -338,14 +404,16 @@ describe('demo market', () => {
             const [queue, empty] = q.last === lim.up ? [bid, ask] : [ask, bid];
             if (queue[0] !== q.last || empty.some((p) => p !== null)) bad.push(`${where}: book at the limit`);
           }
-          if (bid[0] !== null && ask[0] !== null && !(bid[0] <= q.last && q.last <= ask[0] && bid[0] < ask[0])) bad.push(`${where}: crossed book`);
+          if (bid[0] !== null && ask[0] !== null && !(bid[0] <= q.last && q.last <= ask[0] && bid[0] < ask[0]))
+            bad.push(`${where}: crossed book`);
           for (let l = 1; l < 5; l++) {
             if (bid[l] !== null && bid[l - 1]! - bid[l] !== tick) bad.push(`${where}: bid levels`);
             if (ask[l] !== null && ask[l]! - ask[l - 1]! !== tick) bad.push(`${where}: ask levels`);
           }
           for (let l = 1; l <= 5; l++) {
             for (const side of ['bid', 'ask']) {
-              const p = q[`${side}_p${l}`], v = q[`${side}_v${l}`];
+              const p = q[`${side}_p${l}`],
+                v = q[`${side}_v${l}`];
               if ((p === null) !== (v === null) || (v !== null && (v % 100 !== 0 || v <= 0))) bad.push(`${where}: ${side} volume ${l}`);
             }
           }
@@ -371,16 +439,28 @@ describe('demo market', () => {
       const last = new Map<number, number>();
       const ib = bars.get(ix.inst)!;
       ib.forEach((b, k) => {
-        let nc = 0, no = 0, den = 0, vol = 0, amt = 0;
+        let nc = 0,
+          no = 0,
+          den = 0,
+          vol = 0,
+          amt = 0;
         for (const c of ms) {
-          const e = barAt.get(`${c.inst}/${b.date}`), prev = last.get(c.inst);
+          const e = barAt.get(`${c.inst}/${b.date}`),
+            prev = last.get(c.inst);
           if (e) {
-            vol += e.volume; amt += e.amount;
+            vol += e.volume;
+            amt += e.amount;
             if (prev !== undefined && e.date !== byInst.get(c.inst)!.list_date) {
-              nc += c.shares * e.close; no += c.shares * e.open; den += c.shares * reference(prev, acts.get(c.inst)!.get(b.date));
+              nc += c.shares * e.close;
+              no += c.shares * e.open;
+              den += c.shares * reference(prev, acts.get(c.inst)!.get(b.date));
             }
             last.set(c.inst, e.close);
-          } else if (prev !== undefined) { nc += c.shares * prev; no += c.shares * prev; den += c.shares * prev; }
+          } else if (prev !== undefined) {
+            nc += c.shares * prev;
+            no += c.shares * prev;
+            den += c.shares * prev;
+          }
         }
         expect([b.volume, b.amount]).toEqual([vol, amt]);
         expect(b.low).toBeLessThanOrEqual(Math.min(b.open, b.close));
@@ -388,8 +468,8 @@ describe('demo market', () => {
         expect(b.close % 10).toBe(0);
         if (k === 0) return;
         checked++;
-        expect(Math.abs(ib[k - 1].close * nc / den - b.close), `${ix.id} ${b.date}`).toBeLessThanOrEqual(20);
-        expect(Math.abs(ib[k - 1].close * no / den - b.open), `${ix.id} ${b.date}`).toBeLessThanOrEqual(20);
+        expect(Math.abs((ib[k - 1].close * nc) / den - b.close), `${ix.id} ${b.date}`).toBeLessThanOrEqual(20);
+        expect(Math.abs((ib[k - 1].close * no) / den - b.open), `${ix.id} ${b.date}`).toBeLessThanOrEqual(20);
       });
     }
     expect(checked).toBeGreaterThan(1000);
@@ -406,9 +486,15 @@ describe('demo market', () => {
       const ub = new Map(bars.get(u.inst)!.map((b) => [b.date, b]));
       const fb = bars.get(f.inst)!;
       // Funds on ChiNext-only or STAR-only indices have those boards' 20% limit.
-      const growth = db.index_constituents.filter((c) => c.index_inst === u.inst).every((c) => ['chinext', 'star'].includes(byInst.get(c.inst)!.board));
+      const growth = db.index_constituents
+        .filter((c) => c.index_inst === u.inst)
+        .every((c) => ['chinext', 'star'].includes(byInst.get(c.inst)!.board));
       // The fund follows its index but on days its close is held at a limit (the index moved further).
-      const free = fb.filter((b, k) => k === 0 || ![limits(fb[k - 1].close, growth ? 20 : 10, 1).up, limits(fb[k - 1].close, growth ? 20 : 10, 1).down].includes(b.close));
+      const free = fb.filter(
+        (b, k) =>
+          k === 0 ||
+          ![limits(fb[k - 1].close, growth ? 20 : 10, 1).up, limits(fb[k - 1].close, growth ? 20 : 10, 1).down].includes(b.close),
+      );
       expect(free.length).toBeGreaterThan(fb.length * 0.95);
       const ratios = free.map((b) => b.close / ub.get(b.date)!.close);
       const mean = ratios.reduce((a, b) => a + b, 0) / ratios.length;

@@ -27,7 +27,7 @@ import { fixtureStore } from './fixture-store.js';
 import { MIGRATION_NAMES } from '../src/store/migrate.js';
 
 describe('derivation versions', () => {
-  it('are the hash of the code\'s output over the fixture, one for each derivation', () => {
+  it("are the hash of the code's output over the fixture, one for each derivation", () => {
     expect(DERIVATIONS.map((d) => d.name)).toEqual(['derived_daily', 'indicator_states', 'indicator_pages', 'market_days']);
     expect(DERIVED_DAILY.version()).toBe(versionOf(derivedDailyOutput()));
     expect(INDICATOR_STATES.version()).toBe(versionOf(indicatorStatesOutput()));
@@ -38,20 +38,29 @@ describe('derivation versions', () => {
   });
 
   it('change when 1m bars derive another daily bar: an unknown amount summed as 0', () => {
-    const known: typeof derivedRow = (inst, date, minutes, columns) => derivedRow(inst, date, minutes.map((b) => ({ ...b, amount: b.amount ?? 0 })), columns);
+    const known: typeof derivedRow = (inst, date, minutes, columns) =>
+      derivedRow(
+        inst,
+        date,
+        minutes.map((b) => ({ ...b, amount: b.amount ?? 0 })),
+        columns,
+      );
     expect(derivedDailyOutput(known)).not.toBe(derivedDailyOutput());
     expect(versionOf(derivedDailyOutput(known))).not.toBe(DERIVED_DAILY.version());
   });
 
   it('change when a stream folds differently', () => {
-    const dropLast = (states: Record<string, unknown>, data: Uint8Array, n: number) => foldPack(states, data.subarray(0, (n - 1) * RECORD_BYTES), n - 1);
+    const dropLast = (states: Record<string, unknown>, data: Uint8Array, n: number) =>
+      foldPack(states, data.subarray(0, (n - 1) * RECORD_BYTES), n - 1);
     expect(versionOf(indicatorStatesOutput(dropLast))).not.toBe(INDICATOR_STATES.version());
   });
 
   it('change when any one indicator renders differently, each giving values over the fixture', () => {
     for (const id of INDICATOR_IDS) {
       const other: typeof renderIndicatorPages = (inst, meta, packs, ids, from, r) =>
-        renderIndicatorPages(inst, meta, packs, ids, from, r).map((row) => (row[1] === id ? [...row.slice(0, 3), `${String(row[3])} `] : row));
+        renderIndicatorPages(inst, meta, packs, ids, from, r).map((row) =>
+          row[1] === id ? [...row.slice(0, 3), `${String(row[3])} `] : row,
+        );
       expect(versionOf(indicatorPagesOutput(other)), id).not.toBe(INDICATOR_PAGES.version());
       // The fixture is long enough for every value of every indicator.
       const bars: Bar[] = [];
@@ -66,16 +75,23 @@ describe('migrate', () => {
   it('records the versions on a new store without calling it a rebuild', async () => {
     const store = await fixtureStore(':memory:');
     try {
-      const meta = await store.selectRows("select key, value from meta where key in (?, ?, ?, ?) order by key", DERIVATIONS.map((d) => d.name));
-      expect(meta).toEqual([['derived_daily', DERIVED_DAILY.version()],
-        ['indicator_pages', `${INDICATOR_PAGES.version()}:`], ['indicator_states', INDICATOR_STATES.version()], ['market_days', MARKET_DAYS.version()]]);
+      const meta = await store.selectRows(
+        'select key, value from meta where key in (?, ?, ?, ?) order by key',
+        DERIVATIONS.map((d) => d.name),
+      );
+      expect(meta).toEqual([
+        ['derived_daily', DERIVED_DAILY.version()],
+        ['indicator_pages', `${INDICATOR_PAGES.version()}:`],
+        ['indicator_states', INDICATOR_STATES.version()],
+        ['market_days', MARKET_DAYS.version()],
+      ]);
       expect(await migrate(store)).toEqual({ applied: [], rebuilt: [] });
     } finally {
       await store.close();
     }
   });
 
-  it('rebuilds a derivation whose stored version is not the code\'s, and says why', async () => {
+  it("rebuilds a derivation whose stored version is not the code's, and says why", async () => {
     const store = await fixtureStore(':memory:');
     try {
       await setPrecomputed(store, ['macd', 'kdj']);
@@ -84,7 +100,9 @@ describe('migrate', () => {
         await s.query("update meta set value = '1' where key = 'indicator_states'");
         await s.query("update meta set value = '1:macd,kdj' where key = 'indicator_pages'");
       });
-      expect((await checkBarPacks(store)).problems).toContain(`indicator_states: stored version 1, code version ${INDICATOR_STATES.version()} (mds migrate rebuilds it)`);
+      expect((await checkBarPacks(store)).problems).toContain(
+        `indicator_states: stored version 1, code version ${INDICATOR_STATES.version()} (mds migrate rebuilds it)`,
+      );
       const report = await migrate(store);
       // States of 3 instruments × 4 months of packs; pages of 2 indicators of the equity and the index.
       expect(report.rebuilt.map(({ seconds: _seconds, ...r }) => r)).toEqual([
@@ -100,33 +118,44 @@ describe('migrate', () => {
       expect(check.problems).toEqual([]);
       expect(Object.values(check.derived).map((d) => d.compared)).toEqual([0, 12, 16, check.derived.market_days.compared]);
       expect(check.derived.market_days.compared).toBeGreaterThan(0);
-      expect(await store.selectRows("select value from meta where key = 'indicator_pages'", [])).toEqual([[`${INDICATOR_PAGES.version()}:macd,kdj`]]);
+      expect(await store.selectRows("select value from meta where key = 'indicator_pages'", [])).toEqual([
+        [`${INDICATOR_PAGES.version()}:macd,kdj`],
+      ]);
       expect((await migrate(store)).rebuilt).toEqual([]);
     } finally {
       await store.close();
     }
   });
 
-  it('derives a marked daily bar again from its 1m bars when the derivation\'s version changed', async () => {
+  it("derives a marked daily bar again from its 1m bars when the derivation's version changed", async () => {
     const store = await fixtureStore(':memory:');
     try {
       const cols = ['inst', 'date', 'open', 'high', 'low', 'close', 'volume', 'amount'];
-      const [minutes] = MINUTE_FIXTURE, date = 20250502, day = minutes.map((b) => ({ ...b, ts: b.ts + (marketEpoch(date, 0) - marketEpoch(b.date, 0)), date }));
-      await store.bulkInsert('bars_1m', ['inst', 'ts', 'date', ...cols.slice(2)],
-        day.map((b) => [1, b.ts, date, b.open, b.high, b.low, b.close, b.volume, storedAmount(b.amount)]));
+      const [minutes] = MINUTE_FIXTURE,
+        date = 20250502,
+        day = minutes.map((b) => ({ ...b, ts: b.ts + (marketEpoch(date, 0) - marketEpoch(b.date, 0)), date }));
+      await store.bulkInsert(
+        'bars_1m',
+        ['inst', 'ts', 'date', ...cols.slice(2)],
+        day.map((b) => [1, b.ts, date, b.open, b.high, b.low, b.close, b.volume, storedAmount(b.amount)]),
+      );
       // A daily bar marked derived that its minutes do not give (as an older derivation would have left it).
       await store.bulkTransaction(async (s) => {
         await s.upsert({ table: 'bars_1d', columns: cols, key: ['inst', 'date'] }, [[1, date, 1, 1, 1, 1, 1, 1]]);
         await s.upsert(MARKS, [[1, date]]);
         await s.query("update meta set value = '0' where key = 'derived_daily'");
       });
-      expect((await checkBarPacks(store)).problems).toEqual([`derived_daily: stored version 0, code version ${DERIVED_DAILY.version()} (mds migrate rebuilds it)`,
-        `bars_1d 1/${date}: differs from its 1m bars`]);
+      expect((await checkBarPacks(store)).problems).toEqual([
+        `derived_daily: stored version 0, code version ${DERIVED_DAILY.version()} (mds migrate rebuilds it)`,
+        `bars_1d 1/${date}: differs from its 1m bars`,
+      ]);
       const report = await migrate(store);
       expect(report.rebuilt.map(({ seconds: _seconds, ...r }) => r)).toEqual([
-        { name: 'derived_daily', stored: '0', version: DERIVED_DAILY.version(), count: 1, unit: 'days' }]);
-      expect(await store.selectRows('select inst, date, open, high, low, close, volume, amount from bars_1d where date = ?', [date]))
-        .toEqual([derivedRow(1, date, day, cols)]);
+        { name: 'derived_daily', stored: '0', version: DERIVED_DAILY.version(), count: 1, unit: 'days' },
+      ]);
+      expect(
+        await store.selectRows('select inst, date, open, high, low, close, volume, amount from bars_1d where date = ?', [date]),
+      ).toEqual([derivedRow(1, date, day, cols)]);
       const check = await checkBarPacks(store);
       expect(check.problems).toEqual([]);
       expect(check.derived.derived_daily.compared).toBe(1);
@@ -149,7 +178,9 @@ describe('migrate', () => {
       const raw = openStore(file);
       await raw.bulkTransaction((s) => s.query("update meta set value = '1' where key = 'indicator_states'"));
       await raw.close();
-      expect(await start()).toEqual([`indicator_states: stored version 1, code version ${INDICATOR_STATES.version()}: rebuilt 12 packs in T`]);
+      expect(await start()).toEqual([
+        `indicator_states: stored version 1, code version ${INDICATOR_STATES.version()}: rebuilt 12 packs in T`,
+      ]);
       expect(await start()).toEqual([]);
     } finally {
       rmSync(dir, { recursive: true, force: true });

@@ -24,8 +24,15 @@ describe.skipIf(!HAVE_CHROMIUM)('the docs page in Chromium', () => {
     base = await h.app.listen({ host: '127.0.0.1', port: 0 });
     browser = await chromium.launch({
       executablePath: CHROMIUM,
-      args: ['--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking',
-        '--disable-component-update', '--disable-sync'],
+      args: [
+        '--no-sandbox',
+        '--disable-gpu',
+        '--disable-quic',
+        '--no-first-run',
+        '--disable-background-networking',
+        '--disable-component-update',
+        '--disable-sync',
+      ],
     });
   }, 120_000);
   afterAll(async () => {
@@ -70,31 +77,37 @@ describe.skipIf(!HAVE_CHROMIUM)('the docs page in Chromium', () => {
     const body = await op.locator('.live-responses-table tbody .response-col_description .highlight-code pre').first().innerText();
     const answer = JSON.parse(body);
     expect(answer.data).toHaveLength(2);
-    expect(answer.data.map((b: { instrument_id: string; trade_date: string }) => [b.instrument_id, b.trade_date]))
-      .toEqual([['600519.SH', '2025-11-03'], ['600519.SH', '2025-11-04']]);
+    expect(answer.data.map((b: { instrument_id: string; trade_date: string }) => [b.instrument_id, b.trade_date])).toEqual([
+      ['600519.SH', '2025-11-03'],
+      ['600519.SH', '2025-11-04'],
+    ]);
 
     // The screenshot shows a rendered page: many colours, mostly not background.
     const png = await page.screenshot({ fullPage: false });
     writeFileSync(`${process.env.TMPDIR ?? '/tmp'}/mds-docs-page.png`, png);
-    const stats = await page.evaluate(async (src) => {
-      // Runs in the page (this file is type-checked without the DOM library).
-      const { Image, document } = globalThis as any;
-      const img = new Image();
-      img.src = src;
-      await img.decode();
-      const c = document.createElement('canvas');
-      c.width = img.width; c.height = img.height;
-      const g = c.getContext('2d');
-      g.drawImage(img, 0, 0);
-      const px = g.getImageData(0, 0, c.width, c.height).data;
-      const colours = new Set<number>();
-      let ink = 0;
-      for (let i = 0; i < px.length; i += 4) {
-        colours.add((px[i] << 16) | (px[i + 1] << 8) | px[i + 2]);
-        if (px[i] + px[i + 1] + px[i + 2] < 600) ink++;
-      }
-      return { width: c.width, height: c.height, colours: colours.size, ink: ink / (px.length / 4) };
-    }, `data:image/png;base64,${png.toString('base64')}`);
+    const stats = await page.evaluate(
+      async (src) => {
+        // Runs in the page (this file is type-checked without the DOM library).
+        const { Image, document } = globalThis as any;
+        const img = new Image();
+        img.src = src;
+        await img.decode();
+        const c = document.createElement('canvas');
+        c.width = img.width;
+        c.height = img.height;
+        const g = c.getContext('2d');
+        g.drawImage(img, 0, 0);
+        const px = g.getImageData(0, 0, c.width, c.height).data;
+        const colours = new Set<number>();
+        let ink = 0;
+        for (let i = 0; i < px.length; i += 4) {
+          colours.add((px[i] << 16) | (px[i + 1] << 8) | px[i + 2]);
+          if (px[i] + px[i + 1] + px[i + 2] < 600) ink++;
+        }
+        return { width: c.width, height: c.height, colours: colours.size, ink: ink / (px.length / 4) };
+      },
+      `data:image/png;base64,${png.toString('base64')}`,
+    );
     expect(stats.width).toBe(1280);
     expect(stats.height).toBe(900);
     expect(stats.colours).toBeGreaterThan(50);

@@ -39,7 +39,8 @@ async function seed(url: string): Promise<{ key: string; eq: string }> {
     await migrate(store);
     await generateDemo(store, DEMO);
     const { key } = await new KeyStore(store.db).create('faults');
-    const eq = (await store.db.selectFrom('instruments').select('id').where('kind', '=', 'equity').orderBy('id').executeTakeFirstOrThrow()).id;
+    const eq = (await store.db.selectFrom('instruments').select('id').where('kind', '=', 'equity').orderBy('id').executeTakeFirstOrThrow())
+      .id;
     return { key, eq };
   } finally {
     await store.close();
@@ -75,15 +76,23 @@ function load(urls: string[], key: string, loops = 4, limit = 2500) {
   let stopped = false;
   const running = Array.from({ length: loops }, async (_, w) => {
     for (let i = 0; !stopped && i < limit; i++) {
-      answers.push(await probe(urls[(i * loops + w) % urls.length], key, 15_000)
-        .catch((e: unknown) => ({ status: 0 as const, error: `${String(e)} (${String((e as { cause?: unknown }).cause ?? '')})` })));
+      answers.push(
+        await probe(urls[(i * loops + w) % urls.length], key, 15_000).catch((e: unknown) => ({
+          status: 0 as const,
+          error: `${String(e)} (${String((e as { cause?: unknown }).cause ?? '')})`,
+        })),
+      );
       await sleep(20);
     }
   });
   return {
     answers,
     /** Stops the loops; resolves with every answer. */
-    async stop(): Promise<Answer[]> { stopped = true; await Promise.all(running); return answers; },
+    async stop(): Promise<Answer[]> {
+      stopped = true;
+      await Promise.all(running);
+      return answers;
+    },
   };
 }
 
@@ -97,10 +106,14 @@ function expectServedOrNotReady(answers: Answer[]) {
 /** Resolves once every url answers 200 with the `data` it answered before the fault (bounded: 15 s); returns the seconds it took. */
 async function servesAgain(urls: string[], key: string, before: unknown[]): Promise<number> {
   const t = Date.now();
-  await until('every url answers 200 with its data again', async () => {
-    const rs = await Promise.all(urls.map((u) => probe(u, key).catch(() => null)));
-    return rs.every((r) => r?.status === 200) && rs.every((r, i) => JSON.stringify(r!.body.data) === JSON.stringify(before[i]));
-  }, 15_000);
+  await until(
+    'every url answers 200 with its data again',
+    async () => {
+      const rs = await Promise.all(urls.map((u) => probe(u, key).catch(() => null)));
+      return rs.every((r) => r?.status === 200) && rs.every((r, i) => JSON.stringify(r!.body.data) === JSON.stringify(before[i]));
+    },
+    15_000,
+  );
   return (Date.now() - t) / 1000;
 }
 
@@ -111,7 +124,14 @@ async function dataOf(urls: string[], key: string): Promise<unknown[]> {
   return rs.map((r) => r.body.data);
 }
 
-const alive = (pid: number) => { try { process.kill(pid, 0); return true; } catch { return false; } };
+const alive = (pid: number) => {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch {
+    return false;
+  }
+};
 
 describe.skipIf(NO_PRIVATE_PG !== null)('PostgreSQL faults (private cluster)', () => {
   let cluster: PrivatePostgres;
@@ -119,9 +139,13 @@ describe.skipIf(NO_PRIVATE_PG !== null)('PostgreSQL faults (private cluster)', (
   let srv: Served;
   const bars = (i: number) => `${srv.base}/api/v1/equities/${eq}/bars?interval=1d&page[size]=${1 + (i % 50)}`;
   /** Reads by prepared statement (bars) and through Kysely (dividends, trading days, instruments). */
-  const mix = (base: string) => [`${base}/api/v1/equities/${eq}/bars?interval=1d&page[size]=20`, `${base}/api/v1/equities/${eq}/dividends`,
-    `${base}/api/v1/markets/SH/trading-days?from=2025-03-01&to=2025-03-31`, `${base}/api/v1/equities?page[size]=5`,
-    `${base}/api/v1/equities/${eq}/bars?interval=1w`];
+  const mix = (base: string) => [
+    `${base}/api/v1/equities/${eq}/bars?interval=1d&page[size]=20`,
+    `${base}/api/v1/equities/${eq}/dividends`,
+    `${base}/api/v1/markets/SH/trading-days?from=2025-03-01&to=2025-03-31`,
+    `${base}/api/v1/equities?page[size]=5`,
+    `${base}/api/v1/equities/${eq}/bars?interval=1w`,
+  ];
   const TIMEOUTS = { PG_CONNECT_TIMEOUT_MS: '1000', PG_STATEMENT_TIMEOUT_MS: '1000', PG_POOL_ACQUIRE_TIMEOUT_MS: '1000' };
   /** The documented bound on a request's wait for the store (docs/operations.md): acquire + statement + 1 s. */
   const BOUND_MS = 1000 + 1000 + 1000;
@@ -180,10 +204,12 @@ describe.skipIf(NO_PRIVATE_PG !== null)('PostgreSQL faults (private cluster)', (
     cluster.freeze();
     try {
       // More at once than the pool holds: some wait for a connection, some for an answer, some to connect.
-      const rs = await Promise.all(Array.from({ length: 14 }, async (_, i) => {
-        const t = Date.now();
-        return { ...(await probe(bars(i + 1), key, 15_000)), ms: Date.now() - t };
-      }));
+      const rs = await Promise.all(
+        Array.from({ length: 14 }, async (_, i) => {
+          const t = Date.now();
+          return { ...(await probe(bars(i + 1), key, 15_000)), ms: Date.now() - t };
+        }),
+      );
       // Answered within the documented bound (with 3 s of slack for a busy machine), never a hang.
       for (const r of rs) {
         expectNotReadyResponse(r);
@@ -205,7 +231,13 @@ describe.skipIf(NO_PRIVATE_PG !== null)('PostgreSQL faults (private cluster)', (
 
   it('SIGTERM while a request waits on a frozen server: the request is answered, then the server exits 0', async () => {
     // At debug level the server logs each request on arrival too.
-    const one = await serve({ DATABASE_URL: cluster.url, LOG_LEVEL: 'debug', PG_CONNECT_TIMEOUT_MS: '1000', PG_STATEMENT_TIMEOUT_MS: '1000', PG_POOL_ACQUIRE_TIMEOUT_MS: '1000' });
+    const one = await serve({
+      DATABASE_URL: cluster.url,
+      LOG_LEVEL: 'debug',
+      PG_CONNECT_TIMEOUT_MS: '1000',
+      PG_STATEMENT_TIMEOUT_MS: '1000',
+      PG_POOL_ACQUIRE_TIMEOUT_MS: '1000',
+    });
     try {
       const url = `${one.base}/api/v1/equities/${eq}/bars?interval=1d&page[size]=7`;
       expect((await probe(url, key)).status).toBe(200);
@@ -236,7 +268,9 @@ describe.skipIf(NO_PRIVATE_PG !== null)('PostgreSQL faults (private cluster)', (
     try {
       for (let round = 0; round < 3; round++) {
         await until('load under way', () => busy.answers.length >= 20 * (round + 1));
-        const killed = await admin.query("select pg_terminate_backend(pid) from pg_stat_activity where pid <> pg_backend_pid() and backend_type = 'client backend'");
+        const killed = await admin.query(
+          "select pg_terminate_backend(pid) from pg_stat_activity where pid <> pg_backend_pid() and backend_type = 'client backend'",
+        );
         expect(killed.rowCount).toBeGreaterThan(0);
       }
     } finally {
@@ -249,7 +283,10 @@ describe.skipIf(NO_PRIVATE_PG !== null)('PostgreSQL faults (private cluster)', (
 
   it('started while PostgreSQL is stopped (WORKERS=1): it comes up answering 503 not_ready, and serves once PostgreSQL is back', async () => {
     const urls = mix('BASE');
-    const data = await dataOf(urls.map((u) => u.replace('BASE', srv.base)), key);
+    const data = await dataOf(
+      urls.map((u) => u.replace('BASE', srv.base)),
+      key,
+    );
     cluster.stop();
     let one: Served | undefined;
     let down = true;
@@ -269,53 +306,64 @@ describe.skipIf(NO_PRIVATE_PG !== null)('PostgreSQL faults (private cluster)', (
     }
   });
 
-  it(`an outage of ${OUTAGE_MS / 1000} s under load with WORKERS=2, a worker dying in it: 503 not_ready throughout, the primary stays, serves within seconds of the end`, async () => {
-    // Replacements that fail to start are forked again at once: the old rule gave up within seconds.
-    const two = await serve({ DATABASE_URL: cluster.url, WORKERS: '2', WORKER_RETRY_MS: '1', ...TIMEOUTS });
-    try {
-      const urls = mix(two.base);
-      const data = await dataOf(urls, key);
-      const busy = load(urls, key);
-      let killedAt = 0, outageEnd = 0;
-      await until('load under way', () => busy.answers.length >= 20);
-      const admin = new pg.Client({ connectionString: cluster.url });
-      await admin.connect();
-      await admin.query("select pg_terminate_backend(pid) from pg_stat_activity where pid <> pg_backend_pid() and backend_type = 'client backend'");
-      await admin.end();
-      cluster.stop();
-      const end = Date.now() + OUTAGE_MS;
+  it(
+    `an outage of ${OUTAGE_MS / 1000} s under load with WORKERS=2, a worker dying in it: 503 not_ready throughout, the primary stays, serves within seconds of the end`,
+    async () => {
+      // Replacements that fail to start are forked again at once: the old rule gave up within seconds.
+      const two = await serve({ DATABASE_URL: cluster.url, WORKERS: '2', WORKER_RETRY_MS: '1', ...TIMEOUTS });
       try {
-        // A worker dies while the store is down: its replacement must start without it.
-        const workers = execFileSync('ps', ['-o', 'pid=', '--ppid', String(two.child.pid)]).toString().split('\n').map(Number).filter((n) => n > 0);
-        expect(workers).toHaveLength(2);
-        killedAt = busy.answers.length;
-        process.kill(workers[0], 'SIGKILL');
-        await until('a replacement worker', () => /worker \d+ exited \(SIGKILL\); starting another/.test(two.stderr()));
-        while (Date.now() < end && two.child.exitCode === null) await sleep(250);
-        const during = busy.answers.slice(busy.answers.length - 20);
-        expect(during.every((r) => r.status === 503)).toBe(true);
-        expectNotReady(await probe(`${two.base}/api/v1/system/readiness`));
+        const urls = mix(two.base);
+        const data = await dataOf(urls, key);
+        const busy = load(urls, key);
+        let killedAt = 0,
+          outageEnd = 0;
+        await until('load under way', () => busy.answers.length >= 20);
+        const admin = new pg.Client({ connectionString: cluster.url });
+        await admin.connect();
+        await admin.query(
+          "select pg_terminate_backend(pid) from pg_stat_activity where pid <> pg_backend_pid() and backend_type = 'client backend'",
+        );
+        await admin.end();
+        cluster.stop();
+        const end = Date.now() + OUTAGE_MS;
+        try {
+          // A worker dies while the store is down: its replacement must start without it.
+          const workers = execFileSync('ps', ['-o', 'pid=', '--ppid', String(two.child.pid)])
+            .toString()
+            .split('\n')
+            .map(Number)
+            .filter((n) => n > 0);
+          expect(workers).toHaveLength(2);
+          killedAt = busy.answers.length;
+          process.kill(workers[0], 'SIGKILL');
+          await until('a replacement worker', () => /worker \d+ exited \(SIGKILL\); starting another/.test(two.stderr()));
+          while (Date.now() < end && two.child.exitCode === null) await sleep(250);
+          const during = busy.answers.slice(busy.answers.length - 20);
+          expect(during.every((r) => r.status === 503)).toBe(true);
+          expectNotReady(await probe(`${two.base}/api/v1/system/readiness`));
+        } finally {
+          outageEnd = busy.answers.length;
+          cluster.start();
+        }
+        const seconds = await servesAgain(urls, key, data);
+        // Connections are dropped while a worker is killed and replaced (the killed worker's; the
+        // others' idle ones, closed when the replacement listens, as a client sends on them): a few,
+        // then; never after the outage.
+        const answers = await busy.stop();
+        const dropped = answers.slice(killedAt, outageEnd).filter((r) => r.status === 0);
+        expect(dropped.length).toBeLessThanOrEqual(8);
+        expectServedOrNotReady(answers.filter((r, i) => i < killedAt || i >= outageEnd || r.status !== 0));
+        expect(alive(two.child.pid!)).toBe(true);
+        // The replacement came up while the store was down (no start failure, so no giving up).
+        expect(two.stderr()).toMatch(/the store cannot be reached \(connect ECONNREFUSED/);
+        expect(two.stderr()).not.toMatch(/failed to start|giving up/);
+        expect(seconds).toBeLessThan(15);
       } finally {
-        outageEnd = busy.answers.length;
-        cluster.start();
+        await two.stop();
       }
-      const seconds = await servesAgain(urls, key, data);
-      // Connections are dropped while a worker is killed and replaced (the killed worker's; the
-      // others' idle ones, closed when the replacement listens, as a client sends on them): a few,
-      // then; never after the outage.
-      const answers = await busy.stop();
-      const dropped = answers.slice(killedAt, outageEnd).filter((r) => r.status === 0);
-      expect(dropped.length).toBeLessThanOrEqual(8);
-      expectServedOrNotReady(answers.filter((r, i) => i < killedAt || i >= outageEnd || r.status !== 0));
-      expect(alive(two.child.pid!)).toBe(true);
-      // The replacement came up while the store was down (no start failure, so no giving up).
-      expect(two.stderr()).toMatch(/the store cannot be reached \(connect ECONNREFUSED/);
-      expect(two.stderr()).not.toMatch(/failed to start|giving up/);
-      expect(seconds).toBeLessThan(15);
-    } finally {
-      await two.stop();
-    }
-  }, OUTAGE_MS + 90_000);
+    },
+    OUTAGE_MS + 90_000,
+  );
 
   it('a connection checked out when PostgreSQL terminates its backend: no unhandled error; its next query is StoreUnavailable, the next connection serves', async () => {
     const store = openStore(cluster.url, { connectMs: 1000, statementMs: 1000, acquireMs: 1000 });
@@ -327,9 +375,15 @@ describe.skipIf(NO_PRIVATE_PG !== null)('PostgreSQL faults (private cluster)', (
         // Between two queries the connection is the caller's, not the pool's: the 57P01 that the
         // backend sends as it ends reaches a client the pool does not listen to.
         expect((await watcher.query('select pg_terminate_backend($1) as ok', [pid])).rows[0].ok).toBe(true);
-        await until('the backend gone', async () => (await watcher.query('select count(*)::int as n from pg_stat_activity where pid = $1', [pid])).rows[0].n === 0);
+        await until(
+          'the backend gone',
+          async () => (await watcher.query('select count(*)::int as n from pg_stat_activity where pid = $1', [pid])).rows[0].n === 0,
+        );
         await sleep(200);
-        return sql`select 1`.execute(db).then(() => null, (e: unknown) => e);
+        return sql`select 1`.execute(db).then(
+          () => null,
+          (e: unknown) => e,
+        );
       });
       expect(err).toBeInstanceOf(StoreUnavailable);
       expect(await store.select<{ n: number }>('select 1 as n', [])).toEqual([{ n: 1 }]);
@@ -347,20 +401,33 @@ describe.skipIf(NO_PRIVATE_PG !== null)('PostgreSQL faults (private cluster)', (
       // Every connection busy in a long transaction (the pool's 12: 10 for requests' snapshots and
       // 2 more): the next query waits 0.5 s for one, then fails.
       let done = false;
-      const holders = Promise.all(Array.from({ length: 12 }, () => store.bulkTransaction((s) => s.query('select pg_sleep(3)'))))
-        .finally(() => { done = true; });
+      const holders = Promise.all(Array.from({ length: 12 }, () => store.bulkTransaction((s) => s.query('select pg_sleep(3)')))).finally(
+        () => {
+          done = true;
+        },
+      );
       const watcher = new pg.Client({ connectionString: cluster.url });
       await watcher.connect();
       try {
-        await until('12 connections in pg_sleep(3)', async () => (await watcher.query(
-          "select count(*)::int as n from pg_stat_activity where state = 'active' and query = 'select pg_sleep(3)'")).rows[0].n === 12);
+        await until(
+          '12 connections in pg_sleep(3)',
+          async () =>
+            (await watcher.query("select count(*)::int as n from pg_stat_activity where state = 'active' and query = 'select pg_sleep(3)'"))
+              .rows[0].n === 12,
+        );
       } finally {
         await watcher.end();
       }
-      const err = await store.select('select 1', []).then(() => null, (e: unknown) => e);
+      const err = await store.select('select 1', []).then(
+        () => null,
+        (e: unknown) => e,
+      );
       expect(err).toBeInstanceOf(StoreUnavailable);
       expect((err as StoreUnavailable).reason).toMatch(/timeout exceeded when trying to connect/);
-      const snap = await store.snapshot().then(() => null, (e: unknown) => e);
+      const snap = await store.snapshot().then(
+        () => null,
+        (e: unknown) => e,
+      );
       expect(snap).toBeInstanceOf(StoreUnavailable);
       expect((snap as StoreUnavailable).reason).toMatch(/timeout exceeded when trying to connect/);
       expect(done).toBe(false);
@@ -372,7 +439,10 @@ describe.skipIf(NO_PRIVATE_PG !== null)('PostgreSQL faults (private cluster)', (
         held.push(await store.snapshot());
         await new Promise((r) => setImmediate(r));
       }
-      const late = await store.snapshot().then(() => null, (e: unknown) => e);
+      const late = await store.snapshot().then(
+        () => null,
+        (e: unknown) => e,
+      );
       expect(late).toBeInstanceOf(StoreUnavailable);
       expect((late as StoreUnavailable).reason).toMatch(/timeout exceeded when trying to connect/);
       // The store's own reads still have their two connections; a released snapshot's connection serves the next.
@@ -393,8 +463,12 @@ describe('SQLite: a store file that cannot be read', () => {
   let key: string, eq: string;
   const file = join(tmp('mds-faults-'), 'store.sqlite');
 
-  beforeAll(async () => { ({ key, eq } = await seed(file)); });
-  afterAll(async () => { await store?.close(); });
+  beforeAll(async () => {
+    ({ key, eq } = await seed(file));
+  });
+  afterAll(async () => {
+    await store?.close();
+  });
 
   it('answers 503 not_ready with Retry-After while the file is unreadable, logs it once, readiness agrees, and recovers', async () => {
     store = openStore(file);
@@ -404,20 +478,28 @@ describe('SQLite: a store file that cannot be read', () => {
     await app.ready();
     const get = async (url: string, headers: Record<string, string> = { 'x-api-key': key }) => {
       const r = await app.inject({ method: 'GET', url, headers });
-      return { status: r.statusCode, body: JSON.parse(r.payload), text: r.payload, retryAfter: (r.headers['retry-after'] as string | undefined) ?? null };
+      return {
+        status: r.statusCode,
+        body: JSON.parse(r.payload),
+        text: r.payload,
+        retryAfter: (r.headers['retry-after'] as string | undefined) ?? null,
+      };
     };
     const bars = `/api/v1/equities/${eq}/bars?interval=1d`;
     expect((await get(bars)).status).toBe(200);
     // Everything in the file, little kept in memory: reads go to the file. The requests' snapshot
     // connections keep what they read (the first page's), so the pages asked for are others.
-    const others = (await store.db.selectFrom('instruments').select('id').where('kind', '=', 'equity').where('id', '!=', eq).orderBy('id').execute()).map((r) => r.id);
+    const others = (
+      await store.db.selectFrom('instruments').select('id').where('kind', '=', 'equity').where('id', '!=', eq).orderBy('id').execute()
+    ).map((r) => r.id);
     expect(others.length).toBeGreaterThanOrEqual(10);
     await sql`pragma wal_checkpoint(TRUNCATE)`.execute(store.db);
     await sql`pragma cache_size = 1`.execute(store.db);
     const original = readFileSync(file);
     writeFileSync(file, Buffer.alloc(original.length));
     try {
-      for (let i = 0; i < 20; i++) expectNotReady(await get(`/api/v1/equities/${others[i % others.length]}/bars?interval=1d&page[size]=${i + 1}`));
+      for (let i = 0; i < 20; i++)
+        expectNotReady(await get(`/api/v1/equities/${others[i % others.length]}/bars?interval=1d&page[size]=${i + 1}`));
       expectNotReady(await get('/api/v1/system/readiness', {}));
       expect((await get('/api/v1/system/health', {})).status).toBe(200);
     } finally {
@@ -439,10 +521,17 @@ describe('SQLite: a store file that cannot be read', () => {
 describe.each(STORES)('a store closed while the app still answers ($name)', ({ url }) => {
   it('answers 503 not_ready, never 500', async () => {
     const h = await harness(await url(), TINY_DEMO);
-    const eq = (await h.store.db.selectFrom('instruments').select('id').where('kind', '=', 'equity').orderBy('id').executeTakeFirstOrThrow()).id;
+    const eq = (
+      await h.store.db.selectFrom('instruments').select('id').where('kind', '=', 'equity').orderBy('id').executeTakeFirstOrThrow()
+    ).id;
     const get = async (path: string) => {
       const r = await h.app.inject({ method: 'GET', url: path, headers: { 'x-api-key': h.key } });
-      return { status: r.statusCode, body: JSON.parse(r.payload), text: r.payload, retryAfter: (r.headers['retry-after'] as string | undefined) ?? null };
+      return {
+        status: r.statusCode,
+        body: JSON.parse(r.payload),
+        text: r.payload,
+        retryAfter: (r.headers['retry-after'] as string | undefined) ?? null,
+      };
     };
     const bars = `/api/v1/equities/${eq}/bars?interval=1d`;
     expect((await get(bars)).status).toBe(200);
@@ -451,7 +540,13 @@ describe.each(STORES)('a store closed while the app still answers ($name)', ({ u
       // Any query: the store's own (the data version, raw reads) and Kysely's.
       await expect(h.store.db.selectFrom('instruments').select('id').execute()).rejects.toBeInstanceOf(StoreUnavailable);
       // Fresh reads (the catalog's second passed), then pages and other operations.
-      for (const path of [bars, `${bars}&page[size]=3`, `/api/v1/equities/${eq}/price-limits`, '/api/v1/equities', '/api/v1/markets/SH/trading-days']) {
+      for (const path of [
+        bars,
+        `${bars}&page[size]=3`,
+        `/api/v1/equities/${eq}/price-limits`,
+        '/api/v1/equities',
+        '/api/v1/markets/SH/trading-days',
+      ]) {
         expectNotReady(await get(path));
       }
     } finally {

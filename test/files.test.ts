@@ -12,24 +12,30 @@ import type { FileShape } from '../src/http/file-format.js';
 
 /** Every file shape an operation may have: bars of each interval, indicator points of each indicator. */
 function allShapes(): [string, FileShape][] {
-  return Object.entries(FILE_SHAPES).flatMap(([op, shape]) => INTERVAL_IDS.flatMap((interval) => INDICATOR_IDS.map((indicator) =>
-    [op, shape({ params: { indicator }, query: { interval } })] as [string, FileShape])));
+  return Object.entries(FILE_SHAPES).flatMap(([op, shape]) =>
+    INTERVAL_IDS.flatMap((interval) =>
+      INDICATOR_IDS.map((indicator) => [op, shape({ params: { indicator }, query: { interval } })] as [string, FileShape]),
+    ),
+  );
 }
 
 describe('collection files: the columns', () => {
-  it('are the ingest dataset\'s columns, in its order, for every collection of a dataset', () => {
+  it("are the ingest dataset's columns, in its order, for every collection of a dataset", () => {
     let checked = 0;
     for (const [op, shape] of allShapes()) {
       if (shape.dataset === null) continue;
       const ds = dataset(shape.dataset);
       expect(ds, `${op}: ${shape.dataset}`).toBeDefined();
-      expect(shape.columns.map((c) => c.name), op).toEqual(ds!.columns.map((c) => c.name));
+      expect(
+        shape.columns.map((c) => c.name),
+        op,
+      ).toEqual(ds!.columns.map((c) => c.name));
       checked++;
     }
     expect(checked).toBeGreaterThan(0);
   });
 
-  it('are bars_1m\'s for intraday bars, bars_1d\'s for daily and longer', () => {
+  it("are bars_1m's for intraday bars, bars_1d's for daily and longer", () => {
     const of = (interval: string) => FILE_SHAPES.listEquityBars({ params: {}, query: { interval } }).dataset;
     expect(['1m', '5m', '15m', '30m', '60m'].map(of)).toEqual(Array(5).fill('bars_1m'));
     expect(['1d', '1w', '1mo', '1q', '1y'].map(of)).toEqual(Array(5).fill('bars_1d'));
@@ -48,7 +54,7 @@ describe('collection files: docs/api.md', () => {
     expect([...named.keys()].sort()).toEqual(Object.keys(FILE_SHAPES).sort());
     for (const [op, shape] of allShapes()) {
       const file = named.get(op)!;
-      if (shape.dataset === null) expect(file, op).toContain('the record\'s fields');
+      if (shape.dataset === null) expect(file, op).toContain("the record's fields");
       else expect(file, op).toContain(`\`${shape.dataset}\``);
     }
   });
@@ -65,16 +71,24 @@ describe.each(STORES)('collection files on $name', ({ url }) => {
     // An equity with quotes, trades and a management history.
     for (const e of await walk(h, '/api/v1/equities', 1000)) {
       const has = async (path: string) => (await get(h, `/api/v1/equities/${e.id}/${path}?page[size]=1`)).body.data.length > 0;
-      if (await has('trades') && await has('management-history') && await has('dividends')) { id = e.id; break; }
+      if ((await has('trades')) && (await has('management-history')) && (await has('dividends'))) {
+        id = e.id;
+        break;
+      }
     }
     expect(id).toBeDefined();
   }, 120_000);
-  afterAll(async () => { await h?.close(); await fresh?.close(); });
+  afterAll(async () => {
+    await h?.close();
+    await fresh?.close();
+  });
 
   /** Every row of a collection as CSV, walked page by page along `Link: <…>; rel="next"`, with the header and the number of pages. */
   async function walkCsv(app: Harness, path: string, size: number, accept = 'text/csv') {
     const rows: string[][] = [];
-    let header: string[] | null = null, pages = 0, bodies = '';
+    let header: string[] | null = null,
+      pages = 0,
+      bodies = '';
     let next: string | null = `${path}${path.includes('?') ? '&' : '?'}page[size]=${size}`;
     while (next) {
       const r = await app.app.inject({ url: next, headers: { 'x-api-key': app.key, accept } });
@@ -85,7 +99,8 @@ describe.each(STORES)('collection files on $name', ({ url }) => {
         if (header) expect(head).toEqual(header);
         header = head;
         rows.push(...lines);
-        if (pages === 1) bodies = r.body; else bodies += r.body.slice(r.body.indexOf('\n') + 1);
+        if (pages === 1) bodies = r.body;
+        else bodies += r.body.slice(r.body.indexOf('\n') + 1);
       } else bodies += r.body;
       const link = r.headers.link as string | undefined;
       if (link === undefined) next = null;
@@ -98,7 +113,7 @@ describe.each(STORES)('collection files on $name', ({ url }) => {
     return { header: header!, rows, pages, body: bodies };
   }
 
-  it('answers a page of daily bars as CSV with the JSON page\'s values, row by row, and the next page in Link', async () => {
+  it("answers a page of daily bars as CSV with the JSON page's values, row by row, and the next page in Link", async () => {
     const path = `/api/v1/equities/${id}/bars?interval=1d&page[size]=50`;
     const json = await get(h, path);
     const csv = await h.app.inject({ url: path, headers: csvHeaders() });
@@ -127,10 +142,15 @@ describe.each(STORES)('collection files on $name', ({ url }) => {
     const barsCsv = await walkCsv(h, `/api/v1/equities/${id}/bars?interval=1d`, 64);
     expect(barsCsv.rows.map((r) => r[1])).toEqual(bars.map((b) => b.trade_date));
     const nd = await walkCsv(h, `/api/v1/equities/${id}/bars?interval=1d`, 64, 'application/x-ndjson');
-    expect(nd.body.trimEnd().split('\n').map((l) => JSON.parse(l).trade_date)).toEqual(bars.map((b) => b.trade_date));
+    expect(
+      nd.body
+        .trimEnd()
+        .split('\n')
+        .map((l) => JSON.parse(l).trade_date),
+    ).toEqual(bars.map((b) => b.trade_date));
   });
 
-  it('writes derived collections as the record\'s own fields: price limits and indicator points have the JSON\'s values', async () => {
+  it("writes derived collections as the record's own fields: price limits and indicator points have the JSON's values", async () => {
     const limits = await walk(h, `/api/v1/equities/${id}/price-limits`, 1000);
     const csv = await walkCsv(h, `/api/v1/equities/${id}/price-limits`, 1000);
     expect(csv.header).toEqual(Object.keys(limits[0]));
@@ -143,9 +163,26 @@ describe.each(STORES)('collection files on $name', ({ url }) => {
     const points = await walk(h, path, 1000);
     const pc = await walkCsv(h, path, 1000);
     const keys = INDICATORS.ma.keys;
-    expect(pc.header).toEqual(['instrument_id', 'indicator', 'interval', 'adjustment', 'timestamp', 'trade_date', ...keys.map((k) => `values.${k}`)]);
-    expect(pc.rows).toEqual(points.map((p) => [p.instrument_id, p.indicator, p.interval, p.adjustment, p.timestamp, p.trade_date,
-      ...keys.map((k) => asField(p.values[k]))]));
+    expect(pc.header).toEqual([
+      'instrument_id',
+      'indicator',
+      'interval',
+      'adjustment',
+      'timestamp',
+      'trade_date',
+      ...keys.map((k) => `values.${k}`),
+    ]);
+    expect(pc.rows).toEqual(
+      points.map((p) => [
+        p.instrument_id,
+        p.indicator,
+        p.interval,
+        p.adjustment,
+        p.timestamp,
+        p.trade_date,
+        ...keys.map((k) => asField(p.values[k])),
+      ]),
+    );
     // The first point lacks the history of the longer averages: empty fields, not zeros.
     expect(pc.rows[0].slice(6)).toContain('');
   });
@@ -191,8 +228,20 @@ describe.each(STORES)('collection files on $name', ({ url }) => {
     await same('/api/v1/indices');
     await same('/api/v1/funds');
     await same('/api/v1/classifications/sectors');
-    for (const p of ['bars?interval=1d', 'bars?interval=1m', 'bars?interval=30m', 'quotes', 'trades', 'management-history', 'dividends',
-      'income-statements', 'financial-indicators', 'capital-flows', 'sector-memberships']) await same(`/api/v1/equities/${id}/${p}`);
+    for (const p of [
+      'bars?interval=1d',
+      'bars?interval=1m',
+      'bars?interval=30m',
+      'quotes',
+      'trades',
+      'management-history',
+      'dividends',
+      'income-statements',
+      'financial-indicators',
+      'capital-flows',
+      'sector-memberships',
+    ])
+      await same(`/api/v1/equities/${id}/${p}`);
   }, 120_000);
 
   it('tags each representation apart (Vary: Accept) and keeps errors JSON whatever Accept asks', async () => {
@@ -209,8 +258,11 @@ describe.each(STORES)('collection files on $name', ({ url }) => {
     const first = await h.app.inject({ url: path, headers: { 'x-api-key': h.key, accept: 'application/json, text/csv' } });
     expect(first.headers['content-type']).toMatch(/^application\/json/);
 
-    for (const [bad, parameter] of [[`/api/v1/equities/${id}/bars?interval=2d`, 'interval'], [`/api/v1/equities/${id}/bars?interval=1d&page[after]=nonsense`, 'page[after]'],
-      [`/api/v1/equities/${id}/price-limits?from=2025-13-01`, 'from']]) {
+    for (const [bad, parameter] of [
+      [`/api/v1/equities/${id}/bars?interval=2d`, 'interval'],
+      [`/api/v1/equities/${id}/bars?interval=1d&page[after]=nonsense`, 'page[after]'],
+      [`/api/v1/equities/${id}/price-limits?from=2025-13-01`, 'from'],
+    ]) {
       const r = await h.app.inject({ url: bad, headers: csvHeaders() });
       expect(r.statusCode, bad).toBe(400);
       expect(r.headers['content-type'], bad).toMatch(/^application\/json/);

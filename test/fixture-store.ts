@@ -13,11 +13,28 @@ export async function fixtureStore(url: string): Promise<Store> {
   await migrate(store);
   for (const f of FIXTURE) {
     const [code, market] = f.meta.id.split('.');
-    await store.db.insertInto('instruments').values({
-      inst: f.inst, id: f.meta.id, kind: f.meta.kind as 'equity' | 'index' | 'fund', code, market, board: 'main', name: code, name_lc: code,
-      name_en: null, list_date: 20000101, delist_date: null, total_shares: null, float_shares: null, fund_type: null, underlying: null,
-      base_date: null, base_value: null,
-    }).execute();
+    await store.db
+      .insertInto('instruments')
+      .values({
+        inst: f.inst,
+        id: f.meta.id,
+        kind: f.meta.kind as 'equity' | 'index' | 'fund',
+        code,
+        market,
+        board: 'main',
+        name: code,
+        name_lc: code,
+        name_en: null,
+        list_date: 20000101,
+        delist_date: null,
+        total_shares: null,
+        float_shares: null,
+        fund_type: null,
+        underlying: null,
+        base_date: null,
+        base_value: null,
+      })
+      .execute();
     const rows = f.packs.flatMap(([, n, data]) => decodePack(data, n).map(([date, ...bar]) => [f.inst, date, ...bar]));
     await store.bulkInsert('bars_1d', ['inst', 'date', 'open', 'high', 'low', 'close', 'volume', 'amount'], rows);
   }

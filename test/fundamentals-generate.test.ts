@@ -25,7 +25,9 @@ describe('fundamentals generation', () => {
   beforeAll(async () => {
     h = await harness(':memory:', MAY);
   });
-  afterAll(async () => { await h?.close(); });
+  afterAll(async () => {
+    await h?.close();
+  });
 
   it('is deterministic', async () => {
     const other = openStore(':memory:');
@@ -41,7 +43,9 @@ describe('fundamentals generation', () => {
       const all = await walk(h, `/api/v1/equities/${e.id}/dividends`, 100);
       const planned = all.filter((d) => d.progress !== 'implemented');
       expect(all.slice(all.length - planned.length)).toEqual(planned);
-      expect((await walk(h, `/api/v1/equities/${e.id}/dividends?to=2025-12-31`, 100)).some((d) => d.progress !== 'implemented')).toBe(false);
+      expect((await walk(h, `/api/v1/equities/${e.id}/dividends?to=2025-12-31`, 100)).some((d) => d.progress !== 'implemented')).toBe(
+        false,
+      );
       const annual = (await walk(h, `/api/v1/equities/${e.id}/income-statements`, 100)).find((s) => s.report_date === '2024-12-31');
       for (const d of planned) {
         pending++;
@@ -63,7 +67,10 @@ describe.skipIf(!PG_URL)('fundamentals on SQLite and PostgreSQL', () => {
     a = await harness(':memory:', MAY);
     b = await harness(await freshPostgres(), MAY);
   });
-  afterAll(async () => { await a?.close(); await b?.close(); });
+  afterAll(async () => {
+    await a?.close();
+    await b?.close();
+  });
 
   it('matches', async () => {
     const ids = (await walk(a, '/api/v1/equities', 100)).map((e) => e.id);
@@ -71,7 +78,8 @@ describe.skipIf(!PG_URL)('fundamentals on SQLite and PostgreSQL', () => {
       for (const seg of [...OPS.map(([, s]) => s), 'company-profile']) {
         for (const q of seg === 'company-profile' ? [''] : ['', '?page[size]=3']) {
           const p = `/api/v1/equities/${id}/${seg}${q}`;
-          const ra = await get(a, p), rb = await get(b, p, { 'x-api-key': b.key });
+          const ra = await get(a, p),
+            rb = await get(b, p, { 'x-api-key': b.key });
           expect(ra.status, p).toBe(200);
           expect(rb.payload, p).toBe(ra.payload);
         }

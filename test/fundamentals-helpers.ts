@@ -12,9 +12,10 @@ export const cents = (s: string) => scaled(s, 2);
 export function divide(a: bigint, b: bigint, mult: bigint): bigint | null {
   if (b === 0n) return null;
   const n = a * mult;
-  const an = n < 0n ? -n : n, ab = b < 0n ? -b : b;
+  const an = n < 0n ? -n : n,
+    ab = b < 0n ? -b : b;
   const q = (2n * an + ab) / (2n * ab);
-  return (n < 0n) !== (b < 0n) ? -q : q;
+  return n < 0n !== b < 0n ? -q : q;
 }
 
 /** Scaled BigInt -> decimal string with `digits` decimals. */

@@ -3,7 +3,14 @@ import { FormatRegistry, TypeRegistry, type TSchema } from '@sinclair/typebox';
 import { Value } from '@sinclair/typebox/value';
 import { get, harness, STORES, walk, type Harness } from './helpers.js';
 import { OPS } from './fundamentals-helpers.js';
-import { BalanceSheet, CashFlowStatement, Dividend, EarningsForecast, FinancialIndicator, IncomeStatement } from '../src/http/schemas/fundamentals.js';
+import {
+  BalanceSheet,
+  CashFlowStatement,
+  Dividend,
+  EarningsForecast,
+  FinancialIndicator,
+  IncomeStatement,
+} from '../src/http/schemas/fundamentals.js';
 import { CapitalFlow, CompanyProfile, InstitutionalHolding, ManagementRecord, TextEntry } from '../src/http/schemas/company.js';
 import { parseDate, parseDateTime } from '../src/lib/time.js';
 
@@ -13,9 +20,16 @@ FormatRegistry.Set('date-time', (s) => parseDateTime(s) !== null);
 TypeRegistry.Set('Unsafe', (s: any, v) => typeof v === s.type && (!s.enum || s.enum.includes(v)));
 
 const RECORD: Record<string, TSchema> = {
-  listBusinessScope: TextEntry, listCapitalFlows: CapitalFlow, listDividends: Dividend, listEarningsForecasts: EarningsForecast,
-  listFinancialIndicators: FinancialIndicator, listBalanceSheets: BalanceSheet, listCashFlowStatements: CashFlowStatement,
-  listIncomeStatements: IncomeStatement, listInstitutionalHoldings: InstitutionalHolding, listManagementHistory: ManagementRecord,
+  listBusinessScope: TextEntry,
+  listCapitalFlows: CapitalFlow,
+  listDividends: Dividend,
+  listEarningsForecasts: EarningsForecast,
+  listFinancialIndicators: FinancialIndicator,
+  listBalanceSheets: BalanceSheet,
+  listCashFlowStatements: CashFlowStatement,
+  listIncomeStatements: IncomeStatement,
+  listInstitutionalHoldings: InstitutionalHolding,
+  listManagementHistory: ManagementRecord,
   listSectorMemberships: TextEntry,
 };
 
@@ -25,8 +39,10 @@ const ORDER: Record<string, (r: any) => string> = {
   listCapitalFlows: (r) => r.timestamp,
   listDividends: (r) => `${r.ex_date ?? '9999-12-31'}|${r.report_period}|${r.announce_date}`,
   listEarningsForecasts: (r) => `${r.announce_date}|${r.report_date}`,
-  listFinancialIndicators: (r) => r.report_date, listBalanceSheets: (r) => r.report_date,
-  listCashFlowStatements: (r) => r.report_date, listIncomeStatements: (r) => r.report_date,
+  listFinancialIndicators: (r) => r.report_date,
+  listBalanceSheets: (r) => r.report_date,
+  listCashFlowStatements: (r) => r.report_date,
+  listIncomeStatements: (r) => r.report_date,
   listInstitutionalHoldings: (r) => `${r.report_date}|${String(r.rank).padStart(4, '0')}`,
   listManagementHistory: (r) => r.start_date,
   listSectorMemberships: (r) => r.classification_id,
@@ -42,7 +58,9 @@ describe.each(STORES)('fundamentals API on $name', ({ url }) => {
     const seasoned = all.filter((e) => e.list_date <= '2024-01-01');
     sample = seasoned.filter((_, i) => i % 4 === 0).map((e) => e.id);
   });
-  afterAll(async () => { await h?.close(); });
+  afterAll(async () => {
+    await h?.close();
+  });
 
   it('answers every operation with typed records in ascending order', async () => {
     const seen = new Map<string, number>();
@@ -76,7 +94,9 @@ describe.each(STORES)('fundamentals API on $name', ({ url }) => {
         const all = await walk(h, `/api/v1/equities/${id}/${seg}`, 1000);
         const dated = all.filter((r) => r[field] !== null);
         if (dated.length === 0) continue;
-        const n = dated.length, from = dated[Math.min(1, n - 1)][field], to = dated[Math.max(Math.min(1, n - 1), n - 2)][field];
+        const n = dated.length,
+          from = dated[Math.min(1, n - 1)][field],
+          to = dated[Math.max(Math.min(1, n - 1), n - 2)][field];
         const got = await walk(h, `/api/v1/equities/${id}/${seg}?from=${from}&to=${to}`, 1000);
         expect(got, `${op} ${id} ${from}..${to}`).toEqual(dated.filter((r) => r[field] >= from && r[field] <= to));
         expect(got.length).toBeGreaterThan(0);
@@ -132,7 +152,10 @@ describe.each(STORES)('fundamentals API on $name', ({ url }) => {
     for (const [, seg, field] of OPS) {
       const r = await get(h, `/api/v1/equities/${id}/${seg}?from=2025-02-30`);
       expect(r.status, seg).toBe(400);
-      expect(r.body.errors[0], seg).toMatchObject({ code: field ? 'invalid_parameter' : 'unknown_parameter', source: { parameter: 'from' } });
+      expect(r.body.errors[0], seg).toMatchObject({
+        code: field ? 'invalid_parameter' : 'unknown_parameter',
+        source: { parameter: 'from' },
+      });
       if (!field) continue;
       const rev = await get(h, `/api/v1/equities/${id}/${seg}?from=2025-06-01&to=2025-01-01`);
       expect(rev.status, seg).toBe(400);
@@ -145,16 +168,42 @@ describe.each(STORES)('fundamentals API on $name', ({ url }) => {
   it('lists the operations in the OpenAPI document with their parameters', async () => {
     const doc = (await get(h, '/openapi.json', {})).body;
     const ops = new Map<string, any>();
-    for (const [path, item] of Object.entries<any>(doc.paths)) for (const op of Object.values<any>(item)) ops.set(op.operationId, { ...op, path });
-    const names = (op: string) => ops.get(op).parameters.filter((p: any) => p.in === 'query').map((p: any) => p.name).sort();
+    for (const [path, item] of Object.entries<any>(doc.paths))
+      for (const op of Object.values<any>(item)) ops.set(op.operationId, { ...op, path });
+    const names = (op: string) =>
+      ops
+        .get(op)
+        .parameters.filter((p: any) => p.in === 'query')
+        .map((p: any) => p.name)
+        .sort();
     for (const [op, seg, field] of OPS) {
       expect(ops.get(op)?.path, op).toBe(`/api/v1/equities/{instrument_id}/${seg}`);
       const want = ['page[after]', 'page[size]', ...(field ? ['from', 'to'] : []), ...(op === 'listCapitalFlows' ? ['date'] : [])];
       expect(names(op), op).toEqual(want.sort());
-      expect(Object.keys(ops.get(op).responses).sort(), op).toEqual(['200', '304', '400', '401', '404', '405', '408', '417', '429', '431', '500', '503', '505']);
+      expect(Object.keys(ops.get(op).responses).sort(), op).toEqual([
+        '200',
+        '304',
+        '400',
+        '401',
+        '404',
+        '405',
+        '408',
+        '417',
+        '429',
+        '431',
+        '500',
+        '503',
+        '505',
+      ]);
     }
     expect(ops.get('getCompanyProfile').path).toBe('/api/v1/equities/{instrument_id}/company-profile');
-    for (const s of ['CompanyProfileResponse', 'TextEntryCollectionResponse', 'CapitalFlowCollectionResponse', 'TextEntry', 'FinancialIndicator']) {
+    for (const s of [
+      'CompanyProfileResponse',
+      'TextEntryCollectionResponse',
+      'CapitalFlowCollectionResponse',
+      'TextEntry',
+      'FinancialIndicator',
+    ]) {
       expect(doc.components.schemas[s], s).toBeDefined();
     }
   });

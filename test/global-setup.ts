@@ -15,6 +15,9 @@ import { removeTemplates } from './demo-templates.js';
 export default function setup(project: TestProject) {
   const dir = mkdtempSync(join(tmpdir(), 'mds-demo-templates-'));
   project.provide('demoTemplates', dir);
-  execFileSync(process.execPath, ['scripts/build.mjs', '--if-changed'], { cwd: fileURLToPath(new URL('..', import.meta.url)), stdio: ['ignore', 'ignore', 'inherit'] });
+  execFileSync(process.execPath, ['scripts/build.mjs', '--if-changed'], {
+    cwd: fileURLToPath(new URL('..', import.meta.url)),
+    stdio: ['ignore', 'ignore', 'inherit'],
+  });
   return () => removeTemplates(dir, process.env.TEST_DATABASE_URL ?? '');
 }

@@ -65,7 +65,10 @@ export const SMALL_DEMO: Partial<DemoOptions> = { seed: 7, equities: 40, start: 
 export const TINY_DEMO: Partial<DemoOptions> = { seed: 1, equities: 20, start: 20250701, end: 20251120, minuteDays: 1, tickDays: 1 };
 
 export interface Harness {
-  app: App; store: Store; key: string; url: string;
+  app: App;
+  store: Store;
+  key: string;
+  url: string;
   close(): Promise<void>;
 }
 
@@ -75,7 +78,11 @@ export const uncursored = (text: string) => text.replace(/(page\[after\]=|"next_
 /** Runs `fn` on a read snapshot of the app's store (what a request is answered from), released after. */
 export async function withSnapshot<T>(h: Harness, fn: (s: Snapshot) => Promise<T>): Promise<T> {
   const snap = await h.app.svc.openSnapshot();
-  try { return await fn(snap); } finally { snap.release(); }
+  try {
+    return await fn(snap);
+  } finally {
+    snap.release();
+  }
 }
 
 /**
@@ -92,7 +99,10 @@ export async function harness(url: string, demo: Partial<DemoOptions> | null = S
   const app = await buildApp({ config: { ...loadConfig({}), databaseUrl: url }, store });
   await app.ready();
   return {
-    app, store, key, url,
+    app,
+    store,
+    key,
+    url,
     async close() {
       await app.close();
       await store.close();
@@ -106,7 +116,11 @@ export async function harness(url: string, demo: Partial<DemoOptions> | null = S
 export async function get(h: Harness, path: string, headers: Record<string, string> = { 'x-api-key': h.key }) {
   const res = await h.app.inject({ method: 'GET', url: path, headers });
   let body: any = null;
-  try { body = JSON.parse(res.payload); } catch { /* not JSON */ }
+  try {
+    body = JSON.parse(res.payload);
+  } catch {
+    /* not JSON */
+  }
   return { status: res.statusCode, body, payload: res.payload, headers: res.headers };
 }
 
@@ -129,22 +143,43 @@ export async function walk(h: Harness, path: string, size: number, maxPages = 10
  * per bar. Returns the number of points compared.
  */
 export async function expectPointDatesOfBars(h: Harness, bars: string, points: string): Promise<number> {
-  const b = await walk(h, bars, 1000), p = await walk(h, points, 1000);
-  expect(p.map((x) => x.timestamp), points).toEqual(b.map((x) => x.timestamp));
-  expect(p.map((x) => x.trade_date), points).toEqual(b.map((x) => x.trade_date));
+  const b = await walk(h, bars, 1000),
+    p = await walk(h, points, 1000);
+  expect(
+    p.map((x) => x.timestamp),
+    points,
+  ).toEqual(b.map((x) => x.timestamp));
+  expect(
+    p.map((x) => x.trade_date),
+    points,
+  ).toEqual(b.map((x) => x.trade_date));
   return p.length;
 }
 
 /** Parses a CSV body of our files (fields quoted only where they hold a comma, quote or line break). */
 export function parseCsv(text: string): string[][] {
   const rows: string[][] = [];
-  let row: string[] = [], f = '', q = false;
+  let row: string[] = [],
+    f = '',
+    q = false;
   for (let i = 0; i < text.length; i++) {
     const c = text[i];
     if (q) {
-      if (c === '"' && text[i + 1] === '"') { f += '"'; i++; } else if (c === '"') q = false; else f += c;
+      if (c === '"' && text[i + 1] === '"') {
+        f += '"';
+        i++;
+      } else if (c === '"') q = false;
+      else f += c;
     } else if (c === '"') q = true;
-    else if (c === ',') { row.push(f); f = ''; } else if (c === '\n') { row.push(f); rows.push(row); row = []; f = ''; } else f += c;
+    else if (c === ',') {
+      row.push(f);
+      f = '';
+    } else if (c === '\n') {
+      row.push(f);
+      rows.push(row);
+      row = [];
+      f = '';
+    } else f += c;
   }
   return rows;
 }

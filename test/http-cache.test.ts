@@ -17,7 +17,9 @@ describe.each(STORES)('HTTP caching and compression on $name', ({ url }) => {
     h = await harness(await url());
     eq = (await get(h, '/api/v1/equities?page[size]=1')).body.data[0].id;
   });
-  afterAll(async () => { await h?.close(); });
+  afterAll(async () => {
+    await h?.close();
+  });
 
   it('answers If-None-Match with 304 on a strong ETag', async () => {
     const path = `/api/v1/equities/${eq}/bars?interval=1d&to=2025-06-30`;
@@ -50,7 +52,9 @@ describe.each(STORES)('HTTP caching and compression on $name', ({ url }) => {
       expect(other.statusCode).toBe(200);
       expect(other.headers.etag).not.toBe(tag);
       expect(reads).toHaveBeenCalledTimes(1);
-    } finally { reads.mockRestore(); }
+    } finally {
+      reads.mockRestore();
+    }
   });
 
   it('answers a read that failed for want of the store 503 at once, and gives its snapshot back', async () => {
@@ -77,8 +81,11 @@ describe.each(STORES)('HTTP caching and compression on $name', ({ url }) => {
     const before = await get(h, path);
     const b = before.body.data[0];
     const dir = mkdtempSync(join(tmpdir(), 'mds-etag-'));
-    writeFileSync(join(dir, 'bars_1d.csv'), 'instrument_id,trade_date,open,high,low,close,volume,amount\n'
-      + `${eq},${b.trade_date},${b.open},${b.high},${b.low},${b.close},${b.volume + 100},${b.amount}\n`);
+    writeFileSync(
+      join(dir, 'bars_1d.csv'),
+      'instrument_id,trade_date,open,high,low,close,volume,amount\n' +
+        `${eq},${b.trade_date},${b.open},${b.high},${b.low},${b.close},${b.volume + 100},${b.amount}\n`,
+    );
     const res = await ingest(h.store, [{ path: join(dir, 'bars_1d.csv'), dataset: DATASETS.find((d) => d.name === 'bars_1d')! }]);
     expect(res.datasets[0].updated).toBe(1);
     const after = await h.app.inject({ url: path, headers: { 'x-api-key': h.key, 'if-none-match': before.headers.etag as string } });
@@ -114,7 +121,10 @@ describe.each(STORES)('HTTP caching and compression on $name', ({ url }) => {
     expect(brotliDecompressSync(br.rawPayload).toString()).toBe(plain.payload);
     expect(gz.headers.etag).toBe((plain.headers.etag as string).replace(/"$/, '-gz"'));
     expect(gz.rawPayload.length).toBeLessThan(plain.rawPayload.length / 3);
-    const revalidate = await h.app.inject({ url: path, headers: { 'x-api-key': h.key, 'accept-encoding': 'gzip', 'if-none-match': gz.headers.etag as string } });
+    const revalidate = await h.app.inject({
+      url: path,
+      headers: { 'x-api-key': h.key, 'accept-encoding': 'gzip', 'if-none-match': gz.headers.etag as string },
+    });
     expect(revalidate.statusCode).toBe(304);
     const small = await h.app.inject({ url: '/api/v1/markets/SH', headers: { 'x-api-key': h.key, 'accept-encoding': 'gzip' } });
     expect(small.headers['content-encoding']).toBeUndefined();

@@ -7,7 +7,11 @@ import { ERROR_CODES } from '../src/lib/errors.js';
 import type { App } from '../src/http/services.js';
 import { get, harness, STORES, type Harness } from './helpers.js';
 
-interface RawResponse { status: number; headers: Record<string, string>; body: any }
+interface RawResponse {
+  status: number;
+  headers: Record<string, string>;
+  body: any;
+}
 
 /**
  * Writes `request` (whole, or only its start: a client that stops half-way through its headers)
@@ -18,12 +22,21 @@ function exchange(port: number, request: string | Buffer, limitMs = 8000): Promi
   return new Promise((resolve, reject) => {
     const socket = connect(port, '127.0.0.1');
     const chunks: Buffer[] = [];
-    const timer = setTimeout(() => { socket.destroy(); reject(new Error(`no answer within ${limitMs} ms`)); }, limitMs);
+    const timer = setTimeout(() => {
+      socket.destroy();
+      reject(new Error(`no answer within ${limitMs} ms`));
+    }, limitMs);
     socket.on('data', (c) => chunks.push(c));
-    socket.on('error', () => { /* the server may reset after answering */ });
+    socket.on('error', () => {
+      /* the server may reset after answering */
+    });
     socket.on('close', () => {
       clearTimeout(timer);
-      try { resolve(parseResponses(Buffer.concat(chunks).toString('latin1'))); } catch (e) { reject(e); }
+      try {
+        resolve(parseResponses(Buffer.concat(chunks).toString('latin1')));
+      } catch (e) {
+        reject(e);
+      }
     });
     socket.write(request);
   });
@@ -56,7 +69,11 @@ function parseResponses(text: string): RawResponse[] {
     }
     let body: any = null;
     const utf8 = Buffer.from(raw, 'latin1').toString('utf8');
-    try { body = JSON.parse(utf8); } catch { body = utf8; }
+    try {
+      body = JSON.parse(utf8);
+    } catch {
+      body = utf8;
+    }
     out.push({ status, headers, body });
   }
   return out;
@@ -90,7 +107,10 @@ describe('requests refused before routing, over a socket', () => {
     await app.listen({ host: '127.0.0.1', port: 0 });
     port = (app.server.address() as AddressInfo).port;
   });
-  afterAll(async () => { await app?.close(); await h?.close(); });
+  afterAll(async () => {
+    await app?.close();
+    await h?.close();
+  });
 
   it('answers a URL or headers over 16 KiB with 431 as ErrorResponse', async () => {
     const longUrl = await raw(port, `GET /api/v1/markets?name=${'a'.repeat(17 * 1024)} HTTP/1.1\r\nHost: x\r\n\r\n`);
@@ -122,8 +142,11 @@ describe('requests refused before routing, over a socket', () => {
     const markets = (await raw(port, `GET /api/v1/markets HTTP/1.1\r\nHost: x\r\nX-API-Key: ${h.key}\r\nConnection: close\r\n\r\n`)).body;
     expect(version).toHaveProperty('name', 'market-data-service');
     expect(markets).toHaveProperty('data');
-    const responses = await exchange(port, 'GET /api/v1/system/version HTTP/1.1\r\nHost: x\r\n\r\n'
-      + `GET /api/v1/markets HTTP/1.1\r\nHost: x\r\nX-API-Key: ${h.key}\r\n\r\nHELLO\r\n\r\n`);
+    const responses = await exchange(
+      port,
+      'GET /api/v1/system/version HTTP/1.1\r\nHost: x\r\n\r\n' +
+        `GET /api/v1/markets HTTP/1.1\r\nHost: x\r\nX-API-Key: ${h.key}\r\n\r\nHELLO\r\n\r\n`,
+    );
     expect(responses.map((r) => r.status)).toEqual([200, 200, 400]);
     expect(responses[0].body).toEqual(version);
     expect(responses[1].body).toEqual(markets);
@@ -134,7 +157,10 @@ describe('requests refused before routing, over a socket', () => {
     const [ok, refused] = await exchange(port, 'GET /api/v1/system/version HTTP/1.1\r\nHost: x\r\n\r\nGET / HTTP/3.0\r\nHost: x\r\n\r\n');
     expect(ok.body).toEqual(version);
     expectErrorResponse(refused, 505, 'http_version_not_supported');
-    const [ok2, big] = await exchange(port, `GET /api/v1/system/version HTTP/1.1\r\nHost: x\r\n\r\nGET / HTTP/1.1\r\nX-Big: ${'a'.repeat(17 * 1024)}\r\n\r\n`);
+    const [ok2, big] = await exchange(
+      port,
+      `GET /api/v1/system/version HTTP/1.1\r\nHost: x\r\n\r\nGET / HTTP/1.1\r\nX-Big: ${'a'.repeat(17 * 1024)}\r\n\r\n`,
+    );
     expect(ok2.body).toEqual(version);
     expectErrorResponse(big, 431, 'headers_too_large');
   });
@@ -146,7 +172,11 @@ describe('requests refused before routing, over a socket', () => {
     expectErrorResponse(await raw(port, `${health} HTTP/1.1\r\nHost: x\r\nhost: x\r\nConnection: close\r\n\r\n`), 400, 'invalid_parameter');
     expectErrorResponse(await raw(port, `${health} HTTP/1.1\r\nHost: a b\r\nConnection: close\r\n\r\n`), 400, 'invalid_parameter');
     // The key is checked first on protected paths, as for every refusal.
-    expectErrorResponse(await raw(port, 'GET /api/v1/markets HTTP/1.1\r\nHost: x\r\nHost: y\r\nConnection: close\r\n\r\n'), 401, 'missing_api_key');
+    expectErrorResponse(
+      await raw(port, 'GET /api/v1/markets HTTP/1.1\r\nHost: x\r\nHost: y\r\nConnection: close\r\n\r\n'),
+      401,
+      'missing_api_key',
+    );
     // HTTP/1.0 needs no Host; a host with a port, an IPv6 literal: served.
     expect((await raw(port, `${health} HTTP/1.0\r\n\r\n`)).status).toBe(200);
     expect((await raw(port, `${health} HTTP/1.1\r\nHost: 127.0.0.1:8080\r\nConnection: close\r\n\r\n`)).status).toBe(200);
@@ -155,11 +185,19 @@ describe('requests refused before routing, over a socket', () => {
 
   it('answers an Expect other than 100-continue with 417, and a version other than 1.x with 505, as ErrorResponse', async () => {
     const health = 'GET /api/v1/system/health';
-    expectErrorResponse(await raw(port, `${health} HTTP/1.1\r\nHost: x\r\nExpect: foo\r\nConnection: close\r\n\r\n`), 417, 'expectation_failed');
+    expectErrorResponse(
+      await raw(port, `${health} HTTP/1.1\r\nHost: x\r\nExpect: foo\r\nConnection: close\r\n\r\n`),
+      417,
+      'expectation_failed',
+    );
     const cont = await exchange(port, `${health} HTTP/1.1\r\nHost: x\r\nExpect: 100-continue\r\nConnection: close\r\n\r\n`);
     expect(cont.map((r) => r.status)).toEqual([100, 200]);
     for (const version of ['HTTP/2.0', 'HTTP/0.9', 'HTTP/3.0', 'HTTP/1.2']) {
-      expectErrorResponse(await raw(port, `${health} ${version}\r\nHost: x\r\nConnection: close\r\n\r\n`), 505, 'http_version_not_supported');
+      expectErrorResponse(
+        await raw(port, `${health} ${version}\r\nHost: x\r\nConnection: close\r\n\r\n`),
+        505,
+        'http_version_not_supported',
+      );
     }
   });
 
@@ -169,18 +207,26 @@ describe('requests refused before routing, over a socket', () => {
     expect(r.headers.allow).toBe('GET, HEAD');
   });
 
-  it('never serves a file outside the docs\' static folder: 404 as ErrorResponse, status line and body agreeing', async () => {
+  it("never serves a file outside the docs' static folder: 404 as ErrorResponse, status line and body agreeing", async () => {
     const asset = await raw(port, 'GET /docs/static/swagger-initializer.js HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n');
     expect(asset.status).toBe(200);
-    for (const path of ['../../package.json', '%2e%2e/%2e%2e/package.json', '%2e%2e%2f%2e%2e%2fpackage.json', '..%2f..%2fpackage.json',
-      '..%5c..%5cpackage.json', '%2E%2E/%2E%2E/%2E%2E/%2E%2E/%2E%2E/etc/passwd', './../../package.json', '..']) {
+    for (const path of [
+      '../../package.json',
+      '%2e%2e/%2e%2e/package.json',
+      '%2e%2e%2f%2e%2e%2fpackage.json',
+      '..%2f..%2fpackage.json',
+      '..%5c..%5cpackage.json',
+      '%2E%2E/%2E%2E/%2E%2E/%2E%2E/%2E%2E/etc/passwd',
+      './../../package.json',
+      '..',
+    ]) {
       const r = await raw(port, `GET /docs/static/${path} HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n`);
       expectErrorResponse(r, 404, 'not_found');
       expect(JSON.stringify(r.body), path).not.toContain('market-data-service');
     }
   });
 
-  it('answers the static files\' conditional and range refusals with status line and body agreeing', async () => {
+  it("answers the static files' conditional and range refusals with status line and body agreeing", async () => {
     const file = 'GET /docs/static/swagger-ui.css HTTP/1.1\r\nHost: x\r\nConnection: close\r\n';
     expectErrorResponse(await raw(port, `${file}If-Match: "other"\r\n\r\n`), 412, 'precondition_failed');
     expectErrorResponse(await raw(port, `${file}Range: bytes=999999999-\r\n\r\n`), 416, 'range_not_satisfiable');
@@ -194,7 +240,9 @@ describe.each(STORES)('edge requests on $name', ({ url }) => {
     h = await harness(await url());
     eq = (await get(h, '/api/v1/equities?page[size]=1')).body.data[0].id;
   });
-  afterAll(async () => { await h?.close(); });
+  afterAll(async () => {
+    await h?.close();
+  });
 
   it('checks the key before refusing a malformed URL (401), then answers 400 with x-request-id', async () => {
     const path = '/api/v1/equities/%E4%B8/bars?interval=1d';
@@ -233,7 +281,8 @@ describe.each(STORES)('edge requests on $name', ({ url }) => {
 
   it('answers another method on a served path with 405 and Allow, before reading the body', async () => {
     const send = (method: 'POST' | 'DELETE' | 'PUT' | 'OPTIONS', url: string, headers: Record<string, string>) =>
-      h.app.inject({ method, url, headers: { 'content-type': 'application/json', ...headers }, payload: '{"broken' })
+      h.app
+        .inject({ method, url, headers: { 'content-type': 'application/json', ...headers }, payload: '{"broken' })
         .then((r) => ({ status: r.statusCode, headers: r.headers, body: JSON.parse(r.payload) }));
     for (const method of ['POST', 'DELETE', 'PUT', 'OPTIONS'] as const) {
       const r = await send(method, `/api/v1/equities/${eq}/bars?interval=1d`, { 'x-api-key': h.key });
@@ -276,13 +325,19 @@ describe.each(STORES)('edge requests on $name', ({ url }) => {
     let checked = 0;
     for (const [template, item] of Object.entries<any>(doc.paths)) {
       for (const op of Object.values<any>(item)) {
-        const path = template.replace('{instrument_id}', eq).replace('{market}', 'SH').replace('{pool_type}', 'strong')
+        const path = template
+          .replace('{instrument_id}', eq)
+          .replace('{market}', 'SH')
+          .replace('{pool_type}', 'strong')
           .replace('{indicator}', 'ma');
         for (const p of (op.parameters ?? []).filter((x: any) => x.in === 'query')) {
           expect(p.schema.maxLength ?? p.schema.enum ?? p.schema.maximum, `${op.operationId} ${p.name} has no limit`).toBeDefined();
           const r = await get(h, `${path}?${p.name}=${big}`);
           expect(r.status, `${op.operationId} ${p.name}`).toBe(400);
-          expect(r.body.errors.map((e: any) => e.source?.parameter), `${op.operationId} ${p.name}`).toContain(p.name);
+          expect(
+            r.body.errors.map((e: any) => e.source?.parameter),
+            `${op.operationId} ${p.name}`,
+          ).toContain(p.name);
           checked++;
         }
         for (const p of (op.parameters ?? []).filter((x: any) => x.in === 'path')) {
@@ -296,14 +351,17 @@ describe.each(STORES)('edge requests on $name', ({ url }) => {
   it('refuses a control character in any path or query value with 400 invalid_parameter naming it, on every operation, before any store read', async () => {
     const bad = (r: any, parameter: string, what: string) => {
       expectErrorResponse(r, 400, 'invalid_parameter');
-      expect(r.body.errors, what).toEqual([expect.objectContaining({ code: 'invalid_parameter', source: { parameter }, detail: expect.stringContaining('control character') })]);
+      expect(r.body.errors, what).toEqual([
+        expect.objectContaining({ code: 'invalid_parameter', source: { parameter }, detail: expect.stringContaining('control character') }),
+      ]);
     };
     // As reported: PostgreSQL took the NUL for a bad cursor (400 invalid_cursor), SQLite for an unknown market (404).
     bad(await get(h, '/api/v1/markets/SH%00'), 'market', 'SH NUL');
     bad(await get(h, '/api/v1/markets/%00/trading-days'), 'market', 'NUL trading days');
     expectErrorResponse(await get(h, '/api/v1/markets/SH%00', {}), 401, 'missing_api_key');
     const doc = (await get(h, '/openapi.json', {})).body;
-    const fill = (template: string) => template.replace('{instrument_id}', eq).replace('{market}', 'SH').replace('{pool_type}', 'strong').replace('{indicator}', 'ma');
+    const fill = (template: string) =>
+      template.replace('{instrument_id}', eq).replace('{market}', 'SH').replace('{pool_type}', 'strong').replace('{indicator}', 'ma');
     const families = new Set<string>();
     for (const [template, item] of Object.entries<any>(doc.paths)) {
       if (template.startsWith('/api/v1/system/')) continue;
@@ -321,7 +379,8 @@ describe.each(STORES)('edge requests on $name', ({ url }) => {
       }
     }
     // Markets, instruments, bars, indicators, pools, fundamentals among them.
-    for (const f of ['markets', 'equities', 'bars', 'technical-indicators', 'pools', 'dividends', 'income-statements']) expect([...families], f).toContain(f);
+    for (const f of ['markets', 'equities', 'bars', 'technical-indicators', 'pools', 'dividends', 'income-statements'])
+      expect([...families], f).toContain(f);
   });
 
   it('declares 304 on every operation of the OpenAPI document', async () => {
@@ -337,8 +396,16 @@ describe('logs', () => {
     const lines: string[] = [];
     const h = await harness(':memory:', null);
     const app = await buildApp({
-      config: { ...loadConfig({}), databaseUrl: ':memory:' }, store: h.store,
-      logger: { level: 'info', stream: { write: (s: string) => { lines.push(s); } } },
+      config: { ...loadConfig({}), databaseUrl: ':memory:' },
+      store: h.store,
+      logger: {
+        level: 'info',
+        stream: {
+          write: (s: string) => {
+            lines.push(s);
+          },
+        },
+      },
     });
     try {
       await app.inject({ method: 'GET', url: '/api/v1/markets?api_key=SECRET123&x=1&token=T0K' });

@@ -17,10 +17,14 @@ for (const store of STORES) {
       const addr = h.app.server.address();
       base = `http://127.0.0.1:${typeof addr === 'object' && addr ? addr.port : 0}`;
     });
-    afterAll(async () => { await h?.close(); });
+    afterAll(async () => {
+      await h?.close();
+    });
 
     it('answer 256 concurrent requests of mixed pages on 32 connections as each is answered alone', async () => {
-      const ids = (await h.store.db.selectFrom('instruments').select('id').where('kind', '=', 'equity').orderBy('id').limit(12).execute()).map((r) => r.id);
+      const ids = (
+        await h.store.db.selectFrom('instruments').select('id').where('kind', '=', 'equity').orderBy('id').limit(12).execute()
+      ).map((r) => r.id);
       const day = (await h.store.db.selectFrom('bars_1m').select('date').orderBy('date', 'desc').limit(1).executeTakeFirstOrThrow()).date;
       const d = `${String(day).slice(0, 4)}-${String(day).slice(4, 6)}-${String(day).slice(6)}`;
       const paths = ids.flatMap((id, i) => [
@@ -40,13 +44,22 @@ for (const store of STORES) {
       expect(new Set([...alone.values()].map((r) => r.status))).toEqual(new Set([200, 400]));
       const agent = new http.Agent({ keepAlive: true, maxSockets: 32 });
       const order = Array.from({ length: 256 }, (_, i) => paths[(i * 7) % paths.length]);
-      const got = await Promise.all(order.map((p) => new Promise<{ p: string; status: number; body: string; etag: string | undefined }>((resolve, reject) => {
-        http.get(`${base}${p}`, { agent, headers: { 'x-api-key': h.key } }, (res) => {
-          const chunks: Buffer[] = [];
-          res.on('data', (c: Buffer) => chunks.push(c));
-          res.on('end', () => resolve({ p, status: res.statusCode!, body: Buffer.concat(chunks).toString(), etag: res.headers.etag }));
-        }).on('error', reject);
-      })));
+      const got = await Promise.all(
+        order.map(
+          (p) =>
+            new Promise<{ p: string; status: number; body: string; etag: string | undefined }>((resolve, reject) => {
+              http
+                .get(`${base}${p}`, { agent, headers: { 'x-api-key': h.key } }, (res) => {
+                  const chunks: Buffer[] = [];
+                  res.on('data', (c: Buffer) => chunks.push(c));
+                  res.on('end', () =>
+                    resolve({ p, status: res.statusCode!, body: Buffer.concat(chunks).toString(), etag: res.headers.etag }),
+                  );
+                })
+                .on('error', reject);
+            }),
+        ),
+      );
       // Under this load, responses were held and written in batches.
       expect(h.app.turns.batched).toBeGreaterThan(20);
       // The requests shared the connections: up to 32 of them, each reused.

@@ -20,7 +20,9 @@ for (const kind of STORES) {
       await exportDatasets(h.store, [dataset('bars_1d')!], { path: file });
       lines = readFileSync(file, 'utf8').trimEnd().split('\n');
     });
-    afterAll(async () => { await h?.close(); });
+    afterAll(async () => {
+      await h?.close();
+    });
 
     it('loading the same file twice changes nothing', async () => {
       const before = await snapshot(h.store);
@@ -48,7 +50,10 @@ for (const kind of STORES) {
       expect(r.code, r.stderr).toBe(0);
       expect(r.stdout).toContain(`bars_1d: ${lines.length - 1} rows from 1 file: 0 inserted, 1 updated, ${lines.length - 2} unchanged`);
       expect(r.stdout).toMatch(/^committed: /m);
-      const bar = await get(h, `/api/v1/${f[0].endsWith('.SH') && f[0].startsWith('000') ? 'indices' : 'equities'}/${f[0]}/bars?interval=1d&date=${f[1]}`);
+      const bar = await get(
+        h,
+        `/api/v1/${f[0].endsWith('.SH') && f[0].startsWith('000') ? 'indices' : 'equities'}/${f[0]}/bars?interval=1d&date=${f[1]}`,
+      );
       expect(bar.body.data[0].close).toBe(f[5]);
       // Loading the original again restores the row.
       const back = await mds(h.url, 'ingest', 'bars_1d', file);
@@ -76,7 +81,10 @@ for (const kind of STORES) {
     it('a board goes with an equity only (KINDS.board): one missing or one too many is refused at its line', async () => {
       const before = await snapshot(h.store);
       const bad = join(tmp(), 'instruments.csv');
-      writeFileSync(bad, 'instrument_id,kind,board,name\n600998.SH,equity,main,好股票\n600997.SH,equity,,无板块\n000999.SH,index,main,有板块指数\n');
+      writeFileSync(
+        bad,
+        'instrument_id,kind,board,name\n600998.SH,equity,main,好股票\n600997.SH,equity,,无板块\n000999.SH,index,main,有板块指数\n',
+      );
       const r = await mds(h.url, 'ingest', 'instruments', bad, '--max-errors', '10');
       expect(r.code).toBe(2);
       expect(r.stderr).toContain(`${bad}:3:3: board: expected a board for an equity`);
@@ -103,7 +111,8 @@ for (const kind of STORES) {
 
     it('a key repeated within a file behaves as rows applied in order: the last one wins', async () => {
       const f = lines[3].split(',');
-      const a = [...f], b = [...f];
+      const a = [...f],
+        b = [...f];
       a[5] = a[5] === a[4] ? a[3] : a[4];
       const twice = join(dir, 'twice.csv');
       writeFileSync(twice, [lines[0], a.join(','), lines[4], b.join(',')].join('\n') + '\n');
@@ -111,7 +120,10 @@ for (const kind of STORES) {
       expect(r.code, r.stderr).toBe(0);
       expect(r.stdout).toContain('bars_1d: 3 rows from 1 file: 0 inserted, 2 updated, 1 unchanged');
       const id = f[0];
-      const bar = await get(h, `/api/v1/${id.startsWith('000') && id.endsWith('.SH') ? 'indices' : 'equities'}/${id}/bars?interval=1d&date=${f[1]}`);
+      const bar = await get(
+        h,
+        `/api/v1/${id.startsWith('000') && id.endsWith('.SH') ? 'indices' : 'equities'}/${id}/bars?interval=1d&date=${f[1]}`,
+      );
       expect(bar.body.data[0].close).toBe(b[5]);
     });
 

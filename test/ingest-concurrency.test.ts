@@ -9,8 +9,17 @@ import { formatDate } from '../src/lib/time.js';
 
 /** 40 equities × 40 days × 241 one-minute bars the small demo does not have (~385k rows). */
 async function bigFile(h: Harness, dir: string) {
-  const ids = (await h.store.db.selectFrom('instruments').select('id').where('kind', '=', 'equity').where('list_date', '<', 20250101)
-    .orderBy('id').execute()).map((r) => r.id).slice(0, 40);
+  const ids = (
+    await h.store.db
+      .selectFrom('instruments')
+      .select('id')
+      .where('kind', '=', 'equity')
+      .where('list_date', '<', 20250101)
+      .orderBy('id')
+      .execute()
+  )
+    .map((r) => r.id)
+    .slice(0, 40);
   const days = marketTradingDays('SH', 20250601, 20250731).slice(0, 40);
   const file = join(dir, 'bars_1m.csv');
   const rows = await writeMinuteBars(file, ids, days);
@@ -20,7 +29,15 @@ async function bigFile(h: Harness, dir: string) {
   return { file, small, rows, probe: `/api/v1/equities/${ids[0]}/bars?interval=1m&date=${formatDate(days[10])}&page[size]=300` };
 }
 
-const count = async (s: Store) => Number((await s.db.selectFrom('bars_1m').select((eb) => eb.fn.countAll().as('n')).executeTakeFirstOrThrow()).n);
+const count = async (s: Store) =>
+  Number(
+    (
+      await s.db
+        .selectFrom('bars_1m')
+        .select((eb) => eb.fn.countAll().as('n'))
+        .executeTakeFirstOrThrow()
+    ).n,
+  );
 
 for (const kind of STORES) {
   describe(`a load is one transaction (${kind.name})`, () => {
@@ -32,7 +49,10 @@ for (const kind of STORES) {
       reader = openStore(h.url);
       big = await bigFile(h, tmp());
     });
-    afterAll(async () => { await reader?.close(); await h?.close(); });
+    afterAll(async () => {
+      await reader?.close();
+      await h?.close();
+    });
 
     it('a load killed halfway leaves the previous data intact', async () => {
       const before = await snapshot(h.store);
@@ -52,7 +72,9 @@ for (const kind of STORES) {
       const p0 = (await get(h, big.probe)).payload;
       const child = mdsChild(h.url, 'ingest', 'bars_1m', big.file);
       let stdout = '';
-      child.stdout!.on('data', (b) => { stdout += b; });
+      child.stdout!.on('data', (b) => {
+        stdout += b;
+      });
       const done = exited(child);
       const counts: number[] = [];
       const payloads: string[] = [];

@@ -20,13 +20,18 @@ const px = (v: number) => formatScaled(v, 3, 2);
 for (const kind of STORES) {
   describe(`derived data follows an ingest without a restart (${kind.name})`, () => {
     let h: Harness;
-    beforeAll(async () => { h = await harness(await kind.url()); });
-    afterAll(async () => { await h?.close(); });
+    beforeAll(async () => {
+      h = await harness(await kind.url());
+    });
+    afterAll(async () => {
+      await h?.close();
+    });
 
     it('adjusted bars, price limits, pools and weekly bars reflect the new rows', async () => {
       // A main-board, non-ST equity listed long before the data starts, with a bar on the last day.
-      const eq = (await get(h, '/api/v1/equities?page[size]=1000')).body.data
-        .find((e: any) => e.board === 'main' && !e.is_st && e.list_date < '2020-01-01' && e.id.endsWith('.SH'));
+      const eq = (await get(h, '/api/v1/equities?page[size]=1000')).body.data.find(
+        (e: any) => e.board === 'main' && !e.is_st && e.list_date < '2020-01-01' && e.id.endsWith('.SH'),
+      );
       const last = (await get(h, `/api/v1/equities/${eq.id}/bars?interval=1d&from=2025-11-01&page[size]=100`)).body.data.at(-1);
       const d0 = Number(last.trade_date.replaceAll('-', ''));
       const d1 = nextTradingDay(d0)!;
@@ -41,13 +46,21 @@ for (const kind of STORES) {
       const ref = prev - 500;
       const up = Number(divRoundHalfUp(BigInt(ref) * 11n, 100n)) * 10;
       const dir = tmp();
-      writeFileSync(join(dir, 'corporate_actions.csv'), 'instrument_id,ex_date,record_date,announce_date,cash_per_share,bonus_per_share,transfer_per_share,rights_per_share,rights_price\n'
-        + `${eq.id},${formatDate(d1)},${last.trade_date},${last.trade_date},0.50000,0,0,0,0\n`);
-      writeFileSync(join(dir, 'bars_1d.csv'), 'instrument_id,trade_date,open,high,low,close,volume,amount\n'
-        + `${eq.id},${formatDate(d1)},${px(ref)},${px(up)},${px(ref - 100)},${px(up)},1234500,15000000.00\n`);
+      writeFileSync(
+        join(dir, 'corporate_actions.csv'),
+        'instrument_id,ex_date,record_date,announce_date,cash_per_share,bonus_per_share,transfer_per_share,rights_per_share,rights_price\n' +
+          `${eq.id},${formatDate(d1)},${last.trade_date},${last.trade_date},0.50000,0,0,0,0\n`,
+      );
+      writeFileSync(
+        join(dir, 'bars_1d.csv'),
+        'instrument_id,trade_date,open,high,low,close,volume,amount\n' +
+          `${eq.id},${formatDate(d1)},${px(ref)},${px(up)},${px(ref - 100)},${px(up)},1234500,15000000.00\n`,
+      );
       const loader = openStore(h.url);
-      const r = await ingest(loader, [{ path: join(dir, 'bars_1d.csv'), dataset: dataset('bars_1d')! },
-        { path: join(dir, 'corporate_actions.csv'), dataset: dataset('corporate_actions')! }]);
+      const r = await ingest(loader, [
+        { path: join(dir, 'bars_1d.csv'), dataset: dataset('bars_1d')! },
+        { path: join(dir, 'corporate_actions.csv'), dataset: dataset('corporate_actions')! },
+      ]);
       await loader.close();
       expect(r.errors).toEqual([]);
       expect(r.dataVersion).not.toBeNull();

@@ -17,8 +17,21 @@ import { readRecords, type Encoding, type SourceRecord } from '../src/ingest/sou
 
 /** GB2312 (so GBK and GB18030) codes of the characters used, from the code chart. */
 const GBK: Record<string, number> = {
-  浦: 0xc6d6, 发: 0xb7a2, 银: 0xd2f8, 行: 0xd0d0, 平: 0xc6bd, 安: 0xb0b2, 上: 0xc9cf, 海: 0xbaa3,
-  证: 0xd6a4, 券: 0xc8af, 交: 0xbdbb, 易: 0xd2d7, 所: 0xcbf9, 深: 0xc9ee, 圳: 0xdbda,
+  浦: 0xc6d6,
+  发: 0xb7a2,
+  银: 0xd2f8,
+  行: 0xd0d0,
+  平: 0xc6bd,
+  安: 0xb0b2,
+  上: 0xc9cf,
+  海: 0xbaa3,
+  证: 0xd6a4,
+  券: 0xc8af,
+  交: 0xbdbb,
+  易: 0xd2d7,
+  所: 0xcbf9,
+  深: 0xc9ee,
+  圳: 0xdbda,
 };
 /** `text` as GBK bytes: ASCII as is, the characters above by their codes. */
 function gbk(text: string): Buffer {
@@ -32,17 +45,23 @@ function gbk(text: string): Buffer {
   return Buffer.from(out);
 }
 
-const MARKETS = 'id,name,name_local,mic,timezone,currency,opened\n'
-  + 'SH,Shanghai Stock Exchange,上海证券交易所,XSHG,Asia/Shanghai,CNY,1990-12-19\n'
-  + 'SZ,Shenzhen Stock Exchange,深圳证券交易所,XSHE,Asia/Shanghai,CNY,1990-12-01\n';
-const INSTRUMENTS = 'instrument_id,kind,board,name,name_en,list_date\n'
-  + '600000.SH,equity,main,浦发银行,SPD Bank,1999-11-10\n'
-  + '000001.SZ,equity,main,平安银行,Ping An Bank,1991-04-03\n';
+const MARKETS =
+  'id,name,name_local,mic,timezone,currency,opened\n' +
+  'SH,Shanghai Stock Exchange,上海证券交易所,XSHG,Asia/Shanghai,CNY,1990-12-19\n' +
+  'SZ,Shenzhen Stock Exchange,深圳证券交易所,XSHE,Asia/Shanghai,CNY,1990-12-01\n';
+const INSTRUMENTS =
+  'instrument_id,kind,board,name,name_en,list_date\n' +
+  '600000.SH,equity,main,浦发银行,SPD Bank,1999-11-10\n' +
+  '000001.SZ,equity,main,平安银行,Ping An Bank,1991-04-03\n';
 /** Tushare's stock_basic with the same two. */
 const STOCK_BASIC = 'ts_code,name,list_date\n600000.SH,浦发银行,19991110\n000001.SZ,平安银行,19910403\n';
 
 const dir = tmp('mds-encoding-');
-const file = (name: string, bytes: Buffer | string) => { const p = join(dir, name); writeFileSync(p, bytes); return p; };
+const file = (name: string, bytes: Buffer | string) => {
+  const p = join(dir, name);
+  writeFileSync(p, bytes);
+  return p;
+};
 
 const load = (h: Harness, name: string, path: string, encoding?: Encoding, format?: string): Promise<IngestResult> => {
   const d = dataset(name)!;
@@ -51,9 +70,16 @@ const load = (h: Harness, name: string, path: string, encoding?: Encoding, forma
   if (Array.isArray(layout)) throw new Error(`${format} does not load ${name}`);
   return ingest(h.store, [{ path, dataset: d, encoding, vendor: { layout } }]);
 };
-const ok = (r: IngestResult) => { if (!r.ok) throw new Error(r.errors.join('\n')); return r; };
-const names = async (h: Harness) => (await snapshot(h.store))['instruments.csv'].split('\n').slice(1, -1)
-  .map((l) => l.split(',')).map((f) => `${f[0]} ${f[3]}`);
+const ok = (r: IngestResult) => {
+  if (!r.ok) throw new Error(r.errors.join('\n'));
+  return r;
+};
+const names = async (h: Harness) =>
+  (await snapshot(h.store))['instruments.csv']
+    .split('\n')
+    .slice(1, -1)
+    .map((l) => l.split(','))
+    .map((f) => `${f[0]} ${f[3]}`);
 const WANT = ['000001.SZ 平安银行', '600000.SH 浦发银行'];
 
 describe('GBK bytes of the table', () => {
@@ -72,12 +98,17 @@ describe.each(STORES)('ingest encodings ($name)', ({ url }) => {
 
   it('refuses a GBK file read as UTF-8, naming the first bad line and suggesting --encoding gbk; nothing stored', async () => {
     const before = await snapshot(h.store);
-    for (const [name, bytes] of [['gbk.csv', gbk(INSTRUMENTS)], ['gbk.csv.gz', gzipSync(gbk(INSTRUMENTS))]] as const) {
+    for (const [name, bytes] of [
+      ['gbk.csv', gbk(INSTRUMENTS)],
+      ['gbk.csv.gz', gzipSync(gbk(INSTRUMENTS))],
+    ] as const) {
       const path = file(name, bytes);
       const r = await load(h, 'instruments', path);
       expect(r.ok).toBe(false);
-      expect(r.errors).toEqual([`${path}:2: not valid UTF-8 text at character 23 of the line: the file decodes as GB18030 (GBK is a subset of it), `
-        + 'give --encoding gbk (or gb18030); nothing of the file is loaded']);
+      expect(r.errors).toEqual([
+        `${path}:2: not valid UTF-8 text at character 23 of the line: the file decodes as GB18030 (GBK is a subset of it), ` +
+          'give --encoding gbk (or gb18030); nothing of the file is loaded',
+      ]);
       expect(r.dataVersion).toBeNull();
     }
     expect(await snapshot(h.store)).toEqual(before);
@@ -95,10 +126,13 @@ describe.each(STORES)('ingest encodings ($name)', ({ url }) => {
   it('refuses bytes valid in no supported encoding without the hint, and a character cut off by the end of the file', async () => {
     const stray = Buffer.concat([Buffer.from(INSTRUMENTS), Buffer.from('600001.SH,equity,main,x\xff,,1999-11-10\n', 'latin1')]);
     const a = file('stray.csv', stray);
-    expect((await load(h, 'instruments', a)).errors)
-      .toEqual([`${a}:4: not valid UTF-8 text at character 24 of the line (give --encoding gbk or gb18030 for a file in those); nothing of the file is loaded`]);
+    expect((await load(h, 'instruments', a)).errors).toEqual([
+      `${a}:4: not valid UTF-8 text at character 24 of the line (give --encoding gbk or gb18030 for a file in those); nothing of the file is loaded`,
+    ]);
     const cut = file('cut.csv', gbk(`${INSTRUMENTS}600001.SH,equity,main,浦发`).subarray(0, -1));
-    expect((await load(h, 'instruments', cut, 'gbk')).errors).toEqual([`${cut}:4: not valid GBK text at character 24 of the line; nothing of the file is loaded`]);
+    expect((await load(h, 'instruments', cut, 'gbk')).errors).toEqual([
+      `${cut}:4: not valid GBK text at character 24 of the line; nothing of the file is loaded`,
+    ]);
     expect(await names(h)).toEqual(WANT);
   });
 
@@ -118,20 +152,24 @@ describe.each(STORES)('ingest encodings ($name)', ({ url }) => {
 
   it('refuses bytes that are not a character of GBK, naming line and character; valid GBK still loads', async () => {
     const before = await snapshot(h.store);
-    const row = (name: Buffer) => Buffer.concat([gbk(INSTRUMENTS), Buffer.from('600001.SH,equity,main,'), gbk('浦'), name, Buffer.from(',,1999-11-10\n')]);
-    const refused = (bytes: number[], encoding: Encoding) => load(h, 'instruments', file(`bad-${bytes.join('-')}-${encoding}.csv`, row(Buffer.from(bytes))), encoding);
+    const row = (name: Buffer) =>
+      Buffer.concat([gbk(INSTRUMENTS), Buffer.from('600001.SH,equity,main,'), gbk('浦'), name, Buffer.from(',,1999-11-10\n')]);
+    const refused = (bytes: number[], encoding: Encoding) =>
+      load(h, 'instruments', file(`bad-${bytes.join('-')}-${encoding}.csv`, row(Buffer.from(bytes))), encoding);
     // 0xFF (Node's gbk decoder makes it U+F8F5), a lead byte and a byte no trail can be,
     // GB18030's four-byte À (81 30 86 38: not GBK), GB2312's unassigned A2AB and the user-defined
     // AAA1 (both decode to the Private Use Area).
     for (const bytes of [[0xff], [0x81, 0xff], [0x81, 0x30, 0x86, 0x38], [0xa2, 0xab], [0xaa, 0xa1]]) {
       const r = await refused(bytes, 'gbk');
       expect(r.errors, bytes.join(' ')).toEqual([
-        `${dir}/bad-${bytes.join('-')}-gbk.csv:4: not valid GBK text at character 24 of the line; nothing of the file is loaded`]);
+        `${dir}/bad-${bytes.join('-')}-gbk.csv:4: not valid GBK text at character 24 of the line; nothing of the file is loaded`,
+      ]);
       expect(r.dataVersion).toBeNull();
     }
     for (const bytes of [[0xff], [0xa2, 0xab], [0xaa, 0xa1]]) {
       expect((await refused(bytes, 'gb18030')).errors, bytes.join(' ')).toEqual([
-        `${dir}/bad-${bytes.join('-')}-gb18030.csv:4: not valid GB18030 text at character 24 of the line; nothing of the file is loaded`]);
+        `${dir}/bad-${bytes.join('-')}-gb18030.csv:4: not valid GB18030 text at character 24 of the line; nothing of the file is loaded`,
+      ]);
     }
     expect(await snapshot(h.store)).toEqual(before);
     // À is GB18030's; in GBK the same row loads with 发 (B7A2).
@@ -153,7 +191,10 @@ describe('readRecords in GBK', () => {
     for (let at = 0, i = 0; i < text.length; at += text.charCodeAt(i) < 0x80 ? 1 : 2, i++) starts.add(at);
     expect([1, 2].some((k) => !starts.has(k << 20))).toBe(true);
     const want = ['n,name', ...rows].map((l, i) => ({ line: i + 1, fields: l.split(',') }));
-    for (const [name, b] of [['big.csv', bytes], ['big.csv.gz', gzipSync(bytes)]] as const) {
+    for (const [name, b] of [
+      ['big.csv', bytes],
+      ['big.csv.gz', gzipSync(bytes)],
+    ] as const) {
       const got: SourceRecord[] = [];
       for await (const batch of readRecords(file(name, b), 'csv', undefined, 'gbk')) got.push(...batch);
       expect(got, name).toEqual(want);
@@ -183,13 +224,18 @@ describe('mds ingest --encoding', () => {
     const hint = 'the file decodes as GB18030 (GBK is a subset of it), give --encoding gbk (or gb18030); nothing of the file is loaded';
     const canonical = file('cli-gbk.csv', gbk(INSTRUMENTS));
     const tushare = file('cli-stock_basic.csv', gbk(STOCK_BASIC));
-    for (const [path, args, at] of [[canonical, [], 23], [tushare, ['--format', 'tushare'], 11]] as const) {
+    for (const [path, args, at] of [
+      [canonical, [], 23],
+      [tushare, ['--format', 'tushare'], 11],
+    ] as const) {
       const r = await mds(db, 'ingest', 'instruments', path, ...args);
       expect([r.code, r.stderr]).toEqual([2, `${path}:2: not valid UTF-8 text at character ${at} of the line: ${hint}\n`]);
     }
     const ff = file('cli-ff.csv', Buffer.concat([gbk(INSTRUMENTS), Buffer.from('600001.SH,equity,main,x\xff,,1999-11-10\n', 'latin1')]));
     const r = await mds(db, 'ingest', 'instruments', ff, '--encoding', 'gbk');
     expect([r.code, r.stderr]).toEqual([2, `${ff}:4: not valid GBK text at character 24 of the line; nothing of the file is loaded\n`]);
-    expect((await mds(db, 'export', 'instruments')).stdout).toBe('instrument_id,kind,board,name,name_en,list_date,list_date_source,delist_date,listing_kind,total_shares,float_shares,fund_type,underlying,base_date,base_value\n');
+    expect((await mds(db, 'export', 'instruments')).stdout).toBe(
+      'instrument_id,kind,board,name,name_en,list_date,list_date_source,delist_date,listing_kind,total_shares,float_shares,fund_type,underlying,base_date,base_value\n',
+    );
   });
 });

@@ -19,7 +19,9 @@ describe('docs/ingest.md', () => {
 
 describe('examples/', () => {
   it('has one CSV example per dataset, and nothing else at the top level', () => {
-    const files = readdirSync(EXAMPLES).filter((f) => f.endsWith('.csv')).sort();
+    const files = readdirSync(EXAMPLES)
+      .filter((f) => f.endsWith('.csv'))
+      .sort();
     expect(files).toEqual(DATASETS.map((d) => `${d.name}.csv`).sort());
     for (const f of files) expect(rowsOf(`${EXAMPLES}/${f}`), f).toBeGreaterThan(0);
   });
@@ -34,7 +36,9 @@ for (const kind of STORES) {
       out = await mds(url, 'ingest', '--dir', EXAMPLES);
       h = await emptyHarness(url);
     });
-    afterAll(async () => { await h?.close(); });
+    afterAll(async () => {
+      await h?.close();
+    });
 
     it('ingest --dir examples inserts every row of every file', () => {
       expect(out.code, out.stderr).toBe(0);
@@ -48,20 +52,38 @@ for (const kind of STORES) {
     });
 
     it('serves the loaded rows through the API', async () => {
-      const bars = readFileSync(`${EXAMPLES}/bars_1d.csv`, 'utf8').trim().split('\n').slice(1).map((l) => l.split(','))
+      const bars = readFileSync(`${EXAMPLES}/bars_1d.csv`, 'utf8')
+        .trim()
+        .split('\n')
+        .slice(1)
+        .map((l) => l.split(','))
         .filter((f) => f[0] === '000256.SZ');
       const r = await get(h, '/api/v1/equities/000256.SZ/bars?interval=1d&page[size]=100');
       expect(r.status).toBe(200);
-      expect(r.body.data.map((b: any) => [b.trade_date, b.open, b.high, b.low, b.close, String(b.volume), b.amount]))
-        .toEqual(bars.map((f) => f.slice(1)));
-      for (const p of ['/api/v1/markets', '/api/v1/indices/000001.SH', '/api/v1/funds/510210.SH', '/api/v1/equities/603005.SH',
-        '/api/v1/equities/000256.SZ/company-profile', '/api/v1/equities/000256.SZ/quotes', '/api/v1/equities/000256.SZ/trades',
-        '/api/v1/equities/000256.SZ/bars?interval=5m', '/api/v1/equities/000256.SZ/income-statements',
-        '/api/v1/equities/000256.SZ/balance-sheets', '/api/v1/equities/000256.SZ/cash-flow-statements',
-        '/api/v1/equities/000256.SZ/financial-indicators', '/api/v1/equities/000256.SZ/institutional-holdings',
-        '/api/v1/equities/000256.SZ/management-history', '/api/v1/equities/000256.SZ/business-scope',
-        '/api/v1/equities/000256.SZ/sector-memberships', '/api/v1/equities/000256.SZ/capital-flows',
-        '/api/v1/equities/002013.SZ/dividends', '/api/v1/equities/000256.SZ/price-limits']) {
+      expect(r.body.data.map((b: any) => [b.trade_date, b.open, b.high, b.low, b.close, String(b.volume), b.amount])).toEqual(
+        bars.map((f) => f.slice(1)),
+      );
+      for (const p of [
+        '/api/v1/markets',
+        '/api/v1/indices/000001.SH',
+        '/api/v1/funds/510210.SH',
+        '/api/v1/equities/603005.SH',
+        '/api/v1/equities/000256.SZ/company-profile',
+        '/api/v1/equities/000256.SZ/quotes',
+        '/api/v1/equities/000256.SZ/trades',
+        '/api/v1/equities/000256.SZ/bars?interval=5m',
+        '/api/v1/equities/000256.SZ/income-statements',
+        '/api/v1/equities/000256.SZ/balance-sheets',
+        '/api/v1/equities/000256.SZ/cash-flow-statements',
+        '/api/v1/equities/000256.SZ/financial-indicators',
+        '/api/v1/equities/000256.SZ/institutional-holdings',
+        '/api/v1/equities/000256.SZ/management-history',
+        '/api/v1/equities/000256.SZ/business-scope',
+        '/api/v1/equities/000256.SZ/sector-memberships',
+        '/api/v1/equities/000256.SZ/capital-flows',
+        '/api/v1/equities/002013.SZ/dividends',
+        '/api/v1/equities/000256.SZ/price-limits',
+      ]) {
         const x = await get(h, p);
         expect(x.status, p).toBe(200);
         if (Array.isArray(x.body.data)) expect(x.body.data.length, p).toBeGreaterThan(0);

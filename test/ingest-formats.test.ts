@@ -22,8 +22,10 @@ describe('CSV', () => {
   const text = 'a,b,c\r\n1,"x, ""y""",3\n\n2,"multi\nline",\n"",q,"end"';
   it('parses quotes, doubled quotes, embedded line breaks, CRLF, blank lines; records carry their first line', () => {
     const want = [
-      { line: 1, fields: ['a', 'b', 'c'] }, { line: 2, fields: ['1', 'x, "y"', '3'] },
-      { line: 4, fields: ['2', 'multi\nline', ''] }, { line: 6, fields: ['', 'q', 'end'] },
+      { line: 1, fields: ['a', 'b', 'c'] },
+      { line: 2, fields: ['1', 'x, "y"', '3'] },
+      { line: 4, fields: ['2', 'multi\nline', ''] },
+      { line: 6, fields: ['', 'q', 'end'] },
     ];
     expect(parse(text)).toEqual(want);
     for (const chunk of [1, 2, 3, 5, 7]) expect(parse(text, chunk), `chunk ${chunk}`).toEqual(want);
@@ -40,7 +42,23 @@ describe('CSV', () => {
 
 describe('column types', () => {
   it('decimals are exact at the stored scale: the fast path agrees with parseScaled', () => {
-    for (const s of ['0', '12', '-12.5', '1723.50', '1723.500', '1723.5001', '00012.30', '+5', '.5', '5.', '-', '1e3', '9007199254740993', ' 7', '1.2.3']) {
+    for (const s of [
+      '0',
+      '12',
+      '-12.5',
+      '1723.50',
+      '1723.500',
+      '1723.5001',
+      '00012.30',
+      '+5',
+      '.5',
+      '5.',
+      '-',
+      '1e3',
+      '9007199254740993',
+      ' 7',
+      '1.2.3',
+    ]) {
       for (const k of [0, 2, 3, 6]) expect(scaled(s, k), `${s} @${k}`).toBe(parseScaled(s, k));
     }
     const price = decimal(3, 2, { min: 1 });
@@ -54,7 +72,8 @@ describe('column types', () => {
     expect(t('2024-03-01T10:30:00+08:00')).toBe(Date.UTC(2024, 2, 1, 2, 30) / 1000);
     expect(t('2024-03-01T02:30:00Z')).toBe(t('2024-03-01T10:30:00+08:00'));
     expect(t('2024-03-01T10:30:00')).toBe(t('2024-03-01T10:30:00+08:00'));
-    for (const bad of ['2024-03-01', '2024-02-30T10:30:00+08:00', '2024-03-01T24:00:00+08:00', '2024-03-01T10:30:00.5+08:00']) expect(t(bad), bad).toBe(BAD);
+    for (const bad of ['2024-03-01', '2024-02-30T10:30:00+08:00', '2024-03-01T24:00:00+08:00', '2024-03-01T10:30:00.5+08:00'])
+      expect(t(bad), bad).toBe(BAD);
   });
 });
 
@@ -63,10 +82,15 @@ describe('NDJSON and gzip', () => {
   const dir = tmp();
   beforeAll(async () => {
     h = await emptyHarness(':memory:');
-    const r = await ingest(h.store, ['markets', 'trading_days', 'classifications', 'instruments'].map((n) => ({ path: `examples/${n}.csv`, dataset: dataset(n)! })));
+    const r = await ingest(
+      h.store,
+      ['markets', 'trading_days', 'classifications', 'instruments'].map((n) => ({ path: `examples/${n}.csv`, dataset: dataset(n)! })),
+    );
     expect(r.errors).toEqual([]);
   });
-  afterAll(async () => { await h?.close(); });
+  afterAll(async () => {
+    await h?.close();
+  });
 
   it('gzip is recognised by its magic bytes whatever the name; a BOM is skipped', async () => {
     const csv = '\ufeff' + readFileSync('examples/bars_1d.csv', 'utf8');
@@ -78,8 +102,20 @@ describe('NDJSON and gzip', () => {
 
   it('NDJSON: decimals are JSON strings, counts numbers; errors name line and field', async () => {
     const f = join(dir, 'x.ndjson');
-    const ok = { instrument_id: '000256.SZ', trade_date: '2025-11-20', open: '9.50', high: '9.80', low: '9.40', close: '9.60', volume: 1000, amount: '9600.00' };
-    writeFileSync(f, [JSON.stringify(ok), '', JSON.stringify({ ...ok, close: 9.6 }), JSON.stringify({ ...ok, colse: '1' }), '{oops'].join('\n'));
+    const ok = {
+      instrument_id: '000256.SZ',
+      trade_date: '2025-11-20',
+      open: '9.50',
+      high: '9.80',
+      low: '9.40',
+      close: '9.60',
+      volume: 1000,
+      amount: '9600.00',
+    };
+    writeFileSync(
+      f,
+      [JSON.stringify(ok), '', JSON.stringify({ ...ok, close: 9.6 }), JSON.stringify({ ...ok, colse: '1' }), '{oops'].join('\n'),
+    );
     const r = await ingest(h.store, [{ path: f, dataset: dataset('bars_1d')! }]);
     expect(r.ok).toBe(false);
     expect(r.errors).toEqual([

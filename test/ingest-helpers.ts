@@ -25,13 +25,19 @@ export const BUILT_CLI = ['dist/cli/index.js'];
 /** A stream collecting what is written to it as text. */
 function collector(): { stream: Writable; text: () => string } {
   const chunks: Buffer[] = [];
-  const stream = new Writable({ write(chunk, _enc, done) { chunks.push(Buffer.from(chunk)); done(); } });
+  const stream = new Writable({
+    write(chunk, _enc, done) {
+      chunks.push(Buffer.from(chunk));
+      done();
+    },
+  });
   return { stream, text: () => Buffer.concat(chunks).toString('utf8') };
 }
 
 /** Runs `mds ...argv` in this process (cli/run.ts): its exit code and what it wrote. */
 export async function cli(...argv: string[]) {
-  const out = collector(), err = collector();
+  const out = collector(),
+    err = collector();
   const code = await run(argv, { stdout: out.stream, stderr: err.stream });
   return { code, stdout: out.text(), stderr: err.text() };
 }
@@ -44,16 +50,21 @@ export function mdsChild(url: string, ...args: string[]): ChildProcess {
   return spawn(process.execPath, [...BUILT_CLI, '--database', url, ...args], { stdio: ['ignore', 'pipe', 'pipe'] });
 }
 
-export const exited = (c: ChildProcess) => new Promise<{ code: number | null; signal: NodeJS.Signals | null }>((resolve) => {
-  if (c.exitCode !== null || c.signalCode !== null) resolve({ code: c.exitCode, signal: c.signalCode });
-  else c.on('exit', (code, signal) => resolve({ code, signal }));
-});
+export const exited = (c: ChildProcess) =>
+  new Promise<{ code: number | null; signal: NodeJS.Signals | null }>((resolve) => {
+    if (c.exitCode !== null || c.signalCode !== null) resolve({ code: c.exitCode, signal: c.signalCode });
+    else c.on('exit', (code, signal) => resolve({ code, signal }));
+  });
 
 /** Every dataset of a store as exported text, by file name (compares whole stores). */
 export async function snapshot(store: Store): Promise<Record<string, string>> {
   const dir = tmp('mds-snap-');
   await exportDatasets(store, DATASETS, { dir });
-  return Object.fromEntries(readdirSync(dir).sort().map((f) => [f, readFileSync(join(dir, f), 'utf8')]));
+  return Object.fromEntries(
+    readdirSync(dir)
+      .sort()
+      .map((f) => [f, readFileSync(join(dir, f), 'utf8')]),
+  );
 }
 
 /** A migrated empty store, an API key and the app over it. */
@@ -76,9 +87,11 @@ export async function writeMinuteBars(path: string, ids: string[], days: number[
     for (const d of days) {
       for (const m of minutes) {
         n++;
-        const open = base + (n % 50) * 10, close = base + ((n * 7) % 50) * 10;
-        const high = Math.max(open, close) + 20, low = Math.min(open, close) - 20;
-        buf += `${id},${formatTimestamp(marketEpoch(d, m))},${px(open)},${px(high)},${px(low)},${px(close)},${100 * (n % 90 + 1)},${n % 100000}.00\n`;
+        const open = base + (n % 50) * 10,
+          close = base + ((n * 7) % 50) * 10;
+        const high = Math.max(open, close) + 20,
+          low = Math.min(open, close) - 20;
+        buf += `${id},${formatTimestamp(marketEpoch(d, m))},${px(open)},${px(high)},${px(low)},${px(close)},${100 * ((n % 90) + 1)},${n % 100000}.00\n`;
       }
     }
     if (!out.write(buf)) await once(out, 'drain');
@@ -96,19 +109,31 @@ export async function writerActive(url: string, stillRunning: () => boolean): Pr
     try {
       const db = new URL(url).pathname.slice(1);
       while (stillRunning()) {
-        const r = await c.query('select count(*)::int as n from pg_stat_activity where datname = $1 and backend_xid is not null and pid <> pg_backend_pid()', [db]);
+        const r = await c.query(
+          'select count(*)::int as n from pg_stat_activity where datname = $1 and backend_xid is not null and pid <> pg_backend_pid()',
+          [db],
+        );
         if (r.rows[0].n > 0) return true;
         await sleep(20);
       }
       return false;
-    } finally { await c.end(); }
+    } finally {
+      await c.end();
+    }
   }
   const db = new Database(url, { timeout: 0 });
   try {
     while (stillRunning()) {
-      try { db.exec('begin immediate'); db.exec('rollback'); } catch { return true; }
+      try {
+        db.exec('begin immediate');
+        db.exec('rollback');
+      } catch {
+        return true;
+      }
       await sleep(20);
     }
     return false;
-  } finally { db.close(); }
+  } finally {
+    db.close();
+  }
 }

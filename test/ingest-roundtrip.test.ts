@@ -6,7 +6,10 @@ import { emptyHarness, mds, tmp } from './ingest-helpers.js';
 import { exportDatasets } from '../src/ingest/export.js';
 import { DATASETS } from '../src/ingest/registry.js';
 
-if (!PG_URL) console.warn('TEST_DATABASE_URL is not set: the SQLite → PostgreSQL move of the export/ingest round trip is skipped (SQLite → SQLite still runs).');
+if (!PG_URL)
+  console.warn(
+    'TEST_DATABASE_URL is not set: the SQLite → PostgreSQL move of the export/ingest round trip is skipped (SQLite → SQLite still runs).',
+  );
 
 /** A broad set of operations over the demo: reference data, every series, analytics and fundamentals. */
 async function paths(a: Harness): Promise<string[]> {
@@ -16,28 +19,65 @@ async function paths(a: Harness): Promise<string[]> {
   const last = (await get(a, `/api/v1/indices/000001.SH/bars?interval=1d&from=2025-11-01`)).body.data.at(-1).trade_date;
   const E = '/api/v1/equities';
   return [
-    '/api/v1/markets', '/api/v1/markets/SZ', '/api/v1/markets/SH/trading-days?page[size]=1000&from=2024-01-01',
-    '/api/v1/classifications/sectors?page[size]=1000', '/api/v1/classifications/primary-industries',
-    `${E}?page[size]=1000`, `${E}?name=st`, '/api/v1/indices?page[size]=50', '/api/v1/funds?page[size]=50', `${E}/pools`,
-    ...['limit_up', 'limit_down', 'broken_limit_up', 'previous_limit_up', 'strong', 'sub_new'].map((p) => `${E}/pools/${p}?date=${last}&page[size]=1000`),
-    ...indices.slice(0, 4).flatMap((id) => [`/api/v1/indices/${id}`, `/api/v1/indices/${id}/bars?interval=1d&page[size]=1000`,
-      `/api/v1/indices/${id}/quotes?page[size]=300`, `/api/v1/indices/${id}/technical-indicators/macd?interval=1d&page[size]=300`]),
+    '/api/v1/markets',
+    '/api/v1/markets/SZ',
+    '/api/v1/markets/SH/trading-days?page[size]=1000&from=2024-01-01',
+    '/api/v1/classifications/sectors?page[size]=1000',
+    '/api/v1/classifications/primary-industries',
+    `${E}?page[size]=1000`,
+    `${E}?name=st`,
+    '/api/v1/indices?page[size]=50',
+    '/api/v1/funds?page[size]=50',
+    `${E}/pools`,
+    ...['limit_up', 'limit_down', 'broken_limit_up', 'previous_limit_up', 'strong', 'sub_new'].map(
+      (p) => `${E}/pools/${p}?date=${last}&page[size]=1000`,
+    ),
+    ...indices
+      .slice(0, 4)
+      .flatMap((id) => [
+        `/api/v1/indices/${id}`,
+        `/api/v1/indices/${id}/bars?interval=1d&page[size]=1000`,
+        `/api/v1/indices/${id}/quotes?page[size]=300`,
+        `/api/v1/indices/${id}/technical-indicators/macd?interval=1d&page[size]=300`,
+      ]),
     ...funds.slice(0, 3).flatMap((id) => [`/api/v1/funds/${id}`, `/api/v1/funds/${id}/quotes?page[size]=200`]),
     ...eqs.flatMap((id) => [
-      `${E}/${id}`, `${E}/${id}/bars?interval=1d&page[size]=1000`, `${E}/${id}/bars?interval=1d&adjustment=forward&page[size]=1000`,
-      `${E}/${id}/bars?interval=1w&adjustment=backward&page[size]=100`, `${E}/${id}/bars?interval=30m&page[size]=100`,
-      `${E}/${id}/price-limits?page[size]=1000`, `${E}/${id}/technical-indicators/kdj?interval=1d&adjustment=forward&page[size]=50`,
-      `${E}/${id}/income-statements`, `${E}/${id}/balance-sheets`, `${E}/${id}/cash-flow-statements`, `${E}/${id}/financial-indicators`,
-      `${E}/${id}/dividends`, `${E}/${id}/earnings-forecasts`, `${E}/${id}/institutional-holdings?page[size]=1000`,
-      `${E}/${id}/management-history?page[size]=1000`, `${E}/${id}/company-profile`, `${E}/${id}/business-scope`,
-      `${E}/${id}/sector-memberships`, `${E}/${id}/capital-flows?page[size]=1000`,
+      `${E}/${id}`,
+      `${E}/${id}/bars?interval=1d&page[size]=1000`,
+      `${E}/${id}/bars?interval=1d&adjustment=forward&page[size]=1000`,
+      `${E}/${id}/bars?interval=1w&adjustment=backward&page[size]=100`,
+      `${E}/${id}/bars?interval=30m&page[size]=100`,
+      `${E}/${id}/price-limits?page[size]=1000`,
+      `${E}/${id}/technical-indicators/kdj?interval=1d&adjustment=forward&page[size]=50`,
+      `${E}/${id}/income-statements`,
+      `${E}/${id}/balance-sheets`,
+      `${E}/${id}/cash-flow-statements`,
+      `${E}/${id}/financial-indicators`,
+      `${E}/${id}/dividends`,
+      `${E}/${id}/earnings-forecasts`,
+      `${E}/${id}/institutional-holdings?page[size]=1000`,
+      `${E}/${id}/management-history?page[size]=1000`,
+      `${E}/${id}/company-profile`,
+      `${E}/${id}/business-scope`,
+      `${E}/${id}/sector-memberships`,
+      `${E}/${id}/capital-flows?page[size]=1000`,
     ]),
-    ...eqs.slice(0, 6).flatMap((id) => [`${E}/${id}/bars?interval=1m&page[size]=1000`, `${E}/${id}/quotes?page[size]=500`,
-      `${E}/${id}/trades?page[size]=1000`]),
+    ...eqs
+      .slice(0, 6)
+      .flatMap((id) => [
+        `${E}/${id}/bars?interval=1m&page[size]=1000`,
+        `${E}/${id}/quotes?page[size]=500`,
+        `${E}/${id}/trades?page[size]=1000`,
+      ]),
   ];
 }
 
-const read = (dir: string) => Object.fromEntries(readdirSync(dir).sort().map((f) => [f, readFileSync(join(dir, f), 'utf8')]));
+const read = (dir: string) =>
+  Object.fromEntries(
+    readdirSync(dir)
+      .sort()
+      .map((f) => [f, readFileSync(join(dir, f), 'utf8')]),
+  );
 
 describe('export --all from SQLite, ingest --dir into an empty store of each kind: byte-identical API responses', () => {
   let a: Harness;
@@ -79,12 +119,17 @@ describe('export --all from SQLite, ingest --dir into an empty store of each kin
     const again = tmp();
     expect((await mds(t.h!.url, 'export', '--all', '--dir', again)).code).toBe(0);
     expect(read(again)).toEqual(read(dir));
-    const nd1 = tmp(), nd2 = tmp();
+    const nd1 = tmp(),
+      nd2 = tmp();
     await exportDatasets(a.store, DATASETS, { dir: nd1 }, { format: 'ndjson', gzip: true });
     expect((await mds(t.h!.url, 'export', '--all', '--dir', nd2, '--format', 'ndjson', '--gzip')).code).toBe(0);
     const unzip = async (d: string) => {
       const { gunzipSync } = await import('node:zlib');
-      return Object.fromEntries(readdirSync(d).sort().map((f) => [f, gunzipSync(readFileSync(join(d, f))).toString('utf8')]));
+      return Object.fromEntries(
+        readdirSync(d)
+          .sort()
+          .map((f) => [f, gunzipSync(readFileSync(join(d, f))).toString('utf8')]),
+      );
     };
     expect(await unzip(nd2)).toEqual(await unzip(nd1));
   });

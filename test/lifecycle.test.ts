@@ -13,7 +13,9 @@ import { loadConfig } from '../src/app/config.js';
 import { restartDelay } from '../src/app/server.js';
 
 const running: Served[] = [];
-afterAll(async () => { for (const s of running) await s.stop(); });
+afterAll(async () => {
+  for (const s of running) await s.stop();
+});
 
 /** Waits at most `ms` for the child to exit: its exit, or null. */
 async function exitWithin(s: Served, ms: number) {
@@ -60,17 +62,20 @@ describe('WORKERS=2', () => {
     // Four keep-alive clients, each asking again as soon as it is answered.
     const agent = new http.Agent({ keepAlive: true, maxSockets: 4 });
     let n = 0;
-    const ask = () => new Promise<string>((resolve) => {
-      const id = `life-${++n}`;
-      http.get(`${srv.base}/api/v1/system/health`, { agent, headers: { 'x-request-id': id } }, (res) => {
-        res.resume();
-        res.on('end', () => resolve(id));
-      }).on('error', () => resolve(''));
-    });
+    const ask = () =>
+      new Promise<string>((resolve) => {
+        const id = `life-${++n}`;
+        http
+          .get(`${srv.base}/api/v1/system/health`, { agent, headers: { 'x-request-id': id } }, (res) => {
+            res.resume();
+            res.on('end', () => resolve(id));
+          })
+          .on('error', () => resolve(''));
+      });
     const pidOf = (id: string): number | undefined => srv.logs.find((l) => l.reqId === id && l.pid)?.pid;
     const round = () => Promise.all([ask(), ask(), ask(), ask()]);
     const first: string[] = [];
-    for (let i = 0; i < 10; i++) first.push(...await round());
+    for (let i = 0; i < 10; i++) first.push(...(await round()));
     await sleep(200);
     const before = new Set(first.map(pidOf).filter((p): p is number => p !== undefined));
     expect(before.size).toBeGreaterThanOrEqual(1);
@@ -94,7 +99,12 @@ describe('WORKERS=2', () => {
     await new Promise((resolve) => blocker.once('listening', resolve));
     try {
       // A first wait of 10 ms instead of 250: the same schedule (restartDelay), 25 times shorter.
-      const srv = await spawnServer({ DATABASE_URL: join(tmp('mds-life-'), 'store.sqlite'), WORKERS: '2', PORT: String(port), WORKER_RETRY_MS: '10' });
+      const srv = await spawnServer({
+        DATABASE_URL: join(tmp('mds-life-'), 'store.sqlite'),
+        WORKERS: '2',
+        PORT: String(port),
+        WORKER_RETRY_MS: '10',
+      });
       running.push(srv);
       // Six workers, each loading the app before it fails to listen: a bound, not a timing.
       const { exit } = await exitWithin(srv, 100_000);

@@ -19,8 +19,36 @@ import type { BulkSession } from '../src/store/types.js';
 describe('day records', () => {
   it('decode to the records encoded, nulls and unknown amounts included', () => {
     const records: DayRecord[] = [
-      { inst: 7, open: 10_000, high: 11_000, low: 9_900, close: 11_000, preClose: 10_000, up: 11_000, down: 9_000, volume: 2 ** 40 + 3, amount: 2 ** 50 + 1, streak: 3, previousStreak: 2, flags: 515 },
-      { inst: 9, open: 0, high: 0, low: 0, close: 0, preClose: null, up: null, down: null, volume: 0, amount: -1, streak: 0, previousStreak: 0, flags: 512 },
+      {
+        inst: 7,
+        open: 10_000,
+        high: 11_000,
+        low: 9_900,
+        close: 11_000,
+        preClose: 10_000,
+        up: 11_000,
+        down: 9_000,
+        volume: 2 ** 40 + 3,
+        amount: 2 ** 50 + 1,
+        streak: 3,
+        previousStreak: 2,
+        flags: 515,
+      },
+      {
+        inst: 9,
+        open: 0,
+        high: 0,
+        low: 0,
+        close: 0,
+        preClose: null,
+        up: null,
+        down: null,
+        volume: 0,
+        amount: -1,
+        streak: 0,
+        previousStreak: 0,
+        flags: 512,
+      },
     ];
     const day = decodeDay(encodeDay(records));
     expect(day.n).toBe(2);
@@ -36,10 +64,16 @@ describe.each(STORES)('the days of a market on $name', ({ url }) => {
     h = await harness(await url());
     days = (await walk(h, '/api/v1/markets/SH/trading-days?from=2025-01-02&to=2025-11-20', 1000)).map((d) => d.date);
   });
-  afterAll(async () => { await h?.close(); });
+  afterAll(async () => {
+    await h?.close();
+  });
 
-  it('hold every instrument\'s bar and each equity\'s limits of a day, and its breadth, as the per-instrument operations give them', async () => {
-    const instruments = [...await walk(h, '/api/v1/equities', 1000), ...await walk(h, '/api/v1/indices', 1000), ...await walk(h, '/api/v1/funds', 1000)];
+  it("hold every instrument's bar and each equity's limits of a day, and its breadth, as the per-instrument operations give them", async () => {
+    const instruments = [
+      ...(await walk(h, '/api/v1/equities', 1000)),
+      ...(await walk(h, '/api/v1/indices', 1000)),
+      ...(await walk(h, '/api/v1/funds', 1000)),
+    ];
     // The first days (listing days, no reference yet), an ordinary one, and the last.
     for (const date of [days[0], days[1], days[100], days[days.length - 1]]) {
       let bars = 0;
@@ -50,22 +84,36 @@ describe.each(STORES)('the days of a market on $name', ({ url }) => {
           const kind = x.kind as string;
           const c = cross.get(x.id);
           // Funds have no bars operation of their own yet: their bar is in the cross-section, with the fund's 3 decimals.
-          if (kind === 'fund') { if (c) expect(c.close, x.id).toMatch(/^\d+\.\d{3}$/); continue; }
-          const own = (await get(h, `/api/v1/${kind === 'equity' ? 'equities' : 'indices'}/${x.id}/bars?interval=1d&date=${date}`)).body.data[0];
+          if (kind === 'fund') {
+            if (c) expect(c.close, x.id).toMatch(/^\d+\.\d{3}$/);
+            continue;
+          }
+          const own = (await get(h, `/api/v1/${kind === 'equity' ? 'equities' : 'indices'}/${x.id}/bars?interval=1d&date=${date}`)).body
+            .data[0];
           expect(c === undefined, `${x.id} ${date} in the cross-section`).toBe(own === undefined);
           if (own) {
             bars++;
-            for (const k of ['open', 'high', 'low', 'close', 'volume', 'amount', 'trade_date', 'timestamp'] as const) expect(c[k], `${x.id} ${date} ${k}`).toBe(own[k]);
+            for (const k of ['open', 'high', 'low', 'close', 'volume', 'amount', 'trade_date', 'timestamp'] as const)
+              expect(c[k], `${x.id} ${date} ${k}`).toBe(own[k]);
           }
           if (kind !== 'equity') continue;
           const limit = (await get(h, `/api/v1/equities/${x.id}/price-limits?date=${date}`)).body.data[0];
           if (!limit) continue;
           breadth.listed++;
-          if (limit.suspended) { breadth.suspended++; continue; }
-          expect([c.pre_close, c.limit_up, c.limit_down], `${x.id} ${date} limits`).toEqual([limit.pre_close, limit.limit_up, limit.limit_down]);
+          if (limit.suspended) {
+            breadth.suspended++;
+            continue;
+          }
+          expect([c.pre_close, c.limit_up, c.limit_down], `${x.id} ${date} limits`).toEqual([
+            limit.pre_close,
+            limit.limit_up,
+            limit.limit_down,
+          ]);
           if (limit.pre_close !== null) {
             const [close, pre] = [Number(own.close), Number(limit.pre_close)];
-            if (close > pre) breadth.advancers++; else if (close < pre) breadth.decliners++; else breadth.unchanged++;
+            if (close > pre) breadth.advancers++;
+            else if (close < pre) breadth.decliners++;
+            else breadth.unchanged++;
           }
           if (limit.limit_up !== null && own.close === limit.limit_up) breadth.limit_up++;
           if (limit.limit_down !== null && own.close === limit.limit_down) breadth.limit_down++;
@@ -94,15 +142,39 @@ describe.each(STORES)('the days of a market on $name', ({ url }) => {
     expect(csv.headers['content-type']).toBe('text/csv; charset=utf-8');
     const lines = csv.body.trimEnd().split('\n');
     expect(lines[0]).toBe('instrument_id,trade_date,open,high,low,close,volume,amount');
-    expect(lines.slice(1)).toEqual(all.map((b) => [b.instrument_id, b.trade_date, b.open, b.high, b.low, b.close, b.volume, b.amount ?? ''].join(',')));
+    expect(lines.slice(1)).toEqual(
+      all.map((b) => [b.instrument_id, b.trade_date, b.open, b.high, b.low, b.close, b.volume, b.amount ?? ''].join(',')),
+    );
     const json = await h.app.inject({ url: `/api/v1/markets/SZ/bars?date=${date}`, headers: { 'x-api-key': h.key } });
     expect(csv.headers.etag).not.toBe(json.headers.etag);
-    const again = await h.app.inject({ url: `/api/v1/markets/SZ/bars?date=${date}`, headers: { 'x-api-key': h.key, accept: 'text/csv', 'if-none-match': csv.headers.etag as string } });
+    const again = await h.app.inject({
+      url: `/api/v1/markets/SZ/bars?date=${date}`,
+      headers: { 'x-api-key': h.key, accept: 'text/csv', 'if-none-match': csv.headers.etag as string },
+    });
     expect(again.statusCode).toBe(304);
-    const nd = await h.app.inject({ url: `/api/v1/markets/SZ/bars?date=${date}&kind=fund`, headers: { 'x-api-key': h.key, accept: 'application/x-ndjson' } });
-    expect(nd.body.trimEnd().split('\n').map((l) => JSON.parse(l))).toEqual(all.filter((b) => b.kind === 'fund').map((b) => ({
-      instrument_id: b.instrument_id, trade_date: b.trade_date, open: b.open, high: b.high, low: b.low, close: b.close, volume: b.volume, amount: b.amount,
-    })));
+    const nd = await h.app.inject({
+      url: `/api/v1/markets/SZ/bars?date=${date}&kind=fund`,
+      headers: { 'x-api-key': h.key, accept: 'application/x-ndjson' },
+    });
+    expect(
+      nd.body
+        .trimEnd()
+        .split('\n')
+        .map((l) => JSON.parse(l)),
+    ).toEqual(
+      all
+        .filter((b) => b.kind === 'fund')
+        .map((b) => ({
+          instrument_id: b.instrument_id,
+          trade_date: b.trade_date,
+          open: b.open,
+          high: b.high,
+          low: b.low,
+          close: b.close,
+          volume: b.volume,
+          amount: b.amount,
+        })),
+    );
 
     const dir = tmp('mds-market-days-');
     writeFileSync(join(dir, 'bars_1d.csv'), csv.body);
@@ -111,31 +183,35 @@ describe.each(STORES)('the days of a market on $name', ({ url }) => {
     expect(r.datasets[0]).toMatchObject({ rows: all.length, inserted: 0, updated: 0, unchanged: all.length });
   });
 
-  it('make no write after a sweep that failed: a month\'s write still in flight is awaited before the transaction rolls back', async () => {
+  it("make no write after a sweep that failed: a month's write still in flight is awaited before the transaction rolls back", async () => {
     const before = await h.store.selectRows('select count(*), sum(n) from market_days', []);
-    let reads = 0, failed = false, late = 0;
+    let reads = 0,
+      failed = false,
+      late = 0;
     const rollback = new Error('roll back');
-    await expect(h.store.bulkTransaction(async (s) => {
-      const session: BulkSession = {
-        ...s,
-        // The third month's read fails, while the second month's write waits on a timer.
-        queryRows: async (sql, params) => {
-          if (sql.includes('from bars_1d_packs where month = ?') && ++reads === 3) throw new Error('read failed');
-          return s.queryRows(sql, params);
-        },
-        query: async <T>(sql: string, params?: unknown[]) => {
-          if (sql.startsWith('insert into market_days')) {
-            await new Promise((r) => setTimeout(r, 30));
-            if (failed) late++;
-          }
-          return s.query<T>(sql, params);
-        },
-      };
-      await expect(makeDays(session, 0)).rejects.toThrow('read failed');
-      failed = true;
-      await new Promise((r) => setTimeout(r, 100));
-      throw rollback;
-    })).rejects.toBe(rollback);
+    await expect(
+      h.store.bulkTransaction(async (s) => {
+        const session: BulkSession = {
+          ...s,
+          // The third month's read fails, while the second month's write waits on a timer.
+          queryRows: async (sql, params) => {
+            if (sql.includes('from bars_1d_packs where month = ?') && ++reads === 3) throw new Error('read failed');
+            return s.queryRows(sql, params);
+          },
+          query: async <T>(sql: string, params?: unknown[]) => {
+            if (sql.startsWith('insert into market_days')) {
+              await new Promise((r) => setTimeout(r, 30));
+              if (failed) late++;
+            }
+            return s.query<T>(sql, params);
+          },
+        };
+        await expect(makeDays(session, 0)).rejects.toThrow('read failed');
+        failed = true;
+        await new Promise((r) => setTimeout(r, 100));
+        throw rollback;
+      }),
+    ).rejects.toBe(rollback);
     expect(late).toBe(0);
     expect(await h.store.selectRows('select count(*), sum(n) from market_days', [])).toEqual(before);
   });
@@ -154,21 +230,32 @@ describe.each(STORES)('the days of a market on $name', ({ url }) => {
     const last = days[days.length - 1];
     const sh = await walk(h, `/api/v1/markets/SH/bars?date=${last}&kind=equity`, 1000);
     // A next day: a main-board equity under a 10% limit closes at its up limit, another is absent (suspended).
-    const limits = await Promise.all(sh.map(async (x) => (await get(h, `/api/v1/equities/${x.instrument_id}/price-limits?date=${last}`)).body.data[0]));
+    const limits = await Promise.all(
+      sh.map(async (x) => (await get(h, `/api/v1/equities/${x.instrument_id}/price-limits?date=${last}`)).body.data[0]),
+    );
     const [a, b] = sh.filter((x, i) => x.board === 'main' && limits[i].limit_pct === '10');
-    const next = '2025-11-21', after = '2025-11-24';
+    const next = '2025-11-21',
+      after = '2025-11-24';
     const cents = Math.round(Number(a.close) * 100);
     const upCents = Math.floor((cents * 11 + 5) / 10);
     const up = `${Math.floor(upCents / 100)}.${String(upCents % 100).padStart(2, '0')}`;
-    const rows = sh.filter((x) => x.instrument_id !== b.instrument_id).map((x) => (x === a
-      ? [x.instrument_id, next, x.close, up, x.close, up, 1000, '']
-      : [x.instrument_id, next, x.close, x.close, x.close, x.close, 100, '1.00']).join(','));
+    const rows = sh
+      .filter((x) => x.instrument_id !== b.instrument_id)
+      .map((x) =>
+        (x === a
+          ? [x.instrument_id, next, x.close, up, x.close, up, 1000, '']
+          : [x.instrument_id, next, x.close, x.close, x.close, x.close, 100, '1.00']
+        ).join(','),
+      );
     // The suspended one trades again the day after: its day without a bar is a suspension between bars.
     rows.push([b.instrument_id, after, b.close, b.close, b.close, b.close, 100, '1.00'].join(','));
     writeFileSync(join(dir, 'bars_1d.csv'), ['instrument_id,trade_date,open,high,low,close,volume,amount', ...rows].join('\n') + '\n');
     // A bar of the first days, corrected, and an ST period from the middle of the year.
     const early = (await walk(h, `/api/v1/markets/SH/bars?date=${days[3]}&kind=equity`, 1))[0];
-    writeFileSync(join(dir, 'fix.csv'), `instrument_id,trade_date,open,high,low,close,volume,amount\n${early.instrument_id},${days[3]},${early.open},${early.high},${early.low},${early.low},${early.volume},${early.amount}\n`);
+    writeFileSync(
+      join(dir, 'fix.csv'),
+      `instrument_id,trade_date,open,high,low,close,volume,amount\n${early.instrument_id},${days[3]},${early.open},${early.high},${early.low},${early.low},${early.volume},${early.amount}\n`,
+    );
     writeFileSync(join(dir, 'st.csv'), `instrument_id,start_date\n${b.instrument_id},${days[150]}\n`);
     const r = await ingest(h.store, [
       { path: join(dir, 'bars_1d.csv'), dataset: dataset('bars_1d')! },
@@ -189,7 +276,10 @@ describe.each(STORES)('the days of a market on $name', ({ url }) => {
     // Instruments: a new name changes no day; a listing date moved into the history changes that equity's days from then on.
     const c = sh[sh.length - 1];
     writeFileSync(join(dir, 'renamed.csv'), `instrument_id,kind,board,name\n${c.instrument_id},equity,${c.board},改名后\n`);
-    writeFileSync(join(dir, 'relisted.csv'), `instrument_id,kind,board,name,list_date\n${c.instrument_id},equity,${c.board},改名后,${days[120]}\n`);
+    writeFileSync(
+      join(dir, 'relisted.csv'),
+      `instrument_id,kind,board,name,list_date\n${c.instrument_id},equity,${c.board},改名后,${days[120]}\n`,
+    );
     const subNew = async () => (await walk(h, `/api/v1/equities/pools/sub_new?date=${days[130]}`, 1000)).map((m) => m.instrument_id);
     const before = await subNew();
     for (const f of ['renamed.csv', 'relisted.csv']) {
@@ -197,7 +287,10 @@ describe.each(STORES)('the days of a market on $name', ({ url }) => {
       expect(x.errors, f).toEqual([]);
       expect((await checkBarPacks(h.store)).problems, f).toEqual([]);
       // Listed on days[120], it is sub-new ten days later (when it trades that day).
-      if (f === 'relisted.csv' && (await get(h, `/api/v1/equities/${c.instrument_id}/bars?interval=1d&date=${days[130]}`)).body.data.length) {
+      if (
+        f === 'relisted.csv' &&
+        (await get(h, `/api/v1/equities/${c.instrument_id}/bars?interval=1d&date=${days[130]}`)).body.data.length
+      ) {
         expect(await subNew()).toContain(c.instrument_id);
       } else if (f === 'renamed.csv') expect(await subNew()).toEqual(before);
     }

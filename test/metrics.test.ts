@@ -34,8 +34,14 @@ describe.each(STORES)('metrics on $name', ({ url }) => {
       await app.inject({ url: '/nowhere' });
       let text = await metrics.text();
       const requests = (op: string, status: number) => sample(text, `mds_http_requests_total{operation="${op}",status="${status}"}`);
-      expect([requests('listMarkets', 200), requests('listMarkets', 304), requests('getMarket', 404), requests('listMarkets', 429),
-        requests('listMarkets', 401), requests('none', 404)]).toEqual([2, 1, 1, 1, 1, 1]);
+      expect([
+        requests('listMarkets', 200),
+        requests('listMarkets', 304),
+        requests('getMarket', 404),
+        requests('listMarkets', 429),
+        requests('listMarkets', 401),
+        requests('none', 404),
+      ]).toEqual([2, 1, 1, 1, 1, 1]);
       expect(sample(text, 'mds_http_request_duration_seconds_count{operation="listMarkets"}')).toBe(5);
       expect(sample(text, 'mds_http_request_duration_seconds_bucket{le="+Inf",operation="listMarkets"}')).toBe(5);
       expect(sample(text, 'mds_http_conditional_requests_total{result="hit"}')).toBe(1);
@@ -59,15 +65,31 @@ describe.each(STORES)('metrics on $name', ({ url }) => {
       // Ingests record their rows in the store, with the rows; the server reads them at each scrape.
       const version = await h.store.bulkTransaction(async (s) => {
         await recordIngest(s, [{ dataset: 'bars_1d', inserted: 3, updated: 1, unchanged: 2 }], new Date('2025-01-02T03:04:05Z'));
-        return recordVersion(s, 'test', [{ dataset: 'bars_1d', rows: 4, instruments: null, from: null, to: null }], Date.parse('2025-01-02T03:04:05Z'));
+        return recordVersion(
+          s,
+          'test',
+          [{ dataset: 'bars_1d', rows: 4, instruments: null, from: null, to: null }],
+          Date.parse('2025-01-02T03:04:05Z'),
+        );
       });
-      await h.store.bulkTransaction((s) => recordIngest(s, [{ dataset: 'bars_1d', inserted: 1, updated: 0, unchanged: 5 }, { dataset: 'equities', inserted: 7, updated: 0, unchanged: 0 }], new Date('2025-01-03T00:00:00Z')));
+      await h.store.bulkTransaction((s) =>
+        recordIngest(
+          s,
+          [
+            { dataset: 'bars_1d', inserted: 1, updated: 0, unchanged: 5 },
+            { dataset: 'equities', inserted: 7, updated: 0, unchanged: 0 },
+          ],
+          new Date('2025-01-03T00:00:00Z'),
+        ),
+      );
       text = await metrics.text();
       expect(sample(text, 'mds_ingest_runs_total')).toBe(2);
       expect(sample(text, `mds_data_version_info{version="${version}"}`)).toBe(1);
       expect(sample(text, 'mds_data_changed_timestamp_seconds')).toBe(Date.parse('2025-01-02T03:04:05Z') / 1000);
       expect(sample(text, 'mds_ingest_last_success_timestamp_seconds')).toBe(Date.parse('2025-01-03T00:00:00Z') / 1000);
-      expect(['inserted', 'updated', 'unchanged'].map((o) => sample(text, `mds_ingest_rows_total{dataset="bars_1d",outcome="${o}"}`))).toEqual([4, 1, 7]);
+      expect(
+        ['inserted', 'updated', 'unchanged'].map((o) => sample(text, `mds_ingest_rows_total{dataset="bars_1d",outcome="${o}"}`)),
+      ).toEqual([4, 1, 7]);
       expect(sample(text, 'mds_ingest_rows_total{dataset="equities",outcome="inserted"}')).toBe(7);
     } finally {
       await app.close();
@@ -75,14 +97,15 @@ describe.each(STORES)('metrics on $name', ({ url }) => {
     }
   });
 
-  it('counts the lookups of the request path\'s caches: weekly KDJ computed, then the same page again from memory', async () => {
+  it("counts the lookups of the request path's caches: weekly KDJ computed, then the same page again from memory", async () => {
     const h = await harness(await url(), TINY_DEMO);
     const metrics = new Metrics();
     const app = await buildApp({ config: loadConfig({}), store: h.store, metrics });
     try {
       const key = { 'x-api-key': h.key };
       const id = JSON.parse((await app.inject({ url: '/api/v1/equities?page[size]=1', headers: key })).body).data[0].id as string;
-      const lookups = (text: string, cache: string) => ['hit', 'miss'].map((r) => sample(text, `mds_cache_lookups_total{cache="${cache}",result="${r}"}`));
+      const lookups = (text: string, cache: string) =>
+        ['hit', 'miss'].map((r) => sample(text, `mds_cache_lookups_total{cache="${cache}",result="${r}"}`));
       expect(lookups(await metrics.text(), 'indicator_values')).toEqual([0, 0]);
       const page = `/api/v1/equities/${id}/technical-indicators/kdj?interval=1w&page[size]=5`;
       const first = await app.inject({ url: page, headers: key });
@@ -97,7 +120,10 @@ describe.each(STORES)('metrics on $name', ({ url }) => {
       expect(again[1]).toBe(misses);
       expect(again[0]).toBeGreaterThan(hits!);
       for (const cache of ['adjustment_factors', 'indicator_checkpoints', 'equity_days', 'latest_trading_day', 'pools', 'calendars']) {
-        expect(lookups(text, cache).every((n) => Number.isInteger(n)), cache).toBe(true);
+        expect(
+          lookups(text, cache).every((n) => Number.isInteger(n)),
+          cache,
+        ).toBe(true);
       }
     } finally {
       await app.close();
@@ -113,7 +139,11 @@ describe('the metrics listener', () => {
     const base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
     try {
       const ok = await fetch(`${base}/metrics`, { headers: { authorization: `Bearer ${token}` } });
-      expect([ok.status, ok.headers.get('content-type'), await ok.text()]).toEqual([200, 'text/plain; version=0.0.4; charset=utf-8', 'up 1\n']);
+      expect([ok.status, ok.headers.get('content-type'), await ok.text()]).toEqual([
+        200,
+        'text/plain; version=0.0.4; charset=utf-8',
+        'up 1\n',
+      ]);
       const none = await fetch(`${base}/metrics`);
       expect([none.status, none.headers.get('www-authenticate')]).toEqual([401, 'Bearer realm="metrics"']);
       expect((await fetch(`${base}/metrics`, { headers: { authorization: 'Bearer wrong' } })).status).toBe(401);
@@ -126,15 +156,32 @@ describe('the metrics listener', () => {
 
   it('is configured by METRICS_PORT, METRICS_HOST and METRICS_TOKEN, checked at start', () => {
     expect(loadConfig({})).toMatchObject({ metricsPort: null, metricsHost: '127.0.0.1', metricsToken: null });
-    expect(loadConfig({ METRICS_PORT: '9464', METRICS_HOST: '0.0.0.0', METRICS_TOKEN: 'x'.repeat(16) }))
-      .toMatchObject({ metricsPort: 9464, metricsHost: '0.0.0.0', metricsToken: 'x'.repeat(16) });
-    expect(() => loadConfig({ METRICS_PORT: '8080' })).toThrow('METRICS_PORT must differ from PORT (8080): metrics have their own listener');
+    expect(loadConfig({ METRICS_PORT: '9464', METRICS_HOST: '0.0.0.0', METRICS_TOKEN: 'x'.repeat(16) })).toMatchObject({
+      metricsPort: 9464,
+      metricsHost: '0.0.0.0',
+      metricsToken: 'x'.repeat(16),
+    });
+    expect(() => loadConfig({ METRICS_PORT: '8080' })).toThrow(
+      'METRICS_PORT must differ from PORT (8080): metrics have their own listener',
+    );
     expect(() => loadConfig({ METRICS_PORT: '70000' })).toThrow('METRICS_PORT must be a port 1..65535, got 70000');
-    expect(() => loadConfig({ METRICS_PORT: '9464', METRICS_TOKEN: 'short' })).toThrow('METRICS_TOKEN must be at least 16 printable ASCII characters without spaces');
-    expect(() => loadConfig({ METRICS_TOKEN: 'x'.repeat(16) })).toThrow('METRICS_TOKEN is set but METRICS_PORT is not: set METRICS_PORT to serve /metrics');
-    expect(() => loadConfig({ REDIS_URL: 'http://localhost' })).toThrow('REDIS_URL must be a redis:// or rediss:// URL, got http://localhost');
+    expect(() => loadConfig({ METRICS_PORT: '9464', METRICS_TOKEN: 'short' })).toThrow(
+      'METRICS_TOKEN must be at least 16 printable ASCII characters without spaces',
+    );
+    expect(() => loadConfig({ METRICS_TOKEN: 'x'.repeat(16) })).toThrow(
+      'METRICS_TOKEN is set but METRICS_PORT is not: set METRICS_PORT to serve /metrics',
+    );
+    expect(() => loadConfig({ REDIS_URL: 'http://localhost' })).toThrow(
+      'REDIS_URL must be a redis:// or rediss:// URL, got http://localhost',
+    );
     expect(() => loadConfig({ RATE_LIMIT_WINDOW: '0' })).toThrow('RATE_LIMIT_WINDOW must be a positive integer, got 0');
-    expect(loadConfig({ RATE_LIMIT: '5' })).toMatchObject({ rateLimit: 5, rateLimitAnon: 5, rateLimitWindowS: 1, redisUrl: null, redisKeyPrefix: 'mds:rl:' });
+    expect(loadConfig({ RATE_LIMIT: '5' })).toMatchObject({
+      rateLimit: 5,
+      rateLimitAnon: 5,
+      rateLimitWindowS: 1,
+      redisUrl: null,
+      redisKeyPrefix: 'mds:rl:',
+    });
   });
 });
 
@@ -147,7 +194,10 @@ describe.each([1, 2])('metrics of a server with WORKERS=%i', (workers) => {
   const file = join(dir, 'store.sqlite');
   let served: Served | null = null;
   let metricsPort = 0;
-  afterAll(async () => { await served?.stop(); rmSync(dir, { recursive: true, force: true }); });
+  afterAll(async () => {
+    await served?.stop();
+    rmSync(dir, { recursive: true, force: true });
+  });
 
   /** Starts the server, sends `n` keyed requests and one without a key, and scrapes /metrics. */
   async function scrapeAfter(n: number): Promise<string> {
@@ -171,17 +221,25 @@ describe.each([1, 2])('metrics of a server with WORKERS=%i', (workers) => {
     return text;
   }
 
-  it.runIf(workers === 1)('are served by the process itself, which closes them and exits 0 on SIGTERM', async () => {
-    await scrapeAfter(3);
-    served!.child.kill('SIGTERM');
-    expect(await exited(served!.child), served!.stderr()).toEqual({ code: 0, signal: null });
-    // The metrics listener closed with the server.
-    await expect(fetch(`http://127.0.0.1:${metricsPort}/metrics`, { signal: AbortSignal.timeout(8000) })).rejects.toThrow();
-  }, 120_000);
+  it.runIf(workers === 1)(
+    'are served by the process itself, which closes them and exits 0 on SIGTERM',
+    async () => {
+      await scrapeAfter(3);
+      served!.child.kill('SIGTERM');
+      expect(await exited(served!.child), served!.stderr()).toEqual({ code: 0, signal: null });
+      // The metrics listener closed with the server.
+      await expect(fetch(`http://127.0.0.1:${metricsPort}/metrics`, { signal: AbortSignal.timeout(8000) })).rejects.toThrow();
+    },
+    120_000,
+  );
 
-  it.runIf(workers > 1)('are the sum over the workers, scraped from the primary', async () => {
-    const text = await scrapeAfter(8);
-    // Read from the store by each worker: the first worker's value, not a sum.
-    expect(text).toMatch(/^mds_data_version_info\{version="[^"]+"\} 1$/m);
-  }, 120_000);
+  it.runIf(workers > 1)(
+    'are the sum over the workers, scraped from the primary',
+    async () => {
+      const text = await scrapeAfter(8);
+      // Read from the store by each worker: the first worker's value, not a sum.
+      expect(text).toMatch(/^mds_data_version_info\{version="[^"]+"\} 1$/m);
+    },
+    120_000,
+  );
 });

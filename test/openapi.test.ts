@@ -13,12 +13,45 @@ import addFormats from 'ajv-formats';
 const SPEC = new URL('../../shared/spec/market-data-service.md', import.meta.url);
 
 /** Every operation of the service contract (spec §4): 3 system, 3 markets, 2 classifications, 5 indices, 21 equities, 3 funds. */
-const ALL_OPERATIONS = ['getSystemHealth', 'getSystemReadiness', 'getSystemVersion', 'listMarkets', 'getMarket', 'listTradingDays',
-  'listSectors', 'listPrimaryIndustries', 'listIndices', 'getIndex', 'listIndexQuotes', 'listIndexBars', 'listIndexTechnicalIndicators',
-  'listEquities', 'getEquity', 'listEquityBars', 'listBusinessScope', 'listCapitalFlows', 'getCompanyProfile', 'listDividends',
-  'listEarningsForecasts', 'listFinancialIndicators', 'listBalanceSheets', 'listCashFlowStatements', 'listIncomeStatements',
-  'listInstitutionalHoldings', 'listManagementHistory', 'listPriceLimits', 'listEquityQuotes', 'listSectorMemberships',
-  'listEquityTechnicalIndicators', 'listEquityTrades', 'listPoolTypes', 'listPoolConstituents', 'listFunds', 'getFund', 'listFundQuotes'];
+const ALL_OPERATIONS = [
+  'getSystemHealth',
+  'getSystemReadiness',
+  'getSystemVersion',
+  'listMarkets',
+  'getMarket',
+  'listTradingDays',
+  'listSectors',
+  'listPrimaryIndustries',
+  'listIndices',
+  'getIndex',
+  'listIndexQuotes',
+  'listIndexBars',
+  'listIndexTechnicalIndicators',
+  'listEquities',
+  'getEquity',
+  'listEquityBars',
+  'listBusinessScope',
+  'listCapitalFlows',
+  'getCompanyProfile',
+  'listDividends',
+  'listEarningsForecasts',
+  'listFinancialIndicators',
+  'listBalanceSheets',
+  'listCashFlowStatements',
+  'listIncomeStatements',
+  'listInstitutionalHoldings',
+  'listManagementHistory',
+  'listPriceLimits',
+  'listEquityQuotes',
+  'listSectorMemberships',
+  'listEquityTechnicalIndicators',
+  'listEquityTrades',
+  'listPoolTypes',
+  'listPoolConstituents',
+  'listFunds',
+  'getFund',
+  'listFundQuotes',
+];
 /** Operations the spec does not show, chosen in CONTRACT.md §1, that are served. */
 const CONTRACT_OPERATIONS = ['listAdjustmentFactors', 'listMarketBars', 'listMarketBreadth'];
 
@@ -29,7 +62,9 @@ describe('OpenAPI document', () => {
     h = await harness(':memory:', TINY_DEMO);
     doc = (await get(h, '/openapi.json', {})).body;
   });
-  afterAll(async () => { await h?.close(); });
+  afterAll(async () => {
+    await h?.close();
+  });
 
   it('gives every collection operation CSV and NDJSON examples in its columns, NDJSON typed as ingest reads it', () => {
     let checked = 0;
@@ -44,12 +79,21 @@ describe('OpenAPI document', () => {
         expect(FILE_SHAPES[op.operationId], op.operationId).toBeDefined();
         expect(op.responses['200'].headers.Link, op.operationId).toBeDefined();
         const csv = parseCsv(content['text/csv'].example);
-        const nd = content['application/x-ndjson'].example.split('\n').filter(Boolean).map((l: string) => JSON.parse(l));
+        const nd = content['application/x-ndjson'].example
+          .split('\n')
+          .filter(Boolean)
+          .map((l: string) => JSON.parse(l));
         const data = content['application/json'].example.data;
         expect(data.length, op.operationId).toBeGreaterThan(0);
         expect(csv.length, op.operationId).toBe(data.length + 1);
-        expect(nd.map((o: object) => Object.values(o).map(asField)), op.operationId).toEqual(csv.slice(1));
-        expect(nd.map((o: object) => Object.keys(o)), op.operationId).toEqual(nd.map(() => csv[0]));
+        expect(
+          nd.map((o: object) => Object.values(o).map(asField)),
+          op.operationId,
+        ).toEqual(csv.slice(1));
+        expect(
+          nd.map((o: object) => Object.keys(o)),
+          op.operationId,
+        ).toEqual(nd.map(() => csv[0]));
         const params = Object.fromEntries((op.parameters ?? []).map((p: any) => [p.name, p.example]));
         const shape = FILE_SHAPES[op.operationId]({ params, query: params });
         if (shape.dataset) {
@@ -69,7 +113,14 @@ describe('OpenAPI document', () => {
     const result = await validate(structuredClone(doc));
     expect(result.valid, result.valid ? '' : compileErrors(result)).toBe(true);
     expect(doc.components.securitySchemes.ApiKeyAuth).toEqual({ type: 'apiKey', in: 'header', name: 'X-API-Key' });
-    for (const name of ['ErrorResponse', 'BarCollectionResponse', 'InstrumentResponse', 'MarketCollectionResponse', 'StatusResponse', 'VersionResponse']) {
+    for (const name of [
+      'ErrorResponse',
+      'BarCollectionResponse',
+      'InstrumentResponse',
+      'MarketCollectionResponse',
+      'StatusResponse',
+      'VersionResponse',
+    ]) {
       expect(doc.components.schemas[name], name).toBeDefined();
     }
   });
@@ -89,26 +140,34 @@ describe('OpenAPI document', () => {
     expect(params).toEqual(expect.arrayContaining(['interval', 'adjustment', 'from', 'to', 'date', 'page[size]', 'page[after]']));
     if (existsSync(SPEC)) {
       const specIds = [...readFileSync(SPEC, 'utf8').matchAll(/\| (get|list)[A-Z]\w+/g)].map((m) => m[0].slice(2));
-      for (const id of ops.keys()) if (!CONTRACT_OPERATIONS.includes(id)) expect(specIds, `${id} is not an operation of the spec`).toContain(id);
+      for (const id of ops.keys())
+        if (!CONTRACT_OPERATIONS.includes(id)) expect(specIds, `${id} is not an operation of the spec`).toContain(id);
       expect(new Set(specIds)).toEqual(new Set(ALL_OPERATIONS));
     }
   });
 
   /** Every operation of the document with its path and method. */
-  const operations = () => Object.entries<any>(doc.paths).flatMap(([path, item]) => Object.entries<any>(item).map(([method, op]) => ({ path, method, op })));
+  const operations = () =>
+    Object.entries<any>(doc.paths).flatMap(([path, item]) => Object.entries<any>(item).map(([method, op]) => ({ path, method, op })));
   /** The path of an operation with its example path values, or `missing` for each. */
-  const pathOf = (path: string, op: any, missing?: string) => path.replace(/\{(\w+)\}/g, (_, n: string) =>
-    missing ?? op.parameters.find((p: any) => p.name === n && p.in === 'path').example);
+  const pathOf = (path: string, op: any, missing?: string) =>
+    path.replace(/\{(\w+)\}/g, (_, n: string) => missing ?? op.parameters.find((p: any) => p.name === n && p.in === 'path').example);
 
   it('declares every status the server sends on an operation', async () => {
     const statusOf = (code: keyof typeof ERROR_CODES) => String(ERROR_CODES[code].status);
     // What Node's parser refuses before any route (408, 431: http-edge.test.ts) and an internal error can meet any operation.
-    const anywhere = [...Object.values(CLIENT_ERRORS).map((item) => statusOf(item.code as keyof typeof ERROR_CODES)), statusOf(INTERNAL_ERROR.code)];
+    const anywhere = [
+      ...Object.values(CLIENT_ERRORS).map((item) => statusOf(item.code as keyof typeof ERROR_CODES)),
+      statusOf(INTERNAL_ERROR.code),
+    ];
     let checked = 0;
     for (const { path, op } of operations()) {
       const declared = Object.keys(op.responses);
       const sent = new Set<string>(['200', '304', ...anywhere]);
-      const query = (op.parameters ?? []).filter((p: any) => p.in === 'query' && p.required).map((p: any) => `${p.name}=${p.example}`).join('&');
+      const query = (op.parameters ?? [])
+        .filter((p: any) => p.in === 'query' && p.required)
+        .map((p: any) => `${p.name}=${p.example}`)
+        .join('&');
       const url = pathOf(path, op) + (query ? `?${query}` : '');
       for (const method of ['DELETE', 'POST', 'PUT', 'PATCH'] as const) {
         sent.add(String((await h.app.inject({ method, url, headers: { 'x-api-key': h.key } })).statusCode));
@@ -140,9 +199,26 @@ describe('OpenAPI document', () => {
   it('accepts bare dates and date-times with or without an offset as from/to, as the server does, with any validator', async () => {
     const ajv = new Ajv2020({ allErrors: true });
     addFormats.default(ajv);
-    const good = ['2024-01-02', '2024-02-29', '2024-01-02T10:30:00', '2024-01-02T10:30', '2024-01-02T10:30:00+08:00', '2024-01-02T02:30:00Z',
-      '2024-01-02T10:30:00.250-05:00', '2024-01-02 10:30:00'];
-    const bad = ['2024-02-30', '2023-02-29', '2024-13-01', '2024-1-2', 'yesterday', '2024-01-02T24:00:00', '2024-01-02T10:30:00+8', '2024-01-02T10:30:00+08:00Z'];
+    const good = [
+      '2024-01-02',
+      '2024-02-29',
+      '2024-01-02T10:30:00',
+      '2024-01-02T10:30',
+      '2024-01-02T10:30:00+08:00',
+      '2024-01-02T02:30:00Z',
+      '2024-01-02T10:30:00.250-05:00',
+      '2024-01-02 10:30:00',
+    ];
+    const bad = [
+      '2024-02-30',
+      '2023-02-29',
+      '2024-13-01',
+      '2024-1-2',
+      'yesterday',
+      '2024-01-02T24:00:00',
+      '2024-01-02T10:30:00+8',
+      '2024-01-02T10:30:00+08:00Z',
+    ];
     let params = 0;
     for (const { path, op } of operations()) {
       const query = (op.parameters ?? []).filter((x: any) => x.in === 'query');
@@ -150,7 +226,9 @@ describe('OpenAPI document', () => {
         // Bounds of a window of instants (RFC 3339, said the description); else of dates, which take dates only.
         if (!/RFC 3339/.test(p.description ?? p.schema.description)) {
           const check = ajv.compile(p.schema);
-          expect(check('2024-01-02') && !check('2024-01-02T10:30:00+08:00') && !check('2024-02-30'), `${op.operationId} ${p.name}`).toBe(true);
+          expect(check('2024-01-02') && !check('2024-01-02T10:30:00+08:00') && !check('2024-02-30'), `${op.operationId} ${p.name}`).toBe(
+            true,
+          );
           continue;
         }
         params++;
@@ -174,8 +252,20 @@ describe('OpenAPI document', () => {
         const r = await get(h, `${pathOf(path, op)}?to=${encodeURIComponent(v)}&interval=2d`);
         expect(r.status, v).toBe(400);
         expect(r.body.errors, v).toEqual([
-          { status: '400', code: 'invalid_parameter', title: 'Invalid parameter', detail: 'interval must be one of 1m, 5m, 15m, 30m, 60m, 1d, 1w, 1mo, 1q, 1y', source: { parameter: 'interval' } },
-          { status: '400', code: 'invalid_parameter', title: 'Invalid parameter', detail: 'to must be an RFC 3339 date-time (e.g. 2024-03-01T10:30:00+08:00) or a date', source: { parameter: 'to' } },
+          {
+            status: '400',
+            code: 'invalid_parameter',
+            title: 'Invalid parameter',
+            detail: 'interval must be one of 1m, 5m, 15m, 30m, 60m, 1d, 1w, 1mo, 1q, 1y',
+            source: { parameter: 'interval' },
+          },
+          {
+            status: '400',
+            code: 'invalid_parameter',
+            title: 'Invalid parameter',
+            detail: 'to must be an RFC 3339 date-time (e.g. 2024-03-01T10:30:00+08:00) or a date',
+            source: { parameter: 'to' },
+          },
         ]);
       }
     }
@@ -206,7 +296,8 @@ describe('OpenAPI document', () => {
     let examples = 0;
     for (const item of Object.values<any>(doc.paths)) {
       const op = item.get;
-      for (const p of (op.parameters ?? []).filter((x: any) => x.in === 'path')) expect(p.example, `${op.operationId} ${p.name}`).toBeTypeOf('string');
+      for (const p of (op.parameters ?? []).filter((x: any) => x.in === 'path'))
+        expect(p.example, `${op.operationId} ${p.name}`).toBeTypeOf('string');
       for (const [status, r] of Object.entries<any>(op.responses)) {
         expect(r.description, `${op.operationId} ${status}`).not.toBe('Default Response');
         if (status === '304') continue;

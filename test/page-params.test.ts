@@ -8,7 +8,13 @@ import { loadConfig } from '../src/app/config.js';
 const DEMO = { seed: 7, equities: 40, start: 20230103, end: 20251120, minuteDays: 2, tickDays: 1 };
 
 /** A paginated operation of the OpenAPI document, with a request whose first page of one row has a next cursor. */
-interface PagedOp { operationId: string; path: string; params: Record<string, string>; query: Record<string, string>; cursor: string }
+interface PagedOp {
+  operationId: string;
+  path: string;
+  params: Record<string, string>;
+  query: Record<string, string>;
+  cursor: string;
+}
 
 const target = (op: PagedOp, extra: string) => `${op.path}?${[...Object.entries(op.query).map(([k, v]) => `${k}=${v}`), extra].join('&')}`;
 
@@ -33,14 +39,17 @@ async function pagedOperations(h: Harness, doc: any): Promise<PagedOp[]> {
       // Every combination of path values, first values first, until one has a second page.
       let combos: Record<string, string>[] = [{}];
       for (const p of parameters.filter((x) => x.in === 'path')) {
-        const vs: string[] = p.schema.enum ?? await values[p.name](op.tags[0]);
+        const vs: string[] = p.schema.enum ?? (await values[p.name](op.tags[0]));
         combos = combos.flatMap((c) => vs.map((v) => ({ ...c, [p.name]: v })));
       }
       let found: PagedOp | null = null;
       for (const params of combos) {
         const path = template.replace(/\{(\w+)\}/g, (_m, name) => params[name]);
         const r = await get(h, target({ path, query } as PagedOp, 'page[size]=1'));
-        if (r.body?.meta?.next_cursor) { found = { operationId: op.operationId, path, params, query, cursor: r.body.meta.next_cursor }; break; }
+        if (r.body?.meta?.next_cursor) {
+          found = { operationId: op.operationId, path, params, query, cursor: r.body.meta.next_cursor };
+          break;
+        }
       }
       expect(found, `${op.operationId}: no request with a second page to take a cursor from`).not.toBeNull();
       ops.push(found!);
@@ -59,10 +68,15 @@ describe.each(STORES)('page[size] and page[after] on every paginated operation o
     doc = (await get(h, '/openapi.json', {})).body;
     ops = await pagedOperations(h, doc);
   });
-  afterAll(async () => { await h?.close(); });
+  afterAll(async () => {
+    await h?.close();
+  });
 
   it('finds the paginated operations in the OpenAPI document, page[size] an integer 1..1000 on each', () => {
-    const lists = Object.values<any>(doc.paths).flatMap((item) => Object.values<any>(item)).map((op) => op.operationId).filter((id) => id.startsWith('list'));
+    const lists = Object.values<any>(doc.paths)
+      .flatMap((item) => Object.values<any>(item))
+      .map((op) => op.operationId)
+      .filter((id) => id.startsWith('list'));
     expect(ops.map((o) => o.operationId).sort()).toEqual(lists.sort());
     expect(ops.length).toBe(32);
     for (const item of Object.values<any>(doc.paths)) {
@@ -74,20 +88,43 @@ describe.each(STORES)('page[size] and page[after] on every paginated operation o
   });
 
   it('answers 400 naming page[size] to anything but the decimal digits of an integer 1..1000', async () => {
-    const bad = ['Infinity', '-Infinity', '1e309', '-1e309', '1e3', '0x10', '+5', ' 100', '1.0', '0', '', '-1', '5 ', '1_0', 'abc', '0b1', '１０'];
+    const bad = [
+      'Infinity',
+      '-Infinity',
+      '1e309',
+      '-1e309',
+      '1e3',
+      '0x10',
+      '+5',
+      ' 100',
+      '1.0',
+      '0',
+      '',
+      '-1',
+      '5 ',
+      '1_0',
+      'abc',
+      '0b1',
+      '１０',
+    ];
     for (const op of ops) {
       for (const v of bad) {
         const r = await get(h, target(op, `page[size]=${encodeURIComponent(v)}`));
         expect(r.status, `${op.operationId} page[size]=${JSON.stringify(v)}`).toBe(400);
-        expect(r.body.errors, `${op.operationId} page[size]=${JSON.stringify(v)}`)
-          .toContainEqual(expect.objectContaining({ code: 'invalid_parameter', source: { parameter: 'page[size]' } }));
+        expect(r.body.errors, `${op.operationId} page[size]=${JSON.stringify(v)}`).toContainEqual(
+          expect.objectContaining({ code: 'invalid_parameter', source: { parameter: 'page[size]' } }),
+        );
       }
       for (const v of ['1001', '99999', '1' + '0'.repeat(400)]) {
         const r = await get(h, target(op, `page[size]=${v}`));
         expect(r.status, `${op.operationId} ${v.slice(0, 10)}`).toBe(400);
         expect(r.body.errors[0], op.operationId).toMatchObject({ code: 'page_size_too_large', source: { parameter: 'page[size]' } });
       }
-      for (const [v, n] of [['1', 1], ['1000', null], ['007', null]] as const) {
+      for (const [v, n] of [
+        ['1', 1],
+        ['1000', null],
+        ['007', null],
+      ] as const) {
         const r = await get(h, target(op, `page[size]=${v}`));
         expect(r.status, `${op.operationId} page[size]=${v}`).toBe(200);
         if (n !== null) expect(r.body.data).toHaveLength(n);
@@ -112,7 +149,10 @@ describe.each(STORES)('page[size] and page[after] on every paginated operation o
       for (const k of forged) {
         const r = await get(h, target(op, `page[after]=${codec.encode(k, fp)}`));
         expect(r.status, `${op.operationId} ${JSON.stringify(k)}`).toBe(400);
-        expect(r.body.errors[0], `${op.operationId} ${JSON.stringify(k)}`).toMatchObject({ code: 'invalid_cursor', source: { parameter: 'page[after]' } });
+        expect(r.body.errors[0], `${op.operationId} ${JSON.stringify(k)}`).toMatchObject({
+          code: 'invalid_cursor',
+          source: { parameter: 'page[after]' },
+        });
       }
       expect((await get(h, target(op, `page[after]=${op.cursor}`))).status, op.operationId).toBe(200);
     }

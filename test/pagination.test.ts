@@ -10,7 +10,9 @@ describe.each(STORES)('pagination on $name', ({ url }) => {
     eq = (await get(h, '/api/v1/equities?board=main&page[size]=1')).body.data[0].id;
     fund = (await get(h, '/api/v1/funds?page[size]=1')).body.data[0].id;
   });
-  afterAll(async () => { await h?.close(); });
+  afterAll(async () => {
+    await h?.close();
+  });
 
   const paths = () => [
     '/api/v1/equities',
@@ -49,14 +51,21 @@ describe.each(STORES)('pagination on $name', ({ url }) => {
   });
 
   it('takes a parameter written at its default as the same query as one without it', async () => {
-    const walks = [`/api/v1/equities/${eq}/bars?interval=1d`, `/api/v1/equities/${eq}/bars?interval=5m`,
-      `/api/v1/equities/${eq}/technical-indicators/macd?interval=1d`, `/api/v1/equities/${eq}/technical-indicators/kdj?interval=1w`,
-      '/api/v1/indices/000300.SH/technical-indicators/rsi?interval=1d'];
+    const walks = [
+      `/api/v1/equities/${eq}/bars?interval=1d`,
+      `/api/v1/equities/${eq}/bars?interval=5m`,
+      `/api/v1/equities/${eq}/technical-indicators/macd?interval=1d`,
+      `/api/v1/equities/${eq}/technical-indicators/kdj?interval=1w`,
+      '/api/v1/indices/000300.SH/technical-indicators/rsi?interval=1d',
+    ];
     for (const p of walks) {
       const whole = await walk(h, p, 1000);
       expect(whole.length, p).toBeGreaterThan(12);
       // Started with adjustment=none and continued without it, and the other way round.
-      for (const [first, then] of [[`${p}&adjustment=none`, p], [p, `${p}&adjustment=none`]]) {
+      for (const [first, then] of [
+        [`${p}&adjustment=none`, p],
+        [p, `${p}&adjustment=none`],
+      ]) {
         const a = await get(h, `${first}&page[size]=5`);
         const b = await get(h, `${then}&page[size]=7&page[after]=${a.body.meta.next_cursor}`);
         expect(b.status, `${first} then ${then}: ${b.payload}`).toBe(200);
@@ -101,8 +110,12 @@ describe.each(STORES)('pagination on $name', ({ url }) => {
 /** Cursors signed with the (public) default secret but holding keys of the wrong types get 400 invalid_cursor (see page-params.test.ts for every operation). */
 describe.each(STORES)('forged cursors on $name', ({ url }) => {
   let h: Harness;
-  beforeAll(async () => { h = await harness(await url(), TINY_DEMO); });
-  afterAll(async () => { await h?.close(); });
+  beforeAll(async () => {
+    h = await harness(await url(), TINY_DEMO);
+  });
+  afterAll(async () => {
+    await h?.close();
+  });
 
   it('answers 400 invalid_cursor', async () => {
     const { CursorCodec } = await import('../src/http/cursor.js');

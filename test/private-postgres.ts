@@ -9,17 +9,26 @@ import { join } from 'node:path';
 
 const BIN = '/usr/lib/postgresql/15/bin';
 /** Why the private cluster cannot be made here, or null when it can. */
-export const NO_PRIVATE_PG: string | null = !existsSync(join(BIN, 'initdb')) ? `${BIN}/initdb is not installed`
-  : process.getuid?.() === 0 && !hasUser('postgres') ? 'running as root without a postgres user for initdb' : null;
+export const NO_PRIVATE_PG: string | null = !existsSync(join(BIN, 'initdb'))
+  ? `${BIN}/initdb is not installed`
+  : process.getuid?.() === 0 && !hasUser('postgres')
+    ? 'running as root without a postgres user for initdb'
+    : null;
 
 function hasUser(name: string): boolean {
-  try { execFileSync('id', [name], { stdio: 'ignore' }); return true; } catch { return false; }
+  try {
+    execFileSync('id', [name], { stdio: 'ignore' });
+    return true;
+  } catch {
+    return false;
+  }
 }
 
 /** Runs a PostgreSQL program as the cluster's owner. */
 function run(program: string, args: string[]): void {
   const argv = [join(BIN, program), ...args];
-  if (process.getuid?.() === 0) execFileSync('su', ['postgres', '-c', argv.map((a) => `'${a.replace(/'/g, `'\\''`)}'`).join(' ')], { stdio: 'ignore' });
+  if (process.getuid?.() === 0)
+    execFileSync('su', ['postgres', '-c', argv.map((a) => `'${a.replace(/'/g, `'\\''`)}'`).join(' ')], { stdio: 'ignore' });
   else execFileSync(argv[0], argv.slice(1), { stdio: 'ignore' });
 }
 
@@ -37,30 +46,68 @@ export interface PrivatePostgres {
 /** Creates and starts a private cluster. */
 export function privatePostgres(): PrivatePostgres {
   const dir = mkdtempSync('/tmp/mds-pg-');
-  if (process.getuid?.() === 0) chownSync(dir, Number(execFileSync('id', ['-u', 'postgres']).toString()), Number(execFileSync('id', ['-g', 'postgres']).toString()));
+  if (process.getuid?.() === 0)
+    chownSync(dir, Number(execFileSync('id', ['-u', 'postgres']).toString()), Number(execFileSync('id', ['-g', 'postgres']).toString()));
   const data = join(dir, 'data');
   run('initdb', ['-D', data, '-U', 'postgres', '--auth=trust', '-E', 'UTF8', '--no-sync']);
   let port = 0;
-  const start = () => run('pg_ctl', ['-D', data, '-l', join(dir, 'log'), '-w', '-t', '30', '-o',
-    `-p ${port} -k ${dir} -c listen_addresses=127.0.0.1 -c fsync=off -c synchronous_commit=off`, 'start']);
+  const start = () =>
+    run('pg_ctl', [
+      '-D',
+      data,
+      '-l',
+      join(dir, 'log'),
+      '-w',
+      '-t',
+      '30',
+      '-o',
+      `-p ${port} -k ${dir} -c listen_addresses=127.0.0.1 -c fsync=off -c synchronous_commit=off`,
+      'start',
+    ]);
   for (let attempt = 0; ; attempt++) {
     port = 55432 + Math.floor(Math.random() * 5000);
-    try { start(); break; } catch (e) { if (attempt >= 4) { rmSync(dir, { recursive: true, force: true }); throw e; } }
+    try {
+      start();
+      break;
+    } catch (e) {
+      if (attempt >= 4) {
+        rmSync(dir, { recursive: true, force: true });
+        throw e;
+      }
+    }
   }
   /** The postmaster and its children. */
   const pids = () => {
     const main = Number(readFileSync(join(data, 'postmaster.pid'), 'utf8').split('\n')[0]);
-    const kids = execFileSync('ps', ['-o', 'pid=', '--ppid', String(main)]).toString().split('\n').map(Number).filter((n) => n > 0);
+    const kids = execFileSync('ps', ['-o', 'pid=', '--ppid', String(main)])
+      .toString()
+      .split('\n')
+      .map(Number)
+      .filter((n) => n > 0);
     return [main, ...kids];
   };
   let frozen = false;
-  const signal = (sig: NodeJS.Signals) => { for (const p of pids()) { try { process.kill(p, sig); } catch { /* gone */ } } };
+  const signal = (sig: NodeJS.Signals) => {
+    for (const p of pids()) {
+      try {
+        process.kill(p, sig);
+      } catch {
+        /* gone */
+      }
+    }
+  };
   return {
     url: `postgres://postgres@127.0.0.1:${port}/postgres`,
     start,
     stop: () => run('pg_ctl', ['-D', data, '-m', 'fast', '-w', 'stop']),
-    freeze() { signal('SIGSTOP'); frozen = true; },
-    thaw() { signal('SIGCONT'); frozen = false; },
+    freeze() {
+      signal('SIGSTOP');
+      frozen = true;
+    },
+    thaw() {
+      signal('SIGCONT');
+      frozen = false;
+    },
     remove() {
       try {
         if (frozen) signal('SIGCONT');

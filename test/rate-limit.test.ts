@@ -22,7 +22,10 @@ async function emptyStore(): Promise<Store> {
 
 const HOUR = 3600;
 const rateHeaders = (h: Record<string, unknown>) => ({
-  limit: h['ratelimit-limit'], remaining: h['ratelimit-remaining'], reset: h['ratelimit-reset'], retryAfter: h['retry-after'],
+  limit: h['ratelimit-limit'],
+  remaining: h['ratelimit-remaining'],
+  reset: h['ratelimit-reset'],
+  retryAfter: h['retry-after'],
 });
 
 describe('rate limits in one process', () => {
@@ -35,9 +38,18 @@ describe('rate limits in one process', () => {
     return a;
   };
   // The window's clock stands still: RateLimit-Reset is the whole window on every response.
-  beforeAll(async () => { store = await emptyStore(); keys = new KeyStore(store.db); vi.useFakeTimers({ toFake: ['Date'] }); });
-  afterEach(async () => { for (const a of apps.splice(0)) await a.close(); });
-  afterAll(async () => { vi.useRealTimers(); await store.close(); });
+  beforeAll(async () => {
+    store = await emptyStore();
+    keys = new KeyStore(store.db);
+    vi.useFakeTimers({ toFake: ['Date'] });
+  });
+  afterEach(async () => {
+    for (const a of apps.splice(0)) await a.close();
+  });
+  afterAll(async () => {
+    vi.useRealTimers();
+    await store.close();
+  });
 
   it('sends RateLimit-* on every response of a limited key and 429 rate_limited with Retry-After past the limit', async () => {
     const { key } = await keys.create('limited');
@@ -54,13 +66,23 @@ describe('rate limits in one process', () => {
     expect(rateHeaders(limited.headers)).toEqual({ limit: '3', remaining: '0', reset: '3600', retryAfter: '3600' });
     expect(limited.headers['content-type']).toBe('application/json; charset=utf-8');
     expect(JSON.parse(limited.payload)).toEqual({
-      errors: [{ status: '429', code: 'rate_limited', title: 'Rate limited', detail: 'More than 3 requests in 3600 s for this key; retry in 3600 s.' }],
+      errors: [
+        {
+          status: '429',
+          code: 'rate_limited',
+          title: 'Rate limited',
+          detail: 'More than 3 requests in 3600 s for this key; retry in 3600 s.',
+        },
+      ],
       meta: { request_id: limited.headers['x-request-id'] },
     });
     // A 304 and a 404 are counted and carry the headers too; the system operations are not limited.
     const other = await keys.create('other');
     const first = await a.inject({ url: '/api/v1/markets', headers: { 'x-api-key': other.key } });
-    const again = await a.inject({ url: '/api/v1/markets', headers: { 'x-api-key': other.key, 'if-none-match': first.headers.etag as string } });
+    const again = await a.inject({
+      url: '/api/v1/markets',
+      headers: { 'x-api-key': other.key, 'if-none-match': first.headers.etag as string },
+    });
     expect(again.statusCode).toBe(304);
     expect(rateHeaders(again.headers)).toEqual({ limit: '3', remaining: '1', reset: '3600', retryAfter: undefined });
     const missing = await a.inject({ url: '/api/v1/markets/XX', headers: { 'x-api-key': other.key } });
@@ -85,8 +107,12 @@ describe('rate limits in one process', () => {
     }
     // Without RATE_LIMIT only keys with their own limit are limited.
     const b = await app({ rateLimit: 0, rateLimitAnon: 0, rateLimitWindowS: HOUR });
-    expect(rateHeaders((await b.inject({ url: '/api/v1/markets', headers: { 'x-api-key': two.key } })).headers))
-      .toEqual({ limit: '2', remaining: '1', reset: '3600', retryAfter: undefined });
+    expect(rateHeaders((await b.inject({ url: '/api/v1/markets', headers: { 'x-api-key': two.key } })).headers)).toEqual({
+      limit: '2',
+      remaining: '1',
+      reset: '3600',
+      retryAfter: undefined,
+    });
     expect((await b.inject({ url: '/api/v1/markets', headers: { 'x-api-key': free.key } })).headers['ratelimit-limit']).toBeUndefined();
   });
 
@@ -97,13 +123,18 @@ describe('rate limits in one process', () => {
     const seen = [];
     for (const k of bad) seen.push(await a.inject({ url: '/api/v1/markets', headers: k ? { 'x-api-key': k } : {} }));
     expect(seen.map((r) => [r.statusCode, JSON.parse(r.payload).errors[0].code])).toEqual([
-      [401, 'invalid_api_key'], [401, 'missing_api_key'], [429, 'rate_limited']]);
+      [401, 'invalid_api_key'],
+      [401, 'missing_api_key'],
+      [429, 'rate_limited'],
+    ]);
     expect(seen.map((r) => rateHeaders(r.headers))).toEqual([
       { limit: '2', remaining: '1', reset: '3600', retryAfter: undefined },
       { limit: '2', remaining: '0', reset: '3600', retryAfter: undefined },
       { limit: '2', remaining: '0', reset: '3600', retryAfter: '3600' },
     ]);
-    expect(JSON.parse(seen[2].payload).errors[0].detail).toBe('More than 2 requests in 3600 s without a valid API key from this address; retry in 3600 s.');
+    expect(JSON.parse(seen[2].payload).errors[0].detail).toBe(
+      'More than 2 requests in 3600 s without a valid API key from this address; retry in 3600 s.',
+    );
     // Another address has its own count; a valid key from the flooding address is not refused.
     expect((await a.inject({ url: '/api/v1/markets', remoteAddress: '10.1.2.3' })).statusCode).toBe(401);
     const ok = await a.inject({ url: '/api/v1/markets', headers: { 'x-api-key': key } });
@@ -117,7 +148,12 @@ describe('rate limits in one process', () => {
     const doc = JSON.parse((await (await app({})).inject({ url: '/openapi.json' })).payload);
     const bars = doc.paths['/api/v1/equities/{instrument_id}/bars'].get;
     expect(bars.responses['429'].content['application/json'].schema).toEqual({ $ref: '#/components/schemas/ErrorResponse' });
-    expect(Object.keys(bars.responses['429'].headers)).toEqual(['RateLimit-Limit', 'RateLimit-Remaining', 'RateLimit-Reset', 'Retry-After']);
+    expect(Object.keys(bars.responses['429'].headers)).toEqual([
+      'RateLimit-Limit',
+      'RateLimit-Remaining',
+      'RateLimit-Reset',
+      'Retry-After',
+    ]);
     expect(bars.responses['200'].headers['RateLimit-Remaining']).toEqual({ $ref: '#/components/headers/RateLimit-Remaining' });
     expect(doc.components.headers['Retry-After'].schema).toEqual({ type: 'integer', minimum: 1 });
     const health = doc.paths['/api/v1/system/health'].get;
@@ -141,23 +177,40 @@ describe('rate limits in one process', () => {
   it('lets requests through with a logged warning when Redis does not answer', async () => {
     const { key } = await keys.create('redis-down');
     const lines: any[] = [];
-    const a = await app({ rateLimit: 1, rateLimitWindowS: HOUR, redisUrl: 'redis://127.0.0.1:1' },
-      { level: 'warn', stream: { write: (l: string) => lines.push(JSON.parse(l)) } });
+    const a = await app(
+      { rateLimit: 1, rateLimitWindowS: HOUR, redisUrl: 'redis://127.0.0.1:1' },
+      { level: 'warn', stream: { write: (l: string) => lines.push(JSON.parse(l)) } },
+    );
     for (let i = 0; i < 3; i++) {
       const r = await a.inject({ url: '/api/v1/markets', headers: { 'x-api-key': key } });
       expect(r.statusCode).toBe(200);
       expect(r.headers['ratelimit-limit']).toBeUndefined();
     }
     const warnings = lines.filter((l) => l.msg.startsWith('rate limits:'));
-    expect(warnings.map((l) => [l.level, l.msg])).toEqual([[40, 'rate limits: Redis is not answering; requests are let through unlimited until it is back']]);
+    expect(warnings.map((l) => [l.level, l.msg])).toEqual([
+      [40, 'rate limits: Redis is not answering; requests are let through unlimited until it is back'],
+    ]);
   });
 });
 
 /** Whether the Redis of this machine answers (the shared-limit test needs it). */
 async function redisAnswers(url: string): Promise<boolean> {
-  const r = new Redis(url, { lazyConnect: true, enableOfflineQueue: false, maxRetriesPerRequest: 0, connectTimeout: 1000, retryStrategy: () => null });
+  const r = new Redis(url, {
+    lazyConnect: true,
+    enableOfflineQueue: false,
+    maxRetriesPerRequest: 0,
+    connectTimeout: 1000,
+    retryStrategy: () => null,
+  });
   r.on('error', () => {});
-  try { await r.connect(); return (await r.ping()) === 'PONG'; } catch { return false; } finally { r.disconnect(); }
+  try {
+    await r.connect();
+    return (await r.ping()) === 'PONG';
+  } catch {
+    return false;
+  } finally {
+    r.disconnect();
+  }
 }
 
 const REDIS_URL = process.env.TEST_REDIS_URL ?? 'redis://127.0.0.1:6379';
@@ -177,8 +230,15 @@ describe.skipIf(!HAVE_REDIS)('rate limits shared through Redis by two server pro
     expect(created.code, created.stderr).toBe(0);
     key = created.stdout.trim();
     redis = new Redis(REDIS_URL);
-    const env = { DATABASE_URL: file, RATE_LIMIT: '100', RATE_LIMIT_ANON: '2', RATE_LIMIT_WINDOW: String(HOUR), REDIS_URL, REDIS_KEY_PREFIX: prefix };
-    servers.push(...await Promise.all([serve(env), serve(env)]));
+    const env = {
+      DATABASE_URL: file,
+      RATE_LIMIT: '100',
+      RATE_LIMIT_ANON: '2',
+      RATE_LIMIT_WINDOW: String(HOUR),
+      REDIS_URL,
+      REDIS_KEY_PREFIX: prefix,
+    };
+    servers.push(...(await Promise.all([serve(env), serve(env)])));
   }, 120_000);
   afterAll(async () => {
     await Promise.all(servers.map((s) => s.stop()));
@@ -191,20 +251,28 @@ describe.skipIf(!HAVE_REDIS)('rate limits shared through Redis by two server pro
   it('counts the requests of one key and of one address across both servers', async () => {
     const got = [];
     for (let i = 0; i < 6; i++) {
-      const res = await fetch(`${servers[i % 2].base}/api/v1/markets`, { headers: { 'x-api-key': key }, signal: AbortSignal.timeout(8000) });
-      const body = await res.json() as { errors?: { code: string }[] };
+      const res = await fetch(`${servers[i % 2].base}/api/v1/markets`, {
+        headers: { 'x-api-key': key },
+        signal: AbortSignal.timeout(8000),
+      });
+      const body = (await res.json()) as { errors?: { code: string }[] };
       got.push([res.status, res.headers.get('ratelimit-limit'), res.headers.get('ratelimit-remaining'), body.errors?.[0].code ?? null]);
     }
     expect(got).toEqual([
-      [200, '4', '3', null], [200, '4', '2', null], [200, '4', '1', null], [200, '4', '0', null],
-      [429, '4', '0', 'rate_limited'], [429, '4', '0', 'rate_limited'],
+      [200, '4', '3', null],
+      [200, '4', '2', null],
+      [200, '4', '1', null],
+      [200, '4', '0', null],
+      [429, '4', '0', 'rate_limited'],
+      [429, '4', '0', 'rate_limited'],
     ]);
     // The counter is one Redis key under the prefix, a window long.
     const counters = await redis.keys(`${prefix}*`);
     expect(counters).toHaveLength(1);
     expect(await redis.get(counters[0])).toBe('6');
     const anon = [];
-    for (let i = 0; i < 3; i++) anon.push((await fetch(`${servers[i % 2].base}/api/v1/markets`, { signal: AbortSignal.timeout(8000) })).status);
+    for (let i = 0; i < 3; i++)
+      anon.push((await fetch(`${servers[i % 2].base}/api/v1/markets`, { signal: AbortSignal.timeout(8000) })).status);
     expect(anon).toEqual([401, 401, 429]);
   });
 });

@@ -36,26 +36,52 @@ const cents = (s: string) => Number(scaled(s, 2));
 const money = (c: number | null) => (c === null ? null : `${Math.floor(c / 100)}.${String(c % 100).padStart(2, '0')}`);
 
 // The SSE/SZSE calendar from akshare (identical to exchange_calendars' XSHG sessions).
-const CALENDAR = HAVE_SHARED ? (JSON.parse(readFileSync(join(SHARED, 'calendar/akshare_trade_calendar.json'), 'utf8')) as string[]).map(iso) : [];
+const CALENDAR = HAVE_SHARED
+  ? (JSON.parse(readFileSync(join(SHARED, 'calendar/akshare_trade_calendar.json'), 'utf8')) as string[]).map(iso)
+  : [];
 
-interface Day { date: string; open: number; high: number; low: number; close: number }
-interface Event { cash: bigint; bonus: bigint; transfer: bigint; rights: bigint; price: bigint }
+interface Day {
+  date: string;
+  open: number;
+  high: number;
+  low: number;
+  close: number;
+}
+interface Event {
+  cash: bigint;
+  bonus: bigint;
+  transfer: bigint;
+  rights: bigint;
+  price: bigint;
+}
 
 /** An equity's traded days from its source file (zero-volume and pre-listing rows are no trades). */
 function days(file: string, listDate: string): Day[] {
-  return csv(file).filter((r) => (r.volume_lots ?? r.volume_shares) !== '0' && r.date >= listDate)
+  return csv(file)
+    .filter((r) => (r.volume_lots ?? r.volume_shares) !== '0' && r.date >= listDate)
     .map((r) => ({ date: r.date, open: cents(r.open), high: cents(r.high), low: cents(r.low), close: cents(r.close) }));
 }
 
 /** Hikyuu's ex-rights events of one instrument that distribute something, per 10 shares, at 10^6. */
 function events(id: string): Map<string, Event> {
   const S = (s: string) => scaled(s, 6);
-  return new Map(csv('adjustments/hikyuu_stkweight_events_to_2011.csv').filter((e) => e.ts_code === id)
-    .filter((e) => ['bonus_shares_per10', 'rights_shares_per10', 'cash_dividend_per10_cny', 'transfer_shares_per10'].some((k) => S(e[k]) !== 0n))
-    .map((e) => [e.date, {
-      cash: S(e.cash_dividend_per10_cny), bonus: S(e.bonus_shares_per10), transfer: S(e.transfer_shares_per10),
-      rights: S(e.rights_shares_per10), price: S(e.rights_shares_per10) === 0n ? 0n : S(e.rights_price_cny),
-    }]));
+  return new Map(
+    csv('adjustments/hikyuu_stkweight_events_to_2011.csv')
+      .filter((e) => e.ts_code === id)
+      .filter((e) =>
+        ['bonus_shares_per10', 'rights_shares_per10', 'cash_dividend_per10_cny', 'transfer_shares_per10'].some((k) => S(e[k]) !== 0n),
+      )
+      .map((e) => [
+        e.date,
+        {
+          cash: S(e.cash_dividend_per10_cny),
+          bonus: S(e.bonus_shares_per10),
+          transfer: S(e.transfer_shares_per10),
+          rights: S(e.rights_shares_per10),
+          price: S(e.rights_shares_per10) === 0n ? 0n : S(e.rights_price_cny),
+        },
+      ]),
+  );
 }
 
 /** 除权参考价 in cents, rounded half-up: (10·Cp − cash + price·rights) / (10 + bonus + transfer + rights), per 10 shares. */
@@ -65,13 +91,28 @@ function reference(prev: number, e: Event): number {
   return Number(divHalfUp(num, (10n * M + e.bonus + e.transfer + e.rights) * M));
 }
 
-interface Expected { date: string; pre: number | null; up: number | null; down: number | null; pct: number | null; reason: string; listingDay: number; suspended: boolean }
+interface Expected {
+  date: string;
+  pre: number | null;
+  up: number | null;
+  down: number | null;
+  pct: number | null;
+  reason: string;
+  listingDay: number;
+  suspended: boolean;
+}
 
 /**
  * The limit rows of a main-board equity as docs/price-limits.md states the rules, from the files:
  * every calendar day from listing to the last traded day.
  */
-function expectedLimits(market: 'SH' | 'SZ', listDate: string, traded: Day[], ev: Map<string, Event>, board: 'main' | 'star' = 'main'): Expected[] {
+function expectedLimits(
+  market: 'SH' | 'SZ',
+  listDate: string,
+  traded: Day[],
+  ev: Map<string, Event>,
+  board: 'main' | 'star' = 'main',
+): Expected[] {
   const byDate = new Map(traded.map((d) => [d.date, d]));
   const last = traded[traded.length - 1].date;
   // Rows start at the listing day, or the day after the first bar when the data start later.
@@ -84,11 +125,20 @@ function expectedLimits(market: 'SH' | 'SZ', listDate: string, traded: Day[], ev
     const i = CALENDAR.indexOf(date) - listIdx;
     const e = ev.get(date);
     const pre: number | null = base === null ? null : e ? reference(base, e) : base;
-    let pct: number | null = board === 'star' ? 20 : 10, reason = board === 'star' ? 'star' : 'main_board';
-    if (date < (market === 'SH' ? '1992-05-21' : '1991-08-17')) { pct = null; reason = 'early_market_limits'; }
-    else if (date < '1996-12-16') { pct = null; reason = 'no_limit_period'; }
-    else if (i < (board === 'star' ? 5 : 1)) { pct = null; reason = 'new_listing_no_limit'; }
-    let up: number | null = null, down: number | null = null;
+    let pct: number | null = board === 'star' ? 20 : 10,
+      reason = board === 'star' ? 'star' : 'main_board';
+    if (date < (market === 'SH' ? '1992-05-21' : '1991-08-17')) {
+      pct = null;
+      reason = 'early_market_limits';
+    } else if (date < '1996-12-16') {
+      pct = null;
+      reason = 'no_limit_period';
+    } else if (i < (board === 'star' ? 5 : 1)) {
+      pct = null;
+      reason = 'new_listing_no_limit';
+    }
+    let up: number | null = null,
+      down: number | null = null;
     if (pre !== null && pct !== null) {
       up = Math.max(Number(divHalfUp(BigInt(pre) * BigInt(100 + pct), 100n)), pre + 1);
       down = Math.max(Math.min(Number(divHalfUp(BigInt(pre) * BigInt(100 - pct), 100n)), pre - 1), 1);
@@ -101,50 +151,77 @@ function expectedLimits(market: 'SH' | 'SZ', listDate: string, traded: Day[], ev
 }
 
 const served = (r: Record<string, unknown>): Expected => ({
-  date: r.trade_date as string, pre: r.pre_close === null ? null : cents(r.pre_close as string),
-  up: r.limit_up === null ? null : cents(r.limit_up as string), down: r.limit_down === null ? null : cents(r.limit_down as string),
-  pct: r.limit_pct === null ? null : Number(r.limit_pct), reason: r.reason as string, listingDay: r.listing_day as number, suspended: r.suspended as boolean,
+  date: r.trade_date as string,
+  pre: r.pre_close === null ? null : cents(r.pre_close as string),
+  up: r.limit_up === null ? null : cents(r.limit_up as string),
+  down: r.limit_down === null ? null : cents(r.limit_down as string),
+  pct: r.limit_pct === null ? null : Number(r.limit_pct),
+  reason: r.reason as string,
+  listingDay: r.listing_day as number,
+  suspended: r.suspended as boolean,
 });
 
-const EQUITIES: Record<string, { market: 'SH' | 'SZ'; list: string; board?: 'main' | 'star'; days: Day[] }> = HAVE_SHARED ? {
-  '600000.SH': { market: 'SH' as const, list: '1999-11-10', days: days('ohlcv/tdx_sh600000_daily_raw.csv', '1999-11-10') },
-  '000002.SZ': { market: 'SZ' as const, list: '1991-01-29', days: days('ohlcv/hikyuu_sz000002_daily_raw_1991_2011.csv', '1991-01-29') },
-  // Hikyuu's 1991–2011 file, then TDX's 2000–2021 file over it (loaded later: its bars win where both have one).
-  '000001.SZ': {
-    market: 'SZ' as const, list: '1991-04-03',
-    days: (() => {
-      const tdx = days('ohlcv/tdx_sz000001_daily_raw.csv', '1991-04-03');
-      const have = new Set(tdx.map((d) => d.date));
-      // And the vendor binary sz000001.day, equal to TDX's CSV where both are, to 2023-02-24.
-      const binary = tdxDayRecords('ohlcv/tdx_day/sz000001.day').filter((d) => !have.has(d.date))
-        .map(({ date, open, high, low, close }) => ({ date, open, high, low, close }));
-      return [...days('ohlcv/hikyuu_sz000001_daily_raw_1991_2011.csv', '1991-04-03').filter((d) => !have.has(d.date)), ...tdx, ...binary]
-        .sort((a, b) => a.date.localeCompare(b.date));
-    })(),
-  },
-  // TDX 2015-09-02 … 2023-02-24 (the CSV, and the .day binary it decodes); events to 2011 only.
-  '600519.SH': {
-    market: 'SH' as const, list: '2001-08-27', days: days('ohlcv/tdx_sh600519_daily_raw_2015_2023.csv', '2001-08-27'),
-  },
-  // Only 1m bars are stored: its daily bars are derived from them (first open, max high, min low, last close).
-  '688001.SH': {
-    market: 'SH' as const, list: '2019-07-22', board: 'star' as const,
-    days: (() => {
-      const out: Day[] = [];
-      for (const r of csv('ohlcv/tdx_sh688001_1min.csv')) {
-        const m = { date: r.date, open: cents(r.open), high: cents(r.high), low: cents(r.low), close: cents(r.close) };
-        const d = out[out.length - 1];
-        if (d?.date !== r.date) out.push(m);
-        else { d.high = Math.max(d.high, m.high); d.low = Math.min(d.low, m.low); d.close = m.close; }
-      }
-      return out;
-    })(),
-  },
-  '002032.SZ': {
-    market: 'SZ' as const, list: '2004-08-17',
-    days: csv('ohlcv/stockstats_002032_daily.csv').map((r) => ({ date: iso(r.date), open: cents(r.open), high: cents(r.high), low: cents(r.low), close: cents(r.close) })),
-  },
-} : {};
+const EQUITIES: Record<string, { market: 'SH' | 'SZ'; list: string; board?: 'main' | 'star'; days: Day[] }> = HAVE_SHARED
+  ? {
+      '600000.SH': { market: 'SH' as const, list: '1999-11-10', days: days('ohlcv/tdx_sh600000_daily_raw.csv', '1999-11-10') },
+      '000002.SZ': { market: 'SZ' as const, list: '1991-01-29', days: days('ohlcv/hikyuu_sz000002_daily_raw_1991_2011.csv', '1991-01-29') },
+      // Hikyuu's 1991–2011 file, then TDX's 2000–2021 file over it (loaded later: its bars win where both have one).
+      '000001.SZ': {
+        market: 'SZ' as const,
+        list: '1991-04-03',
+        days: (() => {
+          const tdx = days('ohlcv/tdx_sz000001_daily_raw.csv', '1991-04-03');
+          const have = new Set(tdx.map((d) => d.date));
+          // And the vendor binary sz000001.day, equal to TDX's CSV where both are, to 2023-02-24.
+          const binary = tdxDayRecords('ohlcv/tdx_day/sz000001.day')
+            .filter((d) => !have.has(d.date))
+            .map(({ date, open, high, low, close }) => ({ date, open, high, low, close }));
+          return [
+            ...days('ohlcv/hikyuu_sz000001_daily_raw_1991_2011.csv', '1991-04-03').filter((d) => !have.has(d.date)),
+            ...tdx,
+            ...binary,
+          ].sort((a, b) => a.date.localeCompare(b.date));
+        })(),
+      },
+      // TDX 2015-09-02 … 2023-02-24 (the CSV, and the .day binary it decodes); events to 2011 only.
+      '600519.SH': {
+        market: 'SH' as const,
+        list: '2001-08-27',
+        days: days('ohlcv/tdx_sh600519_daily_raw_2015_2023.csv', '2001-08-27'),
+      },
+      // Only 1m bars are stored: its daily bars are derived from them (first open, max high, min low, last close).
+      '688001.SH': {
+        market: 'SH' as const,
+        list: '2019-07-22',
+        board: 'star' as const,
+        days: (() => {
+          const out: Day[] = [];
+          for (const r of csv('ohlcv/tdx_sh688001_1min.csv')) {
+            const m = { date: r.date, open: cents(r.open), high: cents(r.high), low: cents(r.low), close: cents(r.close) };
+            const d = out[out.length - 1];
+            if (d?.date !== r.date) out.push(m);
+            else {
+              d.high = Math.max(d.high, m.high);
+              d.low = Math.min(d.low, m.low);
+              d.close = m.close;
+            }
+          }
+          return out;
+        })(),
+      },
+      '002032.SZ': {
+        market: 'SZ' as const,
+        list: '2004-08-17',
+        days: csv('ohlcv/stockstats_002032_daily.csv').map((r) => ({
+          date: iso(r.date),
+          open: cents(r.open),
+          high: cents(r.high),
+          low: cents(r.low),
+          close: cents(r.close),
+        })),
+      },
+    }
+  : {};
 
 for (const kind of STORES) {
   describe.skipIf(!HAVE_SHARED)(`real A-share history 1990–2025 in an empty ${kind.name} store`, () => {
@@ -154,16 +231,27 @@ for (const kind of STORES) {
       h = await emptyHarness(await kind.url());
       loads = await loadSharedData(h.store);
     }, 300_000);
-    afterAll(async () => { await h?.close(); });
+    afterAll(async () => {
+      await h?.close();
+    });
 
     it('serves the SSE/SZSE calendar of both calendar files from 1990-12-19, and BJ from 2021-11-15', async () => {
-      const xshg = readFileSync(join(SHARED, 'calendar/xshg_exchange_calendars.csv'), 'utf8').trim().split('\n').slice(1)
-        .map((l) => l.slice(0, 10)).filter((d) => d >= '1990-12-19');
+      const xshg = readFileSync(join(SHARED, 'calendar/xshg_exchange_calendars.csv'), 'utf8')
+        .trim()
+        .split('\n')
+        .slice(1)
+        .map((l) => l.slice(0, 10))
+        .filter((d) => d >= '1990-12-19');
       expect(xshg).toEqual(CALENDAR);
       for (const m of ['SH', 'SZ']) {
-        expect((await walk(h, `/api/v1/markets/${m}/trading-days`, 1000)).map((d) => d.date), m).toEqual(CALENDAR);
+        expect(
+          (await walk(h, `/api/v1/markets/${m}/trading-days`, 1000)).map((d) => d.date),
+          m,
+        ).toEqual(CALENDAR);
       }
-      expect((await walk(h, '/api/v1/markets/BJ/trading-days', 1000)).map((d) => d.date)).toEqual(CALENDAR.filter((d) => d >= '2021-11-15'));
+      expect((await walk(h, '/api/v1/markets/BJ/trading-days', 1000)).map((d) => d.date)).toEqual(
+        CALENDAR.filter((d) => d >= '2021-11-15'),
+      );
       expect((await get(h, '/api/v1/markets/SZ')).body.data).toMatchObject({ id: 'SZ', mic: 'XSHE' });
     });
 
@@ -181,20 +269,26 @@ for (const kind of STORES) {
       });
     }
 
-    it('600519.SH 2015–2023: no bar outside its day\'s limits, rows from the day after the first bar, none suspended', async () => {
+    it("600519.SH 2015–2023: no bar outside its day's limits, rows from the day after the first bar, none suspended", async () => {
       const e = EQUITIES['600519.SH']!;
       const limits = await walk(h, '/api/v1/equities/600519.SH/price-limits', 1000);
       expect(limits.length).toBe(e.days.length - 1);
       expect([limits[0].trade_date, limits.at(-1).trade_date]).toEqual([e.days[1].date, '2023-02-24']);
       expect(limits.filter((l) => l.suspended)).toEqual([]);
       const byDate = new Map(e.days.map((d) => [d.date, d]));
-      const outside = limits.filter((l) => { const d = byDate.get(l.trade_date)!; return d.high > cents(l.limit_up) || d.low < cents(l.limit_down); });
+      const outside = limits.filter((l) => {
+        const d = byDate.get(l.trade_date)!;
+        return d.high > cents(l.limit_up) || d.low < cents(l.limit_down);
+      });
       expect(outside).toEqual([]);
       // A 1,000-yuan stock: the limit is 10% of the previous close, to the fen.
       const [last] = limits.slice(-1);
       const prev = e.days[e.days.length - 2].close;
-      expect([cents(last.pre_close), cents(last.limit_up), cents(last.limit_down)])
-        .toEqual([prev, Number(divHalfUp(BigInt(prev) * 110n, 100n)), Number(divHalfUp(BigInt(prev) * 90n, 100n))]);
+      expect([cents(last.pre_close), cents(last.limit_up), cents(last.limit_down)]).toEqual([
+        prev,
+        Number(divHalfUp(BigInt(prev) * 110n, 100n)),
+        Number(divHalfUp(BigInt(prev) * 90n, 100n)),
+      ]);
       expect(money(e.days.at(-1)!.close)).toBe('1788.00');
     });
 
@@ -203,7 +297,10 @@ for (const kind of STORES) {
       expect(row).toMatchObject({ listing_day: 4642, limit_pct: '10', reason: 'main_board' });
       expect(row.limit_up).not.toBeNull();
       const [sh] = (await get(h, '/api/v1/equities/600000.SH/price-limits?date=2008-06-16')).body.data;
-      expect(sh).toMatchObject({ trade_date: '2008-06-16', listing_day: CALENDAR.indexOf('2008-06-16') - CALENDAR.indexOf('1999-11-10') + 1 });
+      expect(sh).toMatchObject({
+        trade_date: '2008-06-16',
+        listing_day: CALENDAR.indexOf('2008-06-16') - CALENDAR.indexOf('1999-11-10') + 1,
+      });
     });
 
     /** Pool membership computed from the files: limit-up, limit-down, broken and previous limit-up, sub-new. */
@@ -223,7 +320,8 @@ for (const kind of STORES) {
         if (r.up !== null && bar.high >= r.up && bar.close < r.up) pools.broken_limit_up.push(id);
         let p = i - 1;
         while (p >= 0 && rows[p].suspended) p--;
-        if (p >= 0 && rows[p].up !== null && e.days.find((d) => d.date === rows[p].date)!.close >= rows[p].up!) pools.previous_limit_up.push(id);
+        if (p >= 0 && rows[p].up !== null && e.days.find((d) => d.date === rows[p].date)!.close >= rows[p].up!)
+          pools.previous_limit_up.push(id);
         if (r.listingDay <= 250 && r.pct !== null) pools.sub_new.push(id);
       }
       return pools;
@@ -232,8 +330,28 @@ for (const kind of STORES) {
     it('answers pools for stored days of the 1990s, 2000s and 2020s as the files give them', async () => {
       const seen: Record<string, number> = {};
       // 000001.SZ's highs of 1997-03-17 and 1997-04-28 are a tick above the up limit (broken), its close of 1997-06-20 too.
-      for (const date of ['1997-03-17', '1997-04-28', '1997-06-02', '1997-06-03', '1997-06-20', '1997-06-23', '2004-09-01', '2005-03-01', '2007-06-20',
-        '2007-06-21', '2008-09-19', '2008-09-22', '2010-01-04', '2016-01-04', '2016-01-07', '2021-04-26', '2021-05-10', '2021-06-02', '2022-10-24', '2023-02-24']) {
+      for (const date of [
+        '1997-03-17',
+        '1997-04-28',
+        '1997-06-02',
+        '1997-06-03',
+        '1997-06-20',
+        '1997-06-23',
+        '2004-09-01',
+        '2005-03-01',
+        '2007-06-20',
+        '2007-06-21',
+        '2008-09-19',
+        '2008-09-22',
+        '2010-01-04',
+        '2016-01-04',
+        '2016-01-07',
+        '2021-04-26',
+        '2021-05-10',
+        '2021-06-02',
+        '2022-10-24',
+        '2023-02-24',
+      ]) {
         const want = expectedPools(date);
         for (const [pool, ids] of Object.entries(want)) {
           const r = await get(h, `/api/v1/equities/pools/${pool}?date=${date}`);
@@ -252,8 +370,10 @@ for (const kind of STORES) {
     });
 
     it('follows the Sina factors for 000002.SZ adjusted prices on every day', async () => {
-      const hfq = csv('adjustments/sina_000002SZ_hfq_factor.csv').filter((r) => r.date !== '1900-01-01')
-        .map((r) => ({ date: r.date, f: scaled(r.hfq_factor, 16) })).sort((a, b) => a.date.localeCompare(b.date));
+      const hfq = csv('adjustments/sina_000002SZ_hfq_factor.csv')
+        .filter((r) => r.date !== '1900-01-01')
+        .map((r) => ({ date: r.date, f: scaled(r.hfq_factor, 16) }))
+        .sort((a, b) => a.date.localeCompare(b.date));
       const factorOn = (d: string) => [...hfq].reverse().find((r) => r.date <= d)!.f;
       const latest = hfq[hfq.length - 1].f;
       const S = 10n ** 16n;
@@ -268,7 +388,8 @@ for (const kind of STORES) {
     });
 
     it('answers CCI 0 on every flat 14-bar window (H + L + C the same on each bar) of 000001.SZ and 000002.SZ', async () => {
-      let flat = 0, moved = 0;
+      let flat = 0,
+        moved = 0;
       for (const id of ['000001.SZ', '000002.SZ']) {
         for (const adjustment of ['none', 'forward', 'backward']) {
           const q = `interval=1d&adjustment=${adjustment}&from=1991-01-01`;

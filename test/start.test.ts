@@ -21,20 +21,33 @@ describe('configuration', () => {
   it('names every bad variable in one error, each with what it must be', () => {
     let error: unknown;
     try {
-      loadConfig({ PORT: '99999', LOG_LEVEL: 'loud', WORKERS: 'x', RATE_LIMIT: '-1', DEMO: 'yes', TRUST_PROXY: 'maybe', LOG_FORMAT: 'xml', DATABASE_URL: 'postgres://a b' });
-    } catch (e) { error = e; }
+      loadConfig({
+        PORT: '99999',
+        LOG_LEVEL: 'loud',
+        WORKERS: 'x',
+        RATE_LIMIT: '-1',
+        DEMO: 'yes',
+        TRUST_PROXY: 'maybe',
+        LOG_FORMAT: 'xml',
+        DATABASE_URL: 'postgres://a b',
+      });
+    } catch (e) {
+      error = e;
+    }
     expect(error).toBeInstanceOf(ConfigError);
-    expect((error as ConfigError).message).toBe([
-      'bad configuration (8 problems):',
-      '  PORT must be a port 1..65535, got 99999',
-      '  RATE_LIMIT must be a non-negative integer, got -1',
-      '  DATABASE_URL must be a SQLite file path or a postgres://user@host:port/db URL, got postgres://a b',
-      "  WORKERS must be a number of processes 1..256 or 'auto', got x",
-      '  LOG_LEVEL must be one of fatal, error, warn, info, debug, trace, silent, got loud',
-      '  LOG_FORMAT must be one of json, pretty, got xml',
-      '  TRUST_PROXY must be true, false, a number of proxies or a comma list of proxy addresses, got maybe',
-      '  DEMO must be one of 0, 1, got yes',
-    ].join('\n'));
+    expect((error as ConfigError).message).toBe(
+      [
+        'bad configuration (8 problems):',
+        '  PORT must be a port 1..65535, got 99999',
+        '  RATE_LIMIT must be a non-negative integer, got -1',
+        '  DATABASE_URL must be a SQLite file path or a postgres://user@host:port/db URL, got postgres://a b',
+        "  WORKERS must be a number of processes 1..256 or 'auto', got x",
+        '  LOG_LEVEL must be one of fatal, error, warn, info, debug, trace, silent, got loud',
+        '  LOG_FORMAT must be one of json, pretty, got xml',
+        '  TRUST_PROXY must be true, false, a number of proxies or a comma list of proxy addresses, got maybe',
+        '  DEMO must be one of 0, 1, got yes',
+      ].join('\n'),
+    );
   });
 
   it('reads good values', () => {
@@ -46,29 +59,33 @@ describe('configuration', () => {
 
 describe.each(STORES)('the start banner and the request log on $name', ({ url }) => {
   let h: Harness;
-  beforeAll(async () => { h = await harness(await url(), SMALL_DEMO); }, 300_000);
+  beforeAll(async () => {
+    h = await harness(await url(), SMALL_DEMO);
+  }, 300_000);
   afterAll(async () => h?.close());
 
   it('says what the demo holds and prints requests that answer with data', async () => {
     const demo = await describeDemo(h.store);
     const cfg = { ...loadConfig({}), port: 8080 };
     const text = banner(cfg, 'mds_KEY', demo, {});
-    expect(text).toBe([
-      '',
-      'market-data-service listening on http://127.0.0.1:8080 with 1 worker',
-      '  docs: http://127.0.0.1:8080/docs   OpenAPI: http://127.0.0.1:8080/openapi.json',
-      'The demo market (seed 7): 40 equities, 11 indices, 13 funds;',
-      '  daily bars 2025-01-02..2025-11-20, 1m bars on the last 3 days (2025-11-18..2025-11-20),',
-      '  quotes and trades on 2025-11-19..2025-11-20.',
-      '  Try 600519.SH 贵州茅台, 688981.SH 中芯国际, 000001.SZ 平安银行, 300750.SZ 宁德时代, 430047.BJ 诺思兰德; indices 000300.SH, 000001.SH, 399001.SZ; fund 510300.SH.',
-      'An API key was created for you (shown once, stored only as a hash):',
-      '  mds_KEY',
-      'Try:',
-      "  curl -g -H 'X-API-Key: mds_KEY' 'http://127.0.0.1:8080/api/v1/equities/600519.SH'",
-      "  curl -g -H 'X-API-Key: mds_KEY' 'http://127.0.0.1:8080/api/v1/equities/600519.SH/bars?interval=5m&date=2025-11-20&page[size]=5'",
-      "  curl -g -H 'X-API-Key: mds_KEY' 'http://127.0.0.1:8080/api/v1/indices/000300.SH/technical-indicators/macd?interval=1d&from=2025-11-18&page[size]=5'",
-      '',
-    ].join('\n'));
+    expect(text).toBe(
+      [
+        '',
+        'market-data-service listening on http://127.0.0.1:8080 with 1 worker',
+        '  docs: http://127.0.0.1:8080/docs   OpenAPI: http://127.0.0.1:8080/openapi.json',
+        'The demo market (seed 7): 40 equities, 11 indices, 13 funds;',
+        '  daily bars 2025-01-02..2025-11-20, 1m bars on the last 3 days (2025-11-18..2025-11-20),',
+        '  quotes and trades on 2025-11-19..2025-11-20.',
+        '  Try 600519.SH 贵州茅台, 688981.SH 中芯国际, 000001.SZ 平安银行, 300750.SZ 宁德时代, 430047.BJ 诺思兰德; indices 000300.SH, 000001.SH, 399001.SZ; fund 510300.SH.',
+        'An API key was created for you (shown once, stored only as a hash):',
+        '  mds_KEY',
+        'Try:',
+        "  curl -g -H 'X-API-Key: mds_KEY' 'http://127.0.0.1:8080/api/v1/equities/600519.SH'",
+        "  curl -g -H 'X-API-Key: mds_KEY' 'http://127.0.0.1:8080/api/v1/equities/600519.SH/bars?interval=5m&date=2025-11-20&page[size]=5'",
+        "  curl -g -H 'X-API-Key: mds_KEY' 'http://127.0.0.1:8080/api/v1/indices/000300.SH/technical-indicators/macd?interval=1d&from=2025-11-18&page[size]=5'",
+        '',
+      ].join('\n'),
+    );
     // Each printed request answers with data on this store.
     const paths = [...text.matchAll(/'http:\/\/127\.0\.0\.1:8080([^']+)'/g)].map((m) => m[1]);
     expect(paths).toHaveLength(3);
@@ -77,23 +94,37 @@ describe.each(STORES)('the start banner and the request log on $name', ({ url })
       expect(r.status, p).toBe(200);
       expect(r.body.data.id ?? r.body.data.length, p).toBeTruthy();
     }
-    expect((await get(h, paths[1])).body.data.map((b: { timestamp: string }) => b.timestamp))
-      .toEqual(['09:35', '09:40', '09:45', '09:50', '09:55'].map((t) => `2025-11-20T${t}:00+08:00`));
+    expect((await get(h, paths[1])).body.data.map((b: { timestamp: string }) => b.timestamp)).toEqual(
+      ['09:35', '09:40', '09:45', '09:50', '09:55'].map((t) => `2025-11-20T${t}:00+08:00`),
+    );
     // A store the demo did not build: no ids it may not hold, the list instead.
-    expect(banner(cfg, 'mds_KEY', null, {}).split('\n').filter((l) => l.includes('curl'))).toEqual([
-      "  curl -g -H 'X-API-Key: mds_KEY' 'http://127.0.0.1:8080/api/v1/equities?page[size]=5'"]);
+    expect(
+      banner(cfg, 'mds_KEY', null, {})
+        .split('\n')
+        .filter((l) => l.includes('curl')),
+    ).toEqual(["  curl -g -H 'X-API-Key: mds_KEY' 'http://127.0.0.1:8080/api/v1/equities?page[size]=5'"]);
     // Without a new key it says how to make one for this store.
-    expect(banner(cfg, undefined, demo, { DATABASE_URL: 'postgres://u@db:5432/mds' }))
-      .toContain("Create an API key with:  DATABASE_URL='postgres://u@db:5432/mds' npx mds keys create --name me");
+    expect(banner(cfg, undefined, demo, { DATABASE_URL: 'postgres://u@db:5432/mds' })).toContain(
+      "Create an API key with:  DATABASE_URL='postgres://u@db:5432/mds' npx mds keys create --name me",
+    );
   });
 
   it('logs one line per request, credentials in the URL redacted', async () => {
     const lines: any[] = [];
-    const stream = new Writable({ write(chunk, _enc, cb) { lines.push(JSON.parse(String(chunk))); cb(); } });
+    const stream = new Writable({
+      write(chunk, _enc, cb) {
+        lines.push(JSON.parse(String(chunk)));
+        cb();
+      },
+    });
     const app = await buildApp({ config: loadConfig({}), store: h.store, logger: { level: 'info', stream } });
     await app.ready();
-    for (const [url, headers] of [['/api/v1/equities/600519.SH', { 'x-api-key': h.key }], ['/api/v1/equities/999999.SH', { 'x-api-key': h.key }],
-      ['/api/v1/markets?api_key=SECRET', {}]] as const) await app.inject({ method: 'GET', url, headers });
+    for (const [url, headers] of [
+      ['/api/v1/equities/600519.SH', { 'x-api-key': h.key }],
+      ['/api/v1/equities/999999.SH', { 'x-api-key': h.key }],
+      ['/api/v1/markets?api_key=SECRET', {}],
+    ] as const)
+      await app.inject({ method: 'GET', url, headers });
     await app.close();
     const requests = lines.filter((l) => l.status !== undefined);
     expect(requests.map((l) => [l.method, l.url, l.status, l.operation ?? null])).toEqual([
@@ -120,20 +151,32 @@ describe('the first start', () => {
       const root = fileURLToPath(new URL('..', import.meta.url));
       const { openConfiguredStore } = await import(pathToFileURL(join(root, 'dist/app/bootstrap.js')).href);
       const said: string[] = [];
-      const opened = await openConfiguredStore(file, { seed: 3, equities: 20, start: 20250102, end: 20250620, minuteDays: 1, tickDays: 1 },
-        (m: string) => said.push(m));
+      const opened = await openConfiguredStore(
+        file,
+        { seed: 3, equities: 20, start: 20250102, end: 20250620, minuteDays: 1, tickDays: 1 },
+        (m: string) => said.push(m),
+      );
       try {
         expect(opened.created).toBe(true);
         expect(opened.firstKey).toMatch(/^mds_/);
-        expect(readdirSync(dir).sort()).toEqual(['mds.sqlite', 'other.txt'].concat(readdirSync(dir).filter((f) => /^mds\.sqlite-(wal|shm)$/.test(f))).sort());
+        expect(readdirSync(dir).sort()).toEqual(
+          ['mds.sqlite', 'other.txt'].concat(readdirSync(dir).filter((f) => /^mds\.sqlite-(wal|shm)$/.test(f))).sort(),
+        );
         expect(said[0]).toBe(`First run: building the demo market into ${file} (seed 3) ...`);
         expect(said.slice(1, -1).map((l) => l.replace(/^ +\d+\.\d s {2}/, ''))).toEqual([
           expect.stringMatching(/^simulated 44 instruments over \d+ trading days$/),
-          'meta: 1 row', expect.stringMatching(/^classifications: \d+ rows$/), 'instruments: 44 rows',
-          expect.stringMatching(/^instrument_classifications: \d+ rows$/), expect.stringMatching(/^st_periods: \d+ rows?$/),
-          expect.stringMatching(/^index_constituents: \d+ rows$/), expect.stringMatching(/^corporate_actions: \d+ rows?$/),
-          expect.stringMatching(/^bars_1d: [\d,]+ rows$/), expect.stringMatching(/^bars_1m: [\d,]+ rows$/),
-          expect.stringMatching(/^quotes: [\d,]+ rows$/), expect.stringMatching(/^trades: [\d,]+ rows$/), 'fundamentals written',
+          'meta: 1 row',
+          expect.stringMatching(/^classifications: \d+ rows$/),
+          'instruments: 44 rows',
+          expect.stringMatching(/^instrument_classifications: \d+ rows$/),
+          expect.stringMatching(/^st_periods: \d+ rows?$/),
+          expect.stringMatching(/^index_constituents: \d+ rows$/),
+          expect.stringMatching(/^corporate_actions: \d+ rows?$/),
+          expect.stringMatching(/^bars_1d: [\d,]+ rows$/),
+          expect.stringMatching(/^bars_1m: [\d,]+ rows$/),
+          expect.stringMatching(/^quotes: [\d,]+ rows$/),
+          expect.stringMatching(/^trades: [\d,]+ rows$/),
+          'fundamentals written',
           expect.stringMatching(/^market_days: [\d,]+ days$/),
         ]);
         expect(said.at(-1)).toMatch(/^Demo market ready in \d+\.\d s\.$/);
@@ -150,16 +193,27 @@ describe('the first start', () => {
 describe('the store URL (DATABASE_URL, --database)', () => {
   const root = fileURLToPath(new URL('..', import.meta.url));
   const MYSQL = 'mysql://u:secret@localhost/x';
-  const REFUSED = 'mds: cannot open the store mysql://u:***@localhost/x: mysql: is not a kind of store this service opens; '
-    + 'expected a SQLite file path, sqlite:PATH, sqlite:///ABSOLUTE/PATH, file:///ABSOLUTE/PATH, or a postgres:// (postgresql://) URL\n';
+  const REFUSED =
+    'mds: cannot open the store mysql://u:***@localhost/x: mysql: is not a kind of store this service opens; ' +
+    'expected a SQLite file path, sqlite:PATH, sqlite:///ABSOLUTE/PATH, file:///ABSOLUTE/PATH, or a postgres:// (postgresql://) URL\n';
   /** Runs node `args` (from dist/, as `npm start` and `npx mds` do) in an empty folder: exit code, stderr, what the folder holds after. */
   const inEmptyDir = (args: string[], env: NodeJS.ProcessEnv = {}) => {
     const cwd = mkdtempSync(join(tmpdir(), 'mds-url-'));
     try {
-      const r = spawnSync(process.execPath, args.map((a, i) => (i === 0 ? join(root, a) : a)),
-        { cwd, env: { ...process.env, DATABASE_URL: '', ...env, DEMO: '0', PORT: '18', LOG_FORMAT: 'json' }, encoding: 'utf8', timeout: 60_000 });
+      const r = spawnSync(
+        process.execPath,
+        args.map((a, i) => (i === 0 ? join(root, a) : a)),
+        {
+          cwd,
+          env: { ...process.env, DATABASE_URL: '', ...env, DEMO: '0', PORT: '18', LOG_FORMAT: 'json' },
+          encoding: 'utf8',
+          timeout: 60_000,
+        },
+      );
       return { code: r.status, stderr: r.stderr, left: readdirSync(cwd) };
-    } finally { rmSync(cwd, { recursive: true, force: true }); }
+    } finally {
+      rmSync(cwd, { recursive: true, force: true });
+    }
   };
 
   it('refuses another scheme in one line, exit 3, for the server and every command, making nothing', () => {
@@ -168,9 +222,17 @@ describe('the store URL (DATABASE_URL, --database)', () => {
     // `ingest` and `export` add that nothing was changed, as for any store they cannot open.
     const plain = (r: ReturnType<typeof inEmptyDir>) => ({ ...r, stderr: r.stderr.replace(' (nothing was changed)', '') });
     for (const args of [['keys', 'list'], ['ingest', 'markets', join(root, 'examples/markets.csv')], ['check']]) {
-      expect(plain(inEmptyDir(['dist/cli/index.js', '--database', MYSQL, ...args])), args[0]).toEqual({ code: 3, stderr: REFUSED, left: [] });
+      expect(plain(inEmptyDir(['dist/cli/index.js', '--database', MYSQL, ...args])), args[0]).toEqual({
+        code: 3,
+        stderr: REFUSED,
+        left: [],
+      });
     }
-    expect(plain(inEmptyDir(['dist/cli/index.js', 'export', 'markets'], { DATABASE_URL: MYSQL }))).toEqual({ code: 3, stderr: REFUSED, left: [] });
+    expect(plain(inEmptyDir(['dist/cli/index.js', 'export', 'markets'], { DATABASE_URL: MYSQL }))).toEqual({
+      code: 3,
+      stderr: REFUSED,
+      left: [],
+    });
     for (const url of ['redis://localhost', 'postgres:x', 'sqlite://host/x.sqlite', 'file:', 'sqlite:%zz']) {
       expect(() => storeLocation(url), url).toThrow(StoreUrlError);
     }
@@ -183,9 +245,13 @@ describe('the store URL (DATABASE_URL, --database)', () => {
     try {
       expect(storeLocation('postgresql://u@h:5432/db')).toEqual({ dialect: 'postgres', url: 'postgresql://u@h:5432/db' });
       const forms: [string, string][] = [
-        [join(dir, 'a.sqlite'), join(dir, 'a.sqlite')], [`sqlite://${dir}/b.sqlite`, join(dir, 'b.sqlite')],
-        [`file://${dir}/c%20d.sqlite`, join(dir, 'c d.sqlite')], [`file://localhost${dir}/e.sqlite`, join(dir, 'e.sqlite')],
-        ['sqlite:data/f.sqlite', 'data/f.sqlite'], ['file:g.sqlite', 'g.sqlite'], ['sqlite::memory:', ':memory:'],
+        [join(dir, 'a.sqlite'), join(dir, 'a.sqlite')],
+        [`sqlite://${dir}/b.sqlite`, join(dir, 'b.sqlite')],
+        [`file://${dir}/c%20d.sqlite`, join(dir, 'c d.sqlite')],
+        [`file://localhost${dir}/e.sqlite`, join(dir, 'e.sqlite')],
+        ['sqlite:data/f.sqlite', 'data/f.sqlite'],
+        ['file:g.sqlite', 'g.sqlite'],
+        ['sqlite::memory:', ':memory:'],
       ];
       for (const [url, path] of forms) expect(storeLocation(url), url).toEqual({ dialect: 'sqlite', path });
       // As the server opens its store (DEMO=0), and as a command does.
@@ -193,12 +259,19 @@ describe('the store URL (DATABASE_URL, --database)', () => {
         const opened = await openConfiguredStore(url, null);
         await opened.store.close();
         expect(existsSync(path), url).toBe(true);
-        const listed = spawnSync(process.execPath, [join(root, 'dist/cli/index.js'), '--database', url, 'keys', 'list'], { encoding: 'utf8' });
+        const listed = spawnSync(process.execPath, [join(root, 'dist/cli/index.js'), '--database', url, 'keys', 'list'], {
+          encoding: 'utf8',
+        });
         expect([listed.status, listed.stderr], url).toEqual([0, '']);
       }
       // Relative forms are relative to the working directory.
-      const r = spawnSync(process.execPath, [join(root, 'dist/cli/index.js'), '--database', 'sqlite:h.sqlite', 'migrate'], { cwd: dir, encoding: 'utf8' });
+      const r = spawnSync(process.execPath, [join(root, 'dist/cli/index.js'), '--database', 'sqlite:h.sqlite', 'migrate'], {
+        cwd: dir,
+        encoding: 'utf8',
+      });
       expect([r.status, existsSync(join(dir, 'h.sqlite'))]).toEqual([0, true]);
-    } finally { rmSync(dir, { recursive: true, force: true }); }
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
   });
 });

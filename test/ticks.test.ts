@@ -15,7 +15,9 @@ describe.each(STORES)('quotes and trades on $name', ({ url }) => {
     const q = await walk(h, `/api/v1/equities/${eq}/quotes`, 1000);
     tickDays = [...new Set(q.map((x) => x.trade_date))];
   });
-  afterAll(async () => { await h?.close(); });
+  afterAll(async () => {
+    await h?.close();
+  });
 
   it('has trades that aggregate into the 1m bars', async () => {
     expect(tickDays).toHaveLength(2);
@@ -41,7 +43,7 @@ describe.each(STORES)('quotes and trades on $name', ({ url }) => {
         expect(Math.min(...ts.map((t) => milli(t.price)))).toBe(milli(b.low));
         expect(ts.reduce((s, t) => s + t.volume, 0)).toBe(b.volume);
         expect(ts.reduce((s, t) => s + fen(t.amount), 0)).toBe(fen(b.amount));
-        for (const t of ts) expect(fen(t.amount)).toBe(Math.round(milli(t.price) * t.volume / 10));
+        for (const t of ts) expect(fen(t.amount)).toBe(Math.round((milli(t.price) * t.volume) / 10));
       }
     }
   });

@@ -29,9 +29,11 @@ describe.each(STORES)('data versions and the change log ($name)', ({ url }) => {
     h = await harness(await url(), TINY_DEMO);
     ids = (await get(h, '/api/v1/equities?page[size]=2')).body.data.map((e: any) => e.id);
   });
-  afterAll(async () => { await h?.close(); });
+  afterAll(async () => {
+    await h?.close();
+  });
 
-  it('numbers the store\'s versions from 1, the demo build among them with what it wrote', async () => {
+  it("numbers the store's versions from 1, the demo build among them with what it wrote", async () => {
     const all = await changesSince(rows, 0);
     expect(all.map((v) => v.version)).toEqual(all.map((_, i) => i + 1));
     expect(all[0].origin).toMatch(/before the change log/);
@@ -45,8 +47,10 @@ describe.each(STORES)('data versions and the change log ($name)', ({ url }) => {
     const before = await currentVersion(rows);
     const bars = (await get(h, `/api/v1/equities/${ids[1]}/bars?interval=1d&from=2025-08-01&page[size]=3`)).body.data;
     const r = await ingest(h.store, [
-      file('bars_1d', ['instrument_id,trade_date,open,high,low,close,volume,amount',
-        ...bars.map((b: any) => [ids[1], b.trade_date, b.open, b.high, b.low, b.close, b.volume + 1, b.amount].join(','))]),
+      file('bars_1d', [
+        'instrument_id,trade_date,open,high,low,close,volume,amount',
+        ...bars.map((b: any) => [ids[1], b.trade_date, b.open, b.high, b.low, b.close, b.volume + 1, b.amount].join(',')),
+      ]),
       file('st_periods', ['instrument_id,start_date,end_date', `${ids[0]},2025-09-01,2025-09-30`]),
     ]);
     expect(r.ok).toBe(true);
@@ -73,9 +77,21 @@ describe.each(STORES)('data versions and the change log ($name)', ({ url }) => {
     expect(v.changes).toEqual([{ dataset: 'indicator_pages', rows: expect.any(Number), instruments: null, from: null, to: null }]);
     expect(v.changes[0].rows).toBeGreaterThan(0);
     // Three `mds ingest` processes at once: each a version, none twice, in the order they committed.
-    const children = [0, 1, 2].map((k) => mdsChild(h.url, 'ingest', 'st_periods',
-      file('st_periods', ['instrument_id,start_date,end_date', `${ids[k % 2]},2025-10-0${k + 1},2025-10-20`]).path));
-    const outs = children.map((c) => { let t = ''; c.stdout!.on('data', (d) => { t += d; }); return () => t; });
+    const children = [0, 1, 2].map((k) =>
+      mdsChild(
+        h.url,
+        'ingest',
+        'st_periods',
+        file('st_periods', ['instrument_id,start_date,end_date', `${ids[k % 2]},2025-10-0${k + 1},2025-10-20`]).path,
+      ),
+    );
+    const outs = children.map((c) => {
+      let t = '';
+      c.stdout!.on('data', (d) => {
+        t += d;
+      });
+      return () => t;
+    });
     expect((await Promise.all(children.map(exited))).map((e) => e.code)).toEqual([0, 0, 0]);
     const made = outs.map((t) => Number(/data version (\d+)/.exec(t())?.[1])).sort((a, b) => a - b);
     expect(made).toEqual([v.version + 1, v.version + 2, v.version + 3]);

@@ -22,8 +22,18 @@ const VIPDOC = process.env.MDS_TDX_VIPDOC ?? '';
 const STRIDE = Number(process.env.MDS_TDX_STRIDE ?? 12);
 const BSE_OPENED = 20211115;
 
-interface Day { date: number; high: number; close: number; volume: number }
-interface Equity { id: string; market: MarketId; board: BoardId; days: Day[] }
+interface Day {
+  date: number;
+  high: number;
+  close: number;
+  volume: number;
+}
+interface Equity {
+  id: string;
+  market: MarketId;
+  board: BoardId;
+  days: Day[];
+}
 
 /** The equity files chosen, as symlinks in a folder of the same layout; their records decoded (prices in 1/1000 CNY). */
 function choose(root: string, into: string): Equity[] {
@@ -32,7 +42,11 @@ function choose(root: string, into: string): Equity[] {
     const market = folder.toUpperCase() as MarketId;
     const dir = join(root, folder, 'lday');
     let names: string[];
-    try { names = readdirSync(dir).sort(); } catch { continue; }
+    try {
+      names = readdirSync(dir).sort();
+    } catch {
+      continue;
+    }
     const equities = names.filter((n) => securityOf(n.slice(2, 8), market).kind === 'equity');
     mkdirSync(join(into, folder, 'lday'), { recursive: true });
     equities.forEach((name, i) => {
@@ -54,7 +68,12 @@ function choose(root: string, into: string): Equity[] {
   return out;
 }
 
-interface Expected { limit_up: string[]; limit_down: string[]; broken_limit_up: string[]; breadth: Map<string, Record<string, number>> }
+interface Expected {
+  limit_up: string[];
+  limit_down: string[];
+  broken_limit_up: string[];
+  breadth: Map<string, Record<string, number>>;
+}
 
 /**
  * The rules applied to the files: an equity whose first bar is the folder's first day has an
@@ -79,17 +98,43 @@ function expected(equities: Equity[]): Map<number, Expected> {
       const started = listDate !== null || date > f;
       if (started) {
         const idx = listIdx === null ? Number.MAX_SAFE_INTEGER : cal.ordinal(date)! - listIdx;
-        const rule = limitRule({ board: e.board, market: e.market, st: false, date, listDate: listDate ?? 0, tradingDayIndexSinceListing: idx, listingKind: kind });
+        const rule = limitRule({
+          board: e.board,
+          market: e.market,
+          st: false,
+          date,
+          listDate: listDate ?? 0,
+          tradingDayIndexSinceListing: idx,
+          listingKind: kind,
+        });
         const lim = pre !== null && rule.ratioPct !== null ? limitPrices(pre, rule.ratioPct) : null;
         const x = at(date);
-        const b = x.breadth.get(e.market) ?? { listed: 0, advancers: 0, decliners: 0, unchanged: 0, limit_up: 0, limit_down: 0, suspended: 0 };
+        const b = x.breadth.get(e.market) ?? {
+          listed: 0,
+          advancers: 0,
+          decliners: 0,
+          unchanged: 0,
+          limit_up: 0,
+          limit_down: 0,
+          suspended: 0,
+        };
         x.breadth.set(e.market, b);
         b.listed++;
         if (!bar) b.suspended++;
         else {
-          if (pre !== null) { if (bar.close > pre) b.advancers++; else if (bar.close < pre) b.decliners++; else b.unchanged++; }
-          if (lim && bar.close >= lim.up) { x.limit_up.push(e.id); b.limit_up++; }
-          if (lim && bar.close <= lim.down) { x.limit_down.push(e.id); b.limit_down++; }
+          if (pre !== null) {
+            if (bar.close > pre) b.advancers++;
+            else if (bar.close < pre) b.decliners++;
+            else b.unchanged++;
+          }
+          if (lim && bar.close >= lim.up) {
+            x.limit_up.push(e.id);
+            b.limit_up++;
+          }
+          if (lim && bar.close <= lim.down) {
+            x.limit_down.push(e.id);
+            b.limit_down++;
+          }
           if (lim && bar.high >= lim.up && bar.close < lim.up) x.broken_limit_up.push(e.id);
         }
       }
@@ -99,36 +144,40 @@ function expected(equities: Equity[]): Map<number, Expected> {
   return out;
 }
 
-for (const store of STORES) describe.skipIf(!VIPDOC)(`the whole market from a Tongdaxin folder (${store.name})`, () => {
-  let h: Harness;
-  let want: Map<number, Expected>;
-  beforeAll(async () => {
-    const dir = tmp('mds-whole-market-');
-    const equities = choose(VIPDOC, join(dir, 'vipdoc'));
-    want = expected(equities);
-    h = await emptyHarness(await store.url());
-    const r = await ingest(h.store, tdxFolder(join(dir, 'vipdoc')).files);
-    expect(r.errors).toEqual([]);
-  }, 1_800_000);
-  afterAll(async () => { await h?.close(); });
+for (const store of STORES)
+  describe.skipIf(!VIPDOC)(`the whole market from a Tongdaxin folder (${store.name})`, () => {
+    let h: Harness;
+    let want: Map<number, Expected>;
+    beforeAll(async () => {
+      const dir = tmp('mds-whole-market-');
+      const equities = choose(VIPDOC, join(dir, 'vipdoc'));
+      want = expected(equities);
+      h = await emptyHarness(await store.url());
+      const r = await ingest(h.store, tdxFolder(join(dir, 'vipdoc')).files);
+      expect(r.errors).toEqual([]);
+    }, 1_800_000);
+    afterAll(async () => {
+      await h?.close();
+    });
 
-  it('answers on every day the pools and the breadth that the rules give from the files', async () => {
-    const iso = (d: number) => `${String(d).slice(0, 4)}-${String(d).slice(4, 6)}-${String(d).slice(6)}`;
-    let members = 0;
-    for (const [date, x] of [...want].sort((a, b) => a[0] - b[0])) {
-      for (const pool of ['limit_up', 'limit_down', 'broken_limit_up'] as const) {
-        const got = (await walk(h, `/api/v1/equities/pools/${pool}?date=${iso(date)}`, 1000)).map((m) => m.instrument_id);
-        expect(got, `${pool} ${date}`).toEqual([...x[pool]].sort());
-        members += got.length;
+    it('answers on every day the pools and the breadth that the rules give from the files', async () => {
+      const iso = (d: number) => `${String(d).slice(0, 4)}-${String(d).slice(4, 6)}-${String(d).slice(6)}`;
+      let members = 0;
+      for (const [date, x] of [...want].sort((a, b) => a[0] - b[0])) {
+        for (const pool of ['limit_up', 'limit_down', 'broken_limit_up'] as const) {
+          const got = (await walk(h, `/api/v1/equities/pools/${pool}?date=${iso(date)}`, 1000)).map((m) => m.instrument_id);
+          expect(got, `${pool} ${date}`).toEqual([...x[pool]].sort());
+          members += got.length;
+        }
+        for (const [market, b] of x.breadth) {
+          const [row] = (await get(h, `/api/v1/markets/${market}/breadth?date=${iso(date)}`)).body.data;
+          expect(row, `${market} ${date}`).toMatchObject(b);
+        }
       }
-      for (const [market, b] of x.breadth) {
-        const [row] = (await get(h, `/api/v1/markets/${market}/breadth?date=${iso(date)}`)).body.data;
-        expect(row, `${market} ${date}`).toMatchObject(b);
-      }
-    }
-    expect(want.size).toBeGreaterThan(1000);
-    expect(members).toBeGreaterThan(0);
-  }, 1_800_000);
-});
+      expect(want.size).toBeGreaterThan(1000);
+      expect(members).toBeGreaterThan(0);
+    }, 1_800_000);
+  });
 
-if (!VIPDOC) console.warn('whole-market.test: MDS_TDX_VIPDOC is not set (a Tongdaxin vipdoc folder, docs/ingest.md "Whole market"); skipped');
+if (!VIPDOC)
+  console.warn('whole-market.test: MDS_TDX_VIPDOC is not set (a Tongdaxin vipdoc folder, docs/ingest.md "Whole market"); skipped');

@@ -67,7 +67,11 @@ function withRedactedUrls(logger: AppOptions['logger']): FastifyServerOptions['l
     serializers: {
       ...((base as { serializers?: object }).serializers ?? {}),
       req: (req: { method: string; url: string; host?: string; ip?: string; socket?: { remotePort?: number } }) => ({
-        method: req.method, url: redactUrl(req.url), host: req.host, remoteAddress: req.ip, remotePort: req.socket?.remotePort,
+        method: req.method,
+        url: redactUrl(req.url),
+        host: req.host,
+        remoteAddress: req.ip,
+        remotePort: req.socket?.remotePort,
       }),
     },
   };
@@ -104,8 +108,10 @@ export async function buildApp(opts: AppOptions): Promise<App> {
     // Node's limits, stated: request line and headers 16 KiB (431), received within headersTimeout (408).
     // A missing Host is refused on request (http-edge.ts), as ErrorResponse, not by Node.
     http: {
-      maxHeaderSize: 16 * 1024, headersTimeout: opts.headersTimeout ?? 20_000,
-      connectionsCheckingInterval: Math.min(opts.headersTimeout ?? 20_000, 2000), requireHostHeader: false,
+      maxHeaderSize: 16 * 1024,
+      headersTimeout: opts.headersTimeout ?? 20_000,
+      connectionsCheckingInterval: Math.min(opts.headersTimeout ?? 20_000, 2000),
+      requireHostHeader: false,
     },
     clientErrorHandler,
     genReqId: (req) => {
@@ -143,7 +149,8 @@ export async function buildApp(opts: AppOptions): Promise<App> {
   if (opts.metrics) {
     opts.metrics.observe(app);
     opts.metrics.watch({
-      dataVersion: () => latestVersion((q, p) => store.selectRows(q, p)), ingestTotals: () => readIngestTotals(store),
+      dataVersion: () => latestVersion((q, p) => store.selectRows(q, p)),
+      ingestTotals: () => readIngestTotals(store),
       caches: caches.all,
     });
   }

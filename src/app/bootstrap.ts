@@ -14,8 +14,10 @@ import type { DemoOptions } from '../demo/generate.js';
  */
 function buildInWorker(file: string, options: Partial<DemoOptions>, progress: (step: string) => void): Promise<string> {
   const ts = import.meta.url.endsWith('.ts');
-  const worker = new Worker(new URL(`../demo/build-worker.${ts ? 'ts' : 'js'}`, import.meta.url),
-    { workerData: { file, options }, execArgv: ts ? ['--import', 'tsx'] : [] });
+  const worker = new Worker(new URL(`../demo/build-worker.${ts ? 'ts' : 'js'}`, import.meta.url), {
+    workerData: { file, options },
+    execArgv: ts ? ['--import', 'tsx'] : [],
+  });
   return new Promise((resolve, reject) => {
     let key: string | null = null;
     worker.on('message', (m: { key?: string; step?: string }) => {
@@ -27,7 +29,14 @@ function buildInWorker(file: string, options: Partial<DemoOptions>, progress: (s
   });
 }
 
-const alive = (pid: number) => { try { process.kill(pid, 0); return true; } catch (e) { return (e as NodeJS.ErrnoException).code === 'EPERM'; } };
+const alive = (pid: number) => {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (e) {
+    return (e as NodeJS.ErrnoException).code === 'EPERM';
+  }
+};
 
 /** Removes the files of first builds of `url` whose process is gone (killed before the rename). */
 function removeAbandonedBuilds(url: string): void {
@@ -48,15 +57,26 @@ async function migrateLogged(store: Store, log: (msg: string) => void): Promise<
  * StoreUnavailable to answer with until it is migrated (null after); `done` settles then, and
  * rejects if migrating fails for another reason than the store's absence.
  */
-export interface Unready { why(): StoreUnavailable | null; done: Promise<void> }
+export interface Unready {
+  why(): StoreUnavailable | null;
+  done: Promise<void>;
+}
 
-export interface Opened { store: Store; created: boolean; firstKey?: string; unready?: Unready }
-
+export interface Opened {
+  store: Store;
+  created: boolean;
+  firstKey?: string;
+  unready?: Unready;
+}
 
 /** Migrates PostgreSQL on a store of its own: migrations may run long, so without the request path's statement and acquire timeouts. */
 async function migratePostgres(url: string, connectMs: number, log: (msg: string) => void): Promise<void> {
   const plain = openStore(url, { connectMs, statementMs: 0, acquireMs: 0 });
-  try { await migrateLogged(plain, log); } finally { await plain.close(); }
+  try {
+    await migrateLogged(plain, log);
+  } finally {
+    await plain.close();
+  }
 }
 
 /** The wait between tries to migrate a store that cannot be reached. */
@@ -67,15 +87,22 @@ function migrateOnceReachable(url: string, connectMs: number, first: StoreUnavai
   let why: StoreUnavailable | null = first;
   log(`the store cannot be reached (${first.reason}); answering 503 not_ready, and migrating as soon as it can be reached`);
   const done = new Promise<void>((resolve, reject) => {
-    const attempt = () => migratePostgres(url, connectMs, log).then(() => {
-      why = null;
-      log('the store can be reached: migrated, serving');
-      resolve();
-    }, (e: unknown) => {
-      if (!(e instanceof StoreUnavailable)) { reject(e); return; }
-      why = e;
-      setTimeout(attempt, MIGRATE_RETRY_MS).unref();
-    });
+    const attempt = () =>
+      migratePostgres(url, connectMs, log).then(
+        () => {
+          why = null;
+          log('the store can be reached: migrated, serving');
+          resolve();
+        },
+        (e: unknown) => {
+          if (!(e instanceof StoreUnavailable)) {
+            reject(e);
+            return;
+          }
+          why = e;
+          setTimeout(attempt, MIGRATE_RETRY_MS).unref();
+        },
+      );
     setTimeout(attempt, MIGRATE_RETRY_MS).unref();
   });
   return { why: () => why, done };
@@ -88,8 +115,13 @@ function migrateOnceReachable(url: string, connectMs: number, first: StoreUnavai
  * (the server's request path), PostgreSQL that cannot be reached (StoreUnavailable) fails the
  * start, unless `waitForStore`: then the store is returned `unready` and migrated once reachable.
  */
-export async function openConfiguredStore(url: string, demo: Partial<DemoOptions> | null,
-  log: (msg: string) => void = () => {}, timeouts?: StoreTimeouts, waitForStore = false): Promise<Opened> {
+export async function openConfiguredStore(
+  url: string,
+  demo: Partial<DemoOptions> | null,
+  log: (msg: string) => void = () => {},
+  timeouts?: StoreTimeouts,
+  waitForStore = false,
+): Promise<Opened> {
   // A URL of another kind of store fails here, before any file or folder is made (StoreUrlError).
   const at = storeLocation(url);
   if (at.dialect === 'postgres' && timeouts) {

@@ -52,7 +52,9 @@ export interface Config {
 /** The configuration cannot be used: one line per bad variable. */
 export class ConfigError extends Error {
   constructor(readonly problems: string[]) {
-    super(`bad configuration (${problems.length} problem${problems.length === 1 ? '' : 's'}):\n${problems.map((p) => `  ${p}`).join('\n')}`);
+    super(
+      `bad configuration (${problems.length} problem${problems.length === 1 ? '' : 's'}):\n${problems.map((p) => `  ${p}`).join('\n')}`,
+    );
   }
 }
 
@@ -65,7 +67,13 @@ const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'
 export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   const problems: string[] = [];
   const set = (name: string) => env[name] !== undefined && env[name] !== '';
-  const int = (name: string, def: number, min = 0, max = Number.MAX_SAFE_INTEGER, what = min === 0 ? 'a non-negative integer' : 'a positive integer') => {
+  const int = (
+    name: string,
+    def: number,
+    min = 0,
+    max = Number.MAX_SAFE_INTEGER,
+    what = min === 0 ? 'a non-negative integer' : 'a positive integer',
+  ) => {
     if (!set(name)) return def;
     const v = env[name]!;
     const n = Number(v);
@@ -85,7 +93,11 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   const rateLimit = int('RATE_LIMIT', 0);
   const databaseUrl = env.DATABASE_URL || resolve('data/mds.sqlite');
   if (/^postgres(ql)?:/i.test(databaseUrl)) {
-    try { new URL(databaseUrl); } catch { problems.push(`DATABASE_URL must be a SQLite file path or a postgres://user@host:port/db URL, got ${databaseUrl}`); }
+    try {
+      new URL(databaseUrl);
+    } catch {
+      problems.push(`DATABASE_URL must be a SQLite file path or a postgres://user@host:port/db URL, got ${databaseUrl}`);
+    }
   }
   let workers = 1;
   if (env.WORKERS === 'auto') workers = availableParallelism();
@@ -133,7 +145,11 @@ function trustProxy(v: string | undefined, problems: string[]): boolean | number
 function redisUrl(v: string | undefined, problems: string[]): string | null {
   if (v === undefined || v === '') return null;
   let protocol = '';
-  try { protocol = new URL(v).protocol; } catch { /* reported below */ }
+  try {
+    protocol = new URL(v).protocol;
+  } catch {
+    /* reported below */
+  }
   if (protocol !== 'redis:' && protocol !== 'rediss:') {
     problems.push(`REDIS_URL must be a redis:// or rediss:// URL, got ${v}`);
     return null;
@@ -141,13 +157,19 @@ function redisUrl(v: string | undefined, problems: string[]): string | null {
   return v;
 }
 
-function metricsConfig(env: NodeJS.ProcessEnv, port: number, problems: string[],
-  int: (name: string, def: number, min?: number, max?: number, what?: string) => number) {
+function metricsConfig(
+  env: NodeJS.ProcessEnv,
+  port: number,
+  problems: string[],
+  int: (name: string, def: number, min?: number, max?: number, what?: string) => number,
+) {
   const given = env.METRICS_PORT !== undefined && env.METRICS_PORT !== '';
   const metricsPort = given ? int('METRICS_PORT', 0, 1, 65535, 'a port 1..65535') : null;
-  if (metricsPort !== null && metricsPort === port) problems.push(`METRICS_PORT must differ from PORT (${port}): metrics have their own listener`);
+  if (metricsPort !== null && metricsPort === port)
+    problems.push(`METRICS_PORT must differ from PORT (${port}): metrics have their own listener`);
   const token = env.METRICS_TOKEN || null;
-  if (token !== null && !/^[\x21-\x7e]{16,}$/.test(token)) problems.push('METRICS_TOKEN must be at least 16 printable ASCII characters without spaces');
+  if (token !== null && !/^[\x21-\x7e]{16,}$/.test(token))
+    problems.push('METRICS_TOKEN must be at least 16 printable ASCII characters without spaces');
   if (token !== null && !given) problems.push('METRICS_TOKEN is set but METRICS_PORT is not: set METRICS_PORT to serve /metrics');
   return { metricsPort: metricsPort === 0 ? null : metricsPort, metricsHost: env.METRICS_HOST || '127.0.0.1', metricsToken: token };
 }

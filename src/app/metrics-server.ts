@@ -26,16 +26,29 @@ export const startMetrics = {
   /** The listener of a single-process server, closed with `app`: call it before `app` listens (it adds a hook). */
   async single(cfg: Config, metrics: Metrics, app: FastifyInstance): Promise<void> {
     if (cfg.metricsPort === null) return;
-    const server = await listenMetrics(cfg.metricsHost, cfg.metricsPort, cfg.metricsToken, () => metrics.text(),
-      (err) => app.log.error({ err }, 'metrics collection failed'));
-    app.addHook('onClose', async () => { server.closeAllConnections(); await new Promise((r) => server.close(r)); });
+    const server = await listenMetrics(
+      cfg.metricsHost,
+      cfg.metricsPort,
+      cfg.metricsToken,
+      () => metrics.text(),
+      (err) => app.log.error({ err }, 'metrics collection failed'),
+    );
+    app.addHook('onClose', async () => {
+      server.closeAllConnections();
+      await new Promise((r) => server.close(r));
+    });
   },
 
   /** The listener of a cluster's primary, over the aggregate of its workers. */
   async primary(cfg: Config, say: (m: string) => void): Promise<void> {
     if (cfg.metricsPort === null) return;
     const aggregate = new AggregatorRegistry();
-    await listenMetrics(cfg.metricsHost, cfg.metricsPort, cfg.metricsToken, () => aggregate.clusterMetrics(),
-      (err) => say(`metrics collection failed: ${err instanceof Error ? err.message : String(err)}`));
+    await listenMetrics(
+      cfg.metricsHost,
+      cfg.metricsPort,
+      cfg.metricsToken,
+      () => aggregate.clusterMetrics(),
+      (err) => say(`metrics collection failed: ${err instanceof Error ? err.message : String(err)}`),
+    );
   },
 };

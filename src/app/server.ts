@@ -9,7 +9,12 @@ import { StoreUnavailable } from '../store/health.js';
 import { StoreUrlError } from '../store/connect.js';
 
 /** The start banner: where it listens, what the demo market holds, a key, three requests to try. */
-export function banner(cfg: Config, firstKey: string | undefined, demo: DemoDescription | null, env: NodeJS.ProcessEnv = process.env): string {
+export function banner(
+  cfg: Config,
+  firstKey: string | undefined,
+  demo: DemoDescription | null,
+  env: NodeJS.ProcessEnv = process.env,
+): string {
   const base = `http://${cfg.host.includes(':') ? `[${cfg.host}]` : cfg.host}:${cfg.port}`;
   const key = firstKey ?? '<your key>';
   // The key command must reach this server's store: name it unless it is the default file.
@@ -25,12 +30,17 @@ export function banner(cfg: Config, firstKey: string | undefined, demo: DemoDesc
       `The demo market (seed ${demo.seed}): ${demo.counts.equities} equities, ${demo.counts.indices} indices, ${demo.counts.funds} funds;`,
       `  daily bars ${demo.first}..${demo.last}, 1m bars on the last ${demo.minuteDays.length} days (${range(demo.minuteDays)}),`,
       `  quotes and trades on ${range(demo.tickDays)}.`,
-      `  Try ${demo.wellKnown.slice(0, 5).map((w) => `${w.id} ${w.name}`).join(', ')}; indices 000300.SH, 000001.SH, 399001.SZ; fund 510300.SH.`,
+      `  Try ${demo.wellKnown
+        .slice(0, 5)
+        .map((w) => `${w.id} ${w.name}`)
+        .join(', ')}; indices 000300.SH, 000001.SH, 399001.SZ; fund 510300.SH.`,
     );
   }
-  lines.push(firstKey
-    ? `An API key was created for you (shown once, stored only as a hash):\n  ${firstKey}`
-    : `Create an API key with:  ${where}npx mds keys create --name me`);
+  lines.push(
+    firstKey
+      ? `An API key was created for you (shown once, stored only as a hash):\n  ${firstKey}`
+      : `Create an API key with:  ${where}npx mds keys create --name me`,
+  );
   lines.push('Try:');
   const curl = (path: string) => `  curl -g -H 'X-API-Key: ${key}' '${base}/api/v1${path}'`;
   // Requests for ids and days this store holds (a store the demo did not build: the list).
@@ -53,25 +63,37 @@ const say = (m: string) => process.stderr.write(m + '\n');
 /** One HTTP server over the store; drains on SIGINT/SIGTERM. */
 async function serveOne(cfg: Config, demo: boolean): Promise<{ firstKey?: string; held: DemoDescription | null }> {
   // PostgreSQL out of reach does not stop the start: the server answers 503 not_ready until it is reached.
-  const opened = await openConfiguredStore(cfg.databaseUrl, demo && cfg.demoOnFirstRun ? { seed: cfg.demoSeed } : null, say,
-    storeTimeouts(cfg), true);
+  const opened = await openConfiguredStore(
+    cfg.databaseUrl,
+    demo && cfg.demoOnFirstRun ? { seed: cfg.demoSeed } : null,
+    say,
+    storeTimeouts(cfg),
+    true,
+  );
   opened.unready?.done.catch((e) => {
     say(`mds: ${e instanceof Error ? e.message : String(e)}`);
     process.exit(1);
   });
   const metrics = startMetrics.forWorker(cfg);
   const app = await buildApp({
-    config: cfg, store: opened.store, unready: opened.unready?.why,
+    config: cfg,
+    store: opened.store,
+    unready: opened.unready?.why,
     logger: {
-      level: cfg.logLevel, redact: ['req.headers["x-api-key"]'],
+      level: cfg.logLevel,
+      redact: ['req.headers["x-api-key"]'],
       // On a terminal: `12:00:01 INFO GET /api/v1/equities 200 1.2 ms`; else one JSON object a line.
-      ...(cfg.logFormat === 'pretty' ? { stream: pretty({ ignore: 'pid,hostname,reqId,method,url,status,ms,operation', translateTime: 'SYS:HH:MM:ss', sync: true }) } : {}),
+      ...(cfg.logFormat === 'pretty'
+        ? { stream: pretty({ ignore: 'pid,hostname,reqId,method,url,status,ms,operation', translateTime: 'SYS:HH:MM:ss', sync: true }) }
+        : {}),
     },
     metrics,
   });
   // An outage of the store: one line when it starts, one when it ends (store/health.ts).
   opened.store.health.log = (level, msg) => app.log[level](msg);
-  app.addHook('onClose', async () => { await opened.store.close(); });
+  app.addHook('onClose', async () => {
+    await opened.store.close();
+  });
   const connections = app.connections;
   let closing = false;
   // Stop accepting, answer the requests in flight, close every other connection at once (idle
@@ -87,12 +109,20 @@ async function serveOne(cfg: Config, demo: boolean): Promise<{ firstKey?: string
     }, 10_000).unref();
     const closed = app.close();
     connections.drain();
-    closed.then(() => process.exit(0), (e) => { app.log.error({ err: e }, 'close failed'); process.exit(1); });
+    closed.then(
+      () => process.exit(0),
+      (e) => {
+        app.log.error({ err: e }, 'close failed');
+        process.exit(1);
+      },
+    );
   };
   process.on('SIGINT', () => stop('SIGINT'));
   process.on('SIGTERM', () => stop('SIGTERM'));
   // The primary asks for this when a replacement worker starts listening (see main).
-  process.on('message', (m: { mds?: string } | null) => { if (m?.mds === 'recycle') connections.recycle(); });
+  process.on('message', (m: { mds?: string } | null) => {
+    if (m?.mds === 'recycle') connections.recycle();
+  });
   const held = cluster.isWorker || opened.unready?.why() ? null : await describeDemo(opened.store);
   // One process: it serves its own metrics (a cluster's primary serves the workers', see main);
   // before listening, since the listener is closed by an onClose hook of `app`.
@@ -136,7 +166,11 @@ export async function main(cfg: Config = loadConfig()): Promise<void> {
   try {
     const opened = await openConfiguredStore(cfg.databaseUrl, cfg.demoOnFirstRun ? { seed: cfg.demoSeed } : null, say, storeTimeouts(cfg));
     firstKey = opened.firstKey;
-    try { held = await describeDemo(opened.store); } finally { await opened.store.close(); }
+    try {
+      held = await describeDemo(opened.store);
+    } finally {
+      await opened.store.close();
+    }
   } catch (e) {
     if (!(e instanceof StoreUnavailable)) throw e;
     say(`the store cannot be reached (${e.reason}); starting the workers, which answer 503 not_ready until it can`);
@@ -151,10 +185,14 @@ export async function main(cfg: Config = loadConfig()): Promise<void> {
     w.on('listening', () => {
       listening.add(w.id);
       if (!started) {
-        if (listening.size === cfg.workers) { started = true; say(banner(cfg, firstKey, held)); }
+        if (listening.size === cfg.workers) {
+          started = true;
+          say(banner(cfg, firstKey, held));
+        }
         return;
       }
-      for (const other of Object.values(cluster.workers ?? {})) if (other && other !== w && other.isConnected()) other.send({ mds: 'recycle' });
+      for (const other of Object.values(cluster.workers ?? {}))
+        if (other && other !== w && other.isConnected()) other.send({ mds: 'recycle' });
     });
   };
   for (let i = 0; i < cfg.workers; i++) fork();
@@ -164,7 +202,9 @@ export async function main(cfg: Config = loadConfig()): Promise<void> {
     if (Object.keys(cluster.workers ?? {}).length === 0) process.exit(code);
     for (const w of Object.values(cluster.workers ?? {})) w?.process.kill('SIGTERM');
     setTimeout(() => process.exit(code || 1), 12_000).unref();
-    cluster.on('exit', () => { if (Object.keys(cluster.workers ?? {}).length === 0) process.exit(code); });
+    cluster.on('exit', () => {
+      if (Object.keys(cluster.workers ?? {}).length === 0) process.exit(code);
+    });
   };
   cluster.on('exit', (w, code, signal) => {
     if (stopping) return;
@@ -178,13 +218,17 @@ export async function main(cfg: Config = loadConfig()): Promise<void> {
     failures = failures.filter((t) => now - t < START_WINDOW_MS);
     failures.push(now);
     if (failures.length >= START_FAILURES) {
-      say(`mds: ${failures.length} workers failed to start within ${START_WINDOW_MS / 1000} s (the last: ${how}; its error is above); giving up`);
+      say(
+        `mds: ${failures.length} workers failed to start within ${START_WINDOW_MS / 1000} s (the last: ${how}; its error is above); giving up`,
+      );
       stop(1);
       return;
     }
     const delay = restartDelay(failures.length, cfg.workerRetryMs);
     say(`worker ${w.process.pid} failed to start (${how}); starting another in ${delay} ms`);
-    setTimeout(() => { if (!stopping) fork(); }, delay);
+    setTimeout(() => {
+      if (!stopping) fork();
+    }, delay);
   });
   process.on('SIGINT', () => stop(0));
   process.on('SIGTERM', () => stop(0));

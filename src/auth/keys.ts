@@ -23,16 +23,28 @@ export function hashKey(key: string): string {
   return createHash('sha256').update(key).digest('hex');
 }
 
-export interface KeyInfo { id: string; name: string; created_at: string; revoked_at: string | null; rate_limit: number | null }
+export interface KeyInfo {
+  id: string;
+  name: string;
+  created_at: string;
+  revoked_at: string | null;
+  rate_limit: number | null;
+}
 
 /** A live key as a request uses it: its id, and its own rate limit (null: the server's RATE_LIMIT; 0: none). */
-export interface LiveKey { id: string; rateLimit: number | null }
+export interface LiveKey {
+  id: string;
+  rateLimit: number | null;
+}
 
 /** Issues, lists, revokes and verifies API keys against the store. */
 export class KeyStore {
   private cache = new Map<string, { live: LiveKey | null; until: number }>();
 
-  constructor(private readonly db: Kysely<Database>, private readonly cacheMs = 2000) {}
+  constructor(
+    private readonly db: Kysely<Database>,
+    private readonly cacheMs = 2000,
+  ) {}
 
   /**
    * Creates a key and returns it; the plain key is never stored. `rateLimit`: requests per
@@ -42,22 +54,39 @@ export class KeyStore {
     const id = base62(8);
     const key = `mds_${id}_${base62(32)}`;
     const rate = opts.rateLimit ?? null;
-    await this.db.insertInto('api_keys')
-      .values({ id, name, hash: hashKey(key), created_at: new Date().toISOString(), revoked_at: null, ...(rate === null ? {} : { rate_limit: rate }) })
+    await this.db
+      .insertInto('api_keys')
+      .values({
+        id,
+        name,
+        hash: hashKey(key),
+        created_at: new Date().toISOString(),
+        revoked_at: null,
+        ...(rate === null ? {} : { rate_limit: rate }),
+      })
       .execute();
     return { id, key };
   }
 
   async list(): Promise<KeyInfo[]> {
-    const rows = await this.db.selectFrom('api_keys').select(['id', 'name', 'created_at', 'revoked_at', 'rate_limit']).orderBy('created_at').orderBy('id').execute();
+    const rows = await this.db
+      .selectFrom('api_keys')
+      .select(['id', 'name', 'created_at', 'revoked_at', 'rate_limit'])
+      .orderBy('created_at')
+      .orderBy('id')
+      .execute();
     return rows.map((r) => ({ ...r, rate_limit: r.rate_limit === null ? null : Number(r.rate_limit) }));
   }
 
   /** Revokes by id (or by the full key); returns whether a live key was revoked. */
   async revoke(idOrKey: string): Promise<boolean> {
     const id = KEY_RE.exec(idOrKey)?.[1] ?? idOrKey;
-    const r = await this.db.updateTable('api_keys').set({ revoked_at: new Date().toISOString() })
-      .where('id', '=', id).where('revoked_at', 'is', null).executeTakeFirst();
+    const r = await this.db
+      .updateTable('api_keys')
+      .set({ revoked_at: new Date().toISOString() })
+      .where('id', '=', id)
+      .where('revoked_at', 'is', null)
+      .executeTakeFirst();
     this.cache.clear();
     return Number(r.numUpdatedRows) > 0;
   }

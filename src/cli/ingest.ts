@@ -35,7 +35,11 @@ const int = intAtLeast(1);
 /** Every dataset file in `dir` (`<dataset>.csv|ndjson|jsonl[.gz]`); other files are reported and skipped, folders ignored. */
 function filesOfDir(dir: string, stderr: NodeJS.WritableStream): IngestFile[] {
   let entries: string[];
-  try { entries = readdirSync(dir).sort(); } catch (e) { throw new IngestIOError(`${dir}: ${(e as Error).message}`); }
+  try {
+    entries = readdirSync(dir).sort();
+  } catch (e) {
+    throw new IngestIOError(`${dir}: ${(e as Error).message}`);
+  }
   const files: IngestFile[] = [];
   for (const name of entries) {
     if (statSync(join(dir, name)).isDirectory()) continue;
@@ -62,79 +66,139 @@ export function registerIngest(program: Command, withStore: WithStore, db: () =>
     }
   };
 
-  program.command('ingest').description('load dataset files (CSV or NDJSON, optionally gzip) in one transaction; see docs/ingest.md')
+  program
+    .command('ingest')
+    .description('load dataset files (CSV or NDJSON, optionally gzip) in one transaction; see docs/ingest.md')
     .argument('[dataset]', `dataset name: ${names()}`)
     .argument('[files...]', 'files of that dataset')
     .option('--dir <dir>', 'load every <dataset>.csv|ndjson|jsonl[.gz] file of DIR, in dependency order')
-    .option('--tdx <vipdoc>', 'load a Tongdaxin folder: {sh,sz,bj}/lday/*.day and minline/*.lc1 of VIPDOC (or of VIPDOC/vipdoc), '
-      + 'creating the instruments the store does not know (docs/ingest.md, "Whole market: a Tongdaxin folder")')
+    .option(
+      '--tdx <vipdoc>',
+      'load a Tongdaxin folder: {sh,sz,bj}/lday/*.day and minline/*.lc1 of VIPDOC (or of VIPDOC/vipdoc), ' +
+        'creating the instruments the store does not know (docs/ingest.md, "Whole market: a Tongdaxin folder")',
+    )
     .option('--dry-run', 'validate only; write nothing')
-    .addOption(new Option('--format <format>', 'file format (default: by extension, else by content), or a vendor layout (docs/ingest.md, "Vendor formats")')
-      .choices(['csv', 'ndjson', ...VENDOR_FORMATS]))
-    .addOption(new Option('--encoding <encoding>', 'text encoding of the files (GBK and GB18030 are usual for Chinese vendor files); '
-      + 'a file not valid in it is refused at its first bad line').choices(ENCODINGS).default('utf8'))
+    .addOption(
+      new Option(
+        '--format <format>',
+        'file format (default: by extension, else by content), or a vendor layout (docs/ingest.md, "Vendor formats")',
+      ).choices(['csv', 'ndjson', ...VENDOR_FORMATS]),
+    )
+    .addOption(
+      new Option(
+        '--encoding <encoding>',
+        'text encoding of the files (GBK and GB18030 are usual for Chinese vendor files); ' +
+          'a file not valid in it is refused at its first bad line',
+      )
+        .choices(ENCODINGS)
+        .default('utf8'),
+    )
     .option('--instrument <id>', 'vendor files: the instrument (CODE.MARKET) of files that do not name it (default: from the file name)')
-    .option('--market <ids>', 'vendor calendars: the markets the days are for (default SH,SZ)', (v: string) => v.split(',').map((m) => m.trim()))
+    .option('--market <ids>', 'vendor calendars: the markets the days are for (default SH,SZ)', (v: string) =>
+      v.split(',').map((m) => m.trim()),
+    )
     .option('--max-errors <n>', 'errors listed before counting the rest', int, 20)
     .option('--no-progress', 'no progress bar even on a terminal')
-    .addHelpText('after', '\nExit codes: 0 success, 1 usage or I/O error, 2 validation errors, 3 store error (nothing is changed unless 0).')
-    .action((name: string | undefined, paths: string[], o) => guarded(async () => {
-      let files: IngestFile[];
-      let folder: TdxFolder | null = null;
-      if (o.tdx) {
-        if (name || o.dir || o.format || o.instrument || o.market) throw new UsageError('--tdx VIPDOC loads the folder alone: no DATASET, FILE, --dir, --format, --instrument or --market');
-        folder = tdxFolder(o.tdx);
-        files = folder.files;
-      } else if (o.dir) {
-        if (name) throw new UsageError('give either --dir DIR or DATASET FILE..., not both');
-        if (o.instrument || o.market || VENDOR_FORMATS.includes(o.format)) throw new UsageError('vendor files are loaded as DATASET FILE... --format VENDOR, not with --dir');
-        files = filesOfDir(o.dir, io.stderr).map((f) => ({ ...f, encoding: o.encoding }));
-      } else {
-        if (!name || !paths.length) throw new UsageError('usage: mds ingest DATASET FILE... | mds ingest --dir DIR | mds ingest --tdx VIPDOC');
-        const d = named(name);
-        if (o.format && VENDOR_FORMATS.includes(o.format)) {
-          const layout = layoutOf(o.format, d);
-          if (Array.isArray(layout)) throw new UsageError(`--format ${o.format} loads ${layout.join(', ')}, not ${d.name}`);
-          files = paths.map((path) => ({ path, dataset: d, encoding: o.encoding, vendor: { layout, instrument: o.instrument, markets: o.market } }));
+    .addHelpText(
+      'after',
+      '\nExit codes: 0 success, 1 usage or I/O error, 2 validation errors, 3 store error (nothing is changed unless 0).',
+    )
+    .action((name: string | undefined, paths: string[], o) =>
+      guarded(async () => {
+        let files: IngestFile[];
+        let folder: TdxFolder | null = null;
+        if (o.tdx) {
+          if (name || o.dir || o.format || o.instrument || o.market)
+            throw new UsageError('--tdx VIPDOC loads the folder alone: no DATASET, FILE, --dir, --format, --instrument or --market');
+          folder = tdxFolder(o.tdx);
+          files = folder.files;
+        } else if (o.dir) {
+          if (name) throw new UsageError('give either --dir DIR or DATASET FILE..., not both');
+          if (o.instrument || o.market || VENDOR_FORMATS.includes(o.format))
+            throw new UsageError('vendor files are loaded as DATASET FILE... --format VENDOR, not with --dir');
+          files = filesOfDir(o.dir, io.stderr).map((f) => ({ ...f, encoding: o.encoding }));
         } else {
-          if (o.instrument || o.market) throw new UsageError('--instrument and --market go with a vendor --format');
-          files = paths.map((path) => ({ path, dataset: d, encoding: o.encoding, format: (o.format as Format | undefined) ?? formatOfName(path) }));
+          if (!name || !paths.length)
+            throw new UsageError('usage: mds ingest DATASET FILE... | mds ingest --dir DIR | mds ingest --tdx VIPDOC');
+          const d = named(name);
+          if (o.format && VENDOR_FORMATS.includes(o.format)) {
+            const layout = layoutOf(o.format, d);
+            if (Array.isArray(layout)) throw new UsageError(`--format ${o.format} loads ${layout.join(', ')}, not ${d.name}`);
+            files = paths.map((path) => ({
+              path,
+              dataset: d,
+              encoding: o.encoding,
+              vendor: { layout, instrument: o.instrument, markets: o.market },
+            }));
+          } else {
+            if (o.instrument || o.market) throw new UsageError('--instrument and --market go with a vendor --format');
+            files = paths.map((path) => ({
+              path,
+              dataset: d,
+              encoding: o.encoding,
+              format: (o.format as Format | undefined) ?? formatOfName(path),
+            }));
+          }
         }
-      }
-      const tty = o.progress && io.stderr.isTTY;
-      return withStore(db(), async (store) => {
-        const progress = !tty ? undefined : folder ? folderProgress(io.stderr as NodeJS.WriteStream, files.length, folder.bytes)
-          : progressBar(io.stderr as NodeJS.WriteStream);
-        const r = await ingest(store, files, { dryRun: o.dryRun, maxErrors: o.maxErrors, progress });
-        if (!r.ok) io.stderr.write(errorLines(r).map((l) => l + '\n').join(''));
-        io.stderr.write(warningLines(r, o.maxErrors).map((l) => l + '\n').join(''));
-        // A folder's thousands of files are summed up by reason, not listed one by one.
-        const vendor = folder ? tdxSummaryLines(folder, r) : r.files.flatMap((f) => (f.vendor ?? []).map((l) => `${basename(f.path)}: ${l}`));
-        io.stdout.write([...vendor, ...summaryLines(r)].map((l) => l + '\n').join(''));
-        return r.ok ? EXIT.ok : EXIT.invalid;
-      });
-    }));
+        const tty = o.progress && io.stderr.isTTY;
+        return withStore(db(), async (store) => {
+          const progress = !tty
+            ? undefined
+            : folder
+              ? folderProgress(io.stderr as NodeJS.WriteStream, files.length, folder.bytes)
+              : progressBar(io.stderr as NodeJS.WriteStream);
+          const r = await ingest(store, files, { dryRun: o.dryRun, maxErrors: o.maxErrors, progress });
+          if (!r.ok)
+            io.stderr.write(
+              errorLines(r)
+                .map((l) => l + '\n')
+                .join(''),
+            );
+          io.stderr.write(
+            warningLines(r, o.maxErrors)
+              .map((l) => l + '\n')
+              .join(''),
+          );
+          // A folder's thousands of files are summed up by reason, not listed one by one.
+          const vendor = folder
+            ? tdxSummaryLines(folder, r)
+            : r.files.flatMap((f) => (f.vendor ?? []).map((l) => `${basename(f.path)}: ${l}`));
+          io.stdout.write([...vendor, ...summaryLines(r)].map((l) => l + '\n').join(''));
+          return r.ok ? EXIT.ok : EXIT.invalid;
+        });
+      }),
+    );
 
-  program.command('export').description('write datasets in the format ingest reads (CSV by default); see docs/ingest.md')
+  program
+    .command('export')
+    .description('write datasets in the format ingest reads (CSV by default); see docs/ingest.md')
     .argument('[dataset]', `dataset name: ${names()}`)
     .option('--out <file>', 'output file (default: stdout); .gz compresses, .ndjson selects NDJSON')
     .option('--all', 'every dataset, into --dir')
     .option('--dir <dir>', 'directory for --all (files <dataset>.csv, or .ndjson, plus .gz)')
     .addOption(new Option('--format <format>', 'csv (default) or ndjson').choices(['csv', 'ndjson']))
     .option('--gzip', 'gzip-compress')
-    .action((name: string | undefined, o) => guarded(async () => {
-      if (o.all ? name || !o.dir || o.out : !name || o.dir) {
-        throw new UsageError('usage: mds export DATASET [--out FILE] [--format csv|ndjson] [--gzip] | mds export --all --dir DIR');
-      }
-      const format: Format = o.format ?? (o.out ? formatOfName(o.out) : null) ?? 'csv';
-      const gzip = !!o.gzip || (typeof o.out === 'string' && o.out.endsWith('.gz'));
-      const list = o.all ? DATASETS : [named(name!)];
-      // `mds export bars_1d | head`: a closed pipe ends the export quietly.
-      if (io.stdout === process.stdout) process.stdout.on('error', (e: NodeJS.ErrnoException) => { if (e.code === 'EPIPE') process.exit(EXIT.ok); });
-      return withStore(db(), async (store) => {
-        const out = await exportDatasets(store, list, o.all ? { dir: o.dir } : { path: o.out ?? null, stdout: io.stdout }, { format, gzip });
-        if (o.out || o.all) for (const x of out) io.stderr.write(`${x.dataset}: ${x.rows} rows → ${x.path}\n`);
-        return EXIT.ok;
-      });
-    }));
+    .action((name: string | undefined, o) =>
+      guarded(async () => {
+        if (o.all ? name || !o.dir || o.out : !name || o.dir) {
+          throw new UsageError('usage: mds export DATASET [--out FILE] [--format csv|ndjson] [--gzip] | mds export --all --dir DIR');
+        }
+        const format: Format = o.format ?? (o.out ? formatOfName(o.out) : null) ?? 'csv';
+        const gzip = !!o.gzip || (typeof o.out === 'string' && o.out.endsWith('.gz'));
+        const list = o.all ? DATASETS : [named(name!)];
+        // `mds export bars_1d | head`: a closed pipe ends the export quietly.
+        if (io.stdout === process.stdout)
+          process.stdout.on('error', (e: NodeJS.ErrnoException) => {
+            if (e.code === 'EPIPE') process.exit(EXIT.ok);
+          });
+        return withStore(db(), async (store) => {
+          const out = await exportDatasets(store, list, o.all ? { dir: o.dir } : { path: o.out ?? null, stdout: io.stdout }, {
+            format,
+            gzip,
+          });
+          if (o.out || o.all) for (const x of out) io.stderr.write(`${x.dataset}: ${x.rows} rows → ${x.path}\n`);
+          return EXIT.ok;
+        });
+      }),
+    );
 }

@@ -7,11 +7,16 @@ export interface CliIO {
 }
 
 /** The exit code of a run, set by commands with documented codes (cli/ingest.ts). */
-export interface CliExit { code: number }
+export interface CliExit {
+  code: number;
+}
 
 /** A command-line integer of at least `min` (commander's argParser). */
-export const intAtLeast = (min: number) => (v: string): number => {
-  const n = Number(v);
-  if (!/^\d+$/.test(v.trim()) || !Number.isSafeInteger(n) || n < min) throw new InvalidArgumentError(min === 0 ? 'expected a non-negative integer' : `expected an integer >= ${min}`);
-  return n;
-};
+export const intAtLeast =
+  (min: number) =>
+  (v: string): number => {
+    const n = Number(v);
+    if (!/^\d+$/.test(v.trim()) || !Number.isSafeInteger(n) || n < min)
+      throw new InvalidArgumentError(min === 0 ? 'expected a non-negative integer' : `expected an integer >= ${min}`);
+    return n;
+  };

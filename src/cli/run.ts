@@ -37,8 +37,10 @@ function localTime(iso: string): string {
   const d = new Date(iso);
   const p = (n: number) => String(n).padStart(2, '0');
   const off = -d.getTimezoneOffset();
-  return `${d.getFullYear()}-${p(d.getMonth() + 1)}-${p(d.getDate())} ${p(d.getHours())}:${p(d.getMinutes())}:${p(d.getSeconds())} `
-    + `${off >= 0 ? '+' : '-'}${p(Math.floor(Math.abs(off) / 60))}:${p(Math.abs(off) % 60)}`;
+  return (
+    `${d.getFullYear()}-${p(d.getMonth() + 1)}-${p(d.getDate())} ${p(d.getHours())}:${p(d.getMinutes())}:${p(d.getSeconds())} ` +
+    `${off >= 0 ? '+' : '-'}${p(Math.floor(Math.abs(off) / 60))}:${p(Math.abs(off) % 60)}`
+  );
 }
 
 /** Rows as columns padded to their widest cell, under a header. */
@@ -56,98 +58,174 @@ const indicatorIds = (ids: string[]): IndicatorId[] => {
 
 /** The program, writing to `io`; commander's own exits (usage errors, --help) throw instead. */
 function buildProgram(io: CliIO, exit: CliExit): Command {
-  const out = (line: string) => { io.stdout.write(line + '\n'); };
+  const out = (line: string) => {
+    io.stdout.write(line + '\n');
+  };
   const program = new Command('mds')
     .exitOverride()
     .configureOutput({ writeOut: (s) => io.stdout.write(s), writeErr: (s) => io.stderr.write(s) })
     .description('market-data-service: read-only A-share market data API')
     .version(pkg.version)
-    .option('--database <url>', 'SQLite file (a path, sqlite:PATH or file:///PATH) or postgres:// URL (default: DATABASE_URL or data/mds.sqlite)');
+    .option(
+      '--database <url>',
+      'SQLite file (a path, sqlite:PATH or file:///PATH) or postgres:// URL (default: DATABASE_URL or data/mds.sqlite)',
+    );
   const db = () => program.opts().database as string | undefined;
 
-  program.command('serve').description('start the HTTP server (HOST, PORT, DATABASE_URL from the environment)')
-    .action(async () => { const c = loadConfig(); if (db()) c.databaseUrl = db()!; await serve(c); });
+  program
+    .command('serve')
+    .description('start the HTTP server (HOST, PORT, DATABASE_URL from the environment)')
+    .action(async () => {
+      const c = loadConfig();
+      if (db()) c.databaseUrl = db()!;
+      await serve(c);
+    });
 
-  program.command('migrate').description('create or upgrade the store schema, and rebuild derived data the code makes differently now')
-    .action(() => withStore(db(), async (_s, migrated) => { for (const line of describeMigration(migrated)) out(line); }));
+  program
+    .command('migrate')
+    .description('create or upgrade the store schema, and rebuild derived data the code makes differently now')
+    .action(() =>
+      withStore(db(), async (_s, migrated) => {
+        for (const line of describeMigration(migrated)) out(line);
+      }),
+    );
 
   registerCheck(program, db, io, exit);
 
-  program.command('demo').description('generate the deterministic demo market into an empty store')
+  program
+    .command('demo')
+    .description('generate the deterministic demo market into an empty store')
     .option('--seed <n>', 'random seed', int, 1)
     .option('--equities <n>', 'number of equities (>= 20)', int, 220)
     .addOption(new Option('--start <date>', 'first day of daily bars (YYYY-MM-DD)').argParser(date).default(20230103, '2023-01-03'))
     .addOption(new Option('--end <date>', 'last day of the market (YYYY-MM-DD)').argParser(date).default(20261120, '2026-11-20'))
     .option('--minute-days <n>', 'trading days with 1m bars', int, 10)
     .option('--tick-days <n>', 'trading days with quotes and trades', int, 2)
-    .action((o) => withStore(db(), async (s) => {
-      const existing = await s.db.selectFrom('instruments').select('inst').limit(1).execute();
-      if (existing.length) throw new Error('the store already holds instruments; demo needs an empty store');
-      const t = Date.now();
-      const summary = await generateDemo(s, { seed: o.seed, equities: o.equities, start: o.start, end: o.end, minuteDays: o.minuteDays, tickDays: o.tickDays });
-      out(`demo market generated in ${((Date.now() - t) / 1000).toFixed(1)} s: ${JSON.stringify(summary)}`);
-    }));
+    .action((o) =>
+      withStore(db(), async (s) => {
+        const existing = await s.db.selectFrom('instruments').select('inst').limit(1).execute();
+        if (existing.length) throw new Error('the store already holds instruments; demo needs an empty store');
+        const t = Date.now();
+        const summary = await generateDemo(s, {
+          seed: o.seed,
+          equities: o.equities,
+          start: o.start,
+          end: o.end,
+          minuteDays: o.minuteDays,
+          tickDays: o.tickDays,
+        });
+        out(`demo market generated in ${((Date.now() - t) / 1000).toFixed(1)} s: ${JSON.stringify(summary)}`);
+      }),
+    );
 
   registerIngest(program, withStore, db, io, exit);
   registerVersions(program, withStore, db, io);
 
   const keys = program.command('keys').description('manage API keys');
-  keys.command('create').description('create a key; prints the key alone on stdout (it is stored only as a hash)')
+  keys
+    .command('create')
+    .description('create a key; prints the key alone on stdout (it is stored only as a hash)')
     .requiredOption('--name <name>', 'who or what the key is for')
     .option('--rate <n>', "this key's rate limit: requests per RATE_LIMIT_WINDOW (0: unlimited; default: the server's RATE_LIMIT)", int)
-    .action((o) => withStore(db(), async (s) => { out((await new KeyStore(s.db).create(o.name, { rateLimit: o.rate })).key); }));
-  keys.command('list').description('list keys: id, name, rate limit, created and revoked (local time)')
-    .action(() => withStore(db(), async (s) => {
-      const rows = (await new KeyStore(s.db).list()).map((k) => [k.id, k.name,
-        k.rate_limit === null ? 'default' : k.rate_limit === 0 ? 'unlimited' : String(k.rate_limit),
-        localTime(k.created_at), k.revoked_at === null ? 'active' : `revoked ${localTime(k.revoked_at)}`]);
-      for (const line of table(['ID', 'NAME', 'RATE', 'CREATED', 'STATUS'], rows)) out(line);
-    }));
-  keys.command('revoke').description('revoke a key by id (or by the key itself)').argument('<id>')
-    .action((id: string) => withStore(db(), async (s) => {
-      if (!(await new KeyStore(s.db).revoke(id))) throw new Error(`no active key ${id}`);
-      out(`revoked ${id}`);
-    }));
+    .action((o) =>
+      withStore(db(), async (s) => {
+        out((await new KeyStore(s.db).create(o.name, { rateLimit: o.rate })).key);
+      }),
+    );
+  keys
+    .command('list')
+    .description('list keys: id, name, rate limit, created and revoked (local time)')
+    .action(() =>
+      withStore(db(), async (s) => {
+        const rows = (await new KeyStore(s.db).list()).map((k) => [
+          k.id,
+          k.name,
+          k.rate_limit === null ? 'default' : k.rate_limit === 0 ? 'unlimited' : String(k.rate_limit),
+          localTime(k.created_at),
+          k.revoked_at === null ? 'active' : `revoked ${localTime(k.revoked_at)}`,
+        ]);
+        for (const line of table(['ID', 'NAME', 'RATE', 'CREATED', 'STATUS'], rows)) out(line);
+      }),
+    );
+  keys
+    .command('revoke')
+    .description('revoke a key by id (or by the key itself)')
+    .argument('<id>')
+    .action((id: string) =>
+      withStore(db(), async (s) => {
+        if (!(await new KeyStore(s.db).revoke(id))) throw new Error(`no active key ${id}`);
+        out(`revoked ${id}`);
+      }),
+    );
 
-  const setIndicators = (change: (stored: IndicatorId[]) => IndicatorId[]) => withStore(db(), async (s) => {
-    const t = Date.now();
-    const stored = await s.bulkTransaction(precomputedIds, { readOnly: true });
-    const { after } = await setPrecomputed(s, change(stored));
-    const added = after.filter((id) => !stored.includes(id)), dropped = stored.filter((id) => !after.includes(id));
-    const did = [added.length ? `precomputed ${added.join(', ')}` : '', dropped.length ? `dropped ${dropped.join(', ')}` : ''].filter(Boolean);
-    out(`${did.join('; ') || 'nothing changed'} in ${((Date.now() - t) / 1000).toFixed(1)} s; precomputed now: ${after.join(', ') || 'none'}`);
-  });
-  const indicators = program.command('indicators')
-    .description('technical indicators; precomputed ones are served from stored JSON (unadjusted daily points), at about 215 bytes a bar each');
-  indicators.command('list').description('each indicator, its value keys, and whether it is precomputed')
-    .action(() => withStore(db(), async (s) => {
+  const setIndicators = (change: (stored: IndicatorId[]) => IndicatorId[]) =>
+    withStore(db(), async (s) => {
+      const t = Date.now();
       const stored = await s.bulkTransaction(precomputedIds, { readOnly: true });
-      for (const id of INDICATOR_IDS) out([id, INDICATORS[id].keys.join(','), stored.includes(id) ? 'precomputed' : 'computed'].join('\t'));
-    }));
-  indicators.command('precompute').description('render and store the points of these indicators (or all), and keep them in step with every ingest')
+      const { after } = await setPrecomputed(s, change(stored));
+      const added = after.filter((id) => !stored.includes(id)),
+        dropped = stored.filter((id) => !after.includes(id));
+      const did = [added.length ? `precomputed ${added.join(', ')}` : '', dropped.length ? `dropped ${dropped.join(', ')}` : ''].filter(
+        Boolean,
+      );
+      out(
+        `${did.join('; ') || 'nothing changed'} in ${((Date.now() - t) / 1000).toFixed(1)} s; precomputed now: ${after.join(', ') || 'none'}`,
+      );
+    });
+  const indicators = program
+    .command('indicators')
+    .description(
+      'technical indicators; precomputed ones are served from stored JSON (unadjusted daily points), at about 215 bytes a bar each',
+    );
+  indicators
+    .command('list')
+    .description('each indicator, its value keys, and whether it is precomputed')
+    .action(() =>
+      withStore(db(), async (s) => {
+        const stored = await s.bulkTransaction(precomputedIds, { readOnly: true });
+        for (const id of INDICATOR_IDS)
+          out([id, INDICATORS[id].keys.join(','), stored.includes(id) ? 'precomputed' : 'computed'].join('\t'));
+      }),
+    );
+  indicators
+    .command('precompute')
+    .description('render and store the points of these indicators (or all), and keep them in step with every ingest')
     .argument('<indicators...>')
     .action((ids: string[]) => setIndicators((stored) => [...stored, ...indicatorIds(ids)]));
-  indicators.command('drop').description('stop precomputing these indicators (or all) and delete their stored points')
+  indicators
+    .command('drop')
+    .description('stop precomputing these indicators (or all) and delete their stored points')
     .argument('<indicators...>')
-    .action((ids: string[]) => { const drop = indicatorIds(ids); return setIndicators((stored) => stored.filter((id) => !drop.includes(id))); });
+    .action((ids: string[]) => {
+      const drop = indicatorIds(ids);
+      return setIndicators((stored) => stored.filter((id) => !drop.includes(id)));
+    });
 
-  program.command('backup').description('copy a SQLite store into FILE while it serves and loads (online backup); PostgreSQL: use pg_dump')
+  program
+    .command('backup')
+    .description('copy a SQLite store into FILE while it serves and loads (online backup); PostgreSQL: use pg_dump')
     .argument('<file>', 'the copy: a new file')
-    .action((file: string) => withStore(db(), async (s) => {
-      if (!s.backup) throw new Error('backup copies SQLite stores; back up PostgreSQL with pg_dump (docs/operations.md, "Backups")');
-      if (existsSync(file)) throw new Error(`${file} exists; give a new file`);
-      const t = Date.now();
-      await s.backup(file);
-      out(`backed up to ${file} (${(statSync(file).size / 1e6).toFixed(1)} MB) in ${((Date.now() - t) / 1000).toFixed(1)} s`);
-    }));
+    .action((file: string) =>
+      withStore(db(), async (s) => {
+        if (!s.backup) throw new Error('backup copies SQLite stores; back up PostgreSQL with pg_dump (docs/operations.md, "Backups")');
+        if (existsSync(file)) throw new Error(`${file} exists; give a new file`);
+        const t = Date.now();
+        await s.backup(file);
+        out(`backed up to ${file} (${(statSync(file).size / 1e6).toFixed(1)} MB) in ${((Date.now() - t) / 1000).toFixed(1)} s`);
+      }),
+    );
 
-  program.command('openapi').description('print the OpenAPI 3.1 document')
-    .action(() => withStore(db() ?? ':memory:', async (s) => {
-      const app = await buildApp({ config: loadConfig(), store: s });
-      await app.ready();
-      out(JSON.stringify(app.swagger(), null, 2));
-      await app.close();
-    }));
+  program
+    .command('openapi')
+    .description('print the OpenAPI 3.1 document')
+    .action(() =>
+      withStore(db() ?? ':memory:', async (s) => {
+        const app = await buildApp({ config: loadConfig(), store: s });
+        await app.ready();
+        out(JSON.stringify(app.swagger(), null, 2));
+        await app.close();
+      }),
+    );
 
   return program;
 }

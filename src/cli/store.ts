@@ -18,8 +18,12 @@ export class StoreOpenError extends Error {}
  * fails as a StoreOpenError or gives what `fn` is handed with the store; closes it after `fn`.
  * `create`: a SQLite file that does not exist is made (else it is a StoreOpenError).
  */
-async function opened<P, T>(url: string | undefined, create: boolean, prepare: (s: Store) => Promise<P>,
-  fn: (s: Store, p: P) => Promise<T>): Promise<T> {
+async function opened<P, T>(
+  url: string | undefined,
+  create: boolean,
+  prepare: (s: Store) => Promise<P>,
+  fn: (s: Store, p: P) => Promise<T>,
+): Promise<T> {
   const where = url ?? loadConfig().databaseUrl;
   let store: Store | undefined;
   let prepared: P;

@@ -13,8 +13,10 @@ export interface DemoDescription {
   seed: number;
   counts: { equities: number; indices: number; funds: number };
   /** Trading days of the daily bars, and those that also have 1m bars, quotes and trades (YYYY-MM-DD). */
-  first: string; last: string;
-  minuteDays: string[]; tickDays: string[];
+  first: string;
+  last: string;
+  minuteDays: string[];
+  tickDays: string[];
   /** Well-known equities in this demo: id and name. */
   wellKnown: { id: string; name: string }[];
 }
@@ -32,11 +34,17 @@ export async function describeDemo(store: Store): Promise<DemoDescription | null
   return {
     seed: o.seed,
     counts: { equities: count('equity'), indices: count('index'), funds: count('fund') },
-    first: days[0], last: days[days.length - 1],
+    first: days[0],
+    last: days[days.length - 1],
     minuteDays: span.days.filter((d) => span.minuteDays.has(d)).map(formatDate),
     tickDays: span.days.filter((d) => span.tickDays.has(d)).map(formatDate),
     // One of each board first (SH main, SZ main, ChiNext, STAR, BSE), then the others.
-    wellKnown: WELL_KNOWN.map((w, i) => ({ id: `${w.code}.${w.market}`, rank: WELL_KNOWN.findIndex((x) => x.board === w.board && x.market === w.market) === i ? 0 : 1 }))
-      .filter((w) => names.has(w.id)).sort((a, b) => a.rank - b.rank).map(({ id }) => ({ id, name: names.get(id)! })),
+    wellKnown: WELL_KNOWN.map((w, i) => ({
+      id: `${w.code}.${w.market}`,
+      rank: WELL_KNOWN.findIndex((x) => x.board === w.board && x.market === w.market) === i ? 0 : 1,
+    }))
+      .filter((w) => names.has(w.id))
+      .sort((a, b) => a.rank - b.rank)
+      .map(({ id }) => ({ id, name: names.get(id)! })),
   };
 }

@@ -75,9 +75,10 @@ export function planActions(rng: Rng, specs: EquitySpec[], span: Span): void {
   const pos = new Map(days.map((d, i) => [d, i]));
   const calendar = tradingDaysBetween(CALENDAR_FIRST, days[days.length - 1]);
   const calPos = new Map(calendar.map((d, i) => [d, i]));
-  const firstYear = Math.floor(days[0] / 10000), lastYear = Math.floor(days[days.length - 1] / 10000);
-  const usable = (s: EquitySpec, d: number) => (pos.get(d) ?? 0) >= 2 && !s.suspended.has(d) && !isSt(s, d)
-    && !s.actions.some((a) => a.exDate === d) && d > s.listDate;
+  const firstYear = Math.floor(days[0] / 10000),
+    lastYear = Math.floor(days[days.length - 1] / 10000);
+  const usable = (s: EquitySpec, d: number) =>
+    (pos.get(d) ?? 0) >= 2 && !s.suspended.has(d) && !isSt(s, d) && !s.actions.some((a) => a.exDate === d) && d > s.listDate;
   const dated = (d: number, r: Rng): Pick<PlannedAction, 'exDate' | 'recordDate' | 'announceDate'> => {
     const i = calPos.get(d)!;
     return { exDate: d, recordDate: calendar[i - 1], announceDate: calendar[Math.max(0, i - 1 - r.int(10, 30))] };
@@ -92,17 +93,31 @@ export function planActions(rng: Rng, specs: EquitySpec[], span: Span): void {
       const shares = r.chance(0.12);
       const transfer = shares && r.chance(0.7) ? r.int(2, 5) * 100_000 : 0;
       const bonus = shares && transfer === 0 ? r.int(1, 3) * 100_000 : 0;
-      s.actions.push({ ...dated(d, r), cashYield: s.dividendYield * r.uniform(0.7, 1.3) * (shares ? 0.5 : 1),
-        bonusRatio: bonus, transferRatio: transfer, rightsRatio: 0, rightsDiscount: 0 });
+      s.actions.push({
+        ...dated(d, r),
+        cashYield: s.dividendYield * r.uniform(0.7, 1.3) * (shares ? 0.5 : 1),
+        bonusRatio: bonus,
+        transferRatio: transfer,
+        rightsRatio: 0,
+        rightsDiscount: 0,
+      });
     }
   }
-  const rights = rng.shuffle(specs.filter((s) => !s.isNew && !s.wellKnown && s.st.length === 0)).slice(0, Math.max(1, Math.round(specs.length / 100)));
+  const rights = rng
+    .shuffle(specs.filter((s) => !s.isNew && !s.wellKnown && s.st.length === 0))
+    .slice(0, Math.max(1, Math.round(specs.length / 100)));
   for (const s of rights) {
     const r = rng.fork(`rights/${s.id}`);
     const window = days.slice(Math.floor(days.length * 0.2), Math.floor(days.length * 0.8)).filter((d) => usable(s, d));
     if (window.length === 0) continue;
-    s.actions.push({ ...dated(r.pick(window), r), cashYield: 0, bonusRatio: 0, transferRatio: 0,
-      rightsRatio: r.int(2, 3) * 100_000, rightsDiscount: r.uniform(0.6, 0.8) });
+    s.actions.push({
+      ...dated(r.pick(window), r),
+      cashYield: 0,
+      bonusRatio: 0,
+      transferRatio: 0,
+      rightsRatio: r.int(2, 3) * 100_000,
+      rightsDiscount: r.uniform(0.6, 0.8),
+    });
   }
   for (const s of specs) s.actions.sort((a, b) => a.exDate - b.exDate);
 }

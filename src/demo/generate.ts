@@ -22,8 +22,19 @@ import { pendingMigrations } from '../store/migrate.js';
 export type { DemoOptions } from './model.js';
 export { DEFAULT_OPTIONS } from './model.js';
 
-const TABLES = ['meta', 'classifications', 'instruments', 'instrument_classifications',
-  'st_periods', 'index_constituents', 'corporate_actions', 'bars_1d', 'bars_1m', 'quotes', 'trades'] as const satisfies readonly TableName[];
+const TABLES = [
+  'meta',
+  'classifications',
+  'instruments',
+  'instrument_classifications',
+  'st_periods',
+  'index_constituents',
+  'corporate_actions',
+  'bars_1d',
+  'bars_1m',
+  'quotes',
+  'trades',
+] as const satisfies readonly TableName[];
 
 /** Rows inserted per table. */
 export type DemoSummary = Record<(typeof TABLES)[number], number>;
@@ -34,10 +45,13 @@ const MIN_END = 20220601;
 export function resolveDemoOptions(opts: Partial<DemoOptions> = {}): DemoOptions {
   const o: DemoOptions = { ...DEFAULT_OPTIONS };
   for (const k of Object.keys(DEFAULT_OPTIONS) as (keyof DemoOptions)[]) if (opts[k] !== undefined) o[k] = opts[k]!;
-  const bad = (what: string) => { throw new RangeError(`demo: ${what}`); };
+  const bad = (what: string) => {
+    throw new RangeError(`demo: ${what}`);
+  };
   for (const k of Object.keys(o) as (keyof DemoOptions)[]) if (!Number.isSafeInteger(o[k])) bad(`${k} must be an integer`);
   if (o.equities < 20) bad('equities must be at least 20');
-  if (o.start < CALENDAR_FIRST || o.end > CALENDAR_LAST || o.start > o.end) bad(`start..end must lie within ${CALENDAR_FIRST}..${CALENDAR_LAST}`);
+  if (o.start < CALENDAR_FIRST || o.end > CALENDAR_LAST || o.start > o.end)
+    bad(`start..end must lie within ${CALENDAR_FIRST}..${CALENDAR_LAST}`);
   // Every board and exchange must trade for a while (BJ opened 2021-11-15).
   if (o.end < MIN_END) bad(`end must be on or after ${MIN_END}`);
   const days = tradingDaysBetween(o.start, o.end).length;
@@ -51,8 +65,11 @@ export function resolveDemoOptions(opts: Partial<DemoOptions> = {}): DemoOptions
  * Generates the demo market into a freshly migrated, empty store; `progress` hears of each step
  * done (the simulation, each table written with its rows, the fundamentals).
  */
-export async function generateDemo(store: Store, opts?: Partial<DemoOptions>,
-  progress: (step: string) => void = () => {}): Promise<DemoSummary> {
+export async function generateDemo(
+  store: Store,
+  opts?: Partial<DemoOptions>,
+  progress: (step: string) => void = () => {},
+): Promise<DemoSummary> {
   const o = resolveDemoOptions(opts);
   const market = simulate(o);
   progress(`simulated ${market.instruments.length} instruments over ${market.span.days.length} trading days`);
@@ -67,7 +84,9 @@ export async function generateDemo(store: Store, opts?: Partial<DemoOptions>,
     for (const r of await ensureDerived(store)) progress(`${r.name}: ${r.count.toLocaleString('en-US')} ${r.unit}`);
     // The demo's tables are written in chunks into a store not yet served (a new file); its
     // version says what the build wrote.
-    const changes = Object.entries(summary).filter(([t, n]) => t !== 'meta' && n > 0).sort(([a], [b]) => (a < b ? -1 : 1))
+    const changes = Object.entries(summary)
+      .filter(([t, n]) => t !== 'meta' && n > 0)
+      .sort(([a], [b]) => (a < b ? -1 : 1))
       .map(([dataset, rows]) => ({ dataset, rows, instruments: null, from: o.start, to: o.end }));
     await store.bulkTransaction((s) => recordVersion(s, `demo build (seed ${o.seed}, ${o.equities} equities)`, changes));
   }

@@ -6,9 +6,14 @@ import type { MarketId } from '../market/types.js';
 import type { EquitySpec } from './model.js';
 
 export interface IndexDef {
-  code: string; market: MarketId; name: string; nameEn: string;
+  code: string;
+  market: MarketId;
+  name: string;
+  nameEn: string;
   /** Publication date (stored as list_date), base date and base value in points. */
-  launch: number; baseDate: number; baseValue: number;
+  launch: number;
+  baseDate: number;
+  baseValue: number;
   /** Approximate level at the first trading day of 2023..2026; the demo starts near it. */
   levels: [number, number, number, number];
   select(universe: EquitySpec[]): EquitySpec[];
@@ -16,8 +21,14 @@ export interface IndexDef {
 
 const size = (s: EquitySpec) => s.floatShares * s.price0;
 const bySize = (xs: EquitySpec[]) => xs.slice().sort((a, b) => size(b) - size(a) || (a.id < b.id ? -1 : 1));
-const is = (...boards: string[]) => (s: EquitySpec) => boards.includes(s.board);
-const inMarket = (...m: MarketId[]) => (s: EquitySpec) => m.includes(s.market);
+const is =
+  (...boards: string[]) =>
+  (s: EquitySpec) =>
+    boards.includes(s.board);
+const inMarket =
+  (...m: MarketId[]) =>
+  (s: EquitySpec) =>
+    m.includes(s.market);
 
 /**
  * The pool of a size-ranked index: established (listed before the data starts), never-ST stocks
@@ -38,28 +49,133 @@ function slice(xs: EquitySpec[], skip: number, share: number, max: number): Equi
 }
 
 export const INDEX_DEFS: readonly IndexDef[] = [
-  { code: '000001', market: 'SH', name: '上证指数', nameEn: 'SSE Composite Index', launch: 19910715, baseDate: 19901219, baseValue: 100,
-    levels: [3116, 2962, 3262, 3968], select: (u) => u.filter(inMarket('SH')) },
-  { code: '000016', market: 'SH', name: '上证50', nameEn: 'SSE 50 Index', launch: 20040102, baseDate: 20031231, baseValue: 1000,
-    levels: [2630, 2372, 2680, 3050], select: (u) => slice(eligible(u, (s) => is('main')(s) && inMarket('SH')(s)), 0, 0.25, 50) },
-  { code: '000300', market: 'SH', name: '沪深300', nameEn: 'CSI 300 Index', launch: 20050408, baseDate: 20041231, baseValue: 1000,
-    levels: [3887, 3386, 3820, 4630], select: (u) => slice(eligible(u, inMarket('SH', 'SZ')), 0, 0.3, 300) },
-  { code: '000905', market: 'SH', name: '中证500', nameEn: 'CSI 500 Index', launch: 20070115, baseDate: 20041231, baseValue: 1000,
-    levels: [5930, 5430, 5620, 7460], select: (u) => slice(eligible(u, inMarket('SH', 'SZ')), 0.3, 0.25, 500) },
-  { code: '000852', market: 'SH', name: '中证1000', nameEn: 'CSI 1000 Index', launch: 20141017, baseDate: 20041231, baseValue: 1000,
-    levels: [6380, 5720, 5860, 7600], select: (u) => slice(eligible(u, inMarket('SH', 'SZ')), 0.55, 0.35, 1000) },
-  { code: '000688', market: 'SH', name: '科创50', nameEn: 'STAR 50 Index', launch: 20200723, baseDate: 20191231, baseValue: 1000,
-    levels: [955, 845, 990, 1330], select: (u) => slice(eligible(u, is('star')), 0, 0.6, 50) },
-  { code: '399001', market: 'SZ', name: '深证成指', nameEn: 'SZSE Component Index', launch: 19950123, baseDate: 19940720, baseValue: 1000,
-    levels: [11180, 9350, 10350, 13500], select: (u) => slice(eligible(u, inMarket('SZ')), 0, 0.5, 500) },
-  { code: '399006', market: 'SZ', name: '创业板指', nameEn: 'ChiNext Index', launch: 20100601, baseDate: 20100531, baseValue: 1000,
-    levels: [2380, 1850, 2140, 3200], select: (u) => slice(eligible(u, is('chinext')), 0, 0.5, 100) },
-  { code: '399106', market: 'SZ', name: '深证综指', nameEn: 'SZSE Composite Index', launch: 19910403, baseDate: 19910403, baseValue: 100,
-    levels: [2010, 1790, 1950, 2550], select: (u) => u.filter(inMarket('SZ')) },
-  { code: '399330', market: 'SZ', name: '深证100', nameEn: 'SZSE 100 Index', launch: 20030102, baseDate: 20021231, baseValue: 1000,
-    levels: [6620, 5200, 5780, 7350], select: (u) => slice(eligible(u, inMarket('SZ')), 0, 0.2, 100) },
-  { code: '899050', market: 'BJ', name: '北证50', nameEn: 'BSE 50 Index', launch: 20221121, baseDate: 20220429, baseValue: 1000,
-    levels: [980, 1010, 1250, 1420], select: (u) => slice(eligible(u, is('bse')), 0, 0.7, 50) },
+  {
+    code: '000001',
+    market: 'SH',
+    name: '上证指数',
+    nameEn: 'SSE Composite Index',
+    launch: 19910715,
+    baseDate: 19901219,
+    baseValue: 100,
+    levels: [3116, 2962, 3262, 3968],
+    select: (u) => u.filter(inMarket('SH')),
+  },
+  {
+    code: '000016',
+    market: 'SH',
+    name: '上证50',
+    nameEn: 'SSE 50 Index',
+    launch: 20040102,
+    baseDate: 20031231,
+    baseValue: 1000,
+    levels: [2630, 2372, 2680, 3050],
+    select: (u) =>
+      slice(
+        eligible(u, (s) => is('main')(s) && inMarket('SH')(s)),
+        0,
+        0.25,
+        50,
+      ),
+  },
+  {
+    code: '000300',
+    market: 'SH',
+    name: '沪深300',
+    nameEn: 'CSI 300 Index',
+    launch: 20050408,
+    baseDate: 20041231,
+    baseValue: 1000,
+    levels: [3887, 3386, 3820, 4630],
+    select: (u) => slice(eligible(u, inMarket('SH', 'SZ')), 0, 0.3, 300),
+  },
+  {
+    code: '000905',
+    market: 'SH',
+    name: '中证500',
+    nameEn: 'CSI 500 Index',
+    launch: 20070115,
+    baseDate: 20041231,
+    baseValue: 1000,
+    levels: [5930, 5430, 5620, 7460],
+    select: (u) => slice(eligible(u, inMarket('SH', 'SZ')), 0.3, 0.25, 500),
+  },
+  {
+    code: '000852',
+    market: 'SH',
+    name: '中证1000',
+    nameEn: 'CSI 1000 Index',
+    launch: 20141017,
+    baseDate: 20041231,
+    baseValue: 1000,
+    levels: [6380, 5720, 5860, 7600],
+    select: (u) => slice(eligible(u, inMarket('SH', 'SZ')), 0.55, 0.35, 1000),
+  },
+  {
+    code: '000688',
+    market: 'SH',
+    name: '科创50',
+    nameEn: 'STAR 50 Index',
+    launch: 20200723,
+    baseDate: 20191231,
+    baseValue: 1000,
+    levels: [955, 845, 990, 1330],
+    select: (u) => slice(eligible(u, is('star')), 0, 0.6, 50),
+  },
+  {
+    code: '399001',
+    market: 'SZ',
+    name: '深证成指',
+    nameEn: 'SZSE Component Index',
+    launch: 19950123,
+    baseDate: 19940720,
+    baseValue: 1000,
+    levels: [11180, 9350, 10350, 13500],
+    select: (u) => slice(eligible(u, inMarket('SZ')), 0, 0.5, 500),
+  },
+  {
+    code: '399006',
+    market: 'SZ',
+    name: '创业板指',
+    nameEn: 'ChiNext Index',
+    launch: 20100601,
+    baseDate: 20100531,
+    baseValue: 1000,
+    levels: [2380, 1850, 2140, 3200],
+    select: (u) => slice(eligible(u, is('chinext')), 0, 0.5, 100),
+  },
+  {
+    code: '399106',
+    market: 'SZ',
+    name: '深证综指',
+    nameEn: 'SZSE Composite Index',
+    launch: 19910403,
+    baseDate: 19910403,
+    baseValue: 100,
+    levels: [2010, 1790, 1950, 2550],
+    select: (u) => u.filter(inMarket('SZ')),
+  },
+  {
+    code: '399330',
+    market: 'SZ',
+    name: '深证100',
+    nameEn: 'SZSE 100 Index',
+    launch: 20030102,
+    baseDate: 20021231,
+    baseValue: 1000,
+    levels: [6620, 5200, 5780, 7350],
+    select: (u) => slice(eligible(u, inMarket('SZ')), 0, 0.2, 100),
+  },
+  {
+    code: '899050',
+    market: 'BJ',
+    name: '北证50',
+    nameEn: 'BSE 50 Index',
+    launch: 20221121,
+    baseDate: 20220429,
+    baseValue: 1000,
+    levels: [980, 1010, 1250, 1420],
+    select: (u) => slice(eligible(u, is('bse')), 0, 0.7, 50),
+  },
 ];
 
 /** The approximate real level at `start` (nearest tabulated year). */
@@ -84,7 +200,7 @@ export function cappedShares(members: { floatShares: number; price: number }[]):
     const total = free / (1 - cap * capped.size);
     const over = w.map((x, i) => i).filter((i) => !capped.has(i) && w[i] > cap * total);
     if (over.length === 0 || capped.size + over.length >= n) {
-      return members.map((m, i) => (capped.has(i) ? Math.max(1, Math.round(m.floatShares * (cap * total) / w[i])) : m.floatShares));
+      return members.map((m, i) => (capped.has(i) ? Math.max(1, Math.round((m.floatShares * (cap * total)) / w[i])) : m.floatShares));
     }
     for (const i of over) capped.add(i);
   }

@@ -16,9 +16,15 @@ export const MIN_LOTS = 6;
 export const MIN_DAILY_VOLUME = 200_000;
 
 export interface DayShape {
-  date: number; tick: number;
-  open: number; high: number; low: number; close: number; volume: number;
-  up: number | null; down: number | null;
+  date: number;
+  tick: number;
+  open: number;
+  high: number;
+  low: number;
+  close: number;
+  volume: number;
+  up: number | null;
+  down: number | null;
 }
 
 /** Splits `lots` into `weights.length` parts of at least `min` each, in proportion to weights. */
@@ -50,8 +56,10 @@ function pricePath(r: Rng, d: DayShape): number[] {
   const x: number[] = [0];
   for (let k = 1; k <= N; k++) x.push(x[k - 1] + r.normal() * (k < 30 ? 1.5 : 1));
   const end = x[N];
-  const hiBase = Math.max(o, c), loBase = Math.min(o, c);
-  let mx = -Infinity, mn = Infinity;
+  const hiBase = Math.max(o, c),
+    loBase = Math.min(o, c);
+  let mx = -Infinity,
+    mn = Infinity;
   const scale = (h - l) / 12 + tick;
   for (let k = 0; k <= N; k++) {
     x[k] = o + ((c - o) * k) / N + scale * (x[k] - (end * k) / N);
@@ -63,7 +71,8 @@ function pricePath(r: Rng, d: DayShape): number[] {
     else if (v < loBase && mn < loBase) v = loBase - ((loBase - v) * (loBase - l)) / (loBase - mn);
     return Math.min(h, Math.max(l, Math.round(v / tick) * tick));
   });
-  path[0] = o; path[N] = c;
+  path[0] = o;
+  path[N] = c;
   // Once a limit close is reached the stock stays sealed there.
   for (const lim of [d.up, d.down]) {
     if (lim === null || c !== lim) continue;
@@ -81,13 +90,27 @@ export function minuteBars(r: Rng, d: DayShape): MinuteBar[] {
   const path = h === l ? new Array(N + 1).fill(h) : pricePath(r, d);
   const sealed = (k: number) => path[k - 1] === path[k] && (path[k] === d.up || path[k] === d.down);
   // Once sealed at a limit, trading thins out to the odd seller hitting the queue.
-  const vols = splitLots(lots - auction, volumeWeights(r).map((w, i) => (sealed(i + 1) ? w * 0.3 : w)), MIN_LOTS);
+  const vols = splitLots(
+    lots - auction,
+    volumeWeights(r).map((w, i) => (sealed(i + 1) ? w * 0.3 : w)),
+    MIN_LOTS,
+  );
   const bars: MinuteBar[] = [bar(date, MINUTE_LABELS[0], d.open, d.open, d.open, d.open, auction * 100)];
-  let hiK = 1, loK = 1;
+  let hiK = 1,
+    loK = 1;
   for (let k = 1; k <= N; k++) {
-    const o = path[k - 1], c = path[k];
+    const o = path[k - 1],
+      c = path[k];
     const wick = () => (r.chance(sealed(k) ? 0.05 : 0.35) ? tick * r.int(1, 3) : 0);
-    const b = bar(date, MINUTE_LABELS[k], o, Math.min(h, Math.max(o, c) + wick()), Math.max(l, Math.min(o, c) - wick()), c, vols[k - 1] * 100);
+    const b = bar(
+      date,
+      MINUTE_LABELS[k],
+      o,
+      Math.min(h, Math.max(o, c) + wick()),
+      Math.max(l, Math.min(o, c) - wick()),
+      c,
+      vols[k - 1] * 100,
+    );
     bars.push(b);
     if (b.high > bars[hiK].high) hiK = k;
     if (b.low < bars[loK].low) loK = k;
@@ -95,7 +118,7 @@ export function minuteBars(r: Rng, d: DayShape): MinuteBar[] {
   // Make sure the day's extremes are reached (as a wick when the path fell short of them).
   if (Math.max(bars[0].high, bars[hiK].high) < h) bars[hiK].high = h;
   if (Math.min(bars[0].low, bars[loK].low) > l) bars[loK].low = l;
-  for (const b of bars) b.amount = Math.round(((b.open + b.high + b.low + b.close) / 4) * b.volume / 10);
+  for (const b of bars) b.amount = Math.round((((b.open + b.high + b.low + b.close) / 4) * b.volume) / 10);
   return bars;
 }
 

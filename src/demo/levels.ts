@@ -23,7 +23,8 @@ import type { DayBar, MinuteBar } from './model.js';
 export const INDEX_WICK = 0.4;
 
 export interface Member {
-  q: number; listDate: number;
+  q: number;
+  listDate: number;
   daily: (DayBar | null)[];
   minutes: Map<number, MinuteBar[]>;
 }
@@ -35,12 +36,22 @@ export interface IndexSeries {
 
 const r10 = (x: number) => Math.round(x / 10) * 10;
 
-interface Sums { o: number; h: number; l: number; c: number; vol: number; amt: number }
+interface Sums {
+  o: number;
+  h: number;
+  l: number;
+  c: number;
+  vol: number;
+  amt: number;
+}
 
 function bar(level: number, den: number, s: Sums, ts: number, label: number): MinuteBar {
-  const o = (level * s.o) / den, c = (level * s.c) / den;
-  const top = Math.max(o, c), bottom = Math.min(o, c);
-  const h = top + INDEX_WICK * ((level * s.h) / den - top), l = bottom - INDEX_WICK * (bottom - (level * s.l) / den);
+  const o = (level * s.o) / den,
+    c = (level * s.c) / den;
+  const top = Math.max(o, c),
+    bottom = Math.min(o, c);
+  const h = top + INDEX_WICK * ((level * s.h) / den - top),
+    l = bottom - INDEX_WICK * (bottom - (level * s.l) / den);
   return { ts, label, open: r10(o), high: r10(h), low: r10(l), close: r10(c), volume: s.vol, amount: s.amt };
 }
 
@@ -48,7 +59,13 @@ function bar(level: number, den: number, s: Sums, ts: number, label: number): Mi
  * Index series over `days` (only on `open` days of the index's market); `level0` is the level
  * before the first day, in price units.
  */
-export function computeIndex(members: Member[], days: number[], minuteDays: Set<number>, level0: number, open: (d: number) => boolean): IndexSeries {
+export function computeIndex(
+  members: Member[],
+  days: number[],
+  minuteDays: Set<number>,
+  level0: number,
+  open: (d: number) => boolean,
+): IndexSeries {
   const daily: (DayBar | null)[] = new Array(days.length).fill(null);
   const minutes = new Map<number, MinuteBar[]>();
   const last: (number | null)[] = members.map(() => null);
@@ -63,14 +80,23 @@ export function computeIndex(members: Member[], days: number[], minuteDays: Set<
     members.forEach((m, j) => {
       const b = m.daily[i];
       if (b) {
-        d.vol += b.volume; d.amt += b.amount;
+        d.vol += b.volume;
+        d.amt += b.amount;
         if (b.date !== m.listDate) {
-          den += m.q * b.ref; d.o += m.q * b.open; d.h += m.q * b.high; d.l += m.q * b.low; d.c += m.q * b.close;
+          den += m.q * b.ref;
+          d.o += m.q * b.open;
+          d.h += m.q * b.high;
+          d.l += m.q * b.low;
+          d.c += m.q * b.close;
         }
         last[j] = b.close;
       } else if (last[j] !== null) {
         const v = m.q * last[j]!;
-        den += v; d.o += v; d.h += v; d.l += v; d.c += v;
+        den += v;
+        d.o += v;
+        d.h += v;
+        d.l += v;
+        d.c += v;
         stale += v;
       }
     });
@@ -80,11 +106,32 @@ export function computeIndex(members: Member[], days: number[], minuteDays: Set<
     if (minuteDays.has(date) && members.some((m) => m.minutes.has(date))) {
       const mins = minuteSeries(members, date, level, den, stale);
       minutes.set(date, mins);
-      daily[i] = { date, open: mins[0].open, high: Math.max(...mins.map((x) => x.high)), low: Math.min(...mins.map((x) => x.low)),
-        close: mins[mins.length - 1].close, volume: d.vol, amount: d.amt, ref: pre, up: null, down: null };
+      daily[i] = {
+        date,
+        open: mins[0].open,
+        high: Math.max(...mins.map((x) => x.high)),
+        low: Math.min(...mins.map((x) => x.low)),
+        close: mins[mins.length - 1].close,
+        volume: d.vol,
+        amount: d.amt,
+        ref: pre,
+        up: null,
+        down: null,
+      };
     } else {
       const b = bar(level, den, d, 0, 0);
-      daily[i] = { date, open: b.open, high: b.high, low: b.low, close: b.close, volume: d.vol, amount: d.amt, ref: pre, up: null, down: null };
+      daily[i] = {
+        date,
+        open: b.open,
+        high: b.high,
+        low: b.low,
+        close: b.close,
+        volume: d.vol,
+        amount: d.amt,
+        ref: pre,
+        up: null,
+        down: null,
+      };
     }
     level = (level * d.c) / den;
     prevClose = daily[i]!.close;
@@ -102,10 +149,14 @@ function minuteSeries(members: Member[], date: number, level: number, den: numbe
     lists.forEach((bars, j) => {
       if (bars === null) return;
       const b = bars[k];
-      s.vol += b.volume; s.amt += b.amount;
+      s.vol += b.volume;
+      s.amt += b.amount;
       if (date === members[j].listDate) return;
       const q = members[j].q;
-      s.o += q * b.open; s.h += q * b.high; s.l += q * b.low; s.c += q * b.close;
+      s.o += q * b.open;
+      s.h += q * b.high;
+      s.l += q * b.low;
+      s.c += q * b.close;
     });
     out.push(bar(level, den, s, ref[k].ts, ref[k].label));
   }

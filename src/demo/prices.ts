@@ -12,17 +12,28 @@ import { isSt } from './events.js';
 
 /** A corporate_actions row (minus inst); units as in schema.ts. */
 export interface ActionRow {
-  exDate: number; recordDate: number; payDate: number; announceDate: number;
-  cash: number; bonus: number; transfer: number; rightsRatio: number; rightsPrice: number;
+  exDate: number;
+  recordDate: number;
+  payDate: number;
+  announceDate: number;
+  cash: number;
+  bonus: number;
+  transfer: number;
+  rightsRatio: number;
+  rightsPrice: number;
 }
 
-export interface Factors { market: number[]; board: Record<BoardId, number[]> }
+export interface Factors {
+  market: number[];
+  board: Record<BoardId, number[]>;
+}
 
 export interface EquityPath {
   /** Indexed like span.days; null before listing and on suspended days. */
   bars: (DayBar | null)[];
   actions: ActionRow[];
-  totalShares: number; floatShares: number;
+  totalShares: number;
+  floatShares: number;
 }
 
 const TICK = 10;
@@ -52,26 +63,44 @@ export function marketFactors(rng: Rng, n: number): Factors {
 
 type Mode = 'normal' | 'limitUp' | 'oneWordUp' | 'broken' | 'limitDown';
 
-interface Ohlc { open: number; high: number; low: number; close: number; volMult: number }
+interface Ohlc {
+  open: number;
+  high: number;
+  low: number;
+  close: number;
+  volMult: number;
+}
 
 function limitedDay(r: Rng, mode: Mode, ref: number, up: number, down: number, ret: number, sigma: number): Ohlc {
   const ext = () => Math.abs(r.normal()) * 0.5 * sigma;
-  let open: number, close: number, high: number, low: number, volMult = 1;
+  let open: number,
+    close: number,
+    high: number,
+    low: number,
+    volMult = 1;
   switch (mode) {
     case 'oneWordUp':
       return { open: up, high: up, low: up, close: up, volMult: 0.1 };
     case 'limitUp':
-      close = up; open = clamp(tick(ref * (1 + 0.005 + 0.02 * Math.abs(r.normal()))), down, up);
-      high = up; low = tick(Math.min(open, close) * (1 - ext())); volMult = 1.5;
+      close = up;
+      open = clamp(tick(ref * (1 + 0.005 + 0.02 * Math.abs(r.normal()))), down, up);
+      high = up;
+      low = tick(Math.min(open, close) * (1 - ext()));
+      volMult = 1.5;
       break;
     case 'broken':
-      high = up; close = Math.min(up - TICK, clamp(tick(up * (1 - r.uniform(0.01, 0.06))), down, up));
+      high = up;
+      close = Math.min(up - TICK, clamp(tick(up * (1 - r.uniform(0.01, 0.06))), down, up));
       open = clamp(tick(ref * (1 + r.uniform(0, 0.04))), down, up - TICK);
-      low = tick(Math.min(open, close) * (1 - ext())); volMult = 2;
+      low = tick(Math.min(open, close) * (1 - ext()));
+      volMult = 2;
       break;
     case 'limitDown':
-      close = down; low = down; open = clamp(tick(ref * (1 - r.uniform(0, 0.03))), down, up);
-      high = tick(Math.max(open, close) * (1 + ext() * 0.6)); volMult = 0.8;
+      close = down;
+      low = down;
+      open = clamp(tick(ref * (1 - r.uniform(0, 0.03))), down, up);
+      high = tick(Math.max(open, close) * (1 + ext() * 0.6));
+      volMult = 0.8;
       break;
     default:
       close = clamp(tick(ref * (1 + ret)), down, up);
@@ -89,23 +118,39 @@ function unlimitedDay(r: Rng, s: EquitySpec, since: number, ref: number, rule: s
   if (since === 0) {
     const jump = r.chance(0.08) ? r.uniform(-0.15, -0.02) : s.board === 'bse' ? r.uniform(0.2, 1.5) : r.uniform(0.3, 2);
     // Before the registration reforms a first day was held within +44% / -36% of the issue price.
-    const band = rule === 'ipo_first_day_band'
-      ? (x: number) => clamp(x, tick(ref * 0.64), tick(ref * 1.44)) : (x: number) => x;
-    const close = band(tick(ref * (1 + jump))), open = band(tick(ref * (1 + jump * r.uniform(0.3, 1.1))));
-    return { open, close, high: band(tick(Math.max(open, close) * (1 + r.uniform(0.01, 0.15)))),
-      low: band(tick(Math.min(open, close) * (1 - r.uniform(0.01, 0.1)))), volMult: 0 };
+    const band = rule === 'ipo_first_day_band' ? (x: number) => clamp(x, tick(ref * 0.64), tick(ref * 1.44)) : (x: number) => x;
+    const close = band(tick(ref * (1 + jump))),
+      open = band(tick(ref * (1 + jump * r.uniform(0.3, 1.1))));
+    return {
+      open,
+      close,
+      high: band(tick(Math.max(open, close) * (1 + r.uniform(0.01, 0.15)))),
+      low: band(tick(Math.min(open, close) * (1 - r.uniform(0.01, 0.1)))),
+      volMult: 0,
+    };
   }
   const ret = clamp(0.07 * r.normal() - 0.01, -0.3, 0.35);
-  const close = tick(ref * (1 + ret)), open = tick(ref * (1 + 0.03 * r.normal()));
-  return { open, close, high: tick(Math.max(open, close) * (1 + r.uniform(0.005, 0.08))),
-    low: tick(Math.min(open, close) * (1 - r.uniform(0.005, 0.08))), volMult: 0 };
+  const close = tick(ref * (1 + ret)),
+    open = tick(ref * (1 + 0.03 * r.normal()));
+  return {
+    open,
+    close,
+    high: tick(Math.max(open, close) * (1 + r.uniform(0.005, 0.08))),
+    low: tick(Math.min(open, close) * (1 - r.uniform(0.005, 0.08))),
+    volMult: 0,
+  };
 }
 
-export interface PathContext { span: Span; factors: Factors; calPos: Map<number, number> }
+export interface PathContext {
+  span: Span;
+  factors: Factors;
+  calPos: Map<number, number>;
+}
 
 /** Trading days from listing to `date` (0 on the listing day); large when listed before the table. */
 function sinceListing(ctx: PathContext, listDate: number, date: number): number {
-  const a = ctx.calPos.get(listDate), b = ctx.calPos.get(date)!;
+  const a = ctx.calPos.get(listDate),
+    b = ctx.calPos.get(date)!;
   return a === undefined ? 100_000 : b - a;
 }
 
@@ -114,8 +159,11 @@ export function simulateEquity(r: Rng, s: EquitySpec, ctx: PathContext): EquityP
   const bars: (DayBar | null)[] = new Array(days.length).fill(null);
   const actions: ActionRow[] = [];
   const planned = new Map(s.actions.map((a) => [a.exDate, a]));
-  let prev = s.price0, anchor = s.price0, prevMode: Mode | null = null;
-  let total = s.totalShares, float = s.floatShares;
+  let prev = s.price0,
+    anchor = s.price0,
+    prevMode: Mode | null = null;
+  let total = s.totalShares,
+    float = s.floatShares;
   for (let i = 0; i < days.length; i++) {
     const date = days[i];
     if (date < s.listDate || s.suspended.has(date)) continue;
@@ -123,9 +171,14 @@ export function simulateEquity(r: Rng, s: EquitySpec, ctx: PathContext): EquityP
     const p = planned.get(date);
     if (p) {
       const row: ActionRow = {
-        exDate: date, recordDate: p.recordDate, payDate: date, announceDate: p.announceDate,
+        exDate: date,
+        recordDate: p.recordDate,
+        payDate: date,
+        announceDate: p.announceDate,
         cash: p.cashYield > 0 ? Math.max(100, Math.round((prev * 100 * p.cashYield) / 100) * 100) : 0,
-        bonus: p.bonusRatio, transfer: p.transferRatio, rightsRatio: p.rightsRatio,
+        bonus: p.bonusRatio,
+        transfer: p.transferRatio,
+        rightsRatio: p.rightsRatio,
         rightsPrice: p.rightsRatio > 0 ? tick(prev * p.rightsDiscount) : 0,
       };
       actions.push(row);
@@ -137,10 +190,17 @@ export function simulateEquity(r: Rng, s: EquitySpec, ctx: PathContext): EquityP
     }
     const since = sinceListing(ctx, s.listDate, date);
     const rule = limitRule({
-      board: s.board, market: s.market, st: isSt(s, date), date, listDate: s.listDate, tradingDayIndexSinceListing: since,
+      board: s.board,
+      market: s.market,
+      st: isSt(s, date),
+      date,
+      listDate: s.listDate,
+      tradingDayIndexSinceListing: since,
       listingKind: listingKind(s.market, s.listDate, null),
     });
-    let bar: Ohlc, up: number | null = null, down: number | null = null;
+    let bar: Ohlc,
+      up: number | null = null,
+      down: number | null = null;
     if (rule.ratioPct === null) {
       bar = unlimitedDay(r, s, since, ref, rule.reason);
       anchor = bar.close;
@@ -153,18 +213,34 @@ export function simulateEquity(r: Rng, s: EquitySpec, ctx: PathContext): EquityP
       else if (x < 0.0028) mode = 'limitUp';
       else if (x < 0.0048) mode = 'broken';
       else if (x < 0.006) mode = 'limitDown';
-      const ret = s.beta * (ctx.factors.market[i] + ctx.factors.board[s.board][i]) + s.sigma * r.normal()
-        - 0.005 * Math.log(ref / anchor) + (ref < 1800 ? 0.004 : 0); // keep clear of the 1-CNY delisting line
+      const ret =
+        s.beta * (ctx.factors.market[i] + ctx.factors.board[s.board][i]) +
+        s.sigma * r.normal() -
+        0.005 * Math.log(ref / anchor) +
+        (ref < 1800 ? 0.004 : 0); // keep clear of the 1-CNY delisting line
       bar = limitedDay(r, mode, ref, up!, down!, ret, s.sigma);
       prevMode = bar.close === up ? (bar.low === up ? 'oneWordUp' : 'limitUp') : bar.close === down ? 'limitDown' : 'normal';
     }
-    const turn = bar.volMult === 0
-      ? (since === 0 ? r.uniform(0.55, 0.85) : r.uniform(0.2, 0.45))
-      : s.turnover * Math.exp(0.35 * r.normal()) * (1 + 8 * Math.abs(bar.close / ref - 1)) * bar.volMult;
+    const turn =
+      bar.volMult === 0
+        ? since === 0
+          ? r.uniform(0.55, 0.85)
+          : r.uniform(0.2, 0.45)
+        : s.turnover * Math.exp(0.35 * r.normal()) * (1 + 8 * Math.abs(bar.close / ref - 1)) * bar.volMult;
     const volume = Math.max(200_000, Math.floor((float * turn) / 100) * 100);
     const vwap = (bar.open + bar.high + bar.low + 2 * bar.close) / 5;
-    bars[i] = { date, open: bar.open, high: bar.high, low: bar.low, close: bar.close, volume,
-      amount: Math.round((vwap * volume) / 10), ref, up, down };
+    bars[i] = {
+      date,
+      open: bar.open,
+      high: bar.high,
+      low: bar.low,
+      close: bar.close,
+      volume,
+      amount: Math.round((vwap * volume) / 10),
+      ref,
+      up,
+      down,
+    };
     prev = bar.close;
   }
   return { bars, actions, totalShares: total, floatShares: float };

@@ -14,7 +14,10 @@ export class Rng {
   private spare: number | null = null;
 
   private constructor(a: number, b: number, c: number, d: number) {
-    this.a = a >>> 0; this.b = b >>> 0; this.c = c >>> 0; this.d = d >>> 0;
+    this.a = a >>> 0;
+    this.b = b >>> 0;
+    this.c = c >>> 0;
+    this.d = d >>> 0;
     for (let i = 0; i < 15; i++) this.u32(); // warm up
   }
 
@@ -30,12 +33,15 @@ export class Rng {
   }
 
   u32(): number {
-    const a = this.a, b = this.b, c = this.c, d = this.d;
+    const a = this.a,
+      b = this.b,
+      c = this.c,
+      d = this.d;
     const t = (((a + b) | 0) + d) | 0;
     this.d = (d + 1) | 0;
     this.a = b ^ (b >>> 9);
     this.b = (c + (c << 3)) | 0;
-    this.c = ((c << 21) | (c >>> 11)) + t | 0;
+    this.c = (((c << 21) | (c >>> 11)) + t) | 0;
     return t >>> 0;
   }
 
@@ -82,7 +88,8 @@ export class Rng {
       return s;
     }
     for (;;) {
-      const u = 2 * this.next() - 1, v = 2 * this.next() - 1;
+      const u = 2 * this.next() - 1,
+        v = 2 * this.next() - 1;
       const s = u * u + v * v;
       if (s > 0 && s < 1) {
         const m = Math.sqrt((-2 * Math.log(s)) / s);
@@ -110,8 +117,10 @@ export function hash32(s: string): number {
     h ^= s.charCodeAt(i);
     h = Math.imul(h, 0x01000193);
   }
-  h ^= h >>> 16; h = Math.imul(h, 0x85ebca6b);
-  h ^= h >>> 13; h = Math.imul(h, 0xc2b2ae35);
+  h ^= h >>> 16;
+  h = Math.imul(h, 0x85ebca6b);
+  h ^= h >>> 13;
+  h = Math.imul(h, 0xc2b2ae35);
   h ^= h >>> 16;
   return h >>> 0;
 }

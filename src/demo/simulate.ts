@@ -17,10 +17,20 @@ import { computeIndex, type IndexSeries } from './levels.js';
 import { FUND_DEFS, simulateFund } from './funds.js';
 
 export interface InstrumentOut {
-  id: string; kind: InstrumentKind; code: string; market: MarketId; board: BoardId | null;
-  name: string; nameEn: string; listDate: number;
-  totalShares: number | null; floatShares: number | null;
-  fundType: string | null; underlying: string | null; baseDate: number | null; baseValue: number | null;
+  id: string;
+  kind: InstrumentKind;
+  code: string;
+  market: MarketId;
+  board: BoardId | null;
+  name: string;
+  nameEn: string;
+  listDate: number;
+  totalShares: number | null;
+  floatShares: number | null;
+  fundType: string | null;
+  underlying: string | null;
+  baseDate: number | null;
+  baseValue: number | null;
   daily: (DayBar | null)[];
   minutes: Map<number, MinuteBar[]>;
   trades: Map<number, Trade[]>;
@@ -32,7 +42,10 @@ export interface InstrumentOut {
   constituents: { id: string; shares: number }[];
 }
 
-export interface DemoMarket { span: Span; instruments: InstrumentOut[] }
+export interface DemoMarket {
+  span: Span;
+  instruments: InstrumentOut[];
+}
 
 export function buildSpan(o: DemoOptions): Span {
   const days = tradingDaysBetween(o.start, o.end);
@@ -41,8 +54,16 @@ export function buildSpan(o: DemoOptions): Span {
 
 /** Turns a day with minute bars into their exact aggregate (amounts may have come from trades). */
 function rollUp(day: DayBar, mins: MinuteBar[]): void {
-  let hi = -Infinity, lo = Infinity, vol = 0, amt = 0;
-  for (const m of mins) { hi = Math.max(hi, m.high); lo = Math.min(lo, m.low); vol += m.volume; amt += m.amount; }
+  let hi = -Infinity,
+    lo = Infinity,
+    vol = 0,
+    amt = 0;
+  for (const m of mins) {
+    hi = Math.max(hi, m.high);
+    lo = Math.min(lo, m.low);
+    vol += m.volume;
+    amt += m.amount;
+  }
   if (mins[0].open !== day.open || mins[mins.length - 1].close !== day.close || hi !== day.high || lo !== day.low || vol !== day.volume) {
     throw new Error(`demo: minute bars of ${day.date} do not aggregate to the daily bar`);
   }
@@ -68,7 +89,15 @@ function intraday(o: DemoOptions, out: InstrumentOut, span: Span, tick: number, 
   });
 }
 
-const blank = () => ({ minutes: new Map(), trades: new Map(), quotes: new Map(), st: [], actions: [], constituents: [], classifications: [] });
+const blank = () => ({
+  minutes: new Map(),
+  trades: new Map(),
+  quotes: new Map(),
+  st: [],
+  actions: [],
+  constituents: [],
+  classifications: [],
+});
 
 export function simulate(o: DemoOptions): DemoMarket {
   const span = buildSpan(o);
@@ -85,10 +114,30 @@ export function simulate(o: DemoOptions): DemoMarket {
   for (const s of specs) {
     const path = simulateEquity(root(`path/${s.id}`), s, ctx);
     const out: InstrumentOut = {
-      ...blank(), id: s.id, kind: 'equity', code: s.code, market: s.market, board: s.board, name: s.name, nameEn: s.nameEn,
-      listDate: s.listDate, totalShares: path.totalShares, floatShares: path.floatShares, fundType: null, underlying: null,
-      baseDate: null, baseValue: null, daily: path.bars, st: s.st, actions: path.actions,
-      classifications: [`industry.${s.industry.key}`, `csrc.${s.industry.csrc}`, `region.${s.region}`, ...s.concepts.map((c) => `concept.${c}`)].sort(),
+      ...blank(),
+      id: s.id,
+      kind: 'equity',
+      code: s.code,
+      market: s.market,
+      board: s.board,
+      name: s.name,
+      nameEn: s.nameEn,
+      listDate: s.listDate,
+      totalShares: path.totalShares,
+      floatShares: path.floatShares,
+      fundType: null,
+      underlying: null,
+      baseDate: null,
+      baseValue: null,
+      daily: path.bars,
+      st: s.st,
+      actions: path.actions,
+      classifications: [
+        `industry.${s.industry.key}`,
+        `csrc.${s.industry.csrc}`,
+        `region.${s.region}`,
+        ...s.concepts.map((c) => `concept.${c}`),
+      ].sort(),
     };
     intraday(o, out, span, KINDS.equity.tick, null);
     equities.set(s.id, out);
@@ -102,19 +151,48 @@ export function simulate(o: DemoOptions): DemoMarket {
     const members = selected.map((s) => equities.get(s.id)!);
     const q = cappedShares(selected.map((s) => ({ floatShares: s.floatShares, price: s.price0 })));
     const opened = marketOpened(def.market);
-    const series = computeIndex(members.map((m, k) => ({ q: q[k], listDate: m.listDate, daily: m.daily, minutes: m.minutes })),
-      days, span.minuteDays, startLevel(def, o.start) * 1000, (d) => d >= opened);
+    const series = computeIndex(
+      members.map((m, k) => ({ q: q[k], listDate: m.listDate, daily: m.daily, minutes: m.minutes })),
+      days,
+      span.minuteDays,
+      startLevel(def, o.start) * 1000,
+      (d) => d >= opened,
+    );
     indices.set(id, series);
     const out: InstrumentOut = {
-      ...blank(), id, kind: 'index', code: def.code, market: def.market, board: null, name: def.name, nameEn: def.nameEn,
-      listDate: def.launch, totalShares: null, floatShares: null, fundType: null, underlying: null,
-      baseDate: def.baseDate, baseValue: def.baseValue * 1000, daily: series.daily, minutes: series.minutes,
+      ...blank(),
+      id,
+      kind: 'index',
+      code: def.code,
+      market: def.market,
+      board: null,
+      name: def.name,
+      nameEn: def.nameEn,
+      listDate: def.launch,
+      totalShares: null,
+      floatShares: null,
+      fundType: null,
+      underlying: null,
+      baseDate: def.baseDate,
+      baseValue: def.baseValue * 1000,
+      daily: series.daily,
+      minutes: series.minutes,
       constituents: members.map((m, k) => ({ id: m.id, shares: q[k] })),
     };
     span.tickDays.forEach((date) => {
-      const i = days.indexOf(date), mins = series.minutes.get(date);
+      const i = days.indexOf(date),
+        mins = series.minutes.get(date);
       if (!mins || !series.daily[i]) return;
-      out.quotes.set(date, dayQuotes(root(`quotes/${id}/${date}`), mins, { date, preClose: series.daily[i]!.ref, tick: KINDS.index.tick, lim: { up: null, down: null }, book: null }));
+      out.quotes.set(
+        date,
+        dayQuotes(root(`quotes/${id}/${date}`), mins, {
+          date,
+          preClose: series.daily[i]!.ref,
+          tick: KINDS.index.tick,
+          lim: { up: null, down: null },
+          book: null,
+        }),
+      );
     });
     indexOuts.push(out);
   }
@@ -123,9 +201,22 @@ export function simulate(o: DemoOptions): DemoMarket {
     const id = `${def.code}.${def.market}`;
     const f = simulateFund(root(`fund/${id}`), def, indices.get(def.underlying)!, days);
     const out: InstrumentOut = {
-      ...blank(), id, kind: 'fund', code: def.code, market: def.market, board: null, name: def.name, nameEn: def.nameEn,
-      listDate: def.listDate, totalShares: f.units, floatShares: f.units, fundType: def.type, underlying: def.underlying,
-      baseDate: null, baseValue: null, daily: f.daily,
+      ...blank(),
+      id,
+      kind: 'fund',
+      code: def.code,
+      market: def.market,
+      board: null,
+      name: def.name,
+      nameEn: def.nameEn,
+      listDate: def.listDate,
+      totalShares: f.units,
+      floatShares: f.units,
+      fundType: def.type,
+      underlying: def.underlying,
+      baseDate: null,
+      baseValue: null,
+      daily: f.daily,
     };
     intraday(o, out, span, KINDS.fund.tick, f.minutes);
     return out;

@@ -21,13 +21,61 @@ type Prefix = [string, number, number, number];
 type Fresh = [string, number][];
 
 const SEGMENTS: Record<Segment, { market: MarketId; share: number; old: Prefix[]; fresh: Fresh }> = {
-  sh_main: { market: 'SH', share: 0.30, fresh: [['601', 20060101], ['603', 20110101], ['605', 20200101]],
-    old: [['600', 19901219, 20051231, 5], ['601', 20060101, 20161231, 3], ['603', 20110101, 20211231, 3], ['605', 20200101, 20221231, 1]] },
+  sh_main: {
+    market: 'SH',
+    share: 0.3,
+    fresh: [
+      ['601', 20060101],
+      ['603', 20110101],
+      ['605', 20200101],
+    ],
+    old: [
+      ['600', 19901219, 20051231, 5],
+      ['601', 20060101, 20161231, 3],
+      ['603', 20110101, 20211231, 3],
+      ['605', 20200101, 20221231, 1],
+    ],
+  },
   star: { market: 'SH', share: 0.15, fresh: [['688', 20190722]], old: [['688', 20190722, 20221231, 1]] },
-  sz_main: { market: 'SZ', share: 0.25, fresh: [['002', 20040601], ['001', 20200101]],
-    old: [['000', 19910703, 20001231, 5], ['002', 20040601, 20211231, 5], ['001', 20200101, 20221231, 1], ['003', 20201101, 20211231, 1]] },
-  chinext: { market: 'SZ', share: 0.20, fresh: [['300', 20091030], ['301', 20200824]], old: [['300', 20091030, 20200821, 3], ['301', 20200824, 20221231, 2]] },
-  bse: { market: 'BJ', share: 0.10, fresh: [['83', 20211115], ['87', 20211115], ['920', 20241021]], old: [['83', 20211115, 20221231, 2], ['87', 20211115, 20221231, 2]] },
+  sz_main: {
+    market: 'SZ',
+    share: 0.25,
+    fresh: [
+      ['002', 20040601],
+      ['001', 20200101],
+    ],
+    old: [
+      ['000', 19910703, 20001231, 5],
+      ['002', 20040601, 20211231, 5],
+      ['001', 20200101, 20221231, 1],
+      ['003', 20201101, 20211231, 1],
+    ],
+  },
+  chinext: {
+    market: 'SZ',
+    share: 0.2,
+    fresh: [
+      ['300', 20091030],
+      ['301', 20200824],
+    ],
+    old: [
+      ['300', 20091030, 20200821, 3],
+      ['301', 20200824, 20221231, 2],
+    ],
+  },
+  bse: {
+    market: 'BJ',
+    share: 0.1,
+    fresh: [
+      ['83', 20211115],
+      ['87', 20211115],
+      ['920', 20241021],
+    ],
+    old: [
+      ['83', 20211115, 20221231, 2],
+      ['87', 20211115, 20221231, 2],
+    ],
+  },
 };
 const SEGMENT_IDS = Object.keys(SEGMENTS) as Segment[];
 
@@ -41,7 +89,9 @@ function allocate(n: number, shares: number[], min: number): number[] {
   const out = shares.map(() => min);
   const rest = n - min * shares.length;
   const raw = shares.map((s) => s * rest);
-  raw.forEach((r, i) => { out[i] += Math.floor(r); });
+  raw.forEach((r, i) => {
+    out[i] += Math.floor(r);
+  });
   const order = raw.map((r, i) => [r - Math.floor(r), i]).sort((a, b) => b[0] - a[0] || a[1] - b[1]);
   for (let k = 0, left = n - out.reduce((a, b) => a + b, 0); k < left; k++) out[order[k][1]]++;
   return out;
@@ -61,12 +111,21 @@ function dayIn(rng: Rng, from: number, to: number): number {
 const lognormal = (rng: Rng, median: number, sigma: number) => median * Math.exp(sigma * rng.normal());
 const clamp = (x: number, lo: number, hi: number) => Math.min(hi, Math.max(lo, x));
 
-export interface UniverseInput { n: number; start: number; end: number; days: number[] }
+export interface UniverseInput {
+  n: number;
+  start: number;
+  end: number;
+  days: number[];
+}
 
 /** Builds the equities, sorted by id. */
 export function buildUniverse(rng: Rng, input: UniverseInput): EquitySpec[] {
   const { n, start, days } = input;
-  const counts = allocate(n, SEGMENT_IDS.map((s) => SEGMENTS[s].share), 2);
+  const counts = allocate(
+    n,
+    SEGMENT_IDS.map((s) => SEGMENTS[s].share),
+    2,
+  );
   const nNew = Math.max(4, Math.round(n * 0.06));
   const newSegs: Segment[] = [];
   for (let k = 0; k < nNew; k++) newSegs.push(NEW_ORDER[k % NEW_ORDER.length]);
@@ -74,7 +133,8 @@ export function buildUniverse(rng: Rng, input: UniverseInput): EquitySpec[] {
   // No fictional name may read like a real one (长江 + 电力).
   const brands = new Set<string>(WELL_KNOWN.map((w) => w.name.slice(0, 2)));
   // Listing window for new listings: late enough to be inside the range, early enough to trade.
-  const lo = Math.min(days.length - 1, 15), hi = Math.max(lo, days.length - 30);
+  const lo = Math.min(days.length - 1, 15),
+    hi = Math.max(lo, days.length - 30);
   const out: EquitySpec[] = [];
 
   SEGMENT_IDS.forEach((seg, si) => {
@@ -93,8 +153,10 @@ export function buildUniverse(rng: Rng, input: UniverseInput): EquitySpec[] {
         const opened = Math.min(...def.old.map((p) => p[1]));
         const window = days.slice(lo, hi + 1).filter((d) => d >= opened);
         const registered = window.filter((d) => d >= MAIN_REGISTRATION);
-        listDate = window.length === 0 ? Math.max(opened, days[days.length - 1])
-          : r.pick((seg === 'sh_main' || seg === 'sz_main') && registered.length > 0 ? registered : window);
+        listDate =
+          window.length === 0
+            ? Math.max(opened, days[days.length - 1])
+            : r.pick((seg === 'sh_main' || seg === 'sz_main') && registered.length > 0 ? registered : window);
         // The newest code range in use on the listing date (BJ moved new listings to 920 in 2024).
         const inUse = def.fresh.filter((f) => f[1] <= listDate);
         const newest = Math.max(...inUse.map((f) => f[1]));
@@ -120,17 +182,35 @@ export function buildUniverse(rng: Rng, input: UniverseInput): EquitySpec[] {
 }
 
 const segmentOf = (w: { board: BoardId; market: MarketId }): Segment =>
-  (w.board !== 'main' ? w.board : w.market === 'SH' ? 'sh_main' : 'sz_main');
+  w.board !== 'main' ? w.board : w.market === 'SH' ? 'sh_main' : 'sz_main';
 
 /** A well-known equity: its real code, name, listing and shares; the rest drawn like any other. */
 function knownSpec(r: Rng, w: (typeof WELL_KNOWN)[number]): EquitySpec {
   const industry = INDUSTRIES.find((i) => i.key === w.industry)!;
-  const spec = makeSpec(r, { code: w.code, market: w.market, board: w.board, listDate: w.listDate, isNew: false, industry,
-    brand: w.name, name: w.name, nameEn: w.nameEn });
-  return { ...spec, wellKnown: true, price0: Math.round(w.price * 100) * 10, totalShares: w.totalShares, floatShares: Math.floor(w.floatShares / 100) * 100 };
+  const spec = makeSpec(r, {
+    code: w.code,
+    market: w.market,
+    board: w.board,
+    listDate: w.listDate,
+    isNew: false,
+    industry,
+    brand: w.name,
+    name: w.name,
+    nameEn: w.nameEn,
+  });
+  return {
+    ...spec,
+    wellKnown: true,
+    price0: Math.round(w.price * 100) * 10,
+    totalShares: w.totalShares,
+    floatShares: Math.floor(w.floatShares / 100) * 100,
+  };
 }
 
-function makeSpec(r: Rng, b: Pick<EquitySpec, 'code' | 'market' | 'board' | 'listDate' | 'isNew' | 'industry' | 'brand' | 'name' | 'nameEn'>): EquitySpec {
+function makeSpec(
+  r: Rng,
+  b: Pick<EquitySpec, 'code' | 'market' | 'board' | 'listDate' | 'isNew' | 'industry' | 'brand' | 'name' | 'nameEn'>,
+): EquitySpec {
   const growth = b.board === 'main' ? 1 : b.board === 'bse' ? 0.8 : 1.6;
   const bank = b.industry.key === 'banks';
   const price = bank ? lognormal(r, 6, 0.3) : clamp(lognormal(r, 13 * growth, 0.7), 2.6, 180);
@@ -138,7 +218,7 @@ function makeSpec(r: Rng, b: Pick<EquitySpec, 'code' | 'market' | 'board' | 'lis
   const capMedian = bank ? 8e10 : b.board === 'bse' ? 2.2e9 : b.board === 'main' ? 9e9 : 7e9;
   const cap = lognormal(r, b.isNew ? capMedian / 2 : capMedian, bank ? 0.8 : 0.9);
   const totalShares = Math.max(30_000_000, Math.round(cap / (price0 / 1000) / 10_000) * 10_000);
-  const floatShares = Math.round(totalShares * (b.isNew ? r.uniform(0.08, 0.25) : r.uniform(0.4, 1)) / 100) * 100;
+  const floatShares = Math.round((totalShares * (b.isNew ? r.uniform(0.08, 0.25) : r.uniform(0.4, 1))) / 100) * 100;
   const region = REGIONS[r.weighted(REGIONS.map((x) => x[2]))][0];
   const nConcepts = r.weighted([0.25, 0.4, 0.25, 0.1]);
   const concepts: string[] = [];
@@ -149,18 +229,31 @@ function makeSpec(r: Rng, b: Pick<EquitySpec, 'code' | 'market' | 'board' | 'lis
   const vol = b.board === 'main' ? 0.014 : b.board === 'bse' ? 0.024 : 0.02;
   const turnover = (b.board === 'main' ? 0.012 : 0.028) * Math.exp(0.5 * r.normal()) * (bank ? 0.3 : 1);
   return {
-    ...b, id: `${b.code}.${b.market}`, price0, totalShares, floatShares,
-    region, concepts: concepts.sort(),
-    beta: r.uniform(0.7, 1.3) * (bank ? 0.7 : 1), sigma: vol * r.uniform(0.75, 1.3) * (bank ? 0.6 : 1),
+    ...b,
+    id: `${b.code}.${b.market}`,
+    price0,
+    totalShares,
+    floatShares,
+    region,
+    concepts: concepts.sort(),
+    beta: r.uniform(0.7, 1.3) * (bank ? 0.7 : 1),
+    sigma: vol * r.uniform(0.75, 1.3) * (bank ? 0.6 : 1),
     turnover: clamp(turnover, 0.002, 0.08),
     dividendYield: bank ? r.uniform(0.04, 0.06) : r.uniform(0.003, 0.03),
-    st: [], suspended: new Set(), actions: [], wellKnown: false,
+    st: [],
+    suspended: new Set(),
+    actions: [],
+    wellKnown: false,
   };
 }
 
 /** A few blue chips priced above 1000 CNY (like Kweichow Moutai), the largest caps of the demo. */
 function markHighPriced(r: Rng, specs: EquitySpec[], count: number): void {
-  const wanted: [BoardId, string][] = [['main', 'food_beverage'], ['star', 'electronics'], ['main', 'pharma']];
+  const wanted: [BoardId, string][] = [
+    ['main', 'food_beverage'],
+    ['star', 'electronics'],
+    ['main', 'pharma'],
+  ];
   for (let k = 0; k < count; k++) {
     const [board, industry] = wanted[k];
     if (specs.some((s) => s.board === board && s.price0 >= 1e6)) continue;
@@ -171,7 +264,7 @@ function markHighPriced(r: Rng, specs: EquitySpec[], count: number): void {
     s.price0 = Math.round(r.uniform(1300, 1900)) * 1000;
     // A market leader, but scaled to the small demo market so it does not swamp the indices.
     s.totalShares = Math.round(r.uniform(8e7, 1.5e8) / 10_000) * 10_000;
-    s.floatShares = Math.round(s.totalShares * r.uniform(0.9, 1) / 100) * 100;
+    s.floatShares = Math.round((s.totalShares * r.uniform(0.9, 1)) / 100) * 100;
     s.turnover = 0.003;
     s.sigma = 0.011;
   }

@@ -10,7 +10,10 @@ export class Writer {
   readonly counts: Partial<Record<TableName, number>> = {};
 
   /** `progress` hears of each table written, with its rows. */
-  constructor(private readonly store: Store, private readonly progress: (step: string) => void = () => {}) {}
+  constructor(
+    private readonly store: Store,
+    private readonly progress: (step: string) => void = () => {},
+  ) {}
 
   /** Inserts the rows in iteration order, CHUNK rows per bulkInsert call. */
   async write(table: TableName, columns: string[], rows: Iterable<unknown[]>): Promise<void> {
@@ -33,9 +36,48 @@ export class Writer {
 }
 
 export const BAR_COLUMNS = ['open', 'high', 'low', 'close', 'volume', 'amount'];
-export const QUOTE_COLUMNS = ['inst', 'ts', 'date', 'last', 'open', 'high', 'low', 'pre_close', 'volume', 'amount',
-  ...['bid_p', 'bid_v', 'ask_p', 'ask_v'].flatMap((p) => [1, 2, 3, 4, 5].map((l) => p + l))];
-export const INSTRUMENT_COLUMNS = ['inst', 'id', 'kind', 'code', 'market', 'board', 'name', 'name_lc', 'name_en',
-  'list_date', 'list_date_source', 'delist_date', 'total_shares', 'float_shares', 'fund_type', 'underlying', 'base_date', 'base_value'];
-export const ACTION_COLUMNS = ['inst', 'ex_date', 'record_date', 'pay_date', 'announce_date', 'cash_per_share',
-  'bonus_ratio', 'transfer_ratio', 'rights_ratio', 'rights_price'];
+export const QUOTE_COLUMNS = [
+  'inst',
+  'ts',
+  'date',
+  'last',
+  'open',
+  'high',
+  'low',
+  'pre_close',
+  'volume',
+  'amount',
+  ...['bid_p', 'bid_v', 'ask_p', 'ask_v'].flatMap((p) => [1, 2, 3, 4, 5].map((l) => p + l)),
+];
+export const INSTRUMENT_COLUMNS = [
+  'inst',
+  'id',
+  'kind',
+  'code',
+  'market',
+  'board',
+  'name',
+  'name_lc',
+  'name_en',
+  'list_date',
+  'list_date_source',
+  'delist_date',
+  'total_shares',
+  'float_shares',
+  'fund_type',
+  'underlying',
+  'base_date',
+  'base_value',
+];
+export const ACTION_COLUMNS = [
+  'inst',
+  'ex_date',
+  'record_date',
+  'pay_date',
+  'announce_date',
+  'cash_per_share',
+  'bonus_ratio',
+  'transfer_ratio',
+  'rights_ratio',
+  'rights_price',
+];

@@ -41,8 +41,10 @@ const DAILY: PackedTable = {
   recordKey: 'date',
   keyOf: dailyPackKey,
   packOf: dailyPackKey,
-  scan: (pos, limit) => [`select inst, ${row('date')} from bars_1d ${after('date', pos)} order by inst, date limit ?`,
-    [...(pos ?? []), limit]],
+  scan: (pos, limit) => [
+    `select inst, ${row('date')} from bars_1d ${after('date', pos)} order by inst, date limit ?`,
+    [...(pos ?? []), limit],
+  ],
 };
 
 const MINUTE: PackedTable = {
@@ -53,14 +55,20 @@ const MINUTE: PackedTable = {
   keyOf: (date) => date,
   // A 1m row's date is the market date of its ts (ingest derives it).
   packOf: epochToMarketDate,
-  scan: (pos, limit) => [`select inst, ${row('ts')} from bars_1m ${after('ts', pos)} order by inst, ts limit ?`,
-    [...(pos ?? []), limit]],
+  scan: (pos, limit) => [`select inst, ${row('ts')} from bars_1m ${after('ts', pos)} order by inst, ts limit ?`, [...(pos ?? []), limit]],
 };
 
-const PACKED = new Map<string, PackedTable>([['bars_1d', DAILY], ['bars_1m', MINUTE]]);
+const PACKED = new Map<string, PackedTable>([
+  ['bars_1d', DAILY],
+  ['bars_1m', MINUTE],
+]);
 
 /** How the rows of one write carry a pack's fields: column indices. */
-interface Layout { inst: number; date: number; fields: number[] }
+interface Layout {
+  inst: number;
+  date: number;
+  fields: number[];
+}
 
 /**
  * Bars written in one transaction and not yet merged into their packs, per table, instrument
@@ -90,17 +98,23 @@ class Pending {
     if (!l || rows.length === 0) return;
     const [t, { inst: ii, date: di, fields }] = l;
     let byInst = this.tables.get(t);
-    if (!byInst) this.tables.set(t, byInst = new Map());
+    if (!byInst) this.tables.set(t, (byInst = new Map()));
     // Rows come in runs of one pack: remember the last one.
-    let lastInst = NaN, lastKey = NaN, pack: PendingPack | undefined;
+    let lastInst = NaN,
+      lastKey = NaN,
+      pack: PendingPack | undefined;
     for (const r of rows) {
-      const inst = r[ii] as number, key = t.keyOf(r[di] as number);
+      const inst = r[ii] as number,
+        key = t.keyOf(r[di] as number);
       if (inst !== lastInst || key !== lastKey) {
         if (!Number.isSafeInteger(inst) || !Number.isSafeInteger(key)) throw new TypeError(`${table}: inst and date must be integers`);
         let packs = byInst.get(inst);
-        if (!packs) byInst.set(inst, packs = new Map());
+        if (!packs) byInst.set(inst, (packs = new Map()));
         pack = packs.get(key);
-        if (!pack) { packs.set(key, pack = new PendingPack()); this.packs++; }
+        if (!pack) {
+          packs.set(key, (pack = new PendingPack()));
+          this.packs++;
+        }
         [lastInst, lastKey] = [inst, key];
       }
       pack!.push(r, fields);
@@ -129,7 +143,10 @@ class Pending {
  * Pending packs, or records, that make a session merge before going on: bounds the memory of a
  * large load (250,000 records are 14 MB, about a thousand days of 1m bars).
  */
-export interface PendingLimits { packs: number; records: number }
+export interface PendingLimits {
+  packs: number;
+  records: number;
+}
 const PENDING: PendingLimits = { packs: 20_000, records: 250_000 };
 /** Packs per read (`in` list) and per replacing insert (bound parameters stay far below both stores' limits). */
 const READ_PACKS = 256;
@@ -143,8 +160,9 @@ const WRITE_PACKS = 64;
  */
 async function merge(s: BulkSession, t: PackedTable, pending: Map<number, Map<number, PendingPack>>): Promise<void> {
   let out: unknown[][] = [];
-  const write = (k: number) => `insert into ${t.packs} (inst, ${t.key}, n, data) values ${Array(k).fill('(?, ?, ?, ?)').join(', ')}`
-    + ` on conflict (inst, ${t.key}) do update set n = excluded.n, data = excluded.data`;
+  const write = (k: number) =>
+    `insert into ${t.packs} (inst, ${t.key}, n, data) values ${Array(k).fill('(?, ?, ?, ?)').join(', ')}` +
+    ` on conflict (inst, ${t.key}) do update set n = excluded.n, data = excluded.data`;
   const flush = async () => {
     for (let i = 0; i < out.length; i += WRITE_PACKS) {
       const part = out.slice(i, i + WRITE_PACKS);
@@ -160,11 +178,15 @@ async function merge(s: BulkSession, t: PackedTable, pending: Map<number, Map<nu
     for (let i = 0; i < keys.length; i += READ_PACKS) {
       const part = keys.slice(i, i + READ_PACKS);
       const stored = new Map<number, [number, Uint8Array]>();
-      const rows = await s.queryRows(`select ${t.key}, n, data from ${t.packs} where inst = ? and ${t.key} in (${part.map(() => '?').join(', ')})`,
-        [inst, ...part]);
+      const rows = await s.queryRows(
+        `select ${t.key}, n, data from ${t.packs} where inst = ? and ${t.key} in (${part.map(() => '?').join(', ')})`,
+        [inst, ...part],
+      );
       for (const [k, n, data] of rows as [number, number, Uint8Array][]) stored.set(k, [n, data]);
       for (const k of part) {
-        const p = packs.get(k)!, recs = p.records(), old = stored.get(k);
+        const p = packs.get(k)!,
+          recs = p.records(),
+          old = stored.get(k);
         const data = old ? mergePacks(old[1], old[0], recs, recs.byteLength / RECORD_BYTES) : recs;
         out.push([inst, k, data.byteLength / RECORD_BYTES, data]);
       }
@@ -195,7 +217,9 @@ class RemakeFrom {
     }
   }
 
-  get size(): number { return this.from.size; }
+  get size(): number {
+    return this.from.size;
+  }
 
   /** Has each derivation forget its version instead (migration makes it again). */
   async forget(s: BulkSession): Promise<void> {
@@ -292,15 +316,30 @@ export function withBarPacks(store: Store, limits: PendingLimits = PENDING): Sto
 }
 
 /** What `checkBarPacks` found of one derivation: its stored and code versions, and what it compared (in `unit`s). */
-export interface DerivationCheck { stored: string | null; version: string; compared: number; unit: string }
+export interface DerivationCheck {
+  stored: string | null;
+  version: string;
+  compared: number;
+  unit: string;
+}
 
 /**
  * What `checkBarPacks` found: packs and base rows compared, each derivation (by name, registry
  * order), the problems found and the first of them.
  */
-export interface BarPackCheck { packs: number; rows: number; derived: Record<string, DerivationCheck>; found: number; problems: string[] }
+export interface BarPackCheck {
+  packs: number;
+  rows: number;
+  derived: Record<string, DerivationCheck>;
+  found: number;
+  problems: string[];
+}
 
-interface Item { inst: number; pack: number; rec: number[] }
+interface Item {
+  inst: number;
+  pack: number;
+  rec: number[];
+}
 
 /**
  * Reads items in order in batches (`fetch` gives null past the end): `head()` is the next item
@@ -318,7 +357,9 @@ class Cursor {
     }
     return this.end ? null : this.buf[this.i];
   }
-  next(): void { this.i++; }
+  next(): void {
+    this.i++;
+  }
 }
 
 const cmp = (a: Item, b: Item) => a.inst - b.inst || a.pack - b.pack || a.rec[0] - b.rec[0];
@@ -330,55 +371,76 @@ const cmp = (a: Item, b: Item) => a.inst - b.inst || a.pack - b.pack || a.rec[0]
  * For tests and operators (`mds check`; bars written around `openStore` show up here).
  */
 export function checkBarPacks(store: Store, maxProblems = 20): Promise<BarPackCheck> {
-  return store.bulkTransaction(async (s) => {
-    const res: BarPackCheck = { packs: 0, rows: 0, derived: {}, found: 0, problems: [] };
-    const problem = (p: string) => { if (res.found++ < maxProblems) res.problems.push(p); };
-    for (const t of PACKED.values()) {
-      const { packs, key } = t;
-      let rowPos: [number, number] | null = null;
-      const base = new Cursor(async () => {
-        const rows = await s.queryRows(...t.scan(rowPos, 10_000)) as number[][];
-        if (!rows.length) return null;
-        rowPos = [rows[rows.length - 1][0], rows[rows.length - 1][1]];
-        res.rows += rows.length;
-        return rows.map((r) => ({ inst: r[0], pack: t.keyOf(r[8]), rec: r.slice(1, 8) }));
-      });
-      let packPos: [number, number] | null = null;
-      const packed = new Cursor(async () => {
-        const rows = await s.query<{ inst: number; k: number; n: number; data: Uint8Array }>(
-          `select inst, ${key} as k, n, data from ${packs} ${after(key, packPos)} order by inst, ${key} limit ?`, [...(packPos ?? []), 500]);
-        if (!rows.length) return null;
-        packPos = [rows[rows.length - 1].inst, rows[rows.length - 1].k];
-        res.packs += rows.length;
-        const items: Item[] = [];
-        for (const p of rows) {
-          let recs: number[][];
-          try { recs = decodePack(p.data, p.n); } catch (e) { problem(`${packs} ${p.inst}/${p.k}: ${(e as Error).message}`); continue; }
-          if (recs.length === 0) problem(`${packs} ${p.inst}/${p.k}: empty`);
-          recs.forEach((rec, i) => {
-            if (i > 0 && rec[0] <= recs[i - 1][0]) problem(`${packs} ${p.inst}/${p.k}: record ${i} out of order`);
-            if (t.packOf(rec[0]) !== p.k) problem(`${packs} ${p.inst}/${p.k}: record ${rec[0]} belongs to another pack`);
-            items.push({ inst: p.inst, pack: p.k, rec });
-          });
+  return store.bulkTransaction(
+    async (s) => {
+      const res: BarPackCheck = { packs: 0, rows: 0, derived: {}, found: 0, problems: [] };
+      const problem = (p: string) => {
+        if (res.found++ < maxProblems) res.problems.push(p);
+      };
+      for (const t of PACKED.values()) {
+        const { packs, key } = t;
+        let rowPos: [number, number] | null = null;
+        const base = new Cursor(async () => {
+          const rows = (await s.queryRows(...t.scan(rowPos, 10_000))) as number[][];
+          if (!rows.length) return null;
+          rowPos = [rows[rows.length - 1][0], rows[rows.length - 1][1]];
+          res.rows += rows.length;
+          return rows.map((r) => ({ inst: r[0], pack: t.keyOf(r[8]), rec: r.slice(1, 8) }));
+        });
+        let packPos: [number, number] | null = null;
+        const packed = new Cursor(async () => {
+          const rows = await s.query<{ inst: number; k: number; n: number; data: Uint8Array }>(
+            `select inst, ${key} as k, n, data from ${packs} ${after(key, packPos)} order by inst, ${key} limit ?`,
+            [...(packPos ?? []), 500],
+          );
+          if (!rows.length) return null;
+          packPos = [rows[rows.length - 1].inst, rows[rows.length - 1].k];
+          res.packs += rows.length;
+          const items: Item[] = [];
+          for (const p of rows) {
+            let recs: number[][];
+            try {
+              recs = decodePack(p.data, p.n);
+            } catch (e) {
+              problem(`${packs} ${p.inst}/${p.k}: ${(e as Error).message}`);
+              continue;
+            }
+            if (recs.length === 0) problem(`${packs} ${p.inst}/${p.k}: empty`);
+            recs.forEach((rec, i) => {
+              if (i > 0 && rec[0] <= recs[i - 1][0]) problem(`${packs} ${p.inst}/${p.k}: record ${i} out of order`);
+              if (t.packOf(rec[0]) !== p.k) problem(`${packs} ${p.inst}/${p.k}: record ${rec[0]} belongs to another pack`);
+              items.push({ inst: p.inst, pack: p.k, rec });
+            });
+          }
+          return items;
+        });
+        for (;;) {
+          const [a, b] = [await base.head(), await packed.head()];
+          if (a === null && b === null) break;
+          const c = a === null ? 1 : b === null ? -1 : cmp(a, b);
+          if (c < 0) {
+            problem(`${t.base} ${a!.inst}/${a!.rec[0]}: not in ${packs}`);
+            base.next();
+            continue;
+          }
+          if (c > 0) {
+            problem(`${packs} ${b!.inst}/${b!.pack}: record ${b!.rec[0]} has no ${t.base} row`);
+            packed.next();
+            continue;
+          }
+          if (a!.rec.some((v, i) => v !== b!.rec[i]))
+            problem(`${packs} ${b!.inst}/${b!.pack}: record ${b!.rec[0]} differs from its ${t.base} row`);
+          base.next();
+          packed.next();
         }
-        return items;
-      });
-      for (;;) {
-        const [a, b] = [await base.head(), await packed.head()];
-        if (a === null && b === null) break;
-        const c = a === null ? 1 : b === null ? -1 : cmp(a, b);
-        if (c < 0) { problem(`${t.base} ${a!.inst}/${a!.rec[0]}: not in ${packs}`); base.next(); continue; }
-        if (c > 0) { problem(`${packs} ${b!.inst}/${b!.pack}: record ${b!.rec[0]} has no ${t.base} row`); packed.next(); continue; }
-        if (a!.rec.some((v, i) => v !== b!.rec[i])) problem(`${packs} ${b!.inst}/${b!.pack}: record ${b!.rec[0]} differs from its ${t.base} row`);
-        base.next();
-        packed.next();
       }
-    }
-    for (const d of DERIVATIONS) {
-      const [stored, version] = [await d.stored(s), d.version()];
-      if (stored !== version) problem(`${d.name}: ${versionsText(stored, version)} (mds migrate rebuilds it)`);
-      res.derived[d.name] = { stored, version, compared: await d.check(s, problem), unit: d.unit };
-    }
-    return res;
-  }, { readOnly: true });
+      for (const d of DERIVATIONS) {
+        const [stored, version] = [await d.stored(s), d.version()];
+        if (stored !== version) problem(`${d.name}: ${versionsText(stored, version)} (mds migrate rebuilds it)`);
+        res.derived[d.name] = { stored, version, compared: await d.check(s, problem), unit: d.unit };
+      }
+      return res;
+    },
+    { readOnly: true },
+  );
 }

@@ -2,7 +2,10 @@ import type { BulkSession } from '../store/types.js';
 import type { InstrumentKind } from '../market/kinds.js';
 
 /** What rendering needs of an instrument. */
-export interface PageInstrument { id: string; kind: InstrumentKind }
+export interface PageInstrument {
+  id: string;
+  kind: InstrumentKind;
+}
 
 /** The daily packs that the derivations of this folder are made from (keyed by inst and month). */
 export const DAILY_PACKS = 'bars_1d_packs';
@@ -24,8 +27,10 @@ export async function instruments(s: BulkSession, insts: number[]): Promise<Map<
  */
 export async function storedInRange(s: BulkSession, table: string, column: string, rows: unknown[][]): Promise<Map<string, unknown>> {
   const [first, last] = [rows[0], rows[rows.length - 1]];
-  const stored = await s.queryRows(`select inst, month, ${column} from ${table} where (inst, month) >= (?, ?) and (inst, month) <= (?, ?)`,
-    [first[0], first[1], last[0], last[1]]);
+  const stored = await s.queryRows(
+    `select inst, month, ${column} from ${table} where (inst, month) >= (?, ?) and (inst, month) <= (?, ?)`,
+    [first[0], first[1], last[0], last[1]],
+  );
   return new Map(stored.map((r) => [`${String(r[0])}/${String(r[1])}`, r[2]]));
 }
 
@@ -33,8 +38,11 @@ export async function storedInRange(s: BulkSession, table: string, column: strin
 export async function* packBatches(s: BulkSession): AsyncGenerator<unknown[][]> {
   let pos: unknown[] = [];
   for (;;) {
-    const rows = await s.queryRows(`select inst, month, n, data from ${DAILY_PACKS}${pos.length ? ' where (inst, month) > (?, ?)' : ''}`
-      + ' order by inst, month limit ?', [...pos, 500]);
+    const rows = await s.queryRows(
+      `select inst, month, n, data from ${DAILY_PACKS}${pos.length ? ' where (inst, month) > (?, ?)' : ''}` +
+        ' order by inst, month limit ?',
+      [...pos, 500],
+    );
     if (rows.length === 0) return;
     yield rows;
     pos = rows[rows.length - 1].slice(0, 2);

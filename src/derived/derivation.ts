@@ -71,12 +71,19 @@ export const versionsText = (stored: string | null, version: string): string =>
  * output over the fixture, fixtureVersion), made again by `make` (which returns what it made),
  * after which the code's version is recorded.
  */
-export function versionedInMeta(d: Pick<Derivation, 'name' | 'unit' | 'write' | 'check'> & {
-  output: () => string; make: (s: BulkSession) => Promise<number>;
-}): Derivation {
+export function versionedInMeta(
+  d: Pick<Derivation, 'name' | 'unit' | 'write' | 'check'> & {
+    output: () => string;
+    make: (s: BulkSession) => Promise<number>;
+  },
+): Derivation {
   const version = fixtureVersion(d.output);
   return {
-    name: d.name, unit: d.unit, version, write: d.write, check: d.check,
+    name: d.name,
+    unit: d.unit,
+    version,
+    write: d.write,
+    check: d.check,
     stored: (s) => metaValue(s, d.name),
     async rebuild(s) {
       const made = await d.make(s);

@@ -49,10 +49,18 @@ async function checkDerived(s: BulkSession, problem: (p: string) => void): Promi
   let right = 0;
   for await (const [inst, part] of markedDays(s)) {
     const minutes = await storedMinutes(s, inst, part);
-    const stored = new Map((await s.queryRows(`select date, ${FIELDS.join(', ')} from bars_1d where inst = ? and date >= ? and date <= ?`,
-      [inst, part[0], part[part.length - 1]])).map((r) => [Number(r[0]), r.slice(1).map(Number)]));
+    const stored = new Map(
+      (
+        await s.queryRows(`select date, ${FIELDS.join(', ')} from bars_1d where inst = ? and date >= ? and date <= ?`, [
+          inst,
+          part[0],
+          part[part.length - 1],
+        ])
+      ).map((r) => [Number(r[0]), r.slice(1).map(Number)]),
+    );
     for (const d of part) {
-      const m = minutes.get(d), row = stored.get(d);
+      const m = minutes.get(d),
+        row = stored.get(d);
       if (!m) problem(`bars_1d_derived ${inst}/${d}: no 1m bars`);
       else if (!row) problem(`bars_1d ${inst}/${d}: missing (marked derived)`);
       else if (derivedRow(inst, d, m, FIELDS).some((v, i) => v !== row[i])) problem(`bars_1d ${inst}/${d}: differs from its 1m bars`);
@@ -63,5 +71,9 @@ async function checkDerived(s: BulkSession, problem: (p: string) => void): Promi
 }
 
 export const DERIVED_DAILY = versionedInMeta({
-  name: 'derived_daily', unit: 'days', output: () => derivedDailyOutput(), make: rebuildDerived, check: checkDerived,
+  name: 'derived_daily',
+  unit: 'days',
+  output: () => derivedDailyOutput(),
+  make: rebuildDerived,
+  check: checkDerived,
 });

@@ -42,21 +42,32 @@ export const CHUNK = 256;
 const BAR_FIELDS = ['ts', 'open', 'high', 'low', 'close', 'volume', 'amount'] as const;
 
 /** The bar of `date` in a row read back (`select ${BAR_FIELDS}, date`; bigint columns may come as strings; amount decoded). */
-const bar = (r: unknown[], date: number): Bar => ({ ts: Number(r[0]), date, open: Number(r[1]), high: Number(r[2]), low: Number(r[3]),
-  close: Number(r[4]), volume: Number(r[5]), amount: amountOf(Number(r[6])) });
+const bar = (r: unknown[], date: number): Bar => ({
+  ts: Number(r[0]),
+  date,
+  open: Number(r[1]),
+  high: Number(r[2]),
+  low: Number(r[3]),
+  close: Number(r[4]),
+  volume: Number(r[5]),
+  amount: amountOf(Number(r[6])),
+});
 
 /**
  * The stored 1m bars of instrument `inst` on `days` (in increasing order), by day, each in ts
  * order (days without any are absent).
  */
 export async function storedMinutes(s: BulkSession, inst: number, days: number[]): Promise<Map<number, Bar[]>> {
-  const want = new Set(days), minutes = new Map<number, Bar[]>();
-  for (const r of await s.queryRows(`select ${BAR_FIELDS.join(', ')}, date from bars_1m where inst = ? and ts >= ? and ts < ? order by ts`,
-    [inst, marketEpoch(days[0], 0), marketEpoch(days[days.length - 1], 1440)])) {
+  const want = new Set(days),
+    minutes = new Map<number, Bar[]>();
+  for (const r of await s.queryRows(
+    `select ${BAR_FIELDS.join(', ')}, date from bars_1m where inst = ? and ts >= ? and ts < ? order by ts`,
+    [inst, marketEpoch(days[0], 0), marketEpoch(days[days.length - 1], 1440)],
+  )) {
     const d = Number(r[7]);
     if (!want.has(d)) continue;
     let m = minutes.get(d);
-    if (!m) minutes.set(d, m = []);
+    if (!m) minutes.set(d, (m = []));
     m.push(bar(r, d));
   }
   return minutes;
@@ -70,7 +81,14 @@ export function derivedRow(inst: number, date: number, minutes: readonly Bar[], 
   const [b] = aggregateDaily(minutes);
   if (b.amountExact !== undefined) throw new RangeError(`derived daily bar ${inst}/${date}: amount passes 2^53 fen`);
   const named: Record<string, number> = {
-    inst, date, open: b.open, high: b.high, low: b.low, close: b.close, volume: b.volume, amount: storedAmount(b.amount),
+    inst,
+    date,
+    open: b.open,
+    high: b.high,
+    low: b.low,
+    close: b.close,
+    volume: b.volume,
+    amount: storedAmount(b.amount),
   };
   return columns.map((c) => named[c]);
 }
@@ -93,7 +111,13 @@ export class DerivedDaily {
    * `marked`: the store may hold derived bars (else loading daily bars has no marks to remove);
    * `daily`: how daily bars are written (ingest's bars_1d target).
    */
-  private constructor(private marked: boolean, private readonly daily: UpsertTarget, every: number) { this.every = every; }
+  private constructor(
+    private marked: boolean,
+    private readonly daily: UpsertTarget,
+    every: number,
+  ) {
+    this.every = every;
+  }
 
   /** `daily`: the target daily bars are written by; `every`: how many 1m rows are kept before deriving (tests make it small). */
   static async load(s: BulkSession, daily: UpsertTarget, every = PENDING_ROWS): Promise<DerivedDaily> {
@@ -115,20 +139,24 @@ export class DerivedDaily {
 
   /** Keeps 1m rows by instrument and day (they come in runs of one instrument and day). */
   private note(target: UpsertTarget, rows: unknown[][]): void {
-    const ii = target.columns.indexOf('inst'), di = target.columns.indexOf('date');
+    const ii = target.columns.indexOf('inst'),
+      di = target.columns.indexOf('date');
     this.fields = BAR_FIELDS.map((f) => target.columns.indexOf(f));
-    let inst = NaN, date = NaN, days: Map<number, PendingPack> | undefined, day: PendingPack | undefined;
+    let inst = NaN,
+      date = NaN,
+      days: Map<number, PendingPack> | undefined,
+      day: PendingPack | undefined;
     for (const r of rows) {
       if (r[ii] !== inst) {
         inst = r[ii] as number;
         days = this.pending.get(inst);
-        if (!days) this.pending.set(inst, days = new Map());
+        if (!days) this.pending.set(inst, (days = new Map()));
         date = NaN;
       }
       if (r[di] !== date) {
         date = r[di] as number;
         day = days!.get(date);
-        if (!day) days!.set(date, day = new PendingPack());
+        if (!day) days!.set(date, (day = new PendingPack()));
       }
       day!.push(r, this.fields);
     }
@@ -137,12 +165,13 @@ export class DerivedDaily {
 
   /** Loaded daily rows: their days' bars are loaded now, no longer derived. */
   private async unmark(s: BulkSession, target: UpsertTarget, rows: unknown[][]): Promise<void> {
-    const ii = target.columns.indexOf('inst'), di = target.columns.indexOf('date');
+    const ii = target.columns.indexOf('inst'),
+      di = target.columns.indexOf('date');
     const byInst = new Map<number, number[]>();
     for (const r of rows) {
       const inst = r[ii] as number;
       let dates = byInst.get(inst);
-      if (!dates) byInst.set(inst, dates = []);
+      if (!dates) byInst.set(inst, (dates = []));
       dates.push(r[di] as number);
     }
     for (const [inst, dates] of byInst) {
@@ -159,25 +188,46 @@ export class DerivedDaily {
   async derive(s: BulkSession): Promise<void> {
     if (this.pending.size === 0) return;
     await s.lockPacks();
-    const out: unknown[][] = [], marks: unknown[][] = [];
+    const out: unknown[][] = [],
+      marks: unknown[][] = [];
     const cols = this.daily.columns;
     for (const inst of [...this.pending.keys()].sort((a, b) => a - b)) {
       const pendingDays = this.pending.get(inst)!;
-      for (const part of chunks([...pendingDays.keys()].sort((a, b) => a - b), CHUNK)) {
+      for (const part of chunks(
+        [...pendingDays.keys()].sort((a, b) => a - b),
+        CHUNK,
+      )) {
         // Days with a loaded daily bar keep it.
-        const loaded = new Set((await s.queryRows(`select date from bars_1d b where inst = ? and date in ${inList(part.length)}`
-          + ' and not exists (select 1 from bars_1d_derived d where d.inst = b.inst and d.date = b.date)', [inst, ...part]))
-          .map((r) => Number(r[0])));
+        const loaded = new Set(
+          (
+            await s.queryRows(
+              `select date from bars_1d b where inst = ? and date in ${inList(part.length)}` +
+                ' and not exists (select 1 from bars_1d_derived d where d.inst = b.inst and d.date = b.date)',
+              [inst, ...part],
+            )
+          ).map((r) => Number(r[0])),
+        );
         const days = part.filter((d) => !loaded.has(d));
         if (days.length === 0) continue;
-        const stored = new Map((await s.queryRows(`select date, count(*) from bars_1m where inst = ? and ts >= ? and ts < ? group by date`,
-          [inst, marketEpoch(days[0], 0), marketEpoch(days[days.length - 1], 1440)])).map((r) => [Number(r[0]), Number(r[1])]));
+        const stored = new Map(
+          (
+            await s.queryRows(`select date, count(*) from bars_1m where inst = ? and ts >= ? and ts < ? group by date`, [
+              inst,
+              marketEpoch(days[0], 0),
+              marketEpoch(days[days.length - 1], 1440),
+            ])
+          ).map((r) => [Number(r[0]), Number(r[1])]),
+        );
         const minutes = new Map<number, Bar[]>();
         const reread: number[] = [];
         for (const d of days) {
           // The records in ts order, the last written of each ts (as the upserts left the table).
-          const recs = pendingDays.get(d)!.records(), n = recs.byteLength / RECORD_BYTES;
-          if (n !== stored.get(d)) { reread.push(d); continue; }
+          const recs = pendingDays.get(d)!.records(),
+            n = recs.byteLength / RECORD_BYTES;
+          if (n !== stored.get(d)) {
+            reread.push(d);
+            continue;
+          }
           const m: Bar[] = [];
           decodeBars(m, recs, n, d, -Infinity, Infinity, Infinity);
           minutes.set(d, m);
@@ -193,7 +243,9 @@ export class DerivedDaily {
     this.rows = 0;
     if (out.length === 0) return;
     const c = await s.upsert(this.daily, out);
-    this.counts.inserted += c.inserted; this.counts.updated += c.updated; this.counts.unchanged += c.unchanged;
+    this.counts.inserted += c.inserted;
+    this.counts.updated += c.updated;
+    this.counts.unchanged += c.unchanged;
     await s.upsert(MARKS, marks);
     this.marked = true;
   }

@@ -22,7 +22,7 @@ export interface Rebuilt {
  */
 async function ensure(store: Store, d: Derivation): Promise<Rebuilt | null> {
   const version = d.version();
-  if (await store.bulkTransaction((s) => d.stored(s), { readOnly: true }) === version) return null;
+  if ((await store.bulkTransaction((s) => d.stored(s), { readOnly: true })) === version) return null;
   const started = performance.now();
   return store.bulkTransaction(async (s) => {
     await s.lockPacks();
@@ -30,8 +30,9 @@ async function ensure(store: Store, d: Derivation): Promise<Rebuilt | null> {
     if (stored === version) return null;
     const count = await d.rebuild(s);
     if (count > 0) {
-      await recordVersion(s, `derivation ${d.name} rebuilt (${versionsText(stored, version)})`,
-        [{ dataset: d.name, rows: count, instruments: null, from: null, to: null }]);
+      await recordVersion(s, `derivation ${d.name} rebuilt (${versionsText(stored, version)})`, [
+        { dataset: d.name, rows: count, instruments: null, from: null, to: null },
+      ]);
     }
     return { name: d.name, stored, version, count, unit: d.unit, seconds: (performance.now() - started) / 1000 };
   });

@@ -33,13 +33,16 @@ import { DAILY_PACKS as PACKS, instruments, packBatches, type PageInstrument } f
 import { fixtureVersion, type Derivation } from './derivation.js';
 import { FIXTURE } from './fixture.js';
 
-const TABLE = 'indicator_pages', META = INDICATOR_PAGES_KEY;
+const TABLE = 'indicator_pages',
+  META = INDICATOR_PAGES_KEY;
 const WRITE_ROWS = 64;
 
 /** Every indicator's pages of the fixture's instruments, as `render` renders them, one a line: what versions the pages. */
 export function indicatorPagesOutput(render: typeof renderIndicatorPages = renderIndicatorPages): string {
   const renderer = new Renderer();
-  return FIXTURE.flatMap((f) => render(f.inst, f.meta, f.packs, INDICATOR_IDS, 0, renderer)).map((r) => r.join('\t')).join('\n');
+  return FIXTURE.flatMap((f) => render(f.inst, f.meta, f.packs, INDICATOR_IDS, 0, renderer))
+    .map((r) => r.join('\t'))
+    .join('\n');
 }
 
 const version = fixtureVersion(() => indicatorPagesOutput());
@@ -58,10 +61,17 @@ export async function precomputedIds(s: BulkSession): Promise<IndicatorId[]> {
  * indicator, month, text]`, from all its daily packs (`packs`: `[month, n, data]` in month
  * order): every value needs the history before it. None for a fund (no indicator operation).
  */
-export function renderIndicatorPages(inst: number, meta: PageInstrument, packs: [number, number, Uint8Array][],
-  ids: readonly IndicatorId[], from: number, renderer: Renderer): unknown[][] {
+export function renderIndicatorPages(
+  inst: number,
+  meta: PageInstrument,
+  packs: [number, number, Uint8Array][],
+  ids: readonly IndicatorId[],
+  from: number,
+  renderer: Renderer,
+): unknown[][] {
   if (!KINDS[meta.kind].indicators) return [];
-  const bars: Bar[] = [], starts: number[] = [];
+  const bars: Bar[] = [],
+    starts: number[] = [];
   for (const [, n, data] of packs) {
     starts.push(bars.length);
     decodeBars(bars, data, n, null, -Infinity, Infinity, Infinity);
@@ -73,7 +83,8 @@ export function renderIndicatorPages(inst: number, meta: PageInstrument, packs: 
     const write = indicatorWriter(meta.id, id, '1d', 'none');
     packs.forEach(([month], p) => {
       if (month < from) return;
-      const keys: number[] = [], ends: number[] = [];
+      const keys: number[] = [],
+        ends: number[] = [];
       const w = renderer.start();
       for (let i = starts[p], end = p + 1 < starts.length ? starts[p + 1] : bars.length; i < end; i++) {
         write(w, bars[i], values[i]);
@@ -89,7 +100,11 @@ export function renderIndicatorPages(inst: number, meta: PageInstrument, packs: 
 
 /** Replaces the pages of `ids` of instrument `inst` from month `from` on with `rows`. */
 async function replacePages(s: BulkSession, inst: number, ids: readonly IndicatorId[], from: number, rows: unknown[][]): Promise<void> {
-  await s.query(`delete from ${TABLE} where inst = ? and month >= ? and indicator in (${ids.map(() => '?').join(', ')})`, [inst, from, ...ids]);
+  await s.query(`delete from ${TABLE} where inst = ? and month >= ? and indicator in (${ids.map(() => '?').join(', ')})`, [
+    inst,
+    from,
+    ...ids,
+  ]);
   for (let i = 0; i < rows.length; i += WRITE_ROWS) {
     const part = rows.slice(i, i + WRITE_ROWS);
     await s.query(`insert into ${TABLE} (inst, indicator, month, data) values ${part.map(() => '(?, ?, ?, ?)').join(', ')}`, part.flat());
@@ -121,17 +136,25 @@ export async function writeIndicatorPages(s: BulkSession, packs: string, rows: u
   const meta = await instrumentsOf(s, [...earliest.keys()]);
   const renderer = new Renderer();
   for (const [inst, month] of earliest) {
-    const packs = await s.queryRows(`select month, n, data from ${PACKS} where inst = ? order by month`, [inst]) as [number, number, Uint8Array][];
+    const packs = (await s.queryRows(`select month, n, data from ${PACKS} where inst = ? order by month`, [inst])) as [
+      number,
+      number,
+      Uint8Array,
+    ][];
     await replacePages(s, inst, ids, month, renderIndicatorPages(inst, meta(inst), packs, ids, month, renderer));
   }
 }
 
 /** Every instrument's daily packs `[inst, packs]`, in key order. */
 async function* instrumentPacks(s: BulkSession): AsyncGenerator<[number, [number, number, Uint8Array][]]> {
-  let inst = -1, packs: [number, number, Uint8Array][] = [];
+  let inst = -1,
+    packs: [number, number, Uint8Array][] = [];
   for await (const rows of packBatches(s)) {
     for (const [i, month, n, data] of rows as [number, number, number, Uint8Array][]) {
-      if (i !== inst && packs.length) { yield [inst, packs]; packs = []; }
+      if (i !== inst && packs.length) {
+        yield [inst, packs];
+        packs = [];
+      }
       inst = i;
       packs.push([month, n, data]);
     }
@@ -174,8 +197,9 @@ export async function setPrecomputed(store: Store, ids: readonly IndicatorId[]):
     const keep = stored.version === version() ? stored.ids : [];
     if (after.join() === keep.join() && (stored.version !== null || after.length === 0)) return { before: stored.ids, after };
     const pages = await rebuild(s, after, keep);
-    await recordVersion(s, `indicators precomputed: ${after.join(', ') || 'none'}`,
-      [{ dataset: 'indicator_pages', rows: pages, instruments: null, from: null, to: null }]);
+    await recordVersion(s, `indicators precomputed: ${after.join(', ') || 'none'}`, [
+      { dataset: 'indicator_pages', rows: pages, instruments: null, from: null, to: null },
+    ]);
     return { before: stored.ids, after };
   });
 }
@@ -205,13 +229,18 @@ export const INDICATOR_PAGES: Derivation = {
  */
 export async function checkIndicatorPages(s: BulkSession, problem: (p: string) => void): Promise<number> {
   const ids = await precomputedIds(s);
-  let pages = 0, seen = 0;
+  let pages = 0,
+    seen = 0;
   if (ids.length) {
     const meta = await instrumentsOf(s);
     const renderer = new Renderer();
     for await (const [inst, packs] of instrumentPacks(s)) {
-      const stored = new Map((await s.queryRows(`select indicator, month, data from ${TABLE} where inst = ?`, [inst]))
-        .map((r) => [`${String(r[0])}/${String(r[1])}`, String(r[2])]));
+      const stored = new Map(
+        (await s.queryRows(`select indicator, month, data from ${TABLE} where inst = ?`, [inst])).map((r) => [
+          `${String(r[0])}/${String(r[1])}`,
+          String(r[2]),
+        ]),
+      );
       for (const [, id, month, text] of renderIndicatorPages(inst, meta(inst), packs, ids, 0, renderer)) {
         const page = stored.get(`${String(id)}/${String(month)}`);
         if (page !== undefined) seen++;
@@ -222,6 +251,7 @@ export async function checkIndicatorPages(s: BulkSession, problem: (p: string) =
     }
   }
   const [[total]] = await s.queryRows(`select count(*) from ${TABLE}`);
-  if (Number(total) !== seen) problem(`${TABLE}: pages of no pack or of an indicator not precomputed (${ids.join(', ') || 'none'}): ${Number(total) - seen}`);
+  if (Number(total) !== seen)
+    problem(`${TABLE}: pages of no pack or of an indicator not precomputed (${ids.join(', ') || 'none'}): ${Number(total) - seen}`);
   return pages;
 }

@@ -45,7 +45,8 @@ export type States = Record<string, unknown>;
 export function stateOf(states: string, id: IndicatorId): unknown {
   const open = states.indexOf(`"${id}":{`);
   if (open >= 0) {
-    const from = open + id.length + 3, to = states.indexOf('}', from);
+    const from = open + id.length + 3,
+      to = states.indexOf('}', from);
     const inner = states.indexOf('{', from + 1);
     if (to > 0 && (inner < 0 || inner > to)) return JSON.parse(states.slice(from, to + 1));
   }
@@ -74,7 +75,14 @@ export function foldPack(states: States, data: Uint8Array, n: number): States {
   // Each record straight into the point, as foldBars makes it of the record's Bar (no Bar made).
   const fill = (p: Point, i: number) => {
     const o = i * RECORD_BYTES;
-    setPoint(p, dv.getFloat64(o + 8, true), dv.getFloat64(o + 16, true), dv.getFloat64(o + 24, true), dv.getFloat64(o + 32, true), dv.getFloat64(o + 40, true));
+    setPoint(
+      p,
+      dv.getFloat64(o + 8, true),
+      dv.getFloat64(o + 16, true),
+      dv.getFloat64(o + 24, true),
+      dv.getFloat64(o + 32, true),
+      dv.getFloat64(o + 40, true),
+    );
   };
   const out = { ...states };
   for (const [id, s] of STREAMS) out[id] = foldEach(s, n, fill, out[id], null);
@@ -85,8 +93,11 @@ export function foldPack(states: States, data: Uint8Array, n: number): States {
 async function setStates(s: BulkSession, rows: unknown[][]): Promise<void> {
   if (rows.length === 0) return;
   const values = rows.map(() => '(cast(? as integer), cast(? as integer), cast(? as text))').join(', ');
-  await s.query(`with v (inst, month, states) as (values ${values}) update ${PACKS} set states = v.states from v`
-    + ` where ${PACKS}.inst = v.inst and ${PACKS}.month = v.month`, rows.flat());
+  await s.query(
+    `with v (inst, month, states) as (values ${values}) update ${PACKS} set states = v.states from v` +
+      ` where ${PACKS}.inst = v.inst and ${PACKS}.month = v.month`,
+    rows.flat(),
+  );
 }
 
 /**
@@ -102,12 +113,17 @@ export async function writeStates(s: BulkSession, packs: string, rows: unknown[]
   for (const [inst, month] of earliest) {
     // The states stored at `from` stand: they depend only on packs before it, none of them
     // written (a merge rewrites a pack's bars, never its states; a new pack has none yet).
-    const [start] = await s.queryRows(`select month, states from ${PACKS} where inst = ? and month <= ? and states is not null`
-      + ' order by month desc limit 1', [inst, month]);
+    const [start] = await s.queryRows(
+      `select month, states from ${PACKS} where inst = ? and month <= ? and states is not null` + ' order by month desc limit 1',
+      [inst, month],
+    );
     const from = start ? Number(start[0]) : -1;
     let states: States = start ? JSON.parse(String(start[1])) : initial();
     let previous: number | null = null;
-    for (const [m, n, data, kept] of await s.queryRows(`select month, n, data, states is not null from ${PACKS} where inst = ? and month >= ? order by month`, [inst, from])) {
+    for (const [m, n, data, kept] of await s.queryRows(
+      `select month, n, data, states is not null from ${PACKS} where inst = ? and month >= ? order by month`,
+      [inst, from],
+    )) {
       const month = Number(m);
       // Packs that keep none are written only when they held some (a pack written before them took their place).
       if (month !== from) {
@@ -116,7 +132,10 @@ export async function writeStates(s: BulkSession, packs: string, rows: unknown[]
       }
       states = foldPack(states, data as Uint8Array, Number(n));
       previous = month;
-      if (out.length >= WRITE_ROWS) { await setStates(s, out); out = []; }
+      if (out.length >= WRITE_ROWS) {
+        await setStates(s, out);
+        out = [];
+      }
     }
   }
   await setStates(s, out);
@@ -124,11 +143,17 @@ export async function writeStates(s: BulkSession, packs: string, rows: unknown[]
 
 /** Every pack `[inst, month, json or null]` as the packs give it (keepsStates), in key order, a batch of packs at a time. */
 async function* foldAll(s: BulkSession): AsyncGenerator<[number, number, string | null][]> {
-  let inst = -1, states = initial(), previous: number | null = null;
+  let inst = -1,
+    states = initial(),
+    previous: number | null = null;
   for await (const rows of packBatches(s)) {
     const out: [number, number, string | null][] = [];
     for (const [i, month, n, data] of rows as [number, number, number, Uint8Array][]) {
-      if (i !== inst) { inst = i; states = initial(); previous = null; }
+      if (i !== inst) {
+        inst = i;
+        states = initial();
+        previous = null;
+      }
       out.push([i, month, keepsStates(month, previous) ? JSON.stringify(states) : null]);
       states = foldPack(states, data, n);
       previous = month;
@@ -157,18 +182,24 @@ export function indicatorStatesOutput(fold: typeof foldPack = foldPack): string 
   return FIXTURE.flatMap((f) => {
     let states = initial();
     let previous: number | null = null;
-    return f.packs.map(([month, n, data]) => {
-      const json = keepsStates(month, previous) ? JSON.stringify(states) : '-';
-      states = fold(states, data, n);
-      previous = month;
-      return json;
-    }).concat(JSON.stringify(states));
+    return f.packs
+      .map(([month, n, data]) => {
+        const json = keepsStates(month, previous) ? JSON.stringify(states) : '-';
+        states = fold(states, data, n);
+        previous = month;
+        return json;
+      })
+      .concat(JSON.stringify(states));
   }).join('\n');
 }
 
 /** Indicator states as a derivation (registry.ts); the version is in `meta` as `indicator_states`. */
 export const INDICATOR_STATES = versionedInMeta({
-  name: 'indicator_states', unit: 'packs', output: () => indicatorStatesOutput(), write: writeStates, make: rebuildStates,
+  name: 'indicator_states',
+  unit: 'packs',
+  output: () => indicatorStatesOutput(),
+  write: writeStates,
+  make: rebuildStates,
   check: checkStates,
 });
 

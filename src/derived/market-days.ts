@@ -34,8 +34,13 @@ import { STRONG_HIGH_DAYS } from '../market/pools.js';
 
 /** An instrument as the sweep sees it. */
 export interface SweepInstrument {
-  inst: number; id: string; kind: InstrumentKind; market: string; board: string | null;
-  listDate: number | null; delistDate: number | null;
+  inst: number;
+  id: string;
+  kind: InstrumentKind;
+  market: string;
+  board: string | null;
+  listDate: number | null;
+  delistDate: number | null;
   /** The record's `listing_kind` (null: by market/limits.ts listingKind's default). */
   listingKind: string | null;
   /** The month (YYYYMM) of its last stored bar: its days end with that bar. */
@@ -49,11 +54,24 @@ export interface SweepEvents {
 }
 
 /** A day made by the sweep: its records (instrument id order) and breadth. */
-export interface MadeDay { market: string; date: number; records: DayRecord[]; breadth: Breadth }
+export interface MadeDay {
+  market: string;
+  date: number;
+  records: DayRecord[];
+  breadth: Breadth;
+}
 
 export interface Breadth {
-  listed: number; advancers: number; decliners: number; unchanged: number; limitUp: number; limitDown: number;
-  suspended: number; volume: number; amount: number; unknownAmounts: number;
+  listed: number;
+  advancers: number;
+  decliners: number;
+  unchanged: number;
+  limitUp: number;
+  limitDown: number;
+  suspended: number;
+  volume: number;
+  amount: number;
+  unknownAmounts: number;
 }
 
 /** An equity's state carried from one day to the next. */
@@ -66,44 +84,87 @@ interface Carry {
 }
 
 const POOL_FLAGS: Record<string, number> = {
-  limit_up: DAY_FLAGS.limitUp, limit_down: DAY_FLAGS.limitDown, broken_limit_up: DAY_FLAGS.brokenLimitUp,
-  previous_limit_up: DAY_FLAGS.previousLimitUp, strong: DAY_FLAGS.strong, sub_new: DAY_FLAGS.subNew,
+  limit_up: DAY_FLAGS.limitUp,
+  limit_down: DAY_FLAGS.limitDown,
+  broken_limit_up: DAY_FLAGS.brokenLimitUp,
+  previous_limit_up: DAY_FLAGS.previousLimitUp,
+  strong: DAY_FLAGS.strong,
+  sub_new: DAY_FLAGS.subNew,
 };
 
 /** The record of an equity's day state and memberships. */
 function equityRecord(inst: number, d: DayLimit, m: Membership): DayRecord {
-  let flags = DAY_FLAGS.equity | (d.st ? DAY_FLAGS.st : 0) | (d.bar ? DAY_FLAGS.bar : 0) | (m.strongReason === 'new_high' ? DAY_FLAGS.newHigh : 0);
+  let flags =
+    DAY_FLAGS.equity | (d.st ? DAY_FLAGS.st : 0) | (d.bar ? DAY_FLAGS.bar : 0) | (m.strongReason === 'new_high' ? DAY_FLAGS.newHigh : 0);
   for (const p of m.pools) flags |= POOL_FLAGS[p];
   const b = d.bar;
   return {
-    inst, open: b?.open ?? 0, high: b?.high ?? 0, low: b?.low ?? 0, close: b?.close ?? 0,
-    preClose: d.preClose, up: d.up, down: d.down, volume: b?.volume ?? 0, amount: b ? storedAmount(b.amount) : 0,
-    streak: m.streak, previousStreak: m.previousStreak, flags,
+    inst,
+    open: b?.open ?? 0,
+    high: b?.high ?? 0,
+    low: b?.low ?? 0,
+    close: b?.close ?? 0,
+    preClose: d.preClose,
+    up: d.up,
+    down: d.down,
+    volume: b?.volume ?? 0,
+    amount: b ? storedAmount(b.amount) : 0,
+    streak: m.streak,
+    previousStreak: m.previousStreak,
+    flags,
   };
 }
 
 /** The record of a bar alone (an index's, a fund's, an equity's before it has a limit state), with the previous close. */
 function barRecord(inst: number, b: Bar, preClose: number | null): DayRecord {
   return {
-    inst, open: b.open, high: b.high, low: b.low, close: b.close, preClose, up: null, down: null,
-    volume: b.volume, amount: storedAmount(b.amount), streak: 0, previousStreak: 0, flags: DAY_FLAGS.bar,
+    inst,
+    open: b.open,
+    high: b.high,
+    low: b.low,
+    close: b.close,
+    preClose,
+    up: null,
+    down: null,
+    volume: b.volume,
+    amount: storedAmount(b.amount),
+    streak: 0,
+    previousStreak: 0,
+    flags: DAY_FLAGS.bar,
   };
 }
 
 /** The breadth of a day's records. */
 export function breadthOf(records: readonly DayRecord[]): Breadth {
-  const out: Breadth = { listed: 0, advancers: 0, decliners: 0, unchanged: 0, limitUp: 0, limitDown: 0, suspended: 0, volume: 0, amount: 0, unknownAmounts: 0 };
+  const out: Breadth = {
+    listed: 0,
+    advancers: 0,
+    decliners: 0,
+    unchanged: 0,
+    limitUp: 0,
+    limitDown: 0,
+    suspended: 0,
+    volume: 0,
+    amount: 0,
+    unknownAmounts: 0,
+  };
   for (const r of records) {
     if (!(r.flags & DAY_FLAGS.equity)) continue;
     out.listed++;
-    if (!(r.flags & DAY_FLAGS.bar)) { out.suspended++; continue; }
+    if (!(r.flags & DAY_FLAGS.bar)) {
+      out.suspended++;
+      continue;
+    }
     if (r.preClose !== null) {
-      if (r.close > r.preClose) out.advancers++; else if (r.close < r.preClose) out.decliners++; else out.unchanged++;
+      if (r.close > r.preClose) out.advancers++;
+      else if (r.close < r.preClose) out.decliners++;
+      else out.unchanged++;
     }
     if (r.flags & DAY_FLAGS.limitUp) out.limitUp++;
     if (r.flags & DAY_FLAGS.limitDown) out.limitDown++;
     out.volume += r.volume;
-    if (r.amount < 0) out.unknownAmounts++; else out.amount += r.amount;
+    if (r.amount < 0) out.unknownAmounts++;
+    else out.amount += r.amount;
   }
   return out;
 }
@@ -117,10 +178,13 @@ export class MarketSweep {
   /** Index and fund closes: the reference of their next day's change. */
   private readonly lastClose = new Map<number, number>();
 
-  constructor(private readonly market: MarketId, private readonly cal: TradingCalendar,
+  constructor(
+    private readonly market: MarketId,
+    private readonly cal: TradingCalendar,
     /** The market's instruments, in id order. */
-    private readonly instruments: readonly SweepInstrument[], private readonly events: SweepEvents) {
-  }
+    private readonly instruments: readonly SweepInstrument[],
+    private readonly events: SweepEvents,
+  ) {}
 
   /** Restores each instrument's state from the stored days before the sweep's first day (ascending, at most STRONG_HIGH_DAYS). */
   restore(days: readonly DayRecords[]): void {
@@ -128,11 +192,15 @@ export class MarketSweep {
     const equities = new Set(this.instruments.filter((x) => x.kind === 'equity').map((x) => x.inst));
     for (const day of days) {
       for (let i = 0; i < day.n; i++) {
-        const inst = day.inst[i], bar = day.has(i, DAY_FLAGS.bar);
+        const inst = day.inst[i],
+          bar = day.has(i, DAY_FLAGS.bar);
         // An equity's plain bar is its first stored bar, before it has a limit state: its pool window counts it.
-        if (!equities.has(inst)) { if (bar) this.lastClose.set(inst, day.close[i]); continue; }
+        if (!equities.has(inst)) {
+          if (bar) this.lastClose.set(inst, day.close[i]);
+          continue;
+        }
         let s = seen.get(inst);
-        if (!s) seen.set(inst, s = { closes: [], ups: [], streak: 0, last: null });
+        if (!s) seen.set(inst, (s = { closes: [], ups: [], streak: 0, last: null }));
         s.closes.push(bar ? day.close[i] : null);
         s.ups.push(day.has(i, DAY_FLAGS.limitUp) ? 1 : 0);
         if (bar) s.streak = day.streak[i];
@@ -146,7 +214,8 @@ export class MarketSweep {
       const closes = s.closes.slice(-(STRONG_HIGH_DAYS - 1));
       this.carry.set(inst, {
         tracker: PoolTracker.from({ day: closes.length, streak: s.streak, ups: s.ups.slice(-5), closes }),
-        last: s.last, start: x.listDate ?? -Infinity,
+        last: s.last,
+        start: x.listDate ?? -Infinity,
       });
     }
   }
@@ -174,14 +243,25 @@ export class MarketSweep {
         // the day after its first stored bar (the first with a known reference); that first bar is a plain bar.
         if (!own?.size) continue;
         const first = Math.min(...own.keys());
-        const start = x.listDate !== null && x.listDate >= first ? x.listDate : this.cal.at(this.cal.indexOnOrAfter(first) + 1) ?? Infinity;
-        this.carry.set(x.inst, c = { tracker: new PoolTracker(), last: null, start });
+        const start =
+          x.listDate !== null && x.listDate >= first ? x.listDate : (this.cal.at(this.cal.indexOnOrAfter(first) + 1) ?? Infinity);
+        this.carry.set(x.inst, (c = { tracker: new PoolTracker(), last: null, start }));
         if (start > first) {
           const b = own.get(first)!;
           const at = index.get(first);
           if (at !== undefined) perDay[at].push(barRecord(x.inst, b, null));
           c.last = b.close;
-          c.tracker.push({ date: first, preClose: null, up: null, down: null, ratioPct: null, reason: '', st: false, listingDay: 0, bar: b });
+          c.tracker.push({
+            date: first,
+            preClose: null,
+            up: null,
+            down: null,
+            ratioPct: null,
+            reason: '',
+            st: false,
+            listingDay: 0,
+            bar: b,
+          });
         }
       }
       // Its days end with its last stored bar (its data may end there: a suspension shows between bars), or its delisting.
@@ -192,7 +272,11 @@ export class MarketSweep {
       const active = days.filter((d) => d >= start && d < end);
       if (!active.length) continue;
       const states = dayLimits({
-        days: active, board: x.board as BoardId, market: this.market, listDate: x.listDate, listingKind: x.listingKind,
+        days: active,
+        board: x.board as BoardId,
+        market: this.market,
+        listDate: x.listDate,
+        listingKind: x.listingKind,
         sinceListing: sinceListing(this.cal, x.listDate),
         isSt: stOn(this.events.st.get(x.inst) ?? []),
         actions: this.events.actions.get(x.inst) ?? new Map(),
@@ -214,39 +298,81 @@ const INSERT_DAYS = 16;
 async function writeDays(s: BulkSession, made: readonly MadeDay[], data: readonly Buffer[]): Promise<void> {
   for (let i = 0; i < made.length; i += INSERT_DAYS) {
     const part = made.slice(i, i + INSERT_DAYS);
-    await s.query(`insert into market_days (market, date, n, data) values ${part.map(() => '(?, ?, ?, ?)').join(', ')}`
-      + ' on conflict (market, date) do update set n = excluded.n, data = excluded.data',
-    part.flatMap((d, j) => [d.market, d.date, d.records.length, data[i + j]]));
-    await s.query('insert into market_breadth (market, date, listed, advancers, decliners, unchanged, limit_up, limit_down, suspended, volume, amount, unknown_amounts)'
-      + ` values ${part.map(() => '(?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)').join(', ')} on conflict (market, date) do update set listed = excluded.listed,`
-      + ' advancers = excluded.advancers, decliners = excluded.decliners, unchanged = excluded.unchanged, limit_up = excluded.limit_up,'
-      + ' limit_down = excluded.limit_down, suspended = excluded.suspended, volume = excluded.volume, amount = excluded.amount,'
-      + ' unknown_amounts = excluded.unknown_amounts',
-    part.flatMap(({ market, date, breadth: b }) => [market, date, b.listed, b.advancers, b.decliners, b.unchanged, b.limitUp, b.limitDown,
-      b.suspended, b.volume, b.amount, b.unknownAmounts]));
+    await s.query(
+      `insert into market_days (market, date, n, data) values ${part.map(() => '(?, ?, ?, ?)').join(', ')}` +
+        ' on conflict (market, date) do update set n = excluded.n, data = excluded.data',
+      part.flatMap((d, j) => [d.market, d.date, d.records.length, data[i + j]]),
+    );
+    await s.query(
+      'insert into market_breadth (market, date, listed, advancers, decliners, unchanged, limit_up, limit_down, suspended, volume, amount, unknown_amounts)' +
+        ` values ${part.map(() => '(?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)').join(', ')} on conflict (market, date) do update set listed = excluded.listed,` +
+        ' advancers = excluded.advancers, decliners = excluded.decliners, unchanged = excluded.unchanged, limit_up = excluded.limit_up,' +
+        ' limit_down = excluded.limit_down, suspended = excluded.suspended, volume = excluded.volume, amount = excluded.amount,' +
+        ' unknown_amounts = excluded.unknown_amounts',
+      part.flatMap(({ market, date, breadth: b }) => [
+        market,
+        date,
+        b.listed,
+        b.advancers,
+        b.decliners,
+        b.unchanged,
+        b.limitUp,
+        b.limitDown,
+        b.suspended,
+        b.volume,
+        b.amount,
+        b.unknownAmounts,
+      ]),
+    );
   }
 }
 
 /** What the sweep needs from the store: calendars, instruments by market (id order), ST periods and corporate actions. */
 async function sweepInputs(s: BulkSession) {
   const loaded = await s.query<LoadedDay>('select market, date, is_open from trading_days');
-  const cals = effectiveCalendars(loaded.map((r) => ({ market: r.market, date: Number(r.date), is_open: r.is_open === null ? null : Number(r.is_open) })));
+  const cals = effectiveCalendars(
+    loaded.map((r) => ({ market: r.market, date: Number(r.date), is_open: r.is_open === null ? null : Number(r.is_open) })),
+  );
   const rows = await s.queryRows('select inst, id, kind, market, board, list_date, delist_date, listing_kind from instruments order by id');
   const byMarket = new Map<string, SweepInstrument[]>();
-  for (const [inst, id, kind, market, board, list, delist, listingKind] of rows as [number, string, InstrumentKind, string, string | null, number | null, number | null, string | null][]) {
-    const x = { inst: Number(inst), id, kind, market, board, listDate: list === null ? null : Number(list), delistDate: delist === null ? null : Number(delist),
-      listingKind, lastMonth: 0 };
+  for (const [inst, id, kind, market, board, list, delist, listingKind] of rows as [
+    number,
+    string,
+    InstrumentKind,
+    string,
+    string | null,
+    number | null,
+    number | null,
+    string | null,
+  ][]) {
+    const x = {
+      inst: Number(inst),
+      id,
+      kind,
+      market,
+      board,
+      listDate: list === null ? null : Number(list),
+      delistDate: delist === null ? null : Number(delist),
+      listingKind,
+      lastMonth: 0,
+    };
     (byMarket.get(market) ?? byMarket.set(market, []).get(market)!).push(x);
   }
   const events: SweepEvents = { st: new Map(), actions: new Map() };
-  for (const [inst, start, end] of await s.queryRows('select inst, start_date, end_date from st_periods') as number[][]) {
+  for (const [inst, start, end] of (await s.queryRows('select inst, start_date, end_date from st_periods')) as number[][]) {
     const a = events.st.get(Number(inst)) ?? events.st.set(Number(inst), []).get(Number(inst))!;
     a.push({ start_date: Number(start), end_date: end === null ? null : Number(end) });
   }
-  for (const r of await s.query<CorporateAction & { inst: number; ex_date: number }>('select inst, ex_date, cash_per_share, bonus_ratio,'
-    + ' transfer_ratio, rights_ratio, rights_price from corporate_actions')) {
-    const a: CorporateAction = { cash_per_share: Number(r.cash_per_share), bonus_ratio: Number(r.bonus_ratio), transfer_ratio: Number(r.transfer_ratio),
-      rights_ratio: Number(r.rights_ratio), rights_price: Number(r.rights_price) } as CorporateAction;
+  for (const r of await s.query<CorporateAction & { inst: number; ex_date: number }>(
+    'select inst, ex_date, cash_per_share, bonus_ratio,' + ' transfer_ratio, rights_ratio, rights_price from corporate_actions',
+  )) {
+    const a: CorporateAction = {
+      cash_per_share: Number(r.cash_per_share),
+      bonus_ratio: Number(r.bonus_ratio),
+      transfer_ratio: Number(r.transfer_ratio),
+      rights_ratio: Number(r.rights_ratio),
+      rights_price: Number(r.rights_price),
+    } as CorporateAction;
     const m = events.actions.get(Number(r.inst)) ?? events.actions.set(Number(r.inst), new Map()).get(Number(r.inst))!;
     m.set(Number(r.ex_date), a);
   }
@@ -260,18 +386,29 @@ async function sweepInputs(s: BulkSession) {
 async function sweep(s: BulkSession, from: (market: MarketId) => number, sink: (made: MadeDay[]) => Promise<void>): Promise<void> {
   const { cals, byMarket, events } = await sweepInputs(s);
   // Each instrument's first and last month with bars: a market's days end with its last bar.
-  const spans = new Map((await s.queryRows(`select inst, min(month), max(month) from ${DAILY_PACKS} group by inst`))
-    .map((r) => [Number(r[0]), [Number(r[1]), Number(r[2])]]));
+  const spans = new Map(
+    (await s.queryRows(`select inst, min(month), max(month) from ${DAILY_PACKS} group by inst`)).map((r) => [
+      Number(r[0]),
+      [Number(r[1]), Number(r[2])],
+    ]),
+  );
   for (const market of MARKET_IDS) {
-    const insts = byMarket.get(market)?.filter((x) => spans.has(x.inst)).map((x) => ({ ...x, lastMonth: spans.get(x.inst)![1] }));
+    const insts = byMarket
+      .get(market)
+      ?.filter((x) => spans.has(x.inst))
+      .map((x) => ({ ...x, lastMonth: spans.get(x.inst)![1] }));
     if (!insts?.length) continue;
-    const cal = cals[market], since = from(market);
+    const cal = cals[market],
+      since = from(market);
     const sw = new MarketSweep(market, cal, insts, events);
     const firstIdx = cal.indexOnOrAfter(since);
     const before = cal.days.slice(Math.max(0, firstIdx - STRONG_HIGH_DAYS), firstIdx);
     if (before.length) {
-      const stored = await s.queryRows('select data from market_days where market = ? and date >= ? and date < ? order by date',
-        [market, before[0], since]);
+      const stored = await s.queryRows('select data from market_days where market = ? and date >= ? and date < ? order by date', [
+        market,
+        before[0],
+        since,
+      ]);
       sw.restore(stored.map((r) => decodeDay(r[0] as Uint8Array)));
     }
     const mine = new Set(insts.map((x) => x.inst));
@@ -281,7 +418,11 @@ async function sweep(s: BulkSession, from: (market: MarketId) => number, sink: (
     for (let month = first; month <= end; month = month % 100 === 12 ? month + 89 : month + 1) {
       const bars = new Map<number, Map<number, Bar>>();
       let last = 0;
-      for (const [inst, n, data] of await s.queryRows(`select inst, n, data from ${DAILY_PACKS} where month = ?`, [month]) as [number, number, Uint8Array][]) {
+      for (const [inst, n, data] of (await s.queryRows(`select inst, n, data from ${DAILY_PACKS} where month = ?`, [month])) as [
+        number,
+        number,
+        Uint8Array,
+      ][]) {
         if (!mine.has(Number(inst))) continue;
         const out: Bar[] = [];
         decodeBars(out, data, Number(n), null, -Infinity, Infinity, Infinity);
@@ -299,8 +440,12 @@ const PRINT = 'market_days_instruments';
 
 /** What the days are made of in the instruments (ids, kinds, markets, boards, listing and delisting), as a hash. */
 async function instrumentsPrint(s: BulkSession): Promise<string> {
-  const rows = await s.queryRows('select inst, id, kind, market, board, list_date, delist_date, listing_kind from instruments order by inst');
-  return createHash('sha256').update(JSON.stringify(rows.map((r) => r.map((v) => (v === null ? null : String(v)))))).digest('base64url');
+  const rows = await s.queryRows(
+    'select inst, id, kind, market, board, list_date, delist_date, listing_kind from instruments order by inst',
+  );
+  return createHash('sha256')
+    .update(JSON.stringify(rows.map((r) => r.map((v) => (v === null ? null : String(v))))))
+    .digest('base64url');
 }
 
 /**
@@ -309,7 +454,9 @@ async function instrumentsPrint(s: BulkSession): Promise<string> {
  * them are suspended there); returns the days written.
  */
 export async function makeDays(s: BulkSession, since: number): Promise<number> {
-  const lastStored = new Map((await s.queryRows('select market, max(date) from market_days group by market')).map((r) => [r[0] as string, Number(r[1])]));
+  const lastStored = new Map(
+    (await s.queryRows('select market, max(date) from market_days group by market')).map((r) => [r[0] as string, Number(r[1])]),
+  );
   const from = (market: string) => Math.min(since, (lastStored.get(market) ?? -1) + 1);
   for (const m of MARKET_IDS) {
     await s.query('delete from market_days where market = ? and date >= ?', [m, from(m)]);
@@ -324,7 +471,10 @@ export async function makeDays(s: BulkSession, since: number): Promise<number> {
       const data = Promise.all(made.map((d) => encodeDayAsync(d.records)));
       data.catch(() => {}); // awaited by the write below
       const before = inFlight;
-      inFlight = (async () => { await before; await writeDays(s, made, await data); })();
+      inFlight = (async () => {
+        await before;
+        await writeDays(s, made, await data);
+      })();
       inFlight.catch(() => {}); // awaited below or by the next month; never unhandled
       await before;
       written += made.length;
@@ -341,35 +491,66 @@ export async function makeDays(s: BulkSession, since: number): Promise<number> {
 
 /** Compares the stored days with what the sweep makes now; returns the days that were right. */
 async function checkDays(s: BulkSession, problem: (p: string) => void): Promise<number> {
-  let right = 0, compared = 0;
+  let right = 0,
+    compared = 0;
   const storedCount = Number((await s.queryRows('select count(*) from market_days'))[0][0]);
-  await sweep(s, () => 0, async (made) => {
-    const first = made[0], last = made[made.length - 1];
-    if (!first) return;
-    const stored = new Map((await s.queryRows('select date, data from market_days where market = ? and date >= ? and date <= ?',
-      [first.market, first.date, last.date])).map((r) => [Number(r[0]), r[1] as Uint8Array]));
-    for (const d of made) {
-      compared++;
-      const have = stored.get(d.date);
-      if (!have) { problem(`market_days ${d.market} ${d.date}: missing`); continue; }
-      const got = decodeDay(have);
-      const same = got.n === d.records.length && d.records.every((r, i) => JSON.stringify(got.record(i)) === JSON.stringify(r));
-      if (same) right++; else problem(`market_days ${d.market} ${d.date}: differs from what the code makes of the packs`);
-    }
-  });
+  await sweep(
+    s,
+    () => 0,
+    async (made) => {
+      const first = made[0],
+        last = made[made.length - 1];
+      if (!first) return;
+      const stored = new Map(
+        (
+          await s.queryRows('select date, data from market_days where market = ? and date >= ? and date <= ?', [
+            first.market,
+            first.date,
+            last.date,
+          ])
+        ).map((r) => [Number(r[0]), r[1] as Uint8Array]),
+      );
+      for (const d of made) {
+        compared++;
+        const have = stored.get(d.date);
+        if (!have) {
+          problem(`market_days ${d.market} ${d.date}: missing`);
+          continue;
+        }
+        const got = decodeDay(have);
+        const same = got.n === d.records.length && d.records.every((r, i) => JSON.stringify(got.record(i)) === JSON.stringify(r));
+        if (same) right++;
+        else problem(`market_days ${d.market} ${d.date}: differs from what the code makes of the packs`);
+      }
+    },
+  );
   if (storedCount > compared) problem(`market_days: ${storedCount - compared} stored days the packs do not make`);
   return right;
 }
 
 /** The days the sweep makes of the fixture (its dates as trading days), one line each: what versions them. */
 export function marketDaysOutput(): string {
-  const days = [...new Set(FIXTURE.flatMap((f) => f.packs.flatMap(([, n, data]) => {
-    const out: Bar[] = [];
-    decodeBars(out, data, n, null, -Infinity, Infinity, Infinity);
-    return out.map((b) => b.date);
-  })))].sort((a, b) => a - b);
+  const days = [
+    ...new Set(
+      FIXTURE.flatMap((f) =>
+        f.packs.flatMap(([, n, data]) => {
+          const out: Bar[] = [];
+          decodeBars(out, data, n, null, -Infinity, Infinity, Infinity);
+          return out.map((b) => b.date);
+        }),
+      ),
+    ),
+  ].sort((a, b) => a - b);
   const instruments: SweepInstrument[] = FIXTURE.map((f) => ({
-    inst: f.inst, id: f.meta.id, kind: f.meta.kind, market: 'SH', board: f.meta.kind === 'equity' ? 'main' : null, listDate: null, delistDate: null, listingKind: null, lastMonth: f.packs[f.packs.length - 1][0],
+    inst: f.inst,
+    id: f.meta.id,
+    kind: f.meta.kind,
+    market: 'SH',
+    board: f.meta.kind === 'equity' ? 'main' : null,
+    listDate: null,
+    delistDate: null,
+    listingKind: null,
+    lastMonth: f.packs[f.packs.length - 1][0],
   }));
   const sw = new MarketSweep('SH', new TradingCalendar(days), instruments, { st: new Map(), actions: new Map() });
   const lines: string[] = [];
@@ -380,7 +561,11 @@ export function marketDaysOutput(): string {
       for (const [m, n, data] of f.packs) if (m === month) decodeBars(out, data, n, null, -Infinity, Infinity, Infinity);
       bars.set(f.inst, new Map(out.map((b) => [b.date, b])));
     }
-    for (const d of sw.month(month, days.filter((x) => dailyPackKey(x) === month), bars)) {
+    for (const d of sw.month(
+      month,
+      days.filter((x) => dailyPackKey(x) === month),
+      bars,
+    )) {
       lines.push(`${d.date} ${JSON.stringify(d.breadth)} ${encodeDay(d.records).toString('base64')}`);
     }
   }
@@ -388,9 +573,20 @@ export function marketDaysOutput(): string {
 }
 
 /** Tables whose writes change days, and the column of a row's first affected date (null: any date). */
-const REMAKE_AFTER: Record<string, string | null> = { bars_1d: 'date', st_periods: 'start_date', corporate_actions: 'ex_date', instruments: null };
+const REMAKE_AFTER: Record<string, string | null> = {
+  bars_1d: 'date',
+  st_periods: 'start_date',
+  corporate_actions: 'ex_date',
+  instruments: null,
+};
 
-const base = versionedInMeta({ name: 'market_days', unit: 'days', output: marketDaysOutput, make: (s) => makeDays(s, 0), check: checkDays });
+const base = versionedInMeta({
+  name: 'market_days',
+  unit: 'days',
+  output: marketDaysOutput,
+  make: (s) => makeDays(s, 0),
+  check: checkDays,
+});
 
 /** The days of every market (registry.ts). */
 export const MARKET_DAYS: Derivation = {
@@ -398,10 +594,12 @@ export const MARKET_DAYS: Derivation = {
   remakeAfter: REMAKE_AFTER,
   async remake(s, from, tables) {
     // A store whose days were never made (or were forgotten) is made whole by migration instead.
-    if (await base.stored(s) !== base.version()) return;
+    if ((await base.stored(s)) !== base.version()) return;
     // Instruments written without a change to what days are made of (a name, shares) change no day.
-    if (tables.size === 1 && tables.has('instruments') && await instrumentsPrint(s) === await metaValue(s, PRINT)) return;
+    if (tables.size === 1 && tables.has('instruments') && (await instrumentsPrint(s)) === (await metaValue(s, PRINT))) return;
     await makeDays(s, from);
   },
-  async forget(s) { await s.query('delete from meta where key = ?', [base.name]); },
+  async forget(s) {
+    await s.query('delete from meta where key = ?', [base.name]);
+  },
 };

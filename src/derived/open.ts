@@ -34,6 +34,8 @@ export async function migrate(store: Store): Promise<MigrateReport> {
  * (11 migrations)"), then one line per derivation rebuilt (describeRebuilt).
  */
 export function describeMigration(r: MigrateReport): string[] {
-  return [r.applied.length ? `applied ${r.applied.join(', ')}` : `schema up to date (${MIGRATION_NAMES.length} migrations)`,
-    ...r.rebuilt.map(describeRebuilt)];
+  return [
+    r.applied.length ? `applied ${r.applied.join(', ')}` : `schema up to date (${MIGRATION_NAMES.length} migrations)`,
+    ...r.rebuilt.map(describeRebuilt),
+  ];
 }

@@ -19,10 +19,16 @@ const PAGE_KEYS = new Set(['page[size]', 'page[after]']);
  * documented default (`defaults`, its schema's `default`) is the same query as one without it:
  * `adjustment=none` written out or not binds alike.
  */
-export function fingerprint(operationId: string, params: object, query: Record<string, unknown>,
-  defaults: Record<string, unknown> = {}): string {
-  const q = Object.keys(query).filter((k) => !PAGE_KEYS.has(k) && !(k in defaults && String(query[k]) === String(defaults[k])))
-    .sort().map((k) => `${k}=${String(query[k])}`);
+export function fingerprint(
+  operationId: string,
+  params: object,
+  query: Record<string, unknown>,
+  defaults: Record<string, unknown> = {},
+): string {
+  const q = Object.keys(query)
+    .filter((k) => !PAGE_KEYS.has(k) && !(k in defaults && String(query[k]) === String(defaults[k])))
+    .sort()
+    .map((k) => `${k}=${String(query[k])}`);
   return `${operationId}|${JSON.stringify(params)}|${q.join('&')}`;
 }
 
@@ -34,7 +40,11 @@ function queryDefaults(req: FastifyRequest): Record<string, unknown> {
   if (!schema) return {};
   let d = defaultsBySchema.get(schema);
   if (d === undefined) {
-    d = Object.fromEntries(Object.entries(schema.properties ?? {}).filter(([, s]) => s.default !== undefined).map(([k, s]) => [k, s.default]));
+    d = Object.fromEntries(
+      Object.entries(schema.properties ?? {})
+        .filter(([, s]) => s.default !== undefined)
+        .map(([k, s]) => [k, s.default]),
+    );
     defaultsBySchema.set(schema, d);
   }
   return d;
@@ -44,16 +54,25 @@ function queryDefaults(req: FastifyRequest): Record<string, unknown> {
 export function linkWithCursor(url: string, cursor: string): string {
   const qi = url.indexOf('?');
   const path = qi < 0 ? url : url.slice(0, qi);
-  const parts = qi < 0 ? [] : url.slice(qi + 1).split('&').filter((p) => {
-    const k = decodeURIComponent(p.split('=')[0].replace(/\+/g, ' '));
-    return p !== '' && k !== 'page[after]';
-  });
+  const parts =
+    qi < 0
+      ? []
+      : url
+          .slice(qi + 1)
+          .split('&')
+          .filter((p) => {
+            const k = decodeURIComponent(p.split('=')[0].replace(/\+/g, ' '));
+            return p !== '' && k !== 'page[after]';
+          });
   parts.push(`page[after]=${cursor}`);
   return `${path}?${parts.join('&')}`;
 }
 
 /** Where pages are written and their cursors signed: the app's (http/services.ts). */
-export interface PageOutput { codec: CursorCodec; renderer: Renderer }
+export interface PageOutput {
+  codec: CursorCodec;
+  renderer: Renderer;
+}
 
 const OPEN = Buffer.from('{"data":[');
 const JSON_TYPE = 'application/json; charset=utf-8';
@@ -64,7 +83,9 @@ const JSON_TYPE = 'application/json; charset=utf-8';
  * counts a string's UTF-16 units and a Buffer's bytes: bodies with text past ASCII near the
  * threshold stay compressed, or not, as they were.
  */
-export interface SentPlan<K extends unknown[]> extends PagePlan<K> { readonly text?: boolean }
+export interface SentPlan<K extends unknown[]> extends PagePlan<K> {
+  readonly text?: boolean;
+}
 
 /**
  * Answers one keyset page of any collection: decodes `page[after]` (its key checked against the
@@ -77,8 +98,14 @@ export interface SentPlan<K extends unknown[]> extends PagePlan<K> { readonly te
  * @example
  * return sendPage(req, reply, app.svc, 'listBars', ['time', 'date'], planBars(app.svc, ask));
  */
-export async function sendPage<const S extends readonly KeyPart[]>(req: FastifyRequest, reply: FastifyReply, out: PageOutput,
-  operationId: string, parts: S, plan: SentPlan<KeyOf<S>>): Promise<FastifyReply> {
+export async function sendPage<const S extends readonly KeyPart[]>(
+  req: FastifyRequest,
+  reply: FastifyReply,
+  out: PageOutput,
+  operationId: string,
+  parts: S,
+  plan: SentPlan<KeyOf<S>>,
+): Promise<FastifyReply> {
   const query = req.query as Record<string, unknown>;
   const size = (query['page[size]'] as number | undefined) ?? 100;
   const fp = fingerprint(operationId, req.params as object, query, queryDefaults(req));
@@ -116,8 +143,16 @@ export async function sendPage<const S extends readonly KeyPart[]>(req: FastifyR
  * one line each under the header; the next page, when there is one, in `Link: <url>; rel="next"`
  * (the JSON's `links.next`), as a file has no envelope.
  */
-function sendFilePage<K extends unknown[]>(req: FastifyRequest, reply: FastifyReply, out: PageOutput, shape: FileShape, format: FileFormat,
-  page: FetchedPage<K>, count: number, next: string | null): FastifyReply {
+function sendFilePage<K extends unknown[]>(
+  req: FastifyRequest,
+  reply: FastifyReply,
+  out: PageOutput,
+  shape: FileShape,
+  format: FileFormat,
+  page: FetchedPage<K>,
+  count: number,
+  next: string | null,
+): FastifyReply {
   const w = out.renderer.start();
   w.byte(91);
   page.records.write(w, count);
@@ -131,14 +166,20 @@ function sendFilePage<K extends unknown[]>(req: FastifyRequest, reply: FastifyRe
  * A URL as a header value: anything but printable ASCII, and the `<>` around it, percent-encoded
  * (a character of the request line is one of its bytes: Node reads it as latin1).
  */
-const headerSafe = (url: string) => url.replace(/[^\x21-\x7e]|[<>]/g, (c) => {
-  const code = c.charCodeAt(0);
-  return code > 0xff ? encodeURIComponent(c) : `%${code.toString(16).toUpperCase().padStart(2, '0')}`;
-});
+const headerSafe = (url: string) =>
+  url.replace(/[^\x21-\x7e]|[<>]/g, (c) => {
+    const code = c.charCodeAt(0);
+    return code > 0xff ? encodeURIComponent(c) : `%${code.toString(16).toUpperCase().padStart(2, '0')}`;
+  });
 
 /** Sends `records` (as the JSON answer has them) as one file of `shape` in `format`. */
-export function sendFile(reply: FastifyReply, shape: FileShape, format: FileFormat, records: readonly unknown[],
-  key: (i: number) => readonly unknown[] = () => []): FastifyReply {
+export function sendFile(
+  reply: FastifyReply,
+  shape: FileShape,
+  format: FileFormat,
+  records: readonly unknown[],
+  key: (i: number) => readonly unknown[] = () => [],
+): FastifyReply {
   return reply.type(FILE_TYPES[format]).send(fileText(shape, format, records, key));
 }
 
@@ -154,8 +195,11 @@ function tail(next: string | null, self: string): string {
  * unique, stable sort key (its cursor key), `write` its JSON (a hand-compiled writer,
  * render/json-bytes.ts; schemaPlan writes objects).
  */
-export function rowPlan<Row, K extends unknown[]>(fetch: (page: PageRequest<K>) => Promise<readonly Row[]>,
-  key: (row: Row) => K, write: (w: JsonBytes, row: Row) => void): PagePlan<K> {
+export function rowPlan<Row, K extends unknown[]>(
+  fetch: (page: PageRequest<K>) => Promise<readonly Row[]>,
+  key: (row: Row) => K,
+  write: (w: JsonBytes, row: Row) => void,
+): PagePlan<K> {
   return { fetch: async (p) => rowPage(await fetch(p), key, write) };
 }
 
@@ -165,8 +209,13 @@ export function rowPlan<Row, K extends unknown[]>(fetch: (page: PageRequest<K>) 
  * (fast-json-stringify over the app's shared schemas, compiled once per route), so its bytes are
  * those the response schema's serialiser wrote for the item inside the envelope.
  */
-export function schemaPlan<Row, K extends unknown[]>(reply: FastifyReply, response: { properties: { data: { items: TSchema } } },
-  fetch: (page: PageRequest<K>) => Promise<readonly Row[]>, key: (row: Row) => K, toItem: (row: Row) => unknown): SentPlan<K> {
+export function schemaPlan<Row, K extends unknown[]>(
+  reply: FastifyReply,
+  response: { properties: { data: { items: TSchema } } },
+  fetch: (page: PageRequest<K>) => Promise<readonly Row[]>,
+  key: (row: Row) => K,
+  toItem: (row: Row) => unknown,
+): SentPlan<K> {
   const serialize = reply.compileSerializationSchema(response.properties.data.items) as (item: unknown) => string;
   return { ...rowPlan(fetch, key, (w, row) => w.utf8(serialize(toItem(row)))), text: true };
 }

@@ -25,7 +25,9 @@ export interface Connections {
 
 declare module 'fastify' {
   /** The server's connections (app/app.ts tracks them; the server process drains them). */
-  interface FastifyInstance { connections: Connections }
+  interface FastifyInstance {
+    connections: Connections;
+  }
 }
 
 /** Follows `server`'s connections and the requests each is answering. */
@@ -40,7 +42,10 @@ export function trackConnections(server: Server): Connections {
   let draining = false;
   server.on('connection', (s: Socket) => {
     open.add(s);
-    s.once('close', () => { open.delete(s); busy.delete(s); });
+    s.once('close', () => {
+      open.delete(s);
+      busy.delete(s);
+    });
   });
   // Before the application's listener, so a response can never be finished before it is counted.
   server.prependListener('request', (req, res) => {
@@ -52,7 +57,10 @@ export function trackConnections(server: Server): Connections {
     }
     res.once('close', () => {
       const n = (busy.get(s) ?? 1) - 1;
-      if (n > 0) { busy.set(s, n); return; }
+      if (n > 0) {
+        busy.set(s, n);
+        return;
+      }
       busy.delete(s);
       const then = whenIdle.get(s);
       whenIdle.delete(s);

@@ -41,10 +41,13 @@ export class CursorCodec {
    * is compared as written, whole: a character added, removed or changed anywhere is refused.
    */
   decode<K extends unknown[]>(cursor: string, fingerprint: string, parts: readonly KeyPart[]): K {
-    const bad = () => new ApiError({
-      code: 'invalid_cursor', parameter: 'page[after]',
-      detail: 'page[after] is not a cursor issued for this query; take it from meta.next_cursor of the previous page and keep the other parameters unchanged',
-    });
+    const bad = () =>
+      new ApiError({
+        code: 'invalid_cursor',
+        parameter: 'page[after]',
+        detail:
+          'page[after] is not a cursor issued for this query; take it from meta.next_cursor of the previous page and keep the other parameters unchanged',
+      });
     if (!SHAPE.test(cursor)) throw bad();
     const dot = cursor.indexOf('.');
     const k = cursor.slice(0, dot);
@@ -52,7 +55,11 @@ export class CursorCodec {
     const expected = Buffer.from(this.sign(k, fingerprint).toString('base64url'));
     if (sig.length !== expected.length || !timingSafeEqual(sig, expected)) throw bad();
     let key: unknown;
-    try { key = JSON.parse(Buffer.from(k, 'base64url').toString('utf8')); } catch { throw bad(); }
+    try {
+      key = JSON.parse(Buffer.from(k, 'base64url').toString('utf8'));
+    } catch {
+      throw bad();
+    }
     if (!Array.isArray(key) || key.length !== parts.length) throw bad();
     for (let i = 0; i < parts.length; i++) if (!fits(key[i], parts[i])) throw bad();
     return key as K;

@@ -9,7 +9,10 @@ import { csvField } from '../lib/csv.js';
 
 export type FileFormat = 'csv' | 'ndjson';
 
-export const FILE_TYPES: Readonly<Record<FileFormat, string>> = { csv: 'text/csv; charset=utf-8', ndjson: 'application/x-ndjson; charset=utf-8' };
+export const FILE_TYPES: Readonly<Record<FileFormat, string>> = {
+  csv: 'text/csv; charset=utf-8',
+  ndjson: 'application/x-ndjson; charset=utf-8',
+};
 
 /** The file format an Accept header asks for before JSON (text/csv, application/x-ndjson), or null. fileFormat('text/csv') -> 'csv'. */
 export function fileFormat(accept: string | undefined): FileFormat | null {
@@ -31,13 +34,19 @@ export type FieldValue = string | number | boolean | null;
  * response has it; `key` is the record's cursor key (what a record leaves out of its JSON but
  * its order holds: a management record's seq).
  */
-export interface FileColumn { readonly name: string; value(record: any, key: readonly unknown[]): FieldValue }
+export interface FileColumn {
+  readonly name: string;
+  value(record: any, key: readonly unknown[]): FieldValue;
+}
 
 /**
  * What a collection's file holds: the columns of the ingest dataset `dataset` (docs/ingest.md),
  * so that `mds ingest <dataset>` loads it, or, with `dataset` null, the record's own fields.
  */
-export interface FileShape { readonly dataset: string | null; readonly columns: readonly FileColumn[] }
+export interface FileShape {
+  readonly dataset: string | null;
+  readonly columns: readonly FileColumn[];
+}
 
 /** The column `name` holding the record's field `from` (default the same name). */
 export const field = (name: string, from = name): FileColumn => ({ name, value: (r) => r[from] ?? null });
@@ -59,8 +68,8 @@ export function flatColumns(schema: TObject, maps: Record<string, readonly strin
 }
 
 const dig = (r: any, at: readonly string[]): unknown => at.reduce((v, k) => (v == null ? undefined : v[k]), r);
-const nested = (at: readonly string[]): FileColumn => (at.length === 1 ? field(at[0])
-  : { name: at.join('.'), value: (r) => (dig(r, at) ?? null) as FieldValue });
+const nested = (at: readonly string[]): FileColumn =>
+  at.length === 1 ? field(at[0]) : { name: at.join('.'), value: (r) => (dig(r, at) ?? null) as FieldValue };
 
 /** A value as a CSV field: empty for null, JSON's text otherwise (quoted where CSV needs it). */
 function csvValue(v: FieldValue): string {
@@ -73,11 +82,17 @@ function csvValue(v: FieldValue): string {
  * CSV with a header line, or NDJSON, one object per record keyed by the column names. Each line
  * ends with LF.
  */
-export function fileText(shape: FileShape, format: FileFormat, records: readonly unknown[], key: (i: number) => readonly unknown[]): string {
+export function fileText(
+  shape: FileShape,
+  format: FileFormat,
+  records: readonly unknown[],
+  key: (i: number) => readonly unknown[],
+): string {
   const { columns } = shape;
   let out = format === 'csv' ? columns.map((c) => csvField(c.name)).join(',') + '\n' : '';
   for (let i = 0; i < records.length; i++) {
-    const r = records[i], k = key(i);
+    const r = records[i],
+      k = key(i);
     if (format === 'csv') out += columns.map((c) => csvValue(c.value(r, k))).join(',') + '\n';
     else {
       const o: Record<string, FieldValue> = {};

@@ -15,13 +15,19 @@ import { PoolConstituent, PoolType, PriceLimit, TechnicalIndicatorPoint } from '
 import { MarketBreadth } from './schemas/market-days.js';
 
 /** What a request asks for: its path and query parameters (the file of bars depends on the interval). */
-export interface FileAsk { params: Record<string, unknown>; query: Record<string, unknown> }
+export interface FileAsk {
+  params: Record<string, unknown>;
+  query: Record<string, unknown>;
+}
 
 /** A column of a dataset: its name, the record's field it is (default the same), or how it is made. */
 type Col = string | [name: string, from: string] | FileColumn;
 const col = (c: Col): FileColumn => (typeof c === 'string' ? field(c) : Array.isArray(c) ? field(c[0], c[1]) : c);
 const ingest = (dataset: string, columns: Col[]): FileShape => ({ dataset, columns: columns.map(col) });
-const own = (schema: TObject, maps?: Record<string, readonly string[]>): FileShape => ({ dataset: null, columns: flatColumns(schema, maps) });
+const own = (schema: TObject, maps?: Record<string, readonly string[]>): FileShape => ({
+  dataset: null,
+  columns: flatColumns(schema, maps),
+});
 const constant = (name: string, v: number): FileColumn => ({ name, value: () => v });
 
 const OHLCV = ['open', 'high', 'low', 'close', 'volume', 'amount'];
@@ -30,16 +36,44 @@ const BARS_1M = ingest('bars_1m', ['instrument_id', 'timestamp', ...OHLCV]);
 /** Bars of a daily or longer interval are in the bars_1d format, intraday ones in bars_1m's; adjusted ones alike. */
 const bars = (a: FileAsk) => (INTERVALS[a.query.interval as IntervalId]?.daily === false ? BARS_1M : BARS_1D);
 
-const level = (side: 'bids' | 'asks', l: number, part: 'price' | 'volume'): FileColumn =>
-  ({ name: `${side.slice(0, 3)}_${part[0]}${l}`, value: (r) => r[side][l - 1]?.[part] ?? null });
+const level = (side: 'bids' | 'asks', l: number, part: 'price' | 'volume'): FileColumn => ({
+  name: `${side.slice(0, 3)}_${part[0]}${l}`,
+  value: (r) => r[side][l - 1]?.[part] ?? null,
+});
 const LEVELS = [1, 2, 3, 4, 5];
 const book = (side: 'bids' | 'asks') => [...LEVELS.map((l) => level(side, l, 'price')), ...LEVELS.map((l) => level(side, l, 'volume'))];
-const QUOTES = ingest('quotes', ['instrument_id', 'timestamp', 'last', 'open', 'high', 'low', 'pre_close', 'volume', 'amount', ...book('bids'), ...book('asks')]);
+const QUOTES = ingest('quotes', [
+  'instrument_id',
+  'timestamp',
+  'last',
+  'open',
+  'high',
+  'low',
+  'pre_close',
+  'volume',
+  'amount',
+  ...book('bids'),
+  ...book('asks'),
+]);
 
-const INSTRUMENTS = ingest('instruments', [['instrument_id', 'id'], 'kind', 'board', 'name', 'name_en', 'list_date', 'list_date_source',
+const INSTRUMENTS = ingest('instruments', [
+  ['instrument_id', 'id'],
+  'kind',
+  'board',
+  'name',
+  'name_en',
+  'list_date',
+  'list_date_source',
   // Not in the API's record: empty, which ingest reads as its default (docs/ingest.md).
-  'delist_date', { name: 'listing_kind', value: () => null },
-  'total_shares', 'float_shares', 'fund_type', 'underlying', 'base_date', 'base_value']);
+  'delist_date',
+  { name: 'listing_kind', value: () => null },
+  'total_shares',
+  'float_shares',
+  'fund_type',
+  'underlying',
+  'base_date',
+  'base_value',
+]);
 const CLASSIFICATIONS = ingest('classifications', ['id', 'name', 'type']);
 const PERIOD = ['instrument_id', 'report_date', 'report_type', 'announce_date'];
 const statement = (dataset: string, fields: string[]) => ingest(dataset, [...PERIOD, ...fields]);
@@ -64,23 +98,112 @@ export const FILE_SHAPES: Readonly<Record<string, (ask: FileAsk) => FileShape>> 
   listFundQuotes: fixed(QUOTES),
   listEquityTrades: fixed(ingest('trades', ['instrument_id', 'trade_date', 'seq', 'timestamp', 'price', 'volume', 'amount', 'side'])),
   listAdjustmentFactors: fixed(ingest('adj_factors', ['instrument_id', 'trade_date', ['adj_factor', 'backward_factor']])),
-  listIncomeStatements: fixed(statement('income_statements', ['revenue', 'operating_cost', 'operating_profit', 'total_profit', 'income_tax',
-    'net_profit', 'net_profit_attributable', 'basic_eps'])),
-  listBalanceSheets: fixed(statement('balance_sheets', ['total_assets', 'current_assets', 'cash', 'receivables', 'inventory', 'fixed_assets',
-    'total_liabilities', 'current_liabilities', 'equity_attributable', 'minority_interest', 'total_equity', 'share_capital'])),
-  listCashFlowStatements: fixed(statement('cash_flow_statements', ['operating_cash_flow', 'investing_cash_flow', 'financing_cash_flow', 'capex',
-    'free_cash_flow', 'cash_begin', 'cash_end'])),
-  listFinancialIndicators: fixed(statement('financial_indicators', ['eps', 'bps', 'roe', 'roa', 'gross_margin', 'net_margin', 'debt_to_assets',
-    'revenue_yoy', 'net_profit_yoy', 'current_ratio', 'quick_ratio'])),
-  listDividends: fixed(ingest('dividends', ['instrument_id', 'report_period', 'announce_date', 'record_date', 'ex_date', 'pay_date',
-    'cash_per_share', 'bonus_per_share', 'transfer_per_share', 'progress'])),
-  listEarningsForecasts: fixed(statement('earnings_forecasts', ['type', 'net_profit_min', 'net_profit_max', 'previous_net_profit',
-    'change_min', 'change_max', 'summary'])),
-  listInstitutionalHoldings: fixed(ingest('institutional_holdings', ['instrument_id', 'report_date', 'rank', 'announce_date', 'holder_name',
-    'holder_type', 'shares', 'percent_of_float', 'change'])),
+  listIncomeStatements: fixed(
+    statement('income_statements', [
+      'revenue',
+      'operating_cost',
+      'operating_profit',
+      'total_profit',
+      'income_tax',
+      'net_profit',
+      'net_profit_attributable',
+      'basic_eps',
+    ]),
+  ),
+  listBalanceSheets: fixed(
+    statement('balance_sheets', [
+      'total_assets',
+      'current_assets',
+      'cash',
+      'receivables',
+      'inventory',
+      'fixed_assets',
+      'total_liabilities',
+      'current_liabilities',
+      'equity_attributable',
+      'minority_interest',
+      'total_equity',
+      'share_capital',
+    ]),
+  ),
+  listCashFlowStatements: fixed(
+    statement('cash_flow_statements', [
+      'operating_cash_flow',
+      'investing_cash_flow',
+      'financing_cash_flow',
+      'capex',
+      'free_cash_flow',
+      'cash_begin',
+      'cash_end',
+    ]),
+  ),
+  listFinancialIndicators: fixed(
+    statement('financial_indicators', [
+      'eps',
+      'bps',
+      'roe',
+      'roa',
+      'gross_margin',
+      'net_margin',
+      'debt_to_assets',
+      'revenue_yoy',
+      'net_profit_yoy',
+      'current_ratio',
+      'quick_ratio',
+    ]),
+  ),
+  listDividends: fixed(
+    ingest('dividends', [
+      'instrument_id',
+      'report_period',
+      'announce_date',
+      'record_date',
+      'ex_date',
+      'pay_date',
+      'cash_per_share',
+      'bonus_per_share',
+      'transfer_per_share',
+      'progress',
+    ]),
+  ),
+  listEarningsForecasts: fixed(
+    statement('earnings_forecasts', [
+      'type',
+      'net_profit_min',
+      'net_profit_max',
+      'previous_net_profit',
+      'change_min',
+      'change_max',
+      'summary',
+    ]),
+  ),
+  listInstitutionalHoldings: fixed(
+    ingest('institutional_holdings', [
+      'instrument_id',
+      'report_date',
+      'rank',
+      'announce_date',
+      'holder_name',
+      'holder_type',
+      'shares',
+      'percent_of_float',
+      'change',
+    ]),
+  ),
   // The record number is the collection's cursor key (its order), not a field of the JSON record.
-  listManagementHistory: fixed(ingest('management', ['instrument_id', { name: 'seq', value: (_r, k) => k[0] as number }, 'name', 'title',
-    'gender', 'birth_year', 'education', 'start_date', 'end_date'])),
+  listManagementHistory: fixed(
+    ingest('management', [
+      'instrument_id',
+      { name: 'seq', value: (_r, k) => k[0] as number },
+      'name',
+      'title',
+      'gender',
+      'birth_year',
+      'education',
+      'start_date',
+      'end_date',
+    ]),
+  ),
   listBusinessScope: fixed(ingest('business_scope', ['instrument_id', 'seq', 'type', 'text'])),
   listSectorMemberships: fixed(ingest('instrument_classifications', ['instrument_id', 'classification_id'])),
   listCapitalFlows: fixed(ingest('capital_flows', ['instrument_id', 'trade_date', 'amount', ...FLOW])),

@@ -7,13 +7,21 @@ import { DATE_TIME_PATTERN, formatDate, parseDate, parseDateTime } from '../lib/
 /** Query parameter schemas, reused with the same meaning on every endpoint (spec §4). */
 export const MAX_PAGE_SIZE = 1000;
 export const pageParams = {
-  'page[size]': Type.Optional(Type.Integer({
-    minimum: 1, maximum: MAX_PAGE_SIZE, default: 100,
-    description: `Rows per page, 1..${MAX_PAGE_SIZE} (default 100).`,
-  })),
-  'page[after]': Type.Optional(Type.String({
-    minLength: 1, maxLength: 512, description: 'Cursor from meta.next_cursor of the previous page.',
-  })),
+  'page[size]': Type.Optional(
+    Type.Integer({
+      minimum: 1,
+      maximum: MAX_PAGE_SIZE,
+      default: 100,
+      description: `Rows per page, 1..${MAX_PAGE_SIZE} (default 100).`,
+    }),
+  ),
+  'page[after]': Type.Optional(
+    Type.String({
+      minLength: 1,
+      maxLength: 512,
+      description: 'Cursor from meta.next_cursor of the previous page.',
+    }),
+  ),
 };
 
 const DIGITS = /^[0-9]+$/;
@@ -63,17 +71,20 @@ export const intervalQuery = enumOf(INTERVAL_IDS, 'Bar interval.');
 export const adjustmentQuery = enumOf(ADJUSTMENT_IDS, 'Price adjustment: none (default), forward, backward.', 'none');
 
 /** Longest value of a date and of a date-time (RFC 3339 with nanoseconds and an offset). */
-export const MAX_DATE = 10, MAX_DATE_TIME = 35;
+export const MAX_DATE = 10,
+  MAX_DATE_TIME = 35;
 export const dateQuery = (description: string) => Type.String({ format: 'date', maxLength: MAX_DATE, description });
 /**
  * A date or a date-time: `pattern` rather than `format: date-time`, which validators other than
  * ours (a validating proxy, a generated client) read as RFC 3339 with an offset, refusing the
  * bare dates and market-time date-times this accepts (DATE_TIME_PATTERN is what parseDateTime takes).
  */
-export const dateTimeQuery = (description: string) => Type.String({
-  pattern: DATE_TIME_PATTERN, maxLength: MAX_DATE_TIME,
-  description: `${description} RFC 3339; without an offset it is market time (UTC+8); a bare date is the start of that day for \`from\` and the whole day for \`to\`.`,
-});
+export const dateTimeQuery = (description: string) =>
+  Type.String({
+    pattern: DATE_TIME_PATTERN,
+    maxLength: MAX_DATE_TIME,
+    description: `${description} RFC 3339; without an offset it is market time (UTC+8); a bare date is the start of that day for \`from\` and the whole day for \`to\`.`,
+  });
 
 export const dateWindowParams = {
   from: Type.Optional(dateQuery('First date, inclusive.')),
@@ -86,13 +97,17 @@ export const timeWindowParams = {
 };
 
 /** Inclusive window in epoch milliseconds. */
-export interface TimeWindow { fromMs: number; toMs: number }
+export interface TimeWindow {
+  fromMs: number;
+  toMs: number;
+}
 
 const DAY_MS = 86_400_000;
 
 /** `date` sent with `from` or `to`. */
 export const conflictingDate = (): ApiErrorItem => ({
-  code: 'conflicting_parameters', parameter: 'date',
+  code: 'conflicting_parameters',
+  parameter: 'date',
   detail: 'date selects one trading day and cannot be combined with from or to',
 });
 const fromAfterTo = () => invalid('from', 'from must not be after to');
@@ -110,7 +125,8 @@ export function windowProblems(q: Record<string, unknown>, reported: ApiErrorIte
   const sent = (k: string) => typeof q[k] === 'string' && !unknown.has(k);
   if (sent('date') && (sent('from') || sent('to'))) return [conflictingDate()];
   if (!sent('from') || !sent('to') || bad.has('from') || bad.has('to')) return [];
-  const f = parseDateTime(q.from as string), t = parseDateTime(q.to as string);
+  const f = parseDateTime(q.from as string),
+    t = parseDateTime(q.to as string);
   return f && t && f.ms > endOf(t) ? [fromAfterTo()] : [];
 }
 
@@ -121,7 +137,8 @@ export function windowProblems(q: Record<string, unknown>, reported: ApiErrorIte
 export function timeWindow(q: { from?: string; to?: string; date?: string }): TimeWindow {
   const errors: ApiErrorItem[] = [];
   if (q.date !== undefined && (q.from !== undefined || q.to !== undefined)) throw new ApiError(conflictingDate());
-  let fromMs = -8.64e15, toMs = 8.64e15;
+  let fromMs = -8.64e15,
+    toMs = 8.64e15;
   if (q.date !== undefined) {
     const p = parseDateTime(q.date)!;
     return { fromMs: p.ms, toMs: p.ms + DAY_MS - 1 };

@@ -29,7 +29,11 @@ const STATIC: RouteBehaviour = { cache: 'static', versioned: false, store: false
 /** The behaviour of the route a request matched (that of a static route when it matched none). */
 export const behaviourOf = (req: FastifyRequest): RouteBehaviour => {
   const b = req.routeOptions.config?.behaviour;
-  return b === undefined ? STATIC : b.cache !== undefined && b.versioned !== undefined && b.store !== undefined ? b as RouteBehaviour : { ...STATIC, ...b };
+  return b === undefined
+    ? STATIC
+    : b.cache !== undefined && b.versioned !== undefined && b.store !== undefined
+      ? (b as RouteBehaviour)
+      : { ...STATIC, ...b };
 };
 
 /**

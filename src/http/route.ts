@@ -60,7 +60,9 @@ export function operation<P extends TProperties = {}>(doc: OperationDoc<P>) {
 }
 
 export const instrumentIdParam = {
-  instrument_id: Type.String({ description: 'Instrument id CODE.MARKET, e.g. 600519.SH. Path values longer than 100 characters name nothing: 404.' }),
+  instrument_id: Type.String({
+    description: 'Instrument id CODE.MARKET, e.g. 600519.SH. Path values longer than 100 characters name nothing: 404.',
+  }),
 };
 
 /** The first path segment of each kind's operations (CONTRACT.md §1). */

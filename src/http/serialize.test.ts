@@ -15,7 +15,15 @@ function indicatorRecord(instrumentId: string, indicator: string, interval: stri
   return (ts: number, values: Values) => {
     const v: Record<string, string> = {};
     for (const k in values) v[k] = formatValue(values[k]);
-    return { instrument_id: instrumentId, indicator, interval, adjustment, timestamp: formatTimestamp(ts), trade_date: formatDate(epochToMarketDate(ts)), values: v };
+    return {
+      instrument_id: instrumentId,
+      indicator,
+      interval,
+      adjustment,
+      timestamp: formatTimestamp(ts),
+      trade_date: formatDate(epochToMarketDate(ts)),
+      values: v,
+    };
   };
 }
 import { formatScaled } from '../lib/decimal.js';
@@ -32,7 +40,10 @@ function text<A extends unknown[]>(write: (w: JsonBytes, ...args: A) => void, ..
 describe('hand-compiled serialisers', () => {
   it('write integers, decimals, dates and timestamps as the general formatters do', () => {
     let seed = 11;
-    const rnd = () => { seed = (seed * 48271) % 2147483647; return seed / 2147483647; };
+    const rnd = () => {
+      seed = (seed * 48271) % 2147483647;
+      return seed / 2147483647;
+    };
     const ints = [0, 1, 9, 10, 99, 100, 101, 1000, 123456789012, Number.MAX_SAFE_INTEGER];
     for (let i = 0; i < 2000; i++) ints.push(Math.floor(rnd() * 10 ** Math.floor(rnd() * 16)));
     for (const v of ints) {
@@ -44,8 +55,15 @@ describe('hand-compiled serialisers', () => {
     const expected: string[] = [];
     for (let i = 0; i < 3000; i++) {
       const ts = 946684800 + Math.floor(rnd() * 1e9);
-      w.timestamp(ts); w.byte(32); expected.push(formatTimestamp(ts));
-      if (rnd() < 0.5) { const d = epochToMarketDate(ts); w.date(d); w.byte(32); expected.push(formatDate(d)); }
+      w.timestamp(ts);
+      w.byte(32);
+      expected.push(formatTimestamp(ts));
+      if (rnd() < 0.5) {
+        const d = epochToMarketDate(ts);
+        w.date(d);
+        w.byte(32);
+        expected.push(formatDate(d));
+      }
     }
     expect(w.take().toString('latin1')).toBe(expected.join(' ') + ' ');
   });
@@ -59,20 +77,38 @@ describe('hand-compiled serialisers', () => {
 
   it('render a bar as JSON.stringify of its record would', () => {
     let seed = 7;
-    const rnd = (n: number) => { seed = (seed * 1103515245 + 12345) % 2 ** 31; return seed % n; };
-    for (const [kind, interval] of [['equity', '1d'], ['fund', '1d'], ['index', '1d'], ['equity', '5m'], ['fund', '1m'], ['index', '1w']] as [InstrumentKind, IntervalId][]) {
+    const rnd = (n: number) => {
+      seed = (seed * 1103515245 + 12345) % 2 ** 31;
+      return seed % n;
+    };
+    for (const [kind, interval] of [
+      ['equity', '1d'],
+      ['fund', '1d'],
+      ['index', '1d'],
+      ['equity', '5m'],
+      ['fund', '1m'],
+      ['index', '1w'],
+    ] as [InstrumentKind, IntervalId][]) {
       const write = barWriter('600000.SH', kind, interval, 'forward');
       const rec = barRecord('600000.SH', kind, interval, 'forward');
       for (let i = 0; i < 500; i++) {
         // Prices off the tick too (rounded half away from zero to it).
         const base = kind === 'fund' || rnd(4) === 0 ? 1 : 10;
         const b = {
-          ts: 1700000000 + rnd(10_000_000) * 60, date: 20240101 + rnd(28),
-          open: rnd(500_000) * base, high: rnd(500_000) * base, low: rnd(500_000) * base, close: rnd(500_000) * base,
-          volume: rnd(1e9), amount: rnd(2 ** 31) * 1000 + rnd(100),
+          ts: 1700000000 + rnd(10_000_000) * 60,
+          date: 20240101 + rnd(28),
+          open: rnd(500_000) * base,
+          high: rnd(500_000) * base,
+          low: rnd(500_000) * base,
+          close: rnd(500_000) * base,
+          volume: rnd(1e9),
+          amount: rnd(2 ** 31) * 1000 + rnd(100),
         };
         if (interval === '1d' || interval === '1w') b.ts = 0; // period bars carry their 15:00 close
-        const expected = JSON.stringify({ ...rec(b), ...(b.ts === 0 ? { timestamp: rec({ ...b, ts: 0 }).trade_date + 'T15:00:00+08:00' } : {}) });
+        const expected = JSON.stringify({
+          ...rec(b),
+          ...(b.ts === 0 ? { timestamp: rec({ ...b, ts: 0 }).trade_date + 'T15:00:00+08:00' } : {}),
+        });
         expect(JSON.parse(text(write, b))).toEqual(JSON.parse(expected));
         expect(text(write, b)).toBe(expected);
       }
@@ -81,7 +117,16 @@ describe('hand-compiled serialisers', () => {
 
   it('render a bar of unknown amount with "amount":null, daily and intraday, as JSON.stringify of its record would', () => {
     for (const interval of ['1d', '5m'] as const) {
-      const b = { ts: interval === '1d' ? 0 : 1700000040, date: 20231115, open: 3_000_120, high: 3_001_000, low: 2_999_000, close: 3_000_500, volume: 720_858_300, amount: null };
+      const b = {
+        ts: interval === '1d' ? 0 : 1700000040,
+        date: 20231115,
+        open: 3_000_120,
+        high: 3_001_000,
+        low: 2_999_000,
+        close: 3_000_500,
+        volume: 720_858_300,
+        amount: null,
+      };
       const rec = barRecord('000001.SH', 'index', interval, 'none')(b);
       if (interval === '1d') rec.timestamp = '2023-11-15T15:00:00+08:00';
       const out = text(barWriter('000001.SH', 'index', interval, 'none'), b);
@@ -92,13 +137,18 @@ describe('hand-compiled serialisers', () => {
 
   it('render an indicator point as JSON.stringify of its record would', () => {
     let seed = 3;
-    const rnd = () => { seed = (seed * 48271) % 2147483647; return seed / 2147483647; };
+    const rnd = () => {
+      seed = (seed * 48271) % 2147483647;
+      return seed / 2147483647;
+    };
     for (const interval of ['5m', '1d'] as const) {
       const write = indicatorWriter('000001.SH', 'macd', interval, 'none');
       const rec = indicatorRecord('000001.SH', 'macd', interval, 'none');
       for (let i = 0; i < 2000; i++) {
-        const ts = interval === '1d' ? marketEpoch(20200102 + Math.floor(rnd() * 6) * 10000 + Math.floor(rnd() * 12) * 100 + Math.floor(rnd() * 28), 900)
-          : 1700000000 + Math.floor(rnd() * 1e7) * 60;
+        const ts =
+          interval === '1d'
+            ? marketEpoch(20200102 + Math.floor(rnd() * 6) * 10000 + Math.floor(rnd() * 12) * 100 + Math.floor(rnd() * 28), 900)
+            : 1700000000 + Math.floor(rnd() * 1e7) * 60;
         const values: Record<string, number> = {};
         for (const k of ['dif', 'dea', 'macd']) if (rnd() > 0.2) values[k] = (rnd() - 0.5) * 10 ** Math.floor(rnd() * 8 - 3);
         expect(text(write, { ts, date: epochToMarketDate(ts) }, values)).toBe(JSON.stringify(rec(ts, values)));
@@ -107,8 +157,10 @@ describe('hand-compiled serialisers', () => {
   });
 
   it('render indicator values at every magnitude and rounding edge as formatValue does', () => {
-    const edges = [0, 1e-7, -1e-7, 0.00005, -0.00005, 0.00004999, 1.00005, 9.99995, 99.99995, 100, -100.00005, 999.9999,
-      1234.56785, -9999.99995, 10000, 12345.6789, -54321.12345, 99999.99994, 99999.99995, 100000.5, 123456789.123, 1e20];
+    const edges = [
+      0, 1e-7, -1e-7, 0.00005, -0.00005, 0.00004999, 1.00005, 9.99995, 99.99995, 100, -100.00005, 999.9999, 1234.56785, -9999.99995, 10000,
+      12345.6789, -54321.12345, 99999.99994, 99999.99995, 100000.5, 123456789.123, 1e20,
+    ];
     for (const interval of ['1d', '1m'] as const) {
       const write = indicatorWriter('000001.SZ', 'macd', interval, 'none');
       const rec = indicatorRecord('000001.SZ', 'macd', interval, 'none');
@@ -126,7 +178,10 @@ describe('hand-compiled serialisers', () => {
 
   it('render the points of every indicator, with all its keys or some, daily and intraday', () => {
     let seed = 11;
-    const rnd = () => { seed = (seed * 48271) % 2147483647; return seed / 2147483647; };
+    const rnd = () => {
+      seed = (seed * 48271) % 2147483647;
+      return seed / 2147483647;
+    };
     for (const id of INDICATOR_IDS) {
       for (const interval of ['1d', '15m'] as const) {
         const write = indicatorWriter('600000.SH', id, interval, 'forward');
@@ -143,8 +198,18 @@ describe('hand-compiled serialisers', () => {
 
   it('write the JSON of bars and points in ASCII, whatever the instrument id holds', () => {
     const id = 'Ünïcode 指数.SH';
-    const bar = { ts: marketEpoch(20250102, 900), date: 20250102, open: 1000, high: 1100, low: 900, close: 1050, volume: 100, amount: 10500 };
-    const b = text(barWriter(id, 'index', '1d', 'none'), bar), p = text(indicatorWriter(id, 'ma', '1d', 'none'), bar, { ma5: 1.5 });
+    const bar = {
+      ts: marketEpoch(20250102, 900),
+      date: 20250102,
+      open: 1000,
+      high: 1100,
+      low: 900,
+      close: 1050,
+      volume: 100,
+      amount: 10500,
+    };
+    const b = text(barWriter(id, 'index', '1d', 'none'), bar),
+      p = text(indicatorWriter(id, 'ma', '1d', 'none'), bar, { ma5: 1.5 });
     for (const s of [b, p]) expect(/^[\x20-\x7e]*$/.test(s)).toBe(true);
     expect(JSON.parse(b).instrument_id).toBe(id);
     expect(JSON.parse(p).instrument_id).toBe(id);
@@ -154,27 +219,52 @@ describe('hand-compiled serialisers', () => {
 
 describe('record writers', () => {
   let seed = 5;
-  const rnd = (n: number) => { seed = (seed * 1103515245 + 12345) % 2 ** 31; return seed % n; };
+  const rnd = (n: number) => {
+    seed = (seed * 1103515245 + 12345) % 2 ** 31;
+    return seed % n;
+  };
   const pick = <T>(a: T[]) => a[rnd(a.length)];
 
-  it('write every kind of field as JSON.stringify of the record, in the fields\' order, in ASCII', () => {
-    interface R { s: string | null; d: number | null; b: boolean; i: number | null; p: number | null; m: number | null }
+  it("write every kind of field as JSON.stringify of the record, in the fields' order, in ASCII", () => {
+    interface R {
+      s: string | null;
+      d: number | null;
+      b: boolean;
+      i: number | null;
+      p: number | null;
+      m: number | null;
+    }
     const write = recordWriter<R, string>([
-      { key: 'id', json: asciiJson('600000.SH') }, { key: 'context', string: (_r, c) => c }, { key: 'text', string: (r) => r.s }, { key: 'day', date: (r) => r.d },
-      { key: 'flag', boolean: (r) => r.b }, { key: 'n', integer: (r) => r.i },
-      { key: 'price', scaled: (r) => r.p, scale: 3, digits: 2 }, { key: 'money', scaled: (r) => r.m, scale: 2, digits: 2 },
+      { key: 'id', json: asciiJson('600000.SH') },
+      { key: 'context', string: (_r, c) => c },
+      { key: 'text', string: (r) => r.s },
+      { key: 'day', date: (r) => r.d },
+      { key: 'flag', boolean: (r) => r.b },
+      { key: 'n', integer: (r) => r.i },
+      { key: 'price', scaled: (r) => r.p, scale: 3, digits: 2 },
+      { key: 'money', scaled: (r) => r.m, scale: 2, digits: 2 },
       { key: 'zero "const"', json: '0' },
     ]);
     const strings = ['', 'main_board', 'say "hi"', 'back\\slash', 'tab\there', '浦发银行', 'line\nbreak', '\u007f', 'é'];
     for (let i = 0; i < 3000; i++) {
       const r: R = {
-        s: rnd(5) === 0 ? null : pick(strings), d: rnd(5) === 0 ? null : 19900101 + rnd(36) * 10000 + rnd(12) * 100 + rnd(28),
-        b: rnd(2) === 0, i: rnd(5) === 0 ? null : rnd(2 ** 31) - 2 ** 30,
-        p: rnd(5) === 0 ? null : (rnd(2) ? 1 : -1) * rnd(10 ** (1 + rnd(9))), m: rnd(5) === 0 ? null : (rnd(2) ? 1 : -1) * rnd(10 ** (1 + rnd(12))),
+        s: rnd(5) === 0 ? null : pick(strings),
+        d: rnd(5) === 0 ? null : 19900101 + rnd(36) * 10000 + rnd(12) * 100 + rnd(28),
+        b: rnd(2) === 0,
+        i: rnd(5) === 0 ? null : rnd(2 ** 31) - 2 ** 30,
+        p: rnd(5) === 0 ? null : (rnd(2) ? 1 : -1) * rnd(10 ** (1 + rnd(9))),
+        m: rnd(5) === 0 ? null : (rnd(2) ? 1 : -1) * rnd(10 ** (1 + rnd(12))),
       };
       const expected = {
-        id: '600000.SH', context: `ctx ${i}`, text: r.s, day: r.d === null ? null : formatDate(r.d), flag: r.b, n: r.i,
-        price: r.p === null ? null : formatScaled(r.p, 3, 2), money: r.m === null ? null : formatScaled(r.m, 2, 2), 'zero "const"': 0,
+        id: '600000.SH',
+        context: `ctx ${i}`,
+        text: r.s,
+        day: r.d === null ? null : formatDate(r.d),
+        flag: r.b,
+        n: r.i,
+        price: r.p === null ? null : formatScaled(r.p, 3, 2),
+        money: r.m === null ? null : formatScaled(r.m, 2, 2),
+        'zero "const"': 0,
       };
       const out = text(write, r, `ctx ${i}`);
       expect(/^[\x20-\x7e]*$/.test(out), out).toBe(true);
@@ -182,16 +272,49 @@ describe('record writers', () => {
     }
   });
 
-  it('write statements with the keys of their schema, at each column\'s scale', () => {
+  it("write statements with the keys of their schema, at each column's scale", () => {
     const cases: [string, TObject, StatementFields][] = [
-      ['income_statements', IncomeStatement, { money: ['revenue', 'operating_cost', 'operating_profit', 'total_profit', 'income_tax', 'net_profit', 'net_profit_attributable'], perShare: ['basic_eps'] }],
-      ['financial_indicators', FinancialIndicator, { perShare: ['eps', 'bps'], hundredths: ['roe', 'roa', 'gross_margin', 'net_margin', 'debt_to_assets', 'current_ratio', 'quick_ratio', 'revenue_yoy', 'net_profit_yoy'] }],
+      [
+        'income_statements',
+        IncomeStatement,
+        {
+          money: ['revenue', 'operating_cost', 'operating_profit', 'total_profit', 'income_tax', 'net_profit', 'net_profit_attributable'],
+          perShare: ['basic_eps'],
+        },
+      ],
+      [
+        'financial_indicators',
+        FinancialIndicator,
+        {
+          perShare: ['eps', 'bps'],
+          hundredths: [
+            'roe',
+            'roa',
+            'gross_margin',
+            'net_margin',
+            'debt_to_assets',
+            'current_ratio',
+            'quick_ratio',
+            'revenue_yoy',
+            'net_profit_yoy',
+          ],
+        },
+      ],
     ];
     for (const [table, schema, fields] of cases) {
       const write = statementWriter(table, schema, fields);
       for (let i = 0; i < 200; i++) {
-        const row: Record<string, any> = { report_date: 20240331, report_type: pick(['q1', 'h1', 'q3', 'annual']), announce_date: 20240425 };
-        const expected: Record<string, unknown> = { instrument_id: '000001.SZ', report_date: '2024-03-31', report_type: row.report_type, announce_date: '2024-04-25' };
+        const row: Record<string, any> = {
+          report_date: 20240331,
+          report_type: pick(['q1', 'h1', 'q3', 'annual']),
+          announce_date: 20240425,
+        };
+        const expected: Record<string, unknown> = {
+          instrument_id: '000001.SZ',
+          report_date: '2024-03-31',
+          report_type: row.report_type,
+          announce_date: '2024-04-25',
+        };
         for (const key of Object.keys(schema.properties).slice(4)) {
           const digits = fields.money?.includes(key) ? 2 : fields.perShare?.includes(key) ? 4 : 2;
           row[key] = rnd(6) === 0 && !fields.money?.includes(key) ? null : (rnd(2) ? 1 : -1) * rnd(10 ** (1 + rnd(13)));

@@ -13,14 +13,24 @@ const optDate = (d: number | null) => (d === null ? null : formatDate(d));
 export function instrumentRecord(r: InstrumentRow) {
   const { digits, tick } = KINDS[r.kind];
   return {
-    id: r.id, code: r.code, market: r.market, kind: r.kind, board: r.board,
-    name: r.name, name_en: r.name_en, currency: 'CNY',
+    id: r.id,
+    code: r.code,
+    market: r.market,
+    kind: r.kind,
+    board: r.board,
+    name: r.name,
+    name_en: r.name_en,
+    currency: 'CNY',
     tick_size: price(tick, digits),
-    list_date: optDate(r.list_date), list_date_source: r.list_date_source, delist_date: optDate(r.delist_date),
+    list_date: optDate(r.list_date),
+    list_date_source: r.list_date_source,
+    delist_date: optDate(r.delist_date),
     status: r.delist_date === null ? 'listed' : 'delisted',
     is_st: r.is_st,
-    total_shares: r.total_shares, float_shares: r.float_shares,
-    fund_type: r.fund_type, underlying: r.underlying,
+    total_shares: r.total_shares,
+    float_shares: r.float_shares,
+    fund_type: r.fund_type,
+    underlying: r.underlying,
     base_date: optDate(r.base_date),
     base_value: r.base_value === null ? null : price(r.base_value, digits),
   };
@@ -36,7 +46,10 @@ export function instrumentRecord(r: InstrumentRow) {
 const instrumentJsonCache = new WeakMap<InstrumentRow, Buffer>();
 export function instrumentJson(r: InstrumentRow): Buffer {
   let j = instrumentJsonCache.get(r);
-  if (j === undefined) { j = Buffer.from(JSON.stringify(instrumentRecord(r))); instrumentJsonCache.set(r, j); }
+  if (j === undefined) {
+    j = Buffer.from(JSON.stringify(instrumentRecord(r)));
+    instrumentJsonCache.set(r, j);
+  }
   return j;
 }
 
@@ -44,10 +57,17 @@ export function instrumentJson(r: InstrumentRow): Buffer {
 export function barRecord(instrumentId: string, kind: InstrumentKind, interval: IntervalId, adjustment: string) {
   const d = KINDS[kind].digits;
   return (b: Bar) => ({
-    instrument_id: instrumentId, interval, adjustment,
-    timestamp: formatTimestamp(b.ts), trade_date: formatDate(b.date),
-    open: price(b.open, d), high: price(b.high, d), low: price(b.low, d), close: price(b.close, d),
-    volume: b.volume, amount: b.amount === null ? null : money2(b.amountExact ?? b.amount),
+    instrument_id: instrumentId,
+    interval,
+    adjustment,
+    timestamp: formatTimestamp(b.ts),
+    trade_date: formatDate(b.date),
+    open: price(b.open, d),
+    high: price(b.high, d),
+    low: price(b.low, d),
+    close: price(b.close, d),
+    volume: b.volume,
+    amount: b.amount === null ? null : money2(b.amountExact ?? b.amount),
   });
 }
 
@@ -58,7 +78,8 @@ export function quoteRecord(instrumentId: string, kind: InstrumentKind) {
   const side = (q: any, p: 'bid' | 'ask') => {
     const out: { price: string; volume: number }[] = [];
     for (let l = 1; l <= 5; l++) {
-      const pr = q[`${p}_p${l}`], v = q[`${p}_v${l}`];
+      const pr = q[`${p}_p${l}`],
+        v = q[`${p}_v${l}`];
       if (pr === null || v === null) break;
       out.push({ price: price(pr, d), volume: v });
     }
@@ -69,10 +90,20 @@ export function quoteRecord(instrumentId: string, kind: InstrumentKind) {
     // percent with 2 decimals, half away from zero, exact: 10000*change/pre_close in 0.01% units
     const pct = q.pre_close === 0 ? 0 : Math.round((Math.abs(change) * 10000) / q.pre_close) * Math.sign(change);
     return {
-      instrument_id: instrumentId, timestamp: formatTimestamp(q.ts), trade_date: formatDate(q.date),
-      last: price(q.last, d), open: price(q.open, d), high: price(q.high, d), low: price(q.low, d),
-      pre_close: price(q.pre_close, d), change: price(change, d), pct_change: formatScaled(pct, 2, 2),
-      volume: q.volume, amount: money(q.amount), bids: side(q, 'bid'), asks: side(q, 'ask'),
+      instrument_id: instrumentId,
+      timestamp: formatTimestamp(q.ts),
+      trade_date: formatDate(q.date),
+      last: price(q.last, d),
+      open: price(q.open, d),
+      high: price(q.high, d),
+      low: price(q.low, d),
+      pre_close: price(q.pre_close, d),
+      change: price(change, d),
+      pct_change: formatScaled(pct, 2, 2),
+      volume: q.volume,
+      amount: money(q.amount),
+      bids: side(q, 'bid'),
+      asks: side(q, 'ask'),
     };
   };
 }
@@ -80,7 +111,13 @@ export function quoteRecord(instrumentId: string, kind: InstrumentKind) {
 export function tradeRecord(instrumentId: string, kind: InstrumentKind) {
   const d = KINDS[kind].digits;
   return (t: Selectable<TradeTable>) => ({
-    instrument_id: instrumentId, timestamp: formatTimestamp(t.ts), trade_date: formatDate(t.date),
-    seq: t.seq, price: price(t.price, d), volume: t.volume, amount: money(t.amount), side: t.side,
+    instrument_id: instrumentId,
+    timestamp: formatTimestamp(t.ts),
+    trade_date: formatDate(t.date),
+    seq: t.seq,
+    price: price(t.price, d),
+    volume: t.volume,
+    amount: money(t.amount),
+    side: t.side,
   });
 }

@@ -26,7 +26,15 @@ export interface Services {
 }
 
 declare module 'fastify' {
-  interface FastifyInstance { svc: Services }
+  interface FastifyInstance {
+    svc: Services;
+  }
 }
 
-export type App = FastifyInstance<RawServerDefault, RawRequestDefaultExpression, RawReplyDefaultExpression, FastifyBaseLogger, TypeBoxTypeProvider>;
+export type App = FastifyInstance<
+  RawServerDefault,
+  RawRequestDefaultExpression,
+  RawReplyDefaultExpression,
+  FastifyBaseLogger,
+  TypeBoxTypeProvider
+>;

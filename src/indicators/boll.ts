@@ -14,7 +14,8 @@ export function populationStd(w: number[]): number {
 }
 
 export function bollinger(s: Series, n = 20, k = 2) {
-  const mid = ma(s.close, n), sd = windowed(s.close, n, populationStd);
+  const mid = ma(s.close, n),
+    sd = windowed(s.close, n, populationStd);
   const upper = mid.map((m, i) => (m === undefined ? undefined : m + k * (sd[i] as number)));
   const lower = mid.map((m, i) => (m === undefined ? undefined : m - k * (sd[i] as number)));
   return toValues(s.close.length, { mid, upper, lower });

@@ -11,7 +11,11 @@ import type { Indicator, Series } from './types.js';
  */
 export function cciColumn(s: Series, n = 14) {
   const typ = s.close.map((c, i) => (s.high[i] + s.low[i] + c) / 3);
-  const flat = windowed(s.close.map((c, i) => priceUnits(s.high[i] + s.low[i] + c)), n, (w) => (isFlat(w) ? 1 : 0));
+  const flat = windowed(
+    s.close.map((c, i) => priceUnits(s.high[i] + s.low[i] + c)),
+    n,
+    (w) => (isFlat(w) ? 1 : 0),
+  );
   const cci = windowed(typ, n, (w) => {
     const m = w.reduce((a, b) => a + b, 0) / n;
     const md = w.reduce((a, x) => a + Math.abs(x - m), 0) / n;

@@ -26,10 +26,12 @@ export function directionalMovement(s: Series): { plus: Column; minus: Column } 
  */
 export function dmiColumns(s: Series, n = 14, m = 6): Record<string, Column> {
   const { plus, minus } = directionalMovement(s);
-  const mtr = movingSum(trueRange(s), n), dmp = movingSum(plus, n), dmm = movingSum(minus, n);
-  const di = (x: Column): Column =>
-    x.map((v, i) => (v === undefined ? undefined : mtr[i] === 0 ? 0 : (v * 100) / (mtr[i] as number)));
-  const pdi = di(dmp), mdi = di(dmm);
+  const mtr = movingSum(trueRange(s), n),
+    dmp = movingSum(plus, n),
+    dmm = movingSum(minus, n);
+  const di = (x: Column): Column => x.map((v, i) => (v === undefined ? undefined : mtr[i] === 0 ? 0 : (v * 100) / (mtr[i] as number)));
+  const pdi = di(dmp),
+    mdi = di(dmm);
   const dx = pdi.map((p, i) => {
     if (p === undefined) return undefined;
     const q = mdi[i] as number;

@@ -14,7 +14,10 @@ export function emaNext(prev: number | undefined, x: number, n: number): number 
   return prev === undefined ? x : (2 * x + (n - 1) * prev) / (n + 1);
 }
 
-export interface EmaState { e12?: number; e26?: number }
+export interface EmaState {
+  e12?: number;
+  e26?: number;
+}
 
 export const emaStream: Stream<EmaState> = {
   initState: () => ({}),

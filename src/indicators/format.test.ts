@@ -5,8 +5,13 @@ describe('formatValue', () => {
   it('gives 4 decimals, half away from zero, despite binary representation', () => {
     // Each of these doubles lies just below its decimal half, where toFixed rounds down.
     const cases: [number, string][] = [
-      [8.00005, '8.0001'], [-8.00005, '-8.0001'], [10.00015, '10.0002'], [0.00045, '0.0005'],
-      [(10.0001 + 10.0002) / 2, '10.0002'], [1 - 0.99995, '0.0001'], [0.00015 * 3, '0.0005'],
+      [8.00005, '8.0001'],
+      [-8.00005, '-8.0001'],
+      [10.00015, '10.0002'],
+      [0.00045, '0.0005'],
+      [(10.0001 + 10.0002) / 2, '10.0002'],
+      [1 - 0.99995, '0.0001'],
+      [0.00015 * 3, '0.0005'],
     ];
     for (const [v, s] of cases) {
       expect(v.toFixed(4)).not.toBe(s);
@@ -47,11 +52,15 @@ describe('formatValue', () => {
       return `${v < 0 ? '-' : ''}${d.slice(0, -4)}.${d.slice(-4)}`;
     };
     let seed = 11;
-    const rnd = () => { seed = (seed * 48271) % 2147483647; return seed / 2147483647; };
+    const rnd = () => {
+      seed = (seed * 48271) % 2147483647;
+      return seed / 2147483647;
+    };
     // Compared in plain code (a million expect calls took 30 s), the differences reported at once.
     const differ: [number, string, string][] = [];
     const check = (v: number) => {
-      const got = formatValue(v), want = slow(v);
+      const got = formatValue(v),
+        want = slow(v);
       if (got !== want) differ.push([v, got, want]);
     };
     for (let i = 0; i < 200_000; i++) {

@@ -15,7 +15,8 @@ export function formatValue(v: number): string {
   const k = scaledValue(v);
   if (k === null) return exact(v, Math.abs(v));
   if (k === 0) return '0.0000';
-  const a = Math.abs(k), r = a % 10_000;
+  const a = Math.abs(k),
+    r = a % 10_000;
   return `${k < 0 ? '-' : ''}${(a - r) / 10_000}.${r < 1000 ? (r < 100 ? (r < 10 ? '000' : '00') : '0') : ''}${r}`;
 }
 
@@ -32,7 +33,9 @@ export function scaledValue(v: number): number | null {
   // 5e-4 (and a·10^4 itself is within 2e-7 of exact), so only a fraction within 1e-3 of the
   // half can round differently; that rare case takes the exact path.
   if (a < 1e5) {
-    const y = a * 10_000, n = Math.floor(y), f = y - n;
+    const y = a * 10_000,
+      n = Math.floor(y),
+      f = y - n;
     if (Math.abs(f - 0.5) > 1e-3) {
       const k = f > 0.5 ? n + 1 : n;
       return k === 0 ? 0 : v < 0 ? -k : k;

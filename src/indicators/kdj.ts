@@ -9,7 +9,12 @@ import { runStream, type Indicator, type Stream, type Values } from './types.js'
  * has no defined RSV; it is taken as 50, the neutral value, so the recursion goes on.
  * Recursive (lookback Infinity); `stream` carries the last 8 highs/lows and K, D.
  */
-export interface KdjState { highs: number[]; lows: number[]; k: number; d: number }
+export interface KdjState {
+  highs: number[];
+  lows: number[];
+  k: number;
+  d: number;
+}
 
 /** RSV of a window whose highest high is `hh` and lowest low `ll`; 50 when the window is flat. */
 const rsv = (hh: number, ll: number, close: number): number => (hh === ll ? 50 : (100 * (close - ll)) / (hh - ll));
@@ -27,12 +32,18 @@ export function kdjStream(n = 9, m1 = 3, m2 = 3): Stream<KdjState> {
     advance(st, p) {
       const m = st.highs.length;
       if (m + 1 < n) return { highs: [...st.highs, p.high], lows: [...st.lows, p.low], k: st.k, d: st.d };
-      let hh = p.high, ll = p.low;
-      for (let i = m - (n - 1); i < m; i++) { if (st.highs[i] > hh) hh = st.highs[i]; if (st.lows[i] < ll) ll = st.lows[i]; }
+      let hh = p.high,
+        ll = p.low;
+      for (let i = m - (n - 1); i < m; i++) {
+        if (st.highs[i] > hh) hh = st.highs[i];
+        if (st.lows[i] < ll) ll = st.lows[i];
+      }
       const k = (rsv(hh, ll, p.close) + (m1 - 1) * st.k) / m1;
       const d = (k + (m2 - 1) * st.d) / m2;
-      const highs = st.highs.slice(m - (n - 2)), lows = st.lows.slice(m - (n - 2));
-      highs.push(p.high); lows.push(p.low);
+      const highs = st.highs.slice(m - (n - 2)),
+        lows = st.lows.slice(m - (n - 2));
+      highs.push(p.high);
+      lows.push(p.low);
       return { highs, lows, k, d };
     },
   };

@@ -6,7 +6,10 @@ import { runStream, type Indicator, type Stream } from './types.js';
  * SUM(IF(C>REF(C,1),V,IF(C<REF(C,1),−V,0)),0); Stock.Indicators and StockCharts start at 0 the
  * same way, TA-Lib starts at the first bar's volume, a constant offset). Recursive.
  */
-export interface ObvState { prevClose?: number; obv: number }
+export interface ObvState {
+  prevClose?: number;
+  obv: number;
+}
 
 export const obvStream: Stream<ObvState> = {
   initState: () => ({ obv: 0 }),

@@ -11,7 +11,11 @@ import { runStream, type Indicator, type Stream } from './types.js';
  */
 export const RSI_PERIODS = [6, 12, 24];
 
-export interface RsiState { prevClose?: number; up: number[]; abs: number[] }
+export interface RsiState {
+  prevClose?: number;
+  up: number[];
+  abs: number[];
+}
 
 export function rsiStream(periods: number[] = RSI_PERIODS): Stream<RsiState> {
   const keys = periods.map((n) => `rsi${n}`);
@@ -21,14 +25,18 @@ export function rsiStream(periods: number[] = RSI_PERIODS): Stream<RsiState> {
       const state = stream.advance!(st, p);
       const values: Record<string, number> = {};
       // The first bar has no change yet: no values.
-      if (st.prevClose !== undefined) keys.forEach((k, i) => { values[k] = state.abs[i] === 0 ? 50 : (100 * state.up[i]) / state.abs[i]; });
+      if (st.prevClose !== undefined)
+        keys.forEach((k, i) => {
+          values[k] = state.abs[i] === 0 ? 50 : (100 * state.up[i]) / state.abs[i];
+        });
       return { state, values };
     },
     advance(st, p) {
       if (st.prevClose === undefined) return { prevClose: p.close, up: [], abs: [] };
       const d = p.close - st.prevClose;
       const first = st.up.length === 0;
-      const up = new Array<number>(periods.length), abs = new Array<number>(periods.length);
+      const up = new Array<number>(periods.length),
+        abs = new Array<number>(periods.length);
       for (let i = 0; i < periods.length; i++) {
         const n = periods[i];
         up[i] = first ? Math.max(d, 0) : (Math.max(d, 0) + (n - 1) * st.up[i]) / n;

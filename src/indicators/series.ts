@@ -33,12 +33,25 @@ export function seriesFromBars(bars: readonly Bar[]): Series {
  * the last bar. An indicator page folds the bars before it (its head) for the state only.
  */
 export function foldBars<S>(stream: Stream<S>, bars: readonly Bar[], state: S, out: Values[] | null): S {
-  return foldEach(stream, bars.length, (p, i) => { const b = bars[i]; setPoint(p, b.open, b.high, b.low, b.close, b.volume); }, state, out);
+  return foldEach(
+    stream,
+    bars.length,
+    (p, i) => {
+      const b = bars[i];
+      setPoint(p, b.open, b.high, b.low, b.close, b.volume);
+    },
+    state,
+    out,
+  );
 }
 
 /** Sets `p` to a bar's fields (prices in 1/1000 CNY) as seriesFromBars makes its point: prices in CNY. */
 export function setPoint(p: Point, open: number, high: number, low: number, close: number, volume: number): void {
-  p.open = open / UNIT; p.high = high / UNIT; p.low = low / UNIT; p.close = close / UNIT; p.volume = volume;
+  p.open = open / UNIT;
+  p.high = high / UNIT;
+  p.low = low / UNIT;
+  p.close = close / UNIT;
+  p.volume = volume;
 }
 
 /**
@@ -50,7 +63,10 @@ export function foldEach<S>(stream: Stream<S>, n: number, fill: (p: Point, i: nu
   const advance = out === null ? stream.advance : undefined;
   for (let i = 0; i < n; i++) {
     fill(p, i);
-    if (advance) { state = advance(state, p); continue; }
+    if (advance) {
+      state = advance(state, p);
+      continue;
+    }
     const r = stream.step(state, p);
     state = r.state;
     if (out !== null) out.push(r.values);

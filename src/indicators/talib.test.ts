@@ -15,7 +15,11 @@ const DATA = fileURLToPath(new URL('../../../shared/data/', import.meta.url));
 const haveData = existsSync(DATA);
 if (!haveData) console.warn(`talib.test: ${DATA} is absent; skipping the TA-Lib comparisons`);
 
-interface TaResult { begIndex: number; nbElement: number; result: Record<string, number[]> }
+interface TaResult {
+  begIndex: number;
+  nbElement: number;
+  result: Record<string, number[]>;
+}
 let talib: { execute(o: Record<string, unknown>): TaResult } | undefined;
 try {
   talib = createRequire(import.meta.url)('talib');
@@ -24,22 +28,40 @@ try {
 }
 
 function csv(file: string): string[][] {
-  return readFileSync(DATA + file, 'utf8').trim().split('\n').slice(1).map((l) => l.split(','));
+  return readFileSync(DATA + file, 'utf8')
+    .trim()
+    .split('\n')
+    .slice(1)
+    .map((l) => l.split(','));
 }
 function skenderSeries(): Series {
   const r = csv('indicators/skender/default.csv'); // date,open,high,low,close,volume
-  return { open: r.map((x) => +x[1]), high: r.map((x) => +x[2]), low: r.map((x) => +x[3]), close: r.map((x) => +x[4]), volume: r.map((x) => +x[5]) };
+  return {
+    open: r.map((x) => +x[1]),
+    high: r.map((x) => +x[2]),
+    low: r.map((x) => +x[3]),
+    close: r.map((x) => +x[4]),
+    volume: r.map((x) => +x[5]),
+  };
 }
 function sseSeries(): Series {
   const r = csv('ohlcv/tdx_sh000001_index_daily.csv').slice(-1000); // date,open,high,low,close,amount,volume_lots,…
-  return { open: r.map((x) => +x[1]), high: r.map((x) => +x[2]), low: r.map((x) => +x[3]), close: r.map((x) => +x[4]), volume: r.map((x) => +x[6]) };
+  return {
+    open: r.map((x) => +x[1]),
+    high: r.map((x) => +x[2]),
+    low: r.map((x) => +x[3]),
+    close: r.map((x) => +x[4]),
+    volume: r.map((x) => +x[6]),
+  };
 }
 
 /** Runs a TA-Lib function; output `out` padded with undefined to the input length. */
 function ta(name: string, n: number, inputs: Record<string, unknown>, out = 'outReal'): Column {
   const r = talib!.execute({ name, startIdx: 0, endIdx: n - 1, ...inputs });
   const col: Column = new Array(n).fill(undefined);
-  r.result[out].forEach((v, k) => { col[r.begIndex + k] = v; });
+  r.result[out].forEach((v, k) => {
+    col[r.begIndex + k] = v;
+  });
   return col;
 }
 /** TA-Lib on a column with a leading undefined warm-up. */
@@ -52,8 +74,10 @@ function taOn(name: string, x: Column, opts: Record<string, unknown>): Column {
 function diff(mine: Values[], key: string, ref: Column, from = 0): string[] {
   const bad: string[] = [];
   for (let i = from; i < mine.length; i++) {
-    const a = mine[i][key], b = ref[i];
-    const sa = a === undefined ? '-' : formatValue(a), sb = b === undefined ? '-' : formatValue(b);
+    const a = mine[i][key],
+      b = ref[i];
+    const sa = a === undefined ? '-' : formatValue(a),
+      sb = b === undefined ? '-' : formatValue(b);
     if (sa !== sb) bad.push(`${key}[${i}]: ${sa} vs TA-Lib ${sb}`);
   }
   if (!ref.slice(from).some((v) => v !== undefined)) bad.push(`${key}: nothing compared`);
@@ -66,7 +90,8 @@ const series = haveData ? { 'skender default.csv': skenderSeries(), 'SSE index (
 
 describe.skipIf(!haveData || !talib)('indicators vs TA-Lib', () => {
   for (const [label, s] of Object.entries(series)) {
-    const n = s.close.length, { high, low, close, volume } = s;
+    const n = s.close.length,
+      { high, low, close, volume } = s;
     describe(label, () => {
       it('ma = SMA(5, 10, 20, 30, 60), same warm-up', () => {
         const mine = INDICATORS.ma.compute(s);
@@ -90,19 +115,30 @@ describe.skipIf(!haveData || !talib)('indicators vs TA-Lib', () => {
         expect(diff(INDICATORS.obv.compute(s), 'obv', ref)).toEqual([]);
       });
       it('tr = TRANGE; atr = SMA(TRANGE, 14)', () => {
-        const mine = INDICATORS.atr.compute(s), tr = ta('TRANGE', n, { high, low, close });
+        const mine = INDICATORS.atr.compute(s),
+          tr = ta('TRANGE', n, { high, low, close });
         expect([...diff(mine, 'tr', tr), ...diff(mine, 'atr', taOn('SMA', tr, { optInTimePeriod: 14 }))]).toEqual([]);
       });
       it('wr = −WILLR(6, 10)', () => {
         const mine = INDICATORS.wr.compute(s);
         const bad = [6, 10].flatMap((p) =>
-          diff(mine, `wr${p}`, ta('WILLR', n, { high, low, close, optInTimePeriod: p }).map((v) => (v === undefined ? v : -v))));
+          diff(
+            mine,
+            `wr${p}`,
+            ta('WILLR', n, { high, low, close, optInTimePeriod: p }).map((v) => (v === undefined ? v : -v)),
+          ),
+        );
         expect(bad).toEqual([]);
       });
       it('bias from SMA(6, 12, 24)', () => {
         const mine = INDICATORS.bias.compute(s);
-        const bad = [6, 12, 24].flatMap((p) => diff(mine, `bias${p}`,
-          ta('SMA', n, { inReal: close, optInTimePeriod: p }).map((m, i) => (m === undefined ? m : (100 * (close[i] - m)) / m))));
+        const bad = [6, 12, 24].flatMap((p) =>
+          diff(
+            mine,
+            `bias${p}`,
+            ta('SMA', n, { inReal: close, optInTimePeriod: p }).map((m, i) => (m === undefined ? m : (100 * (close[i] - m)) / m)),
+          ),
+        );
         expect(bad).toEqual([]);
       });
       it('dmi from TRANGE, PLUS_DM(1), MINUS_DM(1), SUM(14), SMA(6)', () => {
@@ -121,7 +157,13 @@ describe.skipIf(!haveData || !talib)('indicators vs TA-Lib', () => {
         const k = INDICATORS.kdj.compute(s).map((v) => v.k);
         const rsv: Column = k.map((v, i) => (v === undefined ? v : 3 * v - 2 * (k[i - 1] ?? 50)));
         const ref = ta('STOCHF', n, { high, low, close, optInFastK_Period: 9, optInFastD_Period: 1, optInFastD_MAType: 0 }, 'outFastK');
-        expect(diff(rsv.map((v): Values => (v === undefined ? {} : { rsv: v })), 'rsv', ref)).toEqual([]);
+        expect(
+          diff(
+            rsv.map((v): Values => (v === undefined ? {} : { rsv: v })),
+            'rsv',
+            ref,
+          ),
+        ).toEqual([]);
       });
       it('ema = EMA(12, 26) once the seed has decayed', () => {
         const mine = INDICATORS.ema.compute(s);
@@ -131,7 +173,8 @@ describe.skipIf(!haveData || !talib)('indicators vs TA-Lib', () => {
         ]).toEqual([]);
       });
       it('macd: dif, dea = MACD(12, 26, 9) once the seeds have decayed; macd = 2·hist', () => {
-        const mine = INDICATORS.macd.compute(s), from = settled(25 / 27, 34);
+        const mine = INDICATORS.macd.compute(s),
+          from = settled(25 / 27, 34);
         const o = { inReal: close, optInFastPeriod: 12, optInSlowPeriod: 26, optInSignalPeriod: 9 };
         const hist = ta('MACD', n, o, 'outMACDHist').map((v) => (v === undefined ? v : 2 * v));
         expect([
@@ -144,7 +187,9 @@ describe.skipIf(!haveData || !talib)('indicators vs TA-Lib', () => {
       it('rsi = RSI(N) (Wilder) once the seed has decayed', () => {
         const periods = [6, 12, 24].filter((p) => settled((p - 1) / p, p) < n - 50);
         const mine = runStream(rsiStream(periods), s);
-        const bad = periods.flatMap((p) => diff(mine, `rsi${p}`, ta('RSI', n, { inReal: close, optInTimePeriod: p }), settled((p - 1) / p, p)));
+        const bad = periods.flatMap((p) =>
+          diff(mine, `rsi${p}`, ta('RSI', n, { inReal: close, optInTimePeriod: p }), settled((p - 1) / p, p)),
+        );
         expect(bad).toEqual([]);
         expect(periods.length).toBeGreaterThanOrEqual(2);
       });

@@ -5,12 +5,20 @@
 
 /** Parallel arrays, oldest bar first. */
 export interface Series {
-  open: number[]; high: number[]; low: number[]; close: number[]; volume: number[];
+  open: number[];
+  high: number[];
+  low: number[];
+  close: number[];
+  volume: number[];
 }
 
 /** One bar of a `Series`, as fed to a resumable indicator's `step`. */
 export interface Point {
-  open: number; high: number; low: number; close: number; volume: number;
+  open: number;
+  high: number;
+  low: number;
+  close: number;
+  volume: number;
 }
 
 /** The values of one point: only the keys that have enough history are present. */
@@ -56,14 +64,22 @@ export interface Indicator {
  * (the initial one by default); `before(i, state)` sees the state before each bar, e.g. to keep
  * checkpoints.
  */
-export function runStream<S>(stream: Stream<S>, s: Series, state: S = stream.initState(),
-  before?: (i: number, state: S) => void): Values[] {
+export function runStream<S>(
+  stream: Stream<S>,
+  s: Series,
+  state: S = stream.initState(),
+  before?: (i: number, state: S) => void,
+): Values[] {
   const out: Values[] = [];
   // One point, refilled per bar: steps read it and keep only numbers.
   const p: Point = { open: 0, high: 0, low: 0, close: 0, volume: 0 };
   for (let i = 0; i < s.close.length; i++) {
     before?.(i, state);
-    p.open = s.open[i]; p.high = s.high[i]; p.low = s.low[i]; p.close = s.close[i]; p.volume = s.volume[i];
+    p.open = s.open[i];
+    p.high = s.high[i];
+    p.low = s.low[i];
+    p.close = s.close[i];
+    p.volume = s.volume[i];
     const r = stream.step(state, p);
     state = r.state;
     out.push(r.values);

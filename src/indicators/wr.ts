@@ -9,9 +9,11 @@ import type { Indicator, Series } from './types.js';
 export const WR_PERIODS = [6, 10];
 
 export function williams(s: Series, n: number): Column {
-  const hh = hhv(s.high, n), ll = llv(s.low, n);
+  const hh = hhv(s.high, n),
+    ll = llv(s.low, n);
   return s.close.map((c, i) => {
-    const h = hh[i], l = ll[i];
+    const h = hh[i],
+      l = ll[i];
     if (h === undefined || l === undefined) return undefined;
     return h === l ? 50 : (100 * (h - c)) / (h - l);
   });

@@ -4,7 +4,14 @@ import { epochToMarketDate } from '../lib/time.js';
 import type { Dataset, Row } from './dataset.js';
 
 /** What one dataset's batches changed so far: rows, instruments (internal keys, or ids for the instruments themselves), dates. */
-interface Tally { rows: number; insts: Set<number>; ids: Set<string>; from: number; to: number; dated: boolean }
+interface Tally {
+  rows: number;
+  insts: Set<number>;
+  ids: Set<string>;
+  from: number;
+  to: number;
+  dated: boolean;
+}
 
 /**
  * The change log entry of an ingest (store/versions.ts), gathered batch by batch: of each batch
@@ -20,7 +27,8 @@ export class ChangeTracker {
   note(dataset: Dataset, batch: readonly Row[], changed: number): void {
     if (changed === 0) return;
     let t = this.tallies.get(dataset.name);
-    if (!t) this.tallies.set(dataset.name, (t = { rows: 0, insts: new Set(), ids: new Set(), from: Infinity, to: -Infinity, dated: false }));
+    if (!t)
+      this.tallies.set(dataset.name, (t = { rows: 0, insts: new Set(), ids: new Set(), from: Infinity, to: -Infinity, dated: false }));
     t.rows += changed;
     const cols = dataset.columns;
     const instKey = dataset.key.find((k) => cols[dataset.ix[k]].type === 'instrument_id');
@@ -51,13 +59,20 @@ export class ChangeTracker {
   /** The changes, by dataset name, instruments by id (read in `s`, which knows the ones just created). */
   async changes(s: BulkSession): Promise<DataChange[]> {
     const all = [...this.tallies.values()].some((t) => t.insts.size > 0);
-    const ids = all ? new Map((await s.queryRows('select inst, id from instruments')).map(([i, id]) => [Number(i), String(id)])) : new Map();
-    return [...this.tallies.entries()].sort(([a], [b]) => (a < b ? -1 : 1)).map(([dataset, t]) => {
-      const list = t.ids.size > 0 ? [...t.ids] : t.insts.size > 0 ? [...t.insts].map((i) => ids.get(i) ?? String(i)) : null;
-      return {
-        dataset, rows: t.rows, instruments: list === null ? null : list.sort(),
-        from: t.dated ? t.from : null, to: t.dated ? t.to : null,
-      };
-    });
+    const ids = all
+      ? new Map((await s.queryRows('select inst, id from instruments')).map(([i, id]) => [Number(i), String(id)]))
+      : new Map();
+    return [...this.tallies.entries()]
+      .sort(([a], [b]) => (a < b ? -1 : 1))
+      .map(([dataset, t]) => {
+        const list = t.ids.size > 0 ? [...t.ids] : t.insts.size > 0 ? [...t.insts].map((i) => ids.get(i) ?? String(i)) : null;
+        return {
+          dataset,
+          rows: t.rows,
+          instruments: list === null ? null : list.sort(),
+          from: t.dated ? t.from : null,
+          to: t.dated ? t.to : null,
+        };
+      });
   }
 }

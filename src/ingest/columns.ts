@@ -31,7 +31,8 @@ export interface ColumnType {
   empty?: number;
 }
 
-const MIN_YEAR = 1900, MAX_YEAR = 2199;
+const MIN_YEAR = 1900,
+  MAX_YEAR = 2199;
 
 /** Free text (any characters but NUL, which neither store keeps). */
 export function text(expected = 'text without NUL characters'): ColumnType {
@@ -46,8 +47,11 @@ export function pattern(re: RegExp, expected: string): ColumnType {
 export function oneOf(values: readonly string[]): ColumnType {
   const set = new Set(values);
   return {
-    type: 'enum', expected: `one of ${values.join(', ')}`, json: 'string',
-    parse: (s) => (set.has(s) ? s : BAD), format: (v) => String(v),
+    type: 'enum',
+    expected: `one of ${values.join(', ')}`,
+    json: 'string',
+    parse: (s) => (set.has(s) ? s : BAD),
+    format: (v) => String(v),
   };
 }
 
@@ -66,17 +70,24 @@ const validDays = new Map<number, boolean>();
 /** `YYYY-MM-DD` at s[0..10) as YYYYMMDD (a real date within the supported years), else null. */
 function dateAt(s: string): number | null {
   if (s.charCodeAt(4) !== 45 || s.charCodeAt(7) !== 45) return null;
-  const y = digits(s, 0, 4), m = digits(s, 5, 2), d = digits(s, 8, 2);
+  const y = digits(s, 0, 4),
+    m = digits(s, 5, 2),
+    d = digits(s, 8, 2);
   if (y < MIN_YEAR || y > MAX_YEAR || m < 0 || d < 0) return null;
   const v = y * 10000 + m * 100 + d;
   let ok = validDays.get(v);
-  if (ok === undefined) { ok = parseDate(s.slice(0, 10)) !== null; validDays.set(v, ok); }
+  if (ok === undefined) {
+    ok = parseDate(s.slice(0, 10)) !== null;
+    validDays.set(v, ok);
+  }
   return ok ? v : null;
 }
 
 export const date: ColumnType = {
-  type: 'date', expected: 'a date YYYY-MM-DD', json: 'string',
-  parse: (s) => (s.length === 10 ? dateAt(s) ?? BAD : BAD),
+  type: 'date',
+  expected: 'a date YYYY-MM-DD',
+  json: 'string',
+  parse: (s) => (s.length === 10 ? (dateAt(s) ?? BAD) : BAD),
   format: (v) => formatDate(v as number),
 };
 
@@ -84,15 +95,22 @@ const dayEpoch = new Map<number, number>();
 
 /** Epoch seconds; RFC 3339 (an offset other than +08:00 is converted; none means market time). */
 export const timestamp: ColumnType = {
-  type: 'timestamp', expected: 'an RFC 3339 date-time in whole seconds, e.g. 2024-03-01T10:30:00+08:00', json: 'string',
+  type: 'timestamp',
+  expected: 'an RFC 3339 date-time in whole seconds, e.g. 2024-03-01T10:30:00+08:00',
+  json: 'string',
   parse(s) {
     // Fast path: the canonical `YYYY-MM-DDTHH:MM:SS+08:00` that export writes.
     if (s.length === 25 && s.charCodeAt(10) === 84 && s.charCodeAt(13) === 58 && s.charCodeAt(16) === 58 && s.endsWith('+08:00')) {
       const d = dateAt(s);
-      const hh = digits(s, 11, 2), mi = digits(s, 14, 2), ss = digits(s, 17, 2);
+      const hh = digits(s, 11, 2),
+        mi = digits(s, 14, 2),
+        ss = digits(s, 17, 2);
       if (d === null || hh < 0 || mi < 0 || ss < 0 || hh > 23 || mi > 59 || ss > 59) return BAD;
       let base = dayEpoch.get(d);
-      if (base === undefined) { base = marketEpoch(d, 0); dayEpoch.set(d, base); }
+      if (base === undefined) {
+        base = marketEpoch(d, 0);
+        dayEpoch.set(d, base);
+      }
       return base + hh * 3600 + mi * 60 + ss;
     }
     const p = parseDateTime(s);
@@ -112,7 +130,8 @@ export function scaled(s: string, scale: number): number | null {
   const n = s.length;
   let i = s.charCodeAt(0) === 45 ? 1 : 0;
   if (n === i || n > 16) return parseScaled(s, scale);
-  let v = 0, frac = -1;
+  let v = 0,
+    frac = -1;
   for (; i < n; i++) {
     const c = s.charCodeAt(i);
     if (c >= 48 && c <= 57) {
@@ -129,7 +148,9 @@ export function scaled(s: string, scale: number): number | null {
 /** A whole number within [min, 2^53). */
 export function int(min = 0, unit = ''): ColumnType {
   return {
-    type: 'integer', expected: `an integer${min === 0 ? ' >= 0' : ''}${unit ? ` (${unit})` : ''}`, json: 'number',
+    type: 'integer',
+    expected: `an integer${min === 0 ? ' >= 0' : ''}${unit ? ` (${unit})` : ''}`,
+    json: 'number',
     parse(s) {
       const n = scaled(s, 0);
       return n === null || n < min ? BAD : n;
@@ -146,7 +167,8 @@ export function decimal(scale: number, digits = scale, opts: { min?: number; uni
   const min = opts.min ?? -Infinity;
   const sign = min > 0 ? 'a positive decimal' : min === 0 ? 'a non-negative decimal' : 'a decimal';
   return {
-    type: `decimal(${scale})`, json: 'string',
+    type: `decimal(${scale})`,
+    json: 'string',
     expected: `${sign} string with at most ${scale} decimal${scale === 1 ? '' : 's'}${opts.unit ? ` (${opts.unit})` : ''}`,
     parse(s) {
       const n = scaled(s, scale);
@@ -172,12 +194,14 @@ export function decimal(scale: number, digits = scale, opts: { min?: number; uni
 export function positiveDecimalText(scale: number, unit: string): ColumnType {
   const re = new RegExp(`^(\\d{1,12})(?:\\.(\\d{1,${scale}}))?$`);
   return {
-    type: `decimal(${scale})`, json: 'string',
+    type: `decimal(${scale})`,
+    json: 'string',
     expected: `a positive decimal string with at most ${scale} decimals (${unit})`,
     parse(s) {
       const m = re.exec(s);
       if (!m) return BAD;
-      const int = m[1].replace(/^0+(?=\d)/, ''), frac = (m[2] ?? '').replace(/0+$/, '');
+      const int = m[1].replace(/^0+(?=\d)/, ''),
+        frac = (m[2] ?? '').replace(/0+$/, '');
       if (int === '0' && frac === '') return BAD;
       return frac ? `${int}.${frac}` : int;
     },
@@ -191,7 +215,8 @@ export const ID_RE = /^\d{6}\.(SH|SZ|BJ)$/;
 export function instrument(kinds: readonly InstrumentKind[] = INSTRUMENT_KINDS): ColumnType {
   const what = kinds.length === 3 ? 'instrument' : kinds.join(' or ');
   return {
-    type: 'instrument_id', json: 'string',
+    type: 'instrument_id',
+    json: 'string',
     expected: `the id (CODE.MARKET) of a known ${what}: in the store or in this command's instruments`,
     parse: (s, r) => r.inst(s, kinds) ?? BAD,
     format: (v, r) => r.id(v as number),

@@ -8,7 +8,12 @@ import { SHIPPED_CALENDARS, type TradingCalendar } from '../market/calendar.js';
 import type { MarketId } from '../market/types.js';
 import type { InstrumentKind } from '../market/kinds.js';
 
-export interface KnownInstrument { inst: number; kind: InstrumentKind; market: string; listDate: number | null }
+export interface KnownInstrument {
+  inst: number;
+  kind: InstrumentKind;
+  market: string;
+  listDate: number | null;
+}
 
 /** Maps instrument ids to the store's `inst` keys and back. */
 export interface Resolver {
@@ -30,12 +35,15 @@ export class IngestContext implements Resolver {
   static async load(s: BulkSession): Promise<IngestContext> {
     const c = new IngestContext();
     for (const r of await s.query<{ inst: number; id: string; kind: InstrumentKind; market: string; list_date: number | null }>(
-      'select inst, id, kind, market, list_date from instruments')) {
+      'select inst, id, kind, market, list_date from instruments',
+    )) {
       c.remember(r.id, { inst: r.inst, kind: r.kind, market: r.market, listDate: r.list_date === null ? null : Number(r.list_date) });
     }
     for (const r of await s.query<{ id: string }>('select id from markets')) c.markets.add(r.id);
     for (const r of await s.query<{ id: string }>('select id from classifications')) c.classifications.add(r.id);
-    for (const r of await s.query<{ market: string; date: number; is_open: number | null }>('select market, date, is_open from trading_days')) {
+    for (const r of await s.query<{ market: string; date: number; is_open: number | null }>(
+      'select market, date, is_open from trading_days',
+    )) {
       c.addTradingDay(r.market, r.date, r.is_open !== 0);
     }
     return c;
@@ -79,7 +87,10 @@ export class IngestContext implements Resolver {
 
   addTradingDay(market: string, date: number, open = true): void {
     let m = this.days.get(market);
-    if (!m) { m = new Map(); this.days.set(market, m); }
+    if (!m) {
+      m = new Map();
+      this.days.set(market, m);
+    }
     m.set(date, open);
   }
 
@@ -91,7 +102,10 @@ export class IngestContext implements Resolver {
   /** The calendar of `market` as this command sees it: shipped, with the loaded days applied. */
   calendar(market: MarketId): TradingCalendar {
     const loaded = [...(this.days.get(market) ?? new Map<number, boolean>())];
-    return SHIPPED_CALENDARS[market].withOverrides(loaded.filter(([, o]) => o).map(([d]) => d), loaded.filter(([, o]) => !o).map(([d]) => d));
+    return SHIPPED_CALENDARS[market].withOverrides(
+      loaded.filter(([, o]) => o).map(([d]) => d),
+      loaded.filter(([, o]) => !o).map(([d]) => d),
+    );
   }
 
   /** Market of a known inst (for trading-day checks). */

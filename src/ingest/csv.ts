@@ -3,7 +3,11 @@
  * breaks allowed), LF or CRLF line ends, blank lines skipped. Records carry the line they start
  * on. Lines without a quote take a fast path (split on commas).
  */
-export interface CsvRecord { line: number; fields: string[]; error?: string }
+export interface CsvRecord {
+  line: number;
+  fields: string[];
+  error?: string;
+}
 type Sink = { push(r: CsvRecord): unknown };
 
 export class CsvParser {
@@ -11,7 +15,9 @@ export class CsvParser {
   private line = 1;
 
   /** Characters of an incomplete record held for the next chunk. */
-  get pending(): number { return this.rest.length; }
+  get pending(): number {
+    return this.rest.length;
+  }
 
   /** Parses the complete records of `chunk` (plus what an earlier chunk left) into `out`. */
   push(chunk: string, out: Sink): void {
@@ -85,7 +91,11 @@ function quoted(buf: string, p: number, final: boolean): { fields: string[]; nex
         if (j === -1) return final ? fail(n, 'unterminated quoted field') : null;
         s += buf.slice(i, j);
         if (j + 1 >= n && !final) return null;
-        if (buf.charCodeAt(j + 1) === 34) { s += '"'; i = j + 2; continue; }
+        if (buf.charCodeAt(j + 1) === 34) {
+          s += '"';
+          i = j + 2;
+          continue;
+        }
         i = j + 1;
         break;
       }
@@ -106,7 +116,11 @@ function quoted(buf: string, p: number, final: boolean): { fields: string[]; nex
     }
     if (i >= n) return final ? { fields, next: n } : null;
     const c = buf.charCodeAt(i);
-    if (c === 44) { i++; if (i >= n && !final) return null; continue; }
+    if (c === 44) {
+      i++;
+      if (i >= n && !final) return null;
+      continue;
+    }
     if (c === 10) return { fields, next: i + 1 };
     if (c === 13) {
       if (i + 1 >= n) return final ? { fields, next: n } : null;

@@ -54,8 +54,7 @@ export interface Dataset extends DatasetDef {
 }
 
 /** A column: `name` in files, `column` in the table (default the same). */
-export function col(name: string, type: ColumnType, doc: string,
-  opts: { optional?: boolean; column?: string } = {}): ColumnSpec {
+export function col(name: string, type: ColumnType, doc: string, opts: { optional?: boolean; column?: string } = {}): ColumnSpec {
   return { ...type, name, column: opts.column ?? name, required: !opts.optional, doc };
 }
 
@@ -68,31 +67,44 @@ export function compile(def: DatasetDef): Dataset {
     return c.column;
   });
   return {
-    ...def, ix, selectColumns, orderColumns,
+    ...def,
+    ix,
+    selectColumns,
+    orderColumns,
     target: { table: def.table, columns: [...selectColumns, ...(def.derived?.columns ?? [])], key: orderColumns },
     rowCheck: def.check ? def.check(ix) : null,
     derive: def.derived ? def.derived.values(ix) : null,
   };
 }
 
-function px(v: number): string { return formatScaled(v, PRICE_SCALE, 3); }
+function px(v: number): string {
+  return formatScaled(v, PRICE_SCALE, 3);
+}
 
 /** OHLC sanity of a bar-like row: low <= open, close <= high (prices are > 0 by type). */
 export function ohlcCheck(ix: Ix, names: { open: string; high: string; low: string; close: string }) {
-  const o = ix[names.open], h = ix[names.high], l = ix[names.low], c = ix[names.close];
+  const o = ix[names.open],
+    h = ix[names.high],
+    l = ix[names.low],
+    c = ix[names.close];
   return (r: Row): Problem | null => {
-    const open = r[o] as number, high = r[h] as number, low = r[l] as number, close = r[c] as number;
+    const open = r[o] as number,
+      high = r[h] as number,
+      low = r[l] as number,
+      close = r[c] as number;
     if (high < open || high < close || high < low) {
       return [names.high, `expected high >= open, close and low (open ${px(open)}, high ${px(high)}, low ${px(low)}, close ${px(close)})`];
     }
-    if (low > open || low > close) return [names.low, `expected low <= open and close (open ${px(open)}, low ${px(low)}, close ${px(close)})`];
+    if (low > open || low > close)
+      return [names.low, `expected low <= open and close (open ${px(open)}, low ${px(low)}, close ${px(close)})`];
     return null;
   };
 }
 
 /** `later` is on or after `earlier` when both are present. */
 export function orderCheck(ix: Ix, earlier: string, later: string) {
-  const a = ix[earlier], b = ix[later];
+  const a = ix[earlier],
+    b = ix[later];
   return (r: Row): Problem | null =>
     r[a] !== null && r[b] !== null && (r[b] as number) < (r[a] as number) ? [later, `expected ${later} on or after ${earlier}`] : null;
 }
@@ -100,7 +112,10 @@ export function orderCheck(ix: Ix, earlier: string, later: string) {
 /** The first problem of several checks. */
 export function all(...checks: ((r: Row, ctx: IngestContext) => Problem | null)[]) {
   return (r: Row, ctx: IngestContext): Problem | null => {
-    for (const c of checks) { const p = c(r, ctx); if (p) return p; }
+    for (const c of checks) {
+      const p = c(r, ctx);
+      if (p) return p;
+    }
     return null;
   };
 }

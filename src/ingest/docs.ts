@@ -5,7 +5,8 @@ import type { ColumnSpec } from './dataset.js';
 function typeCell(c: ColumnSpec): string {
   if (c.type === 'enum') return c.expected.replace(/^one of /, 'one of: ');
   if (c.type === 'instrument_id') return 'instrument id (CODE.MARKET)';
-  if (c.type.startsWith('decimal')) return `decimal string, ≤ ${c.type.slice(8, -1)} decimals${c.expected.includes('non-negative') ? ', ≥ 0' : c.expected.includes('positive') ? ', > 0' : ''}`;
+  if (c.type.startsWith('decimal'))
+    return `decimal string, ≤ ${c.type.slice(8, -1)} decimals${c.expected.includes('non-negative') ? ', ≥ 0' : c.expected.includes('positive') ? ', > 0' : ''}`;
   if (c.type === 'integer') return c.expected.includes('>= 0') ? 'integer ≥ 0' : 'integer';
   return c.type;
 }
@@ -13,9 +14,15 @@ function typeCell(c: ColumnSpec): string {
 export function renderDatasetDocs(): string {
   const out: string[] = [];
   for (const d of DATASETS) {
-    out.push(`### \`${d.name}\``, '', `${d.doc} Table \`${d.table}\`; natural key: ${d.key.map((k) => `\`${k}\``).join(', ')}.`
-      + (d.derived?.doc ? ` Derived on load: ${d.derived.doc}.` : ''), '',
-    '| column | type | meaning, unit | required |', '|---|---|---|---|');
+    out.push(
+      `### \`${d.name}\``,
+      '',
+      `${d.doc} Table \`${d.table}\`; natural key: ${d.key.map((k) => `\`${k}\``).join(', ')}.` +
+        (d.derived?.doc ? ` Derived on load: ${d.derived.doc}.` : ''),
+      '',
+      '| column | type | meaning, unit | required |',
+      '|---|---|---|---|',
+    );
     for (const c of d.columns) out.push(`| \`${c.name}\` | ${typeCell(c)} | ${c.doc} | ${c.required ? 'yes' : 'no'} |`);
     out.push('', `Example: [examples/${d.name}.csv](../examples/${d.name}.csv)`, '');
   }
@@ -27,7 +34,8 @@ export const END = '<!-- datasets:end -->';
 
 /** `doc` with the generated section replaced by the current rendering. */
 export function withDatasetDocs(doc: string): string {
-  const a = doc.indexOf(BEGIN), b = doc.indexOf(END);
+  const a = doc.indexOf(BEGIN),
+    b = doc.indexOf(END);
   if (a < 0 || b < a) throw new Error('docs/ingest.md lacks the generated-section markers');
   return `${doc.slice(0, a + BEGIN.length)}\n\n${renderDatasetDocs()}\n${doc.slice(b)}`;
 }

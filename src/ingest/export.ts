@@ -16,8 +16,16 @@ import type { Format } from './registry.js';
 import { csvField } from './csv.js';
 import { IngestIOError } from './source.js';
 
-export interface ExportOptions { format?: Format; gzip?: boolean; pageSize?: number }
-export interface ExportSummary { dataset: string; rows: number; path: string | null }
+export interface ExportOptions {
+  format?: Format;
+  gzip?: boolean;
+  pageSize?: number;
+}
+export interface ExportSummary {
+  dataset: string;
+  rows: number;
+  path: string | null;
+}
 
 const PAGE = 10_000;
 
@@ -26,8 +34,13 @@ async function write(out: Writable, text: string): Promise<void> {
 }
 
 /** Streams one dataset to `out`; returns the row count. */
-export async function writeDataset(s: BulkSession, ctx: IngestContext, ds: Dataset, out: Writable,
-  opts: ExportOptions = {}): Promise<number> {
+export async function writeDataset(
+  s: BulkSession,
+  ctx: IngestContext,
+  ds: Dataset,
+  out: Writable,
+  opts: ExportOptions = {},
+): Promise<number> {
   const format = opts.format ?? 'csv';
   const cols = ds.columns;
   const select = ds.selectColumns;
@@ -47,11 +60,17 @@ export async function writeDataset(s: BulkSession, ctx: IngestContext, ds: Datas
       // A column's in-band empty value (a bar's unknown amount) is an empty field, as ingest reads it.
       const vals = select.map((c, i) => (r[c] === cols[i].empty ? null : r[c]));
       if (format === 'csv') {
-        text += vals.map((v, i) => (v === null ? '' : cols[i].type === 'text' ? csvField(cols[i].format(v as string, ctx))
-          : cols[i].format(v as number, ctx))).join(',') + '\n';
+        text +=
+          vals
+            .map((v, i) =>
+              v === null ? '' : cols[i].type === 'text' ? csvField(cols[i].format(v as string, ctx)) : cols[i].format(v as number, ctx),
+            )
+            .join(',') + '\n';
       } else {
         const o: Record<string, unknown> = {};
-        vals.forEach((v, i) => { o[cols[i].name] = v === null ? null : cols[i].json === 'number' ? v : cols[i].format(v as number, ctx); });
+        vals.forEach((v, i) => {
+          o[cols[i].name] = v === null ? null : cols[i].json === 'number' ? v : cols[i].format(v as number, ctx);
+        });
         text += JSON.stringify(o) + '\n';
       }
       last = keyIdx.map((i) => vals[i]);
@@ -63,8 +82,14 @@ export async function writeDataset(s: BulkSession, ctx: IngestContext, ds: Datas
 }
 
 /** Writes one dataset to a file (renamed into place when complete) or, with path null, to `stdout`. */
-async function toFile(s: BulkSession, ctx: IngestContext, ds: Dataset, path: string | null, opts: ExportOptions,
-  stdout: NodeJS.WritableStream): Promise<number> {
+async function toFile(
+  s: BulkSession,
+  ctx: IngestContext,
+  ds: Dataset,
+  path: string | null,
+  opts: ExportOptions,
+  stdout: NodeJS.WritableStream,
+): Promise<number> {
   if (path === null) {
     if (!opts.gzip) return writeDataset(s, ctx, ds, stdout as Writable, opts);
     const gz = createGzip();
@@ -94,25 +119,35 @@ async function toFile(s: BulkSession, ctx: IngestContext, ds: Dataset, path: str
 }
 
 /** The file name a dataset is exported to (and that `ingest --dir` recognises). */
-export const exportFileName = (ds: Dataset, opts: ExportOptions) =>
-  `${ds.name}.${opts.format ?? 'csv'}${opts.gzip ? '.gz' : ''}`;
+export const exportFileName = (ds: Dataset, opts: ExportOptions) => `${ds.name}.${opts.format ?? 'csv'}${opts.gzip ? '.gz' : ''}`;
 
 /**
  * Exports `datasets` from one read snapshot: to `path` (or `stdout`, default the process's) for
  * one, into `dir` for several.
  */
-export async function exportDatasets(store: Store, datasets: readonly Dataset[],
-  dest: { path?: string | null; dir?: string; stdout?: NodeJS.WritableStream }, opts: ExportOptions = {}): Promise<ExportSummary[]> {
+export async function exportDatasets(
+  store: Store,
+  datasets: readonly Dataset[],
+  dest: { path?: string | null; dir?: string; stdout?: NodeJS.WritableStream },
+  opts: ExportOptions = {},
+): Promise<ExportSummary[]> {
   if (dest.dir) {
-    try { await mkdir(dest.dir, { recursive: true }); } catch (e) { throw new IngestIOError(`${dest.dir}: ${(e as Error).message}`); }
-  }
-  return store.bulkTransaction(async (s) => {
-    const ctx = await IngestContext.load(s);
-    const out: ExportSummary[] = [];
-    for (const ds of datasets) {
-      const path = dest.dir ? join(dest.dir, exportFileName(ds, opts)) : (dest.path ?? null);
-      out.push({ dataset: ds.name, rows: await toFile(s, ctx, ds, path, opts, dest.stdout ?? process.stdout), path });
+    try {
+      await mkdir(dest.dir, { recursive: true });
+    } catch (e) {
+      throw new IngestIOError(`${dest.dir}: ${(e as Error).message}`);
     }
-    return out;
-  }, { readOnly: true });
+  }
+  return store.bulkTransaction(
+    async (s) => {
+      const ctx = await IngestContext.load(s);
+      const out: ExportSummary[] = [];
+      for (const ds of datasets) {
+        const path = dest.dir ? join(dest.dir, exportFileName(ds, opts)) : (dest.path ?? null);
+        out.push({ dataset: ds.name, rows: await toFile(s, ctx, ds, path, opts, dest.stdout ?? process.stdout), path });
+      }
+      return out;
+    },
+    { readOnly: true },
+  );
 }

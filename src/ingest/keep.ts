@@ -15,7 +15,12 @@ import type { Dataset } from './dataset.js';
 const KEYS_PER_READ = 200;
 
 /** Fills, in place, the columns `absent` lists (by row index) of `rows` as the stored rows of their keys have them. */
-export async function keepStored(s: BulkSession, ds: Dataset, rows: unknown[][], absent: ReadonlyMap<number, readonly number[]>): Promise<void> {
+export async function keepStored(
+  s: BulkSession,
+  ds: Dataset,
+  rows: unknown[][],
+  absent: ReadonlyMap<number, readonly number[]>,
+): Promise<void> {
   if (absent.size === 0) return;
   const keyIx = ds.key.map((k) => ds.ix[k]);
   const keyOf = (r: unknown[]) => (keyIx.length === 1 ? String(r[keyIx[0]]) : keyIx.map((i) => r[i]).join('\u0000'));
@@ -24,7 +29,11 @@ export async function keepStored(s: BulkSession, ds: Dataset, rows: unknown[][],
   const read = new Map<string, unknown[]>();
   rows.forEach((r, i) => {
     const k = keyOf(r);
-    if (absent.has(i) && !seen.has(k)) read.set(k, keyIx.map((j) => r[j]));
+    if (absent.has(i) && !seen.has(k))
+      read.set(
+        k,
+        keyIx.map((j) => r[j]),
+      );
     seen.add(k);
   });
   const stored = await storedValues(s, ds, keyIx, cols, [...read.values()], keyOf);
@@ -42,8 +51,14 @@ export async function keepStored(s: BulkSession, ds: Dataset, rows: unknown[][],
 }
 
 /** The stored rows of `keys` (key values in `keyIx` order) as sparse rows holding the `cols` (file column indices), by key. */
-async function storedValues(s: BulkSession, ds: Dataset, keyIx: number[], cols: number[], keys: unknown[][],
-  keyOf: (r: unknown[]) => string): Promise<Map<string, unknown[]>> {
+async function storedValues(
+  s: BulkSession,
+  ds: Dataset,
+  keyIx: number[],
+  cols: number[],
+  keys: unknown[][],
+  keyOf: (r: unknown[]) => string,
+): Promise<Map<string, unknown[]>> {
   const out = new Map<string, unknown[]>();
   const keyCols = keyIx.map((i) => ds.columns[i].column);
   const select = `select ${[...keyIx, ...cols].map((i) => ds.columns[i].column).join(', ')} from ${ds.table} where `;
@@ -52,8 +67,12 @@ async function storedValues(s: BulkSession, ds: Dataset, keyIx: number[], cols: 
     const part = keys.slice(at, at + KEYS_PER_READ);
     for (const v of await s.queryRows(select + part.map(() => match).join(' or '), part.flat())) {
       const row: unknown[] = [];
-      keyIx.forEach((i, j) => { row[i] = v[j]; });
-      cols.forEach((c, j) => { row[c] = v[keyIx.length + j]; });
+      keyIx.forEach((i, j) => {
+        row[i] = v[j];
+      });
+      cols.forEach((c, j) => {
+        row[c] = v[keyIx.length + j];
+      });
       out.set(keyOf(row), row);
     }
   }

@@ -21,20 +21,41 @@ import { DAY_FLAGS, decodeDay, type DayRecords } from '../store/day-records.js';
  * A run of daily bars loaded from consecutive lines of one file in ascending date order: kept as
  * its bounds, so memory does not grow with the rows (a Tongdaxin file is one run).
  */
-interface Run { file: string; line: number; lastLine: number; lo: number; hi: number; count: number }
+interface Run {
+  file: string;
+  line: number;
+  lastLine: number;
+  lo: number;
+  hi: number;
+  count: number;
+}
 
 const px = (v: number) => formatScaled(v, PRICE_SCALE, 2);
 const BAR = 'date, open, high, low, close, volume, amount';
 
 /** A stored daily bar row (numbers, or numeric text on PostgreSQL) as a Bar. */
 const toBar = (r: Record<string, unknown>): Bar => ({
-  ts: 0, ...decodedAmount({ date: Number(r.date), open: Number(r.open), high: Number(r.high), low: Number(r.low), close: Number(r.close), volume: Number(r.volume), amount: Number(r.amount) }),
+  ts: 0,
+  ...decodedAmount({
+    date: Number(r.date),
+    open: Number(r.open),
+    high: Number(r.high),
+    low: Number(r.low),
+    close: Number(r.close),
+    volume: Number(r.volume),
+    amount: Number(r.amount),
+  }),
 });
 
 /** Index of the first element of ascending `xs` that is >= x. */
 function lowerBound(xs: number[], x: number): number {
-  let lo = 0, hi = xs.length;
-  while (lo < hi) { const m = (lo + hi) >> 1; if (xs[m] < x) lo = m + 1; else hi = m; }
+  let lo = 0,
+    hi = xs.length;
+  while (lo < hi) {
+    const m = (lo + hi) >> 1;
+    if (xs[m] < x) lo = m + 1;
+    else hi = m;
+  }
   return lo;
 }
 
@@ -45,9 +66,17 @@ export class LimitCheck {
   /** Records a daily bar loaded at `line` of `file` (the label `path:` or `path:record `). */
   note(file: string, inst: number, date: number, line: number): void {
     let per = this.loaded.get(inst);
-    if (!per) { per = []; this.loaded.set(inst, per); }
+    if (!per) {
+      per = [];
+      this.loaded.set(inst, per);
+    }
     const l = per[per.length - 1];
-    if (l && l.file === file && line === l.lastLine + 1 && date > l.hi) { l.lastLine = line; l.hi = date; l.count++; return; }
+    if (l && l.file === file && line === l.lastLine + 1 && date > l.hi) {
+      l.lastLine = line;
+      l.hi = date;
+      l.count++;
+      return;
+    }
     per.push({ file, line, lastLine: line, lo: date, hi: date, count: 1 });
   }
 
@@ -60,21 +89,29 @@ export class LimitCheck {
   private async flagged(s: BulkSession): Promise<Map<number, Map<number, { day: DayRecords; i: number }>> | null> {
     if (!s.settle || this.loaded.size === 0) return null;
     await s.settle();
-    if (await MARKET_DAYS.stored(s) !== MARKET_DAYS.version()) return null;
+    if ((await MARKET_DAYS.stored(s)) !== MARKET_DAYS.version()) return null;
     const span = new Map<number, [number, number]>();
-    let lo = Infinity, hi = -Infinity;
+    let lo = Infinity,
+      hi = -Infinity;
     for (const [inst, per] of this.loaded) {
-      const a = Math.min(...per.map((l) => l.lo)), b = Math.max(...per.map((l) => l.hi));
+      const a = Math.min(...per.map((l) => l.lo)),
+        b = Math.max(...per.map((l) => l.hi));
       span.set(inst, [a, b]);
-      lo = Math.min(lo, a); hi = Math.max(hi, b);
+      lo = Math.min(lo, a);
+      hi = Math.max(hi, b);
     }
     const out = new Map<number, Map<number, { day: DayRecords; i: number }>>();
-    for (const [d, stored] of await s.queryRows('select date, data from market_days where date >= ? and date <= ?', [lo, hi]) as [number, Uint8Array][]) {
-      const day = decodeDay(stored), date = Number(d);
+    for (const [d, stored] of (await s.queryRows('select date, data from market_days where date >= ? and date <= ?', [lo, hi])) as [
+      number,
+      Uint8Array,
+    ][]) {
+      const day = decodeDay(stored),
+        date = Number(d);
       for (let i = 0; i < day.n; i++) {
         if (!day.has(i, DAY_FLAGS.equity) || !day.has(i, DAY_FLAGS.bar) || day.ups[i] < 0) continue;
         if (day.high[i] <= day.ups[i] && day.low[i] >= day.downs[i]) continue;
-        const inst = day.inst[i], sp = span.get(inst);
+        const inst = day.inst[i],
+          sp = span.get(inst);
         if (sp && date >= sp[0] && date <= sp[1]) (out.get(inst) ?? out.set(inst, new Map()).get(inst)!).set(date, { day, i });
       }
     }
@@ -88,57 +125,112 @@ export class LimitCheck {
     for (const [inst, per] of this.loaded) {
       const days = flagged?.get(inst);
       if (flagged && !days) continue;
-      const [eq] = await s.query<{ id: string; board: string | null; market: string; list_date: number | null; listing_kind: string | null }>(
-        "select id, board, market, list_date, listing_kind from instruments where inst = ? and kind = 'equity'", [inst]);
+      const [eq] = await s.query<{
+        id: string;
+        board: string | null;
+        market: string;
+        list_date: number | null;
+        listing_kind: string | null;
+      }>("select id, board, market, list_date, listing_kind from instruments where inst = ? and kind = 'equity'", [inst]);
       if (!eq || eq.board === null) continue;
       // An unknown listing date (null) is before the first stored bar (market/day-limits.ts sinceListing).
       const listDate = eq.list_date === null ? null : Number(eq.list_date);
-      let lo = Infinity, hi = -Infinity;
-      for (const l of per) { if (l.lo < lo) lo = l.lo; if (l.hi > hi) hi = l.hi; }
-      const st = await s.query<{ start_date: number; end_date: number | null }>('select start_date, end_date from st_periods where inst = ?', [inst]);
+      let lo = Infinity,
+        hi = -Infinity;
+      for (const l of per) {
+        if (l.lo < lo) lo = l.lo;
+        if (l.hi > hi) hi = l.hi;
+      }
+      const st = await s.query<{ start_date: number; end_date: number | null }>(
+        'select start_date, end_date from st_periods where inst = ?',
+        [inst],
+      );
       const cal = ctx.calendar(eq.market as MarketId);
       const input = {
-        board: eq.board as BoardId, market: eq.market as MarketId, listDate, listingKind: eq.listing_kind, sinceListing: sinceListing(cal, listDate),
+        board: eq.board as BoardId,
+        market: eq.market as MarketId,
+        listDate,
+        listingKind: eq.listing_kind,
+        sinceListing: sinceListing(cal, listDate),
         isSt: stOn(st.map((p) => ({ start_date: Number(p.start_date), end_date: p.end_date === null ? null : Number(p.end_date) }))),
       };
       let dates: number[];
       let states: DayLimit[];
       if (days) {
         // Each flagged day alone, from its record's reference price: the rule's ratio and reason for the message.
-        dates = (await s.queryRows('select date from bars_1d where inst = ? and date >= ? and date <= ? order by date', [inst, lo, hi])).map((r) => Number(r[0]));
-        states = [...days].sort((a, b) => a[0] - b[0]).flatMap(([date, { day, i }]) => {
-          const bar: Bar = { ts: 0, date, open: day.open[i], high: day.high[i], low: day.low[i], close: day.close[i], volume: day.volume[i], amount: null };
-          const pre = day.preClose(i)!;
-          return dayLimits({ ...input, days: [date], actions: new Map(), prevBar: { ...bar, close: pre }, bars: new Map([[date, bar]]) });
-        });
+        dates = (
+          await s.queryRows('select date from bars_1d where inst = ? and date >= ? and date <= ? order by date', [inst, lo, hi])
+        ).map((r) => Number(r[0]));
+        states = [...days]
+          .sort((a, b) => a[0] - b[0])
+          .flatMap(([date, { day, i }]) => {
+            const bar: Bar = {
+              ts: 0,
+              date,
+              open: day.open[i],
+              high: day.high[i],
+              low: day.low[i],
+              close: day.close[i],
+              volume: day.volume[i],
+              amount: null,
+            };
+            const pre = day.preClose(i)!;
+            return dayLimits({ ...input, days: [date], actions: new Map(), prevBar: { ...bar, close: pre }, bars: new Map([[date, bar]]) });
+          });
       } else {
         // One session runs one statement at a time.
-        const bars = await s.query<Record<string, unknown>>(`select ${BAR} from bars_1d where inst = ? and date >= ? and date <= ? order by date`, [inst, lo, hi]);
-        const prev = await s.query<Record<string, unknown>>(`select ${BAR} from bars_1d where inst = ? and date < ? order by date desc limit 1`, [inst, lo]);
+        const bars = await s.query<Record<string, unknown>>(
+          `select ${BAR} from bars_1d where inst = ? and date >= ? and date <= ? order by date`,
+          [inst, lo, hi],
+        );
+        const prev = await s.query<Record<string, unknown>>(
+          `select ${BAR} from bars_1d where inst = ? and date < ? order by date desc limit 1`,
+          [inst, lo],
+        );
         const actions = await s.query<Record<string, unknown>>(
-          'select ex_date, cash_per_share, bonus_ratio, transfer_ratio, rights_ratio, rights_price from corporate_actions where inst = ?', [inst]);
+          'select ex_date, cash_per_share, bonus_ratio, transfer_ratio, rights_ratio, rights_price from corporate_actions where inst = ?',
+          [inst],
+        );
         states = dayLimits({
-          ...input, days: cal.between(listDate === null ? lo : Math.max(lo, listDate), hi),
-          actions: new Map(actions.map((a) => { const x = Object.fromEntries(Object.entries(a).map(([k, v]) => [k, Number(v)])) as unknown as CorporateAction; return [x.ex_date, x]; })),
+          ...input,
+          days: cal.between(listDate === null ? lo : Math.max(lo, listDate), hi),
+          actions: new Map(
+            actions.map((a) => {
+              const x = Object.fromEntries(Object.entries(a).map(([k, v]) => [k, Number(v)])) as unknown as CorporateAction;
+              return [x.ex_date, x];
+            }),
+          ),
           prevBar: prev[0] ? toBar(prev[0]) : null,
-          bars: new Map(bars.map((b) => { const x = toBar(b); return [x.date, x]; })),
+          bars: new Map(
+            bars.map((b) => {
+              const x = toBar(b);
+              return [x.date, x];
+            }),
+          ),
         });
         dates = bars.map((b) => Number(b.date));
       }
       const byDate = new Map(states.map((d) => [d.date, d]));
       for (const l of per) {
         // The run's bars are the stored ones in its range unless other bars lie between them.
-        const from = lowerBound(dates, l.lo), to = lowerBound(dates, l.hi + 1);
+        const from = lowerBound(dates, l.lo),
+          to = lowerBound(dates, l.hi + 1);
         const exact = to - from === l.count;
         for (let i = from; i < to; i++) {
           const d = byDate.get(dates[i]);
           if (!d?.bar || d.up === null || d.down === null || d.preClose === null) continue;
           const b = d.bar;
-          const what = b.high > d.up ? `high ${px(b.high)} above the up limit ${px(d.up)}`
-            : b.low < d.down ? `low ${px(b.low)} below the down limit ${px(d.down)}` : null;
+          const what =
+            b.high > d.up
+              ? `high ${px(b.high)} above the up limit ${px(d.up)}`
+              : b.low < d.down
+                ? `low ${px(b.low)} below the down limit ${px(d.down)}`
+                : null;
           if (what) {
-            out.push(`${l.file}${exact ? l.line + i - from : `${l.line}-${l.lastLine}`}: ${eq.id} ${formatDate(d.date)}: ${what} `
-              + `(pre_close ${px(d.preClose)}, ${d.ratioPct}%, ${d.reason}); a missing corporate action?`);
+            out.push(
+              `${l.file}${exact ? l.line + i - from : `${l.line}-${l.lastLine}`}: ${eq.id} ${formatDate(d.date)}: ${what} ` +
+                `(pre_close ${px(d.preClose)}, ${d.ratioPct}%, ${d.reason}); a missing corporate action?`,
+            );
           }
         }
       }

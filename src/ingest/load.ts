@@ -24,7 +24,9 @@ import { VendorReport, type Layout, type VendorOptions } from './vendors/vendor.
 export { IngestIOError };
 
 export interface IngestFile {
-  path: string; dataset: Dataset; format?: Format | null;
+  path: string;
+  dataset: Dataset;
+  format?: Format | null;
   /** The file's text encoding (default UTF-8); bytes not valid in it are an error at their line. */
   encoding?: Encoding;
   /** A vendor file (ingest/vendors): its layout converts its records into the dataset's. */
@@ -34,11 +36,18 @@ export interface IngestFile {
 }
 
 export interface FileSummary extends UpsertCounts {
-  dataset: string; path: string; rows: number; seconds: number;
+  dataset: string;
+  path: string;
+  rows: number;
+  seconds: number;
   /** A vendor file's notes and skipped-row counts (VendorReport.lines). */
   vendor?: string[];
 }
-export interface DatasetSummary extends UpsertCounts { dataset: string; files: number; rows: number }
+export interface DatasetSummary extends UpsertCounts {
+  dataset: string;
+  files: number;
+  rows: number;
+}
 
 export interface IngestResult {
   ok: boolean;
@@ -64,7 +73,10 @@ export interface Progress {
 }
 
 export interface IngestOptions {
-  dryRun?: boolean; maxErrors?: number; batchSize?: number; progress?: Progress;
+  dryRun?: boolean;
+  maxErrors?: number;
+  batchSize?: number;
+  progress?: Progress;
   /** Daily bars are derived from the 1m rows kept every this many rows, and at the end (default 250,000). */
   deriveEvery?: number;
 }
@@ -75,14 +87,24 @@ export async function ingest(store: Store, input: IngestFile[], opts: IngestOpti
   const started = Date.now();
   const maxErrors = opts.maxErrors ?? 20;
   const batchSize = opts.batchSize ?? (store.dialect === 'sqlite' ? 4096 : 20_000);
-  const files = input.map((f, i) => ({ f, i })).sort((a, b) => orderOf(a.f.dataset) - orderOf(b.f.dataset) || a.i - b.i).map((x) => x.f);
+  const files = input
+    .map((f, i) => ({ f, i }))
+    .sort((a, b) => orderOf(a.f.dataset) - orderOf(b.f.dataset) || a.i - b.i)
+    .map((x) => x.f);
   for (const f of files) {
     if (f.virtual) continue;
-    try { await sourceInfo(f.path); } catch (e) { throw new IngestIOError(`${f.path}: ${(e as Error).message}`); }
+    try {
+      await sourceInfo(f.path);
+    } catch (e) {
+      throw new IngestIOError(`${f.path}: ${(e as Error).message}`);
+    }
   }
   const errors: string[] = [];
   let errorCount = 0;
-  const addError = (msg: string) => { if (errors.length < maxErrors) errors.push(msg); errorCount++; };
+  const addError = (msg: string) => {
+    if (errors.length < maxErrors) errors.push(msg);
+    errorCount++;
+  };
   const summaries: FileSummary[] = [];
   let dataVersion: number | null = null;
   const changes = new ChangeTracker();
@@ -94,7 +116,17 @@ export async function ingest(store: Store, input: IngestFile[], opts: IngestOpti
     const ctx = await IngestContext.load(s);
     const days = await DerivedDaily.load(s, dataset('bars_1d')!.target, opts.deriveEvery);
     for (const f of files) {
-      summaries.push(await loadFile(s, ctx, f, { write: () => errorCount === 0 && !opts.dryRun, addError, batchSize, progress: opts.progress, days, check, changes }));
+      summaries.push(
+        await loadFile(s, ctx, f, {
+          write: () => errorCount === 0 && !opts.dryRun,
+          addError,
+          batchSize,
+          progress: opts.progress,
+          days,
+          check,
+          changes,
+        }),
+      );
     }
     if (errorCount > 0) throw new Invalid();
     if (opts.dryRun) return;
@@ -106,7 +138,10 @@ export async function ingest(store: Store, input: IngestFile[], opts: IngestOpti
       const n = new Set(summaries.map((x) => x.path)).size;
       dataVersion = await recordVersion(s, `ingest of ${n} file${n === 1 ? '' : 's'}`, await changes.changes(s));
     }
-    await recordIngest(s, [...summaries, ...(derived.inserted + derived.updated + derived.unchanged > 0 ? [{ dataset: 'bars_1d_derived', ...derived }] : [])]);
+    await recordIngest(s, [
+      ...summaries,
+      ...(derived.inserted + derived.updated + derived.unchanged > 0 ? [{ dataset: 'bars_1d_derived', ...derived }] : []),
+    ]);
   };
   try {
     await store.bulkTransaction(run, { readOnly: opts.dryRun });
@@ -116,22 +151,43 @@ export async function ingest(store: Store, input: IngestFile[], opts: IngestOpti
     dataVersion = null;
     derived = { inserted: 0, updated: 0, unchanged: 0 };
     warnings = [];
-    for (const x of summaries) { x.inserted = 0; x.updated = 0; x.unchanged = 0; }
+    for (const x of summaries) {
+      x.inserted = 0;
+      x.updated = 0;
+      x.unchanged = 0;
+    }
   }
   const datasets = new Map<string, DatasetSummary>();
   for (const x of summaries) {
     const d = datasets.get(x.dataset) ?? { dataset: x.dataset, files: 0, rows: 0, inserted: 0, updated: 0, unchanged: 0 };
-    d.files++; d.rows += x.rows; d.inserted += x.inserted; d.updated += x.updated; d.unchanged += x.unchanged;
+    d.files++;
+    d.rows += x.rows;
+    d.inserted += x.inserted;
+    d.updated += x.updated;
+    d.unchanged += x.unchanged;
     datasets.set(x.dataset, d);
   }
   return {
-    ok: errorCount === 0, dryRun: !!opts.dryRun, datasets: [...datasets.values()], files: summaries, errors, errorCount,
-    derived, warnings, dataVersion, seconds: (Date.now() - started) / 1000,
+    ok: errorCount === 0,
+    dryRun: !!opts.dryRun,
+    datasets: [...datasets.values()],
+    files: summaries,
+    errors,
+    errorCount,
+    derived,
+    warnings,
+    dataVersion,
+    seconds: (Date.now() - started) / 1000,
   };
 }
 
 interface FileOptions {
-  write: () => boolean; addError: (m: string) => void; batchSize: number; progress?: Progress; days: DerivedDaily; check: LimitCheck;
+  write: () => boolean;
+  addError: (m: string) => void;
+  batchSize: number;
+  progress?: Progress;
+  days: DerivedDaily;
+  check: LimitCheck;
   changes: ChangeTracker;
 }
 
@@ -152,7 +208,9 @@ async function loadFile(s: BulkSession, ctx: IngestContext, f: IngestFile, o: Fi
       await keepStored(s, f.dataset, batch, absent);
       const c = await s.upsert(f.dataset.target, batch);
       await o.days.written(s, f.dataset.target, batch);
-      sum.inserted += c.inserted; sum.updated += c.updated; sum.unchanged += c.unchanged;
+      sum.inserted += c.inserted;
+      sum.updated += c.updated;
+      sum.unchanged += c.unchanged;
       o.changes.note(f.dataset, batch, c.inserted + c.updated);
     }
     batch = [];
@@ -162,14 +220,20 @@ async function loadFile(s: BulkSession, ctx: IngestContext, f: IngestFile, o: Fi
   const dailyBars = f.dataset.name === 'bars_1d' && o.write();
   const ix = f.dataset.ix;
   const report = f.vendor ? new VendorReport() : null;
-  const onBytes = (n: number) => { bytes = n; };
-  const source = f.vendor ? f.vendor.layout.read({ ...f.vendor, path: f.path, dataset: f.dataset, ctx, report: report!, onBytes, encoding: f.encoding })
+  const onBytes = (n: number) => {
+    bytes = n;
+  };
+  const source = f.vendor
+    ? f.vendor.layout.read({ ...f.vendor, path: f.path, dataset: f.dataset, ctx, report: report!, onBytes, encoding: f.encoding })
     : readRecords(f.path, format, onBytes, f.encoding);
   const unit = f.vendor?.layout.binary ? 'record ' : '';
   for await (const records of source) {
     for (const rec of records) {
       reader ??= new RowReader(f.dataset, ctx, !f.vendor && rec.fields !== undefined);
-      if (rec.error) { o.addError(formatError(name, { line: rec.line, message: rec.error }, unit)); continue; }
+      if (rec.error) {
+        o.addError(formatError(name, { line: rec.line, message: rec.error }, unit));
+        continue;
+      }
       if (reader.needsHeader) {
         const errs = reader.header(rec);
         for (const e of errs) o.addError(formatError(name, e));
@@ -179,7 +243,10 @@ async function loadFile(s: BulkSession, ctx: IngestContext, f: IngestFile, o: Fi
       if (badHeader) continue;
       sum.rows++;
       const r = reader.row(rec);
-      if ('errors' in r) { for (const e of r.errors) o.addError(formatError(name, e, unit)); continue; }
+      if ('errors' in r) {
+        for (const e of r.errors) o.addError(formatError(name, e, unit));
+        continue;
+      }
       if (r.absent) absent.set(batch.length, r.absent);
       batch.push(r.row);
       if (dailyBars) o.check.note(`${name}:${unit}`, r.row[ix.instrument_id] as number, r.row[ix.trade_date] as number, rec.line);
@@ -189,7 +256,9 @@ async function loadFile(s: BulkSession, ctx: IngestContext, f: IngestFile, o: Fi
   }
   if (report) sum.vendor = report.lines();
   if (reader === null && format !== 'ndjson' && !f.vendor) {
-    o.addError(formatError(name, { line: 1, message: `empty file: expected a header row (${f.dataset.columns.map((c) => c.name).join(',')})` }));
+    o.addError(
+      formatError(name, { line: 1, message: `empty file: expected a header row (${f.dataset.columns.map((c) => c.name).join(',')})` }),
+    );
   }
   await flush();
   sum.seconds = (Date.now() - started) / 1000;

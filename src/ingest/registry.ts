@@ -4,18 +4,55 @@
  * before anything that names one, trading days before bars. API keys are not a dataset.
  */
 import { compile, type Dataset } from './dataset.js';
-import { classifications, indexConstituents, instrumentClassifications, instruments, markets, stPeriods, tradingDays } from './datasets/reference.js';
+import {
+  classifications,
+  indexConstituents,
+  instrumentClassifications,
+  instruments,
+  markets,
+  stPeriods,
+  tradingDays,
+} from './datasets/reference.js';
 import { adjFactors, bars1d, bars1m, corporateActions, quotes, trades } from './datasets/market-data.js';
 import {
-  balanceSheets, businessScope, capitalFlows, cashFlowStatements, companyProfiles, dividends, earningsForecasts,
-  financialIndicators, incomeStatements, institutionalHoldings, management,
+  balanceSheets,
+  businessScope,
+  capitalFlows,
+  cashFlowStatements,
+  companyProfiles,
+  dividends,
+  earningsForecasts,
+  financialIndicators,
+  incomeStatements,
+  institutionalHoldings,
+  management,
 } from './datasets/fundamentals.js';
 
 export const DATASETS: readonly Dataset[] = [
-  markets, tradingDays, classifications, instruments, instrumentClassifications, stPeriods, indexConstituents,
-  corporateActions, adjFactors, bars1d, bars1m, quotes, trades,
-  incomeStatements, balanceSheets, cashFlowStatements, financialIndicators, dividends, earningsForecasts,
-  institutionalHoldings, management, companyProfiles, businessScope, capitalFlows,
+  markets,
+  tradingDays,
+  classifications,
+  instruments,
+  instrumentClassifications,
+  stPeriods,
+  indexConstituents,
+  corporateActions,
+  adjFactors,
+  bars1d,
+  bars1m,
+  quotes,
+  trades,
+  incomeStatements,
+  balanceSheets,
+  cashFlowStatements,
+  financialIndicators,
+  dividends,
+  earningsForecasts,
+  institutionalHoldings,
+  management,
+  companyProfiles,
+  businessScope,
+  capitalFlows,
 ].map(compile);
 
 const BY_NAME = new Map(DATASETS.map((d) => [d.name, d]));

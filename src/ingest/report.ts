@@ -12,10 +12,16 @@ export function progressBar(stream: NodeJS.WriteStream): Progress {
   return {
     start(file, dataset, bytes) {
       started = Date.now();
-      bar = new cliProgress.SingleBar({
-        stream, hideCursor: true, clearOnComplete: false, etaBuffer: 50,
-        format: '{label} [{bar}] {percentage}% | {rows} rows | {speed} rows/s | ETA {eta_formatted}',
-      }, cliProgress.Presets.shades_classic);
+      bar = new cliProgress.SingleBar(
+        {
+          stream,
+          hideCursor: true,
+          clearOnComplete: false,
+          etaBuffer: 50,
+          format: '{label} [{bar}] {percentage}% | {rows} rows | {speed} rows/s | ETA {eta_formatted}',
+        },
+        cliProgress.Presets.shades_classic,
+      );
       const name = basename(file);
       bar.start(Math.max(bytes, 1), 0, { label: name.startsWith(`${dataset}.`) ? name : `${dataset} ${name}`, rows: 0, speed: 0 });
     },
@@ -36,20 +42,41 @@ export function progressBar(stream: NodeJS.WriteStream): Progress {
  */
 export function folderProgress(stream: NodeJS.WriteStream, files: number, bytes: number): Progress {
   const started = Date.now();
-  let doneFiles = 0, doneRows = 0, doneBytes = 0, fileBytes = 0;
-  const bar = new cliProgress.SingleBar({
-    stream, hideCursor: true, clearOnComplete: false, etaBuffer: 200,
-    format: '[{bar}] {percentage}% | {done}/{files} files | {rows} rows | {speed} rows/s | ETA {eta_formatted}',
-  }, cliProgress.Presets.shades_classic);
+  let doneFiles = 0,
+    doneRows = 0,
+    doneBytes = 0,
+    fileBytes = 0;
+  const bar = new cliProgress.SingleBar(
+    {
+      stream,
+      hideCursor: true,
+      clearOnComplete: false,
+      etaBuffer: 200,
+      format: '[{bar}] {percentage}% | {done}/{files} files | {rows} rows | {speed} rows/s | ETA {eta_formatted}',
+    },
+    cliProgress.Presets.shades_classic,
+  );
   bar.start(Math.max(bytes, 1), 0, { done: 0, files, rows: 0, speed: 0 });
   const show = (rows: number, read: number) => {
-    bar.update(Math.min(doneBytes + read, bytes), { done: doneFiles, files, rows: doneRows + rows, speed: rate(doneRows + rows, (Date.now() - started) / 1000) });
+    bar.update(Math.min(doneBytes + read, bytes), {
+      done: doneFiles,
+      files,
+      rows: doneRows + rows,
+      speed: rate(doneRows + rows, (Date.now() - started) / 1000),
+    });
   };
   return {
-    start(_file, _dataset, size) { fileBytes = size; },
-    update(rows, read) { show(rows, read); },
+    start(_file, _dataset, size) {
+      fileBytes = size;
+    },
+    update(rows, read) {
+      show(rows, read);
+    },
     finish(s) {
-      doneFiles++; doneRows += s.rows; doneBytes += fileBytes; fileBytes = 0;
+      doneFiles++;
+      doneRows += s.rows;
+      doneBytes += fileBytes;
+      fileBytes = 0;
       show(0, 0);
       if (doneFiles >= files) bar.stop();
     },
@@ -58,14 +85,19 @@ export function folderProgress(stream: NodeJS.WriteStream, files: number, bytes:
 
 /** One line per dataset, then the outcome. */
 export function summaryLines(r: IngestResult): string[] {
-  const lines = r.datasets.map((d) => `${d.dataset}: ${d.rows} rows from ${d.files} file${d.files === 1 ? '' : 's'}`
-    + (r.dryRun || !r.ok ? (r.ok ? ', valid' : '') : `: ${d.inserted} inserted, ${d.updated} updated, ${d.unchanged} unchanged`));
+  const lines = r.datasets.map(
+    (d) =>
+      `${d.dataset}: ${d.rows} rows from ${d.files} file${d.files === 1 ? '' : 's'}` +
+      (r.dryRun || !r.ok ? (r.ok ? ', valid' : '') : `: ${d.inserted} inserted, ${d.updated} updated, ${d.unchanged} unchanged`),
+  );
   const d = r.derived;
   if (r.ok && !r.dryRun && d.inserted + d.updated + d.unchanged > 0) {
     lines.push(`bars_1d derived from bars_1m: ${d.inserted} inserted, ${d.updated} updated, ${d.unchanged} unchanged`);
   }
   if (r.warnings.length) {
-    lines.push(`${r.warnings.length} daily bar${r.warnings.length === 1 ? '' : 's'} outside their day's price limits, loaded all the same (warnings on stderr)`);
+    lines.push(
+      `${r.warnings.length} daily bar${r.warnings.length === 1 ? '' : 's'} outside their day's price limits, loaded all the same (warnings on stderr)`,
+    );
   }
   const rows = r.datasets.reduce((n, d) => n + d.rows, 0);
   const speed = `${rows} rows in ${r.seconds.toFixed(1)} s (${rate(rows, r.seconds)} rows/s)`;
@@ -85,6 +117,8 @@ export function errorLines(r: IngestResult): string[] {
 /** The first `max` warnings, prefixed `warning: `, and how many more there were. */
 export function warningLines(r: IngestResult, max: number): string[] {
   const more = r.warnings.length - max;
-  return [...r.warnings.slice(0, max).map((w) => `warning: ${w}`),
-    ...(more > 0 ? [`warning: … and ${more} more bar${more === 1 ? '' : 's'} outside their price limits`] : [])];
+  return [
+    ...r.warnings.slice(0, max).map((w) => `warning: ${w}`),
+    ...(more > 0 ? [`warning: … and ${more} more bar${more === 1 ? '' : 's'} outside their price limits`] : []),
+  ];
 }

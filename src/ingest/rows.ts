@@ -8,7 +8,12 @@ import type { IngestContext } from './context.js';
 import type { ColumnSpec, Dataset } from './dataset.js';
 import type { SourceRecord } from './source.js';
 
-export interface RowError { line: number; column?: string; position?: number; message: string }
+export interface RowError {
+  line: number;
+  column?: string;
+  position?: number;
+  message: string;
+}
 
 const show = (v: unknown) => {
   const s = typeof v === 'string' ? v : JSON.stringify(v);
@@ -22,9 +27,15 @@ export class RowReader {
   /** CSV: the optional columns the header leaves out (they keep their stored values, ingest/keep.ts); null when none. */
   private absent: number[] | null = null;
 
-  constructor(private readonly ds: Dataset, private readonly ctx: IngestContext, readonly csv: boolean) {}
+  constructor(
+    private readonly ds: Dataset,
+    private readonly ctx: IngestContext,
+    readonly csv: boolean,
+  ) {}
 
-  get needsHeader(): boolean { return this.csv && this.map === null; }
+  get needsHeader(): boolean {
+    return this.csv && this.map === null;
+  }
 
   /** Reads a CSV header: every required column present, no unknown or repeated names. */
   header(rec: SourceRecord): RowError[] {
@@ -32,12 +43,19 @@ export class RowReader {
     const errors: RowError[] = [];
     const seen = new Set<string>();
     names.forEach((n, i) => {
-      if (!(n in this.ds.ix)) errors.push({ line: rec.line, position: i + 1, column: n, message: `unknown column for ${this.ds.name}; expected one of ${this.ds.columns.map((c) => c.name).join(', ')}` });
+      if (!(n in this.ds.ix))
+        errors.push({
+          line: rec.line,
+          position: i + 1,
+          column: n,
+          message: `unknown column for ${this.ds.name}; expected one of ${this.ds.columns.map((c) => c.name).join(', ')}`,
+        });
       else if (seen.has(n)) errors.push({ line: rec.line, position: i + 1, column: n, message: 'column repeated' });
       seen.add(n);
     });
     for (const c of this.ds.columns) {
-      if (c.required && !seen.has(c.name)) errors.push({ line: rec.line, column: c.name, message: 'required column missing from the header' });
+      if (c.required && !seen.has(c.name))
+        errors.push({ line: rec.line, column: c.name, message: 'required column missing from the header' });
     }
     this.map = this.ds.columns.map((c) => names.indexOf(c.name));
     this.width = names.length;
@@ -60,7 +78,8 @@ export class RowReader {
       vals.push(...rec.values);
     } else if (this.csv) {
       const fields = rec.fields!;
-      if (fields.length !== this.width) return { errors: [{ line: rec.line, message: `expected ${this.width} fields as in the header, got ${fields.length}` }] };
+      if (fields.length !== this.width)
+        return { errors: [{ line: rec.line, message: `expected ${this.width} fields as in the header, got ${fields.length}` }] };
       const map = this.map!;
       for (let i = 0; i < cols.length; i++) {
         const raw = map[i] < 0 ? '' : fields[map[i]];
@@ -75,7 +94,8 @@ export class RowReader {
       }
     } else {
       const obj = rec.object!;
-      for (const k in obj) if (!(k in this.ds.ix)) return { errors: [{ line: rec.line, column: k, message: `unknown field for ${this.ds.name}` }] };
+      for (const k in obj)
+        if (!(k in this.ds.ix)) return { errors: [{ line: rec.line, column: k, message: `unknown field for ${this.ds.name}` }] };
       for (let i = 0; i < cols.length; i++) {
         if (!cols[i].required && obj[cols[i].name] === undefined) (absent ??= []).push(i);
         const v = this.json(cols[i], obj[cols[i].name]);
@@ -101,7 +121,7 @@ export class RowReader {
 
   /** A JSON value as the stored value (the column's `empty`, else null, when empty), or the problem. */
   private json(c: ColumnSpec, v: unknown): unknown {
-    if (v === undefined || v === null || v === '') return c.required ? { error: `required: expected ${c.expected}` } : c.empty ?? null;
+    if (v === undefined || v === null || v === '') return c.required ? { error: `required: expected ${c.expected}` } : (c.empty ?? null);
     let raw: string;
     if (typeof v === 'string') raw = v;
     else if (typeof v === 'number' && c.json === 'number' && Number.isSafeInteger(v)) raw = String(v);

@@ -27,7 +27,10 @@ function rows(): string[][] {
 
 describe('readRecords', () => {
   it('yields the records of a file of many chunks as the parser does on the whole text (CSV, gzip)', async () => {
-    const text = rows().map((r) => r.map(csvField).join(',')).join('\r\n') + '\n';
+    const text =
+      rows()
+        .map((r) => r.map(csvField).join(','))
+        .join('\r\n') + '\n';
     expect(Buffer.byteLength(text)).toBeGreaterThan(3 << 20);
     const want: CsvRecord[] = [];
     const p = new CsvParser();
@@ -43,7 +46,10 @@ describe('readRecords', () => {
   });
 
   it('yields the records of an NDJSON file of many chunks as the parser does on the whole text', async () => {
-    const text = rows().map(([a, b, c]) => JSON.stringify({ a, b, c })).join('\n') + '\n';
+    const text =
+      rows()
+        .map(([a, b, c]) => JSON.stringify({ a, b, c }))
+        .join('\n') + '\n';
     const want: SourceRecord[] = [];
     const p = new NdjsonParser();
     p.push(text, want);

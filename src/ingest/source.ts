@@ -13,7 +13,10 @@ import type { Format } from './registry.js';
 
 /** A CSV record (fields) or an NDJSON record (object), with its line. */
 export interface SourceRecord {
-  line: number; fields?: string[]; object?: Record<string, unknown>; error?: string;
+  line: number;
+  fields?: string[];
+  object?: Record<string, unknown>;
+  error?: string;
   /**
    * The record's column values already parsed (the dataset's columns in order, stored units), from
    * a binary layout that made them exactly as parsing their text would and within the columns'
@@ -22,14 +25,19 @@ export interface SourceRecord {
   values?: unknown[];
 }
 
-export interface SourceInfo { size: number; gzip: boolean }
+export interface SourceInfo {
+  size: number;
+  gzip: boolean;
+}
 
 /** The text encodings of ingest files (`mds ingest --encoding`). */
 export const ENCODINGS = ['utf8', 'gbk', 'gb18030'] as const;
 export type Encoding = (typeof ENCODINGS)[number];
 const NAME: Record<Encoding, string> = { utf8: 'UTF-8', gbk: 'GBK', gb18030: 'GB18030' };
 
-interface Decoder { decode(input?: Uint8Array, options?: { stream?: boolean }): string }
+interface Decoder {
+  decode(input?: Uint8Array, options?: { stream?: boolean }): string;
+}
 
 /**
  * The characters of GBK's one- and two-byte codes (ASCII, 0x80 €, lead 0x81–0xFE with trail
@@ -59,12 +67,15 @@ const privateUse = (c: number) => (c >= 0xe000 && c <= 0xf8ff) || (c >= 0xdb80 &
 class ChineseDecoder implements Decoder {
   private readonly inner = new TextDecoder('gb18030', { fatal: true });
   private readonly gbk: Uint8Array | null;
-  constructor(encoding: 'gbk' | 'gb18030') { this.gbk = encoding === 'gbk' ? gbkRepertoire() : null; }
+  constructor(encoding: 'gbk' | 'gb18030') {
+    this.gbk = encoding === 'gbk' ? gbkRepertoire() : null;
+  }
   decode(input?: Uint8Array, options?: { stream?: boolean }): string {
     const s = this.inner.decode(input, options);
     for (let i = 0; i < s.length; i++) {
       const c = s.charCodeAt(i);
-      if (c >= 0x80 && ((this.gbk !== null && this.gbk[c] === 0) || privateUse(c))) throw new TypeError(`not ${this.gbk ? 'GBK' : 'GB18030'} text`);
+      if (c >= 0x80 && ((this.gbk !== null && this.gbk[c] === 0) || privateUse(c)))
+        throw new TypeError(`not ${this.gbk ? 'GBK' : 'GB18030'} text`);
     }
     return s;
   }
@@ -72,7 +83,7 @@ class ChineseDecoder implements Decoder {
 
 /** A strict decoder of `encoding`: bytes that are not a character of it throw, never become U+FFFD (nor a private-use character). */
 export const strictDecoder = (encoding: Encoding): Decoder =>
-  (encoding === 'utf8' ? new TextDecoder('utf-8', { fatal: true }) : new ChineseDecoder(encoding));
+  encoding === 'utf8' ? new TextDecoder('utf-8', { fatal: true }) : new ChineseDecoder(encoding);
 
 const CHUNK = 1 << 20;
 /** Characters of a chunk parsed at a time (about). */
@@ -116,12 +127,18 @@ function byteStream(path: string, gzip: boolean): { file: ReturnType<typeof crea
  */
 function badColumn(encoding: Encoding, line: Uint8Array): number {
   const decoded = (n: number): string | null => {
-    try { return strictDecoder(encoding).decode(line.subarray(0, n), { stream: true }); } catch { return null; }
+    try {
+      return strictDecoder(encoding).decode(line.subarray(0, n), { stream: true });
+    } catch {
+      return null;
+    }
   };
-  let lo = 0, hi = line.length;
+  let lo = 0,
+    hi = line.length;
   while (lo < hi) {
     const mid = (lo + hi + 1) >> 1;
-    if (decoded(mid) === null) hi = mid - 1; else lo = mid;
+    if (decoded(mid) === null) hi = mid - 1;
+    else lo = mid;
   }
   return [...decoded(lo)!].length + 1;
 }
@@ -140,7 +157,14 @@ export async function encodingError(path: string, gzip: boolean, encoding: Encod
   let bad = 0;
   let badLine: Uint8Array | null = null;
   let rest: Buffer = Buffer.alloc(0);
-  const valid = (d: Decoder, b: Uint8Array) => { try { d.decode(b); return true; } catch { return false; } };
+  const valid = (d: Decoder, b: Uint8Array) => {
+    try {
+      d.decode(b);
+      return true;
+    } catch {
+      return false;
+    }
+  };
   const { stream } = byteStream(path, gzip);
   try {
     for await (const chunk of stream as AsyncIterable<Buffer>) {
@@ -148,7 +172,10 @@ export async function encodingError(path: string, gzip: boolean, encoding: Encod
       let p = 0;
       for (let nl = b.indexOf(10); nl !== -1; nl = b.indexOf(10, p)) {
         const text = b.subarray(p, nl + 1);
-        if (bad === 0 && !valid(strict, text)) { bad = line; badLine = Uint8Array.from(text); }
+        if (bad === 0 && !valid(strict, text)) {
+          bad = line;
+          badLine = Uint8Array.from(text);
+        }
         if (gbValid && !valid(gb!, text)) gbValid = false;
         if (bad !== 0 && !gbValid) break;
         line++;
@@ -162,10 +189,16 @@ export async function encodingError(path: string, gzip: boolean, encoding: Encod
   } finally {
     stream.destroy();
   }
-  if (bad === 0 && !valid(strict, rest)) { bad = line; badLine = rest; }
+  if (bad === 0 && !valid(strict, rest)) {
+    bad = line;
+    badLine = rest;
+  }
   if (gbValid && !valid(gb!, rest)) gbValid = false;
-  const hint = gbValid ? ': the file decodes as GB18030 (GBK is a subset of it), give --encoding gbk (or gb18030)'
-    : encoding === 'utf8' ? ' (give --encoding gbk or gb18030 for a file in those)' : '';
+  const hint = gbValid
+    ? ': the file decodes as GB18030 (GBK is a subset of it), give --encoding gbk (or gb18030)'
+    : encoding === 'utf8'
+      ? ' (give --encoding gbk or gb18030 for a file in those)'
+      : '';
   const at = badLine ? ` at character ${badColumn(encoding, badLine)} of the line` : '';
   return { line: bad || line, error: `not valid ${NAME[encoding]} text${at}${hint}; nothing of the file is loaded` };
 }
@@ -176,10 +209,18 @@ export async function encodingError(path: string, gzip: boolean, encoding: Encod
  * (across chunk boundaries): the first bytes not valid in it end the file with an error
  * record at their line (encodingError).
  */
-export async function* readRecords(path: string, format: Format | null, onBytes: (n: number) => void = () => {},
-  encoding: Encoding = 'utf8'): AsyncGenerator<SourceRecord[]> {
+export async function* readRecords(
+  path: string,
+  format: Format | null,
+  onBytes: (n: number) => void = () => {},
+  encoding: Encoding = 'utf8',
+): AsyncGenerator<SourceRecord[]> {
   let info: SourceInfo;
-  try { info = await sourceInfo(path); } catch (e) { throw new IngestIOError(`${path}: ${(e as Error).message}`); }
+  try {
+    info = await sourceInfo(path);
+  } catch (e) {
+    throw new IngestIOError(`${path}: ${(e as Error).message}`);
+  }
   const { file, stream } = byteStream(path, info.gzip);
   const decoder = strictDecoder(encoding);
   let fmt = format;
@@ -191,7 +232,11 @@ export async function* readRecords(path: string, format: Format | null, onBytes:
   try {
     while (!ended) {
       let next: IteratorResult<Buffer>;
-      try { next = await pieces.next(); } catch (e) { throw new IngestIOError(`${path}: ${(e as Error).message}`); }
+      try {
+        next = await pieces.next();
+      } catch (e) {
+        throw new IngestIOError(`${path}: ${(e as Error).message}`);
+      }
       let chunk: string;
       try {
         // The last call flushes: a character cut off by the end of the file is an error too.
@@ -232,7 +277,8 @@ export async function* readRecords(path: string, format: Format | null, onBytes:
     file.destroy();
   }
   const out: SourceRecord[] = [];
-  if (fmt === 'ndjson') nd.end(out); else csv.end(out);
+  if (fmt === 'ndjson') nd.end(out);
+  else csv.end(out);
   if (out.length) yield out;
 }
 
@@ -242,7 +288,9 @@ export class NdjsonParser {
   private line = 1;
 
   /** Characters of an incomplete line held for the next chunk. */
-  get pending(): number { return this.rest.length; }
+  get pending(): number {
+    return this.rest.length;
+  }
 
   push(chunk: string, out: SourceRecord[]): void {
     const buf = this.rest.length ? this.rest + chunk : chunk;

@@ -24,7 +24,10 @@ import { RECORD, tdxDay, tdxLc1 } from './vendors/tdx.js';
 import type { Layout } from './vendors/vendor.js';
 
 const FOLDERS: Record<string, MarketId> = { sh: 'SH', sz: 'SZ', bj: 'BJ' };
-const KINDS = [{ dir: 'lday', ext: 'day', minute: false }, { dir: 'minline', ext: 'lc1', minute: true }] as const;
+const KINDS = [
+  { dir: 'lday', ext: 'day', minute: false },
+  { dir: 'minline', ext: 'lc1', minute: true },
+] as const;
 const OPENED = new Map(EXCHANGES.map((m) => [m.id, m.opened]));
 
 /** A Tongdaxin folder planned as ingest files. */
@@ -39,7 +42,13 @@ export interface TdxFolder {
   bytes: number;
 }
 
-interface Found { id: string; path: string; minute: boolean; first: number | null; bytes: number }
+interface Found {
+  id: string;
+  path: string;
+  minute: boolean;
+  first: number | null;
+  bytes: number;
+}
 
 /** The date (YYYYMMDD) of the record at `o`: `.day` u32 YYYYMMDD, `.lc1` u16 (year−2004)×2048 + month×100 + day. */
 const dateAt = (b: Buffer, o: number, minute: boolean) => {
@@ -52,7 +61,10 @@ const dateAt = (b: Buffer, o: number, minute: boolean) => {
 function firstBar(path: string, minute: boolean, from: number): number | null {
   if (from > 0) {
     const b = readFileSync(path);
-    for (let o = 0; o + RECORD <= b.length; o += RECORD) { const d = dateAt(b, o, minute); if (d >= from) return isDate(d) ? d : null; }
+    for (let o = 0; o + RECORD <= b.length; o += RECORD) {
+      const d = dateAt(b, o, minute);
+      if (d >= from) return isDate(d) ? d : null;
+    }
     return null;
   }
   const fd = openSync(path, 'r');
@@ -60,11 +72,15 @@ function firstBar(path: string, minute: boolean, from: number): number | null {
     const b = Buffer.alloc(RECORD);
     const d = readSync(fd, b, 0, RECORD, 0) === RECORD ? dateAt(b, 0, minute) : null;
     return d !== null && isDate(d) ? d : null;
-  } finally { closeSync(fd); }
+  } finally {
+    closeSync(fd);
+  }
 }
 
 const list = (dir: string): string[] => {
-  try { return readdirSync(dir).sort(); } catch (e) {
+  try {
+    return readdirSync(dir).sort();
+  } catch (e) {
     if ((e as NodeJS.ErrnoException).code === 'ENOENT') return [];
     throw new IngestIOError(`${dir}: ${(e as Error).message}`);
   }
@@ -72,7 +88,13 @@ const list = (dir: string): string[] => {
 
 /** The `vipdoc` folder of `path`: itself (it holds sh/, sz/ or bj/) or its `vipdoc/`. */
 function vipdoc(path: string): string {
-  const isDir = (p: string) => { try { return statSync(p).isDirectory(); } catch { return false; } };
+  const isDir = (p: string) => {
+    try {
+      return statSync(p).isDirectory();
+    } catch {
+      return false;
+    }
+  };
   if (!isDir(path)) throw new IngestIOError(`${path}: not a folder`);
   if (isDir(join(path, 'vipdoc'))) return join(path, 'vipdoc');
   if (Object.keys(FOLDERS).some((m) => isDir(join(path, m)))) return path;
@@ -93,14 +115,23 @@ export function tdxFolder(path: string): TdxFolder {
       const dir = join(root, folder, k.dir);
       for (const name of list(dir)) {
         const m = new RegExp(`^${folder}(\\d{6})\\.${k.ext}$`, 'i').exec(name);
-        if (!m) { skip(`not a Tongdaxin ${folder}CODE.${k.ext} file`); continue; }
+        if (!m) {
+          skip(`not a Tongdaxin ${folder}CODE.${k.ext} file`);
+          continue;
+        }
         const p = join(dir, name);
         let bytes: number, first: number | null;
         try {
           const st = statSync(p);
-          if (!st.isFile()) { skip(`folders or other non-files named like ${folder}CODE.${k.ext}`); continue; }
+          if (!st.isFile()) {
+            skip(`folders or other non-files named like ${folder}CODE.${k.ext}`);
+            continue;
+          }
           bytes = st.size;
-          if (bytes === 0) { skip('empty files'); continue; }
+          if (bytes === 0) {
+            skip('empty files');
+            continue;
+          }
           first = firstBar(p, k.minute, opened);
         } catch (e) {
           throw new IngestIOError(`${p}: ${(e as Error).message}`);
@@ -108,8 +139,14 @@ export function tdxFolder(path: string): TdxFolder {
         const key = `${market}|${k.ext}`;
         if (first !== null && first < (earliest.get(key) ?? Infinity)) earliest.set(key, first);
         const sec = securityOf(m[1], market);
-        if (sec.kind === null) { skip(sec.skip); continue; }
-        if (first === null && bytes >= RECORD && opened > 0) { skip(`${market} files with every bar before the market opened on ${formatDate(opened)} (NEEQ trading)`); continue; }
+        if (sec.kind === null) {
+          skip(sec.skip);
+          continue;
+        }
+        if (first === null && bytes >= RECORD && opened > 0) {
+          skip(`${market} files with every bar before the market opened on ${formatDate(opened)} (NEEQ trading)`);
+          continue;
+        }
         served.push({ id: `${m[1]}.${market}`, path: p, minute: k.minute, first, bytes });
       }
     }
@@ -128,8 +165,9 @@ export function tdxFolder(path: string): TdxFolder {
     news.set(f.id, rec);
   }
   const instruments: Layout = {
-    format: 'tdx-folder', dataset: 'instruments',
-    async* read(input) {
+    format: 'tdx-folder',
+    dataset: 'instruments',
+    async *read(input) {
       let line = 0;
       const out: SourceRecord[] = [];
       for (const rec of news.values()) {
@@ -142,7 +180,9 @@ export function tdxFolder(path: string): TdxFolder {
   const files: IngestFile[] = [
     { path: `${root} (instruments)`, dataset: dataset('instruments')!, virtual: true, vendor: { layout: instruments } },
     ...served.map((f): IngestFile => ({
-      path: f.path, dataset: dataset(f.minute ? 'bars_1m' : 'bars_1d')!, vendor: { layout: f.minute ? tdxLc1 : tdxDay, instrument: f.id, skipClosedDays: true },
+      path: f.path,
+      dataset: dataset(f.minute ? 'bars_1m' : 'bars_1d')!,
+      vendor: { layout: f.minute ? tdxLc1 : tdxDay, instrument: f.id, skipClosedDays: true },
     })),
   ];
   return { root, files, skipped, bytes: served.reduce((n, f) => n + f.bytes, 0) };

@@ -1,7 +1,11 @@
 import { LRUCache } from 'lru-cache';
 
 /** Lookups of a cache: found (`hits`) or not (`misses`), since it was made. */
-export interface CacheCounts { readonly name: string; readonly hits: number; readonly misses: number }
+export interface CacheCounts {
+  readonly name: string;
+  readonly hits: number;
+  readonly misses: number;
+}
 
 /**
  * An LRU cache (lru-cache) that counts its lookups, so the service's caches can be watched
@@ -13,7 +17,10 @@ export class CountedCache<K extends {}, V extends {}> extends LRUCache<K, V> imp
   hits = 0;
   misses = 0;
 
-  constructor(readonly name: string, options: LRUCache.Options<K, V, unknown>) {
+  constructor(
+    readonly name: string,
+    options: LRUCache.Options<K, V, unknown>,
+  ) {
     super(options);
   }
 

@@ -18,7 +18,8 @@ export function formatScaled(v: number, scale: number, digits: number): string {
   let x = v;
   if (digits < scale) {
     const div = POW10[scale - digits];
-    const q = Math.trunc(x / div), r = x - q * div;
+    const q = Math.trunc(x / div),
+      r = x - q * div;
     x = q + (Math.abs(r) * 2 >= div ? Math.sign(r) : 0);
   } else if (digits > scale) {
     x = x * POW10[digits - scale];
@@ -26,7 +27,9 @@ export function formatScaled(v: number, scale: number, digits: number): string {
   if (digits === 0) return String(x);
   if (x >= 0) {
     // Integer part and remainder, both exact for safe integers (x - r is a multiple of p).
-    const p = POW10[digits], r = x % p, frac = String(r);
+    const p = POW10[digits],
+      r = x % p,
+      frac = String(r);
     return (x - r) / p + '.' + (frac.length < digits ? ZEROS.slice(0, digits - frac.length) + frac : frac);
   }
   const neg = x < 0;
@@ -55,8 +58,9 @@ export function parseScaled(s: string, scale: number): number | null {
 
 /** Rounds a non-negative rational a/b half-up to an integer, exactly (BigInt). */
 export function divRoundHalfUp(a: bigint, b: bigint): bigint {
-  const neg = (a < 0n) !== (b < 0n);
-  const aa = a < 0n ? -a : a, bb = b < 0n ? -b : b;
+  const neg = a < 0n !== b < 0n;
+  const aa = a < 0n ? -a : a,
+    bb = b < 0n ? -b : b;
   const q = (aa * 2n + bb) / (bb * 2n);
   return neg ? -q : q;
 }

@@ -18,7 +18,9 @@ export function formatDate(d: number): string {
 export function parseDate(s: string): number | null {
   const m = /^(\d{4})-(\d{2})-(\d{2})$/.exec(s);
   if (!m) return null;
-  const y = +m[1], mo = +m[2], d = +m[3];
+  const y = +m[1],
+    mo = +m[2],
+    d = +m[3];
   if (mo < 1 || mo > 12 || d < 1 || d > daysInMonth(y, mo)) return null;
   return y * 10000 + mo * 100 + d;
 }
@@ -42,20 +44,27 @@ export function dateParts(d: number): [number, number, number] {
  */
 export function dateToDays(d: number): number {
   // Division and floor, not %: dates read from packs are doubles, and % on doubles is fmod.
-  const ym = Math.floor(d / 100), day = d - ym * 100, yy = Math.floor(ym / 100), m = ym - yy * 100;
+  const ym = Math.floor(d / 100),
+    day = d - ym * 100,
+    yy = Math.floor(ym / 100),
+    m = ym - yy * 100;
   const y = yy - (m <= 2 ? 1 : 0);
-  const era = Math.floor(y / 400), yoe = y - era * 400;
+  const era = Math.floor(y / 400),
+    yoe = y - era * 400;
   const doy = Math.floor((153 * (m > 2 ? m - 3 : m + 9) + 2) / 5) + day - 1;
   return era * 146_097 + yoe * 365 + Math.floor(yoe / 4) - Math.floor(yoe / 100) + doy - 719_468;
 }
 
 /** The date int of a day count since 1970-01-01 (the inverse of dateToDays). */
 export function daysToDate(days: number): number {
-  const z = days + 719_468, era = Math.floor(z / 146_097), doe = z - era * 146_097;
+  const z = days + 719_468,
+    era = Math.floor(z / 146_097),
+    doe = z - era * 146_097;
   const yoe = Math.floor((doe - Math.floor(doe / 1460) + Math.floor(doe / 36_524) - Math.floor(doe / 146_096)) / 365);
   const doy = doe - (365 * yoe + Math.floor(yoe / 4) - Math.floor(yoe / 100));
   const mp = Math.floor((5 * doy + 2) / 153);
-  const day = doy - Math.floor((153 * mp + 2) / 5) + 1, m = mp < 10 ? mp + 3 : mp - 9;
+  const day = doy - Math.floor((153 * mp + 2) / 5) + 1,
+    m = mp < 10 ? mp + 3 : mp - 9;
   return (yoe + era * 400 + (m <= 2 ? 1 : 0)) * 10000 + m * 100 + day;
 }
 
@@ -86,17 +95,19 @@ export function formatTimestamp(sec: number, ms?: number): string {
   const local = sec + MARKET_OFFSET_SECONDS;
   const days = Math.floor(local / 86_400);
   const rem = local - days * 86_400;
-  const hh = Math.floor(rem / 3600), mi = Math.floor(rem / 60) % 60, ss = rem % 60;
+  const hh = Math.floor(rem / 3600),
+    mi = Math.floor(rem / 60) % 60,
+    ss = rem % 60;
   const frac = ms === undefined ? '' : '.' + String(ms).padStart(3, '0');
   return `${formatDate(daysToDate(days))}T${pad2(hh)}:${pad2(mi)}:${pad2(ss)}${frac}${MARKET_OFFSET}`;
 }
 
-const DATE_TIME =
-  /^(\d{4}-\d{2}-\d{2})(?:[Tt ](\d{2}):(\d{2})(?::(\d{2})(?:\.(\d{1,9}))?)?([Zz]|[+-]\d{2}:\d{2})?)?$/;
+const DATE_TIME = /^(\d{4}-\d{2}-\d{2})(?:[Tt ](\d{2}):(\d{2})(?::(\d{2})(?:\.(\d{1,9}))?)?([Zz]|[+-]\d{2}:\d{2})?)?$/;
 
 /** A real calendar date YYYY-MM-DD, as parseDate takes it (leap days in leap years only). */
-const CALENDAR_DATE = '\\d{4}-(?:(?:0[1-9]|1[0-2])-(?:0[1-9]|1\\d|2[0-8])|(?:0[13-9]|1[0-2])-(?:29|30)|(?:0[13578]|1[02])-31)'
-  + '|(?:\\d\\d(?:0[48]|[2468][048]|[13579][26])|(?:[02468][048]|[13579][26])00)-02-29';
+const CALENDAR_DATE =
+  '\\d{4}-(?:(?:0[1-9]|1[0-2])-(?:0[1-9]|1\\d|2[0-8])|(?:0[13-9]|1[0-2])-(?:29|30)|(?:0[13578]|1[02])-31)' +
+  '|(?:\\d\\d(?:0[48]|[2468][048]|[13579][26])|(?:[02468][048]|[13579][26])00)-02-29';
 /**
  * What parseDateTime takes, as a regular expression (a JSON Schema `pattern`, ECMA-262): a bare
  * date, or a date and a time of day (seconds and up to 9 decimals optional) with an optional
@@ -104,8 +115,8 @@ const CALENDAR_DATE = '\\d{4}-(?:(?:0[1-9]|1[0-2])-(?:0[1-9]|1\\d|2[0-8])|(?:0[1
  * validator reads a pattern alike, where `format: date-time` would refuse a bare date or a time
  * without an offset (time.test.ts checks it accepts what parseDateTime accepts, and only that).
  */
-export const DATE_TIME_PATTERN = `^(?:${CALENDAR_DATE})`
-  + '(?:[Tt ](?:[01]\\d|2[0-3]):[0-5]\\d(?::[0-5]\\d(?:\\.\\d{1,9})?)?(?:[Zz]|[+-](?:[01]\\d|2[0-3]):[0-5]\\d)?)?$';
+export const DATE_TIME_PATTERN =
+  `^(?:${CALENDAR_DATE})` + '(?:[Tt ](?:[01]\\d|2[0-3]):[0-5]\\d(?::[0-5]\\d(?:\\.\\d{1,9})?)?(?:[Zz]|[+-](?:[01]\\d|2[0-3]):[0-5]\\d)?)?$';
 
 /**
  * Parses a query date-time (RFC 3339; without an offset it is market time; a bare date is the
@@ -117,13 +128,16 @@ export function parseDateTime(s: string): { ms: number; dateOnly: boolean } | nu
   const d = parseDate(m[1]);
   if (d === null) return null;
   if (m[2] === undefined) return { ms: marketEpoch(d, 0) * 1000, dateOnly: true };
-  const hh = +m[2], mi = +m[3], ss = m[4] ? +m[4] : 0;
+  const hh = +m[2],
+    mi = +m[3],
+    ss = m[4] ? +m[4] : 0;
   if (hh > 23 || mi > 59 || ss > 59) return null;
   const fracMs = m[5] ? Math.floor(Number('0.' + m[5]) * 1000) : 0;
   let offsetMin = 8 * 60;
   if (m[6] && m[6].toUpperCase() !== 'Z') {
     const sign = m[6][0] === '-' ? -1 : 1;
-    const oh = +m[6].slice(1, 3), om = +m[6].slice(4, 6);
+    const oh = +m[6].slice(1, 3),
+      om = +m[6].slice(4, 6);
     if (oh > 23 || om > 59) return null;
     offsetMin = sign * (oh * 60 + om);
   } else if (m[6]) offsetMin = 0;

@@ -1,16 +1,40 @@
 import { describe, expect, it } from 'vitest';
 import {
-  adjustBars, buildFactors, decimalRational, exactReferencePrice, factorAt, formatFactor, prevCloseLookup, ratio, referencePrice,
-  vendorBasis, type CorporateAction, type Factor,
+  adjustBars,
+  buildFactors,
+  decimalRational,
+  exactReferencePrice,
+  factorAt,
+  formatFactor,
+  prevCloseLookup,
+  ratio,
+  referencePrice,
+  vendorBasis,
+  type CorporateAction,
+  type Factor,
 } from './adjust.js';
 import type { Bar } from './types.js';
 
 // Hand-worked cases. Units: prices 1/1000 CNY, cash 1/100000 CNY, ratios in millionths.
 const act = (p: Partial<CorporateAction> & { ex_date?: number }): CorporateAction => ({
-  ex_date: 20240603, cash_per_share: 0, bonus_ratio: 0, transfer_ratio: 0, rights_ratio: 0, rights_price: 0, ...p,
+  ex_date: 20240603,
+  cash_per_share: 0,
+  bonus_ratio: 0,
+  transfer_ratio: 0,
+  rights_ratio: 0,
+  rights_price: 0,
+  ...p,
 });
-const bar = (date: number, o: number, h: number, l: number, c: number, volume = 1_000_000): Bar =>
-  ({ ts: 0, date, open: o, high: h, low: l, close: c, volume, amount: 123_456 });
+const bar = (date: number, o: number, h: number, l: number, c: number, volume = 1_000_000): Bar => ({
+  ts: 0,
+  date,
+  open: o,
+  high: h,
+  low: l,
+  close: c,
+  volume,
+  amount: 123_456,
+});
 
 describe('referencePrice', () => {
   it('10派3 (0.30 cash) on a 10.00 close → 9.70', () => {
@@ -73,8 +97,15 @@ describe('buildFactors', () => {
 });
 
 describe('adjustBars', () => {
-  const f: Factor[] = [{ ex_date: 20240304, num: 13n, den: 10n }, { ex_date: 20240603, num: 130n, den: 97n }];
-  const bars = [bar(20240301, 13_000, 13_050, 12_990, 13_010, 1_300), bar(20240304, 10_050, 10_100, 10_000, 10_050, 2_000), bar(20240603, 9_700, 9_800, 9_690, 9_750, 970)];
+  const f: Factor[] = [
+    { ex_date: 20240304, num: 13n, den: 10n },
+    { ex_date: 20240603, num: 130n, den: 97n },
+  ];
+  const bars = [
+    bar(20240301, 13_000, 13_050, 12_990, 13_010, 1_300),
+    bar(20240304, 10_050, 10_100, 10_000, 10_050, 2_000),
+    bar(20240603, 9_700, 9_800, 9_690, 9_750, 970),
+  ];
   it('none returns the raw bars', () => expect(adjustBars(bars, f, 'none')).toEqual(bars));
   it('backward: raw × cumulative factor, half-up to 0.01; volume inversely; amount kept', () => {
     const b = adjustBars(bars, f, 'backward');
@@ -94,16 +125,19 @@ describe('adjustBars', () => {
   });
   it('keeps low ≤ open, close ≤ high after rounding (random bars and factors)', () => {
     let x = 7;
-    const rnd = (k: number) => ((x = (x * 1103515245 + 12345) % 2 ** 31) % k);
+    const rnd = (k: number) => (x = (x * 1103515245 + 12345) % 2 ** 31) % k;
     for (let t = 0; t < 300; t++) {
       const factors: Factor[] = [];
-      let num = 1n, den = 1n;
+      let num = 1n,
+        den = 1n;
       for (let e = 1; e <= 4; e++) {
-        num *= BigInt(1 + rnd(5000)); den *= BigInt(1 + rnd(5000));
+        num *= BigInt(1 + rnd(5000));
+        den *= BigInt(1 + rnd(5000));
         factors.push({ ex_date: 20240000 + e * 100 + 1, num, den });
       }
       const bs = Array.from({ length: 6 }, (_, i) => {
-        const l = 1 + rnd(50_000), h = l + rnd(3_000);
+        const l = 1 + rnd(50_000),
+          h = l + rnd(3_000);
         return bar(20240001 + i * 100, l + rnd(h - l + 1), h, l, l + rnd(h - l + 1), rnd(10_000_000));
       });
       for (const mode of ['backward', 'forward'] as const) {
@@ -134,25 +168,48 @@ describe('published (vendor) factors', () => {
   it('vendorBasis keeps the rows where the factor changes; the first row also covers the days before it', () => {
     // Tushare style: one row per trading day, 3 decimals; the factor changes on 2024-06-05.
     const b = vendorBasis([
-      { date: 20240603, factor: '2.000' }, { date: 20240604, factor: '2' }, { date: 20240605, factor: '2.500' },
-      { date: 20240606, factor: '2.5' }, { date: 20240607, factor: '2.50' },
+      { date: 20240603, factor: '2.000' },
+      { date: 20240604, factor: '2' },
+      { date: 20240605, factor: '2.500' },
+      { date: 20240606, factor: '2.5' },
+      { date: 20240607, factor: '2.50' },
     ]);
     expect(b.source).toBe('vendor');
-    expect(b.factors).toEqual([{ ex_date: 20240603, num: 2n, den: 1n }, { ex_date: 20240605, num: 5n, den: 2n }]);
+    expect(b.factors).toEqual([
+      { ex_date: 20240603, num: 2n, den: 1n },
+      { ex_date: 20240605, num: 5n, den: 2n },
+    ]);
     expect(b.initial).toEqual({ num: 2n, den: 1n });
-    expect(() => vendorBasis([{ date: 20240604, factor: '1' }, { date: 20240603, factor: '2' }])).toThrow();
+    expect(() =>
+      vendorBasis([
+        { date: 20240604, factor: '1' },
+        { date: 20240603, factor: '2' },
+      ]),
+    ).toThrow();
   });
 
   it('adjustBars over a vendor basis: backward = raw × factor (the first factor before the first row), forward = raw × f / f(latest)', () => {
-    const { factors, initial } = vendorBasis([{ date: 20240603, factor: '2.000' }, { date: 20240605, factor: '2.500' }]);
+    const { factors, initial } = vendorBasis([
+      { date: 20240603, factor: '2.000' },
+      { date: 20240605, factor: '2.500' },
+    ]);
     // 20240531 precedes the first row; 10.01 × 2 = 20.02; on 06-05 10.01 × 2.5 = 25.025 → 25.03 (half-up)
-    const bs = [bar(20240531, 10_010, 10_010, 10_010, 10_010, 1_000), bar(20240604, 10_010, 10_010, 10_010, 10_010, 1_000),
-      bar(20240605, 10_010, 10_010, 10_010, 10_010, 1_001)];
-    expect(adjustBars(bs, factors, 'backward', 10, initial).map((b) => [b.close, b.volume]))
-      .toEqual([[20_020, 500], [20_020, 500], [25_030, 400]]); // volumes 1000/2, 1000/2, 1001/2.5 = 400.4 → 400
+    const bs = [
+      bar(20240531, 10_010, 10_010, 10_010, 10_010, 1_000),
+      bar(20240604, 10_010, 10_010, 10_010, 10_010, 1_000),
+      bar(20240605, 10_010, 10_010, 10_010, 10_010, 1_001),
+    ];
+    expect(adjustBars(bs, factors, 'backward', 10, initial).map((b) => [b.close, b.volume])).toEqual([
+      [20_020, 500],
+      [20_020, 500],
+      [25_030, 400],
+    ]); // volumes 1000/2, 1000/2, 1001/2.5 = 400.4 → 400
     // forward: 10.01 × 2/2.5 = 8.008 → 8.01; funds at 0.001: 8.008
-    expect(adjustBars(bs, factors, 'forward', 10, initial).map((b) => [b.close, b.volume]))
-      .toEqual([[8_010, 1_250], [8_010, 1_250], [10_010, 1_001]]);
+    expect(adjustBars(bs, factors, 'forward', 10, initial).map((b) => [b.close, b.volume])).toEqual([
+      [8_010, 1_250],
+      [8_010, 1_250],
+      [10_010, 1_001],
+    ]);
     expect(adjustBars(bs, factors, 'forward', 1, initial).map((b) => b.close)).toEqual([8_008, 8_008, 10_010]);
     // Without `initial` (corporate actions), the days before the first factor are at 1.
     expect(adjustBars(bs, factors, 'backward')[0].close).toBe(10_010);

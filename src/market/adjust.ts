@@ -18,22 +18,32 @@ export interface CorporateAction {
   /** Cash dividend per share, 1/100000 CNY (pre-tax). */
   cash_per_share: number;
   /** Bonus (送), transfer (转增) and rights (配) shares per share, in millionths. */
-  bonus_ratio: number; transfer_ratio: number; rights_ratio: number;
+  bonus_ratio: number;
+  transfer_ratio: number;
+  rights_ratio: number;
   /** Rights issue price, 1/1000 CNY. */
   rights_price: number;
 }
 
 /** Cumulative backward factor num/den for bars dated on or after `ex_date` (until the next). */
-export interface Factor { ex_date: number; num: bigint; den: bigint }
+export interface Factor {
+  ex_date: number;
+  num: bigint;
+  den: bigint;
+}
 
-export interface Rational { num: bigint; den: bigint }
+export interface Rational {
+  num: bigint;
+  den: bigint;
+}
 
 const RATIO = 1_000_000n; // ratios in millionths
 const ONE: Rational = { num: 1n, den: 1n };
 const CASH_PER_PRICE_UNIT = 100n; // cash in 1/100000 CNY, prices in 1/1000 CNY
 
 function gcd(a: bigint, b: bigint): bigint {
-  let x = a < 0n ? -a : a, y = b < 0n ? -b : b;
+  let x = a < 0n ? -a : a,
+    y = b < 0n ? -b : b;
   while (y) [x, y] = [y, x % y];
   return x;
 }
@@ -45,8 +55,9 @@ function reduce(num: bigint, den: bigint): Rational {
 
 /** The unrounded reference price, in price units, as an exact rational. */
 export function exactReferencePrice(prevClose: number, a: CorporateAction): Rational {
-  const num = (BigInt(prevClose) * CASH_PER_PRICE_UNIT - BigInt(a.cash_per_share)) * RATIO
-    + BigInt(a.rights_price) * CASH_PER_PRICE_UNIT * BigInt(a.rights_ratio);
+  const num =
+    (BigInt(prevClose) * CASH_PER_PRICE_UNIT - BigInt(a.cash_per_share)) * RATIO +
+    BigInt(a.rights_price) * CASH_PER_PRICE_UNIT * BigInt(a.rights_ratio);
   const den = (RATIO + BigInt(a.bonus_ratio) + BigInt(a.transfer_ratio) + BigInt(a.rights_ratio)) * CASH_PER_PRICE_UNIT;
   return reduce(num, den);
 }
@@ -98,16 +109,26 @@ export function buildFactors(
 /** `prevCloseOf` for `buildFactors` from raw bars sorted by date (daily or finer). */
 export function prevCloseLookup(bars: readonly Bar[]): (exDate: number) => number | undefined {
   return (exDate) => {
-    let lo = 0, hi = bars.length; // first bar dated >= exDate
-    while (lo < hi) { const mid = (lo + hi) >> 1; if (bars[mid].date < exDate) lo = mid + 1; else hi = mid; }
+    let lo = 0,
+      hi = bars.length; // first bar dated >= exDate
+    while (lo < hi) {
+      const mid = (lo + hi) >> 1;
+      if (bars[mid].date < exDate) lo = mid + 1;
+      else hi = mid;
+    }
     return lo > 0 ? bars[lo - 1].close : undefined;
   };
 }
 
 /** The cumulative factor in force on `date` (1 before the first event). */
 export function factorAt(factors: readonly Factor[], date: number): Rational {
-  let lo = 0, hi = factors.length; // first factor dated > date
-  while (lo < hi) { const mid = (lo + hi) >> 1; if (factors[mid].ex_date <= date) lo = mid + 1; else hi = mid; }
+  let lo = 0,
+    hi = factors.length; // first factor dated > date
+  while (lo < hi) {
+    const mid = (lo + hi) >> 1;
+    if (factors[mid].ex_date <= date) lo = mid + 1;
+    else hi = mid;
+  }
   return lo > 0 ? factors[lo - 1] : { num: 1n, den: 1n };
 }
 
@@ -123,19 +144,30 @@ export function factorAt(factors: readonly Factor[], date: number): Rational {
  * divRoundHalfUp(·, b) = floor((2a + b)/2b) is non-decreasing, so raw low ≤ open, close ≤ high
  * still hold after adjustment and rounding (property-tested).
  */
-export function adjustBars(bars: readonly Bar[], factors: readonly Factor[], mode: AdjustmentId, tick = 10, initial: Rational = ONE): Bar[] {
+export function adjustBars(
+  bars: readonly Bar[],
+  factors: readonly Factor[],
+  mode: AdjustmentId,
+  tick = 10,
+  initial: Rational = ONE,
+): Bar[] {
   if (mode === 'none' || factors.length === 0) return bars.slice();
   const last = factors[factors.length - 1];
   // The factor of each segment, computed once: [before the first row (`initial`), ...factors].
   const segs: Factor[] = [{ ex_date: -Infinity, num: initial.num, den: initial.den }, ...factors].map((f) =>
-    mode === 'forward' ? { ex_date: f.ex_date, ...ratio(f, last) } : f);
+    mode === 'forward' ? { ex_date: f.ex_date, ...ratio(f, last) } : f,
+  );
   const t = BigInt(tick);
   return bars.map((b) => {
     const { num, den } = factorAt(segs, b.date);
     if (num === den) return { ...b };
     const px = (v: number) => Number(divRoundHalfUp(BigInt(v) * num, den * t) * t);
     return {
-      ...b, open: px(b.open), high: px(b.high), low: px(b.low), close: px(b.close),
+      ...b,
+      open: px(b.open),
+      high: px(b.high),
+      low: px(b.low),
+      close: px(b.close),
       volume: Number(divRoundHalfUp(BigInt(b.volume) * den, num)),
     };
   });
@@ -150,7 +182,11 @@ export function adjustBars(bars: readonly Bar[], factors: readonly Factor[], mod
  *   `initial` is the first row's factor, so backward = raw × the vendor's factor on every day
  *   (Sina hfq, Tushare raw × adj_factor) and days before the first row are on its basis.
  */
-export interface FactorBasis { source: 'corporate_actions' | 'vendor'; factors: Factor[]; initial: Rational }
+export interface FactorBasis {
+  source: 'corporate_actions' | 'vendor';
+  factors: Factor[];
+  initial: Rational;
+}
 
 /** The basis of buildFactors' factors (1 before the first event). */
 export const actionsBasis = (factors: Factor[]): FactorBasis => ({ source: 'corporate_actions', factors, initial: ONE });
@@ -172,7 +208,8 @@ export function decimalRational(s: string): Rational {
 export function vendorBasis(rows: readonly { date: number; factor: string }[]): FactorBasis {
   const factors: Factor[] = [];
   for (const r of rows) {
-    const f = decimalRational(r.factor), prev = factors.at(-1);
+    const f = decimalRational(r.factor),
+      prev = factors.at(-1);
     if (prev && prev.ex_date >= r.date) throw new Error(`factor rows out of order at ${r.date}`);
     if (!prev || prev.num !== f.num || prev.den !== f.den) factors.push({ ex_date: r.date, ...f });
   }
@@ -184,7 +221,9 @@ export function vendorBasis(rows: readonly { date: number; factor: string }[]): 
  * with trailing zeros dropped: exact for published factors, which have at most 16.
  */
 export function formatFactor(f: Rational, digits = 16): string {
-  const v = divRoundHalfUp(f.num * 10n ** BigInt(digits), f.den).toString().padStart(digits + 1, '0');
+  const v = divRoundHalfUp(f.num * 10n ** BigInt(digits), f.den)
+    .toString()
+    .padStart(digits + 1, '0');
   const frac = v.slice(-digits).replace(/0+$/, '');
   return frac ? `${v.slice(0, -digits)}.${frac}` : v.slice(0, -digits);
 }

@@ -19,15 +19,26 @@ const num = (s: string, scale: number): number => {
   return v;
 };
 const hm = (s: string) => +s.slice(0, 2) * 60 + +s.slice(3, 5);
-const rows = (file: string) => readFileSync(OHLCV_DIR + file, 'utf8').trim().split('\n').slice(1).map((l) => l.split(','));
+const rows = (file: string) =>
+  readFileSync(OHLCV_DIR + file, 'utf8')
+    .trim()
+    .split('\n')
+    .slice(1)
+    .map((l) => l.split(','));
 
 /** tdx_sh688001_{1,5}min.csv: date,time,open,high,low,close,amount_cny,volume_shares */
 function tdxMinutes(file: string): Bar[] {
   return rows(file).map(([d, t, o, h, l, c, amount, vol]) => {
     const date = parseDate(d)!;
     return {
-      ts: marketEpoch(date, hm(t)), date, open: num(o, 3), high: num(h, 3), low: num(l, 3), close: num(c, 3),
-      volume: num(vol, 0), amount: num(amount, 2),
+      ts: marketEpoch(date, hm(t)),
+      date,
+      open: num(o, 3),
+      high: num(h, 3),
+      low: num(l, 3),
+      close: num(c, 3),
+      volume: num(vol, 0),
+      amount: num(amount, 2),
     };
   });
 }
@@ -46,7 +57,12 @@ describe.skipIf(!haveData)('against vendor bars in shared/data/ohlcv', () => {
     const one = tdxMinutes('tdx_sh688001_1min.csv');
     const days = new Set(one.map((b) => b.date)).size;
     expect(days).toBe(12);
-    for (const [n, per] of [[5, 48], [15, 16], [30, 8], [60, 4]] as const) {
+    for (const [n, per] of [
+      [5, 48],
+      [15, 16],
+      [30, 8],
+      [60, 4],
+    ] as const) {
       const out = aggregateIntraday(one, n);
       expect(out).toHaveLength(days * per);
       expect(out.reduce((s, b) => s + b.volume, 0)).toBe(one.reduce((s, b) => s + b.volume, 0));
@@ -58,8 +74,14 @@ describe.skipIf(!haveData)('against vendor bars in shared/data/ohlcv', () => {
     const minutes: Bar[] = rows('czsc_000001.XSHG_1MIN.csv').map(([, dt, o, c, h, l, vol]) => {
       const date = parseDate(dt.slice(0, 10))!;
       return {
-        ts: marketEpoch(date, hm(dt.slice(11, 16))), date, open: num(o, 3), high: num(h, 3), low: num(l, 3),
-        close: num(c, 3), volume: num(vol, 0), amount: 0,
+        ts: marketEpoch(date, hm(dt.slice(11, 16))),
+        date,
+        open: num(o, 3),
+        high: num(h, 3),
+        low: num(l, 3),
+        close: num(c, 3),
+        volume: num(vol, 0),
+        amount: 0,
       };
     });
     const daily = aggregateDaily(minutes);
@@ -81,8 +103,16 @@ function syntheticDay(date: number, labels: readonly number[] = MINUTE_LABELS): 
     return { ts: marketEpoch(date, m), date, open: p, high: p + 5, low: p - 5, close: p, volume: 100, amount: 10 };
   });
 }
-const daily = (date: number, open: number, close: number, high = Math.max(open, close), low = Math.min(open, close)): Bar =>
-  ({ ts: marketEpoch(date, 900), date, open, high, low, close, volume: 1000, amount: 50 });
+const daily = (date: number, open: number, close: number, high = Math.max(open, close), low = Math.min(open, close)): Bar => ({
+  ts: marketEpoch(date, 900),
+  date,
+  open,
+  high,
+  low,
+  close,
+  volume: 1000,
+  amount: 50,
+});
 
 describe('aggregateIntraday', () => {
   const day = syntheticDay(20240301);
@@ -98,7 +128,14 @@ describe('aggregateIntraday', () => {
   it('puts the 09:30 auction bar into the first bucket', () => {
     const [first, second] = aggregateIntraday(day, 5);
     expect(first).toEqual({
-      ts: marketEpoch(20240301, 575), date: 20240301, open: 1000, high: 1010, low: 995, close: 1005, volume: 600, amount: 60,
+      ts: marketEpoch(20240301, 575),
+      date: 20240301,
+      open: 1000,
+      high: 1010,
+      low: 995,
+      close: 1005,
+      volume: 600,
+      amount: 60,
     });
     expect(second.open).toBe(1006);
     const hour = aggregateIntraday(day, 60);
@@ -118,7 +155,11 @@ describe('aggregateIntraday', () => {
   it('gives a bucket with a bar of unknown amount (null) an unknown amount, the other buckets their sums', () => {
     const bars = syntheticDay(20240301).map((b) => (b.ts === marketEpoch(20240301, 583) ? { ...b, amount: null } : b));
     const out = aggregateIntraday(bars, 5);
-    expect(out.slice(0, 3).map((b) => [(b.ts - marketEpoch(20240301, 0)) / 60, b.volume, b.amount])).toEqual([[575, 600, 60], [580, 500, 50], [585, 500, null]]);
+    expect(out.slice(0, 3).map((b) => [(b.ts - marketEpoch(20240301, 0)) / 60, b.volume, b.amount])).toEqual([
+      [575, 600, 60],
+      [580, 500, 50],
+      [585, 500, null],
+    ]);
     expect(out.filter((b) => b.amount === null)).toHaveLength(1);
     expect(aggregateIntraday(bars, 60).map((b) => b.amount)).toEqual([null, 600, 600, 600]);
     expect(aggregateDaily(bars)[0]).toMatchObject({ volume: 24100, amount: null });
@@ -133,9 +174,18 @@ describe('aggregateIntraday', () => {
 describe('aggregateDaily', () => {
   it('folds each date into one 15:00 bar', () => {
     const out = aggregateDaily([...syntheticDay(20240301), ...syntheticDay(20240304)]);
-    expect(out).toEqual([20240301, 20240304].map((date) => ({
-      ts: marketEpoch(date, 900), date, open: 1000, high: 1245, low: 995, close: 1240, volume: 24100, amount: 2410,
-    })));
+    expect(out).toEqual(
+      [20240301, 20240304].map((date) => ({
+        ts: marketEpoch(date, 900),
+        date,
+        open: 1000,
+        high: 1245,
+        low: 995,
+        close: 1240,
+        volume: 24100,
+        amount: 2410,
+      })),
+    );
   });
 });
 
@@ -173,7 +223,10 @@ describe('periods', () => {
   it('labels months, quarters and years by their last trading day', () => {
     expect(aggregatePeriods(days, '1mo').map((b) => b.date)).toEqual([20240930, 20241031, 20241129, 20241231]);
     const q = aggregatePeriods(days, '1q');
-    expect(q.map((b) => [b.date, b.ts])).toEqual([[20240930, marketEpoch(20240930, 900)], [20241231, marketEpoch(20241231, 900)]]);
+    expect(q.map((b) => [b.date, b.ts])).toEqual([
+      [20240930, marketEpoch(20240930, 900)],
+      [20241231, marketEpoch(20241231, 900)],
+    ]);
     const y = aggregatePeriods(days, '1y');
     expect(y).toHaveLength(1);
     expect(y[0]).toMatchObject({ date: 20241231, open: 100, close: 101 + days.length - 1, volume: 1000 * days.length });
@@ -184,8 +237,7 @@ describe('periods', () => {
   });
 
   it('keeps amounts past 2^53 fen exact (a year of index turnover)', () => {
-    const big = [daily(20240102, 1, 1), daily(20240103, 1, 1), daily(20240104, 1, 1)]
-      .map((b, i) => ({ ...b, amount: 2 ** 52 + i }));
+    const big = [daily(20240102, 1, 1), daily(20240103, 1, 1), daily(20240104, 1, 1)].map((b, i) => ({ ...b, amount: 2 ** 52 + i }));
     const [y] = aggregatePeriods(big, '1y');
     expect(y.amountExact).toBe(3n * 2n ** 52n + 3n);
     expect(y.amount).toBe(Number(3n * 2n ** 52n + 3n));
@@ -201,7 +253,10 @@ describe('periods', () => {
       expect(w).toMatchObject({ date: 20240104, volume: 3000, amount: null });
       expect(w.amountExact).toBeUndefined();
     }
-    const known = aggregatePeriods(week.map((b) => ({ ...b, amount: 7 })), '1w')[0];
+    const known = aggregatePeriods(
+      week.map((b) => ({ ...b, amount: 7 })),
+      '1w',
+    )[0];
     expect(known.amount).toBe(21);
   });
 });

@@ -24,9 +24,16 @@ function addExact(a: number, b: number, what: string): number {
  */
 function addAmount(cur: Bar, b: Bar): void {
   if (cur.amount === null) return;
-  if (b.amount === null) { cur.amount = null; delete cur.amountExact; return; }
+  if (b.amount === null) {
+    cur.amount = null;
+    delete cur.amountExact;
+    return;
+  }
   const s = cur.amount + b.amount;
-  if (cur.amountExact === undefined && b.amountExact === undefined && Number.isSafeInteger(s)) { cur.amount = s; return; }
+  if (cur.amountExact === undefined && b.amountExact === undefined && Number.isSafeInteger(s)) {
+    cur.amount = s;
+    return;
+  }
   cur.amountExact = (cur.amountExact ?? BigInt(cur.amount)) + (b.amountExact ?? BigInt(b.amount));
   cur.amount = Number(cur.amountExact);
 }
@@ -87,7 +94,11 @@ export function aggregateIntraday(bars: readonly Bar[], minutes: IntradayMinutes
 
 /** 1m bars -> one daily bar per date, ts = 15:00 of that date. */
 export function aggregateDaily(minuteBars: readonly Bar[]): Bar[] {
-  return fold(minuteBars, (b) => b.date, (date) => [closeEpoch(date), date]);
+  return fold(
+    minuteBars,
+    (b) => b.date,
+    (date) => [closeEpoch(date), date],
+  );
 }
 
 /**
@@ -97,10 +108,14 @@ export function aggregateDaily(minuteBars: readonly Bar[]): Bar[] {
 export function periodKey(date: number, interval: PeriodInterval): number {
   const [y, m] = dateParts(date);
   switch (interval) {
-    case '1w': return addDays(date, 1 - weekday(date));
-    case '1mo': return y * 10_000 + m * 100 + 1;
-    case '1q': return y * 10_000 + (m - ((m - 1) % 3)) * 100 + 1;
-    case '1y': return y * 10_000 + 101;
+    case '1w':
+      return addDays(date, 1 - weekday(date));
+    case '1mo':
+      return y * 10_000 + m * 100 + 1;
+    case '1q':
+      return y * 10_000 + (m - ((m - 1) % 3)) * 100 + 1;
+    case '1y':
+      return y * 10_000 + 101;
   }
 }
 
@@ -112,10 +127,14 @@ export function periodKey(date: number, interval: PeriodInterval): number {
 export function periodEndBound(date: number, interval: PeriodInterval): number {
   const [y, m] = dateParts(date);
   switch (interval) {
-    case '1w': return addDays(date, 7 - weekday(date));
-    case '1mo': return y * 10_000 + m * 100 + 31;
-    case '1q': return y * 10_000 + (m - ((m - 1) % 3) + 2) * 100 + 31;
-    case '1y': return y * 10_000 + 1231;
+    case '1w':
+      return addDays(date, 7 - weekday(date));
+    case '1mo':
+      return y * 10_000 + m * 100 + 31;
+    case '1q':
+      return y * 10_000 + (m - ((m - 1) % 3) + 2) * 100 + 31;
+    case '1y':
+      return y * 10_000 + 1231;
   }
 }
 
@@ -125,5 +144,9 @@ export function periodEndBound(date: number, interval: PeriodInterval): number {
  */
 export function aggregatePeriods(days: readonly Bar[], interval: '1d' | PeriodInterval): Bar[] {
   if (interval === '1d') return days.slice();
-  return fold(days, (b) => periodKey(b.date, interval), (_k, last) => [closeEpoch(last.date), last.date]);
+  return fold(
+    days,
+    (b) => periodKey(b.date, interval),
+    (_k, last) => [closeEpoch(last.date), last.date],
+  );
 }

@@ -20,8 +20,17 @@ describe('boardOf', () => {
   });
 
   it('rejects codes that are not A-share equities of that market', () => {
-    for (const [code, market] of [['000300', 'SH'], ['510300', 'SH'], ['900901', 'SH'], ['600519', 'SZ'],
-      ['399001', 'SZ'], ['159915', 'SZ'], ['200002', 'SZ'], ['60051', 'SH'], ['bj4300', 'BJ']] as const) {
+    for (const [code, market] of [
+      ['000300', 'SH'],
+      ['510300', 'SH'],
+      ['900901', 'SH'],
+      ['600519', 'SZ'],
+      ['399001', 'SZ'],
+      ['159915', 'SZ'],
+      ['200002', 'SZ'],
+      ['60051', 'SH'],
+      ['bj4300', 'BJ'],
+    ] as const) {
       expect(() => boardOf(code, market), `${code}.${market}`).toThrow(RangeError);
     }
   });

@@ -3,12 +3,24 @@ import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import { addDays, parseDate, weekday } from '../lib/time.js';
 import {
-  CALENDAR_FIRST, CALENDAR_LAST, closureName, isTradingDay, marketOpened, marketTradingDays,
-  nextTradingDay, previousTradingDay, tradingDaysBetween, monthsHolding, SHIPPED_CALENDARS, TradingCalendar,
+  CALENDAR_FIRST,
+  CALENDAR_LAST,
+  closureName,
+  isTradingDay,
+  marketOpened,
+  marketTradingDays,
+  nextTradingDay,
+  previousTradingDay,
+  tradingDaysBetween,
+  monthsHolding,
+  SHIPPED_CALENDARS,
+  TradingCalendar,
 } from './calendar.js';
 
 const FILE = JSON.parse(readFileSync(new URL('../../calendars/sse-szse-bse.json', import.meta.url), 'utf8')) as {
-  closures: [string, string, string][]; markets: Record<string, { first: string }>; last: string;
+  closures: [string, string, string][];
+  markets: Record<string, { first: string }>;
+  last: string;
 };
 const CLOSURES = FILE.closures;
 
@@ -32,7 +44,8 @@ describe('closure table (calendars/sse-szse-bse.json)', () => {
   it('is ascending, non-overlapping, weekday-bounded and named', () => {
     let prev = 0;
     for (const [a, b, name] of CLOSURES) {
-      const first = parseDate(a)!, last = parseDate(b)!;
+      const first = parseDate(a)!,
+        last = parseDate(b)!;
       expect(first, a).toBeGreaterThan(prev);
       expect(last, b).toBeGreaterThanOrEqual(first);
       expect(weekday(first), a).toBeLessThanOrEqual(5);
@@ -48,14 +61,18 @@ describe.skipIf(!haveRefs)('against the reference calendars in shared/data/calen
   const mine = allDates().filter(isTradingDay);
 
   it('equals the XSHG sessions of exchange_calendars', () => {
-    const sessions = read('xshg_exchange_calendars.csv').split('\n').slice(1)
-      .filter((l) => l.length > 0).map((l) => parseDate(l.slice(0, 10))!)
+    const sessions = read('xshg_exchange_calendars.csv')
+      .split('\n')
+      .slice(1)
+      .filter((l) => l.length > 0)
+      .map((l) => parseDate(l.slice(0, 10))!)
       .filter((d) => d >= CALENDAR_FIRST && d <= CALENDAR_LAST);
     expect(mine).toEqual(sessions);
   });
 
   it('equals the akshare trade calendar', () => {
-    const days = (JSON.parse(read('akshare_trade_calendar.json')) as string[]).map(Number)
+    const days = (JSON.parse(read('akshare_trade_calendar.json')) as string[])
+      .map(Number)
       .filter((d) => d >= CALENDAR_FIRST && d <= CALENDAR_LAST);
     expect(mine).toEqual(days);
   });
@@ -71,9 +88,22 @@ describe.skipIf(!haveRefs)('against the reference calendars in shared/data/calen
 describe('calendar', () => {
   it('has the yearly trading-day counts of the README', () => {
     const counts: Record<number, number> = {
-      1991: 255, 1996: 247, 2000: 239, 2008: 246,
-      2015: 244, 2016: 244, 2017: 244, 2018: 243, 2019: 244, 2020: 243,
-      2021: 243, 2022: 242, 2023: 242, 2024: 242, 2025: 243, 2026: 242,
+      1991: 255,
+      1996: 247,
+      2000: 239,
+      2008: 246,
+      2015: 244,
+      2016: 244,
+      2017: 244,
+      2018: 243,
+      2019: 244,
+      2020: 243,
+      2021: 243,
+      2022: 242,
+      2023: 242,
+      2024: 242,
+      2025: 243,
+      2026: 242,
     };
     for (const [y, n] of Object.entries(counts)) {
       expect(tradingDaysBetween(+y * 10000 + 101, +y * 10000 + 1231).length, y).toBe(n);

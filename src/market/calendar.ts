@@ -13,10 +13,12 @@ import type { MarketId } from './types.js';
 
 /** Index of the first element of `xs` that is >= x (xs.length when none). */
 function lowerBound(xs: readonly number[], x: number): number {
-  let lo = 0, hi = xs.length;
+  let lo = 0,
+    hi = xs.length;
   while (lo < hi) {
     const mid = (lo + hi) >>> 1;
-    if (xs[mid] < x) lo = mid + 1; else hi = mid;
+    if (xs[mid] < x) lo = mid + 1;
+    else hi = mid;
   }
   return lo;
 }
@@ -33,18 +35,30 @@ export class TradingCalendar {
   }
 
   /** First and last day of the calendar (0 when it is empty). */
-  get first(): number { return this.days[0] ?? 0; }
-  get last(): number { return this.days[this.days.length - 1] ?? 0; }
+  get first(): number {
+    return this.days[0] ?? 0;
+  }
+  get last(): number {
+    return this.days[this.days.length - 1] ?? 0;
+  }
 
-  isTradingDay(date: number): boolean { return this.ordinals.has(date); }
+  isTradingDay(date: number): boolean {
+    return this.ordinals.has(date);
+  }
 
   /** Position of a trading day in the calendar, undefined for any other date. */
-  ordinal(date: number): number | undefined { return this.ordinals.get(date); }
+  ordinal(date: number): number | undefined {
+    return this.ordinals.get(date);
+  }
 
   /** Index of the first trading day on or after `date` (days.length when none). */
-  indexOnOrAfter(date: number): number { return lowerBound(this.days, date); }
+  indexOnOrAfter(date: number): number {
+    return lowerBound(this.days, date);
+  }
 
-  at(i: number): number | undefined { return this.days[i]; }
+  at(i: number): number | undefined {
+    return this.days[i];
+  }
 
   /** Trading days from `from` to `to`, both inclusive, ascending; empty when from > to. */
   between(from: number, to: number): number[] {
@@ -96,7 +110,11 @@ interface CalendarFile {
   closures: [first: string, last: string, name: string][];
 }
 
-interface ClosureRange { first: number; last: number; name: string }
+interface ClosureRange {
+  first: number;
+  last: number;
+  name: string;
+}
 
 function toDate(s: string): number {
   const d = parseDate(s);
@@ -135,7 +153,9 @@ export const SHIPPED_CALENDARS: Readonly<Record<MarketId, TradingCalendar>> = ((
 
 /** First day of each market's shipped calendar (BJ: the Beijing Stock Exchange opened 2021-11-15). */
 export const MARKET_OPENED: Readonly<Record<MarketId, number>> = {
-  SH: SHIPPED_CALENDARS.SH.first, SZ: SHIPPED_CALENDARS.SZ.first, BJ: SHIPPED_CALENDARS.BJ.first,
+  SH: SHIPPED_CALENDARS.SH.first,
+  SZ: SHIPPED_CALENDARS.SZ.first,
+  BJ: SHIPPED_CALENDARS.BJ.first,
 };
 
 const SSE = SHIPPED_CALENDARS.SH;
@@ -157,10 +177,12 @@ export const monthsHolding = (from: number, to: number, n: number): number | nul
  * trading days, ordinary weekends and dates outside the table. closureName(20241003) -> 'National Day'
  */
 export function closureName(date: number): string | null {
-  let lo = 0, hi = RANGES.length;
+  let lo = 0,
+    hi = RANGES.length;
   while (lo < hi) {
     const mid = (lo + hi) >>> 1;
-    if (RANGES[mid].last < date) lo = mid + 1; else hi = mid;
+    if (RANGES[mid].last < date) lo = mid + 1;
+    else hi = mid;
   }
   const r = RANGES[lo];
   return r !== undefined && r.first <= date ? r.name : null;
@@ -177,7 +199,11 @@ export function marketTradingDays(market: MarketId, from: number, to: number): n
 }
 
 /** A trading day an operator loaded: closed on `date` when is_open is 0, else open. */
-export interface LoadedDay { market: string; date: number; is_open: number | null }
+export interface LoadedDay {
+  market: string;
+  date: number;
+  is_open: number | null;
+}
 
 /**
  * Each market's calendar with the loaded days applied (a loaded day always wins over the shipped

@@ -9,12 +9,12 @@ import { boardOf } from './boards.js';
 import type { BoardId, MarketId } from './types.js';
 
 export type Security =
-  | { kind: 'equity'; board: BoardId }
-  | { kind: 'index' }
-  | { kind: 'fund'; fundType: 'etf' | 'lof' }
-  | { kind: null; skip: string };
+  { kind: 'equity'; board: BoardId } | { kind: 'index' } | { kind: 'fund'; fundType: 'etf' | 'lof' } | { kind: null; skip: string };
 
-interface Range { prefixes: string[]; what: Security }
+interface Range {
+  prefixes: string[];
+  what: Security;
+}
 
 const skip = (reason: string): Security => ({ kind: null, skip: reason });
 const INDEX: Security = { kind: 'index' };
@@ -51,18 +51,20 @@ export const CODE_RANGES: Readonly<Record<MarketId, readonly Range[]>> = {
     range('13', skip('repos')),
     range('14', skip('preferred shares')),
   ],
-  BJ: [
-    range('43 83 87 920', { kind: 'equity', board: 'bse' }),
-    range('899', INDEX),
-  ],
+  BJ: [range('43 83 87 920', { kind: 'equity', board: 'bse' }), range('899', INDEX)],
 };
 
 /** What `code` is on `market` (see CODE_RANGES); a code in no range is skipped as "not an A-share equity, index or fund code". */
 export function securityOf(code: string, market: MarketId): Security {
   if (!/^\d{6}$/.test(code)) return skip('not a 6-digit code');
-  let best: Range | null = null, len = 0;
+  let best: Range | null = null,
+    len = 0;
   for (const r of CODE_RANGES[market]) {
-    for (const p of r.prefixes) if (p.length > len && code.startsWith(p)) { best = r; len = p.length; }
+    for (const p of r.prefixes)
+      if (p.length > len && code.startsWith(p)) {
+        best = r;
+        len = p.length;
+      }
   }
   if (!best) return skip('codes outside the served ranges');
   return best.what.kind === 'equity' ? { kind: 'equity', board: boardOf(code, market) } : best.what;

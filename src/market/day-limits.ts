@@ -51,12 +51,27 @@ export function dayLimits(input: DayLimitInput): DayLimit[] {
     const pre = last === null ? null : action ? referencePrice(last, action) : last;
     const st = input.isSt(date);
     const idx = input.sinceListing(date);
-    const rule = limitRule({ board: input.board, market: input.market, st, date, listDate: input.listDate ?? 0, tradingDayIndexSinceListing: idx, listingKind: kind });
+    const rule = limitRule({
+      board: input.board,
+      market: input.market,
+      st,
+      date,
+      listDate: input.listDate ?? 0,
+      tradingDayIndexSinceListing: idx,
+      listingKind: kind,
+    });
     const lim = pre !== null && rule.ratioPct !== null ? limitPrices(pre, rule.ratioPct) : null;
     const bar = input.bars.get(date) ?? null;
     out.push({
-      date, preClose: pre, up: lim?.up ?? null, down: lim?.down ?? null,
-      ratioPct: lim ? rule.ratioPct : null, reason: rule.reason, st, listingDay: Number.isFinite(idx) ? idx + 1 : null, bar,
+      date,
+      preClose: pre,
+      up: lim?.up ?? null,
+      down: lim?.down ?? null,
+      ratioPct: lim ? rule.ratioPct : null,
+      reason: rule.reason,
+      st,
+      listingDay: Number.isFinite(idx) ? idx + 1 : null,
+      bar,
     });
     // A suspended day keeps its base: the last close, or its ex-rights reference when the ex-date fell in the suspension.
     last = bar ? bar.close : pre;

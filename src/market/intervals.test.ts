@@ -13,9 +13,16 @@ describe('INTERVALS', () => {
 
   it('says where each interval comes from and how long its bars are', () => {
     expect(INTERVAL_IDS.map((id) => [id, INTERVALS[id].kind, INTERVALS[id].minutes, INTERVALS[id].maxDays])).toEqual([
-      ['1m', 'minute', 1, null], ['5m', 'intraday', 5, null], ['15m', 'intraday', 15, null],
-      ['30m', 'intraday', 30, null], ['60m', 'intraday', 60, null], ['1d', 'daily', null, 1],
-      ['1w', 'period', null, 5], ['1mo', 'period', null, 23], ['1q', 'period', null, 66], ['1y', 'period', null, 252],
+      ['1m', 'minute', 1, null],
+      ['5m', 'intraday', 5, null],
+      ['15m', 'intraday', 15, null],
+      ['30m', 'intraday', 30, null],
+      ['60m', 'intraday', 60, null],
+      ['1d', 'daily', null, 1],
+      ['1w', 'period', null, 5],
+      ['1mo', 'period', null, 23],
+      ['1q', 'period', null, 66],
+      ['1y', 'period', null, 252],
     ]);
   });
 
@@ -35,7 +42,8 @@ describe('INTERVALS', () => {
     // from 1994 on (1991-1993 held 255, 255 and 257 days).
     for (const market of MARKET_IDS) {
       const days = marketTradingDays(market, 19940101, CALENDAR_LAST).map(bar);
-      for (const id of ['1w', '1mo', '1q', '1y'] as const) expect(most(days, id), `${market} ${id}`).toBeLessThanOrEqual(INTERVALS[id].maxDays!);
+      for (const id of ['1w', '1mo', '1q', '1y'] as const)
+        expect(most(days, id), `${market} ${id}`).toBeLessThanOrEqual(INTERVALS[id].maxDays!);
       expect(most(marketTradingDays(market, CALENDAR_FIRST, 19931231).map(bar), '1y')).toBeLessThanOrEqual(257);
     }
   });

@@ -8,7 +8,11 @@ describe('KINDS', () => {
   });
 
   it('writes prices at 0.01 CNY, funds at 0.001', () => {
-    expect(INSTRUMENT_KINDS.map((k) => [k, KINDS[k].digits, KINDS[k].tick])).toEqual([['equity', 2, 10], ['index', 2, 10], ['fund', 3, 1]]);
+    expect(INSTRUMENT_KINDS.map((k) => [k, KINDS[k].digits, KINDS[k].tick])).toEqual([
+      ['equity', 2, 10],
+      ['index', 2, 10],
+      ['fund', 3, 1],
+    ]);
     expect(INSTRUMENT_KINDS.map((k) => formatScaled(KINDS[k].tick, PRICE_SCALE, KINDS[k].digits))).toEqual(['0.01', '0.01', '0.001']);
   });
 

@@ -25,7 +25,11 @@ export interface KindSpec {
   board: boolean;
 }
 
-const kind = (digits: 2 | 3, rest: Omit<KindSpec, 'digits' | 'tick'>): KindSpec => ({ digits, tick: 10 ** (PRICE_SCALE - digits), ...rest });
+const kind = (digits: 2 | 3, rest: Omit<KindSpec, 'digits' | 'tick'>): KindSpec => ({
+  digits,
+  tick: 10 ** (PRICE_SCALE - digits),
+  ...rest,
+});
 
 /** Every kind, in the order the API lists them. */
 export const KINDS: Readonly<Record<InstrumentKind, KindSpec>> = {

@@ -39,7 +39,7 @@ describe('limitRule', () => {
     expect(rule({ board: 'bse', listDate: 20230410, tradingDayIndexSinceListing: 1 })).toEqual({ ratioPct: 30, reason: 'bse' });
   });
 
-  it('limits the BSE opening day of the stocks moved from NEEQ\'s select tier to 30%; only its IPOs were free', () => {
+  it("limits the BSE opening day of the stocks moved from NEEQ's select tier to 30%; only its IPOs were free", () => {
     // 2021-11-15: 81 listings, 71 moved from the select tier (精选层), 10 public offerings.
     const opening = { board: 'bse' as const, market: 'BJ' as const, listDate: 20211115, date: 20211115, tradingDayIndexSinceListing: 0 };
     expect(rule({ ...opening, listingKind: 'transfer' })).toEqual({ ratioPct: 30, reason: 'bse' });
@@ -55,15 +55,25 @@ describe('limitRule', () => {
     expect(() => listingKind('BJ', 20211115, 'moved')).toThrow(RangeError);
   });
 
-  it('bases a moved stock\'s opening-day limits on its last NEEQ close', () => {
-    const days = (listingKind: string | null) => dayLimits({
-      days: [20211115, 20211116], board: 'bse', market: 'BJ', listDate: 20211115, listingKind,
-      sinceListing: (d) => (d === 20211115 ? 0 : 1), isSt: () => false, actions: new Map(),
-      // The close of 2021-11-12 on NEEQ's select tier, 10.00.
-      prevBar: { ts: 0, date: 20211112, open: 10000, high: 10000, low: 10000, close: 10000, volume: 1, amount: 1 },
-      bars: new Map([[20211115, { ts: 0, date: 20211115, open: 12000, high: 13000, low: 11000, close: 12500, volume: 1, amount: 1 }]]),
-    }).map((d) => [d.date, d.preClose, d.up, d.down, d.ratioPct, d.reason, d.listingDay]);
-    expect(days(null)).toEqual([[20211115, 10000, 13000, 7000, 30, 'bse', 1], [20211116, 12500, 16250, 8750, 30, 'bse', 2]]);
+  it("bases a moved stock's opening-day limits on its last NEEQ close", () => {
+    const days = (listingKind: string | null) =>
+      dayLimits({
+        days: [20211115, 20211116],
+        board: 'bse',
+        market: 'BJ',
+        listDate: 20211115,
+        listingKind,
+        sinceListing: (d) => (d === 20211115 ? 0 : 1),
+        isSt: () => false,
+        actions: new Map(),
+        // The close of 2021-11-12 on NEEQ's select tier, 10.00.
+        prevBar: { ts: 0, date: 20211112, open: 10000, high: 10000, low: 10000, close: 10000, volume: 1, amount: 1 },
+        bars: new Map([[20211115, { ts: 0, date: 20211115, open: 12000, high: 13000, low: 11000, close: 12500, volume: 1, amount: 1 }]]),
+      }).map((d) => [d.date, d.preClose, d.up, d.down, d.ratioPct, d.reason, d.listingDay]);
+    expect(days(null)).toEqual([
+      [20211115, 10000, 13000, 7000, 30, 'bse', 1],
+      [20211116, 12500, 16250, 8750, 30, 'bse', 2],
+    ]);
     expect(days('ipo')[0]).toEqual([20211115, 10000, null, null, null, 'new_listing_no_limit', 1]);
   });
 
@@ -73,12 +83,14 @@ describe('limitRule', () => {
     expect(rule({ listDate: 20230407, tradingDayIndexSinceListing: 1 })).toEqual({ ratioPct: 10, reason: 'main_board' });
     expect(rule({ board: 'chinext', listDate: 20200821, date: 20200821, tradingDayIndexSinceListing: 0 })).toEqual(band);
     // listed under the old rules, trading on after the reform: the new ordinary ratio
-    expect(rule({ board: 'chinext', listDate: 20200821, date: 20200824, tradingDayIndexSinceListing: 1 }))
-      .toEqual({ ratioPct: 20, reason: 'chinext' });
+    expect(rule({ board: 'chinext', listDate: 20200821, date: 20200824, tradingDayIndexSinceListing: 1 })).toEqual({
+      ratioPct: 20,
+      reason: 'chinext',
+    });
   });
 
   // docs/price-limits.md: one assertion per row of the table of rules.
-  it('publishes no limits under the early exchanges\' varying limits (SSE to 1992-05-20, SZSE to 1991-08-16)', () => {
+  it("publishes no limits under the early exchanges' varying limits (SSE to 1992-05-20, SZSE to 1991-08-16)", () => {
     const early = { ratioPct: null, reason: 'early_market_limits' };
     expect(rule({ date: 19901219, listDate: 19901219, tradingDayIndexSinceListing: 0 })).toEqual(early);
     expect(rule({ date: 19920520 })).toEqual(early);
@@ -106,14 +118,25 @@ describe('limitRule', () => {
     expect(rule({ listDate: 19991110, date: 19991110, tradingDayIndexSinceListing: 0 })).toEqual(none);
     expect(rule({ listDate: 19991110, date: 19991111, tradingDayIndexSinceListing: 1 })).toEqual({ ratioPct: 10, reason: 'main_board' });
     expect(rule({ board: 'chinext', market: 'SZ', listDate: 20091030, date: 20091030, tradingDayIndexSinceListing: 0 })).toEqual(none);
-    expect(rule({ board: 'chinext', market: 'SZ', listDate: 20091030, date: 20091102, tradingDayIndexSinceListing: 1 }))
-      .toEqual({ ratioPct: 10, reason: 'chinext' });
-    expect(rule({ listDate: 20140117, date: 20140117, tradingDayIndexSinceListing: 0 })).toEqual({ ratioPct: null, reason: 'ipo_first_day_band' });
+    expect(rule({ board: 'chinext', market: 'SZ', listDate: 20091030, date: 20091102, tradingDayIndexSinceListing: 1 })).toEqual({
+      ratioPct: 10,
+      reason: 'chinext',
+    });
+    expect(rule({ listDate: 20140117, date: 20140117, tradingDayIndexSinceListing: 0 })).toEqual({
+      ratioPct: null,
+      reason: 'ipo_first_day_band',
+    });
   });
 
   it('gives STAR 20% from its opening, no limit on the first 5 days', () => {
-    expect(rule({ board: 'star', listDate: 20190722, date: 20190726, tradingDayIndexSinceListing: 4 })).toEqual({ ratioPct: null, reason: 'new_listing_no_limit' });
-    expect(rule({ board: 'star', listDate: 20190722, date: 20190729, tradingDayIndexSinceListing: 5 })).toEqual({ ratioPct: 20, reason: 'star' });
+    expect(rule({ board: 'star', listDate: 20190722, date: 20190726, tradingDayIndexSinceListing: 4 })).toEqual({
+      ratioPct: null,
+      reason: 'new_listing_no_limit',
+    });
+    expect(rule({ board: 'star', listDate: 20190722, date: 20190729, tradingDayIndexSinceListing: 5 })).toEqual({
+      ratioPct: 20,
+      reason: 'star',
+    });
   });
 
   it('refuses dates before listing', () => {

@@ -89,9 +89,16 @@ export function limitRule(input: LimitRuleInput): LimitRule {
 
   if (input.listingKind !== 'transfer') {
     const noLimitDays =
-      board === 'star' ? 5
-        : board === 'chinext' ? (listDate >= CHINEXT_REFORM ? 5 : 0)
-          : board === 'main' ? (listDate >= MAIN_BOARD_REGISTRATION ? 5 : 0)
+      board === 'star'
+        ? 5
+        : board === 'chinext'
+          ? listDate >= CHINEXT_REFORM
+            ? 5
+            : 0
+          : board === 'main'
+            ? listDate >= MAIN_BOARD_REGISTRATION
+              ? 5
+              : 0
             : 1;
     if (day < noLimitDays) return { ratioPct: null, reason: 'new_listing_no_limit' };
     if (day === 0) return { ratioPct: null, reason: listDate < IPO_BAND_FROM ? 'new_listing_no_limit' : 'ipo_first_day_band' };
@@ -122,8 +129,7 @@ export function limitPrices(preClose: number, ratioPct: number, tick = KINDS.equ
   if (!Number.isSafeInteger(preClose) || preClose <= 0) throw new RangeError(`bad previous close: ${preClose}`);
   if (!Number.isInteger(ratioPct) || ratioPct < 0 || ratioPct >= 100) throw new RangeError(`bad ratio: ${ratioPct}`);
   if (!Number.isInteger(tick) || tick <= 0) throw new RangeError(`bad tick: ${tick}`);
-  const at = (pct: number) =>
-    Number(divRoundHalfUp(BigInt(preClose) * BigInt(pct), 100n * BigInt(tick))) * tick;
+  const at = (pct: number) => Number(divRoundHalfUp(BigInt(preClose) * BigInt(pct), 100n * BigInt(tick))) * tick;
   const up = Math.max(at(100 + ratioPct), preClose + tick);
   const down = Math.max(Math.min(at(100 - ratioPct), preClose - tick), tick);
   return { up, down };

@@ -7,13 +7,42 @@
 import type { MarketId } from './types.js';
 
 export interface Exchange {
-  id: MarketId; name: string; name_local: string; mic: string; timezone: string; currency: string;
+  id: MarketId;
+  name: string;
+  name_local: string;
+  mic: string;
+  timezone: string;
+  currency: string;
   /** YYYYMMDD */
   opened: number;
 }
 
 export const EXCHANGES: readonly Exchange[] = [
-  { id: 'BJ', name: 'Beijing Stock Exchange', name_local: '北京证券交易所', mic: 'BJSE', timezone: 'Asia/Shanghai', currency: 'CNY', opened: 20211115 },
-  { id: 'SH', name: 'Shanghai Stock Exchange', name_local: '上海证券交易所', mic: 'XSHG', timezone: 'Asia/Shanghai', currency: 'CNY', opened: 19901219 },
-  { id: 'SZ', name: 'Shenzhen Stock Exchange', name_local: '深圳证券交易所', mic: 'XSHE', timezone: 'Asia/Shanghai', currency: 'CNY', opened: 19901201 },
+  {
+    id: 'BJ',
+    name: 'Beijing Stock Exchange',
+    name_local: '北京证券交易所',
+    mic: 'BJSE',
+    timezone: 'Asia/Shanghai',
+    currency: 'CNY',
+    opened: 20211115,
+  },
+  {
+    id: 'SH',
+    name: 'Shanghai Stock Exchange',
+    name_local: '上海证券交易所',
+    mic: 'XSHG',
+    timezone: 'Asia/Shanghai',
+    currency: 'CNY',
+    opened: 19901219,
+  },
+  {
+    id: 'SZ',
+    name: 'Shenzhen Stock Exchange',
+    name_local: '深圳证券交易所',
+    mic: 'XSHE',
+    timezone: 'Asia/Shanghai',
+    currency: 'CNY',
+    opened: 19901201,
+  },
 ];

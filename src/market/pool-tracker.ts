@@ -9,7 +9,17 @@
  * @example const t = new PoolTracker(); const m = states.map((d) => t.push(d));
  */
 import type { DayLimit } from './day-limits.js';
-import { brokeUp, closedDown, closedUp, newHigh, STRONG_HIGH_DAYS, STRONG_LIMIT_WINDOW, subNew, type Membership, type PoolTypeId } from './pools.js';
+import {
+  brokeUp,
+  closedDown,
+  closedUp,
+  newHigh,
+  STRONG_HIGH_DAYS,
+  STRONG_LIMIT_WINDOW,
+  subNew,
+  type Membership,
+  type PoolTypeId,
+} from './pools.js';
 
 /** What a tracker carries from one day to the next (plain data: it can be stored and restored). */
 export interface TrackerState {

@@ -3,10 +3,20 @@ import { intradayLimitStats, limitUpStreak, memberships } from './pools.js';
 import type { DayLimit } from './day-limits.js';
 import type { Bar } from './types.js';
 
-const bar = (close: number, high = close, low = close, ts = 0): Bar => ({ ts, date: 0, open: close, high, low, close, volume: 100, amount: close * 10 });
+const bar = (close: number, high = close, low = close, ts = 0): Bar => ({
+  ts,
+  date: 0,
+  open: close,
+  high,
+  low,
+  close,
+  volume: 100,
+  amount: close * 10,
+});
 /** A day state with limits ±10% of pre (prices in 1/1000 CNY). */
 function day(date: number, pre: number, b: Bar | null, extra: Partial<DayLimit> = {}): DayLimit {
-  const up = Math.round(pre * 1.1 / 10) * 10, down = Math.round(pre * 0.9 / 10) * 10;
+  const up = Math.round((pre * 1.1) / 10) * 10,
+    down = Math.round((pre * 0.9) / 10) * 10;
   return { date, preClose: pre, up, down, ratioPct: 10, reason: 'main_board', st: false, listingDay: 500, bar: b, ...extra };
 }
 
@@ -31,7 +41,11 @@ describe('pool rules', () => {
     expect(memberships([day(1, 30860, bar(33960, 33960, 31500))])).toMatchObject({ pools: ['limit_up'], streak: 1 });
     expect(memberships([day(1, 10000, bar(8990, 9500, 8990))]).pools).toEqual(['limit_down']);
     const m = (ts: number, close: number, high = close) => bar(close, high, close, ts);
-    expect(intradayLimitStats([m(1, 10900), m(2, 10990, 11010), m(3, 11010), m(4, 10950)], 11000)).toEqual({ first: 2, last: null, broken: 2 });
+    expect(intradayLimitStats([m(1, 10900), m(2, 10990, 11010), m(3, 11010), m(4, 10950)], 11000)).toEqual({
+      first: 2,
+      last: null,
+      broken: 2,
+    });
   });
 
   it('marks a new 60-day high close on an up day as strong, and young listings as sub-new', () => {

@@ -29,8 +29,8 @@ export const subNew = (d: DayLimit) => d.listingDay !== null && d.listingDay <= 
  * A new high: a close above `maxClose`, the highest of the `traded` closes of the previous
  * STRONG_HIGH_DAYS − 1 trading days (all of which must have traded), and above the reference.
  */
-export const newHigh = (d: DayLimit, traded: number, maxClose: number) => traded >= STRONG_HIGH_DAYS - 1
-  && d.bar!.close > maxClose && d.preClose !== null && d.bar!.close > d.preClose;
+export const newHigh = (d: DayLimit, traded: number, maxClose: number) =>
+  traded >= STRONG_HIGH_DAYS - 1 && d.bar!.close > maxClose && d.preClose !== null && d.bar!.close > d.preClose;
 
 /** Consecutive limit-up closes ending at index i (0 when day i is not one). */
 export function limitUpStreak(days: DayLimit[], i: number): number {
@@ -43,7 +43,12 @@ export function limitUpStreak(days: DayLimit[], i: number): number {
   return n;
 }
 
-export interface Membership { pools: PoolTypeId[]; streak: number; previousStreak: number; strongReason: string | null }
+export interface Membership {
+  pools: PoolTypeId[];
+  streak: number;
+  previousStreak: number;
+  strongReason: string | null;
+}
 
 export function memberships(days: DayLimit[]): Membership {
   const i = days.length - 1;
@@ -61,7 +66,10 @@ export function memberships(days: DayLimit[]): Membership {
   if (previousStreak > 0) pools.push('previous_limit_up');
   if (!up) {
     const recent = days.slice(Math.max(0, i - STRONG_LIMIT_WINDOW + 1), i + 1).filter(closedUp).length;
-    const closes = days.slice(Math.max(0, i - STRONG_HIGH_DAYS + 1), i).filter((x) => x.bar).map((x) => x.bar!.close);
+    const closes = days
+      .slice(Math.max(0, i - STRONG_HIGH_DAYS + 1), i)
+      .filter((x) => x.bar)
+      .map((x) => x.bar!.close);
     if (recent >= 2) strongReason = 'repeated_limit_up';
     else if (newHigh(d, closes.length, Math.max(...closes))) strongReason = 'new_high';
     if (strongReason) pools.push('strong');
@@ -70,19 +78,27 @@ export function memberships(days: DayLimit[]): Membership {
   return { pools, streak: up ? limitUpStreak(days, i) : 0, previousStreak, strongReason };
 }
 
-export interface IntradayLimitStats { first: number | null; last: number | null; broken: number }
+export interface IntradayLimitStats {
+  first: number | null;
+  last: number | null;
+  broken: number;
+}
 
 /**
  * First and final-seal times (bar end ts) at the up limit and how often it was broken, from 1m
  * bars; a price at or above the limit is at it (atOrAbove).
  */
 export function intradayLimitStats(minutes: Bar[], up: number): IntradayLimitStats {
-  let first: number | null = null, last: number | null = null, broken = 0;
+  let first: number | null = null,
+    last: number | null = null,
+    broken = 0;
   for (let k = 0; k < minutes.length; k++) {
     const m = minutes[k];
     const atPrev = k > 0 && atOrAbove(minutes[k - 1].close, up);
     if (first === null && atOrAbove(m.high, up)) first = m.ts;
-    if (atOrAbove(m.close, up)) { if (!atPrev) last = m.ts; } else if (atPrev || atOrAbove(m.high, up)) broken++;
+    if (atOrAbove(m.close, up)) {
+      if (!atPrev) last = m.ts;
+    } else if (atPrev || atOrAbove(m.high, up)) broken++;
   }
   if (minutes.length && !atOrAbove(minutes[minutes.length - 1].close, up)) last = null;
   return { first, last, broken };

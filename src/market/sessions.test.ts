@@ -1,5 +1,14 @@
 import { describe, expect, it } from 'vitest';
-import { AFTERNOON_CLOSE, bucketEnd, closeDateRange, closeEpoch, MINUTE_LABELS, minuteIndex, TRADING_MINUTES, type IntradayMinutes } from './sessions.js';
+import {
+  AFTERNOON_CLOSE,
+  bucketEnd,
+  closeDateRange,
+  closeEpoch,
+  MINUTE_LABELS,
+  minuteIndex,
+  TRADING_MINUTES,
+  type IntradayMinutes,
+} from './sessions.js';
 import { formatTimestamp, marketEpoch } from '../lib/time.js';
 
 const hm = (h: number, m: number) => h * 60 + m;

@@ -12,8 +12,12 @@ export interface Bar {
   ts: number;
   /** Trading day (YYYYMMDD) the bar belongs to; for 1w..1y the period's last trading day. */
   date: number;
-  open: number; high: number; low: number; close: number;
-  volume: number; amount: number | null;
+  open: number;
+  high: number;
+  low: number;
+  close: number;
+  volume: number;
+  amount: number | null;
   /** Exact amount of an aggregated bar whose sum passed 2^53 fen (a year of an index); `amount` is then approximate. */
   amountExact?: bigint;
 }

@@ -18,7 +18,12 @@ import { dailyPackKey, dailyPackStart } from '../store/packs.js';
  * published factor's change, 0 if none) pins forward walks; `identity` when no factor applies
  * (prices as stored).
  */
-export interface Adjuster { mode: AdjustmentId; basis: number; identity: boolean; apply(rows: Bar[]): Bar[] }
+export interface Adjuster {
+  mode: AdjustmentId;
+  basis: number;
+  identity: boolean;
+  apply(rows: Bar[]): Bar[];
+}
 
 const FULL = { fromMs: -8.64e15, toMs: 8.64e15 };
 const NONE = actionsBasis([]);
@@ -34,9 +39,17 @@ export class AnalyticsCaches {
   // process stays under 256 MB RSS after every benchmark scenario; with thousands of instruments
   // read at random, larger caches hardly raise the hit rate).
   readonly series = new CountedCache<string, Bar[]>('bar_series', { max: 512, maxSize: 120_000, sizeCalculation: (b) => b.length + 1 });
-  readonly values = new CountedCache<string, Values[]>('indicator_values', { max: 1024, maxSize: 120_000, sizeCalculation: (v) => v.length + 1 });
+  readonly values = new CountedCache<string, Values[]>('indicator_values', {
+    max: 1024,
+    maxSize: 120_000,
+    sizeCalculation: (v) => v.length + 1,
+  });
   // Stream states at pack starts per series and indicator (a few numbers each).
-  readonly checkpoints = new CountedCache<string, Map<number, unknown>>('indicator_checkpoints', { max: 20_000, maxSize: 80_000, sizeCalculation: (m) => m.size + 1 });
+  readonly checkpoints = new CountedCache<string, Map<number, unknown>>('indicator_checkpoints', {
+    max: 20_000,
+    maxSize: 80_000,
+    sizeCalculation: (m) => m.size + 1,
+  });
 
   /** The caches, counted (CacheCounts), for the metrics. */
   readonly all: readonly CacheCounts[] = [this.factors, this.series, this.values, this.checkpoints];
@@ -53,8 +66,12 @@ export class Analytics {
   private readonly valueCache: AnalyticsCaches['values'];
   private readonly checkpoints: AnalyticsCaches['checkpoints'];
 
-  constructor(private readonly adjustments: AdjustmentReader, private readonly reader: MarketDataReader, private readonly catalog: CatalogSnapshot,
-    caches: AnalyticsCaches) {
+  constructor(
+    private readonly adjustments: AdjustmentReader,
+    private readonly reader: MarketDataReader,
+    private readonly catalog: CatalogSnapshot,
+    caches: AnalyticsCaches,
+  ) {
     ({ factors: this.factorCache, series: this.seriesCache, values: this.valueCache, checkpoints: this.checkpoints } = caches);
   }
 
@@ -137,8 +154,15 @@ export class Analytics {
    *   last such checkpoint before it instead of the first bar.
    * Other intervals, whose buckets a cut could split, use the cached `indicator`.
    */
-  async indicatorPage(inst: InstrumentRow, interval: IntervalId, adj: Adjuster, id: IndicatorId,
-    lo: number, to: number, limit: number): Promise<{ bars: Bar[]; values: Values[]; start: number }> {
+  async indicatorPage(
+    inst: InstrumentRow,
+    interval: IntervalId,
+    adj: Adjuster,
+    id: IndicatorId,
+    lo: number,
+    to: number,
+    limit: number,
+  ): Promise<{ bars: Bar[]; values: Values[]; start: number }> {
     if (interval === '1d' || interval === '1m') {
       const ind = INDICATORS[id];
       if (!ind.stream) return this.windowPage(inst, interval, adj, ind, lo, to, limit);
@@ -164,24 +188,46 @@ export class Analytics {
       const { bars, start } = await this.withHead(inst, interval, adj, fromMs, lo, to, limit);
       let pack = from;
       // The state before a pack's first bar (states are never mutated, so kept as they are).
-      const values = runStream(ind.stream, seriesFromBars(bars), from === null ? ind.stream.initState() : checkpoints.get(from),
+      const values = runStream(
+        ind.stream,
+        seriesFromBars(bars),
+        from === null ? ind.stream.initState() : checkpoints.get(from),
         (i, state) => {
           const k = packOf(bars[i].date);
-          if (k !== pack) { if (!checkpoints.has(k)) checkpoints.set(k, state); pack = k; }
-        });
+          if (k !== pack) {
+            if (!checkpoints.has(k)) checkpoints.set(k, state);
+            pack = k;
+          }
+        },
+      );
       this.checkpoints.set(key, checkpoints);
       return { bars, values, start };
     }
     const r = await this.indicator(inst, interval, adj, id);
-    let start = 0, hi = r.bars.length;
-    while (start < hi) { const m = (start + hi) >> 1; if (r.bars[m].ts < lo) start = m + 1; else hi = m; }
+    let start = 0,
+      hi = r.bars.length;
+    while (start < hi) {
+      const m = (start + hi) >> 1;
+      if (r.bars[m].ts < lo) start = m + 1;
+      else hi = m;
+    }
     return { ...r, start };
   }
 
   /** The bars from `fromMs` before `lo` (the head), then up to `limit` with lo <= ts <= to; `start` is the page's first. */
-  private async withHead(inst: InstrumentRow, interval: IntervalId, adj: Adjuster, fromMs: number, lo: number, to: number,
-    limit: number): Promise<{ bars: Bar[]; start: number }> {
-    const head = fromMs >= lo * 1000 ? [] : await readBars(this.reader, inst.inst, interval, { fromMs, toMs: lo * 1000 - 1 }, null, 1_000_000_000, adj.apply);
+  private async withHead(
+    inst: InstrumentRow,
+    interval: IntervalId,
+    adj: Adjuster,
+    fromMs: number,
+    lo: number,
+    to: number,
+    limit: number,
+  ): Promise<{ bars: Bar[]; start: number }> {
+    const head =
+      fromMs >= lo * 1000
+        ? []
+        : await readBars(this.reader, inst.inst, interval, { fromMs, toMs: lo * 1000 - 1 }, null, 1_000_000_000, adj.apply);
     const page = await readBars(this.reader, inst.inst, interval, { fromMs: lo * 1000, toMs: to * 1000 + 999 }, null, limit, adj.apply);
     return { bars: head.concat(page), start: head.length };
   }
@@ -192,10 +238,20 @@ export class Analytics {
    * least 15 trading days; a trading day TRADING_MINUTES, 240, within a week even after a holiday), and
    * over the whole history only when they did not (a long suspension, the first bars).
    */
-  private async windowPage(inst: InstrumentRow, interval: IntervalId, adj: Adjuster, ind: Indicator,
-    lo: number, to: number, limit: number): Promise<{ bars: Bar[]; values: Values[]; start: number }> {
+  private async windowPage(
+    inst: InstrumentRow,
+    interval: IntervalId,
+    adj: Adjuster,
+    ind: Indicator,
+    lo: number,
+    to: number,
+    limit: number,
+  ): Promise<{ bars: Bar[]; values: Values[]; start: number }> {
     const DAY = 86_400;
-    const spans = interval === '1d' ? [(Math.ceil(ind.lookback / 15) + 1) * 31 * DAY] : [(Math.ceil(ind.lookback / TRADING_MINUTES) + 3) * DAY, 16 * DAY];
+    const spans =
+      interval === '1d'
+        ? [(Math.ceil(ind.lookback / 15) + 1) * 31 * DAY]
+        : [(Math.ceil(ind.lookback / TRADING_MINUTES) + 3) * DAY, 16 * DAY];
     let r: { bars: Bar[]; start: number } | null = null;
     for (const span of spans) {
       r = await this.withHead(inst, interval, adj, (lo - span) * 1000, lo, to, limit);

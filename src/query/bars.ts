@@ -23,8 +23,12 @@ export const periodStart = (date: number, interval: IntervalId): number => (isPe
 export const periodEnd = (date: number, interval: IntervalId): number => (isPeriod(interval) ? periodEndBound(date, interval) : date);
 
 export async function readBars(
-  reader: MarketDataReader, inst: number, interval: IntervalId,
-  win: { fromMs: number; toMs: number }, after: number | null, limit: number,
+  reader: MarketDataReader,
+  inst: number,
+  interval: IntervalId,
+  win: { fromMs: number; toMs: number },
+  after: number | null,
+  limit: number,
   adjust: (rows: Bar[]) => Bar[] = (rows) => rows,
 ): Promise<Bar[]> {
   const { from, to } = windowSeconds(win);
@@ -65,15 +69,27 @@ export async function readBars(
 /**
  * Unadjusted daily bars as the records of their packs, written by `write` (keys are dates), selected as readBars selects them.
  */
-export function readDailyPage(reader: MarketDataReader, inst: number, win: { fromMs: number; toMs: number },
-  after: number | null, limit: number, write: BarFieldsWriter): Promise<PackSlices> {
+export function readDailyPage(
+  reader: MarketDataReader,
+  inst: number,
+  win: { fromMs: number; toMs: number },
+  after: number | null,
+  limit: number,
+  write: BarFieldsWriter,
+): Promise<PackSlices> {
   const { from: lo, to: hi, after: last } = dailyWindow(win, after);
   return reader.dailyPage(inst, lo, hi, last, limit, write);
 }
 
 /** The points of precomputed indicator `indicator` (derived/indicator-pages.ts) over unadjusted daily bars, selected as readDailyPage selects the bars. */
-export function readIndicatorPage(reader: MarketDataReader, inst: number, win: { fromMs: number; toMs: number },
-  after: number | null, limit: number, indicator: string): Promise<PageSlices> {
+export function readIndicatorPage(
+  reader: MarketDataReader,
+  inst: number,
+  win: { fromMs: number; toMs: number },
+  after: number | null,
+  limit: number,
+  indicator: string,
+): Promise<PageSlices> {
   const { from: lo, to: hi, after: last } = dailyWindow(win, after);
   return reader.indicatorPage(inst, indicator, lo, hi, last, limit);
 }
@@ -85,8 +101,14 @@ function dailyWindow(win: { fromMs: number; toMs: number }, after: number | null
 }
 
 /** Unadjusted 1m bars as the records of their packs, written by `write` (keys are ts), selected as readBars selects them. */
-export function readMinutePage(reader: MarketDataReader, inst: number, win: { fromMs: number; toMs: number },
-  after: number | null, limit: number, write: BarFieldsWriter): Promise<PackSlices> {
+export function readMinutePage(
+  reader: MarketDataReader,
+  inst: number,
+  win: { fromMs: number; toMs: number },
+  after: number | null,
+  limit: number,
+  write: BarFieldsWriter,
+): Promise<PackSlices> {
   const { from, to } = windowSeconds(win);
   return reader.minutePage(inst, from, to, after, limit, write);
 }

@@ -18,7 +18,11 @@ export class CalendarCaches {
 export class Calendars {
   private readonly cache: CalendarCaches['calendars'];
 
-  constructor(private readonly reference: ReferenceReader, private readonly version: number, caches: CalendarCaches) {
+  constructor(
+    private readonly reference: ReferenceReader,
+    private readonly version: number,
+    caches: CalendarCaches,
+  ) {
     this.cache = caches.calendars;
   }
 

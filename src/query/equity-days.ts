@@ -9,8 +9,10 @@ import type { EquityDayReader } from '../store/readers/equity-days.js';
 import type { Calendars } from './calendars.js';
 
 interface Meta {
-  st: { start_date: number; end_date: number | null }[]; actions: Map<number, CorporateAction>;
-  firstBar: number | null; lastBar: number | null;
+  st: { start_date: number; end_date: number | null }[];
+  actions: Map<number, CorporateAction>;
+  firstBar: number | null;
+  lastBar: number | null;
 }
 
 /** What EquityDays keeps across requests, keyed by data version. */
@@ -29,8 +31,13 @@ export class EquityDays {
   private readonly meta: EquityDayCaches['meta'];
   private readonly latest: EquityDayCaches['latest'];
 
-  constructor(private readonly days: EquityDayReader, private readonly catalog: CatalogSnapshot, private readonly reader: MarketDataReader,
-    private readonly calendars: Calendars, caches: EquityDayCaches) {
+  constructor(
+    private readonly days: EquityDayReader,
+    private readonly catalog: CatalogSnapshot,
+    private readonly reader: MarketDataReader,
+    private readonly calendars: Calendars,
+    caches: EquityDayCaches,
+  ) {
     ({ meta: this.meta, latest: this.latest } = caches);
   }
 
@@ -68,7 +75,8 @@ export class EquityDays {
     const end = Math.min(to, m.lastBar, inst.delist_date === null ? Infinity : inst.delist_date - 1);
     // Rows need a known base: the listing day itself, or the day after the first stored bar (also
     // when the listing date is unknown: listed before the first stored bar).
-    const first = inst.list_date !== null && inst.list_date >= m.firstBar ? inst.list_date : (cal.at(cal.indexOnOrAfter(m.firstBar) + 1) ?? Infinity);
+    const first =
+      inst.list_date !== null && inst.list_date >= m.firstBar ? inst.list_date : (cal.at(cal.indexOnOrAfter(m.firstBar) + 1) ?? Infinity);
     const startIdx = cal.indexOnOrAfter(Math.max(from, first, after === null ? 0 : after + 1));
     const days: number[] = [];
     for (let i = startIdx; i < cal.days.length && cal.days[i] <= end && days.length < limit; i++) days.push(cal.days[i]);
@@ -76,7 +84,11 @@ export class EquityDays {
     const rows = await this.reader.dailyBars(inst.inst, days[0], days[days.length - 1], null, days.length);
     const prev = await this.days.barBefore(inst.inst, days[0]);
     return dayLimits({
-      days, board: inst.board as BoardId, market: inst.market as MarketId, listDate: inst.list_date, listingKind: inst.listing_kind,
+      days,
+      board: inst.board as BoardId,
+      market: inst.market as MarketId,
+      listDate: inst.list_date,
+      listingKind: inst.listing_kind,
       sinceListing: sinceListing(cal, inst.list_date),
       isSt: stOn(m.st),
       actions: m.actions,

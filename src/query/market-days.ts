@@ -6,13 +6,24 @@ import type { MarketDayReader } from '../store/readers/market-days.js';
 
 /** One instrument's bar of a market day, with its reference price and limits (prices in 1/1000 CNY). */
 export interface MarketBar {
-  row: InstrumentRow; date: number;
-  open: number; high: number; low: number; close: number; volume: number; amount: number | null;
-  preClose: number | null; up: number | null; down: number | null;
+  row: InstrumentRow;
+  date: number;
+  open: number;
+  high: number;
+  low: number;
+  close: number;
+  volume: number;
+  amount: number | null;
+  preClose: number | null;
+  up: number | null;
+  down: number | null;
 }
 
 /** Filters of a cross-section. */
-export interface MarketBarFilter { kind?: string; board?: string }
+export interface MarketBarFilter {
+  kind?: string;
+  board?: string;
+}
 
 /** Decoded market days of the latest data versions, kept across requests. */
 export class MarketDayCaches {
@@ -29,7 +40,11 @@ export class MarketDayCaches {
 export class MarketDays {
   private readonly cache: MarketDayCaches['days'];
 
-  constructor(private readonly days: MarketDayReader, private readonly catalog: CatalogSnapshot, caches: MarketDayCaches) {
+  constructor(
+    private readonly days: MarketDayReader,
+    private readonly catalog: CatalogSnapshot,
+    caches: MarketDayCaches,
+  ) {
     this.cache = caches.days;
   }
 
@@ -56,8 +71,17 @@ export class MarketDays {
       const row = snap.byInst.get(day.inst[i]);
       if (!row || (after !== null && row.id <= after) || (f.kind && row.kind !== f.kind) || (f.board && row.board !== f.board)) continue;
       out.push({
-        row, date, open: day.open[i], high: day.high[i], low: day.low[i], close: day.close[i], volume: day.volume[i],
-        amount: day.amount[i] < 0 ? null : day.amount[i], preClose: day.preClose(i), up: day.up(i), down: day.down(i),
+        row,
+        date,
+        open: day.open[i],
+        high: day.high[i],
+        low: day.low[i],
+        close: day.close[i],
+        volume: day.volume[i],
+        amount: day.amount[i] < 0 ? null : day.amount[i],
+        preClose: day.preClose(i),
+        up: day.up(i),
+        down: day.down(i),
       });
     }
     return out;

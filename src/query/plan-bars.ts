@@ -42,7 +42,10 @@ export interface BarAsk {
 }
 
 /** What planning bars reads from. */
-export interface BarSources { marketData: MarketDataReader; analytics: Analytics }
+export interface BarSources {
+  marketData: MarketDataReader;
+  analytics: Analytics;
+}
 
 /** The adjustment that applies: as asked, none if not asked; indices are never adjusted. */
 export const adjustmentOf = (ask: BarAsk): AdjustmentId => (KINDS[ask.inst.kind].adjustable ? (ask.adjustment ?? 'none') : 'none');
@@ -70,20 +73,23 @@ export function planBars(src: BarSources, ask: BarAsk): BarPlan {
   if (adjustment === 'none' && interval === '1d') {
     const write1d = barFieldsWriter(inst.id, inst.kind, '1d', 'none');
     return {
-      path: 'daily-packs', adjustment,
+      path: 'daily-packs',
+      adjustment,
       fetch: async (p) => storedPage(await readDailyPage(marketData, inst.inst, window, afterTs(p), p.limit, write1d), p.after, closeEpoch),
     };
   }
   if (adjustment === 'none' && interval === '1m') {
     const write = barFieldsWriter(inst.id, inst.kind, '1m', 'none');
     return {
-      path: 'minute-packs', adjustment,
+      path: 'minute-packs',
+      adjustment,
       fetch: async (p) => storedPage(await readMinutePage(marketData, inst.inst, window, afterTs(p), p.limit, write), p.after, asStored),
     };
   }
   const write = barWriter(inst.id, inst.kind, interval, adjustment);
   return {
-    path: interval === '1d' || interval === '1m' ? 'adjusted-rows' : 'aggregated-rows', adjustment,
+    path: interval === '1d' || interval === '1m' ? 'adjusted-rows' : 'aggregated-rows',
+    adjustment,
     fetch: async (p) => {
       const adj = await analytics.adjuster(inst, adjustment, p.after ? p.after[1] : null);
       const bars = await readBars(marketData, inst.inst, interval, window, afterTs(p), p.limit, adj.apply);

@@ -25,7 +25,10 @@ export interface IndicatorPlan extends PagePlan<BarKey> {
 }
 
 /** Plans a page of one indicator's points, one per bar of the query (Analytics, CONTRACT.md §6). */
-export async function planIndicator(src: BarSources & { catalog: CatalogSnapshot }, ask: BarAsk & { indicator: IndicatorId }): Promise<IndicatorPlan> {
+export async function planIndicator(
+  src: BarSources & { catalog: CatalogSnapshot },
+  ask: BarAsk & { indicator: IndicatorId },
+): Promise<IndicatorPlan> {
   const { inst, interval, window, indicator } = ask;
   const adjustment = adjustmentOf(ask);
   const { analytics, marketData } = src;
@@ -37,11 +40,16 @@ export async function planIndicator(src: BarSources & { catalog: CatalogSnapshot
     const { bars, values, start } = await analytics.indicatorPage(inst, interval, adj, indicator, lo, to, p.limit);
     const points: { bar: Bar; i: number }[] = [];
     for (let i = start; i < bars.length && bars[i].ts <= to && points.length < p.limit; i++) points.push({ bar: bars[i], i });
-    return rowPage(points, (x): BarKey => [x.bar.ts, adj.basis], (w, x) => write(w, x.bar, values[x.i]));
+    return rowPage(
+      points,
+      (x): BarKey => [x.bar.ts, adj.basis],
+      (w, x) => write(w, x.bar, values[x.i]),
+    );
   };
   if (interval === '1d' && adjustment === 'none' && src.catalog.precomputed.has(indicator)) {
     return {
-      path: 'precomputed-pages', adjustment,
+      path: 'precomputed-pages',
+      adjustment,
       fetch: async (p) => {
         const pages = await readIndicatorPage(marketData, inst.inst, window, afterTs(p), p.limit, indicator);
         return pages.keys.length > 0 ? storedPage(pages, p.after, closeEpoch) : computed(p);

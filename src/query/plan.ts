@@ -28,8 +28,10 @@ export interface PagePlan<K extends unknown[]> {
 }
 
 /** Rows already read as a page: written by `write`, keyed by `key`. */
-export function rowPage<Row, K extends unknown[]>(rows: readonly Row[], key: (row: Row) => K,
-  write: (w: JsonBytes, row: Row) => void): FetchedPage<K> {
+export function rowPage<Row, K extends unknown[]>(
+  rows: readonly Row[],
+  key: (row: Row) => K,
+  write: (w: JsonBytes, row: Row) => void,
+): FetchedPage<K> {
   return { records: new RowSlices(rows, write), key: (i) => key(rows[i]) };
 }
-

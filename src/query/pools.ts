@@ -11,17 +11,36 @@ import type { PoolReader } from '../store/readers/pools.js';
 import { MARKET_IDS } from '../market/types.js';
 
 /** An equity's day as a pool lists it (prices in 1/1000 CNY). */
-export interface PoolDay { preClose: number | null; up: number | null; down: number | null; bar: Bar }
+export interface PoolDay {
+  preClose: number | null;
+  up: number | null;
+  down: number | null;
+  bar: Bar;
+}
 
 export interface PoolMember {
-  inst: number; id: string; name: string; date: number; day: PoolDay; floatShares: number | null;
-  streak: number; previousStreak: number; strongReason: string | null;
-  firstLimit: number | null; lastLimit: number | null; broken: number | null; sealedAmount: number | null;
+  inst: number;
+  id: string;
+  name: string;
+  date: number;
+  day: PoolDay;
+  floatShares: number | null;
+  streak: number;
+  previousStreak: number;
+  strongReason: string | null;
+  firstLimit: number | null;
+  lastLimit: number | null;
+  broken: number | null;
+  sealedAmount: number | null;
 }
 
 const POOL_FLAG: Record<PoolTypeId, number> = {
-  limit_up: DAY_FLAGS.limitUp, limit_down: DAY_FLAGS.limitDown, broken_limit_up: DAY_FLAGS.brokenLimitUp,
-  previous_limit_up: DAY_FLAGS.previousLimitUp, strong: DAY_FLAGS.strong, sub_new: DAY_FLAGS.subNew,
+  limit_up: DAY_FLAGS.limitUp,
+  limit_down: DAY_FLAGS.limitDown,
+  broken_limit_up: DAY_FLAGS.brokenLimitUp,
+  previous_limit_up: DAY_FLAGS.previousLimitUp,
+  strong: DAY_FLAGS.strong,
+  sub_new: DAY_FLAGS.subNew,
 };
 
 /** The pools of the latest data versions and dates, kept across requests. */
@@ -39,8 +58,13 @@ export class PoolCaches {
 export class Pools {
   private readonly cache: PoolCaches['pools'];
 
-  constructor(private readonly pools: PoolReader, private readonly days: MarketDayReader, private readonly catalog: CatalogSnapshot,
-    private readonly reader: MarketDataReader, caches: PoolCaches) {
+  constructor(
+    private readonly pools: PoolReader,
+    private readonly days: MarketDayReader,
+    private readonly catalog: CatalogSnapshot,
+    private readonly reader: MarketDataReader,
+    caches: PoolCaches,
+  ) {
     this.cache = caches.pools;
   }
 
@@ -82,14 +106,17 @@ export class Pools {
 
   /** Limit-up timing from the day's 1m bars and the sealed bid from its last quote, where stored. */
   private async intraday(members: PoolMember[], date: number): Promise<void> {
-    const from = marketEpoch(date, 0), to = marketEpoch(date, 1440);
+    const from = marketEpoch(date, 0),
+      to = marketEpoch(date, 1440);
     for (const mb of members) {
       const inst = mb.inst;
       const up = mb.day.up!;
       const minutes = await this.reader.minuteBars(inst, from, to - 1, null, 1_000);
       if (minutes.length) {
         const s = intradayLimitStats(minutes, up);
-        mb.firstLimit = s.first; mb.lastLimit = s.last; mb.broken = s.broken;
+        mb.firstLimit = s.first;
+        mb.lastLimit = s.last;
+        mb.broken = s.broken;
       }
       const q = await this.pools.lastQuote(inst, from, to);
       if (q && mb.day.bar.close === up && q.ask_p1 === null && q.bid_p1 === up && q.bid_v1 !== null) {
@@ -102,15 +129,42 @@ export class Pools {
 const ALL_POOLS = Object.values(POOL_FLAG).reduce((a, b) => a | b, 0);
 
 /** The member of record `i` of a stored day (with its flags, for sorting it into pools). */
-function member(day: DayRecords, i: number, id: string, name: string, floatShares: number | null, date: number): PoolMember & { flags: number } {
+function member(
+  day: DayRecords,
+  i: number,
+  id: string,
+  name: string,
+  floatShares: number | null,
+  date: number,
+): PoolMember & { flags: number } {
   return {
-    inst: day.inst[i], id, name, date, floatShares, flags: day.flags[i],
+    inst: day.inst[i],
+    id,
+    name,
+    date,
+    floatShares,
+    flags: day.flags[i],
     day: {
-      preClose: day.preClose(i), up: day.up(i), down: day.down(i),
-      bar: { ts: 0, date, open: day.open[i], high: day.high[i], low: day.low[i], close: day.close[i], volume: day.volume[i], amount: amountOf(day.amount[i]) },
+      preClose: day.preClose(i),
+      up: day.up(i),
+      down: day.down(i),
+      bar: {
+        ts: 0,
+        date,
+        open: day.open[i],
+        high: day.high[i],
+        low: day.low[i],
+        close: day.close[i],
+        volume: day.volume[i],
+        amount: amountOf(day.amount[i]),
+      },
     },
-    streak: day.streak[i], previousStreak: day.previousStreak[i],
+    streak: day.streak[i],
+    previousStreak: day.previousStreak[i],
     strongReason: day.has(i, DAY_FLAGS.strong) ? (day.has(i, DAY_FLAGS.newHigh) ? 'new_high' : 'repeated_limit_up') : null,
-    firstLimit: null, lastLimit: null, broken: null, sealedAmount: null,
+    firstLimit: null,
+    lastLimit: null,
+    broken: null,
+    sealedAmount: null,
   };
 }

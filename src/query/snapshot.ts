@@ -51,28 +51,54 @@ export class Snapshot {
   private d?: MarketDays;
   private md?: MarketDayReader;
 
-  constructor(private readonly session: ReadSession, readonly catalog: CatalogSnapshot, private readonly caches: QueryCaches) {}
+  constructor(
+    private readonly session: ReadSession,
+    readonly catalog: CatalogSnapshot,
+    private readonly caches: QueryCaches,
+  ) {}
 
   /** The data version everything here reads. */
-  get version(): number { return this.session.version; }
+  get version(): number {
+    return this.session.version;
+  }
 
-  get reference(): ReferenceReader { return (this.r ??= new ReferenceReader(this.session.db)); }
-  get marketData(): MarketDataReader { return (this.m ??= new MarketDataReader(this.session)); }
-  get fundamentals(): FundamentalsReader { return (this.f ??= new FundamentalsReader(this.session.db)); }
-  get calendars(): Calendars { return (this.c ??= new Calendars(this.reference, this.version, this.caches.calendars)); }
+  get reference(): ReferenceReader {
+    return (this.r ??= new ReferenceReader(this.session.db));
+  }
+  get marketData(): MarketDataReader {
+    return (this.m ??= new MarketDataReader(this.session));
+  }
+  get fundamentals(): FundamentalsReader {
+    return (this.f ??= new FundamentalsReader(this.session.db));
+  }
+  get calendars(): Calendars {
+    return (this.c ??= new Calendars(this.reference, this.version, this.caches.calendars));
+  }
   get analytics(): Analytics {
     return (this.a ??= new Analytics(new AdjustmentReader(this.session.db), this.marketData, this.catalog, this.caches.analytics));
   }
   get equityDays(): EquityDays {
-    return (this.e ??= new EquityDays(new EquityDayReader(this.session.db), this.catalog, this.marketData, this.calendars, this.caches.equityDays));
+    return (this.e ??= new EquityDays(
+      new EquityDayReader(this.session.db),
+      this.catalog,
+      this.marketData,
+      this.calendars,
+      this.caches.equityDays,
+    ));
   }
   get pools(): Pools {
     return (this.p ??= new Pools(new PoolReader(this.session.db), this.marketDayReader, this.catalog, this.marketData, this.caches.pools));
   }
-  get marketDays(): MarketDays { return (this.d ??= new MarketDays(this.marketDayReader, this.catalog, this.caches.marketDays)); }
-  private get marketDayReader(): MarketDayReader { return (this.md ??= new MarketDayReader(this.session)); }
+  get marketDays(): MarketDays {
+    return (this.d ??= new MarketDays(this.marketDayReader, this.catalog, this.caches.marketDays));
+  }
+  private get marketDayReader(): MarketDayReader {
+    return (this.md ??= new MarketDayReader(this.session));
+  }
 
-  release(): void { this.session.release(); }
+  release(): void {
+    this.session.release();
+  }
 }
 
 /** Opens a Snapshot of `store` now (its catalog read in it when the version is new); StoreUnavailable when the store cannot answer. */

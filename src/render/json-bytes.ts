@@ -16,23 +16,43 @@ const SLAB = 256 * 1024;
  * cache level (a 40 KB table of four digits was slower in the server than in a loop).
  */
 const D2 = new Uint8Array(200);
-for (let n = 0; n < 100; n++) { D2[2 * n] = 48 + Math.floor(n / 10); D2[2 * n + 1] = 48 + (n % 10); }
+for (let n = 0; n < 100; n++) {
+  D2[2 * n] = 48 + Math.floor(n / 10);
+  D2[2 * n + 1] = 48 + (n % 10);
+}
 
 /** Writes 0 <= n < 100 as two digits at b[p]. */
-const pair = (b: Uint8Array, p: number, n: number) => { b[p] = D2[2 * n]; b[p + 1] = D2[2 * n + 1]; };
+const pair = (b: Uint8Array, p: number, n: number) => {
+  b[p] = D2[2 * n];
+  b[p + 1] = D2[2 * n + 1];
+};
 
 /** Writes 0 <= n < 10000 as four digits at b[p]. */
-const quad = (b: Uint8Array, p: number, n: number) => { const hi = Math.floor(n / 100); pair(b, p, hi); pair(b, p + 2, n - 100 * hi); };
+const quad = (b: Uint8Array, p: number, n: number) => {
+  const hi = Math.floor(n / 100);
+  pair(b, p, hi);
+  pair(b, p + 2, n - 100 * hi);
+};
 
 const POW10 = [1, 10, 100, 1000, 10000, 100000, 1000000, 10000000, 100000000];
 
 /** Writes a non-negative safe integer at b[p] without leading zeros; returns the position after it. */
 function uintAt(b: Uint8Array, p: number, n: number): number {
-  if (n < 10) { b[p] = 48 + n; return p + 1; }
-  if (n < 100) { pair(b, p, n); return p + 2; }
+  if (n < 10) {
+    b[p] = 48 + n;
+    return p + 1;
+  }
+  if (n < 100) {
+    pair(b, p, n);
+    return p + 2;
+  }
   if (n >= 10000) return largeAt(b, p, n);
   const hi = Math.floor(n / 100);
-  if (hi < 10) b[p++] = 48 + hi; else { pair(b, p, hi); p += 2; }
+  if (hi < 10) b[p++] = 48 + hi;
+  else {
+    pair(b, p, hi);
+    p += 2;
+  }
   pair(b, p, n - 100 * hi);
   return p + 2;
 }
@@ -49,8 +69,15 @@ function largeAt(b: Uint8Array, p: number, n: number): number {
     quad(b, p, n - h * 10000);
     return p + 4;
   }
-  let hi = Math.floor(n / 10000), lo = n - hi * 10000;
-  if (lo < 0) { hi--; lo += 10000; } else if (lo >= 10000) { hi++; lo -= 10000; }
+  let hi = Math.floor(n / 10000),
+    lo = n - hi * 10000;
+  if (lo < 0) {
+    hi--;
+    lo += 10000;
+  } else if (lo >= 10000) {
+    hi++;
+    lo -= 10000;
+  }
   p = hi < 10000 ? uintAt(b, p, hi) : largeAt(b, p, hi);
   quad(b, p, lo);
   return p + 4;
@@ -62,22 +89,48 @@ function largeAt(b: Uint8Array, p: number, n: number): number {
  * are doubles, and % on doubles is fmod.
  */
 function decimalAt(b: Uint8Array, p: number, k: number, digits: number): number {
-  if (k < 0) { b[p++] = 45; k = -k; }
+  if (k < 0) {
+    b[p++] = 45;
+    k = -k;
+  }
   const p10 = POW10[digits];
-  let q = Math.floor(k / p10), r = k - q * p10;
-  if (r < 0) { q--; r += p10; } else if (r >= p10) { q++; r -= p10; }
+  let q = Math.floor(k / p10),
+    r = k - q * p10;
+  if (r < 0) {
+    q--;
+    r += p10;
+  } else if (r >= p10) {
+    q++;
+    r -= p10;
+  }
   p = uintAt(b, p, q);
   b[p++] = 46;
-  if (digits === 2) { pair(b, p, r); return p + 2; }
-  if (digits === 4) { quad(b, p, r); return p + 4; }
-  for (let i = digits - 1; i >= 0; i--) { const f = Math.floor(r / 10); b[p + i] = 48 + r - 10 * f; r = f; }
+  if (digits === 2) {
+    pair(b, p, r);
+    return p + 2;
+  }
+  if (digits === 4) {
+    quad(b, p, r);
+    return p + 4;
+  }
+  for (let i = digits - 1; i >= 0; i--) {
+    const f = Math.floor(r / 10);
+    b[p + i] = 48 + r - 10 * f;
+    r = f;
+  }
   return p + digits;
 }
 
 /** Writes date yyyymmdd as YYYY-MM-DD at b[p] (by division and floor: dates read from packs are doubles); returns the position after it. */
 function dateAt(b: Uint8Array, p: number, d: number): number {
-  const y = Math.floor(d / 10000), md = d - y * 10000, m = Math.floor(md / 100);
-  quad(b, p, y); b[p + 4] = 45; pair(b, p + 5, m); b[p + 7] = 45; pair(b, p + 8, md - m * 100);
+  const y = Math.floor(d / 10000),
+    md = d - y * 10000,
+    m = Math.floor(md / 100);
+  quad(b, p, y);
+  b[p + 4] = 45;
+  pair(b, p + 5, m);
+  b[p + 7] = 45;
+  pair(b, p + 8, md - m * 100);
   return p + 10;
 }
 
@@ -95,7 +148,9 @@ export class Renderer {
   used = 0;
 
   /** A writer at the free end of the slab, empty. Write a body from here to `take()` synchronously (no await in between). */
-  start(): JsonBytes { return new JsonBytes(this); }
+  start(): JsonBytes {
+    return new JsonBytes(this);
+  }
 }
 
 /**
@@ -119,7 +174,9 @@ export class JsonBytes {
     this.from = this.pos = owner.used;
   }
 
-  get length(): number { return this.pos - this.from; }
+  get length(): number {
+    return this.pos - this.from;
+  }
 
   /** The bytes written, as a view of the slab (later bodies are written after them). */
   take(): Buffer {
@@ -177,7 +234,10 @@ export class JsonBytes {
     const n = s.length;
     for (let i = 0; i < n; i++) {
       const c = s.charCodeAt(i);
-      if (c < 32 || c > 126 || c === 34 || c === 92) { this.ascii(asciiJson(s)); return; }
+      if (c < 32 || c > 126 || c === 34 || c === 92) {
+        this.ascii(asciiJson(s));
+        return;
+      }
     }
     this.room(n + 2);
     const b = this.buf;
@@ -216,7 +276,10 @@ export class JsonBytes {
     this.pos = start + head.length;
     this.pointTime(daily, ts, date);
     const p = body(this.buf, this.pos, v);
-    if (p < 0) { this.pos = start; return false; }
+    if (p < 0) {
+      this.pos = start;
+      return false;
+    }
     this.pos = p;
     return true;
   }
@@ -226,7 +289,13 @@ export class JsonBytes {
    * to the closing quote of the date: a daily bar's timestamp is its day's close.
    */
   pointTime(daily: boolean, ts: number, date: number): void {
-    if (daily) { this.date(date); this.bytes(closeTradeDate); } else { this.timestamp(ts); this.bytes(tradeDateKey); }
+    if (daily) {
+      this.date(date);
+      this.bytes(closeTradeDate);
+    } else {
+      this.timestamp(ts);
+      this.bytes(tradeDateKey);
+    }
     this.date(date);
   }
 
@@ -252,7 +321,8 @@ export class JsonBytes {
    */
   dated(tpl: Uint8Array, at: readonly number[], d: number): void {
     this.room(tpl.length);
-    const b = this.buf, p = this.pos;
+    const b = this.buf,
+      p = this.pos;
     b.set(tpl, p);
     for (const a of at) dateAt(b, p + a, d);
     this.pos = p + tpl.length;
@@ -267,9 +337,16 @@ export class JsonBytes {
   /** Seconds into a day (0..86399) as hh:mm:ss. */
   clock(rem: number): void {
     this.room(8);
-    const hh = Math.floor(rem / 3600), r = rem - hh * 3600, mi = Math.floor(r / 60);
-    const b = this.buf, p = this.pos;
-    pair(b, p, hh); b[p + 2] = 58; pair(b, p + 3, mi); b[p + 5] = 58; pair(b, p + 6, r - mi * 60);
+    const hh = Math.floor(rem / 3600),
+      r = rem - hh * 3600,
+      mi = Math.floor(r / 60);
+    const b = this.buf,
+      p = this.pos;
+    pair(b, p, hh);
+    b[p + 2] = 58;
+    pair(b, p + 3, mi);
+    b[p + 5] = 58;
+    pair(b, p + 6, r - mi * 60);
     this.pos = p + 8;
   }
 
@@ -277,7 +354,10 @@ export class JsonBytes {
   timestamp(sec: number): void {
     const local = sec + MARKET_OFFSET_SECONDS;
     const days = Math.floor(local / 86_400);
-    if (days !== this.day) { this.day = days; this.dayDate = daysToDate(days); }
+    if (days !== this.day) {
+      this.day = days;
+      this.dayDate = daysToDate(days);
+    }
     this.date(this.dayDate);
     this.byte(84);
     this.clock(local - days * 86_400);
@@ -289,23 +369,43 @@ export class JsonBytes {
 const writers = new LRUCache<string, (...args: any[]) => void>({ max: 20_000 });
 function memo<W extends (...args: any[]) => void>(key: string, make: () => W): W {
   let w = writers.get(key) as W | undefined;
-  if (!w) { w = make(); writers.set(key, w); }
+  if (!w) {
+    w = make();
+    writers.set(key, w);
+  }
   return w;
 }
 const latin1 = (s: string) => Buffer.from(s, 'latin1');
 const OFFSET = latin1('+08:00');
 
 /** A JSON string literal in ASCII: anything past U+007E written as a \u escape. */
-export const asciiJson = (s: string) => JSON.stringify(s).replace(/[\u007f-\uffff]/g, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`);
+export const asciiJson = (s: string) =>
+  JSON.stringify(s).replace(/[\u007f-\uffff]/g, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`);
 
 /** The time of day of a daily record's timestamp, its close: "T15:00:00+08:00". */
 const CLOSE_TIME = formatTimestamp(marketEpoch(19700101, AFTERNOON_CLOSE)).slice(10);
-const [closeTradeDate, open, high, low, close, volume, amount, end, amountNull] = [`${CLOSE_TIME}","trade_date":"`, '","open":"', '","high":"',
-  '","low":"', '","close":"', '","volume":', ',"amount":"', '"}', ',"amount":null}'].map(latin1);
+const [closeTradeDate, open, high, low, close, volume, amount, end, amountNull] = [
+  `${CLOSE_TIME}","trade_date":"`,
+  '","open":"',
+  '","high":"',
+  '","low":"',
+  '","close":"',
+  '","volume":',
+  ',"amount":"',
+  '"}',
+  ',"amount":null}',
+].map(latin1);
 const [values, next, pointEnd, emptyEnd, tradeDateKey] = ['","values":{', '",', '"}}', '}}', '","trade_date":"'].map(latin1);
 /** `"key":"` of indicator value keys (a few dozen). */
 const valueKeys = new Map<string, Buffer>();
-const valueKey = (k: string) => { let j = valueKeys.get(k); if (j === undefined) { j = latin1(asciiJson(k) + ':"'); valueKeys.set(k, j); } return j; };
+const valueKey = (k: string) => {
+  let j = valueKeys.get(k);
+  if (j === undefined) {
+    j = latin1(asciiJson(k) + ':"');
+    valueKeys.set(k, j);
+  }
+  return j;
+};
 
 /** A stored price (1/1000 CNY) rounded half away from zero to `digits` decimals (2 or 3). */
 const writePrice = (w: JsonBytes, v: number, digits: number) => w.scaled(v, PRICE_SCALE, digits);
@@ -321,7 +421,8 @@ function priceAt(b: Uint8Array, p: number, v: number, digits: number): number {
   // The common case in 32-bit integer arithmetic: a stock's price (0 <= v < 2^31, 2 decimals),
   // rounded half up (away from zero, v being positive) to fen.
   if (digits === 2 && v >= 0 && v <= 0x7fffffff && (v | 0) === v) {
-    const q = ((v + 5) / 10) | 0, whole = (q / 100) | 0;
+    const q = ((v + 5) / 10) | 0,
+      whole = (q / 100) | 0;
     p = uintAt(b, p, whole);
     b[p] = 46;
     pair(b, p + 1, q - whole * 100);
@@ -339,13 +440,20 @@ function scaledAt(b: Uint8Array, p: number, v: number, scale: number, digits: nu
   if (!Number.isSafeInteger(v)) throw new RangeError(`not a safe integer: ${v}`);
   if (digits >= scale) return decimalAt(b, p, v * POW10[digits - scale], digits);
   // On the magnitude, by division and floor (no fmod), corrected when the quotient rounded.
-  const div = POW10[scale - digits], a = v < 0 ? -v : v;
-  let q = Math.floor(a / div), r = a - q * div;
-  if (r < 0) { q--; r += div; } else if (r >= div) { q++; r -= div; }
+  const div = POW10[scale - digits],
+    a = v < 0 ? -v : v;
+  let q = Math.floor(a / div),
+    r = a - q * div;
+  if (r < 0) {
+    q--;
+    r += div;
+  } else if (r >= div) {
+    q++;
+    r -= div;
+  }
   if (2 * r >= div) q++;
   return decimalAt(b, p, v < 0 ? -q : q, digits);
 }
-
 
 /**
  * A field of a record writer: its key and how its value is written. Getters take the record and
@@ -359,28 +467,64 @@ export type FieldSpec<R, C = undefined> = { key: string } & (
   | { date: (r: R, c: C) => number | null }
   | { boolean: (r: R, c: C) => boolean }
   | { integer: (r: R, c: C) => number | null }
-  | { scaled: (r: R, c: C) => number | null; scale: number; digits: number });
+  | { scaled: (r: R, c: C) => number | null; scale: number; digits: number }
+);
 
 /** Writes a record `r` in context `c`. */
 export type RecordWriter<R, C = undefined> = (w: JsonBytes, r: R, c: C) => void;
 
-const NULL = latin1('null'), TRUE = latin1('true'), FALSE = latin1('false');
+const NULL = latin1('null'),
+  TRUE = latin1('true'),
+  FALSE = latin1('false');
 
 /** The write of one field's value (constants have none). */
 function fieldValue<R, C>(f: FieldSpec<R, C>): RecordWriter<R, C> | null {
   if ('json' in f) return null;
-  if ('string' in f) { const g = f.string; return (w, r, c) => { const v = g(r, c); if (v === null) w.bytes(NULL); else w.string(v); }; }
+  if ('string' in f) {
+    const g = f.string;
+    return (w, r, c) => {
+      const v = g(r, c);
+      if (v === null) w.bytes(NULL);
+      else w.string(v);
+    };
+  }
   if ('date' in f) {
     const g = f.date;
-    return (w, r, c) => { const v = g(r, c); if (v === null) w.bytes(NULL); else { w.byte(34); w.date(v); w.byte(34); } };
+    return (w, r, c) => {
+      const v = g(r, c);
+      if (v === null) w.bytes(NULL);
+      else {
+        w.byte(34);
+        w.date(v);
+        w.byte(34);
+      }
+    };
   }
-  if ('boolean' in f) { const g = f.boolean; return (w, r, c) => w.bytes(g(r, c) ? TRUE : FALSE); }
+  if ('boolean' in f) {
+    const g = f.boolean;
+    return (w, r, c) => w.bytes(g(r, c) ? TRUE : FALSE);
+  }
   if ('integer' in f) {
     const g = f.integer;
-    return (w, r, c) => { const v = g(r, c); if (v === null) w.bytes(NULL); else if (v < 0) { w.byte(45); w.uint(-v); } else w.uint(v); };
+    return (w, r, c) => {
+      const v = g(r, c);
+      if (v === null) w.bytes(NULL);
+      else if (v < 0) {
+        w.byte(45);
+        w.uint(-v);
+      } else w.uint(v);
+    };
   }
   const { scaled: g, scale, digits } = f;
-  return (w, r, c) => { const v = g(r, c); if (v === null) w.bytes(NULL); else { w.byte(34); w.scaled(v, scale, digits); w.byte(34); } };
+  return (w, r, c) => {
+    const v = g(r, c);
+    if (v === null) w.bytes(NULL);
+    else {
+      w.byte(34);
+      w.scaled(v, scale, digits);
+      w.byte(34);
+    }
+  };
 }
 
 /**
@@ -389,19 +533,27 @@ function fieldValue<R, C>(f: FieldSpec<R, C>): RecordWriter<R, C> | null {
  * serves every instrument (its id comes in the context), so none is kept per instrument.
  */
 export function recordWriter<R, C = undefined>(fields: FieldSpec<R, C>[]): RecordWriter<R, C> {
-  const runs: Buffer[] = [], values: RecordWriter<R, C>[] = [];
+  const runs: Buffer[] = [],
+    values: RecordWriter<R, C>[] = [];
   let text = '{';
   fields.forEach((f, i) => {
     text += `${i ? ',' : ''}${asciiJson(f.key)}:`;
     const value = fieldValue(f);
-    if (value === null) { text += (f as { json: string }).json; return; }
+    if (value === null) {
+      text += (f as { json: string }).json;
+      return;
+    }
     runs.push(latin1(text));
     values.push(value);
     text = '';
   });
-  const last = latin1(`${text}}`), n = values.length;
+  const last = latin1(`${text}}`),
+    n = values.length;
   return (w, r, c) => {
-    for (let i = 0; i < n; i++) { w.bytes(runs[i]); values[i](w, r, c); }
+    for (let i = 0; i < n; i++) {
+      w.bytes(runs[i]);
+      values[i](w, r, c);
+    }
     w.bytes(last);
   };
 }
@@ -410,7 +562,12 @@ export function recordWriter<R, C = undefined>(fields: FieldSpec<R, C>[]): Recor
  * Writes the JSON of a Bar record (the Bar schema's fields, in its order): prices at the
  * kind's tick (2 decimals, funds 3), money at 2 (null when unknown), volume an integer.
  */
-export function barWriter(instrumentId: string, kind: InstrumentKind, interval: IntervalId, adjustment: string): (w: JsonBytes, b: Bar) => void {
+export function barWriter(
+  instrumentId: string,
+  kind: InstrumentKind,
+  interval: IntervalId,
+  adjustment: string,
+): (w: JsonBytes, b: Bar) => void {
   return memo(`b|${instrumentId}|${kind}|${interval}|${adjustment}`, () => {
     const write = barFieldsWriter(instrumentId, kind, interval, adjustment);
     return (w: JsonBytes, b: Bar) => write(w, b.ts, b.date, b.open, b.high, b.low, b.close, b.volume, b.amountExact ?? b.amount);
@@ -418,8 +575,17 @@ export function barWriter(instrumentId: string, kind: InstrumentKind, interval: 
 }
 
 /** Writes a bar given as its fields (a packed record needs no Bar made of it); amount null: unknown. */
-export type BarFieldsWriter = (w: JsonBytes, ts: number, date: number, open: number, high: number, low: number, close: number,
-  volume: number, amount: number | bigint | null) => void;
+export type BarFieldsWriter = (
+  w: JsonBytes,
+  ts: number,
+  date: number,
+  open: number,
+  high: number,
+  low: number,
+  close: number,
+  volume: number,
+  amount: number | bigint | null,
+) => void;
 
 /** As barWriter, for a bar given as its fields. */
 export function barFieldsWriter(instrumentId: string, kind: InstrumentKind, interval: IntervalId, adjustment: string): BarFieldsWriter {
@@ -432,13 +598,21 @@ function makeBarWriter(instrumentId: string, kind: InstrumentKind, interval: Int
   const digits = KINDS[kind].digits;
   const rest = (w: JsonBytes, o: number, h: number, l: number, c: number, v: number, a: number | bigint | null) => {
     writePrice(w, o, digits);
-    w.bytes(high); writePrice(w, h, digits);
-    w.bytes(low); writePrice(w, l, digits);
-    w.bytes(close); writePrice(w, c, digits);
-    w.bytes(volume); w.uint(v);
-    if (a === null) { w.bytes(amountNull); return; }
+    w.bytes(high);
+    writePrice(w, h, digits);
+    w.bytes(low);
+    writePrice(w, l, digits);
+    w.bytes(close);
+    writePrice(w, c, digits);
+    w.bytes(volume);
+    w.uint(v);
+    if (a === null) {
+      w.bytes(amountNull);
+      return;
+    }
     w.bytes(amount);
-    if (typeof a === 'bigint') w.ascii(money2(a)); else w.decimal(a, 2);
+    if (typeof a === 'bigint') w.ascii(money2(a));
+    else w.decimal(a, 2);
     w.bytes(end);
   };
   if (INTERVALS[interval].daily) {
@@ -448,21 +622,28 @@ function makeBarWriter(instrumentId: string, kind: InstrumentKind, interval: Int
     const at = [head.length, head.length + dateText.length + closeTradeDate.length];
     return (w, _ts, date, o, h, l, c, v, a) => {
       w.dated(tpl, at, date);
-      if (typeof a === 'bigint') rest(w, o, h, l, c, v, a); else w.barTail(o, h, l, c, v, a, digits);
+      if (typeof a === 'bigint') rest(w, o, h, l, c, v, a);
+      else w.barTail(o, h, l, c, v, a, digits);
     };
   }
   // Intraday: the text before a bar's time of day and the text from it to its open are the
   // same for every bar of a day, so each is one run, made when the day changes.
-  let day = NaN, tradeDate = NaN, before = head, after = head;
+  let day = NaN,
+    tradeDate = NaN,
+    before = head,
+    after = head;
   return (w, ts, date, o, h, l, c, v, a) => {
-    const local = ts + MARKET_OFFSET_SECONDS, days = Math.floor(local / 86_400);
+    const local = ts + MARKET_OFFSET_SECONDS,
+      days = Math.floor(local / 86_400);
     if (days !== day || date !== tradeDate) {
       day = days;
       tradeDate = date;
       before = latin1(`${headText}${formatDate(daysToDate(days))}T`);
       after = latin1(`+08:00","trade_date":"${formatDate(date)}","open":"`);
     }
-    w.bytes(before); w.clock(local - days * 86_400); w.bytes(after);
+    w.bytes(before);
+    w.clock(local - days * 86_400);
+    w.bytes(after);
     rest(w, o, h, l, c, v, a);
   };
 }
@@ -471,13 +652,21 @@ function makeBarWriter(instrumentId: string, kind: InstrumentKind, interval: Int
  * Writes the JSON of a technical-indicator point of a bar (the TechnicalIndicatorPoint schema's
  * fields, in its order), values at 4 decimals as formatValue gives them.
  */
-export function indicatorWriter(instrumentId: string, indicator: string, interval: IntervalId,
-  adjustment: string): (w: JsonBytes, b: { ts: number; date: number }, v: Values) => void {
-  return memo(`i|${instrumentId}|${indicator}|${interval}|${adjustment}`, () => makeIndicatorWriter(instrumentId, indicator, interval, adjustment));
+export function indicatorWriter(
+  instrumentId: string,
+  indicator: string,
+  interval: IntervalId,
+  adjustment: string,
+): (w: JsonBytes, b: { ts: number; date: number }, v: Values) => void {
+  return memo(`i|${instrumentId}|${indicator}|${interval}|${adjustment}`, () =>
+    makeIndicatorWriter(instrumentId, indicator, interval, adjustment),
+  );
 }
 
 function makeIndicatorWriter(instrumentId: string, indicator: string, interval: IntervalId, adjustment: string) {
-  const head = latin1(`{"instrument_id":${asciiJson(instrumentId)},"indicator":${asciiJson(indicator)},"interval":${asciiJson(interval)},"adjustment":${asciiJson(adjustment)},"timestamp":"`);
+  const head = latin1(
+    `{"instrument_id":${asciiJson(instrumentId)},"indicator":${asciiJson(indicator)},"interval":${asciiJson(interval)},"adjustment":${asciiJson(adjustment)},"timestamp":"`,
+  );
   const daily = INTERVALS[interval].daily;
   // The keys in their documented order (values list theirs in it, registry.test.ts).
   const keys = INDICATORS[indicator as IndicatorId]?.keys ?? [];
@@ -486,7 +675,8 @@ function makeIndicatorWriter(instrumentId: string, indicator: string, interval: 
   const body = n > 0 ? pointBody(keys, runs) : null;
   const writeValue = (w: JsonBytes, x: number) => {
     const scaled = scaledValue(x);
-    if (scaled === null) w.ascii(formatValue(x)); else w.decimal(scaled, 4);
+    if (scaled === null) w.ascii(formatValue(x));
+    else w.decimal(scaled, 4);
   };
   // The head, a date-time and a trade date, the runs and a value of up to 24 bytes each.
   const max = head.length + 25 + tradeDateKey.length + 10 + runs.reduce((a, r) => a + r.length + 24, 0);
@@ -544,13 +734,15 @@ function pointBody(keys: readonly string[], runs: readonly Uint8Array[]): PointB
   let body = bodies.get(id);
   if (body !== undefined) return body;
   const stores = (bytes: Uint8Array) => `${Array.from(bytes, (c) => `b[p++] = ${c};`).join(' ')}`;
-  const lines = keys.map((k, i) => [
-    `x = v[${JSON.stringify(k)}];`,
-    'if (x === undefined) return -1;',
-    stores(runs[i]),
-    'p = value4(b, p, x);',
-    'if (p < 0) return -1;',
-  ].join('\n'));
+  const lines = keys.map((k, i) =>
+    [
+      `x = v[${JSON.stringify(k)}];`,
+      'if (x === undefined) return -1;',
+      stores(runs[i]),
+      'p = value4(b, p, x);',
+      'if (p < 0) return -1;',
+    ].join('\n'),
+  );
   const src = `return function pointBody(b, p, v) {\nlet x;\n${lines.join('\n')}\n${stores(runs[keys.length])}\nreturn p;\n};`;
   body = new Function('value4', src)(value4) as PointBody;
   bodies.set(id, body);

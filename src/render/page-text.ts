@@ -14,7 +14,9 @@
 import type { JsonBytes } from './json-bytes.js';
 import { collectKeys, type Slices } from './slices.js';
 
-const COUNT = 2, KEY = 8, END = 5;
+const COUNT = 2,
+  KEY = 8,
+  END = 5;
 const HEAD = (n: number) => COUNT + (KEY + END) * n;
 const ENDS = (n: number) => COUNT + KEY * n;
 
@@ -37,12 +39,19 @@ function num(page: string, at: number, len: number): number {
  * a character is a byte), whose keys are `keys` and whose texts end at `ends` within it.
  */
 export function pageText(keys: number[], ends: number[], w: JsonBytes): string {
-  return fixed(keys.length, COUNT) + keys.map((k) => fixed(k, KEY)).join('') + ends.map((e) => fixed(e, END)).join('') + w.take().toString('latin1');
+  return (
+    fixed(keys.length, COUNT) +
+    keys.map((k) => fixed(k, KEY)).join('') +
+    ends.map((e) => fixed(e, END)).join('') +
+    w.take().toString('latin1')
+  );
 }
 
 /** The records of a page: keys, and each record's JSON text (without the comma). */
 export function decodePage(page: string): { key: number; json: string }[] {
-  const n = num(page, 0, COUNT), head = HEAD(n), ends = ENDS(n);
+  const n = num(page, 0, COUNT),
+    head = HEAD(n),
+    ends = ENDS(n);
   return Array.from({ length: n }, (_, i) => {
     const start = i === 0 ? 0 : num(page, ends + END * (i - 1), END);
     return { key: num(page, COUNT + KEY * i, KEY), json: page.slice(head + start, head + num(page, ends + END * i, END) - 1) };
@@ -61,11 +70,14 @@ export class PageSlices implements Slices {
 
   constructor(private readonly limit: number) {}
 
-  get full(): boolean { return this.keys.length >= this.limit; }
+  get full(): boolean {
+    return this.keys.length >= this.limit;
+  }
 
   /** Adds the records of one page with lo <= key <= hi while the collection is short. */
   add(page: string, lo: number, hi: number): void {
-    const n = num(page, 0, COUNT), before = this.keys.length;
+    const n = num(page, 0, COUNT),
+      before = this.keys.length;
     const first = collectKeys(this.keys, this.limit, n, (i) => num(page, COUNT + KEY * i, KEY), lo, hi);
     if (first >= 0) this.runs.push({ page, n, first, count: this.keys.length - before });
   }
@@ -79,7 +91,8 @@ export class PageSlices implements Slices {
       if (count <= 0) break;
       const take = Math.min(count, r.count);
       count -= take;
-      const ends = ENDS(r.n), head = HEAD(r.n);
+      const ends = ENDS(r.n),
+        head = HEAD(r.n);
       const start = r.first === 0 ? 0 : num(r.page, ends + END * (r.first - 1), END);
       w.ascii(r.page.slice(head + start, head + num(r.page, ends + END * (r.first + take - 1), END)));
     }

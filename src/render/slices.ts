@@ -18,7 +18,10 @@ export interface Slices<K = number> {
 
 /** Rows already made, as Slices: the rows are the keys, each written by `writeRow`. */
 export class RowSlices<Row> implements Slices<Row> {
-  constructor(readonly keys: readonly Row[], private readonly writeRow: (w: JsonBytes, row: Row) => void) {}
+  constructor(
+    readonly keys: readonly Row[],
+    private readonly writeRow: (w: JsonBytes, row: Row) => void,
+  ) {}
 
   write(w: JsonBytes, count: number): void {
     for (let i = 0; i < count; i++) {

@@ -1,10 +1,15 @@
-import type { Kysely, Selectable } from 'kysely';
-import type { Database, InstrumentTable } from './schema.js';
-import type { ReadSession } from './types.js';
+import type { Selectable } from 'kysely';
+import type { InstrumentTable } from './schema.js';
+import type { ReadDb, ReadSession } from './types.js';
 import { INDICATOR_PAGES_KEY, parseIndicatorSetting } from './meta.js';
 
 export type InstrumentRow = Selectable<InstrumentTable> & { is_st: boolean };
-export interface InstrumentFilter { market?: string; board?: string; code?: string; name?: string }
+export interface InstrumentFilter {
+  market?: string;
+  board?: string;
+  code?: string;
+  name?: string;
+}
 
 /**
  * The catalog of one data version (never changed once built), read within a snapshot of that
@@ -20,7 +25,11 @@ export class CatalogSnapshot {
   /** The same rows by internal key. */
   readonly byInst: ReadonlyMap<number, InstrumentRow>;
 
-  constructor(readonly version: number, readonly byId: ReadonlyMap<string, InstrumentRow>, readonly precomputed: ReadonlySet<string>) {
+  constructor(
+    readonly version: number,
+    readonly byId: ReadonlyMap<string, InstrumentRow>,
+    readonly precomputed: ReadonlySet<string>,
+  ) {
     const groups = new Map<string, InstrumentRow[]>();
     for (const r of [...byId.values()].sort((a, b) => (a.id < b.id ? -1 : a.id > b.id ? 1 : 0))) {
       for (const key of [`${r.kind}|*|*`, `${r.kind}|${r.market}|*`, `${r.kind}|*|${r.board}`, `${r.kind}|${r.market}|${r.board}`]) {
@@ -43,23 +52,30 @@ export class CatalogSnapshot {
    */
   list(kind: string, f: InstrumentFilter, after: string | null, limit: number): InstrumentRow[] {
     const rows = this.groups.get(`${kind}|${f.market ?? '*'}|${f.board ?? '*'}`) ?? [];
-    let lo = 0, hi = rows.length;
+    let lo = 0,
+      hi = rows.length;
     while (after !== null && lo < hi) {
       const mid = (lo + hi) >> 1;
-      if (rows[mid].id <= after) lo = mid + 1; else hi = mid;
+      if (rows[mid].id <= after) lo = mid + 1;
+      else hi = mid;
     }
     const name = f.name?.toLowerCase();
     const out: InstrumentRow[] = [];
     for (let i = lo; i < rows.length && out.length < limit; i++) {
       const r = rows[i];
-      if ((f.market === undefined || r.market === f.market) && (f.board === undefined || r.board === f.board)
-        && (f.code === undefined || r.code === f.code) && (name === undefined || r.name_lc.includes(name))) out.push(r);
+      if (
+        (f.market === undefined || r.market === f.market) &&
+        (f.board === undefined || r.board === f.board) &&
+        (f.code === undefined || r.code === f.code) &&
+        (name === undefined || r.name_lc.includes(name))
+      )
+        out.push(r);
     }
     return out;
   }
 
   /** Reads the catalog of the version `version` that `db` reads (a snapshot's). */
-  static async read(db: Kysely<Database>, version: number): Promise<CatalogSnapshot> {
+  static async read(db: ReadDb, version: number): Promise<CatalogSnapshot> {
     const rows = await db.selectFrom('instruments').selectAll().execute();
     const setting = await db.selectFrom('meta').select('value').where('key', '=', INDICATOR_PAGES_KEY).executeTakeFirst();
     const st = await db.selectFrom('st_periods').select('inst').where('end_date', 'is', null).execute();

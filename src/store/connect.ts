@@ -14,8 +14,8 @@ export const shownUrl = (url: string) => url.replace(/(\/\/[^:/@]+:)[^@]*@/, '$1
 /** A scheme: two characters at least, so that a Windows drive (`C:\…`) is a path. */
 const SCHEME = /^([A-Za-z][A-Za-z0-9+.-]+):/;
 
-export const STORE_URL_FORMS = 'a SQLite file path, sqlite:PATH, sqlite:///ABSOLUTE/PATH, file:///ABSOLUTE/PATH, '
-  + 'or a postgres:// (postgresql://) URL';
+export const STORE_URL_FORMS =
+  'a SQLite file path, sqlite:PATH, sqlite:///ABSOLUTE/PATH, file:///ABSOLUTE/PATH, ' + 'or a postgres:// (postgresql://) URL';
 
 /**
  * Where `url` (DATABASE_URL or `--database`) says the store is (docs/operations.md, "The store's
@@ -39,7 +39,11 @@ export function storeLocation(url: string): StoreLocation {
     path = local[1];
   }
   if (path === '') throw refuse('no path');
-  try { return { dialect: 'sqlite', path: decodeURIComponent(path) }; } catch { throw refuse('a bad percent-escape'); }
+  try {
+    return { dialect: 'sqlite', path: decodeURIComponent(path) };
+  } catch {
+    throw refuse('a bad percent-escape');
+  }
 }
 
 /**

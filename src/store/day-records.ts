@@ -15,7 +15,13 @@ import { deflateRaw, deflateRawSync, inflateRawSync } from 'node:zlib';
 
 /** Bits of a record's flags. */
 export const DAY_FLAGS = {
-  bar: 1, limitUp: 2, limitDown: 4, brokenLimitUp: 8, previousLimitUp: 16, strong: 32, subNew: 64,
+  bar: 1,
+  limitUp: 2,
+  limitDown: 4,
+  brokenLimitUp: 8,
+  previousLimitUp: 16,
+  strong: 32,
+  subNew: 64,
   /** Strong for a new high (else for repeated limit-ups). */
   newHigh: 128,
   st: 256,
@@ -25,9 +31,19 @@ export const DAY_FLAGS = {
 
 /** One record, as written. */
 export interface DayRecord {
-  inst: number; open: number; high: number; low: number; close: number;
-  preClose: number | null; up: number | null; down: number | null;
-  volume: number; amount: number; streak: number; previousStreak: number; flags: number;
+  inst: number;
+  open: number;
+  high: number;
+  low: number;
+  close: number;
+  preClose: number | null;
+  up: number | null;
+  down: number | null;
+  volume: number;
+  amount: number;
+  streak: number;
+  previousStreak: number;
+  flags: number;
 }
 
 const F64 = ['volume', 'amount'] as const;
@@ -75,40 +91,90 @@ function dayBytes(records: readonly DayRecord[]): Uint8Array {
 /** A stored day, decoded: columns read by record index. */
 export class DayRecords {
   readonly n: number;
-  readonly volume: Float64Array; readonly amount: Float64Array;
-  readonly inst: Int32Array; readonly open: Int32Array; readonly high: Int32Array; readonly low: Int32Array; readonly close: Int32Array;
+  readonly volume: Float64Array;
+  readonly amount: Float64Array;
+  readonly inst: Int32Array;
+  readonly open: Int32Array;
+  readonly high: Int32Array;
+  readonly low: Int32Array;
+  readonly close: Int32Array;
   /** −1: none (use the accessors for null). */
-  readonly preCloses: Int32Array; readonly ups: Int32Array; readonly downs: Int32Array;
-  readonly streak: Uint16Array; readonly previousStreak: Uint16Array; readonly flags: Uint16Array;
+  readonly preCloses: Int32Array;
+  readonly ups: Int32Array;
+  readonly downs: Int32Array;
+  readonly streak: Uint16Array;
+  readonly previousStreak: Uint16Array;
+  readonly flags: Uint16Array;
 
   constructor(stored: Uint8Array) {
     const raw = inflateRawSync(stored);
     // Typed arrays need aligned offsets: copy unless the inflated bytes start at one.
     const bytes = raw.byteOffset % 8 === 0 ? raw : Uint8Array.prototype.slice.call(raw);
-    const buf = bytes.buffer, base = bytes.byteOffset;
-    const n = this.n = new Uint32Array(buf, base, 1)[0];
-    if (bytes.byteLength !== HEADER + n * DAY_RECORD_BYTES) throw new RangeError(`a stored day of ${n} records holds ${bytes.byteLength} bytes`);
+    const buf = bytes.buffer,
+      base = bytes.byteOffset;
+    const n = (this.n = new Uint32Array(buf, base, 1)[0]);
+    if (bytes.byteLength !== HEADER + n * DAY_RECORD_BYTES)
+      throw new RangeError(`a stored day of ${n} records holds ${bytes.byteLength} bytes`);
     let o = base + HEADER;
-    const f64 = () => { const a = new Float64Array(buf, o, n); o += n * 8; return a; };
-    const i32 = () => { const a = new Int32Array(buf, o, n); o += n * 4; return a; };
-    const u16 = () => { const a = new Uint16Array(buf, o, n); o += n * 2; return a; };
-    this.volume = f64(); this.amount = f64();
-    this.inst = i32(); this.open = i32(); this.high = i32(); this.low = i32(); this.close = i32();
-    this.preCloses = i32(); this.ups = i32(); this.downs = i32();
-    this.streak = u16(); this.previousStreak = u16(); this.flags = u16();
+    const f64 = () => {
+      const a = new Float64Array(buf, o, n);
+      o += n * 8;
+      return a;
+    };
+    const i32 = () => {
+      const a = new Int32Array(buf, o, n);
+      o += n * 4;
+      return a;
+    };
+    const u16 = () => {
+      const a = new Uint16Array(buf, o, n);
+      o += n * 2;
+      return a;
+    };
+    this.volume = f64();
+    this.amount = f64();
+    this.inst = i32();
+    this.open = i32();
+    this.high = i32();
+    this.low = i32();
+    this.close = i32();
+    this.preCloses = i32();
+    this.ups = i32();
+    this.downs = i32();
+    this.streak = u16();
+    this.previousStreak = u16();
+    this.flags = u16();
   }
 
-  preClose(i: number): number | null { return this.preCloses[i] < 0 ? null : this.preCloses[i]; }
-  up(i: number): number | null { return this.ups[i] < 0 ? null : this.ups[i]; }
-  down(i: number): number | null { return this.downs[i] < 0 ? null : this.downs[i]; }
-  has(i: number, flag: number): boolean { return (this.flags[i] & flag) !== 0; }
+  preClose(i: number): number | null {
+    return this.preCloses[i] < 0 ? null : this.preCloses[i];
+  }
+  up(i: number): number | null {
+    return this.ups[i] < 0 ? null : this.ups[i];
+  }
+  down(i: number): number | null {
+    return this.downs[i] < 0 ? null : this.downs[i];
+  }
+  has(i: number, flag: number): boolean {
+    return (this.flags[i] & flag) !== 0;
+  }
 
   /** Record `i` as written. */
   record(i: number): DayRecord {
     return {
-      inst: this.inst[i], open: this.open[i], high: this.high[i], low: this.low[i], close: this.close[i],
-      preClose: this.preClose(i), up: this.up(i), down: this.down(i), volume: this.volume[i], amount: this.amount[i],
-      streak: this.streak[i], previousStreak: this.previousStreak[i], flags: this.flags[i],
+      inst: this.inst[i],
+      open: this.open[i],
+      high: this.high[i],
+      low: this.low[i],
+      close: this.close[i],
+      preClose: this.preClose(i),
+      up: this.up(i),
+      down: this.down(i),
+      volume: this.volume[i],
+      amount: this.amount[i],
+      streak: this.streak[i],
+      previousStreak: this.previousStreak[i],
+      flags: this.flags[i],
     };
   }
 }

@@ -9,9 +9,14 @@ export const STORE_RETRY_AFTER_S = 2;
  * says why; the response never does.
  */
 export class StoreUnavailable extends ApiError {
-  constructor(readonly reason: string, options?: { cause?: unknown }) {
-    super({ code: 'not_ready', detail: 'The store cannot answer at the moment; retry later.' },
-      { 'retry-after': String(STORE_RETRY_AFTER_S) });
+  constructor(
+    readonly reason: string,
+    options?: { cause?: unknown },
+  ) {
+    super(
+      { code: 'not_ready', detail: 'The store cannot answer at the moment; retry later.' },
+      { 'retry-after': String(STORE_RETRY_AFTER_S) },
+    );
     // The message (CLI, logs) says why; the response's detail does not.
     this.message = `the store is unavailable: ${reason}`;
     if (options && 'cause' in options) this.cause = options.cause;
@@ -58,7 +63,9 @@ export class StoreHealth {
   }
 
   /** Whether the last query failed for want of the store. */
-  get unavailable(): boolean { return this.down; }
+  get unavailable(): boolean {
+    return this.down;
+  }
 
   private recovered(): void {
     this.down = false;

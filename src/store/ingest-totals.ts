@@ -20,12 +20,18 @@ export const INGEST_TOTALS = 'ingest_totals';
 export async function recordIngest(s: BulkSession, datasets: (UpsertCounts & { dataset: string })[], at = new Date()): Promise<void> {
   const stored = await metaValue(s, INGEST_TOTALS);
   let totals: IngestTotals = { runs: 0, last_at: '', rows: {} };
-  try { if (stored !== null) totals = JSON.parse(stored) as IngestTotals; } catch { /* unreadable: start again */ }
+  try {
+    if (stored !== null) totals = JSON.parse(stored) as IngestTotals;
+  } catch {
+    /* unreadable: start again */
+  }
   totals.runs++;
   totals.last_at = at.toISOString();
   for (const d of datasets) {
-    const t = totals.rows[d.dataset] ??= { inserted: 0, updated: 0, unchanged: 0 };
-    t.inserted += d.inserted; t.updated += d.updated; t.unchanged += d.unchanged;
+    const t = (totals.rows[d.dataset] ??= { inserted: 0, updated: 0, unchanged: 0 });
+    t.inserted += d.inserted;
+    t.updated += d.updated;
+    t.unchanged += d.unchanged;
   }
   await setMeta(s, INGEST_TOTALS, JSON.stringify(totals));
 }
@@ -34,5 +40,9 @@ export async function recordIngest(s: BulkSession, datasets: (UpsertCounts & { d
 export async function readIngestTotals(store: Store): Promise<IngestTotals | null> {
   const [row] = await store.select<{ value: string }>('select value from meta where key = ?', [INGEST_TOTALS]);
   if (!row) return null;
-  try { return JSON.parse(row.value) as IngestTotals; } catch { return null; }
+  try {
+    return JSON.parse(row.value) as IngestTotals;
+  } catch {
+    return null;
+  }
 }

@@ -1,6 +1,16 @@
 import { describe, expect, it } from 'vitest';
 import type { Bar } from '../market/types.js';
-import { dailyPackKey, dailyPackStart, decodeBars, decodePack, encodePack, mergePacks, orderRecords, PackSlices, RECORD_BYTES } from './packs.js';
+import {
+  dailyPackKey,
+  dailyPackStart,
+  decodeBars,
+  decodePack,
+  encodePack,
+  mergePacks,
+  orderRecords,
+  PackSlices,
+  RECORD_BYTES,
+} from './packs.js';
 import { UNKNOWN_AMOUNT } from './schema.js';
 import { barFieldsWriter, Renderer } from '../render/json-bytes.js';
 
@@ -34,14 +44,19 @@ describe('bar pack codec', () => {
     const data = whole.subarray(13, 13 + RECORDS.length * RECORD_BYTES);
     const daily: Bar[] = [];
     decodeBars(daily, data, 3, null, 0, Infinity, Infinity);
-    expect(daily).toEqual(RECORDS.map(([date, open, high, low, close, volume, amount]) => ({ ts: 0, date, open, high, low, close, volume, amount })));
+    expect(daily).toEqual(
+      RECORDS.map(([date, open, high, low, close, volume, amount]) => ({ ts: 0, date, open, high, low, close, volume, amount })),
+    );
     const minute: Bar[] = [];
     decodeBars(minute, data, 3, 20240105, 0, Infinity, Infinity);
     expect(minute.map((b) => [b.ts, b.date])).toEqual(RECORDS.map((r) => [r[0], 20240105]));
   });
 
   it('decodes the stored amount UNKNOWN_AMOUNT (-1) as null, in bars and in the JSON written from a pack', () => {
-    const data = encodePack([[20240102, 10_000, 10_500, 9_800, 10_200, 300, UNKNOWN_AMOUNT], [20240103, 10_000, 10_500, 9_800, 10_200, 300, 0]]);
+    const data = encodePack([
+      [20240102, 10_000, 10_500, 9_800, 10_200, 300, UNKNOWN_AMOUNT],
+      [20240103, 10_000, 10_500, 9_800, 10_200, 300, 0],
+    ]);
     const bars: Bar[] = [];
     decodeBars(bars, data, 2, null, 0, Infinity, Infinity);
     expect(bars.map((b) => b.amount)).toEqual([null, 0]);
@@ -91,27 +106,73 @@ describe('bar pack merge', () => {
 
   it('interleaves runs of either side in key order, the second side winning on equal keys', () => {
     const cases: [number[], number[]][] = [
-      [[], []], [[1, 2, 3], []], [[], [1, 2, 3]], [[1, 2, 3], [4, 5]], [[4, 5], [1, 2, 3]], [[1, 3, 5, 7], [2, 4, 6, 8]],
-      [[1, 2, 3], [1, 2, 3]], [[1, 5, 9], [5]], [[5], [1, 5, 9]], [[1, 2, 3, 10, 11], [3, 4, 5, 6, 10]], [[-7, 0, 1.7e9], [-8, 0, 1.8e9]],
+      [[], []],
+      [[1, 2, 3], []],
+      [[], [1, 2, 3]],
+      [
+        [1, 2, 3],
+        [4, 5],
+      ],
+      [
+        [4, 5],
+        [1, 2, 3],
+      ],
+      [
+        [1, 3, 5, 7],
+        [2, 4, 6, 8],
+      ],
+      [
+        [1, 2, 3],
+        [1, 2, 3],
+      ],
+      [[1, 5, 9], [5]],
+      [[5], [1, 5, 9]],
+      [
+        [1, 2, 3, 10, 11],
+        [3, 4, 5, 6, 10],
+      ],
+      [
+        [-7, 0, 1.7e9],
+        [-8, 0, 1.8e9],
+      ],
     ];
     for (const [ka, kb] of cases) {
-      const a = recs(ka, 100), b = recs(kb, 200);
+      const a = recs(ka, 100),
+        b = recs(kb, 200);
       expect(merged(a, b), `${ka} + ${kb}`).toEqual(want(a, b));
     }
     // Random runs.
     let seed = 1;
-    const rnd = (n: number) => { seed = (seed * 48271) % 2147483647; return seed % n; };
+    const rnd = (n: number) => {
+      seed = (seed * 48271) % 2147483647;
+      return seed % n;
+    };
     for (let t = 0; t < 200; t++) {
       const pick = () => [...new Set(Array.from({ length: rnd(30) }, () => rnd(60)))].sort((x, y) => x - y);
-      const a = recs(pick(), 100), b = recs(pick(), 200);
+      const a = recs(pick(), 100),
+        b = recs(pick(), 200);
       expect(merged(a, b)).toEqual(want(a, b));
     }
   });
 
   it('orders records written in any order, keeping the last of each key', () => {
-    const written = [[5, 1], [3, 1], [5, 2], [1, 1], [3, 2], [9, 1], [5, 3], [1, 2]].map(([k, v]) => [k, v, v, v, v, v, v]);
+    const written = [
+      [5, 1],
+      [3, 1],
+      [5, 2],
+      [1, 1],
+      [3, 2],
+      [9, 1],
+      [5, 3],
+      [1, 2],
+    ].map(([k, v]) => [k, v, v, v, v, v, v]);
     const out = orderRecords(encodePack(written), written.length);
-    expect(decodePack(out, out.byteLength / RECORD_BYTES).map((r) => [r[0], r[1]])).toEqual([[1, 2], [3, 2], [5, 3], [9, 1]]);
+    expect(decodePack(out, out.byteLength / RECORD_BYTES).map((r) => [r[0], r[1]])).toEqual([
+      [1, 2],
+      [3, 2],
+      [5, 3],
+      [9, 1],
+    ]);
     const sorted = recs([1, 2, 3], 7);
     expect(decodePack(orderRecords(encodePack(sorted), 3), 3)).toEqual(sorted);
     expect(orderRecords(encodePack([]), 0).byteLength).toBe(0);

@@ -36,7 +36,6 @@ const view = (data: Uint8Array, n: number) => {
   return new DataView(data.buffer, data.byteOffset, data.byteLength);
 };
 
-
 /**
  * Collects the records of packs, in key order, whose key lies in [lo, hi], up to `limit`;
  * `write` then writes the first ones as JSON straight from the packs (no Bar made of them):
@@ -47,11 +46,15 @@ export class PackSlices implements Slices {
   readonly keys: number[] = [];
   private readonly runs: { dv: DataView; date: number | null; first: number; count: number }[] = [];
 
-  constructor(private readonly limit: number, private readonly writeBar: BarFieldsWriter) {}
+  constructor(
+    private readonly limit: number,
+    private readonly writeBar: BarFieldsWriter,
+  ) {}
 
   /** Adds the records of a pack (of day `date`; null: a daily pack) with lo <= key <= hi while the collection is short. */
   add(data: Uint8Array, n: number, date: number | null, lo: number, hi: number): void {
-    const dv = view(data, n), before = this.keys.length;
+    const dv = view(data, n),
+      before = this.keys.length;
     const first = collectKeys(this.keys, this.limit, n, (i) => dv.getFloat64(i * RECORD_BYTES, true), lo, hi);
     if (first >= 0) this.runs.push({ dv, date, first, count: this.keys.length - before });
   }
@@ -65,8 +68,17 @@ export class PackSlices implements Slices {
         if (sep) w.byte(44);
         sep = true;
         const key = dv.getFloat64(o, true);
-        write(w, key, date ?? key, dv.getFloat64(o + 8, true), dv.getFloat64(o + 16, true), dv.getFloat64(o + 24, true),
-          dv.getFloat64(o + 32, true), dv.getFloat64(o + 40, true), amountOf(dv.getFloat64(o + 48, true)));
+        write(
+          w,
+          key,
+          date ?? key,
+          dv.getFloat64(o + 8, true),
+          dv.getFloat64(o + 16, true),
+          dv.getFloat64(o + 24, true),
+          dv.getFloat64(o + 32, true),
+          dv.getFloat64(o + 40, true),
+          amountOf(dv.getFloat64(o + 48, true)),
+        );
       }
     }
   }
@@ -90,9 +102,14 @@ export function decodeBars(out: Bar[], data: Uint8Array, n: number, date: number
     if (key < lo) continue;
     if (key > hi) return;
     out.push({
-      ts: date === null ? 0 : key, date: date ?? key,
-      open: dv.getFloat64(o + 8, true), high: dv.getFloat64(o + 16, true), low: dv.getFloat64(o + 24, true),
-      close: dv.getFloat64(o + 32, true), volume: dv.getFloat64(o + 40, true), amount: amountOf(dv.getFloat64(o + 48, true)),
+      ts: date === null ? 0 : key,
+      date: date ?? key,
+      open: dv.getFloat64(o + 8, true),
+      high: dv.getFloat64(o + 16, true),
+      low: dv.getFloat64(o + 24, true),
+      close: dv.getFloat64(o + 32, true),
+      volume: dv.getFloat64(o + 40, true),
+      amount: amountOf(dv.getFloat64(o + 48, true)),
     });
   }
 }
@@ -107,15 +124,19 @@ const dataView = (b: Uint8Array) => new DataView(b.buffer, b.byteOffset, b.byteL
  * copied: records are never decoded.
  */
 export function mergePacks(a: Uint8Array, an: number, b: Uint8Array, bn: number): Buffer {
-  const va = view(a, an), vb = view(b, bn);
+  const va = view(a, an),
+    vb = view(b, bn);
   const out = Buffer.allocUnsafe((an + bn) * RECORD_BYTES);
-  let i = 0, j = 0, o = 0;
+  let i = 0,
+    j = 0,
+    o = 0;
   const copy = (src: Uint8Array, from: number, to: number) => {
     out.set(src.subarray(from * RECORD_BYTES, to * RECORD_BYTES), o);
     o += (to - from) * RECORD_BYTES;
   };
   while (i < an && j < bn) {
-    const ka = keyAt(va, i), kb = keyAt(vb, j);
+    const ka = keyAt(va, i),
+      kb = keyAt(vb, j);
     if (ka < kb) {
       const s = i;
       while (i < an && keyAt(va, i) < kb) i++;
@@ -185,4 +206,3 @@ export class PendingPack {
     return this.ordered ? data : orderRecords(data, this.n);
   }
 }
-

@@ -11,8 +11,16 @@ import type { StoreHealth } from './health.js';
 export type Dialect = 'sqlite' | 'postgres';
 
 /** A table written by natural key: `key` columns identify a row, the other `columns` are its payload. */
-export interface UpsertTarget { table: keyof Database & string; columns: string[]; key: string[] }
-export interface UpsertCounts { inserted: number; updated: number; unchanged: number }
+export interface UpsertTarget {
+  table: keyof Database & string;
+  columns: string[];
+  key: string[];
+}
+export interface UpsertCounts {
+  inserted: number;
+  updated: number;
+  unchanged: number;
+}
 
 /**
  * One transaction of `Store.bulkTransaction`: reads see the transaction's own writes.
@@ -48,8 +56,14 @@ export interface BulkSession {
   settle?(): Promise<void>;
 }
 
-/** What a reader reads through: the store itself, or one of its read snapshots (ReadSession). */
-export type Reads = Pick<Store, 'select' | 'selectRows' | 'db'>;
+/** Kysely as a reader may use it: queries that read (`selectFrom`), none that write. */
+export type ReadDb = Pick<Kysely<Database>, 'selectFrom'>;
+
+/**
+ * What a reader reads through: the store itself, or one of its read snapshots (ReadSession).
+ * Read-only by type: readers (store/readers/) get no method that writes.
+ */
+export type Reads = Pick<Store, 'select' | 'selectRows'> & { readonly db: ReadDb };
 
 /**
  * One read snapshot of the store (Store.snapshot): every read through it sees the data of one

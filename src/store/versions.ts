@@ -44,8 +44,14 @@ export async function recordVersion(s: BulkSession, origin: string, changes: rea
   const version = Number(last ?? 0) + 1;
   await s.query('insert into data_versions (version, at, origin) values (?, ?, ?)', [version, now, origin]);
   for (const c of changes) {
-    await s.query('insert into data_changes (version, dataset, rows, instruments, from_date, to_date) values (?, ?, ?, ?, ?, ?)',
-      [version, c.dataset, c.rows, c.instruments === null ? null : JSON.stringify(c.instruments), c.from, c.to]);
+    await s.query('insert into data_changes (version, dataset, rows, instruments, from_date, to_date) values (?, ?, ?, ?, ?, ?)', [
+      version,
+      c.dataset,
+      c.rows,
+      c.instruments === null ? null : JSON.stringify(c.instruments),
+      c.from,
+      c.to,
+    ]);
   }
   return version;
 }
@@ -73,16 +79,27 @@ export async function changesSince(rows: RowSource, after: number, limit = 100):
   const versions = await rows('select version, at, origin from data_versions where version > ? order by version limit ?', [after, limit]);
   if (versions.length === 0) return [];
   const last = Number(versions[versions.length - 1][0]);
-  const changes = await rows('select version, dataset, rows, instruments, from_date, to_date from data_changes'
-    + ' where version > ? and version <= ? order by version, dataset', [after, last]);
+  const changes = await rows(
+    'select version, dataset, rows, instruments, from_date, to_date from data_changes' +
+      ' where version > ? and version <= ? order by version, dataset',
+    [after, last],
+  );
   const byVersion = new Map<number, DataChange[]>();
   for (const [v, dataset, n, instruments, from, to] of changes) {
     const list = byVersion.get(Number(v)) ?? [];
     list.push({
-      dataset: String(dataset), rows: Number(n), instruments: instruments === null ? null : JSON.parse(String(instruments)) as string[],
-      from: from === null ? null : Number(from), to: to === null ? null : Number(to),
+      dataset: String(dataset),
+      rows: Number(n),
+      instruments: instruments === null ? null : (JSON.parse(String(instruments)) as string[]),
+      from: from === null ? null : Number(from),
+      to: to === null ? null : Number(to),
     });
     byVersion.set(Number(v), list);
   }
-  return versions.map(([v, at, origin]) => ({ version: Number(v), at: Number(at), origin: String(origin), changes: byVersion.get(Number(v)) ?? [] }));
+  return versions.map(([v, at, origin]) => ({
+    version: Number(v),
+    at: Number(at),
+    origin: String(origin),
+    changes: byVersion.get(Number(v)) ?? [],
+  }));
 }

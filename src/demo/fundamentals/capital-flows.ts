@@ -17,7 +17,8 @@ export type FlowRow = Omit<CapitalFlowTable, 'inst'>;
 export function apportion(total: number, weights: number[]): number[] {
   let sum = 0;
   for (const w of weights) sum += w;
-  const out = new Array<number>(weights.length), frac = new Array<number>(weights.length);
+  const out = new Array<number>(weights.length),
+    frac = new Array<number>(weights.length);
   let left = total;
   for (let i = 0; i < weights.length; i++) {
     const x = (total * weights[i]) / sum;
@@ -45,11 +46,25 @@ export function flowRows(r: Rng, bars: DayIn[], value: number): FlowRow[] {
     prev = b.close;
     const lean = clamp(8 * ret + 0.12 * r.normal(), -0.6, 0.6);
     const tilt = [lean, 0.7 * lean, -0.2 * lean, -0.6 * lean].map((t) => t + 0.05 * r.normal());
-    const buy = apportion(b.amount, base.map((w, i) => w * Math.max(0.05, 1 + tilt[i])));
-    const sell = apportion(b.amount, base.map((w, i) => w * Math.max(0.05, 1 - tilt[i])));
+    const buy = apportion(
+      b.amount,
+      base.map((w, i) => w * Math.max(0.05, 1 + tilt[i])),
+    );
+    const sell = apportion(
+      b.amount,
+      base.map((w, i) => w * Math.max(0.05, 1 - tilt[i])),
+    );
     out.push({
-      date: b.date, amount: b.amount, xl_buy: buy[0], xl_sell: sell[0], l_buy: buy[1], l_sell: sell[1],
-      m_buy: buy[2], m_sell: sell[2], s_buy: buy[3], s_sell: sell[3],
+      date: b.date,
+      amount: b.amount,
+      xl_buy: buy[0],
+      xl_sell: sell[0],
+      l_buy: buy[1],
+      l_sell: sell[1],
+      m_buy: buy[2],
+      m_sell: sell[2],
+      s_buy: buy[3],
+      s_sell: sell[3],
     });
   }
   return out;

@@ -34,7 +34,7 @@ export function companyFacts(e: EquityIn): CompanyFacts {
       need(fiscalYearOf(a), Math.ceil(paid / MAX_PAYOUT) + 1);
       equityFlows.push({ date: a.payDate ?? a.exDate, amount: -paid });
     } else if (a.bonus > 0) need(fiscalYearOf(a), 1);
-    if (a.rightsRatio > 0) equityFlows.push({ date: a.exDate, amount: int((before * a.rightsRatio / 1e6) * a.rightsPrice / 10) });
+    if (a.rightsRatio > 0) equityFlows.push({ date: a.exDate, amount: int((((before * a.rightsRatio) / 1e6) * a.rightsPrice) / 10) });
   }
   // Special treatment follows a loss in the fiscal year before it starts; leaving it needs a profit.
   const lossYears = new Set<number>();
@@ -47,6 +47,10 @@ export function companyFacts(e: EquityIn): CompanyFacts {
   }
   return {
     value: Math.max(1e9, (close * e.totalShares) / 10),
-    arch: archetypeOf(industry), shares, minProfit, lossYears, equityFlows,
+    arch: archetypeOf(industry),
+    shares,
+    minProfit,
+    lossYears,
+    equityFlows,
   };
 }

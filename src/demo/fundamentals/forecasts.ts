@@ -33,8 +33,14 @@ export function forecastType(min: number, max: number, prev: number): string {
 }
 
 const TYPE_CN: Record<string, string> = {
-  increase: '预增', decrease: '预减', turnaround: '扭亏', loss: '首亏', continued_loss: '续亏',
-  slight_increase: '略增', slight_decrease: '略减', uncertain: '不确定',
+  increase: '预增',
+  decrease: '预减',
+  turnaround: '扭亏',
+  loss: '首亏',
+  continued_loss: '续亏',
+  slight_increase: '略增',
+  slight_decrease: '略减',
+  uncertain: '不确定',
 };
 const LABEL = ['1-3月', '1-6月', '1-9月', '年度'];
 const MANDATORY = [0.25, 0.7, 0.25, 0.95];
@@ -57,11 +63,14 @@ export function forecastRows(r: Rng, all: Statements[], end: number): ForecastRo
   for (const s of all) {
     const { year, q, date, type } = s.period;
     const prev = byDate.get(date - 10000);
-    const draw = r.next(), lo = r.uniform(0.03, 0.25), hi = r.uniform(0.03, 0.25);
+    const draw = r.next(),
+      lo = r.uniform(0.03, 0.25),
+      hi = r.uniform(0.03, 0.25);
     const [from, to] = window(year, q);
     const announce = dayIn(r, from, to);
     if (!prev || prev.period.announce > announce || announce > end || announce >= s.period.announce) continue;
-    const a = s.income.net_profit_attributable, p = prev.income.net_profit_attributable;
+    const a = s.income.net_profit_attributable,
+      p = prev.income.net_profit_attributable;
     const notable = a < 0 || p < 0 || Math.abs(a - p) * 2 >= Math.abs(p);
     if (draw >= (notable ? MANDATORY : VOLUNTARY)[q - 1]) continue;
     const min = a === 0 ? -WAN : Math.floor((a - Math.abs(a) * lo) / WAN) * WAN;
@@ -69,11 +78,18 @@ export function forecastRows(r: Rng, all: Statements[], end: number): ForecastRo
     const kind = forecastType(min, max, p);
     const cmin = p === 0 ? null : ratio(min - p, Math.abs(p), 10000);
     const cmax = p === 0 ? null : ratio(max - p, Math.abs(p), 10000);
-    const change = cmin === null || cmax === null ? ''
-      : `，上年同期为${wan(p)}万元，同比变动${formatScaled(cmin, 2, 2)}%至${formatScaled(cmax, 2, 2)}%`;
+    const change =
+      cmin === null || cmax === null ? '' : `，上年同期为${wan(p)}万元，同比变动${formatScaled(cmin, 2, 2)}%至${formatScaled(cmax, 2, 2)}%`;
     rows.push({
-      report_date: date, report_type: type, announce_date: announce, type: kind,
-      net_profit_min: min, net_profit_max: max, previous_net_profit: p, change_min: cmin, change_max: cmax,
+      report_date: date,
+      report_type: type,
+      announce_date: announce,
+      type: kind,
+      net_profit_min: min,
+      net_profit_max: max,
+      previous_net_profit: p,
+      change_min: cmin,
+      change_max: cmax,
       summary: `预计${year}年${LABEL[q - 1]}归属于上市公司股东的净利润为${wan(min)}万元至${wan(max)}万元${change}。业绩预告类型：${TYPE_CN[kind]}。`,
     });
   }

@@ -10,8 +10,16 @@ import { marketEpoch } from '../../lib/time.js';
 import type { Balance, Income } from './statements.js';
 
 const action = (exDate: number, ratios: { bonus?: number; transfer?: number; rightsRatio?: number; cash?: number }) => ({
-  exDate, recordDate: exDate - 1, payDate: exDate, announceDate: exDate - 20, cash: 0, bonus: 0, transfer: 0,
-  rightsRatio: 0, rightsPrice: 0, ...ratios,
+  exDate,
+  recordDate: exDate - 1,
+  payDate: exDate,
+  announceDate: exDate - 20,
+  cash: 0,
+  bonus: 0,
+  transfer: 0,
+  rightsRatio: 0,
+  rightsPrice: 0,
+  ...ratios,
 });
 
 describe('fundamentals generator units', () => {
@@ -41,15 +49,43 @@ describe('fundamentals generator units', () => {
   });
 
   it('derives indicators, null where a denominator is zero or missing', () => {
-    const inc: Income = { revenue: 0, operating_cost: 0, operating_profit: -100, total_profit: -100, income_tax: 0,
-      net_profit: -100, net_profit_attributable: -90, basic_eps: 0 };
-    const bal = { total_assets: 1000, current_assets: 500, cash: 100, receivables: 100, inventory: 100, fixed_assets: 300,
-      total_liabilities: 1200, current_liabilities: 0, equity_attributable: -250, minority_interest: 50, total_equity: -200,
-      share_capital: 10_000 } satisfies Balance;
+    const inc: Income = {
+      revenue: 0,
+      operating_cost: 0,
+      operating_profit: -100,
+      total_profit: -100,
+      income_tax: 0,
+      net_profit: -100,
+      net_profit_attributable: -90,
+      basic_eps: 0,
+    };
+    const bal = {
+      total_assets: 1000,
+      current_assets: 500,
+      cash: 100,
+      receivables: 100,
+      inventory: 100,
+      fixed_assets: 300,
+      total_liabilities: 1200,
+      current_liabilities: 0,
+      equity_attributable: -250,
+      minority_interest: 50,
+      total_equity: -200,
+      share_capital: 10_000,
+    } satisfies Balance;
     const x = deriveIndicators(inc, bal, undefined);
-    expect(x).toMatchObject({ gross_margin: null, net_margin: null, roe: null, current_ratio: null, revenue_yoy: null, debt_to_assets: 12000 });
+    expect(x).toMatchObject({
+      gross_margin: null,
+      net_margin: null,
+      roe: null,
+      current_ratio: null,
+      revenue_yoy: null,
+      debt_to_assets: 12000,
+    });
     expect(x.eps).toBe(-90); // -90 fen over 100 shares: -0.0090 CNY per share, in 1/10000 CNY
-    expect(deriveIndicators({ ...inc, net_profit_attributable: 150 }, bal, { ...inc, net_profit_attributable: -100 }).net_profit_yoy).toBe(25000);
+    expect(deriveIndicators({ ...inc, net_profit_attributable: 150 }, bal, { ...inc, net_profit_attributable: -100 }).net_profit_yoy).toBe(
+      25000,
+    );
   });
 
   it('announces reports by the deadlines, q1 never before the annual report, annual before its dividend', () => {
@@ -58,7 +94,8 @@ describe('fundamentals generator units', () => {
     expect(ps.at(-1)!.date).toBe(20260930);
     const annual23 = ps.find((p) => p.date === 20231231)!;
     expect(annual23.announce).toBeLessThanOrEqual(20240516);
-    for (const p of ps) if (p.q === 1) expect(p.announce).toBeGreaterThanOrEqual(ps.find((x) => x.date === (p.year - 1) * 10000 + 1231)?.announce ?? 0);
+    for (const p of ps)
+      if (p.q === 1) expect(p.announce).toBeGreaterThanOrEqual(ps.find((x) => x.date === (p.year - 1) * 10000 + 1231)?.announce ?? 0);
   });
 
   it('selects flow days by their 15:00 close', () => {

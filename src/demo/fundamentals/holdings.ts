@@ -19,7 +19,8 @@ const lots = (x: number) => Math.max(100, Math.round(x / 100) * 100);
 export function holdingRows(r: Rng, shares: ShareHistory, reported: Period[], listDate: number): HoldingRow[] {
   const out: HoldingRow[] = [];
   const held = new Map<string, { type: HolderType; shares: number }>();
-  let target = r.int(5, 12), prevDate = 0;
+  let target = r.int(5, 12),
+    prevDate = 0;
   for (const p of reported) {
     if (p.date < listDate) continue;
     const float = shares.floatAt(p.date);
@@ -41,8 +42,13 @@ export function holdingRows(r: Rng, shares: ShareHistory, reported: Period[], li
     ranked.forEach(([name, h], i) => {
       const before = previous.get(name);
       out.push({
-        report_date: p.date, rank: i + 1, announce_date: p.announce, holder_name: name, holder_type: h.type,
-        shares: h.shares, percent_of_float: ratio(h.shares, float, 10000)!,
+        report_date: p.date,
+        rank: i + 1,
+        announce_date: p.announce,
+        holder_name: name,
+        holder_type: h.type,
+        shares: h.shares,
+        percent_of_float: ratio(h.shares, float, 10000)!,
         change: before === undefined ? null : h.shares - before,
       });
     });

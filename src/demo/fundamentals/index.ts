@@ -24,23 +24,107 @@ import { flowRows } from './capital-flows.js';
 
 const PERIOD = ['inst', 'report_date', 'report_type', 'announce_date'];
 export const COLUMNS = {
-  income_statements: [...PERIOD, 'revenue', 'operating_cost', 'operating_profit', 'total_profit', 'income_tax', 'net_profit',
-    'net_profit_attributable', 'basic_eps'],
-  balance_sheets: [...PERIOD, 'total_assets', 'current_assets', 'cash', 'receivables', 'inventory', 'fixed_assets',
-    'total_liabilities', 'current_liabilities', 'equity_attributable', 'minority_interest', 'total_equity', 'share_capital'],
-  cash_flow_statements: [...PERIOD, 'operating_cash_flow', 'investing_cash_flow', 'financing_cash_flow', 'capex',
-    'free_cash_flow', 'cash_begin', 'cash_end'],
-  financial_indicators: [...PERIOD, 'eps', 'bps', 'roe', 'roa', 'gross_margin', 'net_margin', 'debt_to_assets',
-    'current_ratio', 'quick_ratio', 'revenue_yoy', 'net_profit_yoy'],
-  dividends: ['inst', 'report_period', 'announce_date', 'record_date', 'ex_date', 'pay_date', 'cash_per_share',
-    'bonus_ratio', 'transfer_ratio', 'progress'],
-  earnings_forecasts: ['inst', 'report_date', 'report_type', 'announce_date', 'type', 'net_profit_min', 'net_profit_max',
-    'previous_net_profit', 'change_min', 'change_max', 'summary'],
-  institutional_holdings: ['inst', 'report_date', 'rank', 'announce_date', 'holder_name', 'holder_type', 'shares',
-    'percent_of_float', 'change'],
+  income_statements: [
+    ...PERIOD,
+    'revenue',
+    'operating_cost',
+    'operating_profit',
+    'total_profit',
+    'income_tax',
+    'net_profit',
+    'net_profit_attributable',
+    'basic_eps',
+  ],
+  balance_sheets: [
+    ...PERIOD,
+    'total_assets',
+    'current_assets',
+    'cash',
+    'receivables',
+    'inventory',
+    'fixed_assets',
+    'total_liabilities',
+    'current_liabilities',
+    'equity_attributable',
+    'minority_interest',
+    'total_equity',
+    'share_capital',
+  ],
+  cash_flow_statements: [
+    ...PERIOD,
+    'operating_cash_flow',
+    'investing_cash_flow',
+    'financing_cash_flow',
+    'capex',
+    'free_cash_flow',
+    'cash_begin',
+    'cash_end',
+  ],
+  financial_indicators: [
+    ...PERIOD,
+    'eps',
+    'bps',
+    'roe',
+    'roa',
+    'gross_margin',
+    'net_margin',
+    'debt_to_assets',
+    'current_ratio',
+    'quick_ratio',
+    'revenue_yoy',
+    'net_profit_yoy',
+  ],
+  dividends: [
+    'inst',
+    'report_period',
+    'announce_date',
+    'record_date',
+    'ex_date',
+    'pay_date',
+    'cash_per_share',
+    'bonus_ratio',
+    'transfer_ratio',
+    'progress',
+  ],
+  earnings_forecasts: [
+    'inst',
+    'report_date',
+    'report_type',
+    'announce_date',
+    'type',
+    'net_profit_min',
+    'net_profit_max',
+    'previous_net_profit',
+    'change_min',
+    'change_max',
+    'summary',
+  ],
+  institutional_holdings: [
+    'inst',
+    'report_date',
+    'rank',
+    'announce_date',
+    'holder_name',
+    'holder_type',
+    'shares',
+    'percent_of_float',
+    'change',
+  ],
   management: ['inst', 'seq', 'name', 'title', 'gender', 'birth_year', 'education', 'start_date', 'end_date'],
-  company_profiles: ['inst', 'full_name', 'english_name', 'established_date', 'legal_representative', 'registered_capital',
-    'address', 'province', 'website', 'employees', 'main_business', 'introduction'],
+  company_profiles: [
+    'inst',
+    'full_name',
+    'english_name',
+    'established_date',
+    'legal_representative',
+    'registered_capital',
+    'address',
+    'province',
+    'website',
+    'employees',
+    'main_business',
+    'introduction',
+  ],
   business_scope: ['inst', 'seq', 'type', 'text'],
   capital_flows: ['inst', 'date', 'amount', 'xl_buy', 'xl_sell', 'l_buy', 'l_sell', 'm_buy', 'm_sell', 's_buy', 's_sell'],
 } satisfies Partial<Record<TableName, string[]>>;
@@ -65,16 +149,27 @@ export async function generateFundamentals(store: Store, seed: number, end: numb
       add('income_statements', e.inst, { ...period, ...s.income });
       add('balance_sheets', e.inst, { ...period, ...s.balance });
       add('cash_flow_statements', e.inst, { ...period, ...s.cash });
-      add('financial_indicators', e.inst, { ...period, ...deriveIndicators(s.income, s.balance, byDate.get(s.period.date - 10000)?.income) });
+      add('financial_indicators', e.inst, {
+        ...period,
+        ...deriveIndicators(s.income, s.balance, byDate.get(s.period.date - 10000)?.income),
+      });
     }
     for (const d of dividendRows(rng('dividends'), e, facts.shares, reported, end)) add('dividends', e.inst, d);
     for (const f of forecastRows(rng('forecasts'), all, end)) add('earnings_forecasts', e.inst, f);
-    for (const h of holdingRows(rng('holdings'), facts.shares, reported.map((s) => s.period), e.listDate)) add('institutional_holdings', e.inst, h);
+    for (const h of holdingRows(
+      rng('holdings'),
+      facts.shares,
+      reported.map((s) => s.period),
+      e.listDate,
+    ))
+      add('institutional_holdings', e.inst, h);
     const people = managementRows(rng('management'), e.listDate, end);
     for (const m of people) add('management', e.inst, m);
     const { profile, scope } = companyRows(rng('company'), e, {
       annualRevenue: annualRevenue(reported) ?? facts.value / facts.arch.ps,
-      asOf: reported.at(-1)?.period.date ?? end, arch: facts.arch, chairman: chairman(people),
+      asOf: reported.at(-1)?.period.date ?? end,
+      arch: facts.arch,
+      chairman: chairman(people),
     });
     add('company_profiles', e.inst, profile);
     for (const s of scope) add('business_scope', e.inst, s);

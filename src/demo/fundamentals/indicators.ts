@@ -20,13 +20,20 @@ import type { Balance, Income } from './statements.js';
 import { ratio } from './util.js';
 
 export interface Indicators {
-  eps: number | null; bps: number | null; roe: number | null; roa: number | null;
-  gross_margin: number | null; net_margin: number | null; debt_to_assets: number | null;
-  current_ratio: number | null; quick_ratio: number | null; revenue_yoy: number | null; net_profit_yoy: number | null;
+  eps: number | null;
+  bps: number | null;
+  roe: number | null;
+  roa: number | null;
+  gross_margin: number | null;
+  net_margin: number | null;
+  debt_to_assets: number | null;
+  current_ratio: number | null;
+  quick_ratio: number | null;
+  revenue_yoy: number | null;
+  net_profit_yoy: number | null;
 }
 
-const growth = (x: number, prev: number | undefined) =>
-  (prev === undefined || prev === 0 ? null : ratio(x - prev, Math.abs(prev), 10000));
+const growth = (x: number, prev: number | undefined) => (prev === undefined || prev === 0 ? null : ratio(x - prev, Math.abs(prev), 10000));
 
 export function deriveIndicators(inc: Income, bal: Balance, prev: Income | undefined): Indicators {
   const shares = bal.share_capital / 100;

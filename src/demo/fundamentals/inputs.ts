@@ -6,22 +6,38 @@
 import type { Store } from '../../store/types.js';
 
 export interface ActionIn {
-  exDate: number; recordDate: number; payDate: number | null; announceDate: number;
+  exDate: number;
+  recordDate: number;
+  payDate: number | null;
+  announceDate: number;
   /** 1/100000 CNY per share, pre-tax. */
   cash: number;
   /** Shares per share held, millionths. */
-  bonus: number; transfer: number; rightsRatio: number;
+  bonus: number;
+  transfer: number;
+  rightsRatio: number;
   /** 1/1000 CNY. */
   rightsPrice: number;
 }
 
-export interface DayIn { date: number; close: number; amount: number }
+export interface DayIn {
+  date: number;
+  close: number;
+  amount: number;
+}
 
 export interface EquityIn {
-  inst: number; id: string; code: string; market: string; board: string;
-  name: string; nameEn: string; listDate: number;
+  inst: number;
+  id: string;
+  code: string;
+  market: string;
+  board: string;
+  name: string;
+  nameEn: string;
+  listDate: number;
   /** Current (latest) share counts. */
-  totalShares: number; floatShares: number;
+  totalShares: number;
+  floatShares: number;
   bars: DayIn[];
   /** Ascending by ex-date. */
   actions: ActionIn[];
@@ -39,24 +55,42 @@ export interface Inputs {
 /** Loads every equity with its rows, ordered by inst (= id order in the demo). */
 export async function loadInputs(store: Store): Promise<Inputs> {
   const db = store.db;
-  const rows = await db.selectFrom('instruments')
+  const rows = await db
+    .selectFrom('instruments')
     .select(['inst', 'id', 'code', 'market', 'board', 'name', 'name_en', 'list_date', 'total_shares', 'float_shares'])
-    .where('kind', '=', 'equity').orderBy('inst').execute();
+    .where('kind', '=', 'equity')
+    .orderBy('inst')
+    .execute();
   const byInst = new Map<number, EquityIn>();
   const equities = rows.map((r) => {
     const e: EquityIn = {
-      inst: r.inst, id: r.id, code: r.code, market: r.market, board: r.board ?? 'main',
-      name: r.name, nameEn: r.name_en ?? r.id, listDate: r.list_date ?? 19900101,
-      totalShares: r.total_shares ?? 0, floatShares: r.float_shares ?? r.total_shares ?? 0,
-      bars: [], actions: [], classifications: [], st: [],
+      inst: r.inst,
+      id: r.id,
+      code: r.code,
+      market: r.market,
+      board: r.board ?? 'main',
+      name: r.name,
+      nameEn: r.name_en ?? r.id,
+      listDate: r.list_date ?? 19900101,
+      totalShares: r.total_shares ?? 0,
+      floatShares: r.float_shares ?? r.total_shares ?? 0,
+      bars: [],
+      actions: [],
+      classifications: [],
+      st: [],
     };
     byInst.set(r.inst, e);
     return e;
   });
   const equityInsts = db.selectFrom('instruments').select('inst').where('kind', '=', 'equity');
 
-  const bars = await db.selectFrom('bars_1d').select(['inst', 'date', 'close', 'amount'])
-    .where('inst', 'in', equityInsts).orderBy('inst').orderBy('date').execute();
+  const bars = await db
+    .selectFrom('bars_1d')
+    .select(['inst', 'date', 'close', 'amount'])
+    .where('inst', 'in', equityInsts)
+    .orderBy('inst')
+    .orderBy('date')
+    .execute();
   let start = 99991231;
   for (const b of bars) {
     byInst.get(b.inst)!.bars.push({ date: b.date, close: b.close, amount: b.amount });
@@ -66,15 +100,25 @@ export async function loadInputs(store: Store): Promise<Inputs> {
   const actions = await db.selectFrom('corporate_actions').selectAll().orderBy('inst').orderBy('ex_date').execute();
   for (const a of actions) {
     byInst.get(a.inst)?.actions.push({
-      exDate: a.ex_date, recordDate: a.record_date, payDate: a.pay_date, announceDate: a.announce_date,
-      cash: a.cash_per_share, bonus: a.bonus_ratio, transfer: a.transfer_ratio,
-      rightsRatio: a.rights_ratio, rightsPrice: a.rights_price,
+      exDate: a.ex_date,
+      recordDate: a.record_date,
+      payDate: a.pay_date,
+      announceDate: a.announce_date,
+      cash: a.cash_per_share,
+      bonus: a.bonus_ratio,
+      transfer: a.transfer_ratio,
+      rightsRatio: a.rights_ratio,
+      rightsPrice: a.rights_price,
     });
   }
 
-  const cls = await db.selectFrom('instrument_classifications as ic')
+  const cls = await db
+    .selectFrom('instrument_classifications as ic')
     .innerJoin('classifications as c', 'c.id', 'ic.classification_id')
-    .select(['ic.inst', 'c.id', 'c.name', 'c.type']).orderBy('ic.inst').orderBy('c.id').execute();
+    .select(['ic.inst', 'c.id', 'c.name', 'c.type'])
+    .orderBy('ic.inst')
+    .orderBy('c.id')
+    .execute();
   for (const c of cls) byInst.get(c.inst)?.classifications.push({ id: c.id, name: c.name, type: c.type });
 
   const st = await db.selectFrom('st_periods').selectAll().orderBy('inst').orderBy('start_date').execute();

@@ -13,12 +13,24 @@ export type ManagementRow = Omit<ManagementTable, 'inst'>;
 
 /** [title, seats] in display order. */
 export const TITLES: readonly [string, number][] = [
-  ['chairman', 1], ['vice_chairman', 1], ['general_manager', 1], ['deputy_general_manager', 2],
-  ['chief_financial_officer', 1], ['board_secretary', 1], ['director', 3], ['independent_director', 3],
-  ['supervisor_chairman', 1], ['supervisor', 2],
+  ['chairman', 1],
+  ['vice_chairman', 1],
+  ['general_manager', 1],
+  ['deputy_general_manager', 2],
+  ['chief_financial_officer', 1],
+  ['board_secretary', 1],
+  ['director', 3],
+  ['independent_director', 3],
+  ['supervisor_chairman', 1],
+  ['supervisor', 2],
 ];
 
-interface Person { name: string; gender: Gender; birth: number; education: string }
+interface Person {
+  name: string;
+  gender: Gender;
+  birth: number;
+  education: string;
+}
 
 function person(r: Rng, year: number, senior: boolean): Person {
   const gender: Gender = r.chance(senior ? 0.88 : 0.7) ? 'male' : 'female';
@@ -35,17 +47,28 @@ export function managementRows(r: Rng, listDate: number, end: number): Managemen
   const fresh = (year: number, senior: boolean) => {
     for (;;) {
       const p = person(r, year, senior);
-      if (!used.has(p.name)) { used.add(p.name); return p; }
+      if (!used.has(p.name)) {
+        used.add(p.name);
+        return p;
+      }
     }
   };
   TITLES.forEach(([title, seats]) => {
     const senior = title === 'chairman' || title === 'general_manager' || title === 'vice_chairman';
     for (let seat = 0; seat < seats; seat++) {
-      let holder = fresh(yearOf(start), senior), since = start;
-      const close = (until: number | null) => rows.push({
-        seq: 0, name: holder.name, title, gender: holder.gender, birth_year: holder.birth, education: holder.education,
-        start_date: since, end_date: until,
-      });
+      let holder = fresh(yearOf(start), senior),
+        since = start;
+      const close = (until: number | null) =>
+        rows.push({
+          seq: 0,
+          name: holder.name,
+          title,
+          gender: holder.gender,
+          birth_year: holder.birth,
+          education: holder.education,
+          start_date: since,
+          end_date: until,
+        });
       for (let k = 1; k <= terms.length; k++) {
         const termEnd = k < terms.length ? terms[k] : null;
         const midTerm = r.chance(0.1) && termEnd !== null;
@@ -61,7 +84,9 @@ export function managementRows(r: Rng, listDate: number, end: number): Managemen
     }
   });
   rows.sort((a, b) => a.start_date - b.start_date || TITLE_ORDER[a.title] - TITLE_ORDER[b.title] || (a.name < b.name ? -1 : 1));
-  rows.forEach((row, i) => { row.seq = i + 1; });
+  rows.forEach((row, i) => {
+    row.seq = i + 1;
+  });
   return rows;
 }
 

@@ -9,8 +9,13 @@ export class ShareHistory {
   /** [ex-date, total before it, float before it], latest first. */
   private readonly steps: [number, number, number][] = [];
 
-  constructor(private readonly total: number, private readonly float: number, actions: ActionIn[]) {
-    let t = total, f = float;
+  constructor(
+    private readonly total: number,
+    private readonly float: number,
+    actions: ActionIn[],
+  ) {
+    let t = total,
+      f = float;
     for (const a of [...actions].sort((x, y) => y.exDate - x.exDate)) {
       const added = a.bonus + a.transfer + a.rightsRatio;
       if (added === 0) continue;

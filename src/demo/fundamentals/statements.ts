@@ -15,21 +15,45 @@ import type { ShareHistory } from './shares.js';
 import { clamp, int, ratio } from './util.js';
 
 export interface Income {
-  revenue: number; operating_cost: number; operating_profit: number; total_profit: number;
-  income_tax: number; net_profit: number; net_profit_attributable: number;
+  revenue: number;
+  operating_cost: number;
+  operating_profit: number;
+  total_profit: number;
+  income_tax: number;
+  net_profit: number;
+  net_profit_attributable: number;
   /** 1/10000 CNY. */
   basic_eps: number;
 }
 export interface Balance {
-  total_assets: number; current_assets: number; cash: number; receivables: number; inventory: number;
-  fixed_assets: number; total_liabilities: number; current_liabilities: number;
-  equity_attributable: number; minority_interest: number; total_equity: number; share_capital: number;
+  total_assets: number;
+  current_assets: number;
+  cash: number;
+  receivables: number;
+  inventory: number;
+  fixed_assets: number;
+  total_liabilities: number;
+  current_liabilities: number;
+  equity_attributable: number;
+  minority_interest: number;
+  total_equity: number;
+  share_capital: number;
 }
 export interface CashFlow {
-  operating_cash_flow: number; investing_cash_flow: number; financing_cash_flow: number;
-  capex: number; free_cash_flow: number; cash_begin: number; cash_end: number;
+  operating_cash_flow: number;
+  investing_cash_flow: number;
+  financing_cash_flow: number;
+  capex: number;
+  free_cash_flow: number;
+  cash_begin: number;
+  cash_end: number;
 }
-export interface Statements { period: Period; income: Income; balance: Balance; cash: CashFlow }
+export interface Statements {
+  period: Period;
+  income: Income;
+  balance: Balance;
+  cash: CashFlow;
+}
 
 export interface CompanyFacts {
   /** Market value (fen) the statements are scaled to. */
@@ -48,15 +72,29 @@ export interface CompanyFacts {
 function traits(r: Rng, f: CompanyFacts) {
   const a = f.arch;
   const gm = clamp(a.gm * Math.exp(0.2 * r.normal()), 0.05, 0.9);
-  let cash = r.uniform(0.15, 0.4), inv = a.inv * r.uniform(0.6, 1.4), rec = a.rec * r.uniform(0.6, 1.4);
+  let cash = r.uniform(0.15, 0.4),
+    inv = a.inv * r.uniform(0.6, 1.4),
+    rec = a.rec * r.uniform(0.6, 1.4);
   const sum = cash + inv + rec;
-  if (sum > 0.85) { cash *= 0.85 / sum; inv *= 0.85 / sum; rec *= 0.85 / sum; }
+  if (sum > 0.85) {
+    cash *= 0.85 / sum;
+    inv *= 0.85 / sum;
+    rec *= 0.85 / sum;
+  }
   const minority = r.chance(0.7) ? r.uniform(0.01, 0.12) : 0;
   return {
-    gm, opm: clamp(a.opm * Math.exp(0.3 * r.normal()), 0.01, gm - 0.02),
-    lev: clamp(a.lev * Math.exp(0.3 * r.normal()), 0.1, 15), ca: clamp(a.ca * Math.exp(0.15 * r.normal()), 0.1, 0.9),
-    cash, inv, rec, fa: r.uniform(0.3, 0.7), cl: clamp(a.cl * r.uniform(0.85, 1.1), 0.3, 0.98),
-    capex: a.capex * r.uniform(0.5, 1.5), minority, minorityEquity: minority * r.uniform(0.8, 1.2),
+    gm,
+    opm: clamp(a.opm * Math.exp(0.3 * r.normal()), 0.01, gm - 0.02),
+    lev: clamp(a.lev * Math.exp(0.3 * r.normal()), 0.1, 15),
+    ca: clamp(a.ca * Math.exp(0.15 * r.normal()), 0.1, 0.9),
+    cash,
+    inv,
+    rec,
+    fa: r.uniform(0.3, 0.7),
+    cl: clamp(a.cl * r.uniform(0.85, 1.1), 0.3, 0.98),
+    capex: a.capex * r.uniform(0.5, 1.5),
+    minority,
+    minorityEquity: minority * r.uniform(0.8, 1.2),
     revenue: f.value / (a.ps * Math.exp(0.35 * r.normal())),
     equity: Math.min(1e14, f.value / (a.pb * Math.exp(0.3 * r.normal()))),
     sigma: a.lossChance === 0 ? 0.01 : 0.03,
@@ -73,9 +111,13 @@ export function generateStatements(r: Rng, f: CompanyFacts, periods: Period[]): 
   const flows = [...f.equityFlows].sort((a, b) => a.date - b.date);
   const out: Statements[] = [];
   const E0 = t.equity;
-  let E = int(E0), cashYearStart = int(E0 * (1 + t.lev) * t.ca * t.cash);
-  let revenue = t.revenue, opm = t.opm, flowAt = 0;
-  const first = periods[0].year, last = periods[periods.length - 1];
+  let E = int(E0),
+    cashYearStart = int(E0 * (1 + t.lev) * t.ca * t.cash);
+  let revenue = t.revenue,
+    opm = t.opm,
+    flowAt = 0;
+  const first = periods[0].year,
+    last = periods[periods.length - 1];
   let prevEnd = (first - 1) * 10000 + 1231;
 
   for (let y = first; y <= last.year; y++) {
@@ -96,7 +138,10 @@ export function generateStatements(r: Rng, f: CompanyFacts, periods: Period[]): 
       const gmQ = Math.max(gmYear + 0.01 * r.normal(), opmQ + 0.01);
       let opQ = int(revQ * opmQ);
       if (opQ < 0) opQ = Math.max(opQ, -int(0.07 * Math.max(E, E0 * 0.2)));
-      ytd.rev += revQ; ytd.cost += int(revQ * (1 - gmQ)); ytd.op += opQ; ytd.nonop += int(revQ * 0.004 * r.normal());
+      ytd.rev += revQ;
+      ytd.cost += int(revQ * (1 - gmQ));
+      ytd.op += opQ;
+      ytd.nonop += int(revQ * 0.004 * r.normal());
       const shares = f.shares.totalAt(end);
       let inc = income(ytd, f.arch.tax, t.minority, shares);
       const min = f.minProfit.get(end);
@@ -105,8 +150,10 @@ export function generateStatements(r: Rng, f: CompanyFacts, periods: Period[]): 
         ytd.op += Math.ceil(gap / ((1 - f.arch.tax) * (1 - t.minority))) + 100;
         inc = income(ytd, f.arch.tax, t.minority, shares);
       }
-      const npQ = inc.net_profit - ytd.np, npaQ = inc.net_profit_attributable - ytd.npa;
-      ytd.np = inc.net_profit; ytd.npa = inc.net_profit_attributable;
+      const npQ = inc.net_profit - ytd.np,
+        npaQ = inc.net_profit_attributable - ytd.npa;
+      ytd.np = inc.net_profit;
+      ytd.npa = inc.net_profit_attributable;
       E += npaQ;
       while (flowAt < flows.length && flows[flowAt].date <= end) {
         if (flows[flowAt].date > prevEnd) E += flows[flowAt].amount;
@@ -119,9 +166,13 @@ export function generateStatements(r: Rng, f: CompanyFacts, periods: Period[]): 
       ytd.oinv += int(revQ * 0.02 * r.normal());
       const investing = ytd.oinv - ytd.capex;
       const cash: CashFlow = {
-        operating_cash_flow: ytd.ocf, investing_cash_flow: investing,
+        operating_cash_flow: ytd.ocf,
+        investing_cash_flow: investing,
         financing_cash_flow: bal.cash - cashYearStart - ytd.ocf - investing,
-        capex: ytd.capex, free_cash_flow: ytd.ocf - ytd.capex, cash_begin: cashYearStart, cash_end: bal.cash,
+        capex: ytd.capex,
+        free_cash_flow: ytd.ocf - ytd.capex,
+        cash_begin: cashYearStart,
+        cash_end: bal.cash,
       };
       if (q === 4) cashYearStart = bal.cash;
       const p = wanted.get(end);
@@ -137,8 +188,14 @@ function income(y: { rev: number; cost: number; op: number; nonop: number }, tax
   const net = total - incomeTax;
   const npa = net - int(net * minority);
   return {
-    revenue: y.rev, operating_cost: y.cost, operating_profit: y.op, total_profit: total, income_tax: incomeTax,
-    net_profit: net, net_profit_attributable: npa, basic_eps: ratio(npa, shares, 100)!,
+    revenue: y.rev,
+    operating_cost: y.cost,
+    operating_profit: y.op,
+    total_profit: total,
+    income_tax: incomeTax,
+    net_profit: net,
+    net_profit_attributable: npa,
+    basic_eps: ratio(npa, shares, 100)!,
   };
 }
 
@@ -148,13 +205,27 @@ function balance(r: Rng, t: ReturnType<typeof traits>, E: number, E0: number, sh
   const liabilities = int(Math.max(equity, E0 * 0.2) * t.lev * Math.exp(0.05 * r.normal()));
   const assets = liabilities + equity;
   const current = int(assets * clamp(t.ca * Math.exp(0.04 * r.normal()), 0.05, 0.95));
-  let sc = t.cash * Math.exp(0.1 * r.normal()), si = t.inv * Math.exp(0.05 * r.normal()), sr = t.rec * Math.exp(0.05 * r.normal());
+  let sc = t.cash * Math.exp(0.1 * r.normal()),
+    si = t.inv * Math.exp(0.05 * r.normal()),
+    sr = t.rec * Math.exp(0.05 * r.normal());
   const sum = sc + si + sr;
-  if (sum > 0.95) { sc *= 0.95 / sum; si *= 0.95 / sum; sr *= 0.95 / sum; }
+  if (sum > 0.95) {
+    sc *= 0.95 / sum;
+    si *= 0.95 / sum;
+    sr *= 0.95 / sum;
+  }
   return {
-    total_assets: assets, current_assets: current, cash: int(current * sc), receivables: int(current * sr),
-    inventory: int(current * si), fixed_assets: int((assets - current) * t.fa), total_liabilities: liabilities,
-    current_liabilities: int(liabilities * t.cl), equity_attributable: E, minority_interest: minority,
-    total_equity: equity, share_capital: shares * 100,
+    total_assets: assets,
+    current_assets: current,
+    cash: int(current * sc),
+    receivables: int(current * sr),
+    inventory: int(current * si),
+    fixed_assets: int((assets - current) * t.fa),
+    total_liabilities: liabilities,
+    current_liabilities: int(liabilities * t.cl),
+    equity_attributable: E,
+    minority_interest: minority,
+    total_equity: equity,
+    share_capital: shares * 100,
   };
 }

@@ -44,13 +44,15 @@ const ALLOW = { description: 'The methods served: `GET, HEAD`.', schema: { type:
 const PAGE_200 = 'OK: one page of the collection; walk on with `page[after]` = `meta.next_cursor` (a file: the URL in `Link`).';
 
 const LINK = {
-  description: 'A file\'s (CSV, NDJSON) next page, when there is one: `<url>; rel="next"`, the JSON\'s `links.next` (docs/api.md, "Files").',
+  description:
+    'A file\'s (CSV, NDJSON) next page, when there is one: `<url>; rel="next"`, the JSON\'s `links.next` (docs/api.md, "Files").',
   schema: { type: 'string' },
 };
 
 const FILE_DESCRIPTIONS: Record<FileFormat, string> = {
-  csv: 'With `Accept: text/csv`: the same page as a CSV file with a header line, in the columns of the ingest dataset the records are '
-    + '(`mds ingest` loads it), else of the record\'s own fields (nested ones as `parent.child`); null is an empty field (docs/api.md, "Files").',
+  csv:
+    'With `Accept: text/csv`: the same page as a CSV file with a header line, in the columns of the ingest dataset the records are ' +
+    '(`mds ingest` loads it), else of the record\'s own fields (nested ones as `parent.child`); null is an empty field (docs/api.md, "Files").',
   ndjson: 'With `Accept: application/x-ndjson`: the same page, one JSON object per line keyed as the CSV header, null for an empty field.',
 };
 
@@ -96,11 +98,14 @@ function documentFiles(operationId: string, response: Operation['responses'][str
   const params = ex?.parameters ?? {};
   const shape = fileShape(operationId, { params, query: params });
   if (!shape || !response.content) return;
-  const records = ((ex?.responses['200'] as { data?: unknown[] } | undefined)?.data) ?? [];
+  const records = (ex?.responses['200'] as { data?: unknown[] } | undefined)?.data ?? [];
   response.headers = { ...response.headers, Link: LINK };
   for (const format of ['csv', 'ndjson'] as const) {
     // An example is the collection's first page: a record's cursor key that is not in its JSON (a record number) is its position.
     const example = fileText(shape, format, records, (i) => [i + 1]);
-    response.content[FILE_TYPES[format].split(';')[0]] = { schema: { type: 'string', description: FILE_DESCRIPTIONS[format] }, example } as { example?: unknown };
+    response.content[FILE_TYPES[format].split(';')[0]] = {
+      schema: { type: 'string', description: FILE_DESCRIPTIONS[format] },
+      example,
+    } as { example?: unknown };
   }
 }

@@ -40,6 +40,9 @@ export function keyCheck(keys: KeyStore, limits?: RateLimits): KeyCheck {
 }
 
 /** The key check on every route of the scope it is registered in. */
-export const auth = fp<{ check: KeyCheck }>(async (scope, { check }) => {
-  scope.addHook('onRequest', check);
-}, { name: 'mds-auth', fastify: '5.x' });
+export const auth = fp<{ check: KeyCheck }>(
+  async (scope, { check }) => {
+    scope.addHook('onRequest', check);
+  },
+  { name: 'mds-auth', fastify: '5.x' },
+);

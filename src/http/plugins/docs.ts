@@ -20,22 +20,31 @@ const DESCRIPTION = `Read-only reference and market data of the Chinese A-share 
   in market time (+08:00). Errors are \`{errors: [{status, code, title, detail, source}], meta: {request_id}}\`.`;
 
 /** OpenAPI 3.1 generated from the route schemas, served at /openapi.json, rendered at /docs. */
-export const docs = fp(async (app: FastifyInstance) => {
-  await app.register(swagger, {
-    openapi: {
-      openapi: '3.1.0',
-      info: { title: 'market-data-service API', version: pkg.version, description: DESCRIPTION },
-      components: { securitySchemes: { ApiKeyAuth: { type: 'apiKey', in: 'header', name: 'X-API-Key' } } },
-      security: [{ ApiKeyAuth: [] }],
-      tags: ['system', 'markets', 'classifications', 'equities', 'indices', 'funds'].map((name) => ({ name })),
-    },
-    refResolver: { buildLocalReference: (json, _base, _fragment, i) => String(json.$id ?? `def-${i}`) },
-    transformObject: (o) => documentExamples(documentRateLimitHeaders((o as { openapiObject: object }).openapiObject)),
-  });
-  await app.register(swaggerUi, {
-    routePrefix: '/docs',
-    theme: { title: 'market-data-service API' },
-    // The key entered under "Authorize" is kept across reloads; "Try it out" sends it as X-API-Key.
-    uiConfig: { docExpansion: 'list', deepLinking: true, persistAuthorization: true, tryItOutEnabled: false, displayRequestDuration: true },
-  });
-}, { name: 'mds-docs', fastify: '5.x' });
+export const docs = fp(
+  async (app: FastifyInstance) => {
+    await app.register(swagger, {
+      openapi: {
+        openapi: '3.1.0',
+        info: { title: 'market-data-service API', version: pkg.version, description: DESCRIPTION },
+        components: { securitySchemes: { ApiKeyAuth: { type: 'apiKey', in: 'header', name: 'X-API-Key' } } },
+        security: [{ ApiKeyAuth: [] }],
+        tags: ['system', 'markets', 'classifications', 'equities', 'indices', 'funds'].map((name) => ({ name })),
+      },
+      refResolver: { buildLocalReference: (json, _base, _fragment, i) => String(json.$id ?? `def-${i}`) },
+      transformObject: (o) => documentExamples(documentRateLimitHeaders((o as { openapiObject: object }).openapiObject)),
+    });
+    await app.register(swaggerUi, {
+      routePrefix: '/docs',
+      theme: { title: 'market-data-service API' },
+      // The key entered under "Authorize" is kept across reloads; "Try it out" sends it as X-API-Key.
+      uiConfig: {
+        docExpansion: 'list',
+        deepLinking: true,
+        persistAuthorization: true,
+        tryItOutEnabled: false,
+        displayRequestDuration: true,
+      },
+    });
+  },
+  { name: 'mds-docs', fastify: '5.x' },
+);

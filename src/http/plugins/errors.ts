@@ -9,15 +9,22 @@ import { isProtected, type KeyCheck } from './auth.js';
 export const MAX_PATH_VALUE = 100;
 
 interface AjvError {
-  keyword: string; instancePath: string; message?: string;
+  keyword: string;
+  instancePath: string;
+  message?: string;
   params: Record<string, any>;
 }
 
 /** The answer to a failure of the server's own (logged, never with internals in it). */
-export const INTERNAL_ERROR: ApiErrorItem = { code: 'internal_error', detail: 'The server failed to answer this request; it has been logged.' };
+export const INTERNAL_ERROR: ApiErrorItem = {
+  code: 'internal_error',
+  detail: 'The server failed to answer this request; it has been logged.',
+};
 
 const notDateTime = (param: string): ApiErrorItem => ({
-  code: 'invalid_parameter', parameter: param, detail: `${param} must be an RFC 3339 date-time (e.g. 2024-03-01T10:30:00+08:00) or a date`,
+  code: 'invalid_parameter',
+  parameter: param,
+  detail: `${param} must be an RFC 3339 date-time (e.g. 2024-03-01T10:30:00+08:00) or a date`,
 });
 
 /** Turns one schema-validation failure into a catalogue error naming the parameter. */
@@ -28,12 +35,17 @@ function fromValidation(e: AjvError, context: string): ApiErrorItem {
       return { code: 'missing_parameter', parameter: e.params.missingProperty, detail: `${e.params.missingProperty} is required` };
     case 'additionalProperties':
       return {
-        code: 'unknown_parameter', parameter: e.params.additionalProperty,
+        code: 'unknown_parameter',
+        parameter: e.params.additionalProperty,
         detail: `${e.params.additionalProperty} is not a parameter of this operation`,
       };
     case 'type':
       if (param === 'page[size]') {
-        return { code: 'invalid_parameter', parameter: param, detail: `page[size] must be an integer 1..${MAX_PAGE_SIZE} written as decimal digits` };
+        return {
+          code: 'invalid_parameter',
+          parameter: param,
+          detail: `page[size] must be an integer 1..${MAX_PAGE_SIZE} written as decimal digits`,
+        };
       }
       return { code: 'invalid_parameter', parameter: param, detail: `${param} ${e.message ?? 'is invalid'}` };
     case 'minimum':
@@ -48,7 +60,8 @@ function fromValidation(e: AjvError, context: string): ApiErrorItem {
     case 'maxLength':
       return { code: 'invalid_parameter', parameter: param, detail: `${param} must be at most ${e.params.limit} characters` };
     case 'format':
-      if (e.params.format === 'date') return { code: 'invalid_parameter', parameter: param, detail: `${param} must be a calendar date (YYYY-MM-DD)` };
+      if (e.params.format === 'date')
+        return { code: 'invalid_parameter', parameter: param, detail: `${param} must be a calendar date (YYYY-MM-DD)` };
       return notDateTime(param);
     case 'pattern':
       if (e.params.pattern === DATE_TIME_PATTERN) return notDateTime(param);
@@ -59,37 +72,43 @@ function fromValidation(e: AjvError, context: string): ApiErrorItem {
 }
 
 /** One error handler: known errors render as ErrorResponse, the rest as a logged generic 500. */
-export const errorHandling = fp(async (app: FastifyInstance) => {
-  app.setErrorHandler((err: FastifyError | ApiError, req, reply) => {
-    let status: number;
-    let items: ApiErrorItem[];
-    if (err instanceof ApiError) {
-      status = err.status;
-      items = err.items;
-      if (err.headers) reply.headers(err.headers);
-    } else if ((err as FastifyError).validation) {
-      const e = err as FastifyError;
-      status = 400;
-      items = (e.validation as unknown as AjvError[]).map((v) => fromValidation(v, e.validationContext ?? 'request'));
-      // All problems together: date with from/to, from after to, among the parameters valid alone.
-      if (e.validationContext === 'querystring') {
-        items.push(...windowProblems(req.query as Record<string, unknown>, items));
+export const errorHandling = fp(
+  async (app: FastifyInstance) => {
+    app.setErrorHandler((err: FastifyError | ApiError, req, reply) => {
+      let status: number;
+      let items: ApiErrorItem[];
+      if (err instanceof ApiError) {
+        status = err.status;
+        items = err.items;
+        if (err.headers) reply.headers(err.headers);
+      } else if ((err as FastifyError).validation) {
+        const e = err as FastifyError;
+        status = 400;
+        items = (e.validation as unknown as AjvError[]).map((v) => fromValidation(v, e.validationContext ?? 'request'));
+        // All problems together: date with from/to, from after to, among the parameters valid alone.
+        if (e.validationContext === 'querystring') {
+          items.push(...windowProblems(req.query as Record<string, unknown>, items));
+        }
+      } else if ((err as FastifyError).statusCode && (err as FastifyError).statusCode! < 500) {
+        items = [pluginRefusal((err as FastifyError).statusCode!, req, err.message)];
+        status = ERROR_CODES[items[0].code].status;
+      } else {
+        req.log.error({ err }, 'unhandled error');
+        status = 500;
+        items = [INTERNAL_ERROR];
       }
-    } else if ((err as FastifyError).statusCode && (err as FastifyError).statusCode! < 500) {
-      items = [pluginRefusal((err as FastifyError).statusCode!, req, err.message)];
-      status = ERROR_CODES[items[0].code].status;
-    } else {
-      req.log.error({ err }, 'unhandled error');
-      status = 500;
-      items = [INTERNAL_ERROR];
-    }
-    reply.code(status).type('application/json').send(renderErrors(items, req.id));
-  });
+      reply.code(status).type('application/json').send(renderErrors(items, req.id));
+    });
 
-  app.setNotFoundHandler((req, reply) => {
-    reply.code(404).type('application/json').send(renderErrors([{ code: 'not_found', detail: noOperation(req) }], req.id));
-  });
-}, { name: 'mds-errors', fastify: '5.x' });
+    app.setNotFoundHandler((req, reply) => {
+      reply
+        .code(404)
+        .type('application/json')
+        .send(renderErrors([{ code: 'not_found', detail: noOperation(req) }], req.id));
+    });
+  },
+  { name: 'mds-errors', fastify: '5.x' },
+);
 
 const noOperation = (req: FastifyRequest) => `No operation at ${req.method} ${req.url.split('?')[0]}`;
 
@@ -101,11 +120,16 @@ const noOperation = (req: FastifyRequest) => `No operation at ${req.method} ${re
  */
 function pluginRefusal(statusCode: number, req: FastifyRequest, message: string): ApiErrorItem {
   switch (statusCode) {
-    case 403: return { code: 'not_found', detail: noOperation(req) };
-    case 404: return { code: 'not_found', detail: message };
-    case 412: return { code: 'precondition_failed', detail: 'A precondition (If-Match, If-Unmodified-Since) does not hold for this file.' };
-    case 416: return { code: 'range_not_satisfiable', detail: 'The Range asked for cannot be served from this file.' };
-    default: return { code: 'invalid_parameter', detail: message };
+    case 403:
+      return { code: 'not_found', detail: noOperation(req) };
+    case 404:
+      return { code: 'not_found', detail: message };
+    case 412:
+      return { code: 'precondition_failed', detail: 'A precondition (If-Match, If-Unmodified-Since) does not hold for this file.' };
+    case 416:
+      return { code: 'range_not_satisfiable', detail: 'The Range asked for cannot be served from this file.' };
+    default:
+      return { code: 'invalid_parameter', detail: message };
   }
 }
 
@@ -132,9 +156,10 @@ export async function refuse(req: FastifyRequest, reply: FastifyReply, check: Ke
  */
 export function frameworkErrors(check: KeyCheck) {
   return (err: FastifyError, req: FastifyRequest, reply: FastifyReply): void => {
-    const refusal = err.code === 'FST_ERR_MAX_PARAM_LENGTH'
-      ? new ApiError({ code: 'not_found', detail: `No resource has a path value longer than ${MAX_PATH_VALUE} characters` })
-      : new ApiError({ code: 'invalid_parameter', detail: 'Malformed request: the URL is not valid percent-encoded UTF-8' });
+    const refusal =
+      err.code === 'FST_ERR_MAX_PARAM_LENGTH'
+        ? new ApiError({ code: 'not_found', detail: `No resource has a path value longer than ${MAX_PATH_VALUE} characters` })
+        : new ApiError({ code: 'invalid_parameter', detail: 'Malformed request: the URL is not valid percent-encoded UTF-8' });
     void refuse(req, reply, check, refusal);
   };
 }
@@ -149,10 +174,21 @@ export function refuseOtherMethods(app: FastifyInstance, check: KeyCheck) {
     const qi = req.url.indexOf('?');
     const path = qi < 0 ? req.url : req.url.slice(0, qi);
     let served = false;
-    try { served = app.findRoute({ method: 'GET', url: path }) !== null; } catch { /* not routable */ }
+    try {
+      served = app.findRoute({ method: 'GET', url: path }) !== null;
+    } catch {
+      /* not routable */
+    }
     if (!served) throw notFound(`No operation at ${req.method} ${path}`);
-    await refuse(req, reply, check, new ApiError(
-      { code: 'method_not_allowed', detail: `${req.method} is not served: the API is read-only, use GET or HEAD` }, { allow: 'GET, HEAD' }));
+    await refuse(
+      req,
+      reply,
+      check,
+      new ApiError(
+        { code: 'method_not_allowed', detail: `${req.method} is not served: the API is read-only, use GET or HEAD` },
+        { allow: 'GET, HEAD' },
+      ),
+    );
     return reply;
   };
 }

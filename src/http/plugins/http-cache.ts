@@ -16,9 +16,11 @@ const gz = promisify(gzip);
 const BROTLI = { params: { [zc.BROTLI_PARAM_QUALITY]: 4, [zc.BROTLI_PARAM_MODE]: zc.BROTLI_MODE_TEXT } };
 const THRESHOLD = 1024;
 /** 128 bits of SHA-1 of the body, base64url (one-shot hash where Node has it). */
-const digest = (body: string | Buffer): string => ((crypto as any).hash
-  ? ((crypto as any).hash('sha1', body, 'base64url') as string)
-  : crypto.createHash('sha1').update(body).digest('base64url')).slice(0, 22);
+const digest = (body: string | Buffer): string =>
+  ((crypto as any).hash
+    ? ((crypto as any).hash('sha1', body, 'base64url') as string)
+    : crypto.createHash('sha1').update(body).digest('base64url')
+  ).slice(0, 22);
 
 /** The coding to send: br or gzip when accepted (q > 0), br first; null for identity. */
 export function negotiate(header: string | undefined): 'br' | 'gzip' | null {
@@ -69,29 +71,36 @@ declare module 'fastify' {
  * Data responses carry the tag set by dataTags; other responses (OpenAPI, docs) are
  * tagged by a hash of their bytes.
  */
-export const httpCache = fp<{ maxAge: MaxAge }>(async (app, { maxAge }) => {
-  app.decorateRequest('dataTag', null);
-  app.decorateRequest('snap', null);
-  app.addHook('onSend', async (req, reply, payload) => {
-    if ((req.method !== 'GET' && req.method !== 'HEAD') || reply.statusCode !== 200 || (typeof payload !== 'string' && !Buffer.isBuffer(payload))) {
+export const httpCache = fp<{ maxAge: MaxAge }>(
+  async (app, { maxAge }) => {
+    app.decorateRequest('dataTag', null);
+    app.decorateRequest('snap', null);
+    app.addHook('onSend', async (req, reply, payload) => {
+      if (
+        (req.method !== 'GET' && req.method !== 'HEAD') ||
+        reply.statusCode !== 200 ||
+        (typeof payload !== 'string' && !Buffer.isBuffer(payload))
+      ) {
+        releaseSnapshot(req);
+        return payload;
+      }
+      const coding = payload.length >= THRESHOLD ? negotiate(req.headers['accept-encoding']) : null;
+      const tag = tagOf(req.dataTag ?? digest(payload), coding);
+      reply.header('etag', tag);
+      await cacheHeaders(req, reply, maxAge);
+      // The last read of the request (its Cache-Control): the snapshot ends before compression.
       releaseSnapshot(req);
-      return payload;
-    }
-    const coding = payload.length >= THRESHOLD ? negotiate(req.headers['accept-encoding']) : null;
-    const tag = tagOf(req.dataTag ?? digest(payload), coding);
-    reply.header('etag', tag);
-    await cacheHeaders(req, reply, maxAge);
-    // The last read of the request (its Cache-Control): the snapshot ends before compression.
-    releaseSnapshot(req);
-    if (matching(req.headers['if-none-match'], [tag], true)) {
-      reply.code(304);
-      return '';
-    }
-    if (coding === null) return payload;
-    reply.header('content-encoding', coding);
-    return coding === 'br' ? brotli(payload, BROTLI) : gz(payload, { level: 5 });
-  });
-}, { name: 'mds-http-cache', fastify: '5.x' });
+      if (matching(req.headers['if-none-match'], [tag], true)) {
+        reply.code(304);
+        return '';
+      }
+      if (coding === null) return payload;
+      reply.header('content-encoding', coding);
+      return coding === 'br' ? brotli(payload, BROTLI) : gz(payload, { level: 5 });
+    });
+  },
+  { name: 'mds-http-cache', fastify: '5.x' },
+);
 
 /** Vary and Cache-Control by the route's declared cache policy (route-config.ts). */
 async function cacheHeaders(req: FastifyRequest, reply: FastifyReply, maxAge: MaxAge): Promise<void> {
@@ -124,26 +133,29 @@ export function releaseSnapshot(req: FastifyRequest): void {
  * running the handler. The snapshot ends when the response's headers are set (httpCache's
  * onSend), or when its connection closes, whichever comes first.
  */
-export const dataTags = fp<{ revision: string; open: OpenSnapshot; maxAge: MaxAge }>(async (scope, o) => {
-  scope.addHook('onRequest', async (req, reply) => {
-    if ((req.method !== 'GET' && req.method !== 'HEAD') || !behaviourOf(req).versioned) return;
-    const snap = await o.open();
-    req.snap = snap;
-    reply.raw.once('close', () => snap.release());
-    reply.header('data-version', String(snap.version));
-    // The representation asked for (JSON, or a file format by Accept) is part of the tag.
-    const base = digest(`${o.revision}\0${snap.version}\0${req.url}\0${fileFormat(req.headers.accept) ?? ''}`);
-    req.dataTag = base;
-    const inm = req.headers['if-none-match'];
-    if (!inm) return;
-    // Before the handler it is not known whether the resource exists: `*` waits for the 200.
-    const tag = matching(inm, [tagOf(base, null), tagOf(base, negotiate(req.headers['accept-encoding']))], false);
-    if (tag === null) return;
-    reply.header('etag', tag);
-    await cacheHeaders(req, reply, o.maxAge);
-    return reply.code(304).send();
-  });
-}, { name: 'mds-data-tags', fastify: '5.x', dependencies: ['mds-http-cache', 'mds-auth'] });
+export const dataTags = fp<{ revision: string; open: OpenSnapshot; maxAge: MaxAge }>(
+  async (scope, o) => {
+    scope.addHook('onRequest', async (req, reply) => {
+      if ((req.method !== 'GET' && req.method !== 'HEAD') || !behaviourOf(req).versioned) return;
+      const snap = await o.open();
+      req.snap = snap;
+      reply.raw.once('close', () => snap.release());
+      reply.header('data-version', String(snap.version));
+      // The representation asked for (JSON, or a file format by Accept) is part of the tag.
+      const base = digest(`${o.revision}\0${snap.version}\0${req.url}\0${fileFormat(req.headers.accept) ?? ''}`);
+      req.dataTag = base;
+      const inm = req.headers['if-none-match'];
+      if (!inm) return;
+      // Before the handler it is not known whether the resource exists: `*` waits for the 200.
+      const tag = matching(inm, [tagOf(base, null), tagOf(base, negotiate(req.headers['accept-encoding']))], false);
+      if (tag === null) return;
+      reply.header('etag', tag);
+      await cacheHeaders(req, reply, o.maxAge);
+      return reply.code(304).send();
+    });
+  },
+  { name: 'mds-data-tags', fastify: '5.x', dependencies: ['mds-http-cache', 'mds-auth'] },
+);
 
 /**
  * Time-series responses whose window ends before the latest stored trading day are closed

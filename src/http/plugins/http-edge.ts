@@ -18,7 +18,10 @@ import { ApiError, ERROR_CODES, renderErrors, type ApiErrorItem } from '../../li
  */
 
 /** An Expect header other than 100-continue (any operation may meet it: declared on each). */
-export const EXPECTATION_FAILED: ApiErrorItem = { code: 'expectation_failed', detail: 'The Expect header asks for something this server does not do: only 100-continue is met.' };
+export const EXPECTATION_FAILED: ApiErrorItem = {
+  code: 'expectation_failed',
+  detail: 'The Expect header asks for something this server does not do: only 100-continue is met.',
+};
 
 const VERSION: ApiErrorItem = { code: 'http_version_not_supported', detail: 'Only HTTP/1.1 and HTTP/1.0 are served.' };
 
@@ -28,7 +31,10 @@ export const CLIENT_ERRORS: Record<string, ApiErrorItem> = {
   HPE_HEADER_OVERFLOW: { code: 'headers_too_large', detail: 'The request line and headers exceed 16 KiB.' },
   HPE_INVALID_VERSION: VERSION,
 };
-const MALFORMED: ApiErrorItem = { code: 'invalid_parameter', detail: 'Malformed request: not a valid HTTP/1.1 request (a target must be an ASCII path starting with /).' };
+const MALFORMED: ApiErrorItem = {
+  code: 'invalid_parameter',
+  detail: 'Malformed request: not a valid HTTP/1.1 request (a target must be an ASCII path starting with /).',
+};
 
 /**
  * Node's `clientError`: requests its HTTP parser refuses (headers over 16 KiB, headers not
@@ -57,8 +63,10 @@ function answerOnSocket(app: FastifyInstance, socket: Duplex, item: ApiErrorItem
       return;
     }
     const body = JSON.stringify(renderErrors([item], id));
-    socket.end(`HTTP/1.1 ${status} ${STATUS_CODES[status]}\r\ncontent-type: application/json; charset=utf-8\r\n`
-      + `content-length: ${Buffer.byteLength(body)}\r\nx-request-id: ${id}\r\n${headers}connection: close\r\n\r\n${body}`);
+    socket.end(
+      `HTTP/1.1 ${status} ${STATUS_CODES[status]}\r\ncontent-type: application/json; charset=utf-8\r\n` +
+        `content-length: ${Buffer.byteLength(body)}\r\nx-request-id: ${id}\r\n${headers}connection: close\r\n\r\n${body}`,
+    );
     setTimeout(() => socket.destroy(), 1000).unref();
   });
 }
@@ -87,8 +95,13 @@ export function registerHttpEdge(app: FastifyInstance): void {
     app.server.emit('request', req, res);
   });
   app.server.on('connect', (_req: IncomingMessage, socket: Duplex) => {
-    answerOnSocket(app, socket, { code: 'method_not_allowed', detail: 'CONNECT is not served: the API is read-only, use GET or HEAD' },
-      'CONNECT', 'allow: GET, HEAD\r\n');
+    answerOnSocket(
+      app,
+      socket,
+      { code: 'method_not_allowed', detail: 'CONNECT is not served: the API is read-only, use GET or HEAD' },
+      'CONNECT',
+      'allow: GET, HEAD\r\n',
+    );
   });
 }
 

@@ -43,28 +43,37 @@ export class Metrics {
     const registers = [this.registry];
     client.collectDefaultMetrics({ register: this.registry });
     this.requests = new client.Counter({
-      name: 'mds_http_requests_total', help: 'HTTP requests answered, by operation (operationId; "none" when no route matched) and status.',
-      labelNames: ['operation', 'status'], registers,
+      name: 'mds_http_requests_total',
+      help: 'HTTP requests answered, by operation (operationId; "none" when no route matched) and status.',
+      labelNames: ['operation', 'status'],
+      registers,
     });
     this.duration = new client.Histogram({
-      name: 'mds_http_request_duration_seconds', help: 'Time from receiving a request to sending its response, by operation.',
-      labelNames: ['operation'], buckets: HTTP_BUCKETS, registers,
+      name: 'mds_http_request_duration_seconds',
+      help: 'Time from receiving a request to sending its response, by operation.',
+      labelNames: ['operation'],
+      buckets: HTTP_BUCKETS,
+      registers,
     });
     this.conditional = new client.Counter({
       name: 'mds_http_conditional_requests_total',
       help: 'GET requests with If-None-Match, by result: hit (answered 304 Not Modified) or miss (a full response).',
-      labelNames: ['result'], registers,
+      labelNames: ['result'],
+      registers,
     });
     this.queries = new client.Histogram({
       name: 'mds_store_query_duration_seconds',
       help: 'Store query time, by dialect (sqlite, postgres) and path (prepared: the keyset reads of the request path; kysely: the other queries).',
-      labelNames: ['dialect', 'path'], buckets: QUERY_BUCKETS, registers,
+      labelNames: ['dialect', 'path'],
+      buckets: QUERY_BUCKETS,
+      registers,
     });
     const rl = this.rateLimits;
     new client.Counter({
       name: 'mds_rate_limit_decisions_total',
       help: 'Requests counted against a rate limit, by outcome: allowed, limited (answered 429), failed_open (the counter store failed; let through).',
-      labelNames: ['outcome'], registers,
+      labelNames: ['outcome'],
+      registers,
       collect() {
         this.reset();
         this.inc({ outcome: 'allowed' }, rl.allowed);
@@ -76,7 +85,8 @@ export class Metrics {
     new client.Counter({
       name: 'mds_cache_lookups_total',
       help: 'Lookups in the in-process caches of the request path (adjustment factors, adjusted series, indicator values and checkpoints, equity days, pools, calendars), by cache and result: hit or miss.',
-      labelNames: ['cache', 'result'], registers,
+      labelNames: ['cache', 'result'],
+      registers,
       collect() {
         this.reset();
         for (const c of caches()) {
@@ -88,24 +98,36 @@ export class Metrics {
     // Read from the store at each scrape: every process sees the same values, so the cluster
     // aggregate takes the first worker's, not their sum.
     const version = new client.Gauge({
-      name: 'mds_data_version_info', help: 'The data version the store holds (meta.data_version; every ingest that changes data makes a new one): 1, labelled with it.',
-      labelNames: ['version'], registers, aggregator: 'first',
+      name: 'mds_data_version_info',
+      help: 'The data version the store holds (meta.data_version; every ingest that changes data makes a new one): 1, labelled with it.',
+      labelNames: ['version'],
+      registers,
+      aggregator: 'first',
     });
     const changed = new client.Gauge({
-      name: 'mds_data_changed_timestamp_seconds', help: 'When the data last changed: the commit time of the current data version (Unix seconds; 0 when no ingest has changed it).',
-      registers, aggregator: 'first',
+      name: 'mds_data_changed_timestamp_seconds',
+      help: 'When the data last changed: the commit time of the current data version (Unix seconds; 0 when no ingest has changed it).',
+      registers,
+      aggregator: 'first',
     });
     const rows = new client.Counter({
-      name: 'mds_ingest_rows_total', help: 'Rows written by successful `mds ingest` runs into this store, by dataset and outcome (inserted, updated, unchanged).',
-      labelNames: ['dataset', 'outcome'], registers, aggregator: 'first',
+      name: 'mds_ingest_rows_total',
+      help: 'Rows written by successful `mds ingest` runs into this store, by dataset and outcome (inserted, updated, unchanged).',
+      labelNames: ['dataset', 'outcome'],
+      registers,
+      aggregator: 'first',
     });
     const runs = new client.Counter({
-      name: 'mds_ingest_runs_total', help: 'Successful `mds ingest` runs recorded in this store (a failed ingest is rolled back whole and leaves no trace: watch its exit code).',
-      registers, aggregator: 'first',
+      name: 'mds_ingest_runs_total',
+      help: 'Successful `mds ingest` runs recorded in this store (a failed ingest is rolled back whole and leaves no trace: watch its exit code).',
+      registers,
+      aggregator: 'first',
     });
     const last = new client.Gauge({
-      name: 'mds_ingest_last_success_timestamp_seconds', help: 'When the last successful `mds ingest` committed (Unix seconds; 0 before the first).',
-      registers, aggregator: 'first',
+      name: 'mds_ingest_last_success_timestamp_seconds',
+      help: 'When the last successful `mds ingest` committed (Unix seconds; 0 before the first).',
+      registers,
+      aggregator: 'first',
     });
     // One read of the store per scrape serves all five: prom-client collects the metrics
     // concurrently, so each waits for the same read.
@@ -114,7 +136,11 @@ export class Metrics {
       const sources = this.sources;
       if (sources === null) return;
       const [v, totals] = await Promise.all([sources.dataVersion(), sources.ingestTotals()]);
-      version.reset(); changed.reset(); rows.reset(); runs.reset(); last.reset();
+      version.reset();
+      changed.reset();
+      rows.reset();
+      runs.reset();
+      last.reset();
       if (v !== undefined) {
         version.set({ version: String(v.version) }, 1);
         changed.set(v.at / 1000);
@@ -128,7 +154,10 @@ export class Metrics {
         }
       }
     };
-    const collect = () => (reading ??= read().finally(() => { reading = null; }));
+    const collect = () =>
+      (reading ??= read().finally(() => {
+        reading = null;
+      }));
     for (const m of [version, changed, rows, runs, last]) (m as unknown as { collect: () => Promise<void> }).collect = collect;
   }
 
@@ -144,7 +173,9 @@ export class Metrics {
     const hit = this.conditional.labels('hit');
     const miss = this.conditional.labels('miss');
     app.addHook('onResponse', (req, reply, done) => {
-      const operation = (req.routeOptions.schema as { operationId?: string } | undefined)?.operationId ?? (req.routeOptions.url ? req.routeOptions.url : 'none');
+      const operation =
+        (req.routeOptions.schema as { operationId?: string } | undefined)?.operationId ??
+        (req.routeOptions.url ? req.routeOptions.url : 'none');
       const status = reply.statusCode;
       const key = `${operation} ${status}`;
       let c = requests.get(key);
@@ -153,7 +184,8 @@ export class Metrics {
       let d = durations.get(operation);
       if (d === undefined) durations.set(operation, (d = this.duration.labels(operation)));
       d.observe(reply.elapsedTime / 1000);
-      if (req.headers['if-none-match'] !== undefined && (req.method === 'GET' || req.method === 'HEAD')) (status === 304 ? hit : miss).inc();
+      if (req.headers['if-none-match'] !== undefined && (req.method === 'GET' || req.method === 'HEAD'))
+        (status === 304 ? hit : miss).inc();
       done();
     });
   }
@@ -165,12 +197,20 @@ export class Metrics {
     const timed = Object.create(store) as Store & { db: Store['db'] };
     const time = async <T>(run: () => Promise<T>): Promise<T> => {
       const t = performance.now();
-      try { return await run(); } finally { prepared.observe((performance.now() - t) / 1000); }
+      try {
+        return await run();
+      } finally {
+        prepared.observe((performance.now() - t) / 1000);
+      }
     };
     const timer = new QueryTimer((s) => kysely.observe(s));
     // Kysely over a snapshot's connection, timed: made once per connection (snapshots reuse theirs).
     const timedDb = new WeakMap<Store['db'], Store['db']>();
-    const dbOf = (db: Store['db']) => { let t = timedDb.get(db); if (!t) timedDb.set(db, (t = db.withPlugin(timer))); return t; };
+    const dbOf = (db: Store['db']) => {
+      let t = timedDb.get(db);
+      if (!t) timedDb.set(db, (t = db.withPlugin(timer)));
+      return t;
+    };
     timed.select = <T>(sql: string, params: unknown[]) => time(() => store.select<T>(sql, params));
     timed.selectRows = (sql: string, params: unknown[]) => time(() => store.selectRows(sql, params));
     const opening = this.queries.labels(store.dialect, 'snapshot');
@@ -179,7 +219,9 @@ export class Metrics {
       const s = await store.snapshot();
       opening.observe((performance.now() - t) / 1000);
       return {
-        version: s.version, db: dbOf(s.db), release: () => s.release(),
+        version: s.version,
+        db: dbOf(s.db),
+        release: () => s.release(),
         select: <T>(sql: string, params: unknown[]) => time(() => s.select<T>(sql, params)),
         selectRows: (sql: string, params: unknown[]) => time(() => s.selectRows(sql, params)),
       };
@@ -230,27 +272,42 @@ export function metricsServer(token: string | null, collect: () => Promise<strin
       return;
     }
     if (expected !== null) {
-      const given = createHash('sha256').update(req.headers.authorization ?? '').digest();
+      const given = createHash('sha256')
+        .update(req.headers.authorization ?? '')
+        .digest();
       if (!timingSafeEqual(given, expected)) {
-        res.writeHead(401, { 'content-type': 'text/plain; charset=utf-8', 'www-authenticate': 'Bearer realm="metrics"' }).end('Unauthorized: send Authorization: Bearer METRICS_TOKEN\n');
+        res
+          .writeHead(401, { 'content-type': 'text/plain; charset=utf-8', 'www-authenticate': 'Bearer realm="metrics"' })
+          .end('Unauthorized: send Authorization: Bearer METRICS_TOKEN\n');
         return;
       }
     }
-    collect().then((body) => {
-      res.writeHead(200, { 'content-type': CONTENT_TYPE, 'cache-control': 'no-store' }).end(req.method === 'HEAD' ? undefined : body);
-    }, (err) => {
-      onError(err);
-      res.writeHead(500, { 'content-type': 'text/plain; charset=utf-8' }).end('Metrics could not be collected; see the server log.\n');
-    });
+    collect().then(
+      (body) => {
+        res.writeHead(200, { 'content-type': CONTENT_TYPE, 'cache-control': 'no-store' }).end(req.method === 'HEAD' ? undefined : body);
+      },
+      (err) => {
+        onError(err);
+        res.writeHead(500, { 'content-type': 'text/plain; charset=utf-8' }).end('Metrics could not be collected; see the server log.\n');
+      },
+    );
   });
 }
 
 /** Starts the metrics listener; resolves once it listens. */
-export function listenMetrics(host: string, port: number, token: string | null, collect: () => Promise<string>,
-  onError?: (err: unknown) => void): Promise<Server> {
+export function listenMetrics(
+  host: string,
+  port: number,
+  token: string | null,
+  collect: () => Promise<string>,
+  onError?: (err: unknown) => void,
+): Promise<Server> {
   const server = metricsServer(token, collect, onError);
   return new Promise((resolve, reject) => {
     server.once('error', reject);
-    server.listen(port, host, () => { server.off('error', reject); resolve(server); });
+    server.listen(port, host, () => {
+      server.off('error', reject);
+      resolve(server);
+    });
   });
 }

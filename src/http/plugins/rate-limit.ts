@@ -24,7 +24,11 @@ export interface RateLimits {
 }
 
 /** Counted requests by outcome (metrics.ts reads them). */
-export interface RateLimitCounts { allowed: number; limited: number; failedOpen: number }
+export interface RateLimitCounts {
+  allowed: number;
+  limited: number;
+  failedOpen: number;
+}
 
 const PLAN = Symbol('rate-limit plan');
 type Planned = FastifyRequest & { [PLAN]?: { key: string; max: number } };
@@ -36,7 +40,12 @@ export const REDIS_OPTIONS = { enableOfflineQueue: false, maxRetriesPerRequest: 
 function ready(redis: Redis, ms: number): Promise<boolean> {
   if (redis.status === 'ready') return Promise.resolve(true);
   return new Promise((resolve) => {
-    const done = (ok: boolean) => { clearTimeout(timer); redis.off('ready', onReady); redis.off('error', onError); resolve(ok); };
+    const done = (ok: boolean) => {
+      clearTimeout(timer);
+      redis.off('ready', onReady);
+      redis.off('error', onError);
+      resolve(ok);
+    };
     const onReady = () => done(true);
     const onError = () => done(false);
     const timer = setTimeout(() => done(false), ms);
@@ -61,8 +70,11 @@ export interface RateLimitConfig {
   redisKeyPrefix: string;
 }
 
-export async function registerRateLimits(app: FastifyInstance, cfg: RateLimitConfig,
-  counts: RateLimitCounts = { allowed: 0, limited: 0, failedOpen: 0 }): Promise<RateLimits> {
+export async function registerRateLimits(
+  app: FastifyInstance,
+  cfg: RateLimitConfig,
+  counts: RateLimitCounts = { allowed: 0, limited: 0, failedOpen: 0 },
+): Promise<RateLimits> {
   const log: FastifyBaseLogger = app.log;
   let redis: Redis | null = null;
   // One warning when Redis stops answering, one line when it answers again.
@@ -81,7 +93,9 @@ export async function registerRateLimits(app: FastifyInstance, cfg: RateLimitCon
       log.info('rate limits: Redis answers again; limits apply');
     });
     if (!(await ready(redis, 3000)) && !down) failed(new Error(`no connection to ${new URL(cfg.redisUrl).host} within 3 s`));
-    app.addHook('onClose', async () => { redis!.disconnect(); });
+    app.addHook('onClose', async () => {
+      redis!.disconnect();
+    });
   }
   await app.register(rateLimit, {
     global: false,
@@ -104,9 +118,14 @@ export async function registerRateLimits(app: FastifyInstance, cfg: RateLimitCon
       return;
     }
     if (r.isAllowed) return;
-    if (down && redis?.status === 'ready') { down = false; log.info('rate limits: Redis answers again; limits apply'); }
+    if (down && redis?.status === 'ready') {
+      down = false;
+      log.info('rate limits: Redis answers again; limits apply');
+    }
     const headers: Record<string, string> = {
-      'ratelimit-limit': String(max), 'ratelimit-remaining': String(r.remaining), 'ratelimit-reset': String(r.ttlInSeconds),
+      'ratelimit-limit': String(max),
+      'ratelimit-remaining': String(r.remaining),
+      'ratelimit-reset': String(r.ttlInSeconds),
     };
     if (!r.isExceeded) {
       counts.allowed++;
@@ -115,8 +134,13 @@ export async function registerRateLimits(app: FastifyInstance, cfg: RateLimitCon
     }
     counts.limited++;
     const wait = Math.max(1, r.ttlInSeconds);
-    throw new ApiError({ code: 'rate_limited', detail: `More than ${max} request${max === 1 ? '' : 's'} in ${cfg.rateLimitWindowS} s ${what}; retry in ${wait} s.` },
-      { ...headers, 'ratelimit-remaining': '0', 'retry-after': String(wait) });
+    throw new ApiError(
+      {
+        code: 'rate_limited',
+        detail: `More than ${max} request${max === 1 ? '' : 's'} in ${cfg.rateLimitWindowS} s ${what}; retry in ${wait} s.`,
+      },
+      { ...headers, 'ratelimit-remaining': '0', 'retry-after': String(wait) },
+    );
   };
   return {
     async forKey(req, reply, key) {
@@ -124,17 +148,25 @@ export async function registerRateLimits(app: FastifyInstance, cfg: RateLimitCon
       if (max > 0) await apply(req, reply, `k:${key.id}`, max, 'for this key');
     },
     async forAddress(req, reply) {
-      if (cfg.rateLimitAnon > 0) await apply(req, reply, `a:${normalizeIP(req.ip)}`, cfg.rateLimitAnon, 'without a valid API key from this address');
+      if (cfg.rateLimitAnon > 0)
+        await apply(req, reply, `a:${normalizeIP(req.ip)}`, cfg.rateLimitAnon, 'without a valid API key from this address');
     },
   };
 }
 
 const HEADER_DOCS: Record<string, { description: string; schema: { type: 'integer'; minimum: number } }> = {
-  'RateLimit-Limit': { description: 'Requests allowed in the current window (sent when a rate limit applies: RATE_LIMIT, or the key\'s own limit, or RATE_LIMIT_ANON for requests without a valid key).', schema: { type: 'integer', minimum: 1 } },
+  'RateLimit-Limit': {
+    description:
+      "Requests allowed in the current window (sent when a rate limit applies: RATE_LIMIT, or the key's own limit, or RATE_LIMIT_ANON for requests without a valid key).",
+    schema: { type: 'integer', minimum: 1 },
+  },
   'RateLimit-Remaining': { description: 'Requests left in the current window.', schema: { type: 'integer', minimum: 0 } },
   'RateLimit-Reset': { description: 'Seconds until the current window ends.', schema: { type: 'integer', minimum: 0 } },
 };
-const RETRY_AFTER = { description: 'Seconds to wait before the next request counts in a new window.', schema: { type: 'integer', minimum: 1 } };
+const RETRY_AFTER = {
+  description: 'Seconds to wait before the next request counts in a new window.',
+  schema: { type: 'integer', minimum: 1 },
+};
 
 /**
  * The rate-limit headers in an OpenAPI document (@fastify/swagger `transformObject`): declared
@@ -142,7 +174,11 @@ const RETRY_AFTER = { description: 'Seconds to wait before the next request coun
  * (those with security), with Retry-After on 429 (documented by http/route.ts).
  */
 export function documentRateLimitHeaders<T>(doc: T): T {
-  const d = doc as { components?: { headers?: Record<string, unknown> }; paths?: Record<string, Record<string, any>>; security?: unknown[] };
+  const d = doc as {
+    components?: { headers?: Record<string, unknown> };
+    paths?: Record<string, Record<string, any>>;
+    security?: unknown[];
+  };
   if (!d.paths) return doc;
   d.components ??= {};
   d.components.headers = { ...(d.components.headers ?? {}), ...HEADER_DOCS, 'Retry-After': RETRY_AFTER };

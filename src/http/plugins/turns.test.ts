@@ -9,7 +9,9 @@ const nextTurn = () => new Promise<void>((r) => setImmediate(r));
  */
 let clock = 0;
 const now = () => clock;
-const busy = (ms: number) => { clock += ms; };
+const busy = (ms: number) => {
+  clock += ms;
+};
 const gateOf = (budgetMs: number) => new TurnGate(budgetMs, now);
 
 describe('TurnGate', () => {
@@ -36,8 +38,16 @@ describe('TurnGate', () => {
     const log: string[] = [];
     // Each request takes 2 ms of the 1 ms budget, and the first really spins 2 ms: the timer of 1 ms is due after it.
     setTimeout(() => log.push('timer'), 1);
-    const spin = (ms: number) => { const end = performance.now() + ms; while (performance.now() < end); };
-    for (let i = 0; i < 3; i++) gate.enter(() => { busy(2); if (i === 0) spin(2); log.push(`r${i}`); });
+    const spin = (ms: number) => {
+      const end = performance.now() + ms;
+      while (performance.now() < end);
+    };
+    for (let i = 0; i < 3; i++)
+      gate.enter(() => {
+        busy(2);
+        if (i === 0) spin(2);
+        log.push(`r${i}`);
+      });
     while (gate.queued > 0) await nextTurn();
     await nextTurn();
     // The timer fires between two requests, not after the queue has drained.
@@ -59,10 +69,19 @@ describe('TurnGate', () => {
   it('starts requests at once while the turn lasts less than its budget, then queues them', async () => {
     const gate = gateOf(5);
     const log: string[] = [];
-    gate.enter(() => { busy(1); log.push('a'); });
-    gate.enter(() => { busy(1); log.push('b'); });
+    gate.enter(() => {
+      busy(1);
+      log.push('a');
+    });
+    gate.enter(() => {
+      busy(1);
+      log.push('b');
+    });
     expect(log).toEqual(['a', 'b']);
-    gate.enter(() => { busy(4); log.push('c'); });
+    gate.enter(() => {
+      busy(4);
+      log.push('c');
+    });
     // 6 ms into the turn: the budget of 5 is spent, so d waits for the next turn...
     gate.enter(() => log.push('d'));
     gate.enter(() => log.push('e'));
@@ -102,7 +121,11 @@ describe('TurnGate', () => {
     const written: string[] = [];
     // A request in flight spends the turn's budget, so three queue for the next turn.
     gate.enter(() => busy(3));
-    for (const id of ['a', 'b', 'c']) gate.enter(() => { seen.push(written.length); void gate.hold(id).then((p) => written.push(p)); });
+    for (const id of ['a', 'b', 'c'])
+      gate.enter(() => {
+        seen.push(written.length);
+        void gate.hold(id).then((p) => written.push(p));
+      });
     expect(gate.queued).toBe(3);
     await nextTurn();
     await Promise.resolve();
@@ -112,10 +135,13 @@ describe('TurnGate', () => {
     expect(gate.queued).toBe(0);
   });
 
-  it('writes the held responses when the turn\'s budget is spent, and starts the rest in the next turn', async () => {
+  it("writes the held responses when the turn's budget is spent, and starts the rest in the next turn", async () => {
     const gate = gateOf(2);
     const written: string[] = [];
-    gate.enter(() => { busy(3); void gate.hold('a').then((p) => written.push(p)); });
+    gate.enter(() => {
+      busy(3);
+      void gate.hold('a').then((p) => written.push(p));
+    });
     gate.enter(() => void gate.hold('b').then((p) => written.push(p)));
     // a spent the budget: it is written at once, and b waits for the next turn.
     await Promise.resolve();
@@ -133,7 +159,9 @@ describe('TurnGate', () => {
     gate.enter(() => void gate.hold('a').then((p) => written.push(p)));
     // b awaits I/O (a PostgreSQL query) before its response is ready: here, until the test answers it.
     let answer!: () => void;
-    const io = new Promise<void>((r) => { answer = r; });
+    const io = new Promise<void>((r) => {
+      answer = r;
+    });
     gate.enter(() => void io.then(() => gate.hold('b')).then((p) => written.push(p)));
     await nextTurn();
     await nextTurn();
@@ -143,4 +171,3 @@ describe('TurnGate', () => {
     expect(written).toEqual(['a', 'b']);
   });
 });
-

@@ -63,7 +63,10 @@ export class TurnGate {
   };
 
   /** `now`: the clock the budget is measured on, in milliseconds (tests pass one they advance). */
-  constructor(private readonly budgetMs = 1, private readonly now: () => number = () => performance.now()) {}
+  constructor(
+    private readonly budgetMs = 1,
+    private readonly now: () => number = () => performance.now(),
+  ) {}
 
   /** Runs `start` now if nothing waits and the turn's budget lasts, else in a later turn. */
   enter(start: () => void): void {
@@ -93,7 +96,10 @@ export class TurnGate {
       this.held.push(resolve, payload);
       if (this.canStart()) {
         queueMicrotask(this.continueTurn);
-        if (!this.releaseScheduled) { this.releaseScheduled = true; setImmediate(this.releaseHeld); }
+        if (!this.releaseScheduled) {
+          this.releaseScheduled = true;
+          setImmediate(this.releaseHeld);
+        }
       } else this.release();
     });
   }
@@ -126,7 +132,10 @@ export class TurnGate {
   /** Whether this turn may start another request (the first one marks the turn's start). */
   private open(): boolean {
     const now = this.now();
-    if (this.since < 0) { this.since = now; return true; }
+    if (this.since < 0) {
+      this.since = now;
+      return true;
+    }
     return now - this.since < this.budgetMs;
   }
 
@@ -134,7 +143,10 @@ export class TurnGate {
     if (this.head === this.waiting.length) return;
     const next = this.waiting[this.head];
     this.waiting[this.head++] = undefined as never;
-    if (this.head === this.waiting.length) { this.waiting.length = 0; this.head = 0; }
+    if (this.head === this.waiting.length) {
+      this.waiting.length = 0;
+      this.head = 0;
+    }
     if (this.since < 0) this.since = this.now();
     this.schedule();
     next();
@@ -154,19 +166,28 @@ export class TurnGate {
  * Puts every request of the app through a TurnGate (`app.turns`): register it before any other
  * plugin that adds hooks, so that its onRequest runs first.
  */
-export const turnGate = fp<{ budgetMs?: number }>(async (app, { budgetMs }) => {
-  const gate = new TurnGate(budgetMs);
-  app.decorate('turns', gate);
-  app.addHook('onRequest', (_req, _reply, done) => gate.enter(done));
-  // A response not held (a hijacked reply, or before turnHold) still lets the next start.
-  app.addHook('onResponse', (_req, _reply, done) => { gate.finished(); done(); });
-}, { name: 'mds-turn-gate', fastify: '5.x' });
+export const turnGate = fp<{ budgetMs?: number }>(
+  async (app, { budgetMs }) => {
+    const gate = new TurnGate(budgetMs);
+    app.decorate('turns', gate);
+    app.addHook('onRequest', (_req, _reply, done) => gate.enter(done));
+    // A response not held (a hijacked reply, or before turnHold) still lets the next start.
+    app.addHook('onResponse', (_req, _reply, done) => {
+      gate.finished();
+      done();
+    });
+  },
+  { name: 'mds-turn-gate', fastify: '5.x' },
+);
 
 /**
  * Holds every response until its turn ends (TurnGate.hold): the last onSend hook, so it is
  * registered after the plugins whose onSend hooks must see the response first (the HTTP cache
  * compresses it).
  */
-export const turnHold = fp(async (app) => {
-  app.addHook('onSend', (_req, _reply, payload) => app.turns.hold(payload));
-}, { name: 'mds-turn-hold', fastify: '5.x', dependencies: ['mds-turn-gate', 'mds-http-cache'] });
+export const turnHold = fp(
+  async (app) => {
+    app.addHook('onSend', (_req, _reply, payload) => app.turns.hold(payload));
+  },
+  { name: 'mds-turn-hold', fastify: '5.x', dependencies: ['mds-turn-gate', 'mds-http-cache'] },
+);

@@ -2,37 +2,56 @@ import { Type, type TSchema } from '@sinclair/typebox';
 import { ERROR_CODES } from '../../lib/errors.js';
 
 /** Shared envelope pieces (CONTRACT.md §3, §4). Named with $id so OpenAPI lists them as components. */
-export const Meta = Type.Object({
-  next_cursor: Type.Union([Type.String(), Type.Null()], {
-    description: 'Cursor of the next page (pass as page[after]); null on the last page.',
-  }),
-}, { $id: 'Meta', additionalProperties: false });
+export const Meta = Type.Object(
+  {
+    next_cursor: Type.Union([Type.String(), Type.Null()], {
+      description: 'Cursor of the next page (pass as page[after]); null on the last page.',
+    }),
+  },
+  { $id: 'Meta', additionalProperties: false },
+);
 
-export const SelfLinks = Type.Object({
-  self: Type.String({ description: 'This page.' }),
-  next: Type.Union([Type.String(), Type.Null()], { description: 'The next page, or null on the last page.' }),
-}, { $id: 'SelfLinks', additionalProperties: false });
+export const SelfLinks = Type.Object(
+  {
+    self: Type.String({ description: 'This page.' }),
+    next: Type.Union([Type.String(), Type.Null()], { description: 'The next page, or null on the last page.' }),
+  },
+  { $id: 'SelfLinks', additionalProperties: false },
+);
 
-export const ErrorObject = Type.Object({
-  status: Type.String({ description: 'HTTP status code, as a string.' }),
-  code: Type.Unsafe<string>({ type: 'string', enum: Object.keys(ERROR_CODES), description: 'Stable machine-readable error code (see docs/api.md).' }),
-  title: Type.String(),
-  detail: Type.String({ description: 'What went wrong, naming the parameter and what was expected.' }),
-  source: Type.Optional(Type.Object({ parameter: Type.String() }, { additionalProperties: false })),
-}, { $id: 'ErrorObject', additionalProperties: false });
+export const ErrorObject = Type.Object(
+  {
+    status: Type.String({ description: 'HTTP status code, as a string.' }),
+    code: Type.Unsafe<string>({
+      type: 'string',
+      enum: Object.keys(ERROR_CODES),
+      description: 'Stable machine-readable error code (see docs/api.md).',
+    }),
+    title: Type.String(),
+    detail: Type.String({ description: 'What went wrong, naming the parameter and what was expected.' }),
+    source: Type.Optional(Type.Object({ parameter: Type.String() }, { additionalProperties: false })),
+  },
+  { $id: 'ErrorObject', additionalProperties: false },
+);
 
-export const ErrorResponse = Type.Object({
-  errors: Type.Array(Type.Ref(ErrorObject)),
-  meta: Type.Object({ request_id: Type.String() }),
-}, { $id: 'ErrorResponse', additionalProperties: false });
+export const ErrorResponse = Type.Object(
+  {
+    errors: Type.Array(Type.Ref(ErrorObject)),
+    meta: Type.Object({ request_id: Type.String() }),
+  },
+  { $id: 'ErrorResponse', additionalProperties: false },
+);
 
 /** `{data: [...], meta, links}` around a named element schema. */
 export function Collection(name: string, item: TSchema) {
-  return Type.Object({
-    data: Type.Array(Type.Ref(item)),
-    meta: Type.Ref(Meta),
-    links: Type.Ref(SelfLinks),
-  }, { $id: name, additionalProperties: false });
+  return Type.Object(
+    {
+      data: Type.Array(Type.Ref(item)),
+      meta: Type.Ref(Meta),
+      links: Type.Ref(SelfLinks),
+    },
+    { $id: name, additionalProperties: false },
+  );
 }
 
 /** `{data: {...}}` around a named record schema. */
@@ -40,13 +59,10 @@ export function Single(name: string, item: TSchema) {
   return Type.Object({ data: Type.Ref(item) }, { $id: name, additionalProperties: false });
 }
 
-export const Decimal = (description: string) =>
-  Type.String({ pattern: '^-?\\d+(\\.\\d+)?$', description });
-export const NullableDecimal = (description: string) =>
-  Type.Union([Decimal(description), Type.Null()], { description });
+export const Decimal = (description: string) => Type.String({ pattern: '^-?\\d+(\\.\\d+)?$', description });
+export const NullableDecimal = (description: string) => Type.Union([Decimal(description), Type.Null()], { description });
 export const DateString = (description: string) => Type.String({ format: 'date', description });
-export const NullableDate = (description: string) =>
-  Type.Union([Type.String({ format: 'date' }), Type.Null()], { description });
+export const NullableDate = (description: string) => Type.Union([Type.String({ format: 'date' }), Type.Null()], { description });
 export const Timestamp = (description: string) => Type.String({ format: 'date-time', description });
 
 export const COMMON_SCHEMAS = [Meta, SelfLinks, ErrorObject, ErrorResponse];

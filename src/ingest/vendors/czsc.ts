@@ -17,25 +17,35 @@ function symbol(get: Get): string {
 }
 
 export const czscDaily: Layout = {
-  format: 'czsc', dataset: 'bars_1d',
-  async* read(input) {
+  format: 'czsc',
+  dataset: 'bars_1d',
+  async *read(input) {
     yield* vendorCsv(input, COLUMNS, (get) => {
       const m = /^(\d{4}-\d{2}-\d{2})(?: 15:00:00)?$/.exec(get('dt'));
       if (!m) throw new Bad('dt', `expected a date YYYY-MM-DD 15:00:00, got ${JSON.stringify(get('dt'))}`);
-      return bar(input.report, m[1], { instrument_id: symbol(get), trade_date: m[1] },
-        { ...prices(get), volume: lotsToShares(get, 'vol'), amount: '' });
+      return bar(
+        input.report,
+        m[1],
+        { instrument_id: symbol(get), trade_date: m[1] },
+        { ...prices(get), volume: lotsToShares(get, 'vol'), amount: '' },
+      );
     });
   },
 };
 
 export const czscMinute: Layout = {
-  format: 'czsc', dataset: 'bars_1m',
-  async* read(input) {
+  format: 'czsc',
+  dataset: 'bars_1m',
+  async *read(input) {
     yield* vendorCsv(input, COLUMNS, (get) => {
       const m = /^(\d{4}-\d{2}-\d{2}) (\d{2}:\d{2}):00$/.exec(get('dt'));
       if (!m) throw new Bad('dt', `expected the bar's end YYYY-MM-DD HH:MM:00, got ${JSON.stringify(get('dt'))}`);
-      return bar(input.report, `${m[1]} ${m[2]}`, { instrument_id: symbol(get), timestamp: `${m[1]}T${m[2]}:00+08:00` },
-        { ...prices(get), volume: dec(get, 'vol', 0), amount: '' });
+      return bar(
+        input.report,
+        `${m[1]} ${m[2]}`,
+        { instrument_id: symbol(get), timestamp: `${m[1]}T${m[2]}:00+08:00` },
+        { ...prices(get), volume: dec(get, 'vol', 0), amount: '' },
+      );
     });
   },
 };

@@ -13,23 +13,48 @@
  *   announcement dates: both are set to the trading day before the ex-date (the A-share record
  *   date rule).
  */
-import { bar, Bad, dateInt, dec, fileInstrument, formatDate, lotsToShares, normalId, per10, previousTradingDay, prices, PRICES, vendorCsv, type Layout } from './vendor.js';
-
+import {
+  bar,
+  Bad,
+  dateInt,
+  dec,
+  fileInstrument,
+  formatDate,
+  lotsToShares,
+  normalId,
+  per10,
+  previousTradingDay,
+  prices,
+  PRICES,
+  vendorCsv,
+  type Layout,
+} from './vendor.js';
 
 export const hikyuuDaily: Layout = {
-  format: 'hikyuu', dataset: 'bars_1d',
-  async* read(input) {
+  format: 'hikyuu',
+  dataset: 'bars_1d',
+  async *read(input) {
     const id = fileInstrument(input);
     const listDate = input.ctx.known(id)?.listDate ?? null;
     const before = listDate === null ? '' : `before the list_date ${formatDate(listDate)} (pre-listing quotes)`;
     yield* vendorCsv(input, ['date', ...PRICES, 'amount_10k_cny', 'volume_lots'], (get) => {
       const date = get('date');
-      if (listDate !== null && dateInt(date) < listDate) { input.report.skip(before); return null; }
+      if (listDate !== null && dateInt(date) < listDate) {
+        input.report.skip(before);
+        return null;
+      }
       const volume = lotsToShares(get, 'volume_lots');
-      if (volume === '0') { input.report.skip('zero volume (a suspended day: O=H=L=C=the previous close)'); return null; }
+      if (volume === '0') {
+        input.report.skip('zero volume (a suspended day: O=H=L=C=the previous close)');
+        return null;
+      }
       const p = prices(get);
-      return bar(input.report, date, { instrument_id: id, trade_date: date },
-        { ...p, volume, amount: dec(get, 'amount_10k_cny', 2, 4, 'CNY') });
+      return bar(
+        input.report,
+        date,
+        { instrument_id: id, trade_date: date },
+        { ...p, volume, amount: dec(get, 'amount_10k_cny', 2, 4, 'CNY') },
+      );
     });
   },
 };
@@ -37,27 +62,42 @@ export const hikyuuDaily: Layout = {
 const PER10 = ['bonus_shares_per10', 'rights_shares_per10', 'cash_dividend_per10_cny', 'transfer_shares_per10'];
 
 export const hikyuuEvents: Layout = {
-  format: 'hikyuu', dataset: 'corporate_actions',
-  async* read(input) {
+  format: 'hikyuu',
+  dataset: 'corporate_actions',
+  async *read(input) {
     yield* vendorCsv(input, ['ts_code', 'date', ...PER10, 'rights_price_cny', 'has_price_event'], (get) => {
-      if (get('has_price_event') === '0') { input.report.skip('has_price_event 0 (a share-capital change, no ex-rights event)'); return null; }
+      if (get('has_price_event') === '0') {
+        input.report.skip('has_price_event 0 (a share-capital change, no ex-rights event)');
+        return null;
+      }
       const id = normalId(get('ts_code'));
       if (id === null) throw new Bad('ts_code', `expected an id like 600000.SH, got ${JSON.stringify(get('ts_code'))}`);
-      const [bonus, rights, cash, transfer] = [per10(get, PER10[0], 6), per10(get, PER10[1], 6), per10(get, PER10[2], 5), per10(get, PER10[3], 6)];
+      const [bonus, rights, cash, transfer] = [
+        per10(get, PER10[0], 6),
+        per10(get, PER10[1], 6),
+        per10(get, PER10[2], 5),
+        per10(get, PER10[3], 6),
+      ];
       if ([bonus, rights, cash, transfer].every((v) => v === '0')) {
         input.report.skip('distributes nothing (e.g. a rights price without rights shares: a secondary offering)');
         return null;
       }
       const ex = get('date');
       const prev = previousTradingDay(input.ctx, id.slice(7), dateInt(ex));
-      if (prev === null) throw new Bad('date', `no trading day of ${id.slice(7)} before the ex-date ${ex} in the calendar (load trading_days first)`);
+      if (prev === null)
+        throw new Bad('date', `no trading day of ${id.slice(7)} before the ex-date ${ex} in the calendar (load trading_days first)`);
       const record = formatDate(prev);
       return {
-        instrument_id: id, ex_date: ex, record_date: record, announce_date: record,
-        cash_per_share: cash, bonus_per_share: bonus, transfer_per_share: transfer, rights_per_share: rights,
+        instrument_id: id,
+        ex_date: ex,
+        record_date: record,
+        announce_date: record,
+        cash_per_share: cash,
+        bonus_per_share: bonus,
+        transfer_per_share: transfer,
+        rights_per_share: rights,
         rights_price: rights === '0' ? '0' : dec(get, 'rights_price_cny', 3),
       };
     });
   },
 };
-

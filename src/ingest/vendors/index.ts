@@ -12,8 +12,23 @@ import type { Layout } from './vendor.js';
 export { VendorReport, type Layout, type VendorOptions } from './vendor.js';
 
 export const LAYOUTS: readonly Layout[] = [
-  tdxCsvDaily, tdxCsvMinute, tdxDay, tdxLc1, hikyuuDaily, hikyuuEvents, czscDaily, czscMinute, stockstatsDaily, sinaHfq,
-  akshareCalendar, exchangeCalendars, tushareDaily, tushareAdjFactor, tushareTradeCal, tushareStockBasic, tushareDividend,
+  tdxCsvDaily,
+  tdxCsvMinute,
+  tdxDay,
+  tdxLc1,
+  hikyuuDaily,
+  hikyuuEvents,
+  czscDaily,
+  czscMinute,
+  stockstatsDaily,
+  sinaHfq,
+  akshareCalendar,
+  exchangeCalendars,
+  tushareDaily,
+  tushareAdjFactor,
+  tushareTradeCal,
+  tushareStockBasic,
+  tushareDividend,
 ];
 
 /** Every vendor format name, in the order above. */

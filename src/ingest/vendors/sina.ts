@@ -17,13 +17,20 @@ const DIGITS = 16;
 const ONE = 10n ** BigInt(DIGITS);
 
 /** Exact decimal text (≤ 16 decimals) → integer × 10^16. */
-const fixed = (s: string) => { const [i, f = ''] = s.split('.'); return BigInt(i + f.padEnd(DIGITS, '0')); };
+const fixed = (s: string) => {
+  const [i, f = ''] = s.split('.');
+  return BigInt(i + f.padEnd(DIGITS, '0'));
+};
 /** Integer × 10^16 → decimal text with 16 decimals. */
-const text = (v: bigint) => { const s = v.toString().padStart(DIGITS + 1, '0'); return `${s.slice(0, -DIGITS)}.${s.slice(-DIGITS)}`; };
+const text = (v: bigint) => {
+  const s = v.toString().padStart(DIGITS + 1, '0');
+  return `${s.slice(0, -DIGITS)}.${s.slice(-DIGITS)}`;
+};
 
 export const sinaHfq: Layout = {
-  format: 'sina', dataset: 'adj_factors',
-  async* read(input) {
+  format: 'sina',
+  dataset: 'adj_factors',
+  async *read(input) {
     const id = fileInstrument(input);
     let kind: 'hfq' | 'qfq' | null = null;
     const held: { line: number; date: string; q: bigint }[] = [];
@@ -31,7 +38,10 @@ export const sinaHfq: Layout = {
       kind ??= get('hfq_factor') !== '' ? 'hfq' : get('qfq_factor') !== '' ? 'qfq' : null;
       if (kind === null) throw new Bad('hfq_factor', 'expected an hfq_factor or qfq_factor column');
       const date = get('date');
-      if (date === SENTINEL) { input.report.skip(`the ${SENTINEL} sentinel row`); return null; }
+      if (date === SENTINEL) {
+        input.report.skip(`the ${SENTINEL} sentinel row`);
+        return null;
+      }
       const f = dec(get, `${kind}_factor`, DIGITS);
       if (kind === 'hfq') return { instrument_id: id, trade_date: date, adj_factor: f };
       if (fixed(f) === 0n) throw new Bad('qfq_factor', 'expected a factor > 0');

@@ -8,15 +8,25 @@
 import { bar, dec, decRounded, fileInstrument, vendorCsv, ymd, type Layout } from './vendor.js';
 
 export const stockstatsDaily: Layout = {
-  format: 'stockstats', dataset: 'bars_1d',
-  async* read(input) {
+  format: 'stockstats',
+  dataset: 'bars_1d',
+  async *read(input) {
     const id = fileInstrument(input);
     yield* vendorCsv(input, ['date', 'amount', 'close', 'high', 'low', 'open', 'volume'], (get) => {
       const date = ymd(get, 'date');
-      return bar(input.report, date, { instrument_id: id, trade_date: date }, {
-        open: dec(get, 'open', 3), high: dec(get, 'high', 3), low: dec(get, 'low', 3), close: dec(get, 'close', 3),
-        volume: dec(get, 'volume', 0), amount: decRounded(get, 'amount', 2, input.report, date),
-      });
+      return bar(
+        input.report,
+        date,
+        { instrument_id: id, trade_date: date },
+        {
+          open: dec(get, 'open', 3),
+          high: dec(get, 'high', 3),
+          low: dec(get, 'low', 3),
+          close: dec(get, 'close', 3),
+          volume: dec(get, 'volume', 0),
+          amount: decRounded(get, 'amount', 2, input.report, date),
+        },
+      );
     });
   },
 };

@@ -28,7 +28,14 @@ const cents = (v: number) => formatScaled(v, 2, 2);
 const f32 = (v: number) => (Number.isFinite(v) ? cents(Math.round(v * 100)) : String(v));
 
 export interface DecodedBar {
-  date: string; minute: number | null; open: string; high: string; low: string; close: string; amount: string; volume: number;
+  date: string;
+  minute: number | null;
+  open: string;
+  high: string;
+  low: string;
+  close: string;
+  amount: string;
+  volume: number;
   /** Open and close within low..high (compared on the record's integers): the bar needs no widening (vendor.ts bar). */
   ordered?: boolean;
 }
@@ -38,9 +45,19 @@ export function decodeDay(b: Buffer, o: number, digits = 2): DecodedBar {
   const d = b.readUInt32LE(o);
   const date = `${Math.floor(d / 10000)}-${String(Math.floor(d / 100) % 100).padStart(2, '0')}-${String(d % 100).padStart(2, '0')}`;
   const px = (v: number) => formatScaled(v, digits, digits);
-  const open = b.readUInt32LE(o + 4), high = b.readUInt32LE(o + 8), low = b.readUInt32LE(o + 12), close = b.readUInt32LE(o + 16);
+  const open = b.readUInt32LE(o + 4),
+    high = b.readUInt32LE(o + 8),
+    low = b.readUInt32LE(o + 12),
+    close = b.readUInt32LE(o + 16);
   return {
-    date, minute: null, open: px(open), high: px(high), low: px(low), close: px(close), amount: f32(b.readFloatLE(o + 20)), volume: b.readUInt32LE(o + 24),
+    date,
+    minute: null,
+    open: px(open),
+    high: px(high),
+    low: px(low),
+    close: px(close),
+    amount: f32(b.readFloatLE(o + 20)),
+    volume: b.readUInt32LE(o + 24),
     ordered: low <= open && open <= high && low <= close && close <= high,
   };
 }
@@ -48,11 +65,18 @@ export function decodeDay(b: Buffer, o: number, digits = 2): DecodedBar {
 /** The `.lc1`/`.lc5` record at `o`. */
 export function decodeMinute(b: Buffer, o: number): DecodedBar {
   const d = b.readUInt16LE(o);
-  const year = Math.floor(d / 2048) + 2004, md = d % 2048;
+  const year = Math.floor(d / 2048) + 2004,
+    md = d % 2048;
   const date = `${year}-${String(Math.floor(md / 100)).padStart(2, '0')}-${String(md % 100).padStart(2, '0')}`;
   return {
-    date, minute: b.readUInt16LE(o + 2), open: f32(b.readFloatLE(o + 4)), high: f32(b.readFloatLE(o + 8)), low: f32(b.readFloatLE(o + 12)),
-    close: f32(b.readFloatLE(o + 16)), amount: f32(b.readFloatLE(o + 20)), volume: b.readUInt32LE(o + 24),
+    date,
+    minute: b.readUInt16LE(o + 2),
+    open: f32(b.readFloatLE(o + 4)),
+    high: f32(b.readFloatLE(o + 8)),
+    low: f32(b.readFloatLE(o + 12)),
+    close: f32(b.readFloatLE(o + 16)),
+    amount: f32(b.readFloatLE(o + 20)),
+    volume: b.readUInt32LE(o + 24),
   };
 }
 
@@ -64,9 +88,12 @@ const hhmm = (m: number) => `${String(Math.floor(m / 60)).padStart(2, '0')}:${St
  */
 function fiveMinute(state: { date: string; minute: number }, date: string, minute: number): string | null {
   const step = state.date === date ? minute - state.minute : 0;
-  state.date = date; state.minute = minute;
-  return step === 5 ? `time: bars 5 minutes apart (${hhmm(minute - 5)}, ${hhmm(minute)}): a 5-minute file; there is no 5m dataset `
-    + '(5m bars are aggregated from bars_1m on read), load the 1-minute file' : null;
+  state.date = date;
+  state.minute = minute;
+  return step === 5
+    ? `time: bars 5 minutes apart (${hhmm(minute - 5)}, ${hhmm(minute)}): a 5-minute file; there is no 5m dataset ` +
+        '(5m bars are aggregated from bars_1m on read), load the 1-minute file'
+    : null;
 }
 
 /**
@@ -76,9 +103,13 @@ function fiveMinute(state: { date: string; minute: number }, date: string, minut
  * open and close within low..high, an amount); null otherwise (the text path then reports it).
  */
 export function dayValues(b: Buffer, o: number, inst: number, scale: number, lot: number): number[] | null {
-  const open = b.readUInt32LE(o + 4), high = b.readUInt32LE(o + 8), low = b.readUInt32LE(o + 12), close = b.readUInt32LE(o + 16);
+  const open = b.readUInt32LE(o + 4),
+    high = b.readUInt32LE(o + 8),
+    low = b.readUInt32LE(o + 12),
+    close = b.readUInt32LE(o + 16);
   const amount = Math.round(b.readFloatLE(o + 20) * 100);
-  if (!(low >= 1 && low <= open && open <= high && low <= close && close <= high) || !(amount >= 0 && Number.isSafeInteger(amount))) return null;
+  if (!(low >= 1 && low <= open && open <= high && low <= close && close <= high) || !(amount >= 0 && Number.isSafeInteger(amount)))
+    return null;
   return [inst, b.readUInt32LE(o), open * scale, high * scale, low * scale, close * scale, b.readUInt32LE(o + 24) * lot, amount];
 }
 
@@ -122,11 +153,14 @@ async function* records<T>(input: VendorInput, decode: (b: Buffer, o: number) =>
 }
 
 export const tdxDay: Layout = {
-  format: 'tdx-day', dataset: 'bars_1d', binary: true,
-  async* read(input) {
+  format: 'tdx-day',
+  dataset: 'bars_1d',
+  binary: true,
+  async *read(input) {
     const id = fileInstrument(input);
     const kind = input.ctx.known(id)?.kind;
-    const index = kind === 'index', fund = kind === 'fund';
+    const index = kind === 'index',
+      fund = kind === 'fund';
     if (index) input.report.note(`volume read as lots of 100 shares (${id} is an index)`);
     if (fund) input.report.note(`prices read as thousandths of CNY (${id} is a fund)`);
     const market = id.slice(7);
@@ -137,20 +171,38 @@ export const tdxDay: Layout = {
     const inst = input.ctx.inst(id, ['equity', 'index', 'fund']);
     const [scale, lot] = [fund ? 1 : 10, index ? 100 : 1];
     for await (const batch of records(input, (b, o) => [b, o] as const)) {
-      if (!Array.isArray(batch)) { yield [batch]; continue; }
+      if (!Array.isArray(batch)) {
+        yield [batch];
+        continue;
+      }
       const out: SourceRecord[] = [];
       for (const [n, [b, o]] of batch) {
         const day = b.readUInt32LE(o);
-        if (!isDate(day)) { out.push({ line: n, error: `trade_date: expected a date YYYYMMDD, got ${day}` }); continue; }
-        if (day < opened) { input.report.skip(before); continue; }
-        if (input.skipClosedDays && !input.ctx.isTradingDay(market, day)) { input.report.skip(`bars on days the ${market} market was closed`); continue; }
+        if (!isDate(day)) {
+          out.push({ line: n, error: `trade_date: expected a date YYYYMMDD, got ${day}` });
+          continue;
+        }
+        if (day < opened) {
+          input.report.skip(before);
+          continue;
+        }
+        if (input.skipClosedDays && !input.ctx.isTradingDay(market, day)) {
+          input.report.skip(`bars on days the ${market} market was closed`);
+          continue;
+        }
         const values = inst === undefined ? null : dayValues(b, o, inst, scale, lot);
-        if (values) { out.push({ line: n, values }); continue; }
+        if (values) {
+          out.push({ line: n, values });
+          continue;
+        }
         const r = decode(b, o);
         const volume = String(index ? r.volume * 100 : r.volume);
-        out.push({ line: n, object: r.ordered
-          ? { instrument_id: id, trade_date: r.date, open: r.open, high: r.high, low: r.low, close: r.close, volume, amount: r.amount }
-          : bar(input.report, r.date, { instrument_id: id, trade_date: r.date }, { ...r, volume }) });
+        out.push({
+          line: n,
+          object: r.ordered
+            ? { instrument_id: id, trade_date: r.date, open: r.open, high: r.high, low: r.low, close: r.close, volume, amount: r.amount }
+            : bar(input.report, r.date, { instrument_id: id, trade_date: r.date }, { ...r, volume }),
+        });
       }
       yield out;
     }
@@ -158,28 +210,43 @@ export const tdxDay: Layout = {
 };
 
 export const tdxLc1: Layout = {
-  format: 'tdx-lc1', dataset: 'bars_1m', binary: true,
-  async* read(input) {
+  format: 'tdx-lc1',
+  dataset: 'bars_1m',
+  binary: true,
+  async *read(input) {
     const id = fileInstrument(input);
     const state = { date: '', minute: 0 };
     for await (const batch of records(input, decodeMinute)) {
-      if (!Array.isArray(batch)) { yield [batch]; continue; }
+      if (!Array.isArray(batch)) {
+        yield [batch];
+        continue;
+      }
       const out: SourceRecord[] = [];
       for (const [n, r] of batch) {
         const five = fiveMinute(state, r.date, r.minute!);
-        if (five) { yield [...out, { line: n, error: five }]; return; }
-        out.push({ line: n, object: bar(input.report, `${r.date} ${hhmm(r.minute!)}`,
-          { instrument_id: id, timestamp: `${r.date}T${hhmm(r.minute!)}:00+08:00` }, { ...r, volume: String(r.volume) }) });
+        if (five) {
+          yield [...out, { line: n, error: five }];
+          return;
+        }
+        out.push({
+          line: n,
+          object: bar(
+            input.report,
+            `${r.date} ${hhmm(r.minute!)}`,
+            { instrument_id: id, timestamp: `${r.date}T${hhmm(r.minute!)}:00+08:00` },
+            { ...r, volume: String(r.volume) },
+          ),
+        });
       }
       yield out;
     }
   },
 };
 
-
 export const tdxCsvDaily: Layout = {
-  format: 'tdx-csv', dataset: 'bars_1d',
-  async* read(input) {
+  format: 'tdx-csv',
+  dataset: 'bars_1d',
+  async *read(input) {
     const id = fileInstrument(input);
     let lots: boolean | null = null;
     yield* vendorCsv(input, ['date', ...PRICES, 'amount_cny'], (get) => {
@@ -189,26 +256,39 @@ export const tdxCsvDaily: Layout = {
         if (lots) input.report.note('volume_lots read as lots of 100 shares');
       }
       const date = get('date');
-      return bar(input.report, date, { instrument_id: id, trade_date: date }, {
-        ...prices(get), volume: lots ? lotsToShares(get, 'volume_lots') : dec(get, 'volume_shares', 0), amount: dec(get, 'amount_cny', 2),
-      });
+      return bar(
+        input.report,
+        date,
+        { instrument_id: id, trade_date: date },
+        {
+          ...prices(get),
+          volume: lots ? lotsToShares(get, 'volume_lots') : dec(get, 'volume_shares', 0),
+          amount: dec(get, 'amount_cny', 2),
+        },
+      );
     });
   },
 };
 
 export const tdxCsvMinute: Layout = {
-  format: 'tdx-csv', dataset: 'bars_1m',
-  async* read(input) {
+  format: 'tdx-csv',
+  dataset: 'bars_1m',
+  async *read(input) {
     const id = fileInstrument(input);
     const state = { date: '', minute: 0 };
     for await (const batch of vendorCsv(input, ['date', 'time', ...PRICES, 'amount_cny', 'volume_shares'], (get) => {
-      const date = get('date'), time = get('time');
+      const date = get('date'),
+        time = get('time');
       const m = /^(\d{2}):(\d{2})$/.exec(time);
       if (!m) throw new Bad('time', `expected the bar's end HH:MM, got ${JSON.stringify(time)}`);
       const five = fiveMinute(state, date, Number(m[1]) * 60 + Number(m[2]));
       if (five) throw new Bad('time', five.slice('time: '.length));
-      return bar(input.report, `${date} ${time}`, { instrument_id: id, timestamp: `${date}T${time}:00+08:00` },
-        { ...prices(get), volume: dec(get, 'volume_shares', 0), amount: dec(get, 'amount_cny', 2) });
+      return bar(
+        input.report,
+        `${date} ${time}`,
+        { instrument_id: id, timestamp: `${date}T${time}:00+08:00` },
+        { ...prices(get), volume: dec(get, 'volume_shares', 0), amount: dec(get, 'amount_cny', 2) },
+      );
     })) {
       // One error for a 5-minute file, not one per bar.
       const cut = batch.findIndex((r) => r.error?.includes('a 5-minute file'));
@@ -217,4 +297,3 @@ export const tdxCsvMinute: Layout = {
     }
   },
 };
-

@@ -29,23 +29,36 @@ function tsCode(get: Get): string {
 }
 
 export const tushareDaily: Layout = {
-  format: 'tushare', dataset: 'bars_1d',
-  async* read(input) {
+  format: 'tushare',
+  dataset: 'bars_1d',
+  async *read(input) {
     yield* vendorCsv(input, ['ts_code', 'trade_date', 'open', 'high', 'low', 'close', 'vol', 'amount'], (get) => {
       const date = ymd(get, 'trade_date');
-      return bar(input.report, date, { instrument_id: tsCode(get), trade_date: date }, {
-        open: dec(get, 'open', 3), high: dec(get, 'high', 3), low: dec(get, 'low', 3), close: dec(get, 'close', 3),
-        volume: lotsToShares(get, 'vol'), amount: dec(get, 'amount', 2, 3, 'CNY'),
-      });
+      return bar(
+        input.report,
+        date,
+        { instrument_id: tsCode(get), trade_date: date },
+        {
+          open: dec(get, 'open', 3),
+          high: dec(get, 'high', 3),
+          low: dec(get, 'low', 3),
+          close: dec(get, 'close', 3),
+          volume: lotsToShares(get, 'vol'),
+          amount: dec(get, 'amount', 2, 3, 'CNY'),
+        },
+      );
     });
   },
 };
 
 export const tushareAdjFactor: Layout = {
-  format: 'tushare', dataset: 'adj_factors',
-  async* read(input) {
+  format: 'tushare',
+  dataset: 'adj_factors',
+  async *read(input) {
     yield* vendorCsv(input, ['ts_code', 'trade_date', 'adj_factor'], (get) => ({
-      instrument_id: tsCode(get), trade_date: ymd(get, 'trade_date'), adj_factor: dec(get, 'adj_factor', 16),
+      instrument_id: tsCode(get),
+      trade_date: ymd(get, 'trade_date'),
+      adj_factor: dec(get, 'adj_factor', 16),
     }));
   },
 };
@@ -53,33 +66,55 @@ export const tushareAdjFactor: Layout = {
 const EXCHANGES: Record<string, string> = { SSE: 'SH', SZSE: 'SZ', BSE: 'BJ' };
 
 export const tushareTradeCal: Layout = {
-  format: 'tushare', dataset: 'trading_days',
-  async* read(input) {
+  format: 'tushare',
+  dataset: 'trading_days',
+  async *read(input) {
     const closures = 'is_open' in input.dataset.ix;
     if (!closures) input.report.note('trading_days has no is_open column: closed days (is_open 0) are skipped');
     yield* vendorCsv(input, ['exchange', 'cal_date', 'is_open'], (get): Record<string, string> | null => {
       const market = EXCHANGES[get('exchange')];
-      if (market === undefined) { input.report.skip(`exchange ${get('exchange')} (not SSE, SZSE or BSE)`); return null; }
-      if (input.markets && !input.markets.includes(market)) { input.report.skip(`market ${market} not in --market`); return null; }
+      if (market === undefined) {
+        input.report.skip(`exchange ${get('exchange')} (not SSE, SZSE or BSE)`);
+        return null;
+      }
+      if (input.markets && !input.markets.includes(market)) {
+        input.report.skip(`market ${market} not in --market`);
+        return null;
+      }
       const open = get('is_open');
       if (open !== '0' && open !== '1') throw new Bad('is_open', `expected 0 or 1, got ${JSON.stringify(open)}`);
       const date = ymd(get, 'cal_date');
       if (open === '1') return closures ? { market, date, is_open: '1' } : { market, date };
-      if (!closures) { input.report.skip('closed days (is_open 0)'); return null; }
+      if (!closures) {
+        input.report.skip('closed days (is_open 0)');
+        return null;
+      }
       return { market, date, is_open: '0' };
     });
   },
 };
 
 export const tushareStockBasic: Layout = {
-  format: 'tushare', dataset: 'instruments',
-  async* read(input) {
+  format: 'tushare',
+  dataset: 'instruments',
+  async *read(input) {
     yield* vendorCsv(input, ['ts_code', 'name', 'list_date'], (get) => {
       const id = tsCode(get);
       let board: string;
-      try { board = boardOf(id.slice(0, 6), id.slice(7) as MarketId); } catch (e) { throw new Bad('ts_code', (e as Error).message); }
-      const out: Record<string, string> = { instrument_id: id, kind: 'equity', board, name: get('name'), list_date: ymd(get, 'list_date', true) };
-      const delist = ymd(get, 'delist_date', true), en = get('enname');
+      try {
+        board = boardOf(id.slice(0, 6), id.slice(7) as MarketId);
+      } catch (e) {
+        throw new Bad('ts_code', (e as Error).message);
+      }
+      const out: Record<string, string> = {
+        instrument_id: id,
+        kind: 'equity',
+        board,
+        name: get('name'),
+        list_date: ymd(get, 'list_date', true),
+      };
+      const delist = ymd(get, 'delist_date', true),
+        en = get('enname');
       if (delist) out.delist_date = delist;
       if (en) out.name_en = en;
       return out;
@@ -91,25 +126,40 @@ export const tushareStockBasic: Layout = {
 const perShare = (get: Get, column: string, scale: number) => (get(column) === '' ? '0' : dec(get, column, scale));
 
 export const tushareDividend: Layout = {
-  format: 'tushare', dataset: 'corporate_actions',
-  async* read(input) {
-    yield* vendorCsv(input, ['ts_code', 'ann_date', 'div_proc', 'stk_bo_rate', 'stk_co_rate', 'cash_div_tax', 'record_date', 'ex_date'], (get) => {
-      const proc = get('div_proc');
-      if (proc !== '实施') { input.report.skip(`div_proc ${proc || '(empty)'} (not implemented)`); return null; }
-      const bonus = perShare(get, 'stk_bo_rate', 6), transfer = perShare(get, 'stk_co_rate', 6);
-      const total = get('stk_div');
-      if (total !== '' && shifted(total, 6, 0) !== String(Number(shifted(bonus, 6, 0)) + Number(shifted(transfer, 6, 0)))) {
-        throw new Bad('stk_div', `expected stk_bo_rate + stk_co_rate (${bonus} + ${transfer}), got ${JSON.stringify(total)}`);
-      }
-      const announce = get('imp_ann_date') !== '' ? 'imp_ann_date' : 'ann_date';
-      const out: Record<string, string> = {
-        instrument_id: tsCode(get), ex_date: ymd(get, 'ex_date'), record_date: ymd(get, 'record_date'),
-        announce_date: ymd(get, announce), cash_per_share: perShare(get, 'cash_div_tax', 5),
-        bonus_per_share: bonus, transfer_per_share: transfer, rights_per_share: '0', rights_price: '0',
-      };
-      const pay = ymd(get, 'pay_date', true);
-      if (pay) out.pay_date = pay;
-      return out;
-    });
+  format: 'tushare',
+  dataset: 'corporate_actions',
+  async *read(input) {
+    yield* vendorCsv(
+      input,
+      ['ts_code', 'ann_date', 'div_proc', 'stk_bo_rate', 'stk_co_rate', 'cash_div_tax', 'record_date', 'ex_date'],
+      (get) => {
+        const proc = get('div_proc');
+        if (proc !== '实施') {
+          input.report.skip(`div_proc ${proc || '(empty)'} (not implemented)`);
+          return null;
+        }
+        const bonus = perShare(get, 'stk_bo_rate', 6),
+          transfer = perShare(get, 'stk_co_rate', 6);
+        const total = get('stk_div');
+        if (total !== '' && shifted(total, 6, 0) !== String(Number(shifted(bonus, 6, 0)) + Number(shifted(transfer, 6, 0)))) {
+          throw new Bad('stk_div', `expected stk_bo_rate + stk_co_rate (${bonus} + ${transfer}), got ${JSON.stringify(total)}`);
+        }
+        const announce = get('imp_ann_date') !== '' ? 'imp_ann_date' : 'ann_date';
+        const out: Record<string, string> = {
+          instrument_id: tsCode(get),
+          ex_date: ymd(get, 'ex_date'),
+          record_date: ymd(get, 'record_date'),
+          announce_date: ymd(get, announce),
+          cash_per_share: perShare(get, 'cash_div_tax', 5),
+          bonus_per_share: bonus,
+          transfer_per_share: transfer,
+          rights_per_share: '0',
+          rights_price: '0',
+        };
+        const pay = ymd(get, 'pay_date', true);
+        if (pay) out.pay_date = pay;
+        return out;
+      },
+    );
   },
 };

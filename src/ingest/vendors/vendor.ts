@@ -14,7 +14,8 @@ import { addDays, formatDate } from '../../lib/time.js';
 
 /** What the command says about a vendor file: the instrument and markets it does not name itself. */
 export interface VendorOptions {
-  instrument?: string; markets?: string[];
+  instrument?: string;
+  markets?: string[];
   /** Bars dated on a day the market was closed are skipped and counted instead of refused (`mds ingest --tdx`: Tongdaxin writes weekend records for some funds). */
   skipClosedDays?: boolean;
 }
@@ -26,8 +27,12 @@ export class VendorReport {
   private readonly adjusted = new Map<string, string[]>();
   private adjustedCount = new Map<string, number>();
 
-  skip(reason: string): void { this.skipped.set(reason, (this.skipped.get(reason) ?? 0) + 1); }
-  note(text: string): void { this.notes.push(text); }
+  skip(reason: string): void {
+    this.skipped.set(reason, (this.skipped.get(reason) ?? 0) + 1);
+  }
+  note(text: string): void {
+    this.notes.push(text);
+  }
   /** A value changed for a stated reason at `where` (the first few places are listed). */
   adjust(reason: string, where: string): void {
     const list = this.adjusted.get(reason) ?? [];
@@ -70,7 +75,12 @@ export interface Layout {
 
 /** A field a layout cannot convert: reported as `column: message` at the record's line. */
 export class Bad extends Error {
-  constructor(readonly column: string, message: string) { super(`${column}: ${message}`); }
+  constructor(
+    readonly column: string,
+    message: string,
+  ) {
+    super(`${column}: ${message}`);
+  }
 }
 
 /** A canonical record (field → text), several (one per market), or null for a skipped row. */
@@ -82,8 +92,11 @@ export type Get = (column: string) => string;
  * line is converted by `convert` (a Bad it throws is that line's error). Uses the canonical
  * streamed CSV reader.
  */
-export async function* vendorCsv(input: VendorInput, need: readonly string[],
-  convert: (get: Get, line: number) => Converted): AsyncGenerator<SourceRecord[]> {
+export async function* vendorCsv(
+  input: VendorInput,
+  need: readonly string[],
+  convert: (get: Get, line: number) => Converted,
+): AsyncGenerator<SourceRecord[]> {
   let ix: Map<string, number> | null = null;
   let width = 0;
   // A file refused before its header (bytes not valid in its encoding) is not an empty one.
@@ -91,22 +104,41 @@ export async function* vendorCsv(input: VendorInput, need: readonly string[],
   for await (const batch of readRecords(input.path, 'csv', input.onBytes, input.encoding)) {
     const out: SourceRecord[] = [];
     for (const rec of batch) {
-      if (rec.error) { refused ||= ix === null; out.push(rec); continue; }
+      if (rec.error) {
+        refused ||= ix === null;
+        out.push(rec);
+        continue;
+      }
       const f = rec.fields!;
       if (ix === null) {
         ix = new Map(f.map((n, i) => [n.trim(), i]));
         width = f.length;
         const missing = need.filter((n) => !ix!.has(n));
         if (missing.length) {
-          yield [{ line: rec.line, error: `missing column${missing.length > 1 ? 's' : ''} ${missing.join(', ')}: expected a header with ${need.join(',')}` }];
+          yield [
+            {
+              line: rec.line,
+              error: `missing column${missing.length > 1 ? 's' : ''} ${missing.join(', ')}: expected a header with ${need.join(',')}`,
+            },
+          ];
           return;
         }
         continue;
       }
-      if (f.length !== width) { out.push({ line: rec.line, error: `expected ${width} fields as in the header, got ${f.length}` }); continue; }
+      if (f.length !== width) {
+        out.push({ line: rec.line, error: `expected ${width} fields as in the header, got ${f.length}` });
+        continue;
+      }
       const map = ix;
       try {
-        push(out, rec.line, convert((c) => { const i = map.get(c); return i === undefined ? '' : f[i].trim(); }, rec.line));
+        push(
+          out,
+          rec.line,
+          convert((c) => {
+            const i = map.get(c);
+            return i === undefined ? '' : f[i].trim();
+          }, rec.line),
+        );
       } catch (e) {
         if (!(e instanceof Bad)) throw e;
         out.push({ line: rec.line, error: e.message });
@@ -136,9 +168,17 @@ const DECIMAL = /^([+-]?)(\d*)(?:\.(\d*))?$/;
 export function shifted(s: string, shift: number, scale: number): string | null {
   const m = DECIMAL.exec(s);
   if (!m || (m[2] === '' && !m[3])) return null;
-  let int = m[2], frac = m[3] ?? '';
-  if (shift > 0) { frac = frac.padEnd(shift, '0'); int += frac.slice(0, shift); frac = frac.slice(shift); }
-  else if (shift < 0) { int = int.padStart(-shift + 1, '0'); frac = int.slice(shift) + frac; int = int.slice(0, shift); }
+  let int = m[2],
+    frac = m[3] ?? '';
+  if (shift > 0) {
+    frac = frac.padEnd(shift, '0');
+    int += frac.slice(0, shift);
+    frac = frac.slice(shift);
+  } else if (shift < 0) {
+    int = int.padStart(-shift + 1, '0');
+    frac = int.slice(shift) + frac;
+    int = int.slice(0, shift);
+  }
   int = int.replace(/^0+(?=\d)/, '') || '0';
   frac = frac.replace(/0+$/, '');
   if (frac.length > scale) return null;
@@ -202,10 +242,17 @@ const milli = (s: string) => Number(shifted(s, 3, 0));
  * to include them (high = max(open, high, close), low = min(open, low, close)), reported: open,
  * close, volume and amount stay as the vendor has them.
  */
-export function bar(report: VendorReport, where: string, key: Record<string, string>,
-  p: { open: string; high: string; low: string; close: string; volume: string; amount: string }): Record<string, string> {
+export function bar(
+  report: VendorReport,
+  where: string,
+  key: Record<string, string>,
+  p: { open: string; high: string; low: string; close: string; volume: string; amount: string },
+): Record<string, string> {
   let { high, low } = p;
-  const o = milli(p.open), c = milli(p.close), h = milli(high), l = milli(low);
+  const o = milli(p.open),
+    c = milli(p.close),
+    h = milli(high),
+    l = milli(low);
   if (o > h || c > h || o < l || c < l) {
     if (Math.max(o, c) > h) high = o > c ? p.open : p.close;
     if (Math.min(o, c) < l) low = o < c ? p.open : p.close;
@@ -240,10 +287,12 @@ export function fileInstrument(input: VendorInput): string {
   let how = 'the file name';
   if (found.size === 0) {
     for (const m of name.matchAll(/(?<!\d)(\d{6})(?!\d)/g)) for (const id of input.ctx.idsWithCode(m[1])) found.add(id);
-    how = 'the file name\'s code (the one known instrument with it)';
+    how = "the file name's code (the one known instrument with it)";
   }
   if (found.size !== 1 || !ID_RE.test([...found][0])) {
-    throw new IngestIOError(`${input.path}: the file does not name its instrument${found.size > 1 ? ` unambiguously (${[...found].join(', ')})` : ''}; give --instrument CODE.MARKET`);
+    throw new IngestIOError(
+      `${input.path}: the file does not name its instrument${found.size > 1 ? ` unambiguously (${[...found].join(', ')})` : ''}; give --instrument CODE.MARKET`,
+    );
   }
   const id = [...found][0];
   input.report.note(`instrument ${id} inferred from ${how}`);

@@ -14,7 +14,10 @@ function copyValue(v: unknown): string {
 /** The advisory lock that serialises derived-data writes (BulkSession.lockPacks; a constant of the project's own). */
 const PACK_LOCK = 0x6d64_7301;
 
-const toDollars = (sql: string) => { let n = 0; return sql.replace(/\?/g, () => `$${++n}`); };
+const toDollars = (sql: string) => {
+  let n = 0;
+  return sql.replace(/\?/g, () => `$${++n}`);
+};
 
 /**
  * The bulk session of a PostgreSQL transaction: rows are COPYed into a temporary staging table
@@ -56,11 +59,14 @@ class PgBulkSession implements BulkSession {
       await this.client.query(`create temp table ${stage} (like ${t.table}) on commit drop`);
       const cols = t.columns.join(', ');
       const payload = t.columns.filter((c) => !t.key.includes(c));
-      const action = payload.length === 0 ? 'do nothing'
-        : `do update set ${payload.map((c) => `${c} = excluded.${c}`).join(', ')}`
-          + ` where (${payload.map((c) => `${t.table}.${c}`).join(', ')}) is distinct from (${payload.map((c) => `excluded.${c}`).join(', ')})`;
-      const merge = `with up as (insert into ${t.table} (${cols}) select ${cols} from ${stage} on conflict (${t.key.join(', ')}) ${action}`
-        + ' returning (xmax = 0) as ins) select count(*) filter (where ins)::int as inserted, count(*) filter (where not ins)::int as updated from up';
+      const action =
+        payload.length === 0
+          ? 'do nothing'
+          : `do update set ${payload.map((c) => `${c} = excluded.${c}`).join(', ')}` +
+            ` where (${payload.map((c) => `${t.table}.${c}`).join(', ')}) is distinct from (${payload.map((c) => `excluded.${c}`).join(', ')})`;
+      const merge =
+        `with up as (insert into ${t.table} (${cols}) select ${cols} from ${stage} on conflict (${t.key.join(', ')}) ${action}` +
+        ' returning (xmax = 0) as ins) select count(*) filter (where ins)::int as inserted, count(*) filter (where not ins)::int as updated from up';
       s = { stage, merge };
       this.staged.set(id, s);
     }
@@ -103,10 +109,18 @@ class PgBulkSession implements BulkSession {
  * requests, is lifted for it (`set local`), and its statements get no client-side timeout.
  * `fail` maps an error to the one to throw (the store's outage errors).
  */
-export async function pgBulkTransaction<T>(pool: pg.Pool, fn: (s: BulkSession) => Promise<T>,
-  opts?: { readOnly?: boolean }, fail: (e: unknown) => unknown = (e) => e): Promise<T> {
+export async function pgBulkTransaction<T>(
+  pool: pg.Pool,
+  fn: (s: BulkSession) => Promise<T>,
+  opts?: { readOnly?: boolean },
+  fail: (e: unknown) => unknown = (e) => e,
+): Promise<T> {
   let client: pg.PoolClient;
-  try { client = await pool.connect(); } catch (e) { throw fail(e); }
+  try {
+    client = await pool.connect();
+  } catch (e) {
+    throw fail(e);
+  }
   let broken: Error | undefined;
   try {
     await client.query(opts?.readOnly ? 'begin isolation level repeatable read read only' : 'begin');
@@ -115,7 +129,11 @@ export async function pgBulkTransaction<T>(pool: pg.Pool, fn: (s: BulkSession) =
     await client.query(opts?.readOnly ? 'rollback' : 'commit');
     return result;
   } catch (e) {
-    try { await client.query('rollback'); } catch (r) { broken = r as Error; }
+    try {
+      await client.query('rollback');
+    } catch (r) {
+      broken = r as Error;
+    }
     throw fail(e);
   } finally {
     client.release(broken);

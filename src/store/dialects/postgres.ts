@@ -17,9 +17,20 @@ function parseInt8(v: string): number {
 }
 
 /** Network errors that mean the server cannot be reached or the connection broke. */
-const NET = new Set(['ECONNREFUSED', 'ECONNRESET', 'ETIMEDOUT', 'EHOSTUNREACH', 'ENETUNREACH', 'ENOTFOUND', 'EAI_AGAIN', 'EPIPE', 'ENOENT']);
+const NET = new Set([
+  'ECONNREFUSED',
+  'ECONNRESET',
+  'ETIMEDOUT',
+  'EHOSTUNREACH',
+  'ENETUNREACH',
+  'ENOTFOUND',
+  'EAI_AGAIN',
+  'EPIPE',
+  'ENOENT',
+]);
 /** What pg and pg-pool say when a connection fails, breaks or times out, or the pool was closed (ended) under a request. */
-const DRIVER = /^(Connection terminated|timeout exceeded when trying to connect|Query read timeout|timeout expired|Client has encountered a connection error|Client was closed and is not queryable|Cannot use a pool after calling end on the pool)/;
+const DRIVER =
+  /^(Connection terminated|timeout exceeded when trying to connect|Query read timeout|timeout expired|Client has encountered a connection error|Client was closed and is not queryable|Cannot use a pool after calling end on the pool)/;
 
 /**
  * Why PostgreSQL cannot answer, when `err` says so; null for an error of the query itself.
@@ -65,24 +76,36 @@ const queryTimeout = (t?: StoreTimeouts) => (t?.statementMs ? t.statementMs + 10
  */
 function kyselyPool(pool: pg.Pool, health: StoreHealth, fail: (e: unknown) => unknown, timeouts?: StoreTimeouts) {
   const query_timeout = queryTimeout(timeouts);
-  interface Wrapped { query(q: unknown, values?: unknown[]): unknown; release(): void; broken?: Error }
+  interface Wrapped {
+    query(q: unknown, values?: unknown[]): unknown;
+    release(): void;
+    broken?: Error;
+  }
   const wrapped = new WeakMap<pg.PoolClient, Wrapped>();
   return {
     async connect(): Promise<Wrapped> {
       let client: pg.PoolClient;
-      try { client = await pool.connect(); } catch (e) { throw fail(e); }
+      try {
+        client = await pool.connect();
+      } catch (e) {
+        throw fail(e);
+      }
       let w = wrapped.get(client);
       if (!w) {
         const self: Wrapped = {
           query(q: unknown, values?: unknown[]) {
             if (typeof q !== 'string') return client.query(q as pg.Submittable); // a cursor
             return client.query({ text: q, values, query_timeout } as pg.QueryConfig).then(
-              (r) => { health.ok(); return r; },
+              (r) => {
+                health.ok();
+                return r;
+              },
               (e) => {
                 const f = fail(e);
                 if (f !== e) self.broken = e as Error;
                 throw f;
-              });
+              },
+            );
           },
           release() {
             const broken = self.broken;
@@ -122,15 +145,22 @@ export function openPostgres(url: string, timeouts?: StoreTimeouts, poolSize = 1
   class Client extends pg.Client {
     constructor(config?: pg.ClientConfig) {
       super({ ...config, connectionTimeoutMillis: connectMs });
-      this.on('error', () => { /* its queries fail with it (StoreUnavailable); the pool drops the connection */ });
+      this.on('error', () => {
+        /* its queries fail with it (StoreUnavailable); the pool drops the connection */
+      });
     }
   }
   const pool = new pg.Pool({
-    connectionString: url, max: poolSize + 2, types, Client,
+    connectionString: url,
+    max: poolSize + 2,
+    types,
+    Client,
     connectionTimeoutMillis: timeouts?.acquireMs || undefined,
     statement_timeout: timeouts?.statementMs || undefined,
   } as unknown as pg.PoolConfig);
-  pool.on('error', () => { /* idle client errors surface on the next query */ });
+  pool.on('error', () => {
+    /* idle client errors surface on the next query */
+  });
   let ended: Promise<void> | undefined;
   const db = new Kysely<Schema>({ dialect: new PostgresDialect({ pool: kyselyPool(pool, health, fail, timeouts) as any }) });
   const query_timeout = queryTimeout(timeouts);
@@ -139,7 +169,9 @@ export function openPostgres(url: string, timeouts?: StoreTimeouts, poolSize = 1
       const r = await pool.query(q);
       health.ok();
       return r;
-    } catch (e) { throw fail(e); }
+    } catch (e) {
+      throw fail(e);
+    }
   };
   /**
    * The request path's reads as named (server-side prepared) statements: each connection parses
@@ -160,7 +192,10 @@ export function openPostgres(url: string, timeouts?: StoreTimeouts, poolSize = 1
     return q;
   };
   /** Kysely over one pooled connection, made once per connection (the pool keeps its connections). */
-  const kyselyOf = new WeakMap<pg.PoolClient, { db: Kysely<Schema>; query: (q: pg.QueryConfig) => Promise<pg.QueryResult>; broken?: Error }>();
+  const kyselyOf = new WeakMap<
+    pg.PoolClient,
+    { db: Kysely<Schema>; query: (q: pg.QueryConfig) => Promise<pg.QueryResult>; broken?: Error }
+  >();
   const bound = (client: pg.PoolClient) => {
     let b = kyselyOf.get(client);
     if (b) return b;
@@ -183,8 +218,13 @@ export function openPostgres(url: string, timeouts?: StoreTimeouts, poolSize = 1
         }
       },
     };
-    const connection = { query: (text: string, values?: unknown[]) => self.query({ text, values, query_timeout } as pg.QueryConfig), release() {} };
-    self.db = new Kysely<Schema>({ dialect: new PostgresDialect({ pool: { connect: async () => connection, end: async () => {} } as any }) });
+    const connection = {
+      query: (text: string, values?: unknown[]) => self.query({ text, values, query_timeout } as pg.QueryConfig),
+      release() {},
+    };
+    self.db = new Kysely<Schema>({
+      dialect: new PostgresDialect({ pool: { connect: async () => connection, end: async () => {} } as any }),
+    });
     kyselyOf.set(client, (b = self));
     return b;
   };
@@ -204,26 +244,54 @@ export function openPostgres(url: string, timeouts?: StoreTimeouts, poolSize = 1
   const giveBack = (client: pg.PoolClient, broken?: Error | boolean) => {
     held--;
     if (broken) client.release(broken);
-    else bound(client).query({ text: 'commit' }).then(() => client.release(), (e: Error) => client.release(e));
+    else
+      bound(client)
+        .query({ text: 'commit' })
+        .then(
+          () => client.release(),
+          (e: Error) => client.release(e),
+        );
     // A waiter may take the place freed.
     const next = waiting.shift();
-    if (next) { held++; pool.connect().then(next, (e: Error) => { held--; next(e); }); }
+    if (next) {
+      held++;
+      pool.connect().then(next, (e: Error) => {
+        held--;
+        next(e);
+      });
+    }
   };
   const acquire = async (): Promise<{ client: pg.PoolClient; inTransaction: boolean }> => {
     const w = warm.pop();
-    if (w) { clearTimeout(w.timer); return { client: w.client, inTransaction: true }; }
+    if (w) {
+      clearTimeout(w.timer);
+      return { client: w.client, inTransaction: true };
+    }
     if (held < poolSize) {
       held++;
-      try { return { client: await pool.connect(), inTransaction: false }; } catch (e) { held--; throw fail(e); }
+      try {
+        return { client: await pool.connect(), inTransaction: false };
+      } catch (e) {
+        held--;
+        throw fail(e);
+      }
     }
     // Waits its turn, as long as the pool's acquire timeout (PG_POOL_ACQUIRE_TIMEOUT_MS) allows.
     const got = await new Promise<pg.PoolClient | Error>((resolve) => {
       const acquireMs = timeouts?.acquireMs;
-      const timer = acquireMs ? setTimeout(() => {
-        const i = waiting.indexOf(take);
-        if (i >= 0) { waiting.splice(i, 1); resolve(new Error('timeout exceeded when trying to connect')); }
-      }, acquireMs) : null;
-      const take = (c: pg.PoolClient | Error) => { if (timer) clearTimeout(timer); resolve(c); };
+      const timer = acquireMs
+        ? setTimeout(() => {
+            const i = waiting.indexOf(take);
+            if (i >= 0) {
+              waiting.splice(i, 1);
+              resolve(new Error('timeout exceeded when trying to connect'));
+            }
+          }, acquireMs)
+        : null;
+      const take = (c: pg.PoolClient | Error) => {
+        if (timer) clearTimeout(timer);
+        resolve(c);
+      };
       waiting.push(take);
     });
     if (got instanceof Error) throw fail(got);
@@ -241,7 +309,10 @@ export function openPostgres(url: string, timeouts?: StoreTimeouts, poolSize = 1
     b.broken = undefined;
     let version: number;
     try {
-      const rs = await b.query({ text: `${inTransaction ? 'commit; ' : ''}begin isolation level repeatable read, read only; ${CURRENT_VERSION}`, query_timeout } as pg.QueryConfig) as unknown as pg.QueryResult[];
+      const rs = (await b.query({
+        text: `${inTransaction ? 'commit; ' : ''}begin isolation level repeatable read, read only; ${CURRENT_VERSION}`,
+        query_timeout,
+      } as pg.QueryConfig)) as unknown as pg.QueryResult[];
       version = Number(rs[rs.length - 1].rows[0].max ?? 0);
     } catch (e) {
       giveBack(client, b.broken ?? true);
@@ -249,21 +320,33 @@ export function openPostgres(url: string, timeouts?: StoreTimeouts, poolSize = 1
     }
     let released = false;
     return {
-      version, db: b.db,
-      select: async <T>(sql: string, params: unknown[]) => (await b.query({ ...named(sql), values: params, query_timeout } as pg.QueryConfig)).rows as T[],
-      selectRows: async (sql: string, params: unknown[]) => (await b.query({ ...named(sql), values: params, rowMode: 'array', query_timeout } as pg.QueryConfig)).rows as unknown[][],
+      version,
+      db: b.db,
+      select: async <T>(sql: string, params: unknown[]) =>
+        (await b.query({ ...named(sql), values: params, query_timeout } as pg.QueryConfig)).rows as T[],
+      selectRows: async (sql: string, params: unknown[]) =>
+        (await b.query({ ...named(sql), values: params, rowMode: 'array', query_timeout } as pg.QueryConfig)).rows as unknown[][],
       release() {
         if (released) return;
         released = true;
-        if (b.broken || ended) { giveBack(client, b.broken); return; }
+        if (b.broken || ended) {
+          giveBack(client, b.broken);
+          return;
+        }
         (client as { [IN_TX]?: boolean })[IN_TX] = true;
         const next = waiting.shift();
-        if (next) { next(client); return; }
+        if (next) {
+          next(client);
+          return;
+        }
         const entry = {
           client,
           timer: setTimeout(() => {
             const i = warm.indexOf(entry);
-            if (i >= 0) { warm.splice(i, 1); giveBack(client); }
+            if (i >= 0) {
+              warm.splice(i, 1);
+              giveBack(client);
+            }
           }, WARM_MS).unref(),
         };
         warm.push(entry);
@@ -286,7 +369,11 @@ export function openPostgres(url: string, timeouts?: StoreTimeouts, poolSize = 1
       setImmediate(() => {
         fresh.closed = true;
         if (group === fresh) group = null;
-        if (fresh.users === 0) fresh.open.then((x) => x.release(), () => {});
+        if (fresh.users === 0)
+          fresh.open.then(
+            (x) => x.release(),
+            () => {},
+          );
       });
       // A failed open is every member's failure, and nobody's to release.
       fresh.open.catch(() => {});
@@ -294,10 +381,18 @@ export function openPostgres(url: string, timeouts?: StoreTimeouts, poolSize = 1
     g.users++;
     const shared = g;
     let session: ReadSession;
-    try { session = await shared.open; } catch (e) { shared.users--; throw e; }
+    try {
+      session = await shared.open;
+    } catch (e) {
+      shared.users--;
+      throw e;
+    }
     let released = false;
     return {
-      version: session.version, db: session.db, select: session.select, selectRows: session.selectRows,
+      version: session.version,
+      db: session.db,
+      select: session.select,
+      selectRows: session.selectRows,
       release() {
         if (released) return;
         released = true;
@@ -324,7 +419,10 @@ export function openPostgres(url: string, timeouts?: StoreTimeouts, poolSize = 1
           const batch = rows.slice(i, i + per);
           const params: unknown[] = [];
           const values = batch.map((r) => {
-            const ph = r.map((v) => { params.push(v); return '$' + params.length; });
+            const ph = r.map((v) => {
+              params.push(v);
+              return '$' + params.length;
+            });
             return `(${ph.join(',')})`;
           });
           await client.query(`insert into ${table} (${columns.join(', ')}) values ${values.join(',')}`, params);
@@ -334,7 +432,9 @@ export function openPostgres(url: string, timeouts?: StoreTimeouts, poolSize = 1
       }
     },
     bulkTransaction: (fn, opts) => pgBulkTransaction(pool, fn, opts, fail),
-    async ping() { await run({ text: 'select 1', query_timeout } as pg.QueryConfig); },
+    async ping() {
+      await run({ text: 'select 1', query_timeout } as pg.QueryConfig);
+    },
     health,
     /**
      * Ends the pool (once), not Kysely's driver: a query still to run (a request in flight when
@@ -342,7 +442,11 @@ export function openPostgres(url: string, timeouts?: StoreTimeouts, poolSize = 1
      * driver throws a plain error (500).
      */
     close: () => {
-      if (!ended) for (const w of warm.splice(0)) { clearTimeout(w.timer); giveBack(w.client); }
+      if (!ended)
+        for (const w of warm.splice(0)) {
+          clearTimeout(w.timer);
+          giveBack(w.client);
+        }
       return (ended ??= pool.end());
     },
   };

@@ -20,15 +20,23 @@ function upserter(raw: Database.Database, t: UpsertTarget): Upsert {
   const n = t.columns.length;
   const payload = t.columns.filter((c) => !t.key.includes(c));
   const tuple = `(${t.columns.map(() => '?').join(', ')})`;
-  const head = (k: number) => `insert into ${t.table} (${t.columns.join(', ')}) values ${Array(k).fill(tuple).join(', ')} on conflict (${t.key.join(', ')})`;
+  const head = (k: number) =>
+    `insert into ${t.table} (${t.columns.join(', ')}) values ${Array(k).fill(tuple).join(', ')} on conflict (${t.key.join(', ')})`;
   const per = Math.max(1, Math.min(64, Math.floor(30000 / n)));
   const many = raw.prepare(`${head(per)} do nothing`);
   const one = raw.prepare(`${head(1)} do nothing`);
-  const upd = payload.length === 0 ? null : raw.prepare(`${head(1)} do update set ${payload.map((c) => `${c} = excluded.${c}`).join(', ')}`
-    + ` where ${payload.map((c) => `${t.table}.${c} is not excluded.${c}`).join(' or ')}`);
+  const upd =
+    payload.length === 0
+      ? null
+      : raw.prepare(
+          `${head(1)} do update set ${payload.map((c) => `${c} = excluded.${c}`).join(', ')}` +
+            ` where ${payload.map((c) => `${t.table}.${c} is not excluded.${c}`).join(' or ')}`,
+        );
   const flat = new Array<unknown>(per * n);
   return (rows) => {
-    let inserted = 0, updated = 0, i = 0;
+    let inserted = 0,
+      updated = 0,
+      i = 0;
     for (; i + per <= rows.length; i += per) {
       for (let j = 0; j < per; j++) {
         const r = rows[i + j];
@@ -78,7 +86,9 @@ export function sqliteUnavailable(err: unknown): string | null {
  */
 function guarded<T>(health: StoreHealth, run: () => T): T {
   let r: T;
-  try { r = run(); } catch (e) {
+  try {
+    r = run();
+  } catch (e) {
     const reason = sqliteUnavailable(e);
     throw reason === null ? e : health.failed(reason, e);
   }
@@ -92,7 +102,7 @@ function cachingPrepares(raw: Database.Database, health: StoreHealth) {
   const prepared = (sql: string) => {
     const stmt = raw.prepare(sql);
     const names = stmt.reader ? stmt.columns().map((c) => c.name) : null;
-    const row = names && new Function('r', `return {${names.map((n, i) => `${JSON.stringify(n)}: r[${i}]`).join(', ')}};`) as Row;
+    const row = names && (new Function('r', `return {${names.map((n, i) => `${JSON.stringify(n)}: r[${i}]`).join(', ')}};`) as Row);
     return { stmt, row };
   };
   const cache = new LRUCache<string, { stmt: Database.Statement; row: Row | null }>({ max: 500 });
@@ -105,7 +115,8 @@ function cachingPrepares(raw: Database.Database, health: StoreHealth) {
       const { stmt, row } = p;
       return {
         reader: row !== null,
-        all: (params: readonly unknown[]) => guarded(health, () => (row ? (stmt.raw(true).all(params) as unknown[][]).map(row) : stmt.all(params))),
+        all: (params: readonly unknown[]) =>
+          guarded(health, () => (row ? (stmt.raw(true).all(params) as unknown[][]).map(row) : stmt.all(params))),
         run: (params: readonly unknown[]) => guarded(health, () => stmt.run(params)),
         iterate: (params: readonly unknown[]) => guarded(health, () => (row ? stmt.raw(false) : stmt).iterate(params)),
       };
@@ -135,7 +146,11 @@ function statementCache(raw: Database.Database) {
   return (sql: string, rows: boolean) => {
     const key = rows ? '\0raw' + sql : sql;
     let stmt = statements.get(key);
-    if (!stmt) { stmt = raw.prepare(sql); if (rows) stmt.raw(true); statements.set(key, stmt); }
+    if (!stmt) {
+      stmt = raw.prepare(sql);
+      if (rows) stmt.raw(true);
+      statements.set(key, stmt);
+    }
     return stmt;
   };
 }
@@ -154,7 +169,11 @@ function connect(file: string, cache: number): Database.Database {
 }
 
 /** A connection that read snapshots are taken on: its driver, Kysely over it and its statements. */
-interface ReadConnection { raw: Database.Database; db: Kysely<Schema>; statement: ReturnType<typeof statementCache> }
+interface ReadConnection {
+  raw: Database.Database;
+  db: Kysely<Schema>;
+  statement: ReturnType<typeof statementCache>;
+}
 
 /**
  * Read snapshots (Store.snapshot) on connections of their own, up to `max` open at once (more
@@ -169,7 +188,12 @@ class ReadPool {
   private opened = 0;
   private closed = false;
 
-  constructor(private readonly file: string, private readonly health: StoreHealth, private readonly cache: number, private readonly max = 16) {}
+  constructor(
+    private readonly file: string,
+    private readonly health: StoreHealth,
+    private readonly cache: number,
+    private readonly max = 16,
+  ) {}
 
   async snapshot(): Promise<ReadSession> {
     if (this.closed) throw this.health.failed('the store is closed', null);
@@ -187,13 +211,19 @@ class ReadPool {
     }
     let released = false;
     return {
-      version, db: conn.db,
+      version,
+      db: conn.db,
       select: async <T>(sql: string, params: unknown[]) => guarded(health, () => conn.statement(sql, false).all(...params) as T[]),
       selectRows: async (sql: string, params: unknown[]) => guarded(health, () => conn.statement(sql, true).all(...params) as unknown[][]),
       release: () => {
         if (released) return;
         released = true;
-        try { conn.raw.exec('commit'); } catch { this.drop(conn); return; }
+        try {
+          conn.raw.exec('commit');
+        } catch {
+          this.drop(conn);
+          return;
+        }
         this.put(conn);
       },
     };
@@ -202,22 +232,38 @@ class ReadPool {
   private open(): ReadConnection {
     const raw = guarded(this.health, () => connect(this.file, this.cache));
     this.opened++;
-    return { raw, db: new Kysely<Schema>({ dialect: new SqliteDialect({ database: cachingPrepares(raw, this.health) }) }), statement: statementCache(raw) };
+    return {
+      raw,
+      db: new Kysely<Schema>({ dialect: new SqliteDialect({ database: cachingPrepares(raw, this.health) }) }),
+      statement: statementCache(raw),
+    };
   }
 
   private put(conn: ReadConnection): void {
-    if (this.closed) { conn.raw.close(); return; }
+    if (this.closed) {
+      conn.raw.close();
+      return;
+    }
     const next = this.waiting.shift();
-    if (next) next(conn); else this.free.push(conn);
+    if (next) next(conn);
+    else this.free.push(conn);
   }
 
   /** Forgets a connection that failed (closed if it can be); a waiter gets a new one. */
   private drop(conn: ReadConnection): void {
     this.opened--;
-    try { conn.raw.close(); } catch { /* already unusable */ }
+    try {
+      conn.raw.close();
+    } catch {
+      /* already unusable */
+    }
     const next = this.waiting.shift();
     if (next && !this.closed) {
-      try { next(this.open()); } catch { this.waiting.unshift(next); }
+      try {
+        next(this.open());
+      } catch {
+        this.waiting.unshift(next);
+      }
     }
   }
 
@@ -253,10 +299,10 @@ export function openSqlite(file: string): Store {
     },
     async bulkInsert(table, columns, rows) {
       if (rows.length === 0) return;
-      const stmt = raw.prepare(
-        `insert into ${table} (${columns.join(', ')}) values (${columns.map(() => '?').join(', ')})`,
-      );
-      const run = raw.transaction((rs: unknown[][]) => { for (const r of rs) stmt.run(r); });
+      const stmt = raw.prepare(`insert into ${table} (${columns.join(', ')}) values (${columns.map(() => '?').join(', ')})`);
+      const run = raw.transaction((rs: unknown[][]) => {
+        for (const r of rs) stmt.run(r);
+      });
       run(rows);
     },
     async bulkTransaction(fn, opts) {
@@ -274,7 +320,10 @@ export function openSqlite(file: string): Store {
         async upsert(t, rows) {
           const id = `${t.table}(${t.columns.join(',')})`;
           let up = upserts.get(id);
-          if (!up) { up = upserter(raw, t); upserts.set(id, up); }
+          if (!up) {
+            up = upserter(raw, t);
+            upserts.set(id, up);
+          }
           return up(rows);
         },
         // One writer at a time already: the transaction takes the write lock up front.
@@ -303,7 +352,11 @@ export function openSqlite(file: string): Store {
         raw.prepare('select 1 from meta limit 1').get();
         if (file === ':memory:' || file === '') return;
         const fresh = new Database(file, { readonly: true, fileMustExist: true });
-        try { fresh.prepare('select 1 from meta limit 1').get(); } finally { fresh.close(); }
+        try {
+          fresh.prepare('select 1 from meta limit 1').get();
+        } finally {
+          fresh.close();
+        }
       });
     },
     health,
@@ -312,6 +365,9 @@ export function openSqlite(file: string): Store {
      * when a shutdown closes the store) then fails as StoreUnavailable (503), where a destroyed
      * driver throws a plain error (500).
      */
-    async close() { reads?.close(); raw.close(); },
+    async close() {
+      reads?.close();
+      raw.close();
+    },
   };
 }

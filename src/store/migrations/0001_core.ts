@@ -12,31 +12,44 @@ export async function up(db: Kysely<any>, dialect: 'sqlite' | 'postgres'): Promi
   const big = pg ? 'bigint' : 'integer';
   const noRowid = (b: any) => (pg ? b : b.modifyEnd(sql`without rowid`));
 
-  await noRowid(db.schema.createTable('meta')
-    .addColumn('key', 'text', (c) => text(c).primaryKey())
-    .addColumn('value', 'text', (c) => c.notNull())).execute();
+  await noRowid(
+    db.schema
+      .createTable('meta')
+      .addColumn('key', 'text', (c) => text(c).primaryKey())
+      .addColumn('value', 'text', (c) => c.notNull()),
+  ).execute();
 
-  await noRowid(db.schema.createTable('markets')
-    .addColumn('id', 'text', (c) => text(c).primaryKey())
-    .addColumn('name', 'text', (c) => c.notNull())
-    .addColumn('name_local', 'text', (c) => c.notNull())
-    .addColumn('mic', 'text', (c) => c.notNull())
-    .addColumn('timezone', 'text', (c) => c.notNull())
-    .addColumn('currency', 'text', (c) => c.notNull())
-    .addColumn('opened', 'integer', (c) => c.notNull())).execute();
+  await noRowid(
+    db.schema
+      .createTable('markets')
+      .addColumn('id', 'text', (c) => text(c).primaryKey())
+      .addColumn('name', 'text', (c) => c.notNull())
+      .addColumn('name_local', 'text', (c) => c.notNull())
+      .addColumn('mic', 'text', (c) => c.notNull())
+      .addColumn('timezone', 'text', (c) => c.notNull())
+      .addColumn('currency', 'text', (c) => c.notNull())
+      .addColumn('opened', 'integer', (c) => c.notNull()),
+  ).execute();
 
-  await noRowid(db.schema.createTable('trading_days')
-    .addColumn('market', 'text', (c) => text(c).notNull())
-    .addColumn('date', 'integer', (c) => c.notNull())
-    .addPrimaryKeyConstraint('trading_days_pk', ['market', 'date'])).execute();
+  await noRowid(
+    db.schema
+      .createTable('trading_days')
+      .addColumn('market', 'text', (c) => text(c).notNull())
+      .addColumn('date', 'integer', (c) => c.notNull())
+      .addPrimaryKeyConstraint('trading_days_pk', ['market', 'date']),
+  ).execute();
 
-  await noRowid(db.schema.createTable('classifications')
-    .addColumn('id', 'text', (c) => text(c).primaryKey())
-    .addColumn('name', 'text', (c) => c.notNull())
-    .addColumn('type', 'text', (c) => text(c).notNull())).execute();
+  await noRowid(
+    db.schema
+      .createTable('classifications')
+      .addColumn('id', 'text', (c) => text(c).primaryKey())
+      .addColumn('name', 'text', (c) => c.notNull())
+      .addColumn('type', 'text', (c) => text(c).notNull()),
+  ).execute();
   await db.schema.createIndex('classifications_type').on('classifications').columns(['type', 'id']).execute();
 
-  await db.schema.createTable('instruments')
+  await db.schema
+    .createTable('instruments')
     .addColumn('inst', 'integer', (c) => c.primaryKey())
     .addColumn('id', 'text', (c) => text(c).notNull().unique())
     .addColumn('kind', 'text', (c) => text(c).notNull())
@@ -57,22 +70,31 @@ export async function up(db: Kysely<any>, dialect: 'sqlite' | 'postgres'): Promi
     .execute();
   await db.schema.createIndex('instruments_kind_id').on('instruments').columns(['kind', 'id']).execute();
 
-  await noRowid(db.schema.createTable('instrument_classifications')
-    .addColumn('inst', 'integer', (c) => c.notNull())
-    .addColumn('classification_id', 'text', (c) => text(c).notNull())
-    .addPrimaryKeyConstraint('instrument_classifications_pk', ['inst', 'classification_id'])).execute();
+  await noRowid(
+    db.schema
+      .createTable('instrument_classifications')
+      .addColumn('inst', 'integer', (c) => c.notNull())
+      .addColumn('classification_id', 'text', (c) => text(c).notNull())
+      .addPrimaryKeyConstraint('instrument_classifications_pk', ['inst', 'classification_id']),
+  ).execute();
 
-  await noRowid(db.schema.createTable('st_periods')
-    .addColumn('inst', 'integer', (c) => c.notNull())
-    .addColumn('start_date', 'integer', (c) => c.notNull())
-    .addColumn('end_date', 'integer')
-    .addPrimaryKeyConstraint('st_periods_pk', ['inst', 'start_date'])).execute();
+  await noRowid(
+    db.schema
+      .createTable('st_periods')
+      .addColumn('inst', 'integer', (c) => c.notNull())
+      .addColumn('start_date', 'integer', (c) => c.notNull())
+      .addColumn('end_date', 'integer')
+      .addPrimaryKeyConstraint('st_periods_pk', ['inst', 'start_date']),
+  ).execute();
 
-  await noRowid(db.schema.createTable('index_constituents')
-    .addColumn('index_inst', 'integer', (c) => c.notNull())
-    .addColumn('inst', 'integer', (c) => c.notNull())
-    .addColumn('shares', big, (c) => c.notNull())
-    .addPrimaryKeyConstraint('index_constituents_pk', ['index_inst', 'inst'])).execute();
+  await noRowid(
+    db.schema
+      .createTable('index_constituents')
+      .addColumn('index_inst', 'integer', (c) => c.notNull())
+      .addColumn('inst', 'integer', (c) => c.notNull())
+      .addColumn('shares', big, (c) => c.notNull())
+      .addPrimaryKeyConstraint('index_constituents_pk', ['index_inst', 'inst']),
+  ).execute();
 
   // Hot tables: raw DDL so PostgreSQL's primary key can INCLUDE the payload (index-only scans).
   const table = async (name: string, cols: [string, string][], key: string[]) => {
@@ -85,26 +107,56 @@ export async function up(db: Kysely<any>, dialect: 'sqlite' | 'postgres'): Promi
   await table('bars_1d', [['inst', 'integer'], ['date', 'integer'], ...bar], ['inst', 'date']);
   await table('bars_1m', [['inst', 'integer'], ['ts', 'big'], ['date', 'integer'], ...bar], ['inst', 'ts']);
   const book = ['bid_p', 'bid_v', 'ask_p', 'ask_v'].flatMap((p) => [1, 2, 3, 4, 5].map((l) => [p + l, `${big} null`] as [string, string]));
-  await table('quotes', [['inst', 'integer'], ['ts', 'big'], ['date', 'integer'],
-    ...['last', 'open', 'high', 'low', 'pre_close', 'volume', 'amount'].map((c) => [c, 'big'] as [string, string]), ...book],
-  ['inst', 'ts']);
-  await table('trades', [['inst', 'integer'], ['date', 'integer'], ['seq', 'integer'], ['ts', 'big'],
-    ['price', 'big'], ['volume', 'big'], ['amount', 'big'], ['side', 'text']], ['inst', 'date', 'seq']);
+  await table(
+    'quotes',
+    [
+      ['inst', 'integer'],
+      ['ts', 'big'],
+      ['date', 'integer'],
+      ...['last', 'open', 'high', 'low', 'pre_close', 'volume', 'amount'].map((c) => [c, 'big'] as [string, string]),
+      ...book,
+    ],
+    ['inst', 'ts'],
+  );
+  await table(
+    'trades',
+    [
+      ['inst', 'integer'],
+      ['date', 'integer'],
+      ['seq', 'integer'],
+      ['ts', 'big'],
+      ['price', 'big'],
+      ['volume', 'big'],
+      ['amount', 'big'],
+      ['side', 'text'],
+    ],
+    ['inst', 'date', 'seq'],
+  );
 
-  await noRowid(db.schema.createTable('corporate_actions')
-    .addColumn('inst', 'integer', (c) => c.notNull())
-    .addColumn('ex_date', 'integer', (c) => c.notNull())
-    .addColumn('record_date', 'integer', (c) => c.notNull())
-    .addColumn('pay_date', 'integer')
-    .addColumn('announce_date', 'integer', (c) => c.notNull())
-    .$call((b) => ['cash_per_share', 'bonus_ratio', 'transfer_ratio', 'rights_ratio', 'rights_price']
-      .reduce((t, col) => t.addColumn(col, big, (c) => c.notNull().defaultTo(0)), b))
-    .addPrimaryKeyConstraint('corporate_actions_pk', ['inst', 'ex_date'])).execute();
+  await noRowid(
+    db.schema
+      .createTable('corporate_actions')
+      .addColumn('inst', 'integer', (c) => c.notNull())
+      .addColumn('ex_date', 'integer', (c) => c.notNull())
+      .addColumn('record_date', 'integer', (c) => c.notNull())
+      .addColumn('pay_date', 'integer')
+      .addColumn('announce_date', 'integer', (c) => c.notNull())
+      .$call((b) =>
+        ['cash_per_share', 'bonus_ratio', 'transfer_ratio', 'rights_ratio', 'rights_price'].reduce(
+          (t, col) => t.addColumn(col, big, (c) => c.notNull().defaultTo(0)),
+          b,
+        ),
+      )
+      .addPrimaryKeyConstraint('corporate_actions_pk', ['inst', 'ex_date']),
+  ).execute();
 
-  await noRowid(db.schema.createTable('api_keys')
-    .addColumn('id', 'text', (c) => text(c).primaryKey())
-    .addColumn('name', 'text', (c) => c.notNull())
-    .addColumn('hash', 'text', (c) => c.notNull())
-    .addColumn('created_at', 'text', (c) => c.notNull())
-    .addColumn('revoked_at', 'text')).execute();
+  await noRowid(
+    db.schema
+      .createTable('api_keys')
+      .addColumn('id', 'text', (c) => text(c).primaryKey())
+      .addColumn('name', 'text', (c) => c.notNull())
+      .addColumn('hash', 'text', (c) => c.notNull())
+      .addColumn('created_at', 'text', (c) => c.notNull())
+      .addColumn('revoked_at', 'text'),
+  ).execute();
 }

@@ -26,9 +26,18 @@ export async function up(db: Kysely<any>, dialect: 'sqlite' | 'postgres'): Promi
   const BATCH = 10_000;
   const backfill = async (t: Kysely<any>, base: string, packs: string, key: string, recKey: string, packOf: (date: number) => number) => {
     let pos: [number, number] | null = null;
-    let inst = NaN, pack = NaN, recs: number[][] = [];
+    let inst = NaN,
+      pack = NaN,
+      recs: number[][] = [];
     let out: unknown[] = [];
-    const write = async () => { if (out.length) await t.insertInto(packs).values(out as any).execute(); out = []; };
+    const write = async () => {
+      if (out.length)
+        await t
+          .insertInto(packs)
+          .values(out as any)
+          .execute();
+      out = [];
+    };
     const done = async () => {
       if (recs.length) out.push({ inst, [key]: pack, n: recs.length, data: encode(recs) });
       if (out.length >= 500) await write();
@@ -39,7 +48,12 @@ export async function up(db: Kysely<any>, dialect: 'sqlite' | 'postgres'): Promi
         from ${sql.table(base)} ${where} order by inst, ${sql.ref(recKey)} limit ${BATCH}`.execute(t);
       for (const r of rows) {
         const p = packOf(r.date);
-        if (r.inst !== inst || p !== pack) { await done(); inst = r.inst; pack = p; recs = []; }
+        if (r.inst !== inst || p !== pack) {
+          await done();
+          inst = r.inst;
+          pack = p;
+          recs = [];
+        }
         recs.push([r.k, r.open, r.high, r.low, r.close, r.volume, r.amount]);
       }
       if (rows.length < BATCH) break;

@@ -7,5 +7,7 @@ import { sql, type Kysely } from 'kysely';
  */
 export async function up(db: Kysely<any>, dialect: 'sqlite' | 'postgres'): Promise<void> {
   const blob = dialect === 'postgres' ? 'bytea' : 'blob';
-  await sql.raw(`create table bars_1d_pages (inst integer not null, month integer not null, data ${blob} not null, primary key (inst, month))`).execute(db);
+  await sql
+    .raw(`create table bars_1d_pages (inst integer not null, month integer not null, data ${blob} not null, primary key (inst, month))`)
+    .execute(db);
 }

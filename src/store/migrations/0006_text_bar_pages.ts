@@ -9,7 +9,9 @@ import { pageColumnStorage } from './page-storage.js';
  */
 export async function up(db: Kysely<any>, dialect: 'sqlite' | 'postgres'): Promise<void> {
   await sql.raw('drop table bars_1d_pages').execute(db);
-  await sql.raw('create table bars_1d_pages (inst integer not null, month integer not null, data text not null, primary key (inst, month))').execute(db);
+  await sql
+    .raw('create table bars_1d_pages (inst integer not null, month integer not null, data text not null, primary key (inst, month))')
+    .execute(db);
   if (dialect !== 'postgres') return;
   await pageColumnStorage(db, 'bars_1d_pages', 'data');
 }

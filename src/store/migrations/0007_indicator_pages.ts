@@ -8,8 +8,12 @@ import { pageColumnStorage } from './page-storage.js';
  * PostgreSQL (page-storage.ts).
  */
 export async function up(db: Kysely<any>, dialect: 'sqlite' | 'postgres'): Promise<void> {
-  await sql.raw('create table indicator_pages (inst integer not null, indicator text not null, month integer not null, data text not null, '
-    + 'primary key (inst, indicator, month))').execute(db);
+  await sql
+    .raw(
+      'create table indicator_pages (inst integer not null, indicator text not null, month integer not null, data text not null, ' +
+        'primary key (inst, indicator, month))',
+    )
+    .execute(db);
   if (dialect !== 'postgres') return;
   await pageColumnStorage(db, 'indicator_pages', 'data');
 }

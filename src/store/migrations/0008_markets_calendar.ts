@@ -6,9 +6,33 @@ import { sql, type Kysely } from 'kysely';
  * market is a migration of its own).
  */
 const EXCHANGES = [
-  { id: 'BJ', name: 'Beijing Stock Exchange', name_local: '北京证券交易所', mic: 'BJSE', timezone: 'Asia/Shanghai', currency: 'CNY', opened: 20211115 },
-  { id: 'SH', name: 'Shanghai Stock Exchange', name_local: '上海证券交易所', mic: 'XSHG', timezone: 'Asia/Shanghai', currency: 'CNY', opened: 19901219 },
-  { id: 'SZ', name: 'Shenzhen Stock Exchange', name_local: '深圳证券交易所', mic: 'XSHE', timezone: 'Asia/Shanghai', currency: 'CNY', opened: 19901201 },
+  {
+    id: 'BJ',
+    name: 'Beijing Stock Exchange',
+    name_local: '北京证券交易所',
+    mic: 'BJSE',
+    timezone: 'Asia/Shanghai',
+    currency: 'CNY',
+    opened: 20211115,
+  },
+  {
+    id: 'SH',
+    name: 'Shanghai Stock Exchange',
+    name_local: '上海证券交易所',
+    mic: 'XSHG',
+    timezone: 'Asia/Shanghai',
+    currency: 'CNY',
+    opened: 19901219,
+  },
+  {
+    id: 'SZ',
+    name: 'Shenzhen Stock Exchange',
+    name_local: '深圳证券交易所',
+    mic: 'XSHE',
+    timezone: 'Asia/Shanghai',
+    currency: 'CNY',
+    opened: 19901201,
+  },
 ] as const;
 
 /**
@@ -20,6 +44,8 @@ export async function up(db: Kysely<any>): Promise<void> {
   await sql.raw('alter table trading_days add column is_open integer').execute(db);
   for (const m of EXCHANGES) {
     await sql`insert into markets (id, name, name_local, mic, timezone, currency, opened)
-      values (${m.id}, ${m.name}, ${m.name_local}, ${m.mic}, ${m.timezone}, ${m.currency}, ${m.opened}) on conflict (id) do nothing`.execute(db);
+      values (${m.id}, ${m.name}, ${m.name_local}, ${m.mic}, ${m.timezone}, ${m.currency}, ${m.opened}) on conflict (id) do nothing`.execute(
+      db,
+    );
   }
 }

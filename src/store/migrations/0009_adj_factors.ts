@@ -6,6 +6,10 @@ import { sql, type Kysely } from 'kysely';
  * double holds). Frozen: never import application code here.
  */
 export async function up(db: Kysely<any>, dialect: 'sqlite' | 'postgres'): Promise<void> {
-  await sql.raw('create table adj_factors (inst integer not null, date integer not null, adj_factor text not null, '
-    + `primary key (inst, date))${dialect === 'postgres' ? '' : ' without rowid'}`).execute(db);
+  await sql
+    .raw(
+      'create table adj_factors (inst integer not null, date integer not null, adj_factor text not null, ' +
+        `primary key (inst, date))${dialect === 'postgres' ? '' : ' without rowid'}`,
+    )
+    .execute(db);
 }

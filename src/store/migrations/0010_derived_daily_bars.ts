@@ -8,6 +8,10 @@ import { sql, type Kysely } from 'kysely';
  * Numbered 0010 after 0008 and 0009 of work in progress elsewhere; it depends on neither.
  */
 export async function up(db: Kysely<any>, dialect: 'sqlite' | 'postgres'): Promise<void> {
-  await sql.raw('create table bars_1d_derived (inst integer not null, date integer not null, primary key (inst, date))'
-    + (dialect === 'postgres' ? '' : ' without rowid')).execute(db);
+  await sql
+    .raw(
+      'create table bars_1d_derived (inst integer not null, date integer not null, primary key (inst, date))' +
+        (dialect === 'postgres' ? '' : ' without rowid'),
+    )
+    .execute(db);
 }

@@ -9,7 +9,10 @@ import { sql, type Kysely } from 'kysely';
  */
 export async function up(db: Kysely<any>, dialect: 'sqlite' | 'postgres'): Promise<void> {
   if (dialect !== 'postgres') return;
-  for (const [table, key] of [['bars_1d', 'inst, date'], ['bars_1m', 'inst, ts']]) {
+  for (const [table, key] of [
+    ['bars_1d', 'inst, date'],
+    ['bars_1m', 'inst, ts'],
+  ]) {
     await sql.raw(`alter table ${table} drop constraint ${table}_pkey, add primary key (${key})`).execute(db);
   }
 }

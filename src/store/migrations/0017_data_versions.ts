@@ -12,9 +12,15 @@ export async function up(db: Kysely<any>, dialect: 'sqlite' | 'postgres'): Promi
   const pg = dialect === 'postgres';
   const [big, tail] = pg ? ['bigint', ''] : ['integer', ' without rowid'];
   await sql.raw(`create table data_versions (version integer primary key, at ${big} not null, origin text not null)`).execute(db);
-  await sql.raw('create table data_changes (version integer not null, dataset text not null,'
-    + ` rows ${big} not null, instruments text, from_date integer, to_date integer, primary key (version, dataset))${tail}`).execute(db);
+  await sql
+    .raw(
+      'create table data_changes (version integer not null, dataset text not null,' +
+        ` rows ${big} not null, instruments text, from_date integer, to_date integer, primary key (version, dataset))${tail}`,
+    )
+    .execute(db);
   // A frozen literal, not the code's wording: migrations never change once shipped.
-  await sql`insert into data_versions (version, at, origin) values (1, ${Date.now()}, 'the data stored before the change log (migration 0017)')`.execute(db);
+  await sql`insert into data_versions (version, at, origin) values (1, ${Date.now()}, 'the data stored before the change log (migration 0017)')`.execute(
+    db,
+  );
   await sql`delete from meta where key = 'data_version'`.execute(db);
 }

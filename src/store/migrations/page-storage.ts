@@ -8,9 +8,13 @@ import { sql, type Kysely } from 'kysely';
  */
 export async function pageColumnStorage(db: Kysely<any>, table: string, column: string): Promise<void> {
   await sql.raw(`alter table ${table} alter column ${column} set storage main`).execute(db);
-  await sql.raw(`do $$ begin
+  await sql
+    .raw(
+      `do $$ begin
     alter table ${table} alter column ${column} set compression lz4;
   exception when feature_not_supported or invalid_parameter_value then
     null; -- a server without lz4 keeps pglz
-  end $$`).execute(db);
+  end $$`,
+    )
+    .execute(db);
 }

@@ -1,12 +1,11 @@
-import type { Kysely } from 'kysely';
-import type { Database } from '../schema.js';
+import type { ReadDb } from '../types.js';
 import { literalLimit } from './limit.js';
 
 const ACTION_COLS = ['ex_date', 'cash_per_share', 'bonus_ratio', 'transfer_ratio', 'rights_ratio', 'rights_price'] as const;
 
 /** What an equity's daily states (price limits, query/equity-days.ts) read besides its bars. */
 export class EquityDayReader {
-  constructor(private readonly db: Kysely<Database>) {}
+  constructor(private readonly db: ReadDb) {}
 
   /**
    * The latest date of any daily bar, 0 when there is none. Each instrument's last bar is one
@@ -14,9 +13,19 @@ export class EquityDayReader {
    * table scanned 5 M bars for 300 ms.
    */
   async latestBarDate(): Promise<number> {
-    const r = await this.db.selectFrom('instruments as i').select((eb) => eb.fn.max(
-      eb.selectFrom('bars_1d as b').select((b) => b.fn.max('b.date').as('m')).whereRef('b.inst', '=', 'i.inst'),
-    ).as('d')).executeTakeFirst();
+    const r = await this.db
+      .selectFrom('instruments as i')
+      .select((eb) =>
+        eb.fn
+          .max(
+            eb
+              .selectFrom('bars_1d as b')
+              .select((b) => b.fn.max('b.date').as('m'))
+              .whereRef('b.inst', '=', 'i.inst'),
+          )
+          .as('d'),
+      )
+      .executeTakeFirst();
     return (r?.d as number | null) ?? 0;
   }
 
@@ -26,14 +35,26 @@ export class EquityDayReader {
       this.db.selectFrom('st_periods').select(['start_date', 'end_date']).where('inst', '=', inst).execute(),
       this.db.selectFrom('corporate_actions').select(ACTION_COLS).where('inst', '=', inst).execute(),
       this.db.selectFrom('bars_1d').select('date').where('inst', '=', inst).orderBy('date').limit(literalLimit(1)).executeTakeFirst(),
-      this.db.selectFrom('bars_1d').select('date').where('inst', '=', inst).orderBy('date', 'desc').limit(literalLimit(1)).executeTakeFirst(),
+      this.db
+        .selectFrom('bars_1d')
+        .select('date')
+        .where('inst', '=', inst)
+        .orderBy('date', 'desc')
+        .limit(literalLimit(1))
+        .executeTakeFirst(),
     ]);
     return { st, actions, firstBar: first?.date ?? null, lastBar: last?.date ?? null };
   }
 
   /** The last daily bar of `inst` before `date` (amount as stored), if any. */
   barBefore(inst: number, date: number) {
-    return this.db.selectFrom('bars_1d').select(['date', 'open', 'high', 'low', 'close', 'volume', 'amount'])
-      .where('inst', '=', inst).where('date', '<', date).orderBy('date', 'desc').limit(literalLimit(1)).executeTakeFirst();
+    return this.db
+      .selectFrom('bars_1d')
+      .select(['date', 'open', 'high', 'low', 'close', 'volume', 'amount'])
+      .where('inst', '=', inst)
+      .where('date', '<', date)
+      .orderBy('date', 'desc')
+      .limit(literalLimit(1))
+      .executeTakeFirst();
   }
 }

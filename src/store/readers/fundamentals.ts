@@ -1,5 +1,5 @@
 import { sql, type Expression, type ExpressionBuilder, type Kysely, type SqlBool } from 'kysely';
-import type { Database } from '../schema.js';
+import type { ReadDb } from '../types.js';
 import type { PageRequest } from './page.js';
 import { literalLimit } from './limit.js';
 
@@ -11,10 +11,7 @@ const dividendOrder = sql<number>`coalesce(ex_date, ${sql.lit(NO_EX_DATE)})`;
 
 /** (k1, k2, ...) > (v1, v2, ...) lexicographically, spelled out so both stores plan it alike. */
 function after(eb: ExpressionBuilder<any, any>, keys: Expression<unknown>[], values: unknown[]): Expression<SqlBool> {
-  const ors = keys.map((k, i) => eb.and([
-    ...keys.slice(0, i).map((p, j) => eb(p, '=', values[j])),
-    eb(k, '>', values[i]),
-  ]));
+  const ors = keys.map((k, i) => eb.and([...keys.slice(0, i).map((p, j) => eb(p, '=', values[j])), eb(k, '>', values[i])]));
   return eb.or(ors);
 }
 
@@ -24,13 +21,20 @@ function after(eb: ExpressionBuilder<any, any>, keys: Expression<unknown>[], val
  * @example new FundamentalsReader(db).statements('balance_sheets', inst, 20240101, 20241231, { after: null, limit: 101 })
  */
 export class FundamentalsReader {
-  private readonly any: Kysely<any>;
-  constructor(private readonly db: Kysely<Database>) { this.any = db as Kysely<any>; }
+  private readonly any: Pick<Kysely<any>, 'selectFrom'>;
+  constructor(private readonly db: ReadDb) {
+    this.any = db as unknown as Pick<Kysely<any>, 'selectFrom'>;
+  }
 
   /** Statements or indicators with from <= report_date <= to, by (report_date, report_type). */
-  statements(table: StatementTable, inst: number, from: number, to: number, page: PageRequest<[number, string]>): Promise<Record<string, any>[]> {
-    let q = this.any.selectFrom(table).selectAll()
-      .where('inst', '=', inst).where('report_date', '>=', from).where('report_date', '<=', to);
+  statements(
+    table: StatementTable,
+    inst: number,
+    from: number,
+    to: number,
+    page: PageRequest<[number, string]>,
+  ): Promise<Record<string, any>[]> {
+    let q = this.any.selectFrom(table).selectAll().where('inst', '=', inst).where('report_date', '>=', from).where('report_date', '<=', to);
     if (page.after) {
       const [d, t] = page.after;
       q = q.where((eb) => after(eb, [eb.ref('report_date'), eb.ref('report_type')], [d, t]));
@@ -40,8 +44,13 @@ export class FundamentalsReader {
 
   /** Dividends by ex-date (pending plans, without one, last), then fiscal period and announcement. */
   dividends(inst: number, from: number, to: number, page: PageRequest<[number, number, number]>) {
-    let q = this.db.selectFrom('dividends').selectAll().select(dividendOrder.as('sort_date'))
-      .where('inst', '=', inst).where(dividendOrder, '>=', from).where(dividendOrder, '<=', to);
+    let q = this.db
+      .selectFrom('dividends')
+      .selectAll()
+      .select(dividendOrder.as('sort_date'))
+      .where('inst', '=', inst)
+      .where(dividendOrder, '>=', from)
+      .where(dividendOrder, '<=', to);
     if (page.after) {
       const [s, p, a] = page.after;
       q = q.where((eb) => after(eb, [dividendOrder, eb.ref('report_period'), eb.ref('announce_date')], [s, p, a]));
@@ -51,8 +60,12 @@ export class FundamentalsReader {
 
   /** Earnings forecasts with from <= announce_date <= to, by (announce_date, report_date). */
   earningsForecasts(inst: number, from: number, to: number, page: PageRequest<[number, number]>) {
-    let q = this.db.selectFrom('earnings_forecasts').selectAll()
-      .where('inst', '=', inst).where('announce_date', '>=', from).where('announce_date', '<=', to);
+    let q = this.db
+      .selectFrom('earnings_forecasts')
+      .selectAll()
+      .where('inst', '=', inst)
+      .where('announce_date', '>=', from)
+      .where('announce_date', '<=', to);
     if (page.after) {
       const [a, r] = page.after;
       q = q.where((eb) => after(eb, [eb.ref('announce_date'), eb.ref('report_date')], [a, r]));
@@ -89,16 +102,26 @@ export class FundamentalsReader {
 
   /** Every classification of the instrument (a handful), by classification id. */
   sectorMemberships(inst: number) {
-    return this.db.selectFrom('instrument_classifications as ic')
+    return this.db
+      .selectFrom('instrument_classifications as ic')
       .innerJoin('classifications as c', 'c.id', 'ic.classification_id')
-      .select(['c.id', 'c.name', 'c.type']).where('ic.inst', '=', inst).orderBy('c.id').execute();
+      .select(['c.id', 'c.name', 'c.type'])
+      .where('ic.inst', '=', inst)
+      .orderBy('c.id')
+      .execute();
   }
 
   /** Capital flows of trading days fromDate..toDate, by date. */
   capitalFlows(inst: number, fromDate: number, toDate: number, page: PageRequest<[number]>) {
     const lo = page.after ? Math.max(fromDate, page.after[0] + 1) : fromDate;
-    return this.db.selectFrom('capital_flows').selectAll()
-      .where('inst', '=', inst).where('date', '>=', lo).where('date', '<=', toDate)
-      .orderBy('date').limit(literalLimit(page.limit)).execute();
+    return this.db
+      .selectFrom('capital_flows')
+      .selectAll()
+      .where('inst', '=', inst)
+      .where('date', '>=', lo)
+      .where('date', '<=', toDate)
+      .orderBy('date')
+      .limit(literalLimit(page.limit))
+      .execute();
   }
 }

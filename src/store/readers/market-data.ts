@@ -15,7 +15,6 @@ const INDICATOR_PAGES = new Map<string, string>();
 const MINUTE_PACKS = 'select date, n, data from bars_1m_packs where inst = ? and date >= ? and date <= ? order by date limit ';
 const DAILY_STATES = 'select month, n, data, states from bars_1d_packs where inst = ? and month >= ? and month <= ? order by month limit ';
 
-
 /**
  * Time-series reads on the request path: each is one keyset range scan on a primary key,
  * through a cached prepared statement. Bars come from the bar packs (store/packs.ts): a
@@ -29,8 +28,17 @@ export class MarketDataReader {
   /** Daily bars with from <= date <= to and date > after, ascending (ts left 0 for the caller). */
   async dailyBars(inst: number, from: number, to: number, after: number | null, limit: number): Promise<Bar[]> {
     const out: Bar[] = [];
-    await this.daily(DAILY_PACKS, inst, from, to, after, limit, 15, () => out.length,
-      (r, lo, hi) => decodeBars(out, r[2] as Uint8Array, r[1] as number, null, lo, hi, limit));
+    await this.daily(
+      DAILY_PACKS,
+      inst,
+      from,
+      to,
+      after,
+      limit,
+      15,
+      () => out.length,
+      (r, lo, hi) => decodeBars(out, r[2] as Uint8Array, r[1] as number, null, lo, hi, limit),
+    );
     return out;
   }
 
@@ -39,10 +47,26 @@ export class MarketDataReader {
    * the unadjusted daily page, rendered from the packs as it is read (no copy of the bars as
    * JSON is stored: it was 272 bytes a bar, two thirds of a whole-market store).
    */
-  async dailyPage(inst: number, from: number, to: number, after: number | null, limit: number, write: BarFieldsWriter): Promise<PackSlices> {
+  async dailyPage(
+    inst: number,
+    from: number,
+    to: number,
+    after: number | null,
+    limit: number,
+    write: BarFieldsWriter,
+  ): Promise<PackSlices> {
     const out = new PackSlices(limit, write);
-    await this.daily(DAILY_PACKS, inst, from, to, after, limit, 15, () => out.keys.length,
-      (r, lo, hi) => out.add(r[2] as Uint8Array, r[1] as number, null, lo, hi));
+    await this.daily(
+      DAILY_PACKS,
+      inst,
+      from,
+      to,
+      after,
+      limit,
+      15,
+      () => out.keys.length,
+      (r, lo, hi) => out.add(r[2] as Uint8Array, r[1] as number, null, lo, hi),
+    );
     return out;
   }
 
@@ -59,7 +83,17 @@ export class MarketDataReader {
       sql = `select month, data from indicator_pages where inst = ? and indicator = '${id}' and month >= ? and month <= ? order by month limit `;
       INDICATOR_PAGES.set(id, sql);
     }
-    await this.daily(sql, inst, from, to, after, limit, 20, () => out.keys.length, (r, lo, hi) => out.add(r[1] as string, lo, hi));
+    await this.daily(
+      sql,
+      inst,
+      from,
+      to,
+      after,
+      limit,
+      20,
+      () => out.keys.length,
+      (r, lo, hi) => out.add(r[1] as string, lo, hi),
+    );
     return out;
   }
 
@@ -70,51 +104,121 @@ export class MarketDataReader {
    * are those before its first bar), and then the bars with from <= date <= to, at most `limit`
    * (ts left 0 for the caller). `states` is null when no pack was found or it holds none.
    */
-  async dailyWithStates(inst: number, statesFrom: number, from: number, to: number, limit: number): Promise<{ states: string | null; head: Bar[]; bars: Bar[] }> {
-    const head: Bar[] = [], bars: Bar[] = [];
+  async dailyWithStates(
+    inst: number,
+    statesFrom: number,
+    from: number,
+    to: number,
+    limit: number,
+  ): Promise<{ states: string | null; head: Bar[]; bars: Bar[] }> {
+    const head: Bar[] = [],
+      bars: Bar[] = [];
     let states: string | null | undefined;
     // The months before the page's (from its quarter's first) and those its `limit` days fall in, read at once.
     const [first, last] = [dailyPackKey(statesFrom), dailyPackKey(from)];
     const before = (Math.floor(last / 100) - Math.floor(first / 100)) * 12 + (last % 100) - (first % 100);
     const months = before + (monthsHolding(from, to, limit) ?? Math.ceil(limit / 20) + 1);
-    await this.packed(DAILY_STATES, inst, first, dailyPackKey(to), statesFrom, to, limit, 20, () => bars.length, (r) => {
-      if (states === undefined) states = r[3] === null ? null : String(r[3]);
-      if (bars.length === 0) decodeBars(head, r[2] as Uint8Array, r[1] as number, null, 0, from - 1, Infinity);
-      decodeBars(bars, r[2] as Uint8Array, r[1] as number, null, from, to, limit);
-    }, months);
+    await this.packed(
+      DAILY_STATES,
+      inst,
+      first,
+      dailyPackKey(to),
+      statesFrom,
+      to,
+      limit,
+      20,
+      () => bars.length,
+      (r) => {
+        if (states === undefined) states = r[3] === null ? null : String(r[3]);
+        if (bars.length === 0) decodeBars(head, r[2] as Uint8Array, r[1] as number, null, 0, from - 1, Infinity);
+        decodeBars(bars, r[2] as Uint8Array, r[1] as number, null, from, to, limit);
+      },
+      months,
+    );
     return { states: states ?? null, head, bars };
   }
 
   /** As minuteBars, as the records of their packs, written as JSON by `write` (keys are ts). */
-  async minutePage(inst: number, from: number, to: number, after: number | null, limit: number, write: BarFieldsWriter): Promise<PackSlices> {
+  async minutePage(
+    inst: number,
+    from: number,
+    to: number,
+    after: number | null,
+    limit: number,
+    write: BarFieldsWriter,
+  ): Promise<PackSlices> {
     const out = new PackSlices(limit, write);
-    await this.minute(MINUTE_PACKS, inst, from, to, after, limit, () => out.keys.length,
-      (r, lo, hi) => out.add(r[2] as Uint8Array, r[1] as number, r[0] as number, lo, hi));
+    await this.minute(
+      MINUTE_PACKS,
+      inst,
+      from,
+      to,
+      after,
+      limit,
+      () => out.keys.length,
+      (r, lo, hi) => out.add(r[2] as Uint8Array, r[1] as number, r[0] as number, lo, hi),
+    );
     return out;
   }
 
   /** 1m bars with from <= ts <= to (epoch seconds) and ts > after, ascending. */
   async minuteBars(inst: number, from: number, to: number, after: number | null, limit: number): Promise<Bar[]> {
     const out: Bar[] = [];
-    await this.minute(MINUTE_PACKS, inst, from, to, after, limit, () => out.length,
-      (r, lo, hi) => decodeBars(out, r[2] as Uint8Array, r[1] as number, r[0] as number, lo, hi, limit));
+    await this.minute(
+      MINUTE_PACKS,
+      inst,
+      from,
+      to,
+      after,
+      limit,
+      () => out.length,
+      (r, lo, hi) => decodeBars(out, r[2] as Uint8Array, r[1] as number, r[0] as number, lo, hi, limit),
+    );
     return out;
   }
 
-  private daily(sql: string, inst: number, from: number, to: number, after: number | null, limit: number, perPack: number,
-    count: () => number, take: Take): Promise<void> {
+  private daily(
+    sql: string,
+    inst: number,
+    from: number,
+    to: number,
+    after: number | null,
+    limit: number,
+    perPack: number,
+    count: () => number,
+    take: Take,
+  ): Promise<void> {
     const lo = after !== null && after >= from ? after + 1 : from;
     // The months the next `limit` trading days fall in (fewer bars than days: more are read).
     const months = monthsHolding(lo, to, limit) ?? Math.ceil(limit / perPack) + 1;
     return this.packed(sql, inst, dailyPackKey(lo), dailyPackKey(to), lo, to, limit, perPack, count, take, months);
   }
 
-  private minute(sql: string, inst: number, from: number, to: number, after: number | null, limit: number,
-    count: () => number, take: Take): Promise<void> {
+  private minute(
+    sql: string,
+    inst: number,
+    from: number,
+    to: number,
+    after: number | null,
+    limit: number,
+    count: () => number,
+    take: Take,
+  ): Promise<void> {
     const lo = after !== null && after >= from ? after + 1 : from;
     // A 1m pack is the trading day (market date) of its bars' ts; a day holds up to 241 bars (one per label).
     const days = windowSeconds({ fromMs: lo * 1000, toMs: to * 1000 });
-    return this.packed(sql, inst, epochToMarketDate(days.from), epochToMarketDate(days.to), lo, to, limit, MINUTE_LABELS.length, count, take);
+    return this.packed(
+      sql,
+      inst,
+      epochToMarketDate(days.from),
+      epochToMarketDate(days.to),
+      lo,
+      to,
+      limit,
+      MINUTE_LABELS.length,
+      count,
+      take,
+    );
   }
 
   /**
@@ -123,8 +227,19 @@ export class MarketDataReader {
    * `perPack` bars each, plus one), then more, twice as many each time, while suspensions or
    * the window's edges left the page short.
    */
-  private async packed(sql: string, inst: number, first: number, last: number, lo: number, hi: number, limit: number,
-    perPack: number, count: () => number, take: Take, initial = Math.ceil(limit / perPack) + 1): Promise<void> {
+  private async packed(
+    sql: string,
+    inst: number,
+    first: number,
+    last: number,
+    lo: number,
+    hi: number,
+    limit: number,
+    perPack: number,
+    count: () => number,
+    take: Take,
+    initial = Math.ceil(limit / perPack) + 1,
+  ): Promise<void> {
     let packs = initial;
     while (count() < limit && first <= last) {
       const rows = await this.store.selectRows(withLimit(sql, packs), [inst, first, last]);
@@ -137,17 +252,28 @@ export class MarketDataReader {
 
   quotes(inst: number, from: number, to: number, after: number | null, limit: number): Promise<Selectable<QuoteTable>[]> {
     const lo = after !== null && after >= from ? after + 1 : from;
-    return this.store.select(
-      withLimit('select * from quotes where inst = ? and ts >= ? and ts <= ? order by ts limit ', limit), [inst, lo, to]);
+    return this.store.select(withLimit('select * from quotes where inst = ? and ts >= ? and ts <= ? order by ts limit ', limit), [
+      inst,
+      lo,
+      to,
+    ]);
   }
 
   /** Trades in [from, to] (epoch seconds) within [fromDate, toDate], after (date, seq). */
-  trades(inst: number, win: { from: number; to: number; fromDate: number; toDate: number },
-    after: [number, number] | null, limit: number): Promise<Selectable<TradeTable>[]> {
+  trades(
+    inst: number,
+    win: { from: number; to: number; fromDate: number; toDate: number },
+    after: [number, number] | null,
+    limit: number,
+  ): Promise<Selectable<TradeTable>[]> {
     const [d, s] = after ?? [0, 0];
-    return this.store.select(withLimit(
-      `select * from trades where inst = ? and date >= ? and date <= ? and ts >= ? and ts <= ?
-         and (date > ? or (date = ? and seq > ?)) order by date, seq limit `, limit),
-      [inst, win.fromDate, win.toDate, win.from, win.to, d, d, s]);
+    return this.store.select(
+      withLimit(
+        `select * from trades where inst = ? and date >= ? and date <= ? and ts >= ? and ts <= ?
+         and (date > ? or (date = ? and seq > ?)) order by date, seq limit `,
+        limit,
+      ),
+      [inst, win.fromDate, win.toDate, win.from, win.to, d, d, s],
+    );
   }
 }

@@ -4,8 +4,9 @@ import { decodeDay, type DayRecords } from '../day-records.js';
 import { withLimit } from './limit.js';
 
 const DAY = 'select data from market_days where market = ? and date = ?';
-const BREADTH = 'select market, date, listed, advancers, decliners, unchanged, limit_up, limit_down, suspended, volume, amount, unknown_amounts'
-  + ' from market_breadth where market = ? and date >= ? and date <= ? and date > ? order by date limit ';
+const BREADTH =
+  'select market, date, listed, advancers, decliners, unchanged, limit_up, limit_down, suspended, volume, amount, unknown_amounts' +
+  ' from market_breadth where market = ? and date >= ? and date <= ? and date > ? order by date limit ';
 
 /**
  * What is stored of each market's trading days (derived/market-days.ts): a day's records, its

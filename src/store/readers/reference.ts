@@ -1,11 +1,10 @@
-import type { Kysely } from 'kysely';
-import type { Database } from '../schema.js';
+import type { ReadDb } from '../types.js';
 import type { PageRequest } from './page.js';
 import { literalLimit } from './limit.js';
 
 /** Reference-data reads: markets, trading days, classifications, instruments. */
 export class ReferenceReader {
-  constructor(private readonly db: Kysely<Database>) {}
+  constructor(private readonly db: ReadDb) {}
 
   markets(page: PageRequest<[string]>) {
     let q = this.db.selectFrom('markets').selectAll();

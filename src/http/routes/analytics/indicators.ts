@@ -13,21 +13,39 @@ const KEYS = INDICATOR_IDS.map((id) => `${id}: ${INDICATORS[id].keys.join(', ')}
 
 /** listEquityTechnicalIndicators and listIndexTechnicalIndicators. */
 export function registerIndicators(app: App, kind: InstrumentKind, path: string, operationId: string) {
-  app.get(`/api/v1/${path}/:instrument_id/technical-indicators/:indicator`, {
-    schema: operation({
-      operationId, tags: [path], summary: 'Technical indicator points, one per bar, ascending by time.',
-      description: `Computed over the instrument's whole history at the interval and adjustment asked for, so a point's values `
-        + `never depend on the window or page that selected it; a value without enough history is absent. Keys: ${KEYS}. `
-        + 'Definitions follow Tongdaxin (see docs/analytics.md).',
-      params: { ...instrumentIdParam, indicator: Type.Unsafe<IndicatorId>({ type: 'string', enum: [...INDICATOR_IDS], description: 'IndicatorId.' }) },
-      query: { interval: intervalQuery, adjustment: Type.Optional(adjustmentQuery), ...timeWindowParams },
-      response: TechnicalIndicatorCollectionResponse, notFound: true, collection: true,
-    }),
-  }, async (req, reply) => {
-    const q = req.query as unknown as BarQuery;
-    const inst = await pathInstrument(req, kind);
-    const indicator = req.params.indicator as IndicatorId;
-    const plan = await planIndicator(snapOf(req), { inst, interval: q.interval, adjustment: q.adjustment, window: barWindow(q), indicator });
-    return sendPage(req, reply, app.svc, operationId, BAR_KEY, plan);
-  });
+  app.get(
+    `/api/v1/${path}/:instrument_id/technical-indicators/:indicator`,
+    {
+      schema: operation({
+        operationId,
+        tags: [path],
+        summary: 'Technical indicator points, one per bar, ascending by time.',
+        description:
+          `Computed over the instrument's whole history at the interval and adjustment asked for, so a point's values ` +
+          `never depend on the window or page that selected it; a value without enough history is absent. Keys: ${KEYS}. ` +
+          'Definitions follow Tongdaxin (see docs/analytics.md).',
+        params: {
+          ...instrumentIdParam,
+          indicator: Type.Unsafe<IndicatorId>({ type: 'string', enum: [...INDICATOR_IDS], description: 'IndicatorId.' }),
+        },
+        query: { interval: intervalQuery, adjustment: Type.Optional(adjustmentQuery), ...timeWindowParams },
+        response: TechnicalIndicatorCollectionResponse,
+        notFound: true,
+        collection: true,
+      }),
+    },
+    async (req, reply) => {
+      const q = req.query as unknown as BarQuery;
+      const inst = await pathInstrument(req, kind);
+      const indicator = req.params.indicator as IndicatorId;
+      const plan = await planIndicator(snapOf(req), {
+        inst,
+        interval: q.interval,
+        adjustment: q.adjustment,
+        window: barWindow(q),
+        indicator,
+      });
+      return sendPage(req, reply, app.svc, operationId, BAR_KEY, plan);
+    },
+  );
 }

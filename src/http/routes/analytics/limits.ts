@@ -13,31 +13,54 @@ import type { DayLimit } from '../../../market/day-limits.js';
 /** The writer of PriceLimit records (render/json-bytes.ts) in the context of the equity's id, in the schema's order. */
 const px = (key: string, get: (d: DayLimit) => number | null) => ({ key, scaled: get, scale: PRICE_SCALE, digits: KINDS.equity.digits });
 const writeLimit = recordWriter<DayLimit, string>([
-  { key: 'instrument_id', string: (_d, id) => id }, { key: 'trade_date', date: (d) => d.date },
-  px('pre_close', (d) => d.preClose), px('limit_up', (d) => d.up), px('limit_down', (d) => d.down),
+  { key: 'instrument_id', string: (_d, id) => id },
+  { key: 'trade_date', date: (d) => d.date },
+  px('pre_close', (d) => d.preClose),
+  px('limit_up', (d) => d.up),
+  px('limit_down', (d) => d.down),
   { key: 'limit_pct', string: (d) => (d.ratioPct === null ? null : String(d.ratioPct)) },
-  { key: 'reason', string: (d) => d.reason }, { key: 'is_st', boolean: (d) => d.st },
-  { key: 'listing_day', integer: (d) => d.listingDay }, { key: 'suspended', boolean: (d) => d.bar === null },
+  { key: 'reason', string: (d) => d.reason },
+  { key: 'is_st', boolean: (d) => d.st },
+  { key: 'listing_day', integer: (d) => d.listingDay },
+  { key: 'suspended', boolean: (d) => d.bar === null },
 ]);
 
 /** listPriceLimits: the limits of every trading day of an equity (CONTRACT.md §6). */
 export default async function priceLimitRoutes(app: App) {
-  app.get('/api/v1/equities/:instrument_id/price-limits', {
-    schema: operation({
-      operationId: 'listPriceLimits', tags: ['equities'], summary: 'Daily price limits, ascending by date.',
-      description: 'One row per trading day from listing (or from the first day whose previous close is stored) to the latest stored day, suspended days included. '
-        + 'limit = pre_close x (1 +- r) rounded half-up to 0.01 (at least one tick); r by board, ST status and listing age, with the rules\' effective dates.',
-      params: instrumentIdParam,
-      query: { ...dateWindowParams, date: Type.Optional(dateQuery('One trading day. Not with from/to.')) },
-      response: PriceLimitCollectionResponse, notFound: true, collection: true,
-    }),
-  }, async (req, reply) => {
-    const q = req.query as { from?: string; to?: string; date?: string };
-    if (q.date !== undefined && (q.from !== undefined || q.to !== undefined)) throw new ApiError(conflictingDate());
-    const inst = await pathInstrument(req, 'equity');
-    const w = q.date !== undefined ? dateWindow({ from: q.date, to: q.date }) : dateWindow(q);
-    return sendPage(req, reply, app.svc, 'listPriceLimits', ['date'], rowPlan(
-      (p) => snapOf(req).equityDays.limits(inst, w.from, w.to, p.after ? p.after[0] : null, p.limit),
-      (d) => [d.date], (w, d) => writeLimit(w, d, inst.id)));
-  });
+  app.get(
+    '/api/v1/equities/:instrument_id/price-limits',
+    {
+      schema: operation({
+        operationId: 'listPriceLimits',
+        tags: ['equities'],
+        summary: 'Daily price limits, ascending by date.',
+        description:
+          'One row per trading day from listing (or from the first day whose previous close is stored) to the latest stored day, suspended days included. ' +
+          "limit = pre_close x (1 +- r) rounded half-up to 0.01 (at least one tick); r by board, ST status and listing age, with the rules' effective dates.",
+        params: instrumentIdParam,
+        query: { ...dateWindowParams, date: Type.Optional(dateQuery('One trading day. Not with from/to.')) },
+        response: PriceLimitCollectionResponse,
+        notFound: true,
+        collection: true,
+      }),
+    },
+    async (req, reply) => {
+      const q = req.query as { from?: string; to?: string; date?: string };
+      if (q.date !== undefined && (q.from !== undefined || q.to !== undefined)) throw new ApiError(conflictingDate());
+      const inst = await pathInstrument(req, 'equity');
+      const w = q.date !== undefined ? dateWindow({ from: q.date, to: q.date }) : dateWindow(q);
+      return sendPage(
+        req,
+        reply,
+        app.svc,
+        'listPriceLimits',
+        ['date'],
+        rowPlan(
+          (p) => snapOf(req).equityDays.limits(inst, w.from, w.to, p.after ? p.after[0] : null, p.limit),
+          (d) => [d.date],
+          (w, d) => writeLimit(w, d, inst.id),
+        ),
+      );
+    },
+  );
 }

@@ -16,49 +16,79 @@ const IDS = new Set<string>(POOL_TYPES.map((t) => t.id));
 
 /** listPoolConstituents: members of one pool on one trading day. */
 export default async function poolRoutes(app: App) {
-  app.get('/api/v1/equities/pools/:pool_type', {
-    schema: operation({
-      operationId: 'listPoolConstituents', tags: ['equities'], summary: 'Constituents of a stock pool on a trading day, ordered by instrument id.',
-      description: 'Pools are derived from daily bars, price limits and (for limit-up timing) 1m bars and the closing quote. Rules: see listPoolTypes and docs/analytics.md.',
-      params: { pool_type: Type.String({ description: 'PoolTypeId: limit_up, limit_down, broken_limit_up, previous_limit_up, strong, sub_new.' }) },
-      query: { date: Type.Optional(dateQuery('Trading day (default: the latest stored trading day).')) },
-      response: PoolConstituentCollectionResponse, notFound: true, collection: true,
-    }),
-  }, async (req, reply) => {
-    const type = req.params.pool_type;
-    if (!IDS.has(type)) throw notFound(`No pool type ${type}; pool types are ${[...IDS].join(', ')}`);
-    const q = req.query as { date?: string };
-    let date: number;
-    if (q.date !== undefined) {
-      date = parseDate(q.date)!;
-      if (!(await snapOf(req).calendars.anyTradingDay(date))) throw new ApiError(invalid('date', `${q.date} is not a trading day`));
-    } else {
-      const latest = await snapOf(req).equityDays.latestDate();
-      if (latest === null) throw new ApiError(invalid('date', 'the store holds no daily bars yet; give a date'));
-      date = latest;
-    }
-    const members = await snapOf(req).pools.members(type as PoolTypeId, date);
-    return sendPage(req, reply, app.svc, 'listPoolConstituents', ['str'], schemaPlan(reply, PoolConstituentCollectionResponse, async (p) => {
-      const after = p.after ? p.after[0] : null;
-      const start = after === null ? 0 : members.findIndex((m) => m.id > after);
-      return start < 0 ? [] : members.slice(start, start + p.limit);
-    }, (m: PoolMember) => [m.id], (m: PoolMember) => {
-      const bar = m.day.bar!;
-      const limitType = type === 'limit_up' || type === 'broken_limit_up';
-      return {
-        instrument_id: m.id, name: m.name, pool_type: type, trade_date: formatDate(date),
-        close: px(bar.close)!, pre_close: px(m.day.preClose),
-        pct_change: m.day.preClose ? percentOf(bar.close - m.day.preClose, m.day.preClose) : null,
-        volume: bar.volume, amount: bar.amount === null ? null : formatScaled(bar.amount, MONEY_SCALE, 2),
-        turnover_rate: m.floatShares ? percentOf(bar.volume, m.floatShares) : null,
-        limit_up: px(m.day.up), limit_down: px(m.day.down),
-        consecutive_limit_ups: type === 'limit_up' ? m.streak : type === 'previous_limit_up' ? m.previousStreak : null,
-        first_limit_time: limitType && m.firstLimit !== null ? formatTimestamp(m.firstLimit) : null,
-        last_limit_time: type === 'limit_up' && m.lastLimit !== null ? formatTimestamp(m.lastLimit) : null,
-        broken_count: limitType ? m.broken : null,
-        sealed_amount: type === 'limit_up' && m.sealedAmount !== null ? formatScaled(m.sealedAmount, MONEY_SCALE, 2) : null,
-        strong_reason: type === 'strong' ? m.strongReason : null,
-      };
-    }));
-  });
+  app.get(
+    '/api/v1/equities/pools/:pool_type',
+    {
+      schema: operation({
+        operationId: 'listPoolConstituents',
+        tags: ['equities'],
+        summary: 'Constituents of a stock pool on a trading day, ordered by instrument id.',
+        description:
+          'Pools are derived from daily bars, price limits and (for limit-up timing) 1m bars and the closing quote. Rules: see listPoolTypes and docs/analytics.md.',
+        params: {
+          pool_type: Type.String({ description: 'PoolTypeId: limit_up, limit_down, broken_limit_up, previous_limit_up, strong, sub_new.' }),
+        },
+        query: { date: Type.Optional(dateQuery('Trading day (default: the latest stored trading day).')) },
+        response: PoolConstituentCollectionResponse,
+        notFound: true,
+        collection: true,
+      }),
+    },
+    async (req, reply) => {
+      const type = req.params.pool_type;
+      if (!IDS.has(type)) throw notFound(`No pool type ${type}; pool types are ${[...IDS].join(', ')}`);
+      const q = req.query as { date?: string };
+      let date: number;
+      if (q.date !== undefined) {
+        date = parseDate(q.date)!;
+        if (!(await snapOf(req).calendars.anyTradingDay(date))) throw new ApiError(invalid('date', `${q.date} is not a trading day`));
+      } else {
+        const latest = await snapOf(req).equityDays.latestDate();
+        if (latest === null) throw new ApiError(invalid('date', 'the store holds no daily bars yet; give a date'));
+        date = latest;
+      }
+      const members = await snapOf(req).pools.members(type as PoolTypeId, date);
+      return sendPage(
+        req,
+        reply,
+        app.svc,
+        'listPoolConstituents',
+        ['str'],
+        schemaPlan(
+          reply,
+          PoolConstituentCollectionResponse,
+          async (p) => {
+            const after = p.after ? p.after[0] : null;
+            const start = after === null ? 0 : members.findIndex((m) => m.id > after);
+            return start < 0 ? [] : members.slice(start, start + p.limit);
+          },
+          (m: PoolMember) => [m.id],
+          (m: PoolMember) => {
+            const bar = m.day.bar!;
+            const limitType = type === 'limit_up' || type === 'broken_limit_up';
+            return {
+              instrument_id: m.id,
+              name: m.name,
+              pool_type: type,
+              trade_date: formatDate(date),
+              close: px(bar.close)!,
+              pre_close: px(m.day.preClose),
+              pct_change: m.day.preClose ? percentOf(bar.close - m.day.preClose, m.day.preClose) : null,
+              volume: bar.volume,
+              amount: bar.amount === null ? null : formatScaled(bar.amount, MONEY_SCALE, 2),
+              turnover_rate: m.floatShares ? percentOf(bar.volume, m.floatShares) : null,
+              limit_up: px(m.day.up),
+              limit_down: px(m.day.down),
+              consecutive_limit_ups: type === 'limit_up' ? m.streak : type === 'previous_limit_up' ? m.previousStreak : null,
+              first_limit_time: limitType && m.firstLimit !== null ? formatTimestamp(m.firstLimit) : null,
+              last_limit_time: type === 'limit_up' && m.lastLimit !== null ? formatTimestamp(m.lastLimit) : null,
+              broken_count: limitType ? m.broken : null,
+              sealed_amount: type === 'limit_up' && m.sealedAmount !== null ? formatScaled(m.sealedAmount, MONEY_SCALE, 2) : null,
+              strong_reason: type === 'strong' ? m.strongReason : null,
+            };
+          },
+        ),
+      );
+    },
+  );
 }

@@ -8,15 +8,48 @@ export const ClassificationCollectionResponse = Collection('ClassificationCollec
 
 /** Sectors are industry, concept and region boards; primary industries are the CSRC categories. */
 const GROUPS = [
-  { operationId: 'listSectors', path: 'sectors', types: ['concept', 'industry', 'region'], summary: 'Sectors: industry, concept and region boards.' },
-  { operationId: 'listPrimaryIndustries', path: 'primary-industries', types: ['primary_industry'], summary: 'Primary industries (CSRC industry categories A-S).' },
+  {
+    operationId: 'listSectors',
+    path: 'sectors',
+    types: ['concept', 'industry', 'region'],
+    summary: 'Sectors: industry, concept and region boards.',
+  },
+  {
+    operationId: 'listPrimaryIndustries',
+    path: 'primary-industries',
+    types: ['primary_industry'],
+    summary: 'Primary industries (CSRC industry categories A-S).',
+  },
 ];
 
 export default async function classificationRoutes(app: App) {
   for (const g of GROUPS) {
-    app.get(`/api/v1/classifications/${g.path}`, {
-      schema: operation({ operationId: g.operationId, tags: ['classifications'], summary: g.summary, response: ClassificationCollectionResponse, collection: true }),
-    }, (req, reply) => sendPage(req, reply, app.svc, g.operationId, ['str'], schemaPlan(reply, ClassificationCollectionResponse,
-      (p) => snapOf(req).reference.classifications(g.types, p), (c) => [c.id], (c) => c)));
+    app.get(
+      `/api/v1/classifications/${g.path}`,
+      {
+        schema: operation({
+          operationId: g.operationId,
+          tags: ['classifications'],
+          summary: g.summary,
+          response: ClassificationCollectionResponse,
+          collection: true,
+        }),
+      },
+      (req, reply) =>
+        sendPage(
+          req,
+          reply,
+          app.svc,
+          g.operationId,
+          ['str'],
+          schemaPlan(
+            reply,
+            ClassificationCollectionResponse,
+            (p) => snapOf(req).reference.classifications(g.types, p),
+            (c) => [c.id],
+            (c) => c,
+          ),
+        ),
+    );
   }
 }

@@ -27,19 +27,55 @@ export default async function instrumentRoutes(app: App) {
     const query = {
       market: Type.Optional(marketQuery),
       ...(KINDS[k.kind].board ? { board: Type.Optional(boardQuery) } : {}),
-      code: Type.Optional(Type.String({ minLength: 1, maxLength: 16, pattern: PRINTABLE, description: 'Exact exchange code, e.g. 600519.' })),
-      name: Type.Optional(Type.String({ minLength: 1, maxLength: 64, pattern: PRINTABLE, description: 'Case-insensitive substring of the name.' })),
+      code: Type.Optional(
+        Type.String({ minLength: 1, maxLength: 16, pattern: PRINTABLE, description: 'Exact exchange code, e.g. 600519.' }),
+      ),
+      name: Type.Optional(
+        Type.String({ minLength: 1, maxLength: 64, pattern: PRINTABLE, description: 'Case-insensitive substring of the name.' }),
+      ),
     };
-    app.get(`/api/v1/${k.path}`, {
-      schema: operation({ operationId: k.list, tags: [k.path], summary: `List ${k.noun}, ordered by id.`, query, response: InstrumentCollectionResponse, collection: true }),
-    }, (req, reply) => {
-      const f = req.query as InstrumentFilter;
-      return sendPage(req, reply, app.svc, k.list, ['str'], rowPlan(async (p) => snapOf(req).catalog.list(k.kind, f, p.after === null ? null : p.after[0], p.limit),
-        (r) => [r.id], (w, r) => w.bytes(instrumentJson(r))));
-    });
+    app.get(
+      `/api/v1/${k.path}`,
+      {
+        schema: operation({
+          operationId: k.list,
+          tags: [k.path],
+          summary: `List ${k.noun}, ordered by id.`,
+          query,
+          response: InstrumentCollectionResponse,
+          collection: true,
+        }),
+      },
+      (req, reply) => {
+        const f = req.query as InstrumentFilter;
+        return sendPage(
+          req,
+          reply,
+          app.svc,
+          k.list,
+          ['str'],
+          rowPlan(
+            async (p) => snapOf(req).catalog.list(k.kind, f, p.after === null ? null : p.after[0], p.limit),
+            (r) => [r.id],
+            (w, r) => w.bytes(instrumentJson(r)),
+          ),
+        );
+      },
+    );
 
-    app.get(`/api/v1/${k.path}/:instrument_id`, {
-      schema: operation({ operationId: k.get, tags: [k.path], summary: `One ${k.kind}.`, params: instrumentIdParam, response: InstrumentResponse, notFound: true }),
-    }, async (req) => ({ data: instrumentRecord(await pathInstrument(req, k.kind)) }));
+    app.get(
+      `/api/v1/${k.path}/:instrument_id`,
+      {
+        schema: operation({
+          operationId: k.get,
+          tags: [k.path],
+          summary: `One ${k.kind}.`,
+          params: instrumentIdParam,
+          response: InstrumentResponse,
+          notFound: true,
+        }),
+      },
+      async (req) => ({ data: instrumentRecord(await pathInstrument(req, k.kind)) }),
+    );
   }
 }

@@ -21,7 +21,9 @@ export const MarketBreadthCollectionResponse = Collection('MarketBreadthCollecti
 
 const marketParam = { market: Type.String({ description: 'MarketId: SH, SZ or BJ.' }) };
 const MARKETS = new Set(['SH', 'SZ', 'BJ']);
-const known = (market: string) => { if (!MARKETS.has(market)) throw notFound(`No market ${market}; markets are SH, SZ and BJ`); };
+const known = (market: string) => {
+  if (!MARKETS.has(market)) throw notFound(`No market ${market}; markets are SH, SZ and BJ`);
+};
 
 const price = (b: Bar, v: number) => formatScaled(v, PRICE_SCALE, KINDS[b.row.kind].digits);
 const nullablePrice = (b: Bar, v: number | null) => (v === null ? null : price(b, v));
@@ -29,19 +31,39 @@ const nullablePrice = (b: Bar, v: number | null) => (v === null ? null : price(b
 function record(b: Bar) {
   const change = b.preClose === null ? null : b.close - b.preClose;
   return {
-    instrument_id: b.row.id, kind: b.row.kind, board: b.row.board, timestamp: formatTimestamp(closeEpoch(b.date)), trade_date: formatDate(b.date),
-    open: price(b, b.open), high: price(b, b.high), low: price(b, b.low), close: price(b, b.close), pre_close: nullablePrice(b, b.preClose),
-    change: nullablePrice(b, change), pct_change: change === null || !b.preClose ? null : percentOf(change, b.preClose),
-    volume: b.volume, amount: b.amount === null ? null : formatScaled(b.amount, MONEY_SCALE, 2),
-    limit_up: nullablePrice(b, b.up), limit_down: nullablePrice(b, b.down),
+    instrument_id: b.row.id,
+    kind: b.row.kind,
+    board: b.row.board,
+    timestamp: formatTimestamp(closeEpoch(b.date)),
+    trade_date: formatDate(b.date),
+    open: price(b, b.open),
+    high: price(b, b.high),
+    low: price(b, b.low),
+    close: price(b, b.close),
+    pre_close: nullablePrice(b, b.preClose),
+    change: nullablePrice(b, change),
+    pct_change: change === null || !b.preClose ? null : percentOf(change, b.preClose),
+    volume: b.volume,
+    amount: b.amount === null ? null : formatScaled(b.amount, MONEY_SCALE, 2),
+    limit_up: nullablePrice(b, b.up),
+    limit_down: nullablePrice(b, b.down),
   };
 }
 
 function breadthRecord(r: MarketBreadthTable) {
   return {
-    market: r.market, trade_date: formatDate(r.date), listed: r.listed, advancers: r.advancers, decliners: r.decliners, unchanged: r.unchanged,
-    limit_up: r.limit_up, limit_down: r.limit_down, suspended: r.suspended, volume: r.volume,
-    amount: formatScaled(r.amount, MONEY_SCALE, 2), unknown_amounts: r.unknown_amounts,
+    market: r.market,
+    trade_date: formatDate(r.date),
+    listed: r.listed,
+    advancers: r.advancers,
+    decliners: r.decliners,
+    unchanged: r.unchanged,
+    limit_up: r.limit_up,
+    limit_down: r.limit_down,
+    suspended: r.suspended,
+    volume: r.volume,
+    amount: formatScaled(r.amount, MONEY_SCALE, 2),
+    unknown_amounts: r.unknown_amounts,
   };
 }
 
@@ -55,54 +77,103 @@ export default async function marketDayRoutes(app: App) {
       return latest;
     }
     const date = parseDate(q.date)!;
-    if (!(await snap.calendars.of(market)).isTradingDay(date)) throw new ApiError(invalid('date', `${q.date} is not a trading day of ${market}`));
+    if (!(await snap.calendars.of(market)).isTradingDay(date))
+      throw new ApiError(invalid('date', `${q.date} is not a trading day of ${market}`));
     return date;
   };
 
-  app.get('/api/v1/markets/:market/bars', {
-    schema: operation({
-      operationId: 'listMarketBars', tags: ['markets'],
-      summary: 'Every instrument\'s daily bar of one trading day (a cross-section), ordered by instrument id.',
-      description: 'Equities, indices and funds of the market that traded that day (suspended equities have no bar: see listMarketBreadth), '
-        + 'unadjusted, with the day\'s reference price and, for equities, price limits. With `Accept: text/csv` or `Accept: application/x-ndjson` '
-        + 'the whole day (every page) comes as one file in the bars_1d ingest format (docs/ingest.md), which `mds ingest bars_1d` loads back; '
-        + 'compressed for clients that accept gzip or br, with a strong ETag; a day before the latest stored one may be cached for an hour.',
-      params: marketParam,
-      query: {
-        date: Type.Optional(dateQuery('Trading day (default: the latest stored day).')),
-        kind: Type.Optional(enumOf(INSTRUMENT_KINDS, 'Instrument kind: equity, index or fund.')),
-        board: Type.Optional(boardQuery),
-      },
-      response: MarketBarCollectionResponse, notFound: true, collection: true,
-    }),
-  }, async (req, reply) => {
-    const market = req.params.market;
-    known(market);
-    const q = req.query as { date?: string; kind?: InstrumentKind; board?: string };
-    const date = await dayOf(snapOf(req), market, q);
-    const f: MarketBarFilter = { kind: q.kind, board: q.board };
-    const format = fileFormat(req.headers.accept);
-    // The whole day (every page) as one file in the bars_1d format: its records as JSON has them, in the file's columns.
-    if (format) return sendFile(reply, FILE_SHAPES.listMarketBars({ params: {}, query: {} }), format, (await snapOf(req).marketDays.bars(market, date, f, null, Infinity)).map(record));
-    return sendPage(req, reply, app.svc, 'listMarketBars', ['str'], schemaPlan(reply, MarketBarCollectionResponse,
-      (p) => snapOf(req).marketDays.bars(market, date, f, p.after ? p.after[0] : null, p.limit), (b) => [b.row.id], record));
-  });
+  app.get(
+    '/api/v1/markets/:market/bars',
+    {
+      schema: operation({
+        operationId: 'listMarketBars',
+        tags: ['markets'],
+        summary: "Every instrument's daily bar of one trading day (a cross-section), ordered by instrument id.",
+        description:
+          'Equities, indices and funds of the market that traded that day (suspended equities have no bar: see listMarketBreadth), ' +
+          "unadjusted, with the day's reference price and, for equities, price limits. With `Accept: text/csv` or `Accept: application/x-ndjson` " +
+          'the whole day (every page) comes as one file in the bars_1d ingest format (docs/ingest.md), which `mds ingest bars_1d` loads back; ' +
+          'compressed for clients that accept gzip or br, with a strong ETag; a day before the latest stored one may be cached for an hour.',
+        params: marketParam,
+        query: {
+          date: Type.Optional(dateQuery('Trading day (default: the latest stored day).')),
+          kind: Type.Optional(enumOf(INSTRUMENT_KINDS, 'Instrument kind: equity, index or fund.')),
+          board: Type.Optional(boardQuery),
+        },
+        response: MarketBarCollectionResponse,
+        notFound: true,
+        collection: true,
+      }),
+    },
+    async (req, reply) => {
+      const market = req.params.market;
+      known(market);
+      const q = req.query as { date?: string; kind?: InstrumentKind; board?: string };
+      const date = await dayOf(snapOf(req), market, q);
+      const f: MarketBarFilter = { kind: q.kind, board: q.board };
+      const format = fileFormat(req.headers.accept);
+      // The whole day (every page) as one file in the bars_1d format: its records as JSON has them, in the file's columns.
+      if (format)
+        return sendFile(
+          reply,
+          FILE_SHAPES.listMarketBars({ params: {}, query: {} }),
+          format,
+          (await snapOf(req).marketDays.bars(market, date, f, null, Infinity)).map(record),
+        );
+      return sendPage(
+        req,
+        reply,
+        app.svc,
+        'listMarketBars',
+        ['str'],
+        schemaPlan(
+          reply,
+          MarketBarCollectionResponse,
+          (p) => snapOf(req).marketDays.bars(market, date, f, p.after ? p.after[0] : null, p.limit),
+          (b) => [b.row.id],
+          record,
+        ),
+      );
+    },
+  );
 
-  app.get('/api/v1/markets/:market/breadth', {
-    schema: operation({
-      operationId: 'listMarketBreadth', tags: ['markets'], summary: 'Market breadth per trading day, ascending.',
-      description: 'Of the market\'s equities each trading day: how many were listed, advanced, declined or were unchanged against their '
-        + 'reference price, closed at the up or down limit, were suspended; their total volume and turnover. Days with stored bars only.',
-      params: marketParam, query: { ...dateWindowParams, date: Type.Optional(dateQuery('One trading day. Not with from/to.')) },
-      response: MarketBreadthCollectionResponse, notFound: true, collection: true,
-    }),
-  }, async (req, reply) => {
-    const market = req.params.market;
-    known(market);
-    const q = req.query as { from?: string; to?: string; date?: string };
-    if (q.date !== undefined && (q.from !== undefined || q.to !== undefined)) throw new ApiError(conflictingDate());
-    const w = q.date !== undefined ? { from: parseDate(q.date)!, to: parseDate(q.date)! } : dateWindow(q);
-    return sendPage(req, reply, app.svc, 'listMarketBreadth', ['date'], schemaPlan(reply, MarketBreadthCollectionResponse,
-      (p) => snapOf(req).marketDays.breadth(market, w.from, w.to, p.after ? p.after[0] : null, p.limit), (r) => [r.date], breadthRecord));
-  });
+  app.get(
+    '/api/v1/markets/:market/breadth',
+    {
+      schema: operation({
+        operationId: 'listMarketBreadth',
+        tags: ['markets'],
+        summary: 'Market breadth per trading day, ascending.',
+        description:
+          "Of the market's equities each trading day: how many were listed, advanced, declined or were unchanged against their " +
+          'reference price, closed at the up or down limit, were suspended; their total volume and turnover. Days with stored bars only.',
+        params: marketParam,
+        query: { ...dateWindowParams, date: Type.Optional(dateQuery('One trading day. Not with from/to.')) },
+        response: MarketBreadthCollectionResponse,
+        notFound: true,
+        collection: true,
+      }),
+    },
+    async (req, reply) => {
+      const market = req.params.market;
+      known(market);
+      const q = req.query as { from?: string; to?: string; date?: string };
+      if (q.date !== undefined && (q.from !== undefined || q.to !== undefined)) throw new ApiError(conflictingDate());
+      const w = q.date !== undefined ? { from: parseDate(q.date)!, to: parseDate(q.date)! } : dateWindow(q);
+      return sendPage(
+        req,
+        reply,
+        app.svc,
+        'listMarketBreadth',
+        ['date'],
+        schemaPlan(
+          reply,
+          MarketBreadthCollectionResponse,
+          (p) => snapOf(req).marketDays.breadth(market, w.from, w.to, p.after ? p.after[0] : null, p.limit),
+          (r) => [r.date],
+          breadthRecord,
+        ),
+      );
+    },
+  );
 }

@@ -9,10 +9,34 @@ export const PoolTypeCollectionResponse = Collection('PoolTypeCollectionResponse
 
 /** listPoolTypes: the six stock pools and their rules. */
 export default async function poolTypeRoutes(app: App) {
-  app.get('/api/v1/equities/pools', {
-    schema: operation({ operationId: 'listPoolTypes', tags: ['equities'], summary: 'Stock pool types and their membership rules.', response: PoolTypeCollectionResponse, collection: true }),
-  }, (req, reply) => sendPage(req, reply, app.svc, 'listPoolTypes', ['str'], schemaPlan(reply, PoolTypeCollectionResponse, async (p) => {
-    const start = p.after ? POOL_TYPES.findIndex((t) => t.id === p.after![0]) + 1 : 0;
-    return POOL_TYPES.slice(start, start + p.limit);
-  }, (t) => [t.id], (t) => t)));
+  app.get(
+    '/api/v1/equities/pools',
+    {
+      schema: operation({
+        operationId: 'listPoolTypes',
+        tags: ['equities'],
+        summary: 'Stock pool types and their membership rules.',
+        response: PoolTypeCollectionResponse,
+        collection: true,
+      }),
+    },
+    (req, reply) =>
+      sendPage(
+        req,
+        reply,
+        app.svc,
+        'listPoolTypes',
+        ['str'],
+        schemaPlan(
+          reply,
+          PoolTypeCollectionResponse,
+          async (p) => {
+            const start = p.after ? POOL_TYPES.findIndex((t) => t.id === p.after![0]) + 1 : 0;
+            return POOL_TYPES.slice(start, start + p.limit);
+          },
+          (t) => [t.id],
+          (t) => t,
+        ),
+      ),
+  );
 }

@@ -17,7 +17,13 @@ export const BarCollectionResponse = Collection('BarCollectionResponse', Bar);
 /** Bars and indicator points (query/plan-bars.ts, BarKey): the bar's end (epoch seconds), then the adjustment basis (ex-date, 0 for none). */
 export const BAR_KEY = ['time', 'date'] as const;
 
-export interface BarQuery { interval: IntervalId; adjustment?: AdjustmentId; from?: string; to?: string; date?: string }
+export interface BarQuery {
+  interval: IntervalId;
+  adjustment?: AdjustmentId;
+  from?: string;
+  to?: string;
+  date?: string;
+}
 
 /** The instant window of a bar query; `date` with a period interval means the period holding it. */
 export function barWindow(q: BarQuery): TimeWindow {
@@ -29,22 +35,31 @@ export function barWindow(q: BarQuery): TimeWindow {
 
 /** listEquityBars and listIndexBars. */
 export function registerBars(app: App, kind: InstrumentKind, path: string, operationId: string) {
-  app.get(`/api/v1/${path}/:instrument_id/bars`, {
-    schema: operation({
-      operationId, tags: [path], summary: 'OHLCV bars of any interval, ascending by time.',
-      description: '1m and 1d bars are stored; 5m-60m are aggregated from 1m (buckets never span the lunch break), '
-        + '1w/1mo/1q/1y from trading days (labelled by the period\'s last trading day). Bars are selected by their end '
-        + 'timestamp. With `date`, intraday and daily intervals give that day, period intervals the period holding it. '
-        + 'Adjusted prices (forward/backward ratio factors: published ones where loaded, else from corporate actions; see listAdjustmentFactors) are rounded half-up to the tick; volume is scaled inversely. '
-        + 'Indices are never adjusted.',
-      params: instrumentIdParam,
-      query: { interval: intervalQuery, adjustment: Type.Optional(adjustmentQuery), ...timeWindowParams },
-      response: BarCollectionResponse, notFound: true, collection: true,
-    }),
-  }, async (req, reply) => {
-    const q = req.query as unknown as BarQuery;
-    const inst = await pathInstrument(req, kind);
-    const plan = planBars(snapOf(req), { inst, interval: q.interval, adjustment: q.adjustment, window: barWindow(q) });
-    return sendPage(req, reply, app.svc, operationId, BAR_KEY, plan);
-  });
+  app.get(
+    `/api/v1/${path}/:instrument_id/bars`,
+    {
+      schema: operation({
+        operationId,
+        tags: [path],
+        summary: 'OHLCV bars of any interval, ascending by time.',
+        description:
+          '1m and 1d bars are stored; 5m-60m are aggregated from 1m (buckets never span the lunch break), ' +
+          "1w/1mo/1q/1y from trading days (labelled by the period's last trading day). Bars are selected by their end " +
+          'timestamp. With `date`, intraday and daily intervals give that day, period intervals the period holding it. ' +
+          'Adjusted prices (forward/backward ratio factors: published ones where loaded, else from corporate actions; see listAdjustmentFactors) are rounded half-up to the tick; volume is scaled inversely. ' +
+          'Indices are never adjusted.',
+        params: instrumentIdParam,
+        query: { interval: intervalQuery, adjustment: Type.Optional(adjustmentQuery), ...timeWindowParams },
+        response: BarCollectionResponse,
+        notFound: true,
+        collection: true,
+      }),
+    },
+    async (req, reply) => {
+      const q = req.query as unknown as BarQuery;
+      const inst = await pathInstrument(req, kind);
+      const plan = planBars(snapOf(req), { inst, interval: q.interval, adjustment: q.adjustment, window: barWindow(q) });
+      return sendPage(req, reply, app.svc, operationId, BAR_KEY, plan);
+    },
+  );
 }

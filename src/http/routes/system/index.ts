@@ -6,23 +6,37 @@ import { ErrorResponse } from '../../schemas/common.js';
 import { anyRequestErrors, notModified } from '../../route.js';
 import { routeDefaults } from '../../route-config.js';
 
-export const StatusResponse = Type.Object({
-  status: Type.String({ description: 'ok (health) or ready (readiness).' }),
-}, { $id: 'StatusResponse', additionalProperties: false });
+export const StatusResponse = Type.Object(
+  {
+    status: Type.String({ description: 'ok (health) or ready (readiness).' }),
+  },
+  { $id: 'StatusResponse', additionalProperties: false },
+);
 
-export const VersionResponse = Type.Object({
-  name: Type.String(),
-  version: Type.String({ description: 'Service version (semver).' }),
-  api_version: Type.String({ description: 'Version in the path: v1.' }),
-  node: Type.String({ description: 'Node.js version.' }),
-}, { $id: 'VersionResponse', additionalProperties: false });
+export const VersionResponse = Type.Object(
+  {
+    name: Type.String(),
+    version: Type.String({ description: 'Service version (semver).' }),
+    api_version: Type.String({ description: 'Version in the path: v1.' }),
+    node: Type.String({ description: 'Node.js version.' }),
+  },
+  { $id: 'VersionResponse', additionalProperties: false },
+);
 
 const pkg = JSON.parse(readFileSync(new URL('../../../../package.json', import.meta.url), 'utf8'));
 /** No parameters; query parameters are ignored, so probes may add cache-busters (`?_=1`). */
 const publicOp = (operationId: string, summary: string, extra: Record<number, unknown> = {}) => ({
   schema: {
-    operationId, summary, tags: ['system'], security: [],
-    response: { 200: Type.Ref(operationId === 'getSystemVersion' ? VersionResponse : StatusResponse), 304: notModified, ...anyRequestErrors(), ...extra },
+    operationId,
+    summary,
+    tags: ['system'],
+    security: [],
+    response: {
+      200: Type.Ref(operationId === 'getSystemVersion' ? VersionResponse : StatusResponse),
+      304: notModified,
+      ...anyRequestErrors(),
+      ...extra,
+    },
   },
 });
 
@@ -30,20 +44,27 @@ const publicOp = (operationId: string, summary: string, extra: Record<number, un
 export default async function systemRoutes(app: App) {
   // Probes: never kept by a cache; readiness reads the store (its own route says so).
   routeDefaults(app, { cache: 'no-store' });
-  app.get('/api/v1/system/health', publicOp('getSystemHealth', 'Liveness probe: 200 while the process lives.'),
-    async () => ({ status: 'ok' }));
+  app.get('/api/v1/system/health', publicOp('getSystemHealth', 'Liveness probe: 200 while the process lives.'), async () => ({
+    status: 'ok',
+  }));
 
-  app.get('/api/v1/system/readiness', {
-    ...publicOp('getSystemReadiness', 'Readiness probe: 200 when the store answers, else 503 not_ready.', { 503: Type.Ref(ErrorResponse) }),
-    config: { behaviour: { store: true } },
-  },
+  app.get(
+    '/api/v1/system/readiness',
+    {
+      ...publicOp('getSystemReadiness', 'Readiness probe: 200 when the store answers, else 503 not_ready.', {
+        503: Type.Ref(ErrorResponse),
+      }),
+      config: { behaviour: { store: true } },
+    },
     async () => {
       // One query: it also tells the store's health (store/health.ts) that the store answers again.
       let timer: NodeJS.Timeout | undefined;
       try {
         await Promise.race([
           app.svc.store.ping(),
-          new Promise((_, reject) => { timer = setTimeout(() => reject(new Error('no answer within 2 s')), 2000); }),
+          new Promise((_, reject) => {
+            timer = setTimeout(() => reject(new Error('no answer within 2 s')), 2000);
+          }),
         ]);
       } catch (e) {
         throw e instanceof StoreUnavailable ? e : new StoreUnavailable(e instanceof Error ? e.message : String(e));
@@ -51,8 +72,13 @@ export default async function systemRoutes(app: App) {
         clearTimeout(timer);
       }
       return { status: 'ready' };
-    });
+    },
+  );
 
-  app.get('/api/v1/system/version', publicOp('getSystemVersion', 'Service version metadata.'),
-    async () => ({ name: pkg.name, version: pkg.version, api_version: 'v1', node: process.version }));
+  app.get('/api/v1/system/version', publicOp('getSystemVersion', 'Service version metadata.'), async () => ({
+    name: pkg.name,
+    version: pkg.version,
+    api_version: 'v1',
+    node: process.version,
+  }));
 }
