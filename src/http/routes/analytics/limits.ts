@@ -9,6 +9,7 @@ import { PRICE_SCALE } from '../../../lib/decimal.js';
 import { KINDS } from '../../../market/kinds.js';
 import { ApiError } from '../../../lib/errors.js';
 import type { DayLimit } from '../../../market/day-limits.js';
+import { suspended } from '../../../query/derived-fields.js';
 
 /** The writer of PriceLimit records (render/json-bytes.ts) in the context of the equity's id, in the schema's order. */
 const px = (key: string, get: (d: DayLimit) => number | null) => ({ key, scaled: get, scale: PRICE_SCALE, digits: KINDS.equity.digits });
@@ -22,7 +23,7 @@ const writeLimit = recordWriter<DayLimit, string>([
   { key: 'reason', string: (d) => d.reason },
   { key: 'is_st', boolean: (d) => d.st },
   { key: 'listing_day', integer: (d) => d.listingDay },
-  { key: 'suspended', boolean: (d) => d.bar === null },
+  { key: 'suspended', boolean: (d) => suspended(d.bar) },
 ]);
 
 /** listPriceLimits: the limits of every trading day of an equity (CONTRACT.md §6). */

@@ -4,7 +4,8 @@ import { operation, snapOf } from '../../route.js';
 import { schemaPlan, sendPage } from '../../collection.js';
 import { dateQuery } from '../../params.js';
 import { PoolConstituentCollectionResponse } from '../../schemas/analytics.js';
-import { formatScaled, MONEY_SCALE, percentOf, PRICE_SCALE } from '../../../lib/decimal.js';
+import { formatScaled, MONEY_SCALE, PRICE_SCALE } from '../../../lib/decimal.js';
+import { pctChange, turnoverRate } from '../../../query/derived-fields.js';
 import { formatDate, formatTimestamp, parseDate } from '../../../lib/time.js';
 import { ApiError, invalid, notFound } from '../../../lib/errors.js';
 import { POOL_TYPES } from '../../../market/pool-types.js';
@@ -73,10 +74,10 @@ export default async function poolRoutes(app: App) {
               trade_date: formatDate(date),
               close: px(bar.close)!,
               pre_close: px(m.day.preClose),
-              pct_change: m.day.preClose ? percentOf(bar.close - m.day.preClose, m.day.preClose) : null,
+              pct_change: pctChange(bar.close, m.day.preClose),
               volume: bar.volume,
               amount: bar.amount === null ? null : formatScaled(bar.amount, MONEY_SCALE, 2),
-              turnover_rate: m.floatShares ? percentOf(bar.volume, m.floatShares) : null,
+              turnover_rate: turnoverRate(bar.volume, m.floatShares),
               limit_up: px(m.day.up),
               limit_down: px(m.day.down),
               consecutive_limit_ups: type === 'limit_up' ? m.streak : type === 'previous_limit_up' ? m.previousStreak : null,

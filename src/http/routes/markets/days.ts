@@ -6,7 +6,8 @@ import { boardQuery, conflictingDate, dateQuery, dateWindow, dateWindowParams, e
 import { Collection } from '../../schemas/common.js';
 import { MarketBar, MarketBreadth } from '../../schemas/market-days.js';
 import { formatDate, formatTimestamp, parseDate } from '../../../lib/time.js';
-import { formatScaled, MONEY_SCALE, PRICE_SCALE, percentOf } from '../../../lib/decimal.js';
+import { formatScaled, MONEY_SCALE, PRICE_SCALE } from '../../../lib/decimal.js';
+import { dayChange, pctChange } from '../../../query/derived-fields.js';
 import type { Snapshot } from '../../../query/snapshot.js';
 import { ApiError, invalid, notFound } from '../../../lib/errors.js';
 import { closeEpoch } from '../../../market/sessions.js';
@@ -29,7 +30,6 @@ const price = (b: Bar, v: number) => formatScaled(v, PRICE_SCALE, KINDS[b.row.ki
 const nullablePrice = (b: Bar, v: number | null) => (v === null ? null : price(b, v));
 
 function record(b: Bar) {
-  const change = b.preClose === null ? null : b.close - b.preClose;
   return {
     instrument_id: b.row.id,
     kind: b.row.kind,
@@ -41,8 +41,8 @@ function record(b: Bar) {
     low: price(b, b.low),
     close: price(b, b.close),
     pre_close: nullablePrice(b, b.preClose),
-    change: nullablePrice(b, change),
-    pct_change: change === null || !b.preClose ? null : percentOf(change, b.preClose),
+    change: nullablePrice(b, dayChange(b.close, b.preClose)),
+    pct_change: pctChange(b.close, b.preClose),
     volume: b.volume,
     amount: b.amount === null ? null : formatScaled(b.amount, MONEY_SCALE, 2),
     limit_up: nullablePrice(b, b.up),
