@@ -40,6 +40,7 @@ describe.each(STORES)('data versions and the change log ($name)', ({ url }) => {
     const demo = all.find((v) => v.origin.startsWith('demo build'))!;
     expect(demo.changes.find((c) => c.dataset === 'bars_1d')).toMatchObject({ instruments: null, from: 20250701, to: 20251120 });
     expect(demo.changes.find((c) => c.dataset === 'bars_1d')!.rows).toBeGreaterThan(1000);
+    expect(demo.changes.find((c) => c.dataset === 'instruments')).toMatchObject({ instruments: null, from: null, to: null });
     expect(await currentVersion(rows)).toBe(all[all.length - 1].version);
   });
 

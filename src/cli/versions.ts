@@ -8,8 +8,8 @@ import { formatDate } from '../lib/time.js';
 import type { Store } from '../store/types.js';
 import { intAtLeast, type CliIO } from './io.js';
 
-/** A change as one line: dataset, rows, instruments (the first three, then a count), dates. */
-function changeLine(c: DataChange): string {
+/** A change as one line: dataset (padded to `width`), rows, instruments (the first three, then a count), dates. */
+function changeLine(c: DataChange, width: number): string {
   const ids =
     c.instruments === null
       ? 'all instruments'
@@ -17,7 +17,8 @@ function changeLine(c: DataChange): string {
         ? c.instruments.join(',')
         : `${c.instruments.slice(0, 3).join(',')} and ${c.instruments.length - 3} more`;
   const dates = c.from === null ? '' : c.from === c.to ? formatDate(c.from) : `${formatDate(c.from)}..${formatDate(c.to!)}`;
-  return `   ${c.dataset.padEnd(24)} ${`${c.rows} row${c.rows === 1 ? '' : 's'}`.padEnd(14)} ${ids}${dates ? `  ${dates}` : ''}`;
+  const rows = `${c.rows.toLocaleString('en-US')} row${c.rows === 1 ? '' : 's'}`;
+  return `   ${c.dataset.padEnd(width)}  ${rows.padStart(12)}  ${ids}${dates ? `  ${dates}` : ''}`;
 }
 
 export function registerVersions(
@@ -47,7 +48,8 @@ export function registerVersions(
         }
         for (const v of versions) {
           out(`${v.version}  ${new Date(v.at).toISOString().slice(0, 19)}Z  ${v.origin}`);
-          for (const c of v.changes) out(changeLine(c));
+          const width = Math.max(0, ...v.changes.map((c) => c.dataset.length));
+          for (const c of v.changes) out(changeLine(c, width));
         }
         if (versions.length === 0) out(`no versions after ${since}`);
       }),

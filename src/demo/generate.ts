@@ -41,6 +41,9 @@ export type DemoSummary = Record<(typeof TABLES)[number], number>;
 
 const MIN_END = 20220601;
 
+/** The demo's tables of market series, one row per trading day or finer, from its first day to its last. */
+const DAILY_SERIES = new Set(['bars_1d', 'bars_1m', 'quotes', 'trades', 'capital_flows']);
+
 /** Fills in defaults and checks the options; throws RangeError naming the bad option. */
 export function resolveDemoOptions(opts: Partial<DemoOptions> = {}): DemoOptions {
   const o: DemoOptions = { ...DEFAULT_OPTIONS };
@@ -87,7 +90,11 @@ export async function generateDemo(
     const changes = Object.entries(summary)
       .filter(([t, n]) => t !== 'meta' && n > 0)
       .sort(([a], [b]) => (a < b ? -1 : 1))
-      .map(([dataset, rows]) => ({ dataset, rows, instruments: null, from: o.start, to: o.end }));
+      // The market series span the demo's days; the other tables are listed without dates.
+      .map(([dataset, rows]) => {
+        const dated = DAILY_SERIES.has(dataset);
+        return { dataset, rows, instruments: null, from: dated ? o.start : null, to: dated ? o.end : null };
+      });
     await store.bulkTransaction((s) => recordVersion(s, `demo build (seed ${o.seed}, ${o.equities} equities)`, changes));
   }
   return summary;
