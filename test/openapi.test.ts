@@ -272,6 +272,21 @@ describe('OpenAPI document', () => {
     expect(params).toBeGreaterThanOrEqual(2 * 7);
   });
 
+  it('declares the data-version headers: Data-Version on every data operation\'s 200 and 304, Data-Version-Cursor on each collection\'s 200', () => {
+    const ops = Object.values(doc.paths as Record<string, Record<string, any>>).flatMap((item) => Object.values(item));
+    const data = ops.filter((op) => !(Array.isArray(op.security) && op.security.length === 0));
+    expect(data.length).toBeGreaterThan(32);
+    for (const op of data) {
+      expect(Object.keys(op.responses['200'].headers), op.operationId).toContain('Data-Version');
+      expect(Object.keys(op.responses['304'].headers), op.operationId).toContain('Data-Version');
+    }
+    const paged = data.filter((op) => op.responses['200'].headers['Data-Version-Cursor']).map((op) => op.operationId);
+    expect(paged).toHaveLength(32);
+    expect(paged).toContain('listEquityBars');
+    expect(data.length - paged.length).toBe(5);
+    expect(doc.components.headers['Data-Version'].schema).toEqual({ type: 'integer', minimum: 1 });
+  });
+
   it('keeps the error catalogue, the OpenAPI document and the docs in step', () => {
     expect(doc.components.schemas.ErrorObject.properties.code.enum).toEqual(Object.keys(ERROR_CODES));
     const docs = readFileSync(new URL('../docs/api.md', import.meta.url), 'utf8');

@@ -5,6 +5,7 @@ import fp from 'fastify-plugin';
 import { readFileSync } from 'node:fs';
 import { documentRateLimitHeaders } from './rate-limit.js';
 import { documentExamples } from '../openapi/examples.js';
+import { documentVersionHeaders } from '../openapi/version-headers.js';
 
 const pkg = JSON.parse(readFileSync(new URL('../../../package.json', import.meta.url), 'utf8'));
 
@@ -31,7 +32,8 @@ export const docs = fp(
         tags: ['system', 'markets', 'classifications', 'equities', 'indices', 'funds'].map((name) => ({ name })),
       },
       refResolver: { buildLocalReference: (json, _base, _fragment, i) => String(json.$id ?? `def-${i}`) },
-      transformObject: (o) => documentExamples(documentRateLimitHeaders((o as { openapiObject: object }).openapiObject)),
+      transformObject: (o) =>
+        documentExamples(documentVersionHeaders(documentRateLimitHeaders((o as { openapiObject: object }).openapiObject))),
     });
     await app.register(swaggerUi, {
       routePrefix: '/docs',
