@@ -272,7 +272,7 @@ describe('OpenAPI document', () => {
     expect(params).toBeGreaterThanOrEqual(2 * 7);
   });
 
-  it('declares the data-version headers: Data-Version on every data operation\'s 200 and 304, Data-Version-Cursor on each collection\'s 200', () => {
+  it("declares the data-version headers: Data-Version on every data operation's 200 and 304, Data-Version-Cursor on each collection's 200", () => {
     const ops = Object.values(doc.paths as Record<string, Record<string, any>>).flatMap((item) => Object.values(item));
     const data = ops.filter((op) => !(Array.isArray(op.security) && op.security.length === 0));
     expect(data.length).toBeGreaterThan(32);
