@@ -3,7 +3,14 @@ import { get, harness, STORES, type Harness } from './helpers.js';
 import { MarketDataReader } from '../src/store/readers/market-data.js';
 import { readBars, readDailyPage, readMinutePage } from '../src/query/bars.js';
 import { closeEpoch } from '../src/market/sessions.js';
-import { barFieldsWriter, barWriter, Renderer } from '../src/render/json-bytes.js';
+import { Renderer } from '../src/render/json-bytes.js';
+import { barFieldsWriter as fieldsWriterIn, barWriter as barWriterIn } from '../src/render/bar-writers.js';
+import { WriterCache } from '../src/render/writer-cache.js';
+
+const writers = new WriterCache();
+const barWriter = (...a: Parameters<typeof barWriterIn> extends [unknown, ...infer R] ? R : never) => barWriterIn(writers, ...a);
+const barFieldsWriter = (...a: Parameters<typeof fieldsWriterIn> extends [unknown, ...infer R] ? R : never) =>
+  fieldsWriterIn(writers, ...a);
 import type { Slices } from '../src/render/slices.js';
 import type { Bar } from '../src/market/types.js';
 import type { InstrumentKind } from '../src/market/kinds.js';

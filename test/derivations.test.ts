@@ -57,8 +57,8 @@ describe('derivation versions', () => {
 
   it('change when any one indicator renders differently, each giving values over the fixture', () => {
     for (const id of INDICATOR_IDS) {
-      const other: typeof renderIndicatorPages = (inst, meta, packs, ids, from, r) =>
-        renderIndicatorPages(inst, meta, packs, ids, from, r).map((row) =>
+      const other: typeof renderIndicatorPages = (inst, meta, packs, ids, from, r, writers) =>
+        renderIndicatorPages(inst, meta, packs, ids, from, r, writers).map((row) =>
           row[1] === id ? [...row.slice(0, 3), `${String(row[3])} `] : row,
         );
       expect(versionOf(indicatorPagesOutput(other)), id).not.toBe(INDICATOR_PAGES.version());

@@ -20,7 +20,9 @@
  * the version is the hash of every indicator's pages over the fixture (fixture.ts), so that a
  * change of the points' values or JSON makes migration render every page again.
  */
-import { indicatorWriter, Renderer } from '../render/json-bytes.js';
+import { Renderer } from '../render/json-bytes.js';
+import { indicatorWriter } from '../render/indicator-writers.js';
+import { WriterCache } from '../render/writer-cache.js';
 import { pageText } from '../render/page-text.js';
 import { INDICATOR_IDS, INDICATORS, seriesFromBars, type IndicatorId } from '../indicators/registry.js';
 import type { Bar } from '../market/types.js';
@@ -39,8 +41,9 @@ const WRITE_ROWS = 64;
 
 /** Every indicator's pages of the fixture's instruments, as `render` renders them, one a line: what versions the pages. */
 export function indicatorPagesOutput(render: typeof renderIndicatorPages = renderIndicatorPages): string {
-  const renderer = new Renderer();
-  return FIXTURE.flatMap((f) => render(f.inst, f.meta, f.packs, INDICATOR_IDS, 0, renderer))
+  const renderer = new Renderer(),
+    writers = new WriterCache();
+  return FIXTURE.flatMap((f) => render(f.inst, f.meta, f.packs, INDICATOR_IDS, 0, renderer, writers))
     .map((r) => r.join('\t'))
     .join('\n');
 }
@@ -68,6 +71,7 @@ export function renderIndicatorPages(
   ids: readonly IndicatorId[],
   from: number,
   renderer: Renderer,
+  writers: WriterCache,
 ): unknown[][] {
   if (!KINDS[meta.kind].indicators) return [];
   const bars: Bar[] = [],
@@ -80,7 +84,7 @@ export function renderIndicatorPages(
   const out: unknown[][] = [];
   for (const id of ids) {
     const values = INDICATORS[id].compute(series);
-    const write = indicatorWriter(meta.id, id, '1d', 'none');
+    const write = indicatorWriter(writers, meta.id, id, '1d', 'none');
     packs.forEach(([month], p) => {
       if (month < from) return;
       const keys: number[] = [],
@@ -134,14 +138,15 @@ export async function writeIndicatorPages(s: BulkSession, packs: string, rows: u
   const earliest = new Map<number, number>();
   for (const [inst, month] of rows as [number, number][]) earliest.set(inst, Math.min(earliest.get(inst) ?? Infinity, month));
   const meta = await instrumentsOf(s, [...earliest.keys()]);
-  const renderer = new Renderer();
+  const renderer = new Renderer(),
+    writers = new WriterCache();
   for (const [inst, month] of earliest) {
     const packs = (await s.queryRows(`select month, n, data from ${PACKS} where inst = ? order by month`, [inst])) as [
       number,
       number,
       Uint8Array,
     ][];
-    await replacePages(s, inst, ids, month, renderIndicatorPages(inst, meta(inst), packs, ids, month, renderer));
+    await replacePages(s, inst, ids, month, renderIndicatorPages(inst, meta(inst), packs, ids, month, renderer, writers));
   }
 }
 
@@ -173,9 +178,10 @@ async function rebuild(s: BulkSession, ids: readonly IndicatorId[], keep: readon
   let pages = 0;
   if (render.length) {
     const meta = await instrumentsOf(s);
-    const renderer = new Renderer();
+    const renderer = new Renderer(),
+      writers = new WriterCache();
     for await (const [inst, packs] of instrumentPacks(s)) {
-      const rows = renderIndicatorPages(inst, meta(inst), packs, render, 0, renderer);
+      const rows = renderIndicatorPages(inst, meta(inst), packs, render, 0, renderer, writers);
       await replacePages(s, inst, render, 0, rows);
       pages += rows.length;
     }
@@ -233,7 +239,8 @@ export async function checkIndicatorPages(s: BulkSession, problem: (p: string) =
     seen = 0;
   if (ids.length) {
     const meta = await instrumentsOf(s);
-    const renderer = new Renderer();
+    const renderer = new Renderer(),
+      writers = new WriterCache();
     for await (const [inst, packs] of instrumentPacks(s)) {
       const stored = new Map(
         (await s.queryRows(`select indicator, month, data from ${TABLE} where inst = ?`, [inst])).map((r) => [
@@ -241,7 +248,7 @@ export async function checkIndicatorPages(s: BulkSession, problem: (p: string) =
           String(r[2]),
         ]),
       );
-      for (const [, id, month, text] of renderIndicatorPages(inst, meta(inst), packs, ids, 0, renderer)) {
+      for (const [, id, month, text] of renderIndicatorPages(inst, meta(inst), packs, ids, 0, renderer, writers)) {
         const page = stored.get(`${String(id)}/${String(month)}`);
         if (page !== undefined) seen++;
         if (page === undefined) problem(`${TABLE} ${inst}/${String(id)}/${String(month)}: missing`);

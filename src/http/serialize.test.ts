@@ -1,7 +1,17 @@
 import { describe, expect, it } from 'vitest';
 import { barRecord } from './serialize.js';
 import { money2 } from '../render/money.js';
-import { asciiJson, barWriter, indicatorWriter, Renderer, type JsonBytes, recordWriter } from '../render/json-bytes.js';
+import { Renderer, type JsonBytes } from '../render/json-bytes.js';
+import { asciiJson } from '../render/text.js';
+import { barWriter as barWriterIn } from '../render/bar-writers.js';
+import { indicatorWriter as indicatorWriterIn } from '../render/indicator-writers.js';
+import { recordWriter } from '../render/record-writer.js';
+import { WriterCache } from '../render/writer-cache.js';
+
+const writers = new WriterCache();
+const barWriter = (...a: Parameters<typeof barWriterIn> extends [unknown, ...infer R] ? R : never) => barWriterIn(writers, ...a);
+const indicatorWriter = (...a: Parameters<typeof indicatorWriterIn> extends [unknown, ...infer R] ? R : never) =>
+  indicatorWriterIn(writers, ...a);
 import type { TObject } from '@sinclair/typebox';
 import { FinancialIndicator, IncomeStatement } from './schemas/fundamentals.js';
 import { statementWriter, type StatementFields } from './routes/fundamentals/records.js';

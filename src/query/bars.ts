@@ -12,7 +12,7 @@ import { epochToMarketDate, windowSeconds } from '../lib/time.js';
 import type { MarketDataReader } from '../store/readers/market-data.js';
 import type { PageSlices } from '../render/page-text.js';
 import type { PackSlices } from '../store/packs.js';
-import type { BarFieldsWriter } from '../render/json-bytes.js';
+import type { BarFieldsWriter } from '../render/bar-writers.js';
 
 const isPeriod = (interval: IntervalId): interval is PeriodInterval => INTERVALS[interval].kind === 'period';
 

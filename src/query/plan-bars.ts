@@ -3,7 +3,8 @@ import { KINDS } from '../market/kinds.js';
 import type { InstrumentRow } from '../store/catalog.js';
 import type { MarketDataReader } from '../store/readers/market-data.js';
 import type { Slices } from '../render/slices.js';
-import { barFieldsWriter, barWriter } from '../render/json-bytes.js';
+import { barFieldsWriter, barWriter } from '../render/bar-writers.js';
+import type { WriterCache } from '../render/writer-cache.js';
 import type { Analytics } from './analytics.js';
 import { readBars, readDailyPage, readMinutePage } from './bars.js';
 import { closeEpoch } from '../market/sessions.js';
@@ -45,6 +46,8 @@ export interface BarAsk {
 export interface BarSources {
   marketData: MarketDataReader;
   analytics: Analytics;
+  /** Where the record writers made for instruments are kept (QueryCaches). */
+  writers: WriterCache;
 }
 
 /** The adjustment that applies: as asked, none if not asked; indices are never adjusted. */
@@ -69,9 +72,9 @@ const asStored = (ts: number) => ts;
 export function planBars(src: BarSources, ask: BarAsk): BarPlan {
   const { inst, interval, window } = ask;
   const adjustment = adjustmentOf(ask);
-  const { marketData, analytics } = src;
+  const { marketData, analytics, writers } = src;
   if (adjustment === 'none' && interval === '1d') {
-    const write1d = barFieldsWriter(inst.id, inst.kind, '1d', 'none');
+    const write1d = barFieldsWriter(writers, inst.id, inst.kind, '1d', 'none');
     return {
       path: 'daily-packs',
       adjustment,
@@ -79,14 +82,14 @@ export function planBars(src: BarSources, ask: BarAsk): BarPlan {
     };
   }
   if (adjustment === 'none' && interval === '1m') {
-    const write = barFieldsWriter(inst.id, inst.kind, '1m', 'none');
+    const write = barFieldsWriter(writers, inst.id, inst.kind, '1m', 'none');
     return {
       path: 'minute-packs',
       adjustment,
       fetch: async (p) => storedPage(await readMinutePage(marketData, inst.inst, window, afterTs(p), p.limit, write), p.after, asStored),
     };
   }
-  const write = barWriter(inst.id, inst.kind, interval, adjustment);
+  const write = barWriter(writers, inst.id, inst.kind, interval, adjustment);
   return {
     path: interval === '1d' || interval === '1m' ? 'adjusted-rows' : 'aggregated-rows',
     adjustment,

@@ -1,7 +1,7 @@
 import type { IndicatorId } from '../indicators/registry.js';
 import type { AdjustmentId, Bar } from '../market/types.js';
 import type { CatalogSnapshot } from '../store/catalog.js';
-import { indicatorWriter } from '../render/json-bytes.js';
+import { indicatorWriter } from '../render/indicator-writers.js';
 import { windowSeconds } from '../lib/time.js';
 import { readIndicatorPage } from './bars.js';
 import { closeEpoch } from '../market/sessions.js';
@@ -33,7 +33,7 @@ export async function planIndicator(
   const adjustment = adjustmentOf(ask);
   const { analytics, marketData } = src;
   const { from, to } = windowSeconds(window);
-  const write = indicatorWriter(inst.id, indicator, interval, adjustment);
+  const write = indicatorWriter(src.writers, inst.id, indicator, interval, adjustment);
   const computed: PagePlan<BarKey>['fetch'] = async (p) => {
     const adj = await analytics.adjuster(inst, adjustment, p.after ? p.after[1] : null);
     const lo = p.after ? Math.max(from, p.after[0] + 1) : from;

@@ -1,4 +1,5 @@
 import type { CacheCounts } from '../lib/counted-cache.js';
+import { WriterCache } from '../render/writer-cache.js';
 import { Catalog, type CatalogSnapshot } from '../store/catalog.js';
 import type { ReadSession, Store } from '../store/types.js';
 import { ReferenceReader } from '../store/readers/reference.js';
@@ -26,6 +27,8 @@ export class QueryCaches {
   readonly equityDays = new EquityDayCaches();
   readonly pools = new PoolCaches();
   readonly marketDays = new MarketDayCaches();
+  /** The JSON record writers made for instruments (render/writer-cache.ts). */
+  readonly writers = new WriterCache();
 
   /** The caches, counted (CacheCounts), for the metrics. */
   get all(): CacheCounts[] {
@@ -56,6 +59,11 @@ export class Snapshot {
     readonly catalog: CatalogSnapshot,
     private readonly caches: QueryCaches,
   ) {}
+
+  /** The record writers kept across requests. */
+  get writers(): WriterCache {
+    return this.caches.writers;
+  }
 
   /** The data version everything here reads. */
   get version(): number {

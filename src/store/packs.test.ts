@@ -12,7 +12,9 @@ import {
   RECORD_BYTES,
 } from './packs.js';
 import { UNKNOWN_AMOUNT } from './schema.js';
-import { barFieldsWriter, Renderer } from '../render/json-bytes.js';
+import { Renderer } from '../render/json-bytes.js';
+import { barFieldsWriter } from '../render/bar-writers.js';
+import { WriterCache } from '../render/writer-cache.js';
 
 const RECORDS = [
   [20240102, 10_000, 10_500, 9_800, 10_200, 2 ** 31 + 7, 2 ** 40 + 3],
@@ -60,7 +62,7 @@ describe('bar pack codec', () => {
     const bars: Bar[] = [];
     decodeBars(bars, data, 2, null, 0, Infinity, Infinity);
     expect(bars.map((b) => b.amount)).toEqual([null, 0]);
-    const slices = new PackSlices(10, barFieldsWriter('600000.SH', 'equity', '1m', 'none'));
+    const slices = new PackSlices(10, barFieldsWriter(new WriterCache(), '600000.SH', 'equity', '1m', 'none'));
     slices.add(data, 2, 20240102, 0, Infinity);
     const w = new Renderer().start();
     w.byte(91);

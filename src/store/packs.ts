@@ -9,7 +9,8 @@
  * derived/bar-packs.ts only.
  */
 import type { Bar } from '../market/types.js';
-import type { BarFieldsWriter, JsonBytes } from '../render/json-bytes.js';
+import type { JsonBytes } from '../render/json-bytes.js';
+import type { BarFieldsWriter } from '../render/bar-writers.js';
 import { collectKeys, type Slices } from '../render/slices.js';
 import { amountOf } from './schema.js';
 

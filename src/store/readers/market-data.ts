@@ -7,7 +7,7 @@ import { monthsHolding } from '../../market/calendar.js';
 import { MINUTE_LABELS } from '../../market/sessions.js';
 import { withLimit } from './limit.js';
 import { dailyPackKey, decodeBars, PackSlices } from '../packs.js';
-import type { BarFieldsWriter } from '../../render/json-bytes.js';
+import type { BarFieldsWriter } from '../../render/bar-writers.js';
 import { PageSlices } from '../../render/page-text.js';
 
 const DAILY_PACKS = 'select month, n, data from bars_1d_packs where inst = ? and month >= ? and month <= ? order by month limit ';

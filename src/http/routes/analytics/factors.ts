@@ -1,7 +1,7 @@
 import type { App } from '../../services.js';
 import { instrumentIdParam, operation, pathInstrument, snapOf } from '../../route.js';
 import { rowPlan, sendPage } from '../../collection.js';
-import { recordWriter } from '../../../render/json-bytes.js';
+import { recordWriter } from '../../../render/record-writer.js';
 import { dateWindow, dateWindowParams } from '../../params.js';
 import { AdjustmentFactorCollectionResponse } from '../../schemas/analytics.js';
 import { formatFactor, ratio, type Factor, type FactorBasis } from '../../../market/adjust.js';

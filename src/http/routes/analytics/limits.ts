@@ -1,7 +1,7 @@
 import type { App } from '../../services.js';
 import { instrumentIdParam, operation, pathInstrument, snapOf } from '../../route.js';
 import { rowPlan, sendPage } from '../../collection.js';
-import { recordWriter } from '../../../render/json-bytes.js';
+import { recordWriter } from '../../../render/record-writer.js';
 import { conflictingDate, dateQuery, dateWindow, dateWindowParams } from '../../params.js';
 import { Type } from '@sinclair/typebox';
 import { PriceLimitCollectionResponse } from '../../schemas/analytics.js';

@@ -1,7 +1,7 @@
 /** Row -> response record mappers of the fundamentals routes (units: schema-fundamentals.ts). */
 import type { Selectable } from 'kysely';
 import type { TObject } from '@sinclair/typebox';
-import { recordWriter, type FieldSpec, type RecordWriter } from '../../../render/json-bytes.js';
+import { recordWriter, type FieldSpec, type RecordWriter } from '../../../render/record-writer.js';
 import { formatScaled, MONEY_SCALE } from '../../../lib/decimal.js';
 import { formatDate, formatTimestamp } from '../../../lib/time.js';
 import { closeEpoch } from '../../../market/sessions.js';
