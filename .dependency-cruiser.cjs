@@ -4,7 +4,7 @@
  *
  *   lib <- market <- indicators <- render <- store <- derived <- query <- http <- app
  *
- * with auth on store (http, demo and app use it), ingest and demo on store and derived, and cli
+ * except that store does not import render (it returns stored records and bytes), with auth on store (http, demo and app use it), ingest and demo on store and derived, and cli
  * on everything. Type-only imports count, and no import cycle is allowed anywhere. Tests beside
  * the code (*.test.ts) may compare across layers; nothing imports them.
  */
@@ -13,7 +13,8 @@ const LAYERS = {
   market: ['lib'],
   indicators: ['lib', 'market'],
   render: ['lib', 'market', 'indicators'],
-  store: ['lib', 'market', 'indicators', 'render'],
+  // The store returns stored records and bytes; what is written of them is render's (called from derived/ and query/).
+  store: ['lib', 'market', 'indicators'],
   derived: ['lib', 'market', 'indicators', 'render', 'store'],
   auth: ['lib', 'store'],
   query: ['lib', 'market', 'indicators', 'render', 'store', 'derived'],

@@ -10,8 +10,8 @@ import { INTERVALS, type PeriodInterval } from '../market/intervals.js';
 import { closeDateRange, closeEpoch } from '../market/sessions.js';
 import { epochToMarketDate, windowSeconds } from '../lib/time.js';
 import type { MarketDataReader } from '../store/readers/market-data.js';
-import type { PageSlices } from '../render/page-text.js';
-import type { PackSlices } from '../store/packs.js';
+import { PageSlices } from '../render/page-text.js';
+import { PackSlices } from './pack-slices.js';
 import type { BarFieldsWriter } from '../render/bar-writers.js';
 
 const isPeriod = (interval: IntervalId): interval is PeriodInterval => INTERVALS[interval].kind === 'period';
@@ -69,7 +69,7 @@ export async function readBars(
 /**
  * Unadjusted daily bars as the records of their packs, written by `write` (keys are dates), selected as readBars selects them.
  */
-export function readDailyPage(
+export async function readDailyPage(
   reader: MarketDataReader,
   inst: number,
   win: { fromMs: number; toMs: number },
@@ -78,11 +78,13 @@ export function readDailyPage(
   write: BarFieldsWriter,
 ): Promise<PackSlices> {
   const { from: lo, to: hi, after: last } = dailyWindow(win, after);
-  return reader.dailyPage(inst, lo, hi, last, limit, write);
+  const out = new PackSlices(limit, write);
+  await reader.dailyPage(inst, lo, hi, last, limit, out);
+  return out;
 }
 
 /** The points of precomputed indicator `indicator` (derived/indicator-pages.ts) over unadjusted daily bars, selected as readDailyPage selects the bars. */
-export function readIndicatorPage(
+export async function readIndicatorPage(
   reader: MarketDataReader,
   inst: number,
   win: { fromMs: number; toMs: number },
@@ -91,7 +93,9 @@ export function readIndicatorPage(
   indicator: string,
 ): Promise<PageSlices> {
   const { from: lo, to: hi, after: last } = dailyWindow(win, after);
-  return reader.indicatorPage(inst, indicator, lo, hi, last, limit);
+  const out = new PageSlices(limit);
+  await reader.indicatorPage(inst, indicator, lo, hi, last, limit, out);
+  return out;
 }
 
 /** The trading dates of a window of instants, and the date of a cursor's instant. */
@@ -101,7 +105,7 @@ function dailyWindow(win: { fromMs: number; toMs: number }, after: number | null
 }
 
 /** Unadjusted 1m bars as the records of their packs, written by `write` (keys are ts), selected as readBars selects them. */
-export function readMinutePage(
+export async function readMinutePage(
   reader: MarketDataReader,
   inst: number,
   win: { fromMs: number; toMs: number },
@@ -110,5 +114,7 @@ export function readMinutePage(
   write: BarFieldsWriter,
 ): Promise<PackSlices> {
   const { from, to } = windowSeconds(win);
-  return reader.minutePage(inst, from, to, after, limit, write);
+  const out = new PackSlices(limit, write);
+  await reader.minutePage(inst, from, to, after, limit, out);
+  return out;
 }

@@ -1,16 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import type { Bar } from '../market/types.js';
-import {
-  dailyPackKey,
-  dailyPackStart,
-  decodeBars,
-  decodePack,
-  encodePack,
-  mergePacks,
-  orderRecords,
-  PackSlices,
-  RECORD_BYTES,
-} from './packs.js';
+import { dailyPackKey, dailyPackStart, decodeBars, decodePack, encodePack, mergePacks, orderRecords, RECORD_BYTES } from './packs.js';
+import { PackSlices } from '../query/pack-slices.js';
 import { UNKNOWN_AMOUNT } from './schema.js';
 import { Renderer } from '../render/json-bytes.js';
 import { barFieldsWriter } from '../render/bar-writers.js';

@@ -9,9 +9,6 @@
  * derived/bar-packs.ts only.
  */
 import type { Bar } from '../market/types.js';
-import type { JsonBytes } from '../render/json-bytes.js';
-import type { BarFieldsWriter } from '../render/bar-writers.js';
-import { collectKeys, type Slices } from '../render/slices.js';
 import { amountOf } from './schema.js';
 
 /** The key of the daily pack that holds date `date`: its month. dailyPackKey(20240315) -> 202403. */
@@ -32,62 +29,26 @@ export function encodePack(records: readonly (readonly number[])[]): Buffer {
   return buf;
 }
 
-const view = (data: Uint8Array, n: number) => {
+/** A DataView over a pack of `n` records (its length checked). */
+export const packView = (data: Uint8Array, n: number) => {
   if (data.byteLength !== n * RECORD_BYTES) throw new RangeError(`bar pack of ${n} records holds ${data.byteLength} bytes`);
   return new DataView(data.buffer, data.byteOffset, data.byteLength);
 };
 
 /**
- * Collects the records of packs, in key order, whose key lies in [lo, hi], up to `limit`;
- * `write` then writes the first ones as JSON straight from the packs (no Bar made of them):
- * 1m packs (keys are ts, the pack's date given) and daily packs (keys are dates, `date` null).
+ * Where a reader puts the packs it reads (MarketDataReader.dailyPage, minutePage): the stored
+ * bytes of each pack with the key range wanted, until `keys` holds enough; what is made of them
+ * (a page of JSON: query/pack-slices.ts) is the caller's.
  */
-export class PackSlices implements Slices {
-  /** The keys of the records collected. */
-  readonly keys: number[] = [];
-  private readonly runs: { dv: DataView; date: number | null; first: number; count: number }[] = [];
-
-  constructor(
-    private readonly limit: number,
-    private readonly writeBar: BarFieldsWriter,
-  ) {}
-
-  /** Adds the records of a pack (of day `date`; null: a daily pack) with lo <= key <= hi while the collection is short. */
-  add(data: Uint8Array, n: number, date: number | null, lo: number, hi: number): void {
-    const dv = view(data, n),
-      before = this.keys.length;
-    const first = collectKeys(this.keys, this.limit, n, (i) => dv.getFloat64(i * RECORD_BYTES, true), lo, hi);
-    if (first >= 0) this.runs.push({ dv, date, first, count: this.keys.length - before });
-  }
-
-  /** The JSON of the first `count` records, joined by commas. */
-  write(w: JsonBytes, count: number): void {
-    const write = this.writeBar;
-    let sep = false;
-    for (const { dv, date, first, count: c } of this.runs) {
-      for (let i = first, o = first * RECORD_BYTES; i < first + c && count > 0; i++, o += RECORD_BYTES, count--) {
-        if (sep) w.byte(44);
-        sep = true;
-        const key = dv.getFloat64(o, true);
-        write(
-          w,
-          key,
-          date ?? key,
-          dv.getFloat64(o + 8, true),
-          dv.getFloat64(o + 16, true),
-          dv.getFloat64(o + 24, true),
-          dv.getFloat64(o + 32, true),
-          dv.getFloat64(o + 40, true),
-          amountOf(dv.getFloat64(o + 48, true)),
-        );
-      }
-    }
-  }
+export interface PackSink {
+  readonly keys: { readonly length: number };
+  /** A pack of `n` records (of day `date`; null: a daily pack), of which those with lo <= key <= hi are wanted. */
+  add(data: Uint8Array, n: number, date: number | null, lo: number, hi: number): void;
 }
 
 /** The `n` records of a pack, as given to `encodePack`. */
 export function decodePack(data: Uint8Array, n: number): number[][] {
-  const dv = view(data, n);
+  const dv = packView(data, n);
   return Array.from({ length: n }, (_, i) => Array.from({ length: 7 }, (_, k) => dv.getFloat64(i * RECORD_BYTES + k * 8, true)));
 }
 
@@ -97,7 +58,7 @@ export function decodePack(data: Uint8Array, n: number): number[][] {
  * and the date is the pack's.
  */
 export function decodeBars(out: Bar[], data: Uint8Array, n: number, date: number | null, lo: number, hi: number, limit: number): void {
-  const dv = view(data, n);
+  const dv = packView(data, n);
   for (let i = 0, o = 0; i < n && out.length < limit; i++, o += RECORD_BYTES) {
     const key = dv.getFloat64(o, true);
     if (key < lo) continue;
@@ -125,8 +86,8 @@ const dataView = (b: Uint8Array) => new DataView(b.buffer, b.byteOffset, b.byteL
  * copied: records are never decoded.
  */
 export function mergePacks(a: Uint8Array, an: number, b: Uint8Array, bn: number): Buffer {
-  const va = view(a, an),
-    vb = view(b, bn);
+  const va = packView(a, an),
+    vb = packView(b, bn);
   const out = Buffer.allocUnsafe((an + bn) * RECORD_BYTES);
   let i = 0,
     j = 0,
@@ -159,7 +120,7 @@ export function mergePacks(a: Uint8Array, an: number, b: Uint8Array, bn: number)
  * of each key (as upserts applied in that order leave the rows). A stable sort of the indices.
  */
 export function orderRecords(data: Uint8Array, n: number): Buffer {
-  const dv = view(data, n);
+  const dv = packView(data, n);
   const keys = Array.from({ length: n }, (_, i) => keyAt(dv, i));
   const idx = Array.from({ length: n }, (_, i) => i).sort((x, y) => keys[x] - keys[y] || x - y);
   const out = Buffer.allocUnsafe(n * RECORD_BYTES);

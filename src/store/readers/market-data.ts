@@ -6,9 +6,7 @@ import { epochToMarketDate, windowSeconds } from '../../lib/time.js';
 import { monthsHolding } from '../../market/calendar.js';
 import { MINUTE_LABELS } from '../../market/sessions.js';
 import { withLimit } from './limit.js';
-import { dailyPackKey, decodeBars, PackSlices } from '../packs.js';
-import type { BarFieldsWriter } from '../../render/bar-writers.js';
-import { PageSlices } from '../../render/page-text.js';
+import { dailyPackKey, decodeBars, type PackSink } from '../packs.js';
 
 const DAILY_PACKS = 'select month, n, data from bars_1d_packs where inst = ? and month >= ? and month <= ? order by month limit ';
 const INDICATOR_PAGES = new Map<string, string>();
@@ -21,6 +19,13 @@ const DAILY_STATES = 'select month, n, data, states from bars_1d_packs where ins
  * page of 100 daily bars reads about 8 monthly packs, a page of 1m bars one or two days.
  */
 type Take = (row: unknown[], lo: number, hi: number) => void;
+
+/** Where a reader puts the stored indicator pages it reads (render/page-text.ts PageSlices is one). */
+export interface PageSink {
+  readonly keys: { readonly length: number };
+  /** A stored page, of which the records with lo <= key <= hi are wanted. */
+  add(page: string, lo: number, hi: number): void;
+}
 
 export class MarketDataReader {
   constructor(private readonly store: Reads) {}
@@ -43,19 +48,11 @@ export class MarketDataReader {
   }
 
   /**
-   * As dailyBars, as the records of their packs, written as JSON by `write` (keys are dates):
-   * the unadjusted daily page, rendered from the packs as it is read (no copy of the bars as
+   * As dailyBars, the stored packs themselves, put into `out` with the keys (dates) wanted:
+   * the unadjusted daily page is written from them (query/pack-slices.ts; no copy of the bars as
    * JSON is stored: it was 272 bytes a bar, two thirds of a whole-market store).
    */
-  async dailyPage(
-    inst: number,
-    from: number,
-    to: number,
-    after: number | null,
-    limit: number,
-    write: BarFieldsWriter,
-  ): Promise<PackSlices> {
-    const out = new PackSlices(limit, write);
+  async dailyPage(inst: number, from: number, to: number, after: number | null, limit: number, out: PackSink): Promise<void> {
     await this.daily(
       DAILY_PACKS,
       inst,
@@ -67,15 +64,21 @@ export class MarketDataReader {
       () => out.keys.length,
       (r, lo, hi) => out.add(r[2] as Uint8Array, r[1] as number, null, lo, hi),
     );
-    return out;
   }
 
   /**
-   * As dailyPage, the points of precomputed indicator `id` (indicator-pages.ts) over unadjusted
-   * daily bars; keys are dates.
+   * As dailyPage, the stored pages of precomputed indicator `id` (indicator-pages.ts) over
+   * unadjusted daily bars, put into `out`; keys are dates.
    */
-  async indicatorPage(inst: number, id: string, from: number, to: number, after: number | null, limit: number): Promise<PageSlices> {
-    const out = new PageSlices(limit);
+  async indicatorPage(
+    inst: number,
+    id: string,
+    from: number,
+    to: number,
+    after: number | null,
+    limit: number,
+    out: PageSink,
+  ): Promise<void> {
     let sql = INDICATOR_PAGES.get(id);
     if (sql === undefined) {
       if (!/^[a-z0-9_]+$/.test(id)) throw new RangeError(`indicator id ${JSON.stringify(id)}`);
@@ -94,7 +97,6 @@ export class MarketDataReader {
       () => out.keys.length,
       (r, lo, hi) => out.add(r[1] as string, lo, hi),
     );
-    return out;
   }
 
   /**
@@ -138,16 +140,8 @@ export class MarketDataReader {
     return { states: states ?? null, head, bars };
   }
 
-  /** As minuteBars, as the records of their packs, written as JSON by `write` (keys are ts). */
-  async minutePage(
-    inst: number,
-    from: number,
-    to: number,
-    after: number | null,
-    limit: number,
-    write: BarFieldsWriter,
-  ): Promise<PackSlices> {
-    const out = new PackSlices(limit, write);
+  /** As minuteBars, the stored packs themselves, put into `out` with the keys (ts) wanted. */
+  async minutePage(inst: number, from: number, to: number, after: number | null, limit: number, out: PackSink): Promise<void> {
     await this.minute(
       MINUTE_PACKS,
       inst,
@@ -158,7 +152,6 @@ export class MarketDataReader {
       () => out.keys.length,
       (r, lo, hi) => out.add(r[2] as Uint8Array, r[1] as number, r[0] as number, lo, hi),
     );
-    return out;
   }
 
   /** 1m bars with from <= ts <= to (epoch seconds) and ts > after, ascending. */
