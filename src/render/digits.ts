@@ -79,6 +79,16 @@ function largeAt(b: Uint8Array, p: number, n: number): number {
 }
 
 /**
+ * floor(k / d) of a non-negative safe integer `k`, exact where the double quotient rounds (one
+ * step of correction): division and floor, not %, as numbers read from packs are doubles.
+ */
+function quotient(k: number, d: number): number {
+  const q = Math.floor(k / d),
+    r = k - q * d;
+  return r < 0 ? q - 1 : r >= d ? q + 1 : q;
+}
+
+/**
  * Writes a safe integer `k` scaled by 10^digits as a decimal with `digits` decimals ("-12.34")
  * at b[p]; returns the position after it. Division and floor, not %: numbers read from packs
  * are doubles, and % on doubles is fmod.
@@ -89,15 +99,8 @@ export function decimalAt(b: Uint8Array, p: number, k: number, digits: number): 
     k = -k;
   }
   const p10 = POW10[digits];
-  let q = Math.floor(k / p10),
-    r = k - q * p10;
-  if (r < 0) {
-    q--;
-    r += p10;
-  } else if (r >= p10) {
-    q++;
-    r -= p10;
-  }
+  const q = quotient(k, p10);
+  let r = k - q * p10;
   p = uintAt(b, p, q);
   b[p++] = 46;
   if (digits === 2) {
@@ -161,15 +164,7 @@ export function scaledAt(b: Uint8Array, p: number, v: number, scale: number, dig
   // On the magnitude, by division and floor (no fmod), corrected when the quotient rounded.
   const div = POW10[scale - digits],
     a = v < 0 ? -v : v;
-  let q = Math.floor(a / div),
-    r = a - q * div;
-  if (r < 0) {
-    q--;
-    r += div;
-  } else if (r >= div) {
-    q++;
-    r -= div;
-  }
-  if (2 * r >= div) q++;
+  let q = quotient(a, div);
+  if (2 * (a - q * div) >= div) q++;
   return decimalAt(b, p, v < 0 ? -q : q, digits);
 }
