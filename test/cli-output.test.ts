@@ -166,3 +166,21 @@ describe('mds output', () => {
     expect(existsSync(join(dir, 'x.sqlite'))).toBe(false);
   });
 });
+
+describe('mds into a pipe closed early', () => {
+  it('stops quietly with exit 0 when its reader closes the pipe (`mds openapi | head`)', async () => {
+    const { spawn } = await import('node:child_process');
+    const child = spawn(process.execPath, ['dist/cli/index.js', '--database', ':memory:', 'openapi'], {
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
+    let err = '';
+    child.stderr!.on('data', (d) => (err += d));
+    // Read the first chunk, then close the pipe as `head` does.
+    const first = await new Promise<string>((resolve) => child.stdout!.once('data', (d) => resolve(String(d))));
+    child.stdout!.destroy();
+    const code = await new Promise<number | null>((resolve) => child.on('exit', (c) => resolve(c)));
+    expect(first).toMatch(/^\{/);
+    expect(code).toBe(0);
+    expect(err).not.toMatch(/EPIPE|Unhandled/);
+  });
+});
