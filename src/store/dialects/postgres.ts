@@ -79,7 +79,6 @@ function kyselyPool(pool: pg.Pool, health: StoreHealth, fail: (e: unknown) => un
   interface Wrapped {
     query(q: unknown, values?: unknown[]): unknown;
     release(): void;
-    broken?: Error;
   }
   const wrapped = new WeakMap<pg.PoolClient, Wrapped>();
   return {
@@ -92,33 +91,61 @@ function kyselyPool(pool: pg.Pool, health: StoreHealth, fail: (e: unknown) => un
       }
       let w = wrapped.get(client);
       if (!w) {
-        const self: Wrapped = {
-          query(q: unknown, values?: unknown[]) {
-            if (typeof q !== 'string') return client.query(q as pg.Submittable); // a cursor
-            return client.query({ text: q, values, query_timeout } as pg.QueryConfig).then(
-              (r) => {
-                health.ok();
-                return r;
-              },
-              (e) => {
-                const f = fail(e);
-                if (f !== e) self.broken = e as Error;
-                throw f;
-              },
-            );
+        const q = clientQueries(client, health, fail);
+        w = {
+          query(text: unknown, values?: unknown[]) {
+            if (typeof text !== 'string') return client.query(text as pg.Submittable); // a cursor
+            return q.query({ text, values, query_timeout } as pg.QueryConfig);
           },
           release() {
-            const broken = self.broken;
-            self.broken = undefined;
+            const broken = q.broken;
+            q.broken = undefined;
             client.release(broken);
           },
         };
-        wrapped.set(client, (w = self));
+        wrapped.set(client, w);
       }
       return w;
     },
     end: () => pool.end(),
   };
+}
+
+/** A pooled connection's queries, as every path of this store runs them (clientQueries). */
+interface ClientQueries {
+  query(q: pg.QueryConfig): Promise<pg.QueryResult>;
+  /** Set when a query failed for want of the server: the connection is dropped, not pooled, when released. */
+  broken?: Error;
+}
+const queriesOf = new WeakMap<pg.PoolClient, ClientQueries>();
+
+/**
+ * The queries of one pooled connection (made once per connection): one after another (the
+ * requests sharing a snapshot send theirs at once: each starts when the one before it has
+ * settled), each telling `health` the server answered, a failure for want of the server becoming
+ * StoreUnavailable (`fail`) and marking the connection broken.
+ */
+function clientQueries(client: pg.PoolClient, health: StoreHealth, fail: (e: unknown) => unknown): ClientQueries {
+  let q = queriesOf.get(client);
+  if (q) return q;
+  let tail: Promise<unknown> = Promise.resolve();
+  const self: ClientQueries = {
+    async query(config) {
+      const run = tail.then(() => client.query(config));
+      tail = run.catch(() => {});
+      try {
+        const r = await run;
+        health.ok();
+        return r;
+      } catch (e) {
+        const f = fail(e);
+        if (f !== e) self.broken = e as Error;
+        throw f;
+      }
+    },
+  };
+  queriesOf.set(client, (q = self));
+  return q;
 }
 
 /** Opens a PostgreSQL store. One of the two files that import a driver. */
@@ -192,40 +219,19 @@ export function openPostgres(url: string, timeouts?: StoreTimeouts, poolSize = 1
     return q;
   };
   /** Kysely over one pooled connection, made once per connection (the pool keeps its connections). */
-  const kyselyOf = new WeakMap<
-    pg.PoolClient,
-    { db: Kysely<Schema>; query: (q: pg.QueryConfig) => Promise<pg.QueryResult>; broken?: Error }
-  >();
+  const kyselyOf = new WeakMap<pg.PoolClient, ClientQueries & { db: Kysely<Schema> }>();
   const bound = (client: pg.PoolClient) => {
     let b = kyselyOf.get(client);
     if (b) return b;
-    // The connection's queries one after another (the requests sharing a snapshot send theirs
-    // at once): each starts when the one before it has settled.
-    let tail: Promise<unknown> = Promise.resolve();
-    const self: { db: Kysely<Schema>; query: (q: pg.QueryConfig) => Promise<pg.QueryResult>; broken?: Error } = {
-      db: undefined as unknown as Kysely<Schema>,
-      async query(q) {
-        const run = tail.then(() => client.query(q));
-        tail = run.catch(() => {});
-        try {
-          const r = await run;
-          health.ok();
-          return r;
-        } catch (e) {
-          const f = fail(e);
-          if (f !== e) self.broken = e as Error;
-          throw f;
-        }
-      },
-    };
+    const q = clientQueries(client, health, fail);
     const connection = {
-      query: (text: string, values?: unknown[]) => self.query({ text, values, query_timeout } as pg.QueryConfig),
+      query: (text: string, values?: unknown[]) => q.query({ text, values, query_timeout } as pg.QueryConfig),
       release() {},
     };
-    self.db = new Kysely<Schema>({
-      dialect: new PostgresDialect({ pool: { connect: async () => connection, end: async () => {} } as any }),
+    b = Object.assign(q, {
+      db: new Kysely<Schema>({ dialect: new PostgresDialect({ pool: { connect: async () => connection, end: async () => {} } as any }) }),
     });
-    kyselyOf.set(client, (b = self));
+    kyselyOf.set(client, b);
     return b;
   };
   /**
