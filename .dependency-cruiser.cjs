@@ -2,7 +2,7 @@
  * The architecture, enforced (`npm run lint`; docs/architecture.md). Imports go one way, down
  * this list; a folder may import its own files and those of the folders it names:
  *
- *   lib <- market <- indicators <- render <- store <- derived <- query <- http <- app
+ *   lib <- market <- datasets <- indicators <- render <- store <- derived <- query <- http <- app
  *
  * except that store does not import render (it returns stored records and bytes), with auth on store (http, demo and app use it), ingest and demo on store and derived, and cli
  * on everything. Type-only imports count, and no import cycle is allowed anywhere. Tests beside
@@ -11,18 +11,20 @@
 const LAYERS = {
   lib: [],
   market: ['lib'],
+  // What each dataset is, declared once (columns, units, key, record): read by every layer above.
+  datasets: ['lib', 'market'],
   indicators: ['lib', 'market'],
   render: ['lib', 'market', 'indicators'],
   // The store returns stored records and bytes; what is written of them is render's (called from derived/ and query/).
-  store: ['lib', 'market', 'indicators'],
-  derived: ['lib', 'market', 'indicators', 'render', 'store'],
+  store: ['lib', 'market', 'datasets', 'indicators'],
+  derived: ['lib', 'market', 'datasets', 'indicators', 'render', 'store'],
   auth: ['lib', 'store'],
-  query: ['lib', 'market', 'indicators', 'render', 'store', 'derived'],
-  http: ['lib', 'market', 'indicators', 'render', 'store', 'derived', 'query', 'auth'],
-  ingest: ['lib', 'market', 'indicators', 'render', 'store', 'derived'],
-  demo: ['lib', 'market', 'indicators', 'render', 'store', 'derived', 'auth', 'ingest'],
-  app: ['lib', 'market', 'indicators', 'render', 'store', 'derived', 'query', 'http', 'auth', 'demo'],
-  cli: ['lib', 'market', 'indicators', 'render', 'store', 'derived', 'query', 'http', 'auth', 'ingest', 'demo', 'app'],
+  query: ['lib', 'market', 'datasets', 'indicators', 'render', 'store', 'derived'],
+  http: ['lib', 'market', 'datasets', 'indicators', 'render', 'store', 'derived', 'query', 'auth'],
+  ingest: ['lib', 'market', 'datasets', 'indicators', 'render', 'store', 'derived'],
+  demo: ['lib', 'market', 'datasets', 'indicators', 'render', 'store', 'derived', 'auth', 'ingest'],
+  app: ['lib', 'market', 'datasets', 'indicators', 'render', 'store', 'derived', 'query', 'http', 'auth', 'demo'],
+  cli: ['lib', 'market', 'datasets', 'indicators', 'render', 'store', 'derived', 'query', 'http', 'auth', 'ingest', 'demo', 'app'],
 };
 const FOLDERS = Object.keys(LAYERS);
 

@@ -13,7 +13,7 @@ import { parseArgs } from 'node:util';
 import { migrate, openStore } from '../src/derived/open.js';
 import type { Store } from '../src/store/types.js';
 import { ingest } from '../src/ingest/load.js';
-import { dataset } from '../src/ingest/registry.js';
+import { dataset } from '../src/datasets/registry.js';
 import { marketTradingDays } from '../src/market/calendar.js';
 import { formatDate, formatTimestamp, marketEpoch } from '../src/lib/time.js';
 import { formatScaled } from '../src/lib/decimal.js';

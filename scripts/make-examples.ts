@@ -13,7 +13,7 @@ import { migrate, openStore } from '../src/derived/open.js';
 import { generateDemo } from '../src/demo/generate.js';
 import { exportDatasets } from '../src/ingest/export.js';
 import { ingest } from '../src/ingest/load.js';
-import { DATASETS, dataset } from '../src/ingest/registry.js';
+import { DATASETS, dataset } from '../src/datasets/registry.js';
 import { CsvParser, csvField, type CsvRecord } from '../src/ingest/csv.js';
 
 const OUT = fileURLToPath(new URL('../examples/', import.meta.url));

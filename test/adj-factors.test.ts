@@ -5,7 +5,7 @@ import { get, HAVE_SHARED, SHARED, STORES, walk, type Harness } from './helpers.
 import { emptyHarness, tmp } from './ingest-helpers.js';
 import { ingest } from '../src/ingest/load.js';
 import { exportDatasets } from '../src/ingest/export.js';
-import { dataset } from '../src/ingest/registry.js';
+import { dataset } from '../src/datasets/registry.js';
 import { divRoundHalfUp, formatScaled, parseScaled } from '../src/lib/decimal.js';
 
 // Adjusted prices served from published factors (dataset adj_factors) and their precedence over

@@ -6,7 +6,7 @@ import { join } from 'node:path';
 import { PriceLimit } from '../src/http/schemas/analytics.js';
 import { emptyHarness, tmp } from './ingest-helpers.js';
 import { ingest } from '../src/ingest/load.js';
-import { dataset } from '../src/ingest/registry.js';
+import { dataset } from '../src/datasets/registry.js';
 
 /**
  * Analytics checked by independent recomputation in this file: adjusted prices from the raw

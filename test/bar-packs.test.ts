@@ -15,7 +15,7 @@ import { decodePack } from '../src/store/packs.js';
 import { MarketDataReader } from '../src/store/readers/market-data.js';
 import { generateDemo } from '../src/demo/generate.js';
 import { ingest } from '../src/ingest/load.js';
-import { dataset } from '../src/ingest/registry.js';
+import { dataset } from '../src/datasets/registry.js';
 import { nextTradingDay, tradingDaysBetween } from '../src/market/calendar.js';
 import { formatDate, formatTimestamp, marketEpoch } from '../src/lib/time.js';
 import { formatScaled } from '../src/lib/decimal.js';

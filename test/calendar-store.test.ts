@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { get, STORES, walk, type Harness } from './helpers.js';
 import { emptyHarness, tmp } from './ingest-helpers.js';
 import { ingest } from '../src/ingest/load.js';
-import { dataset } from '../src/ingest/registry.js';
+import { dataset } from '../src/datasets/registry.js';
 
 for (const kind of STORES) {
   describe(`every store answers with the shipped calendars, corrected by loaded days (${kind.name})`, () => {

@@ -20,7 +20,7 @@ import { openSnapshot, QueryCaches } from '../src/query/snapshot.js';
 import { errorHandling } from '../src/http/plugins/errors.js';
 import { loadConfig } from '../src/app/config.js';
 import { ingest } from '../src/ingest/load.js';
-import { dataset } from '../src/ingest/registry.js';
+import { dataset } from '../src/datasets/registry.js';
 import { openStore } from '../src/derived/open.js';
 import type { Store } from '../src/store/types.js';
 import { get, harness, STORES, uncursored, type Harness } from './helpers.js';

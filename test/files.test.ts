@@ -4,7 +4,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { asField, get, harness, parseCsv, STORES, walk, type Harness } from './helpers.js';
 import { tmp } from './ingest-helpers.js';
 import { ingest } from '../src/ingest/load.js';
-import { dataset } from '../src/ingest/registry.js';
+import { dataset } from '../src/datasets/registry.js';
 import { FILE_SHAPES } from '../src/http/file-shapes.js';
 import { INDICATOR_IDS, INDICATORS } from '../src/indicators/registry.js';
 import { INTERVAL_IDS } from '../src/market/intervals.js';

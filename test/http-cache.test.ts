@@ -5,7 +5,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { get, harness, STORES, type Harness } from './helpers.js';
 import { ingest } from '../src/ingest/load.js';
-import { DATASETS } from '../src/ingest/registry.js';
+import { DATASETS } from '../src/datasets/registry.js';
 import { StoreUnavailable } from '../src/store/health.js';
 import { MarketDataReader } from '../src/store/readers/market-data.js';
 import { Snapshot } from '../src/query/snapshot.js';

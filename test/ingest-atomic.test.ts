@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { get, harness, STORES, TINY_DEMO, type Harness } from './helpers.js';
 import { mds, snapshot, tmp } from './ingest-helpers.js';
 import { exportDatasets } from '../src/ingest/export.js';
-import { dataset } from '../src/ingest/registry.js';
+import { dataset } from '../src/datasets/registry.js';
 import { currentVersion } from '../src/store/versions.js';
 
 const version = (h: Harness) => currentVersion((q, p) => h.store.selectRows(q, p));

@@ -5,7 +5,7 @@ import { get, harness, STORES, type Harness } from './helpers.js';
 import { tmp } from './ingest-helpers.js';
 import { openStore } from '../src/derived/open.js';
 import { ingest } from '../src/ingest/load.js';
-import { dataset } from '../src/ingest/registry.js';
+import { dataset } from '../src/datasets/registry.js';
 import { nextTradingDay } from '../src/market/calendar.js';
 import { formatDate } from '../src/lib/time.js';
 import { divRoundHalfUp, formatScaled } from '../src/lib/decimal.js';

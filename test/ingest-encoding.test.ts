@@ -11,7 +11,7 @@ import { gzipSync } from 'node:zlib';
 import { STORES, type Harness } from './helpers.js';
 import { emptyHarness, mds, snapshot, tmp } from './ingest-helpers.js';
 import { ingest, type IngestResult } from '../src/ingest/load.js';
-import { dataset } from '../src/ingest/registry.js';
+import { dataset } from '../src/datasets/registry.js';
 import { layoutOf } from '../src/ingest/vendors/index.js';
 import { readRecords, type Encoding, type SourceRecord } from '../src/ingest/source.js';
 

@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { readdirSync, readFileSync } from 'node:fs';
 import { get, STORES } from './helpers.js';
 import { emptyHarness, mds } from './ingest-helpers.js';
-import { DATASETS } from '../src/ingest/registry.js';
+import { DATASETS } from '../src/datasets/registry.js';
 import { withDatasetDocs } from '../src/ingest/docs.js';
 import type { Harness } from './helpers.js';
 

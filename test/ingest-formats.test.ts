@@ -3,10 +3,10 @@ import { readFileSync, writeFileSync } from 'node:fs';
 import { gzipSync } from 'node:zlib';
 import { join } from 'node:path';
 import { CsvParser, csvField, type CsvRecord } from '../src/ingest/csv.js';
-import { BAD, decimal, scaled, timestamp } from '../src/ingest/columns.js';
+import { BAD, decimal, scaled, timestamp } from '../src/datasets/columns.js';
 import { parseScaled } from '../src/lib/decimal.js';
 import { ingest } from '../src/ingest/load.js';
-import { dataset } from '../src/ingest/registry.js';
+import { dataset } from '../src/datasets/registry.js';
 import { emptyHarness, tmp } from './ingest-helpers.js';
 import { get, type Harness } from './helpers.js';
 

@@ -11,7 +11,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { Store } from '../src/store/types.js';
 import { exportDatasets } from '../src/ingest/export.js';
-import { DATASETS } from '../src/ingest/registry.js';
+import { DATASETS } from '../src/datasets/registry.js';
 import { run } from '../src/cli/run.js';
 import { harness, type Harness } from './helpers.js';
 

@@ -5,7 +5,7 @@ import { STORES, type Harness } from './helpers.js';
 import { emptyHarness, tmp } from './ingest-helpers.js';
 import { ingest } from '../src/ingest/load.js';
 import { migrate } from '../src/derived/open.js';
-import { dataset } from '../src/ingest/registry.js';
+import { dataset } from '../src/datasets/registry.js';
 import { summaryLines, warningLines } from '../src/ingest/report.js';
 
 for (const kind of STORES) {

@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { get, harness, PG_URL, STORES, type Harness, uncursored } from './helpers.js';
 import { emptyHarness, mds, tmp } from './ingest-helpers.js';
 import { exportDatasets } from '../src/ingest/export.js';
-import { DATASETS } from '../src/ingest/registry.js';
+import { DATASETS } from '../src/datasets/registry.js';
 
 if (!PG_URL)
   console.warn(

@@ -5,7 +5,7 @@ import { get, HAVE_SHARED, SHARED, STORES, walk, type Harness } from './helpers.
 import { emptyHarness, mds, snapshot, tmp } from './ingest-helpers.js';
 import { loadSharedData } from './shared-data.js';
 import { ingest, type IngestResult } from '../src/ingest/load.js';
-import { dataset } from '../src/ingest/registry.js';
+import { dataset } from '../src/datasets/registry.js';
 import { layoutOf } from '../src/ingest/vendors/index.js';
 import type { VendorOptions } from '../src/ingest/vendors/vendor.js';
 

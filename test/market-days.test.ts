@@ -5,7 +5,7 @@ import { get, harness, STORES, walk, type Harness } from './helpers.js';
 import { tmp } from './ingest-helpers.js';
 import { checkBarPacks } from '../src/derived/bar-packs.js';
 import { ingest } from '../src/ingest/load.js';
-import { dataset } from '../src/ingest/registry.js';
+import { dataset } from '../src/datasets/registry.js';
 import { decodeDay, encodeDay, type DayRecord } from '../src/store/day-records.js';
 import { makeDays } from '../src/derived/market-days.js';
 import type { BulkSession } from '../src/store/types.js';

@@ -3,7 +3,7 @@ import { compileErrors, validate } from '@readme/openapi-parser';
 import { readFileSync, existsSync } from 'node:fs';
 import { asField, get, harness, parseCsv, TINY_DEMO, type Harness } from './helpers.js';
 import { FILE_SHAPES } from '../src/http/file-shapes.js';
-import { dataset } from '../src/ingest/registry.js';
+import { dataset } from '../src/datasets/registry.js';
 import { ERROR_CODES } from '../src/lib/errors.js';
 import { INTERNAL_ERROR } from '../src/http/plugins/errors.js';
 import { CLIENT_ERRORS } from '../src/http/plugins/http-edge.js';

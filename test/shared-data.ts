@@ -6,7 +6,7 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Store } from '../src/store/types.js';
 import { ingest, type IngestResult } from '../src/ingest/load.js';
-import { dataset } from '../src/ingest/registry.js';
+import { dataset } from '../src/datasets/registry.js';
 import { layoutOf } from '../src/ingest/vendors/index.js';
 import { SHARED } from './helpers.js';
 

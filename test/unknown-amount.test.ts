@@ -13,7 +13,7 @@ import { get, HAVE_SHARED, SHARED, STORES, walk, type Harness } from './helpers.
 import { emptyHarness, snapshot, tmp } from './ingest-helpers.js';
 import { loadSharedData, SHARED_COMMANDS } from './shared-data.js';
 import { ingest } from '../src/ingest/load.js';
-import { dataset } from '../src/ingest/registry.js';
+import { dataset } from '../src/datasets/registry.js';
 import { exportDatasets } from '../src/ingest/export.js';
 import { checkBarPacks } from '../src/derived/bar-packs.js';
 import { UNKNOWN_AMOUNT } from '../src/store/schema.js';

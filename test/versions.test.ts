@@ -6,7 +6,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { ingest } from '../src/ingest/load.js';
-import { dataset } from '../src/ingest/registry.js';
+import { dataset } from '../src/datasets/registry.js';
 import { setPrecomputed } from '../src/derived/indicator-pages.js';
 import { changesSince, currentVersion } from '../src/store/versions.js';
 import { get, harness, STORES, TINY_DEMO, type Harness } from './helpers.js';

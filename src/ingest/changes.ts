@@ -1,7 +1,7 @@
 import type { DataChange } from '../store/versions.js';
 import type { BulkSession } from '../store/types.js';
 import { epochToMarketDate } from '../lib/time.js';
-import type { Dataset, Row } from './dataset.js';
+import type { Dataset, Row } from '../datasets/dataset.js';
 
 /** What one dataset's batches changed so far: rows, instruments (internal keys, or ids for the instruments themselves), dates. */
 interface Tally {

@@ -7,6 +7,7 @@ import type { BulkSession } from '../store/types.js';
 import { SHIPPED_CALENDARS, type TradingCalendar } from '../market/calendar.js';
 import type { MarketId } from '../market/types.js';
 import type { InstrumentKind } from '../market/kinds.js';
+import type { RowContext } from '../datasets/context.js';
 
 export interface KnownInstrument {
   inst: number;
@@ -15,14 +16,7 @@ export interface KnownInstrument {
   listDate: number | null;
 }
 
-/** Maps instrument ids to the store's `inst` keys and back. */
-export interface Resolver {
-  /** The `inst` of a known instrument of one of `kinds`, else undefined. */
-  inst(id: string, kinds: readonly InstrumentKind[]): number | undefined;
-  id(inst: number): string;
-}
-
-export class IngestContext implements Resolver {
+export class IngestContext implements RowContext {
   private readonly byId = new Map<string, KnownInstrument>();
   private readonly byInst = new Map<number, string>();
   private readonly marketByInst = new Map<number, string>();

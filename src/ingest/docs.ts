@@ -1,6 +1,6 @@
 /** The dataset reference of docs/ingest.md, rendered from the registry (kept in sync by a test). */
-import { DATASETS } from './registry.js';
-import type { ColumnSpec } from './dataset.js';
+import { DATASETS } from '../datasets/registry.js';
+import type { ColumnSpec } from '../datasets/dataset.js';
 
 function typeCell(c: ColumnSpec): string {
   if (c.type === 'enum') return c.expected.replace(/^one of /, 'one of: ');

@@ -11,7 +11,7 @@ import { createGzip } from 'node:zlib';
 import type { Writable } from 'node:stream';
 import type { BulkSession, Store } from '../store/types.js';
 import { IngestContext } from './context.js';
-import type { Dataset } from './dataset.js';
+import type { Dataset } from '../datasets/dataset.js';
 import type { Format } from './registry.js';
 import { csvField } from './csv.js';
 import { IngestIOError } from './source.js';

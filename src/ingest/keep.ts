@@ -9,7 +9,7 @@
  * from 1m bars, the counts) sees exactly the rows the table holds.
  */
 import type { BulkSession } from '../store/types.js';
-import type { Dataset } from './dataset.js';
+import type { Dataset } from '../datasets/dataset.js';
 
 /** Keys read back per statement (an OR of key equalities: SQLite's expression depth stays far below 1000). */
 const KEYS_PER_READ = 200;

@@ -1,74 +1,12 @@
-/**
- * Every dataset an operator loads, in dependency order (what `mds ingest --dir` and
- * `mds export --all` follow): markets and classifications before instruments, instruments
- * before anything that names one, trading days before bars. API keys are not a dataset.
- */
-import { compile, type Dataset } from './dataset.js';
-import {
-  classifications,
-  indexConstituents,
-  instrumentClassifications,
-  instruments,
-  markets,
-  stPeriods,
-  tradingDays,
-} from './datasets/reference.js';
-import { adjFactors, bars1d, bars1m, corporateActions, quotes, trades } from './datasets/market-data.js';
-import {
-  balanceSheets,
-  businessScope,
-  capitalFlows,
-  cashFlowStatements,
-  companyProfiles,
-  dividends,
-  earningsForecasts,
-  financialIndicators,
-  incomeStatements,
-  institutionalHoldings,
-  management,
-} from './datasets/fundamentals.js';
-
-export const DATASETS: readonly Dataset[] = [
-  markets,
-  tradingDays,
-  classifications,
-  instruments,
-  instrumentClassifications,
-  stPeriods,
-  indexConstituents,
-  corporateActions,
-  adjFactors,
-  bars1d,
-  bars1m,
-  quotes,
-  trades,
-  incomeStatements,
-  balanceSheets,
-  cashFlowStatements,
-  financialIndicators,
-  dividends,
-  earningsForecasts,
-  institutionalHoldings,
-  management,
-  companyProfiles,
-  businessScope,
-  capitalFlows,
-].map(compile);
-
-const BY_NAME = new Map(DATASETS.map((d) => [d.name, d]));
-
-export function dataset(name: string): Dataset | undefined {
-  return BY_NAME.get(name);
-}
-
-/** Position in the dependency order. */
-export const orderOf = (d: Dataset) => DATASETS.indexOf(d);
+/** Dataset files by name: `bars_1d.csv`, `quotes.ndjson.gz` (the datasets: datasets/registry.ts). */
+import { dataset } from '../datasets/registry.js';
+import type { Dataset } from '../datasets/dataset.js';
 
 export type Format = 'csv' | 'ndjson';
 
 /** `bars_1d.csv`, `quotes.ndjson.gz`, `trades.jsonl` → dataset and format; null for other names. */
 export function fileDataset(fileName: string): { dataset: Dataset; format: Format } | null {
   const m = /^([a-z0-9_]+)\.(csv|ndjson|jsonl)(\.gz)?$/.exec(fileName);
-  const d = m ? BY_NAME.get(m[1]) : undefined;
+  const d = m ? dataset(m[1]) : undefined;
   return d ? { dataset: d, format: m![2] === 'csv' ? 'csv' : 'ndjson' } : null;
 }

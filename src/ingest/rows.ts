@@ -3,9 +3,9 @@
  * enum, date, reference) and then the row (OHLC sanity, ordering, trading days). Problems name
  * the line, the column (by name, and by position in CSV) and what was expected.
  */
-import { BAD } from './columns.js';
+import { BAD } from '../datasets/columns.js';
 import type { IngestContext } from './context.js';
-import type { ColumnSpec, Dataset } from './dataset.js';
+import type { ColumnSpec, Dataset } from '../datasets/dataset.js';
 import type { SourceRecord } from './source.js';
 
 export interface RowError {

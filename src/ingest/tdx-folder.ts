@@ -17,7 +17,7 @@ import { securityOf } from '../market/codes.js';
 import { EXCHANGES } from '../market/markets.js';
 import type { MarketId } from '../market/types.js';
 import { formatDate, isDate } from '../lib/time.js';
-import { dataset } from './registry.js';
+import { dataset } from '../datasets/registry.js';
 import { IngestIOError, type SourceRecord } from './source.js';
 import type { IngestFile, IngestResult } from './load.js';
 import { RECORD, tdxDay, tdxLc1 } from './vendors/tdx.js';

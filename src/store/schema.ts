@@ -114,8 +114,8 @@ export interface BarColumns {
   amount: number;
 }
 
-/** The stored `amount` of a bar whose turnover is unknown (see BarColumns). */
-export const UNKNOWN_AMOUNT = -1;
+import { UNKNOWN_AMOUNT } from '../datasets/units.js';
+export { UNKNOWN_AMOUNT };
 /** A stored bar amount (fen) as the amount it stands for: null when unknown. */
 export const amountOf = (stored: number): number | null => (stored === UNKNOWN_AMOUNT ? null : stored);
 /** A bar row read from a bar table with its amount decoded (amountOf). */

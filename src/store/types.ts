@@ -12,7 +12,7 @@ export type Dialect = 'sqlite' | 'postgres';
 
 /** A table written by natural key: `key` columns identify a row, the other `columns` are its payload. */
 export interface UpsertTarget {
-  table: keyof Database & string;
+  table: string;
   columns: string[];
   key: string[];
 }

@@ -1,5 +1,5 @@
 /** The vendor layouts `mds ingest --format` reads, by format name and dataset (docs/ingest.md, "Vendor formats"). */
-import type { Dataset } from '../dataset.js';
+import type { Dataset } from '../../datasets/dataset.js';
 import { akshareCalendar, exchangeCalendars } from './calendars.js';
 import { czscDaily, czscMinute } from './czsc.js';
 import { hikyuuDaily, hikyuuEvents } from './hikyuu.js';

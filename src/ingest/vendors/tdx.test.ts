@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { BAD } from '../columns.js';
-import { AMOUNT, PRICE, SHARES } from '../datasets/units.js';
+import { BAD } from '../../datasets/columns.js';
+import { AMOUNT, PRICE, SHARES } from '../../datasets/units.js';
 import { dateInt } from './vendor.js';
 import { dayValues, decodeDay, RECORD } from './tdx.js';
 import { Rng } from '../../demo/random.js';

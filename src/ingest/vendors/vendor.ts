@@ -6,9 +6,9 @@
  * reason); it never validates what the dataset's columns check anyway.
  */
 import { basename } from 'node:path';
-import { ID_RE } from '../columns.js';
+import { ID_RE } from '../../datasets/columns.js';
 import type { IngestContext } from '../context.js';
-import type { Dataset } from '../dataset.js';
+import type { Dataset } from '../../datasets/dataset.js';
 import { IngestIOError, readRecords, type Encoding, type SourceRecord } from '../source.js';
 import { addDays, formatDate } from '../../lib/time.js';
 

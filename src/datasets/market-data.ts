@@ -1,10 +1,10 @@
 /** Market-data datasets: daily and minute bars, quotes, trades, corporate actions, adjustment factors. */
-import { epochToMarketDate, MARKET_OFFSET_SECONDS } from '../../lib/time.js';
-import { minuteIndex } from '../../market/sessions.js';
-import { date, instrument, int, oneOf, positiveDecimalText, timestamp } from '../columns.js';
-import { all, col, ohlcCheck, orderCheck, type Ix, type Problem, type Row } from '../dataset.js';
-import type { DatasetDef } from '../dataset.js';
-import type { IngestContext } from '../context.js';
+import { epochToMarketDate, MARKET_OFFSET_SECONDS } from '../lib/time.js';
+import { minuteIndex } from '../market/sessions.js';
+import { date, instrument, int, oneOf, positiveDecimalText, timestamp } from './columns.js';
+import { all, col, ohlcCheck, orderCheck, type Ix, type Problem, type Row } from './dataset.js';
+import type { DatasetDef } from './dataset.js';
+import type { RowContext } from './context.js';
 import { AMOUNT, BAR_AMOUNT, CASH_PER_SHARE, PRICE, PRICE0, SHARE_RATIO, SHARES } from './units.js';
 
 let memoDay = NaN,
@@ -34,7 +34,7 @@ const OHLC = { open: 'open', high: 'high', low: 'low', close: 'close' };
 function tradingDay(ix: Ix, dateCol: string, reportAt = dateCol, fromTs = false) {
   const i = ix.instrument_id,
     d = ix[dateCol];
-  return (r: Row, ctx: IngestContext): Problem | null => {
+  return (r: Row, ctx: RowContext): Problem | null => {
     const market = ctx.marketOf(r[i] as number);
     const day = fromTs ? marketDate(r[d] as number) : (r[d] as number);
     return ctx.isTradingDay(market, day)

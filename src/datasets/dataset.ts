@@ -1,23 +1,27 @@
 /**
- * The declarative shape of a dataset (one table an operator loads): its file columns in API
- * units, natural key, row checks and derived table columns. `compile` turns a definition into
- * what ingest, export and the docs use.
+ * A dataset declared once (one table an operator loads): its columns in API units (file name,
+ * table column, type and unit, meaning), natural key, row checks and derived table columns,
+ * and, for a dataset served as its rows, the API record it is. From the declaration come the
+ * store's table type (`TableOf`), ingest and export (`compile`), the docs of both, the API
+ * record schema and writer (http/schemas/declared.ts) and a keyset reader
+ * (store/readers/keyset.ts). docs/architecture.md, "Datasets".
  */
-import type { Database } from '../store/schema.js';
 import { formatScaled, PRICE_SCALE } from '../lib/decimal.js';
-import type { UpsertTarget } from '../store/types.js';
 import type { ColumnType } from './columns.js';
-import type { IngestContext } from './context.js';
+import type { RowContext } from './context.js';
 
-export type TableName = keyof Database & string;
-
-export interface ColumnSpec extends ColumnType {
-  /** Field name in files (the API's name). */
-  name: string;
+export interface ColumnSpec<
+  N extends string = string,
+  C extends string = string,
+  V extends string | number = string | number,
+  R extends boolean = boolean,
+> extends ColumnType<V> {
+  /** Field name in files and in the API record. */
+  name: N;
   /** Table column it is stored in. */
-  column: string;
-  required: boolean;
-  /** Meaning and unit, for the docs. */
+  column: C;
+  required: R;
+  /** Meaning and unit, for the docs and the API record's description. */
   doc: string;
 }
 
@@ -27,35 +31,62 @@ export type Row = unknown[];
 /** Index of each column (by file name) in a parsed row. */
 export type Ix = Record<string, number>;
 
-export interface DatasetDef {
+/** The API record of a dataset served as its rows: the schema's name and description; `omit`: columns not in it. */
+export interface RecordDecl {
+  id: string;
+  description?: string;
+  omit?: readonly string[];
+}
+
+export interface DatasetDef<Cols extends readonly ColumnSpec[] = readonly ColumnSpec[]> {
   name: string;
-  table: TableName;
+  table: string;
   doc: string;
-  columns: ColumnSpec[];
+  columns: Cols;
   /** Natural key, as file column names. */
-  key: string[];
+  key: readonly string[];
   /** Checks across the columns of a valid row, compiled against the column positions. */
-  check?: (ix: Ix) => (row: Row, ctx: IngestContext) => Problem | null;
+  check?: (ix: Ix) => (row: Row, ctx: RowContext) => Problem | null;
   /** SQL condition on the table's rows (named by the table) that export keeps: rows not loaded are left out. */
   exportWhere?: string;
   /** Table columns computed from a valid row (may register it in the context: new instruments, days). */
-  derived?: { columns: string[]; doc: string; values: (ix: Ix) => (row: Row, ctx: IngestContext) => unknown[] };
+  derived?: { columns: string[]; doc: string; values: (ix: Ix) => (row: Row, ctx: RowContext) => unknown[] };
+  /** The API record, when the API serves the rows as they are (fundamentals); unset where query/ computes records. */
+  record?: RecordDecl;
 }
+
+/** The stored value of a column: its type's, or null when the column is optional. */
+type Stored<C> = C extends ColumnSpec<string, string, infer V, infer R> ? (R extends true ? V : V | null) : never;
+
+/** The store's row type of a dataset's table (derived columns not included). */
+export type TableOf<D extends { columns: readonly ColumnSpec[] }> = {
+  [C in D['columns'][number] as C['column']]: Stored<C>;
+};
+
+/** Declares a dataset, keeping its column types for `TableOf`. */
+export const declare = <const Cols extends readonly ColumnSpec[]>(def: DatasetDef<Cols>): DatasetDef<Cols> => def;
 
 export interface Dataset extends DatasetDef {
   ix: Ix;
-  target: UpsertTarget;
+  target: { table: string; columns: string[]; key: string[] };
   /** Table columns of the file columns, in file order (what export selects). */
   selectColumns: string[];
   /** Table key columns, in order (export's order). */
   orderColumns: string[];
-  rowCheck: ((row: Row, ctx: IngestContext) => Problem | null) | null;
-  derive: ((row: Row, ctx: IngestContext) => unknown[]) | null;
+  rowCheck: ((row: Row, ctx: RowContext) => Problem | null) | null;
+  derive: ((row: Row, ctx: RowContext) => unknown[]) | null;
 }
 
+type ColOpts = { optional?: boolean; column?: string };
+
 /** A column: `name` in files, `column` in the table (default the same). */
-export function col(name: string, type: ColumnType, doc: string, opts: { optional?: boolean; column?: string } = {}): ColumnSpec {
-  return { ...type, name, column: opts.column ?? name, required: !opts.optional, doc };
+export function col<const N extends string, V extends string | number, const O extends ColOpts = {}>(
+  name: N,
+  type: ColumnType<V>,
+  doc: string,
+  opts?: O,
+): ColumnSpec<N, O extends { column: infer C extends string } ? C : N, V, O extends { optional: true } ? false : true> {
+  return { ...type, name, column: (opts?.column ?? name) as never, required: !opts?.optional as never, doc };
 }
 
 export function compile(def: DatasetDef): Dataset {
@@ -110,8 +141,8 @@ export function orderCheck(ix: Ix, earlier: string, later: string) {
 }
 
 /** The first problem of several checks. */
-export function all(...checks: ((r: Row, ctx: IngestContext) => Problem | null)[]) {
-  return (r: Row, ctx: IngestContext): Problem | null => {
+export function all(...checks: ((r: Row, ctx: RowContext) => Problem | null)[]) {
+  return (r: Row, ctx: RowContext): Problem | null => {
     for (const c of checks) {
       const p = c(r, ctx);
       if (p) return p;

@@ -1,7 +1,8 @@
 /** Column types shared by the datasets, named by unit (store/schema.ts conventions). */
-import { MONEY_SCALE, PRICE_SCALE } from '../../lib/decimal.js';
-import { decimal, int } from '../columns.js';
-import { UNKNOWN_AMOUNT } from '../../store/schema.js';
+import { MONEY_SCALE, PRICE_SCALE } from '../lib/decimal.js';
+import { decimal, int } from './columns.js';
+/** The stored `amount` of a bar whose turnover is unknown (store/schema.ts re-exports it). */
+export const UNKNOWN_AMOUNT = -1;
 
 /** CNY, stored in 1/1000 (funds tick at 0.001); written with at least 2 decimals. */
 export const PRICE = decimal(PRICE_SCALE, 2, { min: 1, unit: 'CNY' });

@@ -1,7 +1,7 @@
 /** Company, fundamentals and flow datasets (docs/fundamentals.md), all of equities. */
-import { date, instrument, int, oneOf, text } from '../columns.js';
-import { all, col, orderCheck, type ColumnSpec, type DatasetDef, type Ix, type Problem, type Row } from '../dataset.js';
-import type { IngestContext } from '../context.js';
+import { date, instrument, int, oneOf, text } from './columns.js';
+import { all, col, orderCheck, type ColumnSpec, type DatasetDef, type Ix, type Problem, type Row } from './dataset.js';
+import type { RowContext } from './context.js';
 import { AMOUNT, CASH_PER_SHARE, COUNT, MONEY, PERCENT, PERCENT0, PER_SHARE, RATIO, SHARE_RATIO, SHARES, SIGNED } from './units.js';
 
 const EQUITY = col('instrument_id', instrument(['equity']), 'a known equity', { column: 'inst' });
@@ -245,7 +245,7 @@ export const capitalFlows: DatasetDef = {
   key: ['instrument_id', 'trade_date'],
   check:
     (ix) =>
-    (r: Row, ctx: IngestContext): Problem | null =>
+    (r: Row, ctx: RowContext): Problem | null =>
       ctx.isTradingDay(ctx.marketOf(r[ix.instrument_id] as number), r[ix.trade_date] as number)
         ? null
         : ['trade_date', "expected a trading day (in the store or in this command's trading_days)"],

@@ -12,7 +12,11 @@ import { INSTRUMENT_KINDS, type InstrumentKind } from '../market/kinds.js';
 export const BAD: unique symbol = Symbol('bad');
 export type Parsed = string | number | typeof BAD;
 
-export interface ColumnType {
+/**
+ * A column's type; `V` is the stored value's type (a number for dates, decimals, counts and
+ * instruments; text for text, enums and exact decimal text), which the store's table types take.
+ */
+export interface ColumnType<V extends string | number = string | number> {
   /** Type name for the docs, e.g. `decimal(3)`, `date`, `enum`. */
   type: string;
   /** What a field must hold, for error messages and the docs. */
@@ -20,7 +24,7 @@ export interface ColumnType {
   /** JSON type in NDJSON files: numbers for counts, strings for everything else. */
   json: 'number' | 'string';
   /** A non-empty field → the stored value, or BAD. */
-  parse(raw: string, r: Resolver): Parsed;
+  parse(raw: string, r: Resolver): V | typeof BAD;
   /** A stored value → the field text. */
   format(v: string | number, r: Resolver): string;
   /**
@@ -29,28 +33,34 @@ export interface ColumnType {
    * exported as an empty field again. Unset: an empty field is stored as NULL.
    */
   empty?: number;
+  /** A decimal's scale (stored as an integer × 10^scale) and the decimals it is written with. */
+  scale?: number;
+  digits?: number;
+  /** An enum's values. */
+  values?: readonly string[];
 }
 
 const MIN_YEAR = 1900,
   MAX_YEAR = 2199;
 
 /** Free text (any characters but NUL, which neither store keeps). */
-export function text(expected = 'text without NUL characters'): ColumnType {
+export function text(expected = 'text without NUL characters'): ColumnType<string> {
   return { type: 'text', expected, json: 'string', parse: (s) => (s.includes('\u0000') ? BAD : s), format: (v) => String(v) };
 }
 
 /** Text matching `re` (identifiers, codes). */
-export function pattern(re: RegExp, expected: string): ColumnType {
+export function pattern(re: RegExp, expected: string): ColumnType<string> {
   return { type: 'text', expected, json: 'string', parse: (s) => (re.test(s) ? s : BAD), format: (v) => String(v) };
 }
 
-export function oneOf(values: readonly string[]): ColumnType {
-  const set = new Set(values);
+export function oneOf<const T extends string>(values: readonly T[]): ColumnType<T> {
+  const set = new Set<string>(values);
   return {
     type: 'enum',
+    values,
     expected: `one of ${values.join(', ')}`,
     json: 'string',
-    parse: (s) => (set.has(s) ? s : BAD),
+    parse: (s) => (set.has(s) ? (s as T) : BAD),
     format: (v) => String(v),
   };
 }
@@ -83,7 +93,7 @@ function dateAt(s: string): number | null {
   return ok ? v : null;
 }
 
-export const date: ColumnType = {
+export const date: ColumnType<number> = {
   type: 'date',
   expected: 'a date YYYY-MM-DD',
   json: 'string',
@@ -94,7 +104,7 @@ export const date: ColumnType = {
 const dayEpoch = new Map<number, number>();
 
 /** Epoch seconds; RFC 3339 (an offset other than +08:00 is converted; none means market time). */
-export const timestamp: ColumnType = {
+export const timestamp: ColumnType<number> = {
   type: 'timestamp',
   expected: 'an RFC 3339 date-time in whole seconds, e.g. 2024-03-01T10:30:00+08:00',
   json: 'string',
@@ -146,7 +156,7 @@ export function scaled(s: string, scale: number): number | null {
 }
 
 /** A whole number within [min, 2^53). */
-export function int(min = 0, unit = ''): ColumnType {
+export function int(min = 0, unit = ''): ColumnType<number> {
   return {
     type: 'integer',
     expected: `an integer${min === 0 ? ' >= 0' : ''}${unit ? ` (${unit})` : ''}`,
@@ -163,11 +173,13 @@ export function int(min = 0, unit = ''): ColumnType {
  * An exact decimal stored as an integer scaled by 10^scale (prices 3, money 2, ...). Written
  * with trailing zeros trimmed down to `digits` decimals, so `1723.500` is `1723.50`.
  */
-export function decimal(scale: number, digits = scale, opts: { min?: number; unit?: string } = {}): ColumnType {
+export function decimal(scale: number, digits = scale, opts: { min?: number; unit?: string } = {}): ColumnType<number> {
   const min = opts.min ?? -Infinity;
   const sign = min > 0 ? 'a positive decimal' : min === 0 ? 'a non-negative decimal' : 'a decimal';
   return {
     type: `decimal(${scale})`,
+    scale,
+    digits,
     json: 'string',
     expected: `${sign} string with at most ${scale} decimal${scale === 1 ? '' : 's'}${opts.unit ? ` (${opts.unit})` : ''}`,
     parse(s) {
@@ -191,7 +203,7 @@ export function decimal(scale: number, digits = scale, opts: { min?: number; uni
  * leading zeros and no trailing decimal zeros (`01.2500` is `1.25`, `1.000` is `1`), so that
  * equal values are equal rows. Never passes through a float.
  */
-export function positiveDecimalText(scale: number, unit: string): ColumnType {
+export function positiveDecimalText(scale: number, unit: string): ColumnType<string> {
   const re = new RegExp(`^(\\d{1,12})(?:\\.(\\d{1,${scale}}))?$`);
   return {
     type: `decimal(${scale})`,
@@ -212,7 +224,7 @@ export function positiveDecimalText(scale: number, unit: string): ColumnType {
 export const ID_RE = /^\d{6}\.(SH|SZ|BJ)$/;
 
 /** An instrument id (CODE.MARKET) that exists (in the store or earlier in the command); stored as `inst`. */
-export function instrument(kinds: readonly InstrumentKind[] = INSTRUMENT_KINDS): ColumnType {
+export function instrument(kinds: readonly InstrumentKind[] = INSTRUMENT_KINDS): ColumnType<number> {
   const what = kinds.length === 3 ? 'instrument' : kinds.join(' or ');
   return {
     type: 'instrument_id',

@@ -1,9 +1,9 @@
 /** Reference datasets: markets, trading days, classifications, instruments and their relations. */
-import { BAD, date, ID_RE, instrument, oneOf, pattern, text, type ColumnType } from '../columns.js';
-import { all, col, orderCheck, type DatasetDef } from '../dataset.js';
-import { INSTRUMENT_KINDS, KINDS, type InstrumentKind } from '../../market/kinds.js';
-import { BOARD_IDS, MARKET_IDS } from '../../market/types.js';
-import { LISTING_KINDS } from '../../market/limits.js';
+import { BAD, date, ID_RE, instrument, oneOf, pattern, text, type ColumnType } from './columns.js';
+import { all, col, orderCheck, type DatasetDef } from './dataset.js';
+import { INSTRUMENT_KINDS, KINDS, type InstrumentKind } from '../market/kinds.js';
+import { BOARD_IDS, MARKET_IDS } from '../market/types.js';
+import { LISTING_KINDS } from '../market/limits.js';
 import { SHARES, PRICE } from './units.js';
 
 /** Where an instrument's listing date came from (store/migrations/0013_list_date_source.ts). */
