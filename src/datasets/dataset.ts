@@ -38,9 +38,9 @@ export interface RecordDecl {
   omit?: readonly string[];
 }
 
-export interface DatasetDef<Cols extends readonly ColumnSpec[] = readonly ColumnSpec[]> {
+export interface DatasetDef<Cols extends readonly ColumnSpec[] = readonly ColumnSpec[], T extends string = string> {
   name: string;
-  table: string;
+  table: T;
   doc: string;
   columns: Cols;
   /** Natural key, as file column names. */
@@ -64,7 +64,7 @@ export type TableOf<D extends { columns: readonly ColumnSpec[] }> = {
 };
 
 /** Declares a dataset, keeping its column types for `TableOf`. */
-export const declare = <const Cols extends readonly ColumnSpec[]>(def: DatasetDef<Cols>): DatasetDef<Cols> => def;
+export const declare = <const D extends DatasetDef>(def: D): D => def;
 
 export interface Dataset extends DatasetDef {
   ix: Ix;
@@ -76,6 +76,9 @@ export interface Dataset extends DatasetDef {
   rowCheck: ((row: Row, ctx: RowContext) => Problem | null) | null;
   derive: ((row: Row, ctx: RowContext) => unknown[]) | null;
 }
+
+/** A compiled declaration that keeps the declaration's own types (its columns, record). */
+export type Compiled<D extends DatasetDef> = Omit<Dataset, keyof DatasetDef> & D;
 
 type ColOpts = { optional?: boolean; column?: string };
 

@@ -3,7 +3,7 @@
  * `mds export --all` follow): markets and classifications before instruments, instruments
  * before anything that names one, trading days before bars. API keys are not a dataset.
  */
-import { compile, type Dataset } from './dataset.js';
+import { compile, type Compiled, type Dataset, type DatasetDef } from './dataset.js';
 import {
   classifications,
   indexConstituents,
@@ -14,19 +14,7 @@ import {
   tradingDays,
 } from './reference.js';
 import { adjFactors, bars1d, bars1m, corporateActions, quotes, trades } from './market-data.js';
-import {
-  balanceSheets,
-  businessScope,
-  capitalFlows,
-  cashFlowStatements,
-  companyProfiles,
-  dividends,
-  earningsForecasts,
-  financialIndicators,
-  incomeStatements,
-  institutionalHoldings,
-  management,
-} from './fundamentals.js';
+import { FUNDAMENTALS } from './fundamentals.js';
 
 export const DATASETS: readonly Dataset[] = [
   markets,
@@ -42,17 +30,7 @@ export const DATASETS: readonly Dataset[] = [
   bars1m,
   quotes,
   trades,
-  incomeStatements,
-  balanceSheets,
-  cashFlowStatements,
-  financialIndicators,
-  dividends,
-  earningsForecasts,
-  institutionalHoldings,
-  management,
-  companyProfiles,
-  businessScope,
-  capitalFlows,
+  ...FUNDAMENTALS,
 ].map(compile);
 
 const BY_NAME = new Map(DATASETS.map((d) => [d.name, d]));
@@ -63,3 +41,10 @@ export function dataset(name: string): Dataset | undefined {
 
 /** Position in the dependency order. */
 export const orderOf = (d: Dataset) => DATASETS.indexOf(d);
+
+/** The compiled form of a declaration (its record and column types kept). */
+export function compiled<D extends DatasetDef>(d: D): Compiled<D> {
+  const c = BY_NAME.get(d.name);
+  if (!c) throw new Error(`dataset ${d.name} is not in DATASETS`);
+  return c as unknown as Compiled<D>;
+}

@@ -1,7 +1,7 @@
 /**
  * The file of every collection (docs/api.md, "Files"): which ingest dataset's columns it has
- * (test/files.test.ts holds each list to the dataset's in src/ingest/datasets, which this layer
- * may not import), and how each column comes from the JSON record; a collection of derived data
+ * (a dataset served as its rows: its declaration's; others are listed here and test/files.test.ts
+ * holds each list to the dataset's), and how each column comes from the JSON record; a collection of derived data
  * (no dataset loads it) is the record's own fields, flat (file-format.ts, flatColumns).
  * Every collection operation has an entry; its file is made from the page the JSON answer
  * would hold (http/collection.ts, sendPage).
@@ -13,6 +13,17 @@ import type { IntervalId } from '../market/types.js';
 import { INDICATORS, isIndicatorId } from '../indicators/registry.js';
 import { PoolConstituent, PoolType, PriceLimit, TechnicalIndicatorPoint } from './schemas/analytics.js';
 import { MarketBreadth } from './schemas/market-days.js';
+import type { DatasetDef } from '../datasets/dataset.js';
+import {
+  balanceSheets,
+  cashFlowStatements,
+  dividends,
+  earningsForecasts,
+  financialIndicators,
+  incomeStatements,
+  institutionalHoldings,
+  management,
+} from '../datasets/fundamentals.js';
 
 /** What a request asks for: its path and query parameters (the file of bars depends on the interval). */
 export interface FileAsk {
@@ -75,8 +86,20 @@ const INSTRUMENTS = ingest('instruments', [
   'base_value',
 ]);
 const CLASSIFICATIONS = ingest('classifications', ['id', 'name', 'type']);
-const PERIOD = ['instrument_id', 'report_date', 'report_type', 'announce_date'];
-const statement = (dataset: string, fields: string[]) => ingest(dataset, [...PERIOD, ...fields]);
+/**
+ * A dataset served as its rows: the declared columns; one the record leaves out (management's
+ * record number) is its part of the cursor key.
+ */
+const declared = (d: DatasetDef): FileShape =>
+  ingest(
+    d.name,
+    d.columns.map((c): Col => {
+      if (!d.record?.omit?.includes(c.name)) return c.name;
+      const i = d.key.indexOf(c.name) - 1;
+      if (i < 0) throw new Error(`${d.name}.${c.name}: a column left out of the record must be part of its sort key`);
+      return { name: c.name, value: (_r, k) => k[i] as number };
+    }),
+  );
 const FLOW = ['extra_large', 'large', 'medium', 'small'].flatMap((c) => [`${c}_buy`, `${c}_sell`]);
 
 const fixed = (shape: FileShape) => () => shape;
@@ -98,112 +121,14 @@ export const FILE_SHAPES: Readonly<Record<string, (ask: FileAsk) => FileShape>> 
   listFundQuotes: fixed(QUOTES),
   listEquityTrades: fixed(ingest('trades', ['instrument_id', 'trade_date', 'seq', 'timestamp', 'price', 'volume', 'amount', 'side'])),
   listAdjustmentFactors: fixed(ingest('adj_factors', ['instrument_id', 'trade_date', ['adj_factor', 'backward_factor']])),
-  listIncomeStatements: fixed(
-    statement('income_statements', [
-      'revenue',
-      'operating_cost',
-      'operating_profit',
-      'total_profit',
-      'income_tax',
-      'net_profit',
-      'net_profit_attributable',
-      'basic_eps',
-    ]),
-  ),
-  listBalanceSheets: fixed(
-    statement('balance_sheets', [
-      'total_assets',
-      'current_assets',
-      'cash',
-      'receivables',
-      'inventory',
-      'fixed_assets',
-      'total_liabilities',
-      'current_liabilities',
-      'equity_attributable',
-      'minority_interest',
-      'total_equity',
-      'share_capital',
-    ]),
-  ),
-  listCashFlowStatements: fixed(
-    statement('cash_flow_statements', [
-      'operating_cash_flow',
-      'investing_cash_flow',
-      'financing_cash_flow',
-      'capex',
-      'free_cash_flow',
-      'cash_begin',
-      'cash_end',
-    ]),
-  ),
-  listFinancialIndicators: fixed(
-    statement('financial_indicators', [
-      'eps',
-      'bps',
-      'roe',
-      'roa',
-      'gross_margin',
-      'net_margin',
-      'debt_to_assets',
-      'revenue_yoy',
-      'net_profit_yoy',
-      'current_ratio',
-      'quick_ratio',
-    ]),
-  ),
-  listDividends: fixed(
-    ingest('dividends', [
-      'instrument_id',
-      'report_period',
-      'announce_date',
-      'record_date',
-      'ex_date',
-      'pay_date',
-      'cash_per_share',
-      'bonus_per_share',
-      'transfer_per_share',
-      'progress',
-    ]),
-  ),
-  listEarningsForecasts: fixed(
-    statement('earnings_forecasts', [
-      'type',
-      'net_profit_min',
-      'net_profit_max',
-      'previous_net_profit',
-      'change_min',
-      'change_max',
-      'summary',
-    ]),
-  ),
-  listInstitutionalHoldings: fixed(
-    ingest('institutional_holdings', [
-      'instrument_id',
-      'report_date',
-      'rank',
-      'announce_date',
-      'holder_name',
-      'holder_type',
-      'shares',
-      'percent_of_float',
-      'change',
-    ]),
-  ),
-  // The record number is the collection's cursor key (its order), not a field of the JSON record.
-  listManagementHistory: fixed(
-    ingest('management', [
-      'instrument_id',
-      { name: 'seq', value: (_r, k) => k[0] as number },
-      'name',
-      'title',
-      'gender',
-      'birth_year',
-      'education',
-      'start_date',
-      'end_date',
-    ]),
-  ),
+  listIncomeStatements: fixed(declared(incomeStatements)),
+  listBalanceSheets: fixed(declared(balanceSheets)),
+  listCashFlowStatements: fixed(declared(cashFlowStatements)),
+  listFinancialIndicators: fixed(declared(financialIndicators)),
+  listDividends: fixed(declared(dividends)),
+  listEarningsForecasts: fixed(declared(earningsForecasts)),
+  listInstitutionalHoldings: fixed(declared(institutionalHoldings)),
+  listManagementHistory: fixed(declared(management)),
   listBusinessScope: fixed(ingest('business_scope', ['instrument_id', 'seq', 'type', 'text'])),
   listSectorMemberships: fixed(ingest('instrument_classifications', ['instrument_id', 'classification_id'])),
   listCapitalFlows: fixed(ingest('capital_flows', ['instrument_id', 'trade_date', 'amount', ...FLOW])),

@@ -12,9 +12,10 @@ const writers = new WriterCache();
 const barWriter = (...a: Parameters<typeof barWriterIn> extends [unknown, ...infer R] ? R : never) => barWriterIn(writers, ...a);
 const indicatorWriter = (...a: Parameters<typeof indicatorWriterIn> extends [unknown, ...infer R] ? R : never) =>
   indicatorWriterIn(writers, ...a);
-import type { TObject } from '@sinclair/typebox';
-import { FinancialIndicator, IncomeStatement } from './schemas/fundamentals.js';
-import { statementWriter, type StatementFields } from './routes/fundamentals/records.js';
+import { declaredItem, declaredWriter } from './routes/fundamentals/declared.js';
+import { FUNDAMENTALS, financialIndicators, incomeStatements } from '../datasets/fundamentals.js';
+import type { RecordDataset } from './schemas/declared.js';
+import type { DatasetDef } from '../datasets/dataset.js';
 import { formatValue, INDICATOR_IDS, INDICATORS, type Values } from '../indicators/registry.js';
 import { epochToMarketDate, formatDate, formatTimestamp, marketEpoch } from '../lib/time.js';
 import type { IntervalId } from '../market/types.js';
@@ -283,18 +284,17 @@ describe('record writers', () => {
   });
 
   it("write statements with the keys of their schema, at each column's scale", () => {
-    const cases: [string, TObject, StatementFields][] = [
+    type StatementFields = { money?: string[]; perShare?: string[]; hundredths?: string[] };
+    const cases: [RecordDataset, StatementFields][] = [
       [
-        'income_statements',
-        IncomeStatement,
+        incomeStatements,
         {
           money: ['revenue', 'operating_cost', 'operating_profit', 'total_profit', 'income_tax', 'net_profit', 'net_profit_attributable'],
           perShare: ['basic_eps'],
         },
       ],
       [
-        'financial_indicators',
-        FinancialIndicator,
+        financialIndicators,
         {
           perShare: ['eps', 'bps'],
           hundredths: [
@@ -311,8 +311,8 @@ describe('record writers', () => {
         },
       ],
     ];
-    for (const [table, schema, fields] of cases) {
-      const write = statementWriter(table, schema, fields);
+    for (const [d, fields] of cases) {
+      const write = declaredWriter(d);
       for (let i = 0; i < 200; i++) {
         const row: Record<string, any> = {
           report_date: 20240331,
@@ -325,12 +325,41 @@ describe('record writers', () => {
           report_type: row.report_type,
           announce_date: '2024-04-25',
         };
-        for (const key of Object.keys(schema.properties).slice(4)) {
+        for (const key of d.columns.slice(4).map((c) => c.name)) {
           const digits = fields.money?.includes(key) ? 2 : fields.perShare?.includes(key) ? 4 : 2;
           row[key] = rnd(6) === 0 && !fields.money?.includes(key) ? null : (rnd(2) ? 1 : -1) * rnd(10 ** (1 + rnd(13)));
           expected[key] = row[key] === null ? null : formatScaled(row[key], digits, digits);
         }
         expect(JSON.stringify(JSON.parse(text(write, row, '000001.SZ')))).toBe(JSON.stringify(expected));
+      }
+    }
+  });
+
+  it('write every declared record alike through the byte writer and the schema serialiser’s item', () => {
+    for (const d of FUNDAMENTALS as readonly DatasetDef[]) {
+      if (!d.record) continue;
+      const rd = d as RecordDataset;
+      const write = declaredWriter(rd),
+        item = declaredItem(rd);
+      for (let i = 0; i < 100; i++) {
+        const row: Record<string, unknown> = {};
+        for (const c of d.columns) {
+          const nul = !c.required && rnd(5) === 0;
+          row[c.column] = nul
+            ? null
+            : c.type === 'date'
+              ? 20000101 + rnd(25) * 10000 + rnd(12) * 100 + rnd(28)
+              : c.type === 'enum'
+                ? pick([...c.values!])
+                : c.type === 'text'
+                  ? pick(['贵州茅台', 'a "quoted" \\ name', 'plain'])
+                  : (rnd(2) ? 1 : -1) * rnd(10 ** (1 + rnd(12))) + 0;
+        }
+        const viaWriter = JSON.parse(text(write, row, '600519.SH'));
+        const viaItem = item(row, '600519.SH');
+        expect(viaWriter, d.name).toEqual(viaItem);
+        expect(Object.keys(viaItem), d.name).toEqual(d.columns.filter((c) => !d.record!.omit?.includes(c.name)).map((c) => c.name));
+        expect(viaItem.instrument_id).toBe('600519.SH');
       }
     }
   });

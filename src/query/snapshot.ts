@@ -5,6 +5,7 @@ import type { ReadSession, Store } from '../store/types.js';
 import { ReferenceReader } from '../store/readers/reference.js';
 import { MarketDataReader } from '../store/readers/market-data.js';
 import { FundamentalsReader } from '../store/readers/fundamentals.js';
+import { KeysetReader } from '../store/readers/keyset.js';
 import { AdjustmentReader } from '../store/readers/adjustments.js';
 import { EquityDayReader } from '../store/readers/equity-days.js';
 import { PoolReader } from '../store/readers/pools.js';
@@ -47,6 +48,7 @@ export class Snapshot {
   private r?: ReferenceReader;
   private m?: MarketDataReader;
   private f?: FundamentalsReader;
+  private k?: KeysetReader;
   private c?: Calendars;
   private a?: Analytics;
   private e?: EquityDays;
@@ -78,6 +80,10 @@ export class Snapshot {
   }
   get fundamentals(): FundamentalsReader {
     return (this.f ??= new FundamentalsReader(this.session.db));
+  }
+  /** Keyset reads of declared datasets (store/readers/keyset.ts). */
+  get keyset(): KeysetReader {
+    return (this.k ??= new KeysetReader(this.session.db));
   }
   get calendars(): Calendars {
     return (this.c ??= new Calendars(this.reference, this.version, this.caches.calendars));

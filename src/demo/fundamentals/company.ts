@@ -69,7 +69,7 @@ export function companyRows(r: Rng, e: EquityIn, c: CompanyInput): { profile: Pr
         '货物进出口；技术进出口。（除依法须经批准的项目外，凭营业执照依法自主开展经营活动）';
   const scope: ScopeRow[] = [
     { seq: 1, type: 'main_business', text: mainBusiness },
-    ...mine.map((p, i) => ({ seq: i + 2, type: 'product', text: p })),
+    ...mine.map((p, i) => ({ seq: i + 2, type: 'product' as const, text: p })),
     { seq: mine.length + 2, type: 'scope', text: scopeText },
   ];
   return { profile, scope };

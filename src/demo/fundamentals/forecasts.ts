@@ -21,7 +21,7 @@ export type ForecastRow = Omit<EarningsForecastTable, 'inst'>;
 /** Forecast amounts are rounded outwards to 10,000 CNY (1e6 fen), as announcements quote 万元. */
 const WAN = 1_000_000;
 
-export function forecastType(min: number, max: number, prev: number): string {
+export function forecastType(min: number, max: number, prev: number): EarningsForecastTable['type'] {
   if (min < 0 && max > 0) return 'uncertain';
   if (max <= 0) return prev < 0 ? 'continued_loss' : 'loss';
   if (prev < 0) return 'turnaround';

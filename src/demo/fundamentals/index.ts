@@ -9,7 +9,8 @@
  */
 import type { Store } from '../../store/types.js';
 import { Rng } from '../random.js';
-import { Writer, type TableName } from '../writer.js';
+import { Writer } from '../writer.js';
+import { FUNDAMENTALS } from '../../datasets/fundamentals.js';
 import { loadInputs } from './inputs.js';
 import { periods } from './periods.js';
 import { companyFacts } from './facts.js';
@@ -22,112 +23,11 @@ import { chairman, managementRows } from './management.js';
 import { companyRows } from './company.js';
 import { flowRows } from './capital-flows.js';
 
-const PERIOD = ['inst', 'report_date', 'report_type', 'announce_date'];
-export const COLUMNS = {
-  income_statements: [
-    ...PERIOD,
-    'revenue',
-    'operating_cost',
-    'operating_profit',
-    'total_profit',
-    'income_tax',
-    'net_profit',
-    'net_profit_attributable',
-    'basic_eps',
-  ],
-  balance_sheets: [
-    ...PERIOD,
-    'total_assets',
-    'current_assets',
-    'cash',
-    'receivables',
-    'inventory',
-    'fixed_assets',
-    'total_liabilities',
-    'current_liabilities',
-    'equity_attributable',
-    'minority_interest',
-    'total_equity',
-    'share_capital',
-  ],
-  cash_flow_statements: [
-    ...PERIOD,
-    'operating_cash_flow',
-    'investing_cash_flow',
-    'financing_cash_flow',
-    'capex',
-    'free_cash_flow',
-    'cash_begin',
-    'cash_end',
-  ],
-  financial_indicators: [
-    ...PERIOD,
-    'eps',
-    'bps',
-    'roe',
-    'roa',
-    'gross_margin',
-    'net_margin',
-    'debt_to_assets',
-    'current_ratio',
-    'quick_ratio',
-    'revenue_yoy',
-    'net_profit_yoy',
-  ],
-  dividends: [
-    'inst',
-    'report_period',
-    'announce_date',
-    'record_date',
-    'ex_date',
-    'pay_date',
-    'cash_per_share',
-    'bonus_ratio',
-    'transfer_ratio',
-    'progress',
-  ],
-  earnings_forecasts: [
-    'inst',
-    'report_date',
-    'report_type',
-    'announce_date',
-    'type',
-    'net_profit_min',
-    'net_profit_max',
-    'previous_net_profit',
-    'change_min',
-    'change_max',
-    'summary',
-  ],
-  institutional_holdings: [
-    'inst',
-    'report_date',
-    'rank',
-    'announce_date',
-    'holder_name',
-    'holder_type',
-    'shares',
-    'percent_of_float',
-    'change',
-  ],
-  management: ['inst', 'seq', 'name', 'title', 'gender', 'birth_year', 'education', 'start_date', 'end_date'],
-  company_profiles: [
-    'inst',
-    'full_name',
-    'english_name',
-    'established_date',
-    'legal_representative',
-    'registered_capital',
-    'address',
-    'province',
-    'website',
-    'employees',
-    'main_business',
-    'introduction',
-  ],
-  business_scope: ['inst', 'seq', 'type', 'text'],
-  capital_flows: ['inst', 'date', 'amount', 'xl_buy', 'xl_sell', 'l_buy', 'l_sell', 'm_buy', 'm_sell', 's_buy', 's_sell'],
-} satisfies Partial<Record<TableName, string[]>>;
+/** Table columns of each fundamentals table, in declaration order (datasets/fundamentals.ts). */
+export const COLUMNS = Object.fromEntries(FUNDAMENTALS.map((d) => [d.table, d.columns.map((c) => c.column)])) as Record<
+  (typeof FUNDAMENTALS)[number]['table'],
+  string[]
+>;
 
 type Table = keyof typeof COLUMNS;
 

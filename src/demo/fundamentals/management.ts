@@ -12,7 +12,7 @@ import { addDays, dayIn, yearOf } from './util.js';
 export type ManagementRow = Omit<ManagementTable, 'inst'>;
 
 /** [title, seats] in display order. */
-export const TITLES: readonly [string, number][] = [
+export const TITLES: readonly [ManagementTable['title'], number][] = [
   ['chairman', 1],
   ['vice_chairman', 1],
   ['general_manager', 1],
@@ -29,7 +29,7 @@ interface Person {
   name: string;
   gender: Gender;
   birth: number;
-  education: string;
+  education: ManagementTable['education'];
 }
 
 function person(r: Rng, year: number, senior: boolean): Person {

@@ -209,6 +209,6 @@ export function holderName(r: Rng, type: HolderType): string {
 
 export const EDUCATIONS = ['doctorate', 'master', 'bachelor', 'associate', 'secondary'] as const;
 
-export function education(r: Rng): string {
+export function education(r: Rng): (typeof EDUCATIONS)[number] {
   return EDUCATIONS[r.weighted([12, 40, 35, 10, 3])];
 }

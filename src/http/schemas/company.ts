@@ -1,5 +1,7 @@
 import { Type, type TProperties } from '@sinclair/typebox';
 import { Collection, DateString, Decimal, NullableDate, NullableDecimal, Single, Timestamp } from './common.js';
+import { recordSchema } from './declared.js';
+import { institutionalHoldings, management } from '../../datasets/fundamentals.js';
 
 /** Company profile, holders, management, text entries and capital flows (docs/fundamentals.md). */
 const Money = (d: string) => Decimal(`${d} CNY, 2 decimals.`);
@@ -24,62 +26,8 @@ export const CompanyProfile = Type.Object(
   { $id: 'CompanyProfile', additionalProperties: false },
 );
 
-export const InstitutionalHolding = Type.Object(
-  {
-    instrument_id: Type.String(),
-    report_date: DateString('End of the reporting period the holding was disclosed for.'),
-    announce_date: DateString('Date the periodic report was published.'),
-    rank: Type.Integer({ description: 'Rank among the institutional holders of the period by shares (1 = largest).' }),
-    holder_name: Type.String({ description: 'Holder (fund, account or institution) as disclosed.' }),
-    holder_type: Type.Unsafe<string>({
-      type: 'string',
-      enum: ['fund', 'qfii', 'social_security', 'insurance', 'broker', 'trust', 'other'],
-      description:
-        'fund (public securities investment fund), qfii (qualified foreign investor), social_security (national social security and pension funds), insurance, broker (securities company), trust, other (e.g. Stock Connect nominee, private funds).',
-    }),
-    shares: Type.Integer({ description: 'Shares held at report_date.' }),
-    percent_of_float: Decimal('shares / float shares at report_date × 100; percent, 2 decimals.'),
-    change: Type.Union([Type.Integer(), Type.Null()], {
-      description:
-        'Shares held minus shares held at the previous report_date (bonus and transfer shares included); null when the holder was not listed then.',
-    }),
-  },
-  { $id: 'InstitutionalHolding', additionalProperties: false },
-);
-
-export const ManagementRecord = Type.Object(
-  {
-    instrument_id: Type.String(),
-    name: Type.String({ description: 'Person name.' }),
-    title: Type.Unsafe<string>({
-      type: 'string',
-      enum: [
-        'chairman',
-        'vice_chairman',
-        'general_manager',
-        'deputy_general_manager',
-        'chief_financial_officer',
-        'board_secretary',
-        'director',
-        'independent_director',
-        'supervisor_chairman',
-        'supervisor',
-      ],
-      description:
-        'Position: 董事长 chairman, 副董事长 vice_chairman, 总经理 general_manager, 副总经理 deputy_general_manager, 财务总监 chief_financial_officer, 董事会秘书 board_secretary, 董事 director, 独立董事 independent_director, 监事会主席 supervisor_chairman, 监事 supervisor.',
-    }),
-    gender: Type.Unsafe<string>({ type: 'string', enum: ['male', 'female'] }),
-    birth_year: Type.Integer({ description: 'Year of birth.' }),
-    education: Type.Unsafe<string>({
-      type: 'string',
-      enum: ['doctorate', 'master', 'bachelor', 'associate', 'secondary'],
-      description: 'Highest education.',
-    }),
-    start_date: DateString('First day in the position.'),
-    end_date: NullableDate('Last day in the position; null while in office.'),
-  },
-  { $id: 'ManagementRecord', additionalProperties: false },
-);
+export const InstitutionalHolding = recordSchema(institutionalHoldings);
+export const ManagementRecord = recordSchema(management);
 
 export const TextEntry = Type.Object(
   {

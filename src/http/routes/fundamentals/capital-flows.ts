@@ -6,6 +6,10 @@ import { CapitalFlowCollectionResponse } from '../../schemas/company.js';
 import { windowSeconds } from '../../../lib/time.js';
 import { closeDateRange } from '../../../market/sessions.js';
 import { capitalFlowRecord } from './records.js';
+import { capitalFlows } from '../../../datasets/fundamentals.js';
+import { compiled } from '../../../datasets/registry.js';
+
+const FLOWS = compiled(capitalFlows);
 
 /** Trading dates whose 15:00 close instant lies in the window (a record's timestamp is its close). */
 export function closeDates(w: TimeWindow): { from: number; to: number } {
@@ -47,7 +51,7 @@ export function registerCapitalFlows(app: App) {
         schemaPlan(
           reply,
           CapitalFlowCollectionResponse,
-          (p) => snapOf(req).fundamentals.capitalFlows(inst.inst, d.from, d.to, p),
+          (p) => snapOf(req).keyset.rows(FLOWS, inst.inst, { column: 'date', ...d }, p),
           (r) => [r.date],
           capitalFlowRecord(inst.id),
         ),

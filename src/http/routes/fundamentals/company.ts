@@ -1,6 +1,5 @@
 import type { App } from '../../services.js';
 import { instrumentIdParam, operation, pathInstrument, snapOf } from '../../route.js';
-import { schemaPlan, sendPage } from '../../collection.js';
 import {
   CompanyProfileResponse,
   InstitutionalHoldingCollectionResponse,
@@ -9,7 +8,9 @@ import {
 import { formatScaled, MONEY_SCALE } from '../../../lib/decimal.js';
 import { formatDate } from '../../../lib/time.js';
 import { notFound } from '../../../lib/errors.js';
-import { holdingRecord, managementRecord } from './records.js';
+import { registerDeclared } from './declared.js';
+import { institutionalHoldings, management } from '../../../datasets/fundamentals.js';
+import { compiled } from '../../../datasets/registry.js';
 
 /** getCompanyProfile, listInstitutionalHoldings, listManagementHistory. */
 export function registerCompany(app: App) {
@@ -50,67 +51,20 @@ export function registerCompany(app: App) {
     },
   );
 
-  app.get(
-    '/api/v1/equities/:instrument_id/institutional-holdings',
-    {
-      schema: operation({
-        operationId: 'listInstitutionalHoldings',
-        tags: ['equities'],
-        summary: 'Institutional holders disclosed with each periodic report, by report date then rank.',
-        params: instrumentIdParam,
-        response: InstitutionalHoldingCollectionResponse,
-        notFound: true,
-        collection: true,
-      }),
-    },
-    async (req, reply) => {
-      const inst = await pathInstrument(req, 'equity');
-      return sendPage(
-        req,
-        reply,
-        app.svc,
-        'listInstitutionalHoldings',
-        ['date', 'int'],
-        schemaPlan(
-          reply,
-          InstitutionalHoldingCollectionResponse,
-          (p) => snapOf(req).fundamentals.institutionalHoldings(inst.inst, p),
-          (r) => [r.report_date, r.rank],
-          holdingRecord(inst.id),
-        ),
-      );
-    },
-  );
-
-  app.get(
-    '/api/v1/equities/:instrument_id/management-history',
-    {
-      schema: operation({
-        operationId: 'listManagementHistory',
-        tags: ['equities'],
-        summary: 'Directors, supervisors and senior managers, past and present, by start date.',
-        params: instrumentIdParam,
-        response: ManagementHistoryCollectionResponse,
-        notFound: true,
-        collection: true,
-      }),
-    },
-    async (req, reply) => {
-      const inst = await pathInstrument(req, 'equity');
-      return sendPage(
-        req,
-        reply,
-        app.svc,
-        'listManagementHistory',
-        ['int'],
-        schemaPlan(
-          reply,
-          ManagementHistoryCollectionResponse,
-          (p) => snapOf(req).fundamentals.management(inst.inst, p),
-          (r) => [r.seq],
-          managementRecord(inst.id),
-        ),
-      );
-    },
-  );
+  registerDeclared(app, {
+    operationId: 'listInstitutionalHoldings',
+    segment: 'institutional-holdings',
+    dataset: compiled(institutionalHoldings),
+    summary: 'Institutional holders disclosed with each periodic report, by report date then rank.',
+    description: 'One record per holder and reporting period, as disclosed in the periodic report.',
+    response: InstitutionalHoldingCollectionResponse,
+  });
+  registerDeclared(app, {
+    operationId: 'listManagementHistory',
+    segment: 'management-history',
+    dataset: compiled(management),
+    summary: 'Directors, supervisors and senior managers, past and present, by start date.',
+    description: 'One record per person and position; end_date is null while in office.',
+    response: ManagementHistoryCollectionResponse,
+  });
 }

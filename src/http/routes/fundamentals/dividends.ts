@@ -1,12 +1,15 @@
 import type { App } from '../../services.js';
 import { instrumentIdParam, operation, pathInstrument, snapOf } from '../../route.js';
-import { schemaPlan, sendPage } from '../../collection.js';
+import { sendPage } from '../../collection.js';
 import { dateWindow, dateWindowParams } from '../../params.js';
 import { DividendCollectionResponse, EarningsForecastCollectionResponse } from '../../schemas/fundamentals.js';
-import { dividendRecord, forecastRecord } from './records.js';
+import { declaredPlan, registerDeclared } from './declared.js';
+import { dividends, earningsForecasts } from '../../../datasets/fundamentals.js';
+import { compiled } from '../../../datasets/registry.js';
 
 /** listDividends and listEarningsForecasts. */
 export function registerDividends(app: App) {
+  const plan = declaredPlan(dividends, DividendCollectionResponse);
   app.get(
     '/api/v1/equities/:instrument_id/dividends',
     {
@@ -34,51 +37,25 @@ export function registerDividends(app: App) {
         app.svc,
         'listDividends',
         ['date', 'date', 'date'],
-        schemaPlan(
+        plan(
           reply,
-          DividendCollectionResponse,
+          inst.id,
           (p) => snapOf(req).fundamentals.dividends(inst.inst, w.from, w.to, p),
           (r) => [r.sort_date, r.report_period, r.announce_date],
-          dividendRecord(inst.id),
         ),
       );
     },
   );
 
-  app.get(
-    '/api/v1/equities/:instrument_id/earnings-forecasts',
-    {
-      schema: operation({
-        operationId: 'listEarningsForecasts',
-        tags: ['equities'],
-        summary: 'Earnings forecasts (业绩预告), ascending by announcement date.',
-        description:
-          'Ranges of net profit attributable to shareholders of the parent announced before the report; the reported figure ' +
-          'lies within the range. from/to select on announce_date (inclusive).',
-        params: instrumentIdParam,
-        query: dateWindowParams,
-        response: EarningsForecastCollectionResponse,
-        notFound: true,
-        collection: true,
-      }),
-    },
-    async (req, reply) => {
-      const inst = await pathInstrument(req, 'equity');
-      const w = dateWindow(req.query as { from?: string; to?: string });
-      return sendPage(
-        req,
-        reply,
-        app.svc,
-        'listEarningsForecasts',
-        ['date', 'date'],
-        schemaPlan(
-          reply,
-          EarningsForecastCollectionResponse,
-          (p) => snapOf(req).fundamentals.earningsForecasts(inst.inst, w.from, w.to, p),
-          (r) => [r.announce_date, r.report_date],
-          forecastRecord(inst.id),
-        ),
-      );
-    },
-  );
+  registerDeclared(app, {
+    operationId: 'listEarningsForecasts',
+    segment: 'earnings-forecasts',
+    dataset: compiled(earningsForecasts),
+    window: 'announce_date',
+    summary: 'Earnings forecasts (业绩预告), ascending by announcement date.',
+    description:
+      'Ranges of net profit attributable to shareholders of the parent announced before the report; the reported figure ' +
+      'lies within the range. from/to select on announce_date (inclusive).',
+    response: EarningsForecastCollectionResponse,
+  });
 }

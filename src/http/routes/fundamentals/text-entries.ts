@@ -2,6 +2,10 @@ import type { App } from '../../services.js';
 import { instrumentIdParam, operation, pathInstrument, snapOf } from '../../route.js';
 import { schemaPlan, sendPage } from '../../collection.js';
 import { TextEntryCollectionResponse } from '../../schemas/company.js';
+import { businessScope } from '../../../datasets/fundamentals.js';
+import { compiled } from '../../../datasets/registry.js';
+
+const SCOPE = compiled(businessScope);
 
 /** listBusinessScope and listSectorMemberships: lists of text entries. */
 export function registerTextEntries(app: App) {
@@ -29,7 +33,7 @@ export function registerTextEntries(app: App) {
         schemaPlan(
           reply,
           TextEntryCollectionResponse,
-          (p) => snapOf(req).fundamentals.businessScope(inst.inst, p),
+          (p) => snapOf(req).keyset.rows(SCOPE, inst.inst, null, p),
           (r) => [r.seq],
           (r) => ({ instrument_id: inst.id, seq: r.seq, type: r.type, text: r.text, classification_id: null }),
         ),

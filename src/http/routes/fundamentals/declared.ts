@@ -1,0 +1,140 @@
+/**
+ * Collections of datasets served as their rows (datasets/dataset.ts, `record`): an equity's
+ * rows in natural-key order, each written as its declared record. One entry per operation
+ * below is all a new such dataset needs here.
+ */
+import type { FastifyReply } from 'fastify';
+import type { TObject } from '@sinclair/typebox';
+import type { App } from '../../services.js';
+import { instrumentIdParam, operation, pathInstrument, snapOf } from '../../route.js';
+import { rowPlan, schemaPlan, sendPage, type SentPlan } from '../../collection.js';
+import { dateWindow, dateWindowParams } from '../../params.js';
+import type { KeyPart } from '../../cursor.js';
+import { recordColumns, type RecordDataset } from '../../schemas/declared.js';
+import { recordWriter, type FieldSpec, type RecordWriter } from '../../../render/record-writer.js';
+import { formatScaled } from '../../../lib/decimal.js';
+import { formatDate } from '../../../lib/time.js';
+import type { ColumnSpec, Compiled } from '../../../datasets/dataset.js';
+import type { PageRequest } from '../../../store/readers/page.js';
+
+type Row = Record<string, any>;
+
+/** The cursor part of a sort-key column. */
+export function keyPart(c: ColumnSpec): KeyPart {
+  if (c.type === 'date') return 'date';
+  if (c.type === 'integer') return 'int';
+  if (c.type === 'text' || c.type === 'enum') return 'str';
+  throw new Error(`column ${c.name} (${c.type}) cannot be a cursor key`);
+}
+
+/** A record's field as a value of its JSON (the instrument: its id). */
+function fieldValue(c: ColumnSpec): (r: Row, id: string) => unknown {
+  const k = c.column;
+  if (c.type === 'instrument_id') return (_r, id) => id;
+  if (c.type === 'date') return (r) => (r[k] === null ? null : formatDate(r[k]));
+  if (c.scale !== undefined) {
+    const { scale, digits = scale } = c;
+    return (r) => (r[k] === null ? null : formatScaled(r[k], scale, digits));
+  }
+  if (c.type === 'integer') return (r) => (r[k] === null ? null : Number(r[k]));
+  return (r) => r[k];
+}
+
+/** The same field for the byte writer (render/record-writer.ts). */
+function fieldSpec(c: ColumnSpec): FieldSpec<Row, string> {
+  const key = c.name,
+    k = c.column;
+  if (c.type === 'instrument_id') return { key, string: (_r, id) => id };
+  if (c.type === 'date') return { key, date: (r) => r[k] };
+  if (c.scale !== undefined) return { key, scaled: (r) => r[k], scale: c.scale, digits: c.digits ?? c.scale };
+  if (c.type === 'integer') return { key, integer: (r) => (r[k] === null ? null : Number(r[k])) };
+  return { key, string: (r) => r[k] };
+}
+
+/** The page plan of a declared dataset's rows for the instrument `id` (one per request). */
+export type DeclaredPlan = <K extends unknown[]>(
+  reply: FastifyReply,
+  id: string,
+  fetch: (p: PageRequest<K>) => Promise<readonly Row[]>,
+  key: (r: Row) => K,
+) => SentPlan<K>;
+
+/**
+ * How a declared dataset's records are written, made once per route. Records without free text
+ * are written straight into the body (render/record-writer.ts); those with text (names,
+ * summaries in Chinese) by Fastify's serialiser of the record schema, which sends UTF-8 as is.
+ */
+export function declaredPlan(d: RecordDataset, response: TObject): DeclaredPlan {
+  if (recordColumns(d).some((c) => c.type === 'text')) {
+    const item = declaredItem(d);
+    return (reply, id, fetch, key) => schemaPlan(reply, response as never, fetch, key, (r) => item(r, id));
+  }
+  const write = declaredWriter(d);
+  return (_reply, id, fetch, key) => rowPlan(fetch, key, (w, r) => write(w, r, id));
+}
+
+/** A stored row of `d` as its API record's JSON value, in the context of the instrument's id. */
+export function declaredItem(d: RecordDataset): (r: Row, id: string) => Record<string, unknown> {
+  const values = recordColumns(d).map((c) => [c.name, fieldValue(c)] as const);
+  return (r, id) => Object.fromEntries(values.map(([n, v]) => [n, v(r, id)]));
+}
+
+/** A stored row of `d` written as its API record's JSON bytes (ASCII; text escaped). */
+export function declaredWriter(d: RecordDataset): RecordWriter<Row, string> {
+  return recordWriter(recordColumns(d).map(fieldSpec));
+}
+
+export interface DeclaredOperation {
+  operationId: string;
+  /** The path's last segment, under /api/v1/equities/{instrument_id}/. */
+  segment: string;
+  dataset: Compiled<RecordDataset>;
+  summary: string;
+  description: string;
+  /** The date column from/to select on (inclusive), if the operation takes them. */
+  window?: string;
+  response: TObject;
+}
+
+/** Registers a collection of an equity's rows of a declared dataset, by natural key. */
+export function registerDeclared(app: App, op: DeclaredOperation) {
+  const d = op.dataset;
+  const sortKey = d.key.slice(1).map((k) => d.columns[d.ix[k]]);
+  const parts = sortKey.map(keyPart);
+  const columns = sortKey.map((c) => c.column);
+  const window = op.window === undefined ? null : d.columns[d.ix[op.window]].column;
+  const plan = declaredPlan(d, op.response);
+  app.get(
+    `/api/v1/equities/:instrument_id/${op.segment}`,
+    {
+      schema: operation({
+        operationId: op.operationId,
+        tags: ['equities'],
+        summary: op.summary,
+        description: op.description,
+        params: instrumentIdParam,
+        ...(window ? { query: dateWindowParams } : {}),
+        response: op.response,
+        notFound: true,
+        collection: true,
+      }),
+    },
+    async (req, reply) => {
+      const inst = await pathInstrument(req, 'equity');
+      const range = window ? { column: window, ...dateWindow(req.query as { from?: string; to?: string }) } : null;
+      return sendPage(
+        req,
+        reply,
+        app.svc,
+        op.operationId,
+        parts,
+        plan(
+          reply,
+          inst.id,
+          (p) => snapOf(req).keyset.rows(d, inst.inst, range, p),
+          (r) => columns.map((c) => r[c]),
+        ),
+      );
+    },
+  );
+}
