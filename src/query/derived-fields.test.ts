@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { dayChange, pctChange, suspended, turnoverRate } from './derived-fields.js';
+import { dayChange, netInflowRatio, pctChange, suspended, turnoverRate } from './derived-fields.js';
 
 // Prices in the stores' unit (1/1000 CNY), worked by hand.
 describe('derived fields', () => {
@@ -22,5 +22,16 @@ describe('derived fields', () => {
     expect(turnoverRate(50, 1_000_000)).toBe('0.01');
     expect([turnoverRate(100, null), turnoverRate(100, 0)]).toEqual([null, null]);
     expect([suspended(null), suspended({ close: 1 })]).toEqual([true, false]);
+  });
+
+  it("a net inflow's share of the day's amount, exactly", () => {
+    // 1,234.56 of 10,000.00 CNY (fen): 12.3456% → 12.35; an outflow of 1 fen in 3 fen: -33.33%;
+    // half a basis point exactly (1 of 20,000) rounds away from zero both ways.
+    expect(netInflowRatio(123_456, 1_000_000)).toBe('12.35');
+    expect(netInflowRatio(-1, 3)).toBe('-33.33');
+    expect([netInflowRatio(1, 20_000), netInflowRatio(-1, 20_000)]).toEqual(['0.01', '-0.01']);
+    // Past 2^53 in the product: 9,007,199,254,740,991 fen net of itself is 100.00.
+    expect(netInflowRatio(Number.MAX_SAFE_INTEGER, Number.MAX_SAFE_INTEGER)).toBe('100.00');
+    expect(netInflowRatio(0, 0)).toBeNull();
   });
 });
