@@ -62,6 +62,13 @@ module.exports = {
       to: { path: '^src/', pathNot: '^src/store/migrations/' },
     },
     {
+      name: 'schemas-before-routes',
+      severity: 'error',
+      comment: 'The API schemas are named and registered once (http/schemas/registry.ts): they import no route.',
+      from: { path: '^src/http/schemas/' },
+      to: { path: '^src/http/routes/' },
+    },
+    {
       name: 'unknown-folder',
       severity: 'error',
       comment: `A folder of src/ that is not a layer: add it to LAYERS in .dependency-cruiser.cjs (${FOLDERS.join(', ')}).`,

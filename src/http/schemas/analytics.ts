@@ -115,3 +115,8 @@ export const ANALYTICS_SCHEMAS = [
   PriceLimitCollectionResponse,
   PoolConstituentCollectionResponse,
 ];
+
+export const PoolTypeCollectionResponse = Collection('PoolTypeCollectionResponse', PoolType);
+
+/** The collection and single responses of this topic's operations, for registry.ts. */
+export const POOL_TYPE_RESPONSES = [PoolTypeCollectionResponse];

@@ -1,5 +1,5 @@
 import { Type } from '@sinclair/typebox';
-import { DateString, Decimal, NullableDecimal, Timestamp } from './common.js';
+import { Collection, DateString, Decimal, NullableDecimal, Timestamp } from './common.js';
 
 export const Bar = Type.Object(
   {
@@ -65,3 +65,10 @@ export const Trade = Type.Object(
 
 export const MARKET_DATA_RECORDS = [Bar, BookLevel, Quote, Trade];
 export { NullableDecimal };
+
+export const BarCollectionResponse = Collection('BarCollectionResponse', Bar);
+export const QuoteCollectionResponse = Collection('QuoteCollectionResponse', Quote);
+export const TradeCollectionResponse = Collection('TradeCollectionResponse', Trade);
+
+/** The collection and single responses of this topic's operations, for registry.ts. */
+export const MARKET_DATA_RESPONSES = [BarCollectionResponse, QuoteCollectionResponse, TradeCollectionResponse];

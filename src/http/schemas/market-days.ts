@@ -1,5 +1,5 @@
 import { Type } from '@sinclair/typebox';
-import { DateString, Decimal, NullableDecimal, Timestamp } from './common.js';
+import { Collection, DateString, Decimal, NullableDecimal, Timestamp } from './common.js';
 
 export const MarketBar = Type.Object(
   {
@@ -47,3 +47,9 @@ export const MarketBreadth = Type.Object(
 );
 
 export const MARKET_DAY_RECORDS = [MarketBar, MarketBreadth];
+
+export const MarketBarCollectionResponse = Collection('MarketBarCollectionResponse', MarketBar);
+export const MarketBreadthCollectionResponse = Collection('MarketBreadthCollectionResponse', MarketBreadth);
+
+/** The collection and single responses of this topic's operations, for registry.ts. */
+export const MARKET_DAY_RESPONSES = [MarketBarCollectionResponse, MarketBreadthCollectionResponse];

@@ -1,5 +1,5 @@
 import { Type } from '@sinclair/typebox';
-import { DateString, Decimal, NullableDate, NullableDecimal } from './common.js';
+import { Collection, DateString, Decimal, NullableDate, NullableDecimal, Single } from './common.js';
 
 export const Market = Type.Object(
   {
@@ -63,3 +63,20 @@ export const Instrument = Type.Object(
 );
 
 export const REFERENCE_RECORDS = [Market, TradingDay, Classification, Instrument];
+
+export const MarketCollectionResponse = Collection('MarketCollectionResponse', Market);
+export const MarketResponse = Single('MarketResponse', Market);
+export const TradingDayCollectionResponse = Collection('TradingDayCollectionResponse', TradingDay);
+export const ClassificationCollectionResponse = Collection('ClassificationCollectionResponse', Classification);
+export const InstrumentCollectionResponse = Collection('InstrumentCollectionResponse', Instrument);
+export const InstrumentResponse = Single('InstrumentResponse', Instrument);
+
+/** The collection and single responses of this topic's operations, for registry.ts. */
+export const REFERENCE_RESPONSES = [
+  MarketCollectionResponse,
+  MarketResponse,
+  TradingDayCollectionResponse,
+  ClassificationCollectionResponse,
+  InstrumentCollectionResponse,
+  InstrumentResponse,
+];

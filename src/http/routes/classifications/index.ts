@@ -1,10 +1,7 @@
+import { ClassificationCollectionResponse } from '../../schemas/reference.js';
 import type { App } from '../../services.js';
 import { operation, snapOf } from '../../route.js';
 import { schemaPlan, sendPage } from '../../collection.js';
-import { Collection } from '../../schemas/common.js';
-import { Classification } from '../../schemas/reference.js';
-
-export const ClassificationCollectionResponse = Collection('ClassificationCollectionResponse', Classification);
 
 /** Sectors are industry, concept and region boards; primary industries are the CSRC categories. */
 const GROUPS = [

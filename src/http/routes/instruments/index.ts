@@ -1,16 +1,13 @@
+import { InstrumentCollectionResponse, InstrumentResponse } from '../../schemas/reference.js';
 import { Type } from '@sinclair/typebox';
 import type { App } from '../../services.js';
 import { instrumentIdParam, KIND_PATHS, operation, pathInstrument, snapOf } from '../../route.js';
 import { KINDS, type InstrumentKind } from '../../../market/kinds.js';
 import { rowPlan, sendPage } from '../../collection.js';
 import { boardQuery, marketQuery } from '../../params.js';
-import { Collection, Single } from '../../schemas/common.js';
-import { Instrument } from '../../schemas/reference.js';
+
 import { instrumentJson, instrumentRecord } from '../../serialize.js';
 import type { InstrumentFilter } from '../../../store/catalog.js';
-
-export const InstrumentCollectionResponse = Collection('InstrumentCollectionResponse', Instrument);
-export const InstrumentResponse = Single('InstrumentResponse', Instrument);
 
 /** No control characters (PostgreSQL rejects NUL in text). */
 const PRINTABLE = '^[^\\u0000-\\u001f\\u007f]+$';

@@ -1,10 +1,10 @@
+import { MarketBarCollectionResponse, MarketBreadthCollectionResponse } from '../../schemas/market-days.js';
 import { Type } from '@sinclair/typebox';
 import type { App } from '../../services.js';
 import { operation, snapOf } from '../../route.js';
 import { schemaPlan, sendFile, sendPage } from '../../collection.js';
 import { boardQuery, conflictingDate, dateQuery, dateWindow, dateWindowParams, enumOf } from '../../params.js';
-import { Collection } from '../../schemas/common.js';
-import { MarketBar, MarketBreadth } from '../../schemas/market-days.js';
+
 import { formatDate, formatTimestamp, parseDate } from '../../../lib/time.js';
 import { formatScaled, MONEY_SCALE, PRICE_SCALE } from '../../../lib/decimal.js';
 import { dayChange, pctChange } from '../../../query/derived-fields.js';
@@ -16,9 +16,6 @@ import type { MarketBar as Bar, MarketBarFilter } from '../../../query/market-da
 import type { MarketBreadthTable } from '../../../store/schema.js';
 import { fileFormat } from '../../file-format.js';
 import { FILE_SHAPES } from '../../file-shapes.js';
-
-export const MarketBarCollectionResponse = Collection('MarketBarCollectionResponse', MarketBar);
-export const MarketBreadthCollectionResponse = Collection('MarketBreadthCollectionResponse', MarketBreadth);
 
 const marketParam = { market: Type.String({ description: 'MarketId: SH, SZ or BJ.' }) };
 const MARKETS = new Set(['SH', 'SZ', 'BJ']);

@@ -1,17 +1,13 @@
+import { MarketCollectionResponse, MarketResponse, TradingDayCollectionResponse } from '../../schemas/reference.js';
 import { Type } from '@sinclair/typebox';
 import type { App } from '../../services.js';
 import { operation, snapOf } from '../../route.js';
 import { schemaPlan, sendPage } from '../../collection.js';
 import { dateWindowParams, dateWindow } from '../../params.js';
-import { Collection, Single } from '../../schemas/common.js';
-import { Market, TradingDay } from '../../schemas/reference.js';
+
 import { formatDate } from '../../../lib/time.js';
 import { notFound } from '../../../lib/errors.js';
 import marketDayRoutes from './days.js';
-
-export const MarketCollectionResponse = Collection('MarketCollectionResponse', Market);
-export const MarketResponse = Single('MarketResponse', Market);
-export const TradingDayCollectionResponse = Collection('TradingDayCollectionResponse', TradingDay);
 
 const marketParam = { market: Type.String({ description: 'MarketId: SH, SZ or BJ.' }) };
 const marketRecord = (m: {

@@ -1,11 +1,9 @@
+import { PoolTypeCollectionResponse } from '../../schemas/analytics.js';
 import type { App } from '../../services.js';
 import { operation } from '../../route.js';
 import { schemaPlan, sendPage } from '../../collection.js';
-import { Collection } from '../../schemas/common.js';
-import { PoolType } from '../../schemas/analytics.js';
-import { POOL_TYPES } from '../../../market/pool-types.js';
 
-export const PoolTypeCollectionResponse = Collection('PoolTypeCollectionResponse', PoolType);
+import { POOL_TYPES } from '../../../market/pool-types.js';
 
 /** listPoolTypes: the six stock pools and their rules. */
 export default async function poolTypeRoutes(app: App) {

@@ -1,18 +1,16 @@
+import { BarCollectionResponse } from '../../schemas/market-data.js';
 import { Type } from '@sinclair/typebox';
 import type { App } from '../../services.js';
 import { instrumentIdParam, operation, pathInstrument, snapOf } from '../../route.js';
 import type { InstrumentKind } from '../../../market/kinds.js';
 import { sendPage } from '../../collection.js';
 import { adjustmentQuery, intervalQuery, timeWindow, timeWindowParams, type TimeWindow } from '../../params.js';
-import { Collection } from '../../schemas/common.js';
-import { Bar } from '../../schemas/market-data.js';
+
 import { periodEnd, periodStart } from '../../../query/bars.js';
 import { planBars } from '../../../query/plan-bars.js';
 import { marketEpoch, parseDate } from '../../../lib/time.js';
 import type { AdjustmentId, IntervalId } from '../../../market/types.js';
 import { INTERVALS } from '../../../market/intervals.js';
-
-export const BarCollectionResponse = Collection('BarCollectionResponse', Bar);
 
 /** Bars and indicator points (query/plan-bars.ts, BarKey): the bar's end (epoch seconds), then the adjustment basis (ex-date, 0 for none). */
 export const BAR_KEY = ['time', 'date'] as const;

@@ -1,15 +1,12 @@
+import { QuoteCollectionResponse, TradeCollectionResponse } from '../../schemas/market-data.js';
 import type { App } from '../../services.js';
 import { instrumentIdParam, operation, pathInstrument, snapOf } from '../../route.js';
 import type { InstrumentKind } from '../../../market/kinds.js';
 import { schemaPlan, sendPage } from '../../collection.js';
 import { timeWindow, timeWindowParams } from '../../params.js';
-import { Collection } from '../../schemas/common.js';
-import { Quote, Trade } from '../../schemas/market-data.js';
+
 import { quoteRecord, tradeRecord } from '../../serialize.js';
 import { epochToMarketDate, windowSeconds } from '../../../lib/time.js';
-
-export const QuoteCollectionResponse = Collection('QuoteCollectionResponse', Quote);
-export const TradeCollectionResponse = Collection('TradeCollectionResponse', Trade);
 
 /** listEquityQuotes, listIndexQuotes, listFundQuotes. */
 export function registerQuotes(app: App, kind: InstrumentKind, path: string, operationId: string) {

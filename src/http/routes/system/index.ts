@@ -1,3 +1,4 @@
+import { StatusResponse, VersionResponse } from '../../schemas/system.js';
 import { Type } from '@sinclair/typebox';
 import { readFileSync } from 'node:fs';
 import type { App } from '../../services.js';
@@ -5,23 +6,6 @@ import { StoreUnavailable } from '../../../store/health.js';
 import { ErrorResponse } from '../../schemas/common.js';
 import { anyRequestErrors, notModified } from '../../route.js';
 import { routeDefaults } from '../../route-config.js';
-
-export const StatusResponse = Type.Object(
-  {
-    status: Type.String({ description: 'ok (health) or ready (readiness).' }),
-  },
-  { $id: 'StatusResponse', additionalProperties: false },
-);
-
-export const VersionResponse = Type.Object(
-  {
-    name: Type.String(),
-    version: Type.String({ description: 'Service version (semver).' }),
-    api_version: Type.String({ description: 'Version in the path: v1.' }),
-    node: Type.String({ description: 'Node.js version.' }),
-  },
-  { $id: 'VersionResponse', additionalProperties: false },
-);
 
 const pkg = JSON.parse(readFileSync(new URL('../../../../package.json', import.meta.url), 'utf8'));
 /** No parameters; query parameters are ignored, so probes may add cache-busters (`?_=1`). */
