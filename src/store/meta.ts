@@ -12,6 +12,11 @@ export async function setMeta(s: BulkSession, key: string, value: string): Promi
   await s.query('insert into meta (key, value) values (?, ?) on conflict (key) do update set value = excluded.value', [key, value]);
 }
 
+/** Deletes `meta` key `key` in session `s`. */
+export async function deleteMeta(s: BulkSession, key: string): Promise<void> {
+  await s.query('delete from meta where key = ?', [key]);
+}
+
 /** The `meta` key of the precomputed indicators' setting (derived/indicator-pages.ts). */
 export const INDICATOR_PAGES_KEY = 'indicator_pages';
 
