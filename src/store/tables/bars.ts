@@ -14,6 +14,27 @@ export function dailyBarRows(s: BulkSession, inst: number, lo: number, hi: numbe
   return s.queryRows(DAILY_BETWEEN, [inst, lo, hi]);
 }
 
+/** The stored daily bars of `inst` with lo <= date <= hi, by date (values as stored: numbers, or numeric text on PostgreSQL). */
+export function dailyBars(s: BulkSession, inst: number, lo: number, hi: number): Promise<Record<string, unknown>[]> {
+  return s.query(`${DAILY_BETWEEN} order by date`, [inst, lo, hi]);
+}
+
+/** The last stored daily bar of `inst` before `date`, if any (as `dailyBars`). */
+export async function dailyBarBefore(s: BulkSession, inst: number, date: number): Promise<Record<string, unknown> | undefined> {
+  const [bar] = await s.query<Record<string, unknown>>(
+    `select ${DAILY} from bars_1d where inst = ? and date < ? order by date desc limit 1`,
+    [inst, date],
+  );
+  return bar;
+}
+
+/** The dates of the stored daily bars of `inst` with lo <= date <= hi, ascending. */
+export async function dailyBarDates(s: BulkSession, inst: number, lo: number, hi: number): Promise<number[]> {
+  return (await s.queryRows('select date from bars_1d where inst = ? and date >= ? and date <= ? order by date', [inst, lo, hi])).map((r) =>
+    Number(r[0]),
+  );
+}
+
 /** The stored 1m bars of `inst` with from <= ts < to, by ts, as rows `[ts, open, high, low, close, volume, amount, date]`. */
 export function minuteBarRows(s: BulkSession, inst: number, from: number, to: number): Promise<unknown[][]> {
   return s.queryRows(

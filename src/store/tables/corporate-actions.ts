@@ -8,3 +8,8 @@ const TERMS = 'cash_per_share, bonus_ratio, transfer_ratio, rights_ratio, rights
 export function allCorporateActions(s: BulkSession): Promise<Record<string, unknown>[]> {
   return s.query(`select inst, ex_date, ${TERMS} from corporate_actions`);
 }
+
+/** The corporate actions of instrument `inst` (ex_date and terms), as stored. */
+export function corporateActionsOf(s: BulkSession, inst: number): Promise<Record<string, unknown>[]> {
+  return s.query(`select ex_date, ${TERMS} from corporate_actions where inst = ?`, [inst]);
+}

@@ -31,10 +31,34 @@ export async function idsAndKinds(s: BulkSession, insts: readonly number[]): Pro
   return out;
 }
 
+/** The id of every instrument, by inst. */
+export async function idsByInst(s: BulkSession): Promise<Map<number, string>> {
+  return new Map((await s.queryRows('select inst, id from instruments')).map(([i, id]) => [Number(i), String(id)]));
+}
+
+/** Every instrument as ingest's validation knows it (ingest/context.ts). */
+export function knownInstruments(
+  s: BulkSession,
+): Promise<{ inst: number; id: string; kind: InstrumentKind; market: string; list_date: number | null }[]> {
+  return s.query('select inst, id, kind, market, list_date from instruments');
+}
+
 /**
  * Every instrument as the market days are made of it (derived/market-days.ts), as stored, in
  * `order`: `[inst, id, kind, market, board, list_date, delist_date, listing_kind]`.
  */
 export function sweepInstruments(s: BulkSession, order: 'id' | 'inst'): Promise<unknown[][]> {
   return s.queryRows(`select inst, id, kind, market, board, list_date, delist_date, listing_kind from instruments order by ${order}`);
+}
+
+/** The equity `inst` as its price limits need it (ingest/limit-check.ts); undefined when it is not an equity. */
+export async function equityOf(
+  s: BulkSession,
+  inst: number,
+): Promise<{ id: string; board: string | null; market: string; list_date: number | null; listing_kind: string | null } | undefined> {
+  const [eq] = await s.query<{ id: string; board: string | null; market: string; list_date: number | null; listing_kind: string | null }>(
+    "select id, board, market, list_date, listing_kind from instruments where inst = ? and kind = 'equity'",
+    [inst],
+  );
+  return eq;
 }

@@ -94,6 +94,12 @@ export async function daysBetween(s: BulkSession, market: string, from: number, 
   return new Map(rows.map((r) => [Number(r[0]), r[1] as Uint8Array]));
 }
 
+/** The stored days of every market with from <= date <= to: `[date, records encoded]`, in no order. */
+export async function allDaysBetween(s: BulkSession, from: number, to: number): Promise<[number, Uint8Array][]> {
+  const rows = await s.queryRows('select date, data from market_days where date >= ? and date <= ?', [from, to]);
+  return rows.map((r) => [Number(r[0]), r[1] as Uint8Array]);
+}
+
 /** How many days are stored (of every market). */
 export async function countDays(s: BulkSession): Promise<number> {
   return Number((await s.queryRows('select count(*) from market_days'))[0][0]);

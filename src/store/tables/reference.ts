@@ -10,3 +10,13 @@ import type { BulkSession } from '../types.js';
 export function tradingDays(s: BulkSession): Promise<LoadedDay[]> {
   return s.query('select market, date, is_open from trading_days');
 }
+
+/** The id of every market. */
+export async function marketIds(s: BulkSession): Promise<string[]> {
+  return (await s.query<{ id: string }>('select id from markets')).map((r) => r.id);
+}
+
+/** The id of every classification. */
+export async function classificationIds(s: BulkSession): Promise<string[]> {
+  return (await s.query<{ id: string }>('select id from classifications')).map((r) => r.id);
+}

@@ -5,3 +5,8 @@ import type { BulkSession } from '../types.js';
 export function allStPeriods(s: BulkSession): Promise<unknown[][]> {
   return s.queryRows('select inst, start_date, end_date from st_periods');
 }
+
+/** The ST periods of instrument `inst`, as stored. */
+export function stPeriodsOf(s: BulkSession, inst: number): Promise<{ start_date: number; end_date: number | null }[]> {
+  return s.query('select start_date, end_date from st_periods where inst = ?', [inst]);
+}
