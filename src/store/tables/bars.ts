@@ -3,7 +3,7 @@
  * are store/readers/market-data.ts): what ingest's checks, the daily bars derived from 1m bars,
  * the bar packs' check and the demo read of them. Bars are written by `BulkSession.upsert` only.
  */
-import type { BulkSession } from '../types.js';
+import type { BulkSession, ReadDb } from '../types.js';
 
 /** A daily bar's columns after its date. */
 const DAILY = 'date, open, high, low, close, volume, amount';
@@ -68,4 +68,16 @@ export function barsAfter(s: BulkSession, table: BarTable, after: [number, numbe
       ` order by inst, ${key} limit ?`,
     [...(after ?? []), limit],
   );
+}
+
+/** The close and amount of every equity's daily bars, by inst and date (the demo's fundamentals). */
+export function equityDailyCloses(db: ReadDb) {
+  const equities = db.selectFrom('instruments').select('inst').where('kind', '=', 'equity');
+  return db
+    .selectFrom('bars_1d')
+    .select(['inst', 'date', 'close', 'amount'])
+    .where('inst', 'in', equities)
+    .orderBy('inst')
+    .orderBy('date')
+    .execute();
 }

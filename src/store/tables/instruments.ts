@@ -3,7 +3,7 @@
  * store/catalog.ts): what ingest, the derivations, the demo and the command line read of them.
  */
 import type { InstrumentKind } from '../../market/kinds.js';
-import type { BulkSession } from '../types.js';
+import type { BulkSession, ReadDb, Store } from '../types.js';
 import { list } from './lists.js';
 
 /** What rendering an instrument's pages needs of it (derived/indicator-pages.ts). */
@@ -61,4 +61,24 @@ export async function equityOf(
     [inst],
   );
   return eq;
+}
+
+/** The id, name and kind of every instrument (the demo's description). */
+export function instrumentNames(store: Pick<Store, 'select'>): Promise<{ id: string; name: string; kind: string }[]> {
+  return store.select('select id, name, kind from instruments', []);
+}
+
+/** Whether the store holds any instrument. */
+export async function hasInstruments(db: ReadDb): Promise<boolean> {
+  return (await db.selectFrom('instruments').select('inst').limit(1).execute()).length > 0;
+}
+
+/** Every equity with what the demo's fundamentals are made of, by inst. */
+export function equityRows(db: ReadDb) {
+  return db
+    .selectFrom('instruments')
+    .select(['inst', 'id', 'code', 'market', 'board', 'name', 'name_en', 'list_date', 'total_shares', 'float_shares'])
+    .where('kind', '=', 'equity')
+    .orderBy('inst')
+    .execute();
 }
