@@ -1,6 +1,7 @@
 import { createHash, randomBytes, timingSafeEqual } from 'node:crypto';
 import type { Kysely } from 'kysely';
 import type { Database } from '../store/schema.js';
+import { apiKeyById, insertApiKey, listApiKeys, revokeApiKey } from '../store/tables/api-keys.js';
 
 /**
  * API keys look like `mds_<8-char id>_<32-char secret>` (base62). Only the SHA-256 of the
@@ -53,42 +54,21 @@ export class KeyStore {
   async create(name: string, opts: { rateLimit?: number | null } = {}): Promise<{ id: string; key: string }> {
     const id = base62(8);
     const key = `mds_${id}_${base62(32)}`;
-    const rate = opts.rateLimit ?? null;
-    await this.db
-      .insertInto('api_keys')
-      .values({
-        id,
-        name,
-        hash: hashKey(key),
-        created_at: new Date().toISOString(),
-        revoked_at: null,
-        ...(rate === null ? {} : { rate_limit: rate }),
-      })
-      .execute();
+    await insertApiKey(this.db, { id, name, hash: hashKey(key), createdAt: new Date().toISOString(), rateLimit: opts.rateLimit ?? null });
     return { id, key };
   }
 
   async list(): Promise<KeyInfo[]> {
-    const rows = await this.db
-      .selectFrom('api_keys')
-      .select(['id', 'name', 'created_at', 'revoked_at', 'rate_limit'])
-      .orderBy('created_at')
-      .orderBy('id')
-      .execute();
+    const rows = await listApiKeys(this.db);
     return rows.map((r) => ({ ...r, rate_limit: r.rate_limit === null ? null : Number(r.rate_limit) }));
   }
 
   /** Revokes by id (or by the full key); returns whether a live key was revoked. */
   async revoke(idOrKey: string): Promise<boolean> {
     const id = KEY_RE.exec(idOrKey)?.[1] ?? idOrKey;
-    const r = await this.db
-      .updateTable('api_keys')
-      .set({ revoked_at: new Date().toISOString() })
-      .where('id', '=', id)
-      .where('revoked_at', 'is', null)
-      .executeTakeFirst();
+    const revoked = await revokeApiKey(this.db, id, new Date().toISOString());
     this.cache.clear();
-    return Number(r.numUpdatedRows) > 0;
+    return revoked;
   }
 
   /** True when `key` is a live key. Results are cached briefly (revocation applies within cacheMs). */
@@ -103,7 +83,7 @@ export class KeyStore {
     const hit = this.cache.get(key);
     const now = Date.now();
     if (hit && hit.until > now) return hit.live;
-    const row = await this.db.selectFrom('api_keys').select(['hash', 'revoked_at', 'rate_limit']).where('id', '=', m[1]).executeTakeFirst();
+    const row = await apiKeyById(this.db, m[1]);
     const given = Buffer.from(hashKey(key), 'hex');
     const stored = Buffer.from(row?.hash ?? '0'.repeat(64), 'hex');
     const ok = timingSafeEqual(given, stored) && row !== undefined && row.revoked_at === null;

@@ -18,6 +18,7 @@ import { registerIngest } from './ingest.js';
 import { intAtLeast, type CliExit, type CliIO } from './io.js';
 import { StoreOpenError, withStore } from './store.js';
 import { StoreUrlError } from '../store/connect.js';
+import { hasInstruments } from '../store/tables/instruments.js';
 
 export type { CliExit, CliIO } from './io.js';
 import { INDICATOR_IDS, INDICATORS, type IndicatorId } from '../indicators/registry.js';
@@ -103,8 +104,7 @@ function buildProgram(io: CliIO, exit: CliExit): Command {
     .option('--tick-days <n>', 'trading days with quotes and trades', int, 2)
     .action((o) =>
       withStore(db(), async (s) => {
-        const existing = await s.db.selectFrom('instruments').select('inst').limit(1).execute();
-        if (existing.length) throw new Error('the store already holds instruments; demo needs an empty store');
+        if (await hasInstruments(s.db)) throw new Error('the store already holds instruments; demo needs an empty store');
         const t = Date.now();
         const summary = await generateDemo(s, {
           seed: o.seed,

@@ -47,8 +47,6 @@ export interface DatasetDef<Cols extends readonly ColumnSpec[] = readonly Column
   key: readonly string[];
   /** Checks across the columns of a valid row, compiled against the column positions. */
   check?: (ix: Ix) => (row: Row, ctx: RowContext) => Problem | null;
-  /** SQL condition on the table's rows (named by the table) that export keeps: rows not loaded are left out. */
-  exportWhere?: string;
   /** Table columns computed from a valid row (may register it in the context: new instruments, days). */
   derived?: { columns: string[]; doc: string; values: (ix: Ix) => (row: Row, ctx: RowContext) => unknown[] };
   /** The API record, when the API serves the rows as they are (fundamentals); unset where query/ computes records. */

@@ -64,7 +64,6 @@ export const bars1d: DatasetDef = {
   columns: [INST, col('trade_date', date, 'trading day', { column: 'date' }), ...OHLCV],
   key: ['instrument_id', 'trade_date'],
   // Derived bars (derived/derived-daily.ts) are not exported: loading the 1m bars derives them again.
-  exportWhere: 'not exists (select 1 from bars_1d_derived d where d.inst = bars_1d.inst and d.date = bars_1d.date)',
   check: (ix) => all(ohlcCheck(ix, OHLC), tradingDay(ix, 'trade_date')),
 };
 

@@ -4,6 +4,8 @@
  * quotes and trades, and the well-known ids to try.
  */
 import type { Store } from '../store/types.js';
+import { readMeta } from '../store/meta.js';
+import { instrumentNames } from '../store/tables/instruments.js';
 import { formatDate } from '../lib/time.js';
 import { buildSpan } from './simulate.js';
 import { resolveDemoOptions } from './generate.js';
@@ -23,10 +25,10 @@ export interface DemoDescription {
 
 /** The description of a demo store; null for a store the demo did not build. */
 export async function describeDemo(store: Store): Promise<DemoDescription | null> {
-  const [row] = await store.select<{ value: string }>('select value from meta where key = ?', ['demo']);
-  if (!row) return null;
-  const o = resolveDemoOptions(JSON.parse(row.value));
-  const instruments = await store.select<{ id: string; name: string; kind: string }>('select id, name, kind from instruments', []);
+  const demo = await readMeta(store, 'demo');
+  if (demo === null) return null;
+  const o = resolveDemoOptions(JSON.parse(demo));
+  const instruments = await instrumentNames(store);
   const count = (k: string) => instruments.filter((x) => x.kind === k).length;
   const names = new Map(instruments.map((r) => [r.id, r.name]));
   const span = buildSpan(o);

@@ -12,50 +12,38 @@
 import { epochToMarketDate } from '../lib/time.js';
 import type { BulkSession, Store } from '../store/types.js';
 import { dailyPackKey, decodePack, mergePacks, PendingPack, RECORD_BYTES } from '../store/packs.js';
+import { sessionWith } from '../store/session.js';
+import { barsAfter, type BarTable } from '../store/tables/bars.js';
+import { packsAfter, storedPacks, writePacks, type PackTable } from '../store/tables/bar-packs.js';
 import { DERIVATIONS } from './registry.js';
 import { versionsText, type Derivation } from './derivation.js';
 
 /** A packed bar table. */
 interface PackedTable {
-  base: 'bars_1d' | 'bars_1m';
-  packs: 'bars_1d_packs' | 'bars_1m_packs';
-  /** The pack key column. */
-  key: 'month' | 'date';
+  base: BarTable;
+  packs: PackTable;
   /** The base column of a record's key. */
   recordKey: 'date' | 'ts';
   /** The pack key of a row's `date`, and of a record's key (its date, its ts). */
   keyOf(date: number): number;
   packOf(k: number): number;
-  /** Base rows (inst, a record, date) in (inst, key) order after a position, at most `limit`. */
-  scan(after: [number, number] | null, limit: number): [string, unknown[]];
 }
-
-/** The columns of a base row as a record followed by its date. */
-const row = (key: string) => `${key}, open, high, low, close, volume, amount, date`;
-const after = (key: string, pos: [number, number] | null) => (pos === null ? '' : `where (inst, ${key}) > (?, ?)`);
 
 const DAILY: PackedTable = {
   base: 'bars_1d',
   packs: 'bars_1d_packs',
-  key: 'month',
   recordKey: 'date',
   keyOf: dailyPackKey,
   packOf: dailyPackKey,
-  scan: (pos, limit) => [
-    `select inst, ${row('date')} from bars_1d ${after('date', pos)} order by inst, date limit ?`,
-    [...(pos ?? []), limit],
-  ],
 };
 
 const MINUTE: PackedTable = {
   base: 'bars_1m',
   packs: 'bars_1m_packs',
-  key: 'date',
   recordKey: 'ts',
   keyOf: (date) => date,
   // A 1m row's date is the market date of its ts (ingest derives it).
   packOf: epochToMarketDate,
-  scan: (pos, limit) => [`select inst, ${row('ts')} from bars_1m ${after('ts', pos)} order by inst, ts limit ?`, [...(pos ?? []), limit]],
 };
 
 const PACKED = new Map<string, PackedTable>([
@@ -160,14 +148,8 @@ const WRITE_PACKS = 64;
  */
 async function merge(s: BulkSession, t: PackedTable, pending: Map<number, Map<number, PendingPack>>): Promise<void> {
   let out: unknown[][] = [];
-  const write = (k: number) =>
-    `insert into ${t.packs} (inst, ${t.key}, n, data) values ${Array(k).fill('(?, ?, ?, ?)').join(', ')}` +
-    ` on conflict (inst, ${t.key}) do update set n = excluded.n, data = excluded.data`;
   const flush = async () => {
-    for (let i = 0; i < out.length; i += WRITE_PACKS) {
-      const part = out.slice(i, i + WRITE_PACKS);
-      await s.query(write(part.length), part.flat());
-    }
+    for (let i = 0; i < out.length; i += WRITE_PACKS) await writePacks(s, t.packs, out.slice(i, i + WRITE_PACKS));
     // And what is derived from them (registry.ts), in the same transaction.
     for (const d of DERIVATIONS) await d.write?.(s, t.packs, out);
     out = [];
@@ -177,12 +159,7 @@ async function merge(s: BulkSession, t: PackedTable, pending: Map<number, Map<nu
     const keys = [...packs.keys()].sort((a, b) => a - b);
     for (let i = 0; i < keys.length; i += READ_PACKS) {
       const part = keys.slice(i, i + READ_PACKS);
-      const stored = new Map<number, [number, Uint8Array]>();
-      const rows = await s.queryRows(
-        `select ${t.key}, n, data from ${t.packs} where inst = ? and ${t.key} in (${part.map(() => '?').join(', ')})`,
-        [inst, ...part],
-      );
-      for (const [k, n, data] of rows as [number, number, Uint8Array][]) stored.set(k, [n, data]);
+      const stored = await storedPacks(s, t.packs, inst, part);
       for (const k of part) {
         const p = packs.get(k)!,
           recs = p.records(),
@@ -284,27 +261,25 @@ export function withBarPacks(store: Store, limits: PendingLimits = PENDING): Sto
       return store.bulkTransaction(async (s) => {
         const pending = new Pending();
         const remakes = new RemakeFrom();
-        const result = await fn({
-          query: <R>(sql: string, params?: unknown[]) => s.query<R>(sql, params),
-          queryRows: (sql, params) => s.queryRows(sql, params),
-          lockPacks: () => s.lockPacks(),
-          lockVersions: () => s.lockVersions(),
-          async settle() {
-            await pending.flush(s);
-            await remakes.run(s);
-          },
-          async upsert(target, rows) {
-            // A write that cannot be packed fails before it writes anything.
-            Pending.layout(target.table, target.columns);
-            const c = await s.upsert(target, rows);
-            if (c.inserted + c.updated > 0) {
-              pending.add(target.table, target.columns, rows);
-              remakes.add(target.table, target.columns, rows);
-            }
-            if (pending.packs >= limits.packs || pending.records >= limits.records) await pending.flush(s);
-            return c;
-          },
-        });
+        const result = await fn(
+          sessionWith(s, {
+            async settle() {
+              await pending.flush(s);
+              await remakes.run(s);
+            },
+            async upsert(target, rows) {
+              // A write that cannot be packed fails before it writes anything.
+              Pending.layout(target.table, target.columns);
+              const c = await s.upsert(target, rows);
+              if (c.inserted + c.updated > 0) {
+                pending.add(target.table, target.columns, rows);
+                remakes.add(target.table, target.columns, rows);
+              }
+              if (pending.packs >= limits.packs || pending.records >= limits.records) await pending.flush(s);
+              return c;
+            },
+          }),
+        );
         await pending.flush(s);
         await remakes.run(s);
         return result;
@@ -378,10 +353,10 @@ export function checkBarPacks(store: Store, maxProblems = 20): Promise<BarPackCh
         if (res.found++ < maxProblems) res.problems.push(p);
       };
       for (const t of PACKED.values()) {
-        const { packs, key } = t;
+        const { packs } = t;
         let rowPos: [number, number] | null = null;
         const base = new Cursor(async () => {
-          const rows = (await s.queryRows(...t.scan(rowPos, 10_000))) as number[][];
+          const rows = (await barsAfter(s, t.base, rowPos, 10_000)) as number[][];
           if (!rows.length) return null;
           rowPos = [rows[rows.length - 1][0], rows[rows.length - 1][1]];
           res.rows += rows.length;
@@ -389,10 +364,7 @@ export function checkBarPacks(store: Store, maxProblems = 20): Promise<BarPackCh
         });
         let packPos: [number, number] | null = null;
         const packed = new Cursor(async () => {
-          const rows = await s.query<{ inst: number; k: number; n: number; data: Uint8Array }>(
-            `select inst, ${key} as k, n, data from ${packs} ${after(key, packPos)} order by inst, ${key} limit ?`,
-            [...(packPos ?? []), 500],
-          );
+          const rows = await packsAfter(s, packs, packPos, 500);
           if (!rows.length) return null;
           packPos = [rows[rows.length - 1].inst, rows[rows.length - 1].k];
           res.packs += rows.length;

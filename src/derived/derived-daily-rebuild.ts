@@ -9,6 +9,8 @@
  * its 1m bars derive.
  */
 import type { BulkSession, UpsertTarget } from '../store/types.js';
+import { dailyBarRows } from '../store/tables/bars.js';
+import { markedDaysOf, markedInstruments } from '../store/tables/derived-daily-marks.js';
 import { versionedInMeta } from './derivation.js';
 import { CHUNK, chunks, derivedRow, storedMinutes } from './derived-daily.js';
 import { MINUTE_FIXTURE } from './fixture.js';
@@ -23,9 +25,8 @@ export function derivedDailyOutput(derive: typeof derivedRow = derivedRow): stri
 
 /** The days marked derived, by instrument, at most CHUNK days at a time, in key order. */
 async function* markedDays(s: BulkSession): AsyncGenerator<[number, number[]]> {
-  for (const [inst] of await s.queryRows('select distinct inst from bars_1d_derived order by inst')) {
-    const days = (await s.queryRows('select date from bars_1d_derived where inst = ? order by date', [inst])).map((r) => Number(r[0]));
-    for (const part of chunks(days, CHUNK)) yield [Number(inst), part];
+  for (const inst of await markedInstruments(s)) {
+    for (const part of chunks(await markedDaysOf(s, inst), CHUNK)) yield [inst, part];
   }
 }
 
@@ -50,13 +51,7 @@ async function checkDerived(s: BulkSession, problem: (p: string) => void): Promi
   for await (const [inst, part] of markedDays(s)) {
     const minutes = await storedMinutes(s, inst, part);
     const stored = new Map(
-      (
-        await s.queryRows(`select date, ${FIELDS.join(', ')} from bars_1d where inst = ? and date >= ? and date <= ?`, [
-          inst,
-          part[0],
-          part[part.length - 1],
-        ])
-      ).map((r) => [Number(r[0]), r.slice(1).map(Number)]),
+      (await dailyBarRows(s, inst, part[0], part[part.length - 1])).map((r) => [Number(r[0]), r.slice(1).map(Number)]),
     );
     for (const d of part) {
       const m = minutes.get(d),

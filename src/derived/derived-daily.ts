@@ -33,6 +33,8 @@ import { marketEpoch } from '../lib/time.js';
 import type { BulkSession, UpsertCounts, UpsertTarget } from '../store/types.js';
 import { amountOf, storedAmount } from '../store/schema.js';
 import { decodeBars, PendingPack, RECORD_BYTES } from '../store/packs.js';
+import { minuteBarRows, minuteCounts } from '../store/tables/bars.js';
+import { anyDerivedMark, loadedDays, unmarkDerived } from '../store/tables/derived-daily-marks.js';
 
 export const MARKS: UpsertTarget = { table: 'bars_1d_derived', columns: ['inst', 'date'], key: ['inst', 'date'] };
 /** 1m rows kept for derivation that make the session derive before going on (bounds memory). */
@@ -41,7 +43,7 @@ const PENDING_ROWS = 250_000;
 export const CHUNK = 256;
 const BAR_FIELDS = ['ts', 'open', 'high', 'low', 'close', 'volume', 'amount'] as const;
 
-/** The bar of `date` in a row read back (`select ${BAR_FIELDS}, date`; bigint columns may come as strings; amount decoded). */
+/** The bar of `date` in a row read back (minuteBarRows: BAR_FIELDS, then the date; bigint columns may come as strings; amount decoded). */
 const bar = (r: unknown[], date: number): Bar => ({
   ts: Number(r[0]),
   date,
@@ -60,10 +62,7 @@ const bar = (r: unknown[], date: number): Bar => ({
 export async function storedMinutes(s: BulkSession, inst: number, days: number[]): Promise<Map<number, Bar[]>> {
   const want = new Set(days),
     minutes = new Map<number, Bar[]>();
-  for (const r of await s.queryRows(
-    `select ${BAR_FIELDS.join(', ')}, date from bars_1m where inst = ? and ts >= ? and ts < ? order by ts`,
-    [inst, marketEpoch(days[0], 0), marketEpoch(days[days.length - 1], 1440)],
-  )) {
+  for (const r of await minuteBarRows(s, inst, marketEpoch(days[0], 0), marketEpoch(days[days.length - 1], 1440))) {
     const d = Number(r[7]);
     if (!want.has(d)) continue;
     let m = minutes.get(d);
@@ -94,7 +93,6 @@ export function derivedRow(inst: number, date: number, minutes: readonly Bar[], 
 }
 
 export const chunks = <T>(xs: T[], n: number) => Array.from({ length: Math.ceil(xs.length / n) }, (_, i) => xs.slice(i * n, (i + 1) * n));
-const inList = (n: number) => `(${Array(n).fill('?').join(', ')})`;
 
 export class DerivedDaily {
   /** Daily bars written by derivation (counted as upserts count them). */
@@ -121,7 +119,7 @@ export class DerivedDaily {
 
   /** `daily`: the target daily bars are written by; `every`: how many 1m rows are kept before deriving (tests make it small). */
   static async load(s: BulkSession, daily: UpsertTarget, every = PENDING_ROWS): Promise<DerivedDaily> {
-    return new DerivedDaily((await s.queryRows('select 1 from bars_1d_derived limit 1')).length > 0, daily, every);
+    return new DerivedDaily(await anyDerivedMark(s), daily, every);
   }
 
   /**
@@ -175,9 +173,7 @@ export class DerivedDaily {
       dates.push(r[di] as number);
     }
     for (const [inst, dates] of byInst) {
-      for (const part of chunks(dates, CHUNK)) {
-        await s.query(`delete from bars_1d_derived where inst = ? and date in ${inList(part.length)}`, [inst, ...part]);
-      }
+      for (const part of chunks(dates, CHUNK)) await unmarkDerived(s, inst, part);
     }
   }
 
@@ -198,26 +194,10 @@ export class DerivedDaily {
         CHUNK,
       )) {
         // Days with a loaded daily bar keep it.
-        const loaded = new Set(
-          (
-            await s.queryRows(
-              `select date from bars_1d b where inst = ? and date in ${inList(part.length)}` +
-                ' and not exists (select 1 from bars_1d_derived d where d.inst = b.inst and d.date = b.date)',
-              [inst, ...part],
-            )
-          ).map((r) => Number(r[0])),
-        );
+        const loaded = await loadedDays(s, inst, part);
         const days = part.filter((d) => !loaded.has(d));
         if (days.length === 0) continue;
-        const stored = new Map(
-          (
-            await s.queryRows(`select date, count(*) from bars_1m where inst = ? and ts >= ? and ts < ? group by date`, [
-              inst,
-              marketEpoch(days[0], 0),
-              marketEpoch(days[days.length - 1], 1440),
-            ])
-          ).map((r) => [Number(r[0]), Number(r[1])]),
-        );
+        const stored = await minuteCounts(s, inst, marketEpoch(days[0], 0), marketEpoch(days[days.length - 1], 1440));
         const minutes = new Map<number, Bar[]>();
         const reread: number[] = [];
         for (const d of days) {

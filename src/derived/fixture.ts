@@ -9,12 +9,12 @@ import { marketEpoch } from '../lib/time.js';
 import type { Bar } from '../market/types.js';
 import { encodePack } from '../store/packs.js';
 import { UNKNOWN_AMOUNT } from '../store/schema.js';
-import type { PageInstrument } from './daily-packs.js';
+import type { IdAndKind } from '../store/tables/instruments.js';
 
 /** An instrument's fixture: its id and kind, and its packs `[month, n, data]` in month order. */
 export interface FixtureInstrument {
   inst: number;
-  meta: PageInstrument;
+  meta: IdAndKind;
   packs: [number, number, Uint8Array][];
 }
 

@@ -31,13 +31,20 @@ import { decodeBars } from '../store/packs.js';
 import { recordVersion } from '../store/versions.js';
 import { INDICATOR_PAGES_KEY, metaValue, parseIndicatorSetting, setMeta } from '../store/meta.js';
 import type { BulkSession, Store } from '../store/types.js';
-import { DAILY_PACKS as PACKS, instruments, packBatches, type PageInstrument } from './daily-packs.js';
+import { DAILY_PACKS as PACKS, dailyPackBatches, dailyPacksOf } from '../store/tables/bar-packs.js';
+import { idsAndKinds, instrumentKeys, type IdAndKind } from '../store/tables/instruments.js';
+import {
+  countIndicatorPages,
+  deleteAllIndicatorPages,
+  deleteIndicatorPages,
+  indicatorPagesOf,
+  replaceIndicatorPages,
+} from '../store/tables/indicator-pages.js';
 import { fixtureVersion, type Derivation } from './derivation.js';
 import { FIXTURE } from './fixture.js';
 
 const TABLE = 'indicator_pages',
   META = INDICATOR_PAGES_KEY;
-const WRITE_ROWS = 64;
 
 /** Every indicator's pages of the fixture's instruments, as `render` renders them, one a line: what versions the pages. */
 export function indicatorPagesOutput(render: typeof renderIndicatorPages = renderIndicatorPages): string {
@@ -66,7 +73,7 @@ export async function precomputedIds(s: BulkSession): Promise<IndicatorId[]> {
  */
 export function renderIndicatorPages(
   inst: number,
-  meta: PageInstrument,
+  meta: IdAndKind,
   packs: [number, number, Uint8Array][],
   ids: readonly IndicatorId[],
   from: number,
@@ -102,23 +109,10 @@ export function renderIndicatorPages(
   return out;
 }
 
-/** Replaces the pages of `ids` of instrument `inst` from month `from` on with `rows`. */
-async function replacePages(s: BulkSession, inst: number, ids: readonly IndicatorId[], from: number, rows: unknown[][]): Promise<void> {
-  await s.query(`delete from ${TABLE} where inst = ? and month >= ? and indicator in (${ids.map(() => '?').join(', ')})`, [
-    inst,
-    from,
-    ...ids,
-  ]);
-  for (let i = 0; i < rows.length; i += WRITE_ROWS) {
-    const part = rows.slice(i, i + WRITE_ROWS);
-    await s.query(`insert into ${TABLE} (inst, indicator, month, data) values ${part.map(() => '(?, ?, ?, ?)').join(', ')}`, part.flat());
-  }
-}
-
 /** The id and kind of every instrument, or of `insts`. */
-async function instrumentsOf(s: BulkSession, insts?: number[]): Promise<(inst: number) => PageInstrument> {
-  const all = insts ?? (await s.queryRows('select inst from instruments')).map((r) => Number(r[0]));
-  const metas = await instruments(s, all);
+async function instrumentsOf(s: BulkSession, insts?: number[]): Promise<(inst: number) => IdAndKind> {
+  const all = insts ?? (await instrumentKeys(s));
+  const metas = await idsAndKinds(s, all);
   return (inst) => {
     const meta = metas.get(inst);
     if (!meta) throw new Error(`bar pack of instrument ${inst}, which is not in instruments`);
@@ -141,12 +135,8 @@ export async function writeIndicatorPages(s: BulkSession, packs: string, rows: u
   const renderer = new Renderer(),
     writers = new WriterCache();
   for (const [inst, month] of earliest) {
-    const packs = (await s.queryRows(`select month, n, data from ${PACKS} where inst = ? order by month`, [inst])) as [
-      number,
-      number,
-      Uint8Array,
-    ][];
-    await replacePages(s, inst, ids, month, renderIndicatorPages(inst, meta(inst), packs, ids, month, renderer, writers));
+    const packs = await dailyPacksOf(s, inst);
+    await replaceIndicatorPages(s, inst, ids, month, renderIndicatorPages(inst, meta(inst), packs, ids, month, renderer, writers));
   }
 }
 
@@ -154,7 +144,7 @@ export async function writeIndicatorPages(s: BulkSession, packs: string, rows: u
 async function* instrumentPacks(s: BulkSession): AsyncGenerator<[number, [number, number, Uint8Array][]]> {
   let inst = -1,
     packs: [number, number, Uint8Array][] = [];
-  for await (const rows of packBatches(s)) {
+  for await (const rows of dailyPackBatches(s)) {
     for (const [i, month, n, data] of rows as [number, number, number, Uint8Array][]) {
       if (i !== inst && packs.length) {
         yield [inst, packs];
@@ -174,7 +164,7 @@ async function* instrumentPacks(s: BulkSession): AsyncGenerator<[number, [number
 async function rebuild(s: BulkSession, ids: readonly IndicatorId[], keep: readonly IndicatorId[]): Promise<number> {
   const render = ids.filter((id) => !keep.includes(id));
   const drop = INDICATOR_IDS.filter((id) => !ids.includes(id));
-  if (drop.length) await s.query(`delete from ${TABLE} where indicator in (${drop.map(() => '?').join(', ')})`, drop);
+  if (drop.length) await deleteIndicatorPages(s, drop);
   let pages = 0;
   if (render.length) {
     const meta = await instrumentsOf(s);
@@ -182,7 +172,7 @@ async function rebuild(s: BulkSession, ids: readonly IndicatorId[], keep: readon
       writers = new WriterCache();
     for await (const [inst, packs] of instrumentPacks(s)) {
       const rows = renderIndicatorPages(inst, meta(inst), packs, render, 0, renderer, writers);
-      await replacePages(s, inst, render, 0, rows);
+      await replaceIndicatorPages(s, inst, render, 0, rows);
       pages += rows.length;
     }
   }
@@ -222,7 +212,7 @@ export const INDICATOR_PAGES: Derivation = {
   stored: async (s) => parseIndicatorSetting(await storedSetting(s)).version,
   write: writeIndicatorPages,
   async rebuild(s) {
-    await s.query(`delete from ${TABLE}`);
+    await deleteAllIndicatorPages(s);
     return rebuild(s, parseIndicatorSetting(await storedSetting(s)).ids, []);
   },
   check: checkIndicatorPages,
@@ -242,12 +232,7 @@ export async function checkIndicatorPages(s: BulkSession, problem: (p: string) =
     const renderer = new Renderer(),
       writers = new WriterCache();
     for await (const [inst, packs] of instrumentPacks(s)) {
-      const stored = new Map(
-        (await s.queryRows(`select indicator, month, data from ${TABLE} where inst = ?`, [inst])).map((r) => [
-          `${String(r[0])}/${String(r[1])}`,
-          String(r[2]),
-        ]),
-      );
+      const stored = new Map((await indicatorPagesOf(s, inst)).map(([id, month, text]) => [`${id}/${month}`, text]));
       for (const [, id, month, text] of renderIndicatorPages(inst, meta(inst), packs, ids, 0, renderer, writers)) {
         const page = stored.get(`${String(id)}/${String(month)}`);
         if (page !== undefined) seen++;
@@ -257,8 +242,8 @@ export async function checkIndicatorPages(s: BulkSession, problem: (p: string) =
       }
     }
   }
-  const [[total]] = await s.queryRows(`select count(*) from ${TABLE}`);
-  if (Number(total) !== seen)
-    problem(`${TABLE}: pages of no pack or of an indicator not precomputed (${ids.join(', ') || 'none'}): ${Number(total) - seen}`);
+  const total = await countIndicatorPages(s);
+  if (total !== seen)
+    problem(`${TABLE}: pages of no pack or of an indicator not precomputed (${ids.join(', ') || 'none'}): ${total - seen}`);
   return pages;
 }

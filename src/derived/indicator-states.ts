@@ -23,7 +23,8 @@ import { foldEach, INDICATOR_IDS, INDICATORS, setPoint, type IndicatorId } from 
 import type { Point, Stream } from '../indicators/types.js';
 import { RECORD_BYTES } from '../store/packs.js';
 import type { BulkSession } from '../store/types.js';
-import { DAILY_PACKS as PACKS, packBatches, storedInRange } from './daily-packs.js';
+import { DAILY_PACKS as PACKS, dailyPackBatches } from '../store/tables/bar-packs.js';
+import { clearPackStates, packStatesBetween, packsWithStates, setPackStates, statesAtOrBefore } from '../store/tables/indicator-states.js';
 import { versionedInMeta } from './derivation.js';
 import { FIXTURE } from './fixture.js';
 
@@ -89,17 +90,6 @@ export function foldPack(states: States, data: Uint8Array, n: number): States {
   return out;
 }
 
-/** Sets the states of packs (rows `[inst, month, json or null]`). */
-async function setStates(s: BulkSession, rows: unknown[][]): Promise<void> {
-  if (rows.length === 0) return;
-  const values = rows.map(() => '(cast(? as integer), cast(? as integer), cast(? as text))').join(', ');
-  await s.query(
-    `with v (inst, month, states) as (values ${values}) update ${PACKS} set states = v.states from v` +
-      ` where ${PACKS}.inst = v.inst and ${PACKS}.month = v.month`,
-    rows.flat(),
-  );
-}
-
 /**
  * Folds the states of instruments whose daily packs were just written (`rows`: `[inst, month,
  * n, data]`), from the state stored at or before the earliest month written of each: called by
@@ -113,17 +103,11 @@ export async function writeStates(s: BulkSession, packs: string, rows: unknown[]
   for (const [inst, month] of earliest) {
     // The states stored at `from` stand: they depend only on packs before it, none of them
     // written (a merge rewrites a pack's bars, never its states; a new pack has none yet).
-    const [start] = await s.queryRows(
-      `select month, states from ${PACKS} where inst = ? and month <= ? and states is not null` + ' order by month desc limit 1',
-      [inst, month],
-    );
-    const from = start ? Number(start[0]) : -1;
-    let states: States = start ? JSON.parse(String(start[1])) : initial();
+    const start = await statesAtOrBefore(s, inst, month);
+    const from = start ? start[0] : -1;
+    let states: States = start ? JSON.parse(start[1]) : initial();
     let previous: number | null = null;
-    for (const [m, n, data, kept] of await s.queryRows(
-      `select month, n, data, states is not null from ${PACKS} where inst = ? and month >= ? order by month`,
-      [inst, from],
-    )) {
+    for (const [m, n, data, kept] of await packsWithStates(s, inst, from)) {
       const month = Number(m);
       // Packs that keep none are written only when they held some (a pack written before them took their place).
       if (month !== from) {
@@ -133,12 +117,12 @@ export async function writeStates(s: BulkSession, packs: string, rows: unknown[]
       states = foldPack(states, data as Uint8Array, Number(n));
       previous = month;
       if (out.length >= WRITE_ROWS) {
-        await setStates(s, out);
+        await setPackStates(s, out);
         out = [];
       }
     }
   }
-  await setStates(s, out);
+  await setPackStates(s, out);
 }
 
 /** Every pack `[inst, month, json or null]` as the packs give it (keepsStates), in key order, a batch of packs at a time. */
@@ -146,7 +130,7 @@ async function* foldAll(s: BulkSession): AsyncGenerator<[number, number, string 
   let inst = -1,
     states = initial(),
     previous: number | null = null;
-  for await (const rows of packBatches(s)) {
+  for await (const rows of dailyPackBatches(s)) {
     const out: [number, number, string | null][] = [];
     for (const [i, month, n, data] of rows as [number, number, number, Uint8Array][]) {
       if (i !== inst) {
@@ -164,11 +148,11 @@ async function* foldAll(s: BulkSession): AsyncGenerator<[number, number, string 
 
 /** Folds every instrument's states from its packs again; returns the packs. */
 async function rebuildStates(s: BulkSession): Promise<number> {
-  await s.query(`update ${PACKS} set states = null`);
+  await clearPackStates(s);
   let packs = 0;
   for await (const rows of foldAll(s)) {
     const kept = rows.filter((r) => r[2] !== null);
-    for (let i = 0; i < kept.length; i += WRITE_ROWS) await setStates(s, kept.slice(i, i + WRITE_ROWS));
+    for (let i = 0; i < kept.length; i += WRITE_ROWS) await setPackStates(s, kept.slice(i, i + WRITE_ROWS));
     packs += rows.length;
   }
   return packs;
@@ -211,7 +195,7 @@ export const INDICATOR_STATES = versionedInMeta({
 export async function checkStates(s: BulkSession, problem: (p: string) => void): Promise<number> {
   let right = 0;
   for await (const rows of foldAll(s)) {
-    const stored = await storedInRange(s, PACKS, 'states', rows);
+    const stored = await packStatesBetween(s, rows[0], rows[rows.length - 1]);
     for (const [inst, month, json] of rows) {
       const got = stored.get(`${inst}/${month}`);
       if (json === null) {

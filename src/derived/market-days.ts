@@ -15,7 +15,7 @@
  * registry (registry.ts): its version hashes what it makes of the fixture.
  */
 import { createHash } from 'node:crypto';
-import { effectiveCalendars, TradingCalendar, type LoadedDay } from '../market/calendar.js';
+import { effectiveCalendars, TradingCalendar } from '../market/calendar.js';
 import { dayLimits, sinceListing, stOn, type DayLimit } from '../market/day-limits.js';
 import type { CorporateAction } from '../market/adjust.js';
 import { PoolTracker } from '../market/pool-tracker.js';
@@ -26,9 +26,14 @@ import { DAY_FLAGS, decodeDay, encodeDay, encodeDayAsync, type DayRecord, type D
 import { dailyPackKey, decodeBars } from '../store/packs.js';
 import { storedAmount } from '../store/schema.js';
 import type { BulkSession } from '../store/types.js';
-import { DAILY_PACKS } from './daily-packs.js';
+import { dailyPackSpans, dailyPacksOfMonth } from '../store/tables/bar-packs.js';
+import { allCorporateActions } from '../store/tables/corporate-actions.js';
+import { sweepInstruments } from '../store/tables/instruments.js';
+import { countDays, deleteDaysFrom, lastDays, daysBefore, daysBetween, writeDays, type Breadth } from '../store/tables/market-days.js';
+import { tradingDays } from '../store/tables/reference.js';
+import { allStPeriods } from '../store/tables/st-periods.js';
 import { versionedInMeta, type Derivation } from './derivation.js';
-import { metaValue, setMeta } from '../store/meta.js';
+import { deleteMeta, metaValue, setMeta } from '../store/meta.js';
 import { FIXTURE } from './fixture.js';
 import { STRONG_HIGH_DAYS } from '../market/pools.js';
 
@@ -59,19 +64,6 @@ export interface MadeDay {
   date: number;
   records: DayRecord[];
   breadth: Breadth;
-}
-
-export interface Breadth {
-  listed: number;
-  advancers: number;
-  decliners: number;
-  unchanged: number;
-  limitUp: number;
-  limitDown: number;
-  suspended: number;
-  volume: number;
-  amount: number;
-  unknownAmounts: number;
 }
 
 /** An equity's state carried from one day to the next. */
@@ -292,48 +284,13 @@ export class MarketSweep {
   }
 }
 
-const INSERT_DAYS = 16;
-
-/** Writes made days (with records), their records encoded as `data`, replacing what is stored for them. */
-async function writeDays(s: BulkSession, made: readonly MadeDay[], data: readonly Buffer[]): Promise<void> {
-  for (let i = 0; i < made.length; i += INSERT_DAYS) {
-    const part = made.slice(i, i + INSERT_DAYS);
-    await s.query(
-      `insert into market_days (market, date, n, data) values ${part.map(() => '(?, ?, ?, ?)').join(', ')}` +
-        ' on conflict (market, date) do update set n = excluded.n, data = excluded.data',
-      part.flatMap((d, j) => [d.market, d.date, d.records.length, data[i + j]]),
-    );
-    await s.query(
-      'insert into market_breadth (market, date, listed, advancers, decliners, unchanged, limit_up, limit_down, suspended, volume, amount, unknown_amounts)' +
-        ` values ${part.map(() => '(?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)').join(', ')} on conflict (market, date) do update set listed = excluded.listed,` +
-        ' advancers = excluded.advancers, decliners = excluded.decliners, unchanged = excluded.unchanged, limit_up = excluded.limit_up,' +
-        ' limit_down = excluded.limit_down, suspended = excluded.suspended, volume = excluded.volume, amount = excluded.amount,' +
-        ' unknown_amounts = excluded.unknown_amounts',
-      part.flatMap(({ market, date, breadth: b }) => [
-        market,
-        date,
-        b.listed,
-        b.advancers,
-        b.decliners,
-        b.unchanged,
-        b.limitUp,
-        b.limitDown,
-        b.suspended,
-        b.volume,
-        b.amount,
-        b.unknownAmounts,
-      ]),
-    );
-  }
-}
-
 /** What the sweep needs from the store: calendars, instruments by market (id order), ST periods and corporate actions. */
 async function sweepInputs(s: BulkSession) {
-  const loaded = await s.query<LoadedDay>('select market, date, is_open from trading_days');
+  const loaded = await tradingDays(s);
   const cals = effectiveCalendars(
     loaded.map((r) => ({ market: r.market, date: Number(r.date), is_open: r.is_open === null ? null : Number(r.is_open) })),
   );
-  const rows = await s.queryRows('select inst, id, kind, market, board, list_date, delist_date, listing_kind from instruments order by id');
+  const rows = await sweepInstruments(s, 'id');
   const byMarket = new Map<string, SweepInstrument[]>();
   for (const [inst, id, kind, market, board, list, delist, listingKind] of rows as [
     number,
@@ -359,13 +316,11 @@ async function sweepInputs(s: BulkSession) {
     (byMarket.get(market) ?? byMarket.set(market, []).get(market)!).push(x);
   }
   const events: SweepEvents = { st: new Map(), actions: new Map() };
-  for (const [inst, start, end] of (await s.queryRows('select inst, start_date, end_date from st_periods')) as number[][]) {
+  for (const [inst, start, end] of (await allStPeriods(s)) as number[][]) {
     const a = events.st.get(Number(inst)) ?? events.st.set(Number(inst), []).get(Number(inst))!;
     a.push({ start_date: Number(start), end_date: end === null ? null : Number(end) });
   }
-  for (const r of await s.query<CorporateAction & { inst: number; ex_date: number }>(
-    'select inst, ex_date, cash_per_share, bonus_ratio,' + ' transfer_ratio, rights_ratio, rights_price from corporate_actions',
-  )) {
+  for (const r of await allCorporateActions(s)) {
     const a: CorporateAction = {
       cash_per_share: Number(r.cash_per_share),
       bonus_ratio: Number(r.bonus_ratio),
@@ -386,12 +341,7 @@ async function sweepInputs(s: BulkSession) {
 async function sweep(s: BulkSession, from: (market: MarketId) => number, sink: (made: MadeDay[]) => Promise<void>): Promise<void> {
   const { cals, byMarket, events } = await sweepInputs(s);
   // Each instrument's first and last month with bars: a market's days end with its last bar.
-  const spans = new Map(
-    (await s.queryRows(`select inst, min(month), max(month) from ${DAILY_PACKS} group by inst`)).map((r) => [
-      Number(r[0]),
-      [Number(r[1]), Number(r[2])],
-    ]),
-  );
+  const spans = await dailyPackSpans(s);
   for (const market of MARKET_IDS) {
     const insts = byMarket
       .get(market)
@@ -404,12 +354,7 @@ async function sweep(s: BulkSession, from: (market: MarketId) => number, sink: (
     const firstIdx = cal.indexOnOrAfter(since);
     const before = cal.days.slice(Math.max(0, firstIdx - STRONG_HIGH_DAYS), firstIdx);
     if (before.length) {
-      const stored = await s.queryRows('select data from market_days where market = ? and date >= ? and date < ? order by date', [
-        market,
-        before[0],
-        since,
-      ]);
-      sw.restore(stored.map((r) => decodeDay(r[0] as Uint8Array)));
+      sw.restore((await daysBefore(s, market, before[0], since)).map((d) => decodeDay(d)));
     }
     const mine = new Set(insts.map((x) => x.inst));
     const first = Math.max(dailyPackKey(since), Math.min(...insts.map((x) => spans.get(x.inst)![0])));
@@ -418,11 +363,7 @@ async function sweep(s: BulkSession, from: (market: MarketId) => number, sink: (
     for (let month = first; month <= end; month = month % 100 === 12 ? month + 89 : month + 1) {
       const bars = new Map<number, Map<number, Bar>>();
       let last = 0;
-      for (const [inst, n, data] of (await s.queryRows(`select inst, n, data from ${DAILY_PACKS} where month = ?`, [month])) as [
-        number,
-        number,
-        Uint8Array,
-      ][]) {
+      for (const [inst, n, data] of await dailyPacksOfMonth(s, month)) {
         if (!mine.has(Number(inst))) continue;
         const out: Bar[] = [];
         decodeBars(out, data, Number(n), null, -Infinity, Infinity, Infinity);
@@ -440,9 +381,7 @@ const PRINT = 'market_days_instruments';
 
 /** What the days are made of in the instruments (ids, kinds, markets, boards, listing and delisting), as a hash. */
 async function instrumentsPrint(s: BulkSession): Promise<string> {
-  const rows = await s.queryRows(
-    'select inst, id, kind, market, board, list_date, delist_date, listing_kind from instruments order by inst',
-  );
+  const rows = await sweepInstruments(s, 'inst');
   return createHash('sha256')
     .update(JSON.stringify(rows.map((r) => r.map((v) => (v === null ? null : String(v))))))
     .digest('base64url');
@@ -454,14 +393,9 @@ async function instrumentsPrint(s: BulkSession): Promise<string> {
  * them are suspended there); returns the days written.
  */
 export async function makeDays(s: BulkSession, since: number): Promise<number> {
-  const lastStored = new Map(
-    (await s.queryRows('select market, max(date) from market_days group by market')).map((r) => [r[0] as string, Number(r[1])]),
-  );
+  const lastStored = await lastDays(s);
   const from = (market: string) => Math.min(since, (lastStored.get(market) ?? -1) + 1);
-  for (const m of MARKET_IDS) {
-    await s.query('delete from market_days where market = ? and date >= ?', [m, from(m)]);
-    await s.query('delete from market_breadth where market = ? and date >= ?', [m, from(m)]);
-  }
+  for (const m of MARKET_IDS) await deleteDaysFrom(s, m, from(m));
   let written = 0;
   // A month's days are deflated on the thread pool while the sweep makes the next month (one
   // month in flight: memory stays bounded); the session's statements still run one at a time.
@@ -473,7 +407,11 @@ export async function makeDays(s: BulkSession, since: number): Promise<number> {
       const before = inFlight;
       inFlight = (async () => {
         await before;
-        await writeDays(s, made, await data);
+        const encoded = await data;
+        await writeDays(
+          s,
+          made.map((d, i) => ({ market: d.market, date: d.date, n: d.records.length, data: encoded[i], breadth: d.breadth })),
+        );
       })();
       inFlight.catch(() => {}); // awaited below or by the next month; never unhandled
       await before;
@@ -493,7 +431,7 @@ export async function makeDays(s: BulkSession, since: number): Promise<number> {
 async function checkDays(s: BulkSession, problem: (p: string) => void): Promise<number> {
   let right = 0,
     compared = 0;
-  const storedCount = Number((await s.queryRows('select count(*) from market_days'))[0][0]);
+  const storedCount = await countDays(s);
   await sweep(
     s,
     () => 0,
@@ -501,15 +439,7 @@ async function checkDays(s: BulkSession, problem: (p: string) => void): Promise<
       const first = made[0],
         last = made[made.length - 1];
       if (!first) return;
-      const stored = new Map(
-        (
-          await s.queryRows('select date, data from market_days where market = ? and date >= ? and date <= ?', [
-            first.market,
-            first.date,
-            last.date,
-          ])
-        ).map((r) => [Number(r[0]), r[1] as Uint8Array]),
-      );
+      const stored = await daysBetween(s, first.market, first.date, last.date);
       for (const d of made) {
         compared++;
         const have = stored.get(d.date);
@@ -600,6 +530,6 @@ export const MARKET_DAYS: Derivation = {
     await makeDays(s, from);
   },
   async forget(s) {
-    await s.query('delete from meta where key = ?', [base.name]);
+    await deleteMeta(s, base.name);
   },
 };

@@ -1,5 +1,6 @@
 import type { DataChange } from '../store/versions.js';
 import type { BulkSession } from '../store/types.js';
+import { idsByInst } from '../store/tables/instruments.js';
 import { epochToMarketDate } from '../lib/time.js';
 import type { Dataset, Row } from '../datasets/dataset.js';
 
@@ -59,9 +60,7 @@ export class ChangeTracker {
   /** The changes, by dataset name, instruments by id (read in `s`, which knows the ones just created). */
   async changes(s: BulkSession): Promise<DataChange[]> {
     const all = [...this.tallies.values()].some((t) => t.insts.size > 0);
-    const ids = all
-      ? new Map((await s.queryRows('select inst, id from instruments')).map(([i, id]) => [Number(i), String(id)]))
-      : new Map();
+    const ids = all ? await idsByInst(s) : new Map<number, string>();
     return [...this.tallies.entries()]
       .sort(([a], [b]) => (a < b ? -1 : 1))
       .map(([dataset, t]) => {

@@ -4,6 +4,8 @@
  * so they are visible to the rest of it). New instruments get new `inst` keys here.
  */
 import type { BulkSession } from '../store/types.js';
+import { knownInstruments } from '../store/tables/instruments.js';
+import { classificationIds, marketIds, tradingDays } from '../store/tables/reference.js';
 import { SHIPPED_CALENDARS, type TradingCalendar } from '../market/calendar.js';
 import type { MarketId } from '../market/types.js';
 import type { InstrumentKind } from '../market/kinds.js';
@@ -28,18 +30,12 @@ export class IngestContext implements RowContext {
 
   static async load(s: BulkSession): Promise<IngestContext> {
     const c = new IngestContext();
-    for (const r of await s.query<{ inst: number; id: string; kind: InstrumentKind; market: string; list_date: number | null }>(
-      'select inst, id, kind, market, list_date from instruments',
-    )) {
+    for (const r of await knownInstruments(s)) {
       c.remember(r.id, { inst: r.inst, kind: r.kind, market: r.market, listDate: r.list_date === null ? null : Number(r.list_date) });
     }
-    for (const r of await s.query<{ id: string }>('select id from markets')) c.markets.add(r.id);
-    for (const r of await s.query<{ id: string }>('select id from classifications')) c.classifications.add(r.id);
-    for (const r of await s.query<{ market: string; date: number; is_open: number | null }>(
-      'select market, date, is_open from trading_days',
-    )) {
-      c.addTradingDay(r.market, r.date, r.is_open !== 0);
-    }
+    for (const id of await marketIds(s)) c.markets.add(id);
+    for (const id of await classificationIds(s)) c.classifications.add(id);
+    for (const r of await tradingDays(s)) c.addTradingDay(r.market, r.date, r.is_open !== 0);
     return c;
   }
 

@@ -10,6 +10,7 @@ import { once } from 'node:events';
 import { createGzip } from 'node:zlib';
 import type { Writable } from 'node:stream';
 import type { BulkSession, Store } from '../store/types.js';
+import { rowsAfter, type KeyOrder } from '../store/tables/keyed-rows.js';
 import { IngestContext } from './context.js';
 import type { Dataset } from '../datasets/dataset.js';
 import type { Format } from './registry.js';
@@ -45,15 +46,12 @@ export async function writeDataset(
   const cols = ds.columns;
   const select = ds.selectColumns;
   const keyIdx = ds.orderColumns.map((c) => select.indexOf(c));
-  const order = ds.orderColumns.join(', ');
-  const head = `select ${select.join(', ')} from ${ds.table}` + (ds.exportWhere ? ` where ${ds.exportWhere}` : '');
-  const tail = ` order by ${order} limit ${opts.pageSize ?? PAGE}`;
-  const after = ` ${ds.exportWhere ? 'and' : 'where'} (${order}) > (${ds.orderColumns.map(() => '?').join(', ')})`;
+  const source: KeyOrder = { table: ds.table, columns: select, order: ds.orderColumns, loadedOnly: true };
   if (format === 'csv') await write(out, cols.map((c) => c.name).join(',') + '\n');
   let rows = 0;
   let last: unknown[] | null = null;
   for (;;) {
-    const page: Record<string, unknown>[] = await s.query(head + (last ? after : '') + tail, last ?? []);
+    const page = await rowsAfter(s, source, last, opts.pageSize ?? PAGE);
     if (page.length === 0) break;
     let text = '';
     for (const r of page) {

@@ -10,9 +10,7 @@
  */
 import type { BulkSession } from '../store/types.js';
 import type { Dataset } from '../datasets/dataset.js';
-
-/** Keys read back per statement (an OR of key equalities: SQLite's expression depth stays far below 1000). */
-const KEYS_PER_READ = 200;
+import { rowsOfKeys } from '../store/tables/keyed-rows.js';
 
 /** Fills, in place, the columns `absent` lists (by row index) of `rows` as the stored rows of their keys have them. */
 export async function keepStored(
@@ -60,21 +58,16 @@ async function storedValues(
   keyOf: (r: unknown[]) => string,
 ): Promise<Map<string, unknown[]>> {
   const out = new Map<string, unknown[]>();
-  const keyCols = keyIx.map((i) => ds.columns[i].column);
-  const select = `select ${[...keyIx, ...cols].map((i) => ds.columns[i].column).join(', ')} from ${ds.table} where `;
-  const match = `(${keyCols.map((c) => `${c} = ?`).join(' and ')})`;
-  for (let at = 0; at < keys.length; at += KEYS_PER_READ) {
-    const part = keys.slice(at, at + KEYS_PER_READ);
-    for (const v of await s.queryRows(select + part.map(() => match).join(' or '), part.flat())) {
-      const row: unknown[] = [];
-      keyIx.forEach((i, j) => {
-        row[i] = v[j];
-      });
-      cols.forEach((c, j) => {
-        row[c] = v[keyIx.length + j];
-      });
-      out.set(keyOf(row), row);
-    }
+  const column = (i: number) => ds.columns[i].column;
+  for (const v of await rowsOfKeys(s, ds.table, keyIx.map(column), cols.map(column), keys)) {
+    const row: unknown[] = [];
+    keyIx.forEach((i, j) => {
+      row[i] = v[j];
+    });
+    cols.forEach((c, j) => {
+      row[c] = v[keyIx.length + j];
+    });
+    out.set(keyOf(row), row);
   }
   return out;
 }

@@ -12,6 +12,11 @@ import { dayLimits, sinceListing, stOn, type DayLimit } from '../market/day-limi
 import type { CorporateAction } from '../market/adjust.js';
 import type { Bar, BoardId, MarketId } from '../market/types.js';
 import type { BulkSession } from '../store/types.js';
+import { dailyBarBefore, dailyBarDates, dailyBars } from '../store/tables/bars.js';
+import { corporateActionsOf } from '../store/tables/corporate-actions.js';
+import { equityOf } from '../store/tables/instruments.js';
+import { allDaysBetween } from '../store/tables/market-days.js';
+import { stPeriodsOf } from '../store/tables/st-periods.js';
 import { decodedAmount } from '../store/schema.js';
 import type { IngestContext } from './context.js';
 import { MARKET_DAYS } from '../derived/market-days.js';
@@ -31,7 +36,6 @@ interface Run {
 }
 
 const px = (v: number) => formatScaled(v, PRICE_SCALE, 2);
-const BAR = 'date, open, high, low, close, volume, amount';
 
 /** A stored daily bar row (numbers, or numeric text on PostgreSQL) as a Bar. */
 const toBar = (r: Record<string, unknown>): Bar => ({
@@ -101,12 +105,8 @@ export class LimitCheck {
       hi = Math.max(hi, b);
     }
     const out = new Map<number, Map<number, { day: DayRecords; i: number }>>();
-    for (const [d, stored] of (await s.queryRows('select date, data from market_days where date >= ? and date <= ?', [lo, hi])) as [
-      number,
-      Uint8Array,
-    ][]) {
-      const day = decodeDay(stored),
-        date = Number(d);
+    for (const [date, stored] of await allDaysBetween(s, lo, hi)) {
+      const day = decodeDay(stored);
       for (let i = 0; i < day.n; i++) {
         if (!day.has(i, DAY_FLAGS.equity) || !day.has(i, DAY_FLAGS.bar) || day.ups[i] < 0) continue;
         if (day.high[i] <= day.ups[i] && day.low[i] >= day.downs[i]) continue;
@@ -125,13 +125,7 @@ export class LimitCheck {
     for (const [inst, per] of this.loaded) {
       const days = flagged?.get(inst);
       if (flagged && !days) continue;
-      const [eq] = await s.query<{
-        id: string;
-        board: string | null;
-        market: string;
-        list_date: number | null;
-        listing_kind: string | null;
-      }>("select id, board, market, list_date, listing_kind from instruments where inst = ? and kind = 'equity'", [inst]);
+      const eq = await equityOf(s, inst);
       if (!eq || eq.board === null) continue;
       // An unknown listing date (null) is before the first stored bar (market/day-limits.ts sinceListing).
       const listDate = eq.list_date === null ? null : Number(eq.list_date);
@@ -141,10 +135,7 @@ export class LimitCheck {
         if (l.lo < lo) lo = l.lo;
         if (l.hi > hi) hi = l.hi;
       }
-      const st = await s.query<{ start_date: number; end_date: number | null }>(
-        'select start_date, end_date from st_periods where inst = ?',
-        [inst],
-      );
+      const st = await stPeriodsOf(s, inst);
       const cal = ctx.calendar(eq.market as MarketId);
       const input = {
         board: eq.board as BoardId,
@@ -158,9 +149,7 @@ export class LimitCheck {
       let states: DayLimit[];
       if (days) {
         // Each flagged day alone, from its record's reference price: the rule's ratio and reason for the message.
-        dates = (
-          await s.queryRows('select date from bars_1d where inst = ? and date >= ? and date <= ? order by date', [inst, lo, hi])
-        ).map((r) => Number(r[0]));
+        dates = await dailyBarDates(s, inst, lo, hi);
         states = [...days]
           .sort((a, b) => a[0] - b[0])
           .flatMap(([date, { day, i }]) => {
@@ -179,18 +168,9 @@ export class LimitCheck {
           });
       } else {
         // One session runs one statement at a time.
-        const bars = await s.query<Record<string, unknown>>(
-          `select ${BAR} from bars_1d where inst = ? and date >= ? and date <= ? order by date`,
-          [inst, lo, hi],
-        );
-        const prev = await s.query<Record<string, unknown>>(
-          `select ${BAR} from bars_1d where inst = ? and date < ? order by date desc limit 1`,
-          [inst, lo],
-        );
-        const actions = await s.query<Record<string, unknown>>(
-          'select ex_date, cash_per_share, bonus_ratio, transfer_ratio, rights_ratio, rights_price from corporate_actions where inst = ?',
-          [inst],
-        );
+        const bars = await dailyBars(s, inst, lo, hi);
+        const prev = await dailyBarBefore(s, inst, lo);
+        const actions = await corporateActionsOf(s, inst);
         states = dayLimits({
           ...input,
           days: cal.between(listDate === null ? lo : Math.max(lo, listDate), hi),
@@ -200,7 +180,7 @@ export class LimitCheck {
               return [x.ex_date, x];
             }),
           ),
-          prevBar: prev[0] ? toBar(prev[0]) : null,
+          prevBar: prev ? toBar(prev) : null,
           bars: new Map(
             bars.map((b) => {
               const x = toBar(b);

@@ -1,5 +1,5 @@
 import type { BulkSession, Store, UpsertCounts } from './types.js';
-import { metaValue, setMeta } from './meta.js';
+import { metaValue, readMeta, setMeta } from './meta.js';
 
 /** The running totals of the successful ingests into a store (meta `ingest_totals`, JSON). */
 export interface IngestTotals {
@@ -38,10 +38,10 @@ export async function recordIngest(s: BulkSession, datasets: (UpsertCounts & { d
 
 /** The store's ingest totals; null before the first successful ingest. */
 export async function readIngestTotals(store: Store): Promise<IngestTotals | null> {
-  const [row] = await store.select<{ value: string }>('select value from meta where key = ?', [INGEST_TOTALS]);
-  if (!row) return null;
+  const value = await readMeta(store, INGEST_TOTALS);
+  if (value === null) return null;
   try {
-    return JSON.parse(row.value) as IngestTotals;
+    return JSON.parse(value) as IngestTotals;
   } catch {
     return null;
   }

@@ -4,6 +4,11 @@
  * produces is derived from these rows and the seed, so it stays consistent with them.
  */
 import type { Store } from '../../store/types.js';
+import { equityDailyCloses } from '../../store/tables/bars.js';
+import { corporateActionRows } from '../../store/tables/corporate-actions.js';
+import { equityRows } from '../../store/tables/instruments.js';
+import { instrumentClassifications } from '../../store/tables/reference.js';
+import { stPeriodRows } from '../../store/tables/st-periods.js';
 
 export interface ActionIn {
   exDate: number;
@@ -55,12 +60,7 @@ export interface Inputs {
 /** Loads every equity with its rows, ordered by inst (= id order in the demo). */
 export async function loadInputs(store: Store): Promise<Inputs> {
   const db = store.db;
-  const rows = await db
-    .selectFrom('instruments')
-    .select(['inst', 'id', 'code', 'market', 'board', 'name', 'name_en', 'list_date', 'total_shares', 'float_shares'])
-    .where('kind', '=', 'equity')
-    .orderBy('inst')
-    .execute();
+  const rows = await equityRows(db);
   const byInst = new Map<number, EquityIn>();
   const equities = rows.map((r) => {
     const e: EquityIn = {
@@ -82,22 +82,14 @@ export async function loadInputs(store: Store): Promise<Inputs> {
     byInst.set(r.inst, e);
     return e;
   });
-  const equityInsts = db.selectFrom('instruments').select('inst').where('kind', '=', 'equity');
-
-  const bars = await db
-    .selectFrom('bars_1d')
-    .select(['inst', 'date', 'close', 'amount'])
-    .where('inst', 'in', equityInsts)
-    .orderBy('inst')
-    .orderBy('date')
-    .execute();
+  const bars = await equityDailyCloses(db);
   let start = 99991231;
   for (const b of bars) {
     byInst.get(b.inst)!.bars.push({ date: b.date, close: b.close, amount: b.amount });
     if (b.date < start) start = b.date;
   }
 
-  const actions = await db.selectFrom('corporate_actions').selectAll().orderBy('inst').orderBy('ex_date').execute();
+  const actions = await corporateActionRows(db);
   for (const a of actions) {
     byInst.get(a.inst)?.actions.push({
       exDate: a.ex_date,
@@ -112,16 +104,10 @@ export async function loadInputs(store: Store): Promise<Inputs> {
     });
   }
 
-  const cls = await db
-    .selectFrom('instrument_classifications as ic')
-    .innerJoin('classifications as c', 'c.id', 'ic.classification_id')
-    .select(['ic.inst', 'c.id', 'c.name', 'c.type'])
-    .orderBy('ic.inst')
-    .orderBy('c.id')
-    .execute();
+  const cls = await instrumentClassifications(db);
   for (const c of cls) byInst.get(c.inst)?.classifications.push({ id: c.id, name: c.name, type: c.type });
 
-  const st = await db.selectFrom('st_periods').selectAll().orderBy('inst').orderBy('start_date').execute();
+  const st = await stPeriodRows(db);
   for (const s of st) byInst.get(s.inst)?.st.push({ start: s.start_date, end: s.end_date });
 
   return { equities, start: start === 99991231 ? 20230103 : start };
