@@ -13,14 +13,15 @@ const YTD = 'A-share statements are cumulative from January 1: q1 covers 3 month
 const ONE = `${YTD} One record per reported period`;
 const WINDOWED = `${ONE}; from/to select on report_date (inclusive).`;
 
-/** listIncomeStatements, listBalanceSheets, listCashFlowStatements, listFinancialIndicators (from/to: the spec gives them to balance sheets and indicators only). */
+/** listIncomeStatements, listBalanceSheets, listCashFlowStatements, listFinancialIndicators: from/to on report_date on all four. */
 export function registerStatements(app: App) {
   registerDeclared(app, {
     operationId: 'listIncomeStatements',
     segment: 'income-statements',
     dataset: compiled(incomeStatements),
+    window: 'report_date',
     summary: 'Income statements, ascending by report date.',
-    description: `${ONE}.`,
+    description: WINDOWED,
     response: IncomeStatementCollectionResponse,
   });
   registerDeclared(app, {
@@ -36,8 +37,9 @@ export function registerStatements(app: App) {
     operationId: 'listCashFlowStatements',
     segment: 'cash-flow-statements',
     dataset: compiled(cashFlowStatements),
+    window: 'report_date',
     summary: 'Cash-flow statements, ascending by report date.',
-    description: `${ONE}.`,
+    description: WINDOWED,
     response: CashFlowStatementCollectionResponse,
   });
   registerDeclared(app, {
