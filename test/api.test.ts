@@ -168,8 +168,11 @@ describe.each(STORES)('API contract on $name', ({ url }) => {
         ],
         [`/api/v1/equities/${fund}`, `${fund} is a fund: /api/v1/funds/${fund}`],
         [`/api/v1/indices/${fund}/quotes`, `${fund} is a fund: /api/v1/funds/${fund}/quotes`],
-        // Funds have no bars operation (yet): the fund itself.
-        [`/api/v1/indices/${fund}/bars?interval=5m`, `${fund} is a fund: /api/v1/funds/${fund}`],
+        [`/api/v1/indices/${fund}/bars?interval=5m`, `${fund} is a fund: /api/v1/funds/${fund}/bars`],
+        [
+          `/api/v1/equities/${fund}/technical-indicators/rsi?interval=1d`,
+          `${fund} is a fund: /api/v1/funds/${fund}/technical-indicators/rsi`,
+        ],
         [`/api/v1/equities/${fund}/price-limits`, `${fund} is a fund: /api/v1/funds/${fund}`],
         ['/api/v1/equities/999999.SH/bars?interval=1d', 'No equity with id 999999.SH'],
       ];

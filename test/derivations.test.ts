@@ -104,19 +104,19 @@ describe('migrate', () => {
         `indicator_states: stored version 1, code version ${INDICATOR_STATES.version()} (mds migrate rebuilds it)`,
       );
       const report = await migrate(store);
-      // States of 3 instruments × 4 months of packs; pages of 2 indicators of the equity and the index.
+      // States of 3 instruments × 4 months of packs; pages of 2 indicators of each of them (equity, index, fund).
       expect(report.rebuilt.map(({ seconds: _seconds, ...r }) => r)).toEqual([
         { name: 'indicator_states', stored: '1', version: INDICATOR_STATES.version(), count: 12, unit: 'packs' },
-        { name: 'indicator_pages', stored: '1', version: INDICATOR_PAGES.version(), count: 16, unit: 'pages' },
+        { name: 'indicator_pages', stored: '1', version: INDICATOR_PAGES.version(), count: 24, unit: 'pages' },
       ]);
       expect(describeMigration(report).map((l) => l.replace(/in \d+\.\d s$/, 'in T'))).toEqual([
         `schema up to date (${MIGRATION_NAMES.length} migrations)`,
         `indicator_states: stored version 1, code version ${INDICATOR_STATES.version()}: rebuilt 12 packs in T`,
-        `indicator_pages: stored version 1, code version ${INDICATOR_PAGES.version()}: rebuilt 16 pages in T`,
+        `indicator_pages: stored version 1, code version ${INDICATOR_PAGES.version()}: rebuilt 24 pages in T`,
       ]);
       const check = await checkBarPacks(store);
       expect(check.problems).toEqual([]);
-      expect(Object.values(check.derived).map((d) => d.compared)).toEqual([0, 12, 16, check.derived.market_days.compared]);
+      expect(Object.values(check.derived).map((d) => d.compared)).toEqual([0, 12, 24, check.derived.market_days.compared]);
       expect(check.derived.market_days.compared).toBeGreaterThan(0);
       expect(await store.selectRows("select value from meta where key = 'indicator_pages'", [])).toEqual([
         [`${INDICATOR_PAGES.version()}:macd,kdj`],

@@ -23,7 +23,7 @@ const RUNS = Number(process.env.FC_RUNS ?? 200);
  * 50 ms each, above twice the slowest seen (a 2-core machine at load 15: PostgreSQL 20 ms a request,
  * SQLite 9 ms). A timeout mid-run used to close the store under a request in flight: that was the 500.
  */
-const OPERATIONS = 40;
+const OPERATIONS = 48;
 const TIMEOUT_MS = OPERATIONS * RUNS * 50;
 /** Demo of a few months: every collection has rows, minute bars and ticks on a few days. */
 const DEMO = { seed: 11, equities: 20, start: 20250601, end: 20251120, minuteDays: 2, tickDays: 1 };

@@ -83,7 +83,7 @@ for (const store of STORES) {
       expect(reads.mock.calls.length).toBeGreaterThanOrEqual(computed.length);
       const check = await checkBarPacks(h.store);
       expect(check.problems).toEqual([]);
-      // Every month of every equity and index, none of a fund's (funds have no indicator operation).
+      // Every month of every equity, index and fund.
       const packsOf = async (kinds: string[]) =>
         Number(
           (
@@ -95,7 +95,7 @@ for (const store of STORES) {
           )[0][0],
         );
       expect(await packsOf(['fund'])).toBeGreaterThan(0);
-      expect(check.derived.indicator_pages.compared).toBe((await packsOf(['equity', 'index'])) * INDICATOR_IDS.length);
+      expect(check.derived.indicator_pages.compared).toBe((await packsOf(['equity', 'index', 'fund'])) * INDICATOR_IDS.length);
 
       // A stored page is the points' JSON as the API serves it.
       const [page] = await h.store.selectRows("select data from indicator_pages where inst = ? and indicator = 'rsi' and month = 202507", [

@@ -69,7 +69,7 @@ export async function precomputedIds(s: BulkSession): Promise<IndicatorId[]> {
 /**
  * The pages of indicators `ids` of one instrument from month `from` on, as rows `[inst,
  * indicator, month, text]`, from all its daily packs (`packs`: `[month, n, data]` in month
- * order): every value needs the history before it. None for a fund (no indicator operation).
+ * order): every value needs the history before it. None for a kind without indicators.
  */
 export function renderIndicatorPages(
   inst: number,

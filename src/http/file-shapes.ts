@@ -115,6 +115,7 @@ export const FILE_SHAPES: Readonly<Record<string, (ask: FileAsk) => FileShape>> 
   listFunds: fixed(INSTRUMENTS),
   listEquityBars: bars,
   listIndexBars: bars,
+  listFundBars: bars,
   listMarketBars: fixed(BARS_1D),
   listEquityQuotes: fixed(QUOTES),
   listIndexQuotes: fixed(QUOTES),
@@ -139,6 +140,7 @@ export const FILE_SHAPES: Readonly<Record<string, (ask: FileAsk) => FileShape>> 
   listMarketBreadth: fixed(own(MarketBreadth)),
   listEquityTechnicalIndicators: indicatorFile,
   listIndexTechnicalIndicators: indicatorFile,
+  listFundTechnicalIndicators: indicatorFile,
 };
 
 /** An indicator point's values are columns `values.<key>`, the indicator's documented keys. */

@@ -4,7 +4,7 @@
  * technical indicators are served. Every layer reads these facts here: the bar and record
  * writers (render/, http/serialize.ts), adjustment (query/analytics.ts), the bars and indicator
  * routes, the precomputed indicator pages and the demo market.
- * KINDS.fund -> { digits: 3, tick: 1, adjustable: true, actionFactors: false, indicators: false, board: false }.
+ * KINDS.fund -> { digits: 3, tick: 1, adjustable: true, actionFactors: false, indicators: true, board: false }.
  */
 import { PRICE_SCALE } from '../lib/decimal.js';
 
@@ -19,7 +19,7 @@ export interface KindSpec {
   adjustable: boolean;
   /** Without published factors, adjustment follows its corporate actions (equities); else none applies. */
   actionFactors: boolean;
-  /** Technical indicators are served and precomputed for it (no indicator operation for funds). */
+  /** Technical indicators are served and precomputed for it (equities, indices and funds alike). */
   indicators: boolean;
   /** Listed on a board (main, STAR, ChiNext, BSE: market/boards.ts): equities only. */
   board: boolean;
@@ -35,7 +35,7 @@ const kind = (digits: 2 | 3, rest: Omit<KindSpec, 'digits' | 'tick'>): KindSpec 
 export const KINDS: Readonly<Record<InstrumentKind, KindSpec>> = {
   equity: kind(2, { adjustable: true, actionFactors: true, indicators: true, board: true }),
   index: kind(2, { adjustable: false, actionFactors: false, indicators: true, board: false }),
-  fund: kind(3, { adjustable: true, actionFactors: false, indicators: false, board: false }),
+  fund: kind(3, { adjustable: true, actionFactors: false, indicators: true, board: false }),
 };
 
 /** The kinds, in KINDS order. */

@@ -7,6 +7,7 @@ import poolRoutes from './pools.js';
 export default async function analyticsRoutes(app: App) {
   registerIndicators(app, 'equity', 'equities', 'listEquityTechnicalIndicators');
   registerIndicators(app, 'index', 'indices', 'listIndexTechnicalIndicators');
+  registerIndicators(app, 'fund', 'funds', 'listFundTechnicalIndicators');
   await app.register(priceLimitRoutes);
   await app.register(adjustmentFactorRoutes);
   await app.register(poolRoutes);

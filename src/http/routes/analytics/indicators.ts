@@ -11,7 +11,7 @@ import { planIndicator } from '../../../query/plan-indicator.js';
 
 const KEYS = INDICATOR_IDS.map((id) => `${id}: ${INDICATORS[id].keys.join(', ')}`).join('; ');
 
-/** listEquityTechnicalIndicators and listIndexTechnicalIndicators. */
+/** listEquityTechnicalIndicators, listIndexTechnicalIndicators and listFundTechnicalIndicators. */
 export function registerIndicators(app: App, kind: InstrumentKind, path: string, operationId: string) {
   app.get(
     `/api/v1/${path}/:instrument_id/technical-indicators/:indicator`,

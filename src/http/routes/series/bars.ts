@@ -31,7 +31,7 @@ export function barWindow(q: BarQuery): TimeWindow {
   return { fromMs: marketEpoch(periodStart(d, q.interval), 0) * 1000, toMs: marketEpoch(periodEnd(d, q.interval), 1440) * 1000 - 1 };
 }
 
-/** listEquityBars and listIndexBars. */
+/** listEquityBars, listIndexBars and listFundBars. */
 export function registerBars(app: App, kind: InstrumentKind, path: string, operationId: string) {
   app.get(
     `/api/v1/${path}/:instrument_id/bars`,
@@ -45,7 +45,7 @@ export function registerBars(app: App, kind: InstrumentKind, path: string, opera
           "1w/1mo/1q/1y from trading days (labelled by the period's last trading day). Bars are selected by their end " +
           'timestamp. With `date`, intraday and daily intervals give that day, period intervals the period holding it. ' +
           'Adjusted prices (forward/backward ratio factors: published ones where loaded, else from corporate actions; see listAdjustmentFactors) are rounded half-up to the tick; volume is scaled inversely. ' +
-          'Indices are never adjusted.',
+          'Indices are never adjusted; a fund only by factors loaded for it (a split), its prices have 3 decimals.',
         params: instrumentIdParam,
         query: { interval: intervalQuery, adjustment: Type.Optional(adjustmentQuery), ...timeWindowParams },
         response: BarCollectionResponse,
