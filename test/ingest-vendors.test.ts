@@ -144,6 +144,52 @@ for (const kind of STORES) {
       ]);
     });
 
+    it('Tushare margin_detail → margin_trading: balances and flows in CNY and shares; the total must be the sum', async () => {
+      const head = 'trade_date,ts_code,name,rzye,rqye,rzmre,rqyl,rzche,rqchl,rqmcl,rzrqye\n';
+      // 2024-01-03: a float's artifact past the fen (rounded half-up and counted); 2024-01-02 as exported.
+      const detail =
+        head +
+        '20240103,300750.SZ,宁德时代,9133900515.08,25120434.6,565834713.0000001,154780,602201036.0,9100,12400,9159020949.68\n' +
+        '20240102,300750.SZ,宁德时代,9170266838.08,23541255.0,478235121.0,151480,502345120.0,8300,10200,9193808093.08\n';
+      const r = ok(await load(h, 'margin_trading', 'tushare', [file('margin_detail.csv', detail)]));
+      expect(r.files[0].inserted).toBe(2);
+      const rows = await walk(h, '/api/v1/equities/300750.SZ/margin-trading?from=2024-01-01', 100);
+      expect(rows).toEqual([
+        {
+          instrument_id: '300750.SZ',
+          trade_date: '2024-01-02',
+          financing_balance: '9170266838.08',
+          financing_bought: '478235121.00',
+          financing_repaid: '502345120.00',
+          short_balance: '23541255.00',
+          short_shares: 151480,
+          short_sold: 10200,
+          short_repaid: 8300,
+          total_balance: '9193808093.08',
+        },
+        {
+          instrument_id: '300750.SZ',
+          trade_date: '2024-01-03',
+          financing_balance: '9133900515.08',
+          financing_bought: '565834713.00',
+          financing_repaid: '602201036.00',
+          short_balance: '25120434.60',
+          short_shares: 154780,
+          short_sold: 12400,
+          short_repaid: 9100,
+          total_balance: '9159020949.68',
+        },
+      ]);
+      // The exchange's identity across the two days: 9,170,266,838.08 + 565,834,713 − 602,201,036 = 9,133,900,515.08.
+      expect(lines(r).join('\n')).toContain('rzmre rounded half-up to 2 decimals');
+      const bad = await load(h, 'margin_trading', 'tushare', [
+        file('margin_bad.csv', head + '20240104,300750.SZ,宁德时代,100.00,1.00,0,0,0,0,0,100.50\n'),
+      ]);
+      expect(bad.errors).toEqual([
+        `${join(dir, 'margin_bad.csv')}:2: total_balance: expected total_balance = financing_balance + short_balance`,
+      ]);
+    });
+
     it('Tushare adj_factor and dividend (implemented rows only: pre-tax cash, bonus and transfer per share)', async () => {
       ok(
         await load(h, 'adj_factors', 'tushare', [

@@ -53,7 +53,14 @@ const ALL_OPERATIONS = [
   'listFundQuotes',
 ];
 /** Operations the spec does not show, chosen in CONTRACT.md §1, that are served. */
-const CONTRACT_OPERATIONS = ['listAdjustmentFactors', 'listMarketBars', 'listMarketBreadth', 'listFundBars', 'listFundTechnicalIndicators'];
+const CONTRACT_OPERATIONS = [
+  'listAdjustmentFactors',
+  'listMarketBars',
+  'listMarketBreadth',
+  'listFundBars',
+  'listFundTechnicalIndicators',
+  'listMarginTrading',
+];
 
 describe('OpenAPI document', () => {
   let h: Harness;
@@ -281,7 +288,7 @@ describe('OpenAPI document', () => {
       expect(Object.keys(op.responses['304'].headers), op.operationId).toContain('Data-Version');
     }
     const paged = data.filter((op) => op.responses['200'].headers['Data-Version-Cursor']).map((op) => op.operationId);
-    expect(paged).toHaveLength(34);
+    expect(paged).toHaveLength(35);
     expect(paged).toContain('listEquityBars');
     expect(data.length - paged.length).toBe(5);
     expect(doc.components.headers['Data-Version'].schema).toEqual({ type: 'integer', minimum: 1 });

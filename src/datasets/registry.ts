@@ -15,6 +15,7 @@ import {
 } from './reference.js';
 import { adjFactors, bars1d, bars1m, corporateActions, quotes, trades } from './market-data.js';
 import { FUNDAMENTALS } from './fundamentals.js';
+import { marginTrading } from './margin-trading.js';
 
 export const DATASETS: readonly Dataset[] = [
   markets,
@@ -31,6 +32,7 @@ export const DATASETS: readonly Dataset[] = [
   quotes,
   trades,
   ...FUNDAMENTALS,
+  marginTrading,
 ].map(compile);
 
 const BY_NAME = new Map(DATASETS.map((d) => [d.name, d]));

@@ -42,7 +42,7 @@ export type DemoSummary = Record<(typeof TABLES)[number], number>;
 const MIN_END = 20220601;
 
 /** The demo's tables of market series, one row per trading day or finer, from its first day to its last. */
-const DAILY_SERIES = new Set(['bars_1d', 'bars_1m', 'quotes', 'trades', 'capital_flows']);
+const DAILY_SERIES = new Set(['bars_1d', 'bars_1m', 'quotes', 'trades', 'capital_flows', 'margin_trading']);
 
 /** Fills in defaults and checks the options; throws RangeError naming the bad option. */
 export function resolveDemoOptions(opts: Partial<DemoOptions> = {}): DemoOptions {

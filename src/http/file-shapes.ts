@@ -24,6 +24,7 @@ import {
   institutionalHoldings,
   management,
 } from '../datasets/fundamentals.js';
+import { marginTrading } from '../datasets/margin-trading.js';
 
 /** What a request asks for: its path and query parameters (the file of bars depends on the interval). */
 export interface FileAsk {
@@ -130,6 +131,7 @@ export const FILE_SHAPES: Readonly<Record<string, (ask: FileAsk) => FileShape>> 
   listEarningsForecasts: fixed(declared(earningsForecasts)),
   listInstitutionalHoldings: fixed(declared(institutionalHoldings)),
   listManagementHistory: fixed(declared(management)),
+  listMarginTrading: fixed(declared(marginTrading)),
   listBusinessScope: fixed(ingest('business_scope', ['instrument_id', 'seq', 'type', 'text'])),
   listSectorMemberships: fixed(ingest('instrument_classifications', ['instrument_id', 'classification_id'])),
   listCapitalFlows: fixed(ingest('capital_flows', ['instrument_id', 'trade_date', 'amount', ...FLOW])),

@@ -21,8 +21,8 @@ describe('KINDS', () => {
     expect(INSTRUMENT_KINDS.filter((k) => KINDS[k].actionFactors)).toEqual(['equity']);
   });
 
-  it('serves indicators for equities and indices, not funds', () => {
-    expect(INSTRUMENT_KINDS.filter((k) => KINDS[k].indicators)).toEqual(['equity', 'index']);
+  it('serves indicators for equities, indices and funds', () => {
+    expect(INSTRUMENT_KINDS.filter((k) => KINDS[k].indicators)).toEqual(['equity', 'index', 'fund']);
   });
 
   it('gives a board to equities only', () => {

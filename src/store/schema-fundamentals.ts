@@ -7,6 +7,7 @@
  * hundredths (1234 = "12.34"). test/declarations.test.ts holds each to the migrated table.
  */
 import type { TableOf } from '../datasets/dataset.js';
+import type { marginTrading } from '../datasets/margin-trading.js';
 import type {
   balanceSheets,
   businessScope,
@@ -36,6 +37,7 @@ export type ManagementTable = TableOf<typeof management>;
 export type CompanyProfileTable = TableOf<typeof companyProfiles>;
 export type BusinessScopeTable = TableOf<typeof businessScope>;
 export type CapitalFlowTable = TableOf<typeof capitalFlows>;
+export type MarginTradingTable = TableOf<typeof marginTrading>;
 
 export interface FundamentalsDatabase {
   income_statements: IncomeStatementTable;
@@ -49,4 +51,5 @@ export interface FundamentalsDatabase {
   company_profiles: CompanyProfileTable;
   business_scope: BusinessScopeTable;
   capital_flows: CapitalFlowTable;
+  margin_trading: MarginTradingTable;
 }

@@ -11,6 +11,8 @@ import type { Store } from '../../store/types.js';
 import { Rng } from '../random.js';
 import { Writer } from '../writer.js';
 import { FUNDAMENTALS } from '../../datasets/fundamentals.js';
+import { marginTrading } from '../../datasets/margin-trading.js';
+import { marginRows } from './margin-trading.js';
 import { loadInputs } from './inputs.js';
 import { periods } from './periods.js';
 import { companyFacts } from './facts.js';
@@ -24,8 +26,9 @@ import { companyRows } from './company.js';
 import { flowRows } from './capital-flows.js';
 
 /** Table columns of each fundamentals table, in declaration order (datasets/fundamentals.ts). */
-export const COLUMNS = Object.fromEntries(FUNDAMENTALS.map((d) => [d.table, d.columns.map((c) => c.column)])) as Record<
-  (typeof FUNDAMENTALS)[number]['table'],
+const GENERATED = [...FUNDAMENTALS, marginTrading] as const;
+export const COLUMNS = Object.fromEntries(GENERATED.map((d) => [d.table, d.columns.map((c) => c.column)])) as Record<
+  (typeof GENERATED)[number]['table'],
   string[]
 >;
 
@@ -74,6 +77,7 @@ export async function generateFundamentals(store: Store, seed: number, end: numb
     add('company_profiles', e.inst, profile);
     for (const s of scope) add('business_scope', e.inst, s);
     for (const f of flowRows(rng('capital-flows'), e.bars, facts.value)) add('capital_flows', e.inst, f);
+    for (const m of marginRows(rng('margin'), e.bars, e.floatShares, e.st.length > 0)) add('margin_trading', e.inst, m);
   }
 
   const w = new Writer(store);

@@ -9,6 +9,7 @@ import {
   financialIndicators,
   incomeStatements,
 } from '../../datasets/fundamentals.js';
+import { marginTrading } from '../../datasets/margin-trading.js';
 
 /**
  * Financial statements, indicators, dividends and earnings forecasts (docs/fundamentals.md):
@@ -22,6 +23,7 @@ export const CashFlowStatement = recordSchema(cashFlowStatements);
 export const FinancialIndicator = recordSchema(financialIndicators);
 export const Dividend = recordSchema(dividends);
 export const EarningsForecast = recordSchema(earningsForecasts);
+export const MarginTrading = recordSchema(marginTrading);
 
 export const IncomeStatementCollectionResponse = Collection('IncomeStatementCollectionResponse', IncomeStatement);
 export const BalanceSheetCollectionResponse = Collection('BalanceSheetCollectionResponse', BalanceSheet);
@@ -29,6 +31,7 @@ export const CashFlowStatementCollectionResponse = Collection('CashFlowStatement
 export const FinancialIndicatorCollectionResponse = Collection('FinancialIndicatorCollectionResponse', FinancialIndicator);
 export const DividendCollectionResponse = Collection('DividendCollectionResponse', Dividend);
 export const EarningsForecastCollectionResponse = Collection('EarningsForecastCollectionResponse', EarningsForecast);
+export const MarginTradingCollectionResponse = Collection('MarginTradingCollectionResponse', MarginTrading);
 
 /** Every named schema of the datasets, for registry.ts. */
 export const FUNDAMENTALS_SCHEMAS = [
@@ -38,11 +41,13 @@ export const FUNDAMENTALS_SCHEMAS = [
   FinancialIndicator,
   Dividend,
   EarningsForecast,
+  MarginTrading,
   IncomeStatementCollectionResponse,
   BalanceSheetCollectionResponse,
   CashFlowStatementCollectionResponse,
   FinancialIndicatorCollectionResponse,
   DividendCollectionResponse,
   EarningsForecastCollectionResponse,
+  MarginTradingCollectionResponse,
   ...COMPANY_SCHEMAS,
 ];

@@ -6,7 +6,7 @@ import { hikyuuDaily, hikyuuEvents } from './hikyuu.js';
 import { sinaHfq } from './sina.js';
 import { stockstatsDaily } from './stockstats.js';
 import { tdxCsvDaily, tdxCsvMinute, tdxDay, tdxLc1 } from './tdx.js';
-import { tushareAdjFactor, tushareDaily, tushareDividend, tushareStockBasic, tushareTradeCal } from './tushare.js';
+import { tushareAdjFactor, tushareDaily, tushareDividend, tushareMarginDetail, tushareStockBasic, tushareTradeCal } from './tushare.js';
 import type { Layout } from './vendor.js';
 
 export { VendorReport, type Layout, type VendorOptions } from './vendor.js';
@@ -29,6 +29,7 @@ export const LAYOUTS: readonly Layout[] = [
   tushareTradeCal,
   tushareStockBasic,
   tushareDividend,
+  tushareMarginDetail,
 ];
 
 /** Every vendor format name, in the order above. */

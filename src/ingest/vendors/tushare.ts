@@ -16,10 +16,14 @@
  *   skipped per div_proc); cash = cash_div_tax (pre-tax), bonus = stk_bo_rate, transfer =
  *   stk_co_rate, all per share; announce_date = imp_ann_date, else ann_date. Tushare's dividend
  *   data has no rights issues (配股). https://tushare.pro/document/2?doc_id=103
+ * - `margin_detail` → margin_trading: ts_code, trade_date, rzye (financing balance), rzmre
+ *   (bought), rzche (repaid), rqye (short balance), rqyl (short shares outstanding), rqmcl (sold
+ *   short), rqchl (returned), rzrqye (total); money in CNY (a float's artifacts past the fen are
+ *   rounded half-up and counted), shares whole. https://tushare.pro/document/2?doc_id=59
  */
 import { boardOf } from '../../market/boards.js';
 import type { MarketId } from '../../market/types.js';
-import { bar, Bad, dec, lotsToShares, shifted, vendorCsv, ymd, type Get, type Layout } from './vendor.js';
+import { bar, Bad, dec, decRounded, lotsToShares, shifted, vendorCsv, ymd, type Get, type Layout } from './vendor.js';
 
 function tsCode(get: Get): string {
   const v = get('ts_code');
@@ -161,5 +165,34 @@ export const tushareDividend: Layout = {
         return out;
       },
     );
+  },
+};
+
+export const tushareMarginDetail: Layout = {
+  format: 'tushare',
+  dataset: 'margin_trading',
+  async *read(input) {
+    const money: [string, string][] = [
+      ['financing_balance', 'rzye'],
+      ['financing_bought', 'rzmre'],
+      ['financing_repaid', 'rzche'],
+      ['short_balance', 'rqye'],
+      ['total_balance', 'rzrqye'],
+    ];
+    const shares: [string, string][] = [
+      ['short_shares', 'rqyl'],
+      ['short_sold', 'rqmcl'],
+      ['short_repaid', 'rqchl'],
+    ];
+    const need = ['ts_code', 'trade_date', ...money.map(([, c]) => c), ...shares.map(([, c]) => c)];
+    yield* vendorCsv(input, need, (get) => {
+      const date = ymd(get, 'trade_date');
+      return {
+        instrument_id: tsCode(get),
+        trade_date: date,
+        ...Object.fromEntries(money.map(([f, c]) => [f, decRounded(get, c, 2, input.report, date)])),
+        ...Object.fromEntries(shares.map(([f, c]) => [f, dec(get, c, 0, 0, 'shares')])),
+      };
+    });
   },
 };

@@ -8,7 +8,9 @@ import type { TObject } from '@sinclair/typebox';
 import type { App } from '../../services.js';
 import { instrumentIdParam, operation, pathInstrument, snapOf } from '../../route.js';
 import { rowPlan, schemaPlan, sendPage, type SentPlan } from '../../collection.js';
-import { dateWindow, dateWindowParams } from '../../params.js';
+import { conflictingDate, dateQuery, dateWindow, dateWindowParams } from '../../params.js';
+import { ApiError } from '../../../lib/errors.js';
+import { Type } from '@sinclair/typebox';
 import type { KeyPart } from '../../cursor.js';
 import { recordColumns, type RecordDataset } from '../../schemas/declared.js';
 import { recordWriter, type FieldSpec, type RecordWriter } from '../../../render/record-writer.js';
@@ -93,6 +95,8 @@ export interface DeclaredOperation {
   description: string;
   /** The date column from/to select on (inclusive), if the operation takes them. */
   window?: string;
+  /** `date` too: the rows of one day (a daily dataset's record of that day). Not with from/to. */
+  day?: boolean;
   response: TObject;
 }
 
@@ -113,7 +117,9 @@ export function registerDeclared(app: App, op: DeclaredOperation) {
         summary: op.summary,
         description: op.description,
         params: instrumentIdParam,
-        ...(window ? { query: dateWindowParams } : {}),
+        ...(window
+          ? { query: { ...dateWindowParams, ...(op.day ? { date: Type.Optional(dateQuery('One trading day. Not with from/to.')) } : {}) } }
+          : {}),
         response: op.response,
         notFound: true,
         collection: true,
@@ -121,7 +127,9 @@ export function registerDeclared(app: App, op: DeclaredOperation) {
     },
     async (req, reply) => {
       const inst = await pathInstrument(req, 'equity');
-      const range = window ? { column: window, ...dateWindow(req.query as { from?: string; to?: string }) } : null;
+      const q = req.query as { from?: string; to?: string; date?: string };
+      if (q.date !== undefined && (q.from !== undefined || q.to !== undefined)) throw new ApiError(conflictingDate());
+      const range = window ? { column: window, ...dateWindow(q.date !== undefined ? { from: q.date, to: q.date } : q) } : null;
       return sendPage(
         req,
         reply,

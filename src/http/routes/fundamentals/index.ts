@@ -4,6 +4,7 @@ import { registerDividends } from './dividends.js';
 import { registerCompany } from './company.js';
 import { registerTextEntries } from './text-entries.js';
 import { registerCapitalFlows } from './capital-flows.js';
+import { registerMarginTrading } from './margin-trading.js';
 
 /** The company, fundamentals and flow operations under /api/v1/equities/{instrument_id}/ (issue 3). */
 export default async function fundamentalsRoutes(app: App) {
@@ -12,4 +13,5 @@ export default async function fundamentalsRoutes(app: App) {
   registerCompany(app);
   registerTextEntries(app);
   registerCapitalFlows(app);
+  registerMarginTrading(app);
 }
