@@ -195,6 +195,16 @@ for (const kind of STORES) {
         checked++;
       }
       expect(checked).toBe(191);
+      // listSuspensions derives the same runs from the stored bars (no suspension file loaded): each run is one of them.
+      for (const id of new Set(runs.map((r) => r.ts_code))) {
+        const derived = await walk(h, `/api/v1/equities/${id}/suspensions`, 1000);
+        expect(new Set(derived.map((s) => s.source)), id).toEqual(new Set(['derived']));
+        const byStart = new Map(derived.map((s) => [s.start_date, s]));
+        for (const r of runs.filter((x) => x.ts_code === id)) {
+          const s = byStart.get(r.first_missing_date);
+          expect(s && [s.end_date, s.resume_date], `${id} ${r.first_missing_date}`).toEqual([r.last_missing_date, r.resume_date]);
+        }
+      }
       // Price limits mark the days of a run suspended: 000001.SZ 2010-06-30 … 2010-09-01 (46 days).
       const limits = await walk(h, '/api/v1/equities/000001.SZ/price-limits?from=2010-06-29&to=2010-09-02', 100);
       expect(limits.filter((l) => l.suspended).map((l) => l.trade_date)).toEqual(

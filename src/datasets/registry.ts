@@ -16,6 +16,7 @@ import {
 import { adjFactors, bars1d, bars1m, corporateActions, quotes, trades } from './market-data.js';
 import { FUNDAMENTALS } from './fundamentals.js';
 import { marginTrading } from './margin-trading.js';
+import { suspensions } from './suspensions.js';
 
 export const DATASETS: readonly Dataset[] = [
   markets,
@@ -33,6 +34,7 @@ export const DATASETS: readonly Dataset[] = [
   trades,
   ...FUNDAMENTALS,
   marginTrading,
+  suspensions,
 ].map(compile);
 
 const BY_NAME = new Map(DATASETS.map((d) => [d.name, d]));

@@ -28,6 +28,7 @@ const TABLES = [
   'instruments',
   'instrument_classifications',
   'st_periods',
+  'suspensions',
   'index_constituents',
   'corporate_actions',
   'bars_1d',

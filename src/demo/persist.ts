@@ -4,6 +4,7 @@
  * byte-identical tables.
  */
 import { classificationRows } from './catalog.js';
+import { suspensionRows } from './suspensions.js';
 import type { DemoOptions } from './model.js';
 import type { DemoMarket, InstrumentOut } from './simulate.js';
 import { ACTION_COLUMNS, BAR_COLUMNS, INSTRUMENT_COLUMNS, QUOTE_COLUMNS, Writer } from './writer.js';
@@ -75,6 +76,11 @@ export async function persist(w: Writer, o: DemoOptions, m: DemoMarket): Promise
         .sort((a, b) => a.start - b.start)
         .map((p) => [withInst(x), p.start, p.end]),
     ),
+  );
+  await w.write(
+    'suspensions',
+    ['inst', 'start_date', 'end_date', 'resume_date', 'halt_from', 'halt_to', 'reason', 'announce_date'],
+    each(list, (x) => suspensionRows(o.seed, x, m.span).map((row) => [withInst(x), ...row])),
   );
   await w.write(
     'index_constituents',

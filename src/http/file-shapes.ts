@@ -25,6 +25,7 @@ import {
   management,
 } from '../datasets/fundamentals.js';
 import { marginTrading } from '../datasets/margin-trading.js';
+import { suspensions } from '../datasets/suspensions.js';
 
 /** What a request asks for: its path and query parameters (the file of bars depends on the interval). */
 export interface FileAsk {
@@ -132,6 +133,8 @@ export const FILE_SHAPES: Readonly<Record<string, (ask: FileAsk) => FileShape>> 
   listInstitutionalHoldings: fixed(declared(institutionalHoldings)),
   listManagementHistory: fixed(declared(management)),
   listMarginTrading: fixed(declared(marginTrading)),
+  // Derived intervals too (their source is not a column: loaded back, they are the equity's announced ones).
+  listSuspensions: fixed(declared(suspensions)),
   listBusinessScope: fixed(ingest('business_scope', ['instrument_id', 'seq', 'type', 'text'])),
   listSectorMemberships: fixed(ingest('instrument_classifications', ['instrument_id', 'classification_id'])),
   listCapitalFlows: fixed(ingest('capital_flows', ['instrument_id', 'trade_date', 'amount', ...FLOW])),

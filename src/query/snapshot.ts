@@ -6,6 +6,7 @@ import { ReferenceReader } from '../store/readers/reference.js';
 import { MarketDataReader } from '../store/readers/market-data.js';
 import { FundamentalsReader } from '../store/readers/fundamentals.js';
 import { KeysetReader } from '../store/readers/keyset.js';
+import { Suspensions } from './suspensions.js';
 import { AdjustmentReader } from '../store/readers/adjustments.js';
 import { EquityDayReader } from '../store/readers/equity-days.js';
 import { PoolReader } from '../store/readers/pools.js';
@@ -49,6 +50,7 @@ export class Snapshot {
   private m?: MarketDataReader;
   private f?: FundamentalsReader;
   private k?: KeysetReader;
+  private s?: Suspensions;
   private c?: Calendars;
   private a?: Analytics;
   private e?: EquityDays;
@@ -99,6 +101,10 @@ export class Snapshot {
       this.calendars,
       this.caches.equityDays,
     ));
+  }
+  /** An equity's suspensions, loaded or derived from its bars (query/suspensions.ts). */
+  get suspensions(): Suspensions {
+    return (this.s ??= new Suspensions(this.keyset, new EquityDayReader(this.session.db), this.calendars));
   }
   get pools(): Pools {
     return (this.p ??= new Pools(new PoolReader(this.session.db), this.marketDayReader, this.catalog, this.marketData, this.caches.pools));

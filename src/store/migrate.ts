@@ -18,6 +18,7 @@ import * as m0015 from './migrations/0015_drop_bar_pages.js';
 import * as m0016 from './migrations/0016_bar_keys.js';
 import * as m0017 from './migrations/0017_data_versions.js';
 import * as m0018 from './migrations/0018_margin_trading.js';
+import * as m0019 from './migrations/0019_suspensions.js';
 
 const MIGRATIONS: Record<string, { up(db: Kysely<any>, d: Dialect): Promise<void> }> = {
   '0001_core': m0001,
@@ -38,6 +39,7 @@ const MIGRATIONS: Record<string, { up(db: Kysely<any>, d: Dialect): Promise<void
   '0016_bar_keys': m0016,
   '0017_data_versions': m0017,
   '0018_margin_trading': m0018,
+  '0019_suspensions': m0019,
 };
 
 /** The names of the schema migrations, in order. */

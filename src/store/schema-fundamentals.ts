@@ -8,6 +8,7 @@
  */
 import type { TableOf } from '../datasets/dataset.js';
 import type { marginTrading } from '../datasets/margin-trading.js';
+import type { suspensions } from '../datasets/suspensions.js';
 import type {
   balanceSheets,
   businessScope,
@@ -38,6 +39,7 @@ export type CompanyProfileTable = TableOf<typeof companyProfiles>;
 export type BusinessScopeTable = TableOf<typeof businessScope>;
 export type CapitalFlowTable = TableOf<typeof capitalFlows>;
 export type MarginTradingTable = TableOf<typeof marginTrading>;
+export type SuspensionTable = TableOf<typeof suspensions>;
 
 export interface FundamentalsDatabase {
   income_statements: IncomeStatementTable;
@@ -52,4 +54,5 @@ export interface FundamentalsDatabase {
   business_scope: BusinessScopeTable;
   capital_flows: CapitalFlowTable;
   margin_trading: MarginTradingTable;
+  suspensions: SuspensionTable;
 }

@@ -4,7 +4,7 @@
  * described by its doc. Decimals are exact decimal strings, dates `YYYY-MM-DD`, optional columns
  * nullable.
  */
-import { Type, type TObject, type TSchema } from '@sinclair/typebox';
+import { Type, type TObject, type TProperties, type TSchema } from '@sinclair/typebox';
 import type { ColumnSpec, DatasetDef, RecordDecl } from '../../datasets/dataset.js';
 import { DateString, Decimal, NullableDate, NullableDecimal, Timestamp } from './common.js';
 
@@ -26,9 +26,9 @@ function fieldSchema(c: ColumnSpec): TSchema {
   throw new Error(`column ${c.name}: no API type for ${c.type}`);
 }
 
-/** The record schema of `d`, named `d.record.id` (registered once, schemas/registry.ts). */
-export function recordSchema(d: RecordDataset): TObject {
-  const fields = Object.fromEntries(recordColumns(d).map((c) => [c.name, fieldSchema(c)]));
+/** The record schema of `d`, named `d.record.id` (registered once, schemas/registry.ts); `extra`: fields the API adds after the columns'. */
+export function recordSchema(d: RecordDataset, extra: TProperties = {}): TObject {
+  const fields = { ...Object.fromEntries(recordColumns(d).map((c) => [c.name, fieldSchema(c)])), ...extra };
   return Type.Object(fields, {
     $id: d.record.id,
     ...(d.record.description ? { description: d.record.description } : {}),

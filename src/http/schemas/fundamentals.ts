@@ -10,6 +10,8 @@ import {
   incomeStatements,
 } from '../../datasets/fundamentals.js';
 import { marginTrading } from '../../datasets/margin-trading.js';
+import { suspensions } from '../../datasets/suspensions.js';
+import { Type } from '@sinclair/typebox';
 
 /**
  * Financial statements, indicators, dividends and earnings forecasts (docs/fundamentals.md):
@@ -24,6 +26,14 @@ export const FinancialIndicator = recordSchema(financialIndicators);
 export const Dividend = recordSchema(dividends);
 export const EarningsForecast = recordSchema(earningsForecasts);
 export const MarginTrading = recordSchema(marginTrading);
+export const Suspension = recordSchema(suspensions, {
+  source: Type.Unsafe<string>({
+    type: 'string',
+    enum: ['exchange', 'derived'],
+    description:
+      'exchange: as announced (loaded); derived: no suspension was loaded for the equity, and this is a run of trading days without a daily bar (no reason, no announcement).',
+  }),
+});
 
 export const IncomeStatementCollectionResponse = Collection('IncomeStatementCollectionResponse', IncomeStatement);
 export const BalanceSheetCollectionResponse = Collection('BalanceSheetCollectionResponse', BalanceSheet);
@@ -32,6 +42,7 @@ export const FinancialIndicatorCollectionResponse = Collection('FinancialIndicat
 export const DividendCollectionResponse = Collection('DividendCollectionResponse', Dividend);
 export const EarningsForecastCollectionResponse = Collection('EarningsForecastCollectionResponse', EarningsForecast);
 export const MarginTradingCollectionResponse = Collection('MarginTradingCollectionResponse', MarginTrading);
+export const SuspensionCollectionResponse = Collection('SuspensionCollectionResponse', Suspension);
 
 /** Every named schema of the datasets, for registry.ts. */
 export const FUNDAMENTALS_SCHEMAS = [
@@ -42,6 +53,7 @@ export const FUNDAMENTALS_SCHEMAS = [
   Dividend,
   EarningsForecast,
   MarginTrading,
+  Suspension,
   IncomeStatementCollectionResponse,
   BalanceSheetCollectionResponse,
   CashFlowStatementCollectionResponse,
@@ -49,5 +61,6 @@ export const FUNDAMENTALS_SCHEMAS = [
   DividendCollectionResponse,
   EarningsForecastCollectionResponse,
   MarginTradingCollectionResponse,
+  SuspensionCollectionResponse,
   ...COMPANY_SCHEMAS,
 ];

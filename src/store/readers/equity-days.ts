@@ -57,4 +57,10 @@ export class EquityDayReader {
       .limit(literalLimit(1))
       .executeTakeFirst();
   }
+
+  /** The dates of an equity's daily bars, ascending. */
+  async barDates(inst: number): Promise<number[]> {
+    const rows = await this.db.selectFrom('bars_1d').select('date').where('inst', '=', inst).orderBy('date').execute();
+    return rows.map((r) => Number(r.date));
+  }
 }

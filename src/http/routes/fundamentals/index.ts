@@ -5,6 +5,7 @@ import { registerCompany } from './company.js';
 import { registerTextEntries } from './text-entries.js';
 import { registerCapitalFlows } from './capital-flows.js';
 import { registerMarginTrading } from './margin-trading.js';
+import { registerSuspensions } from './suspensions.js';
 
 /** The company, fundamentals and flow operations under /api/v1/equities/{instrument_id}/ (issue 3). */
 export default async function fundamentalsRoutes(app: App) {
@@ -14,4 +15,5 @@ export default async function fundamentalsRoutes(app: App) {
   registerTextEntries(app);
   registerCapitalFlows(app);
   registerMarginTrading(app);
+  registerSuspensions(app);
 }

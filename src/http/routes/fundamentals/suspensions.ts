@@ -1,0 +1,68 @@
+import { Type } from '@sinclair/typebox';
+import type { App } from '../../services.js';
+import { instrumentIdParam, operation, pathInstrument, snapOf } from '../../route.js';
+import { schemaPlan, sendPage } from '../../collection.js';
+import { conflictingDate, dateQuery, dateWindow, dateWindowParams } from '../../params.js';
+import { SuspensionCollectionResponse } from '../../schemas/fundamentals.js';
+import { ApiError } from '../../../lib/errors.js';
+import { suspensions } from '../../../datasets/suspensions.js';
+import { inForce, overlaps } from '../../../query/suspensions.js';
+import { declaredItem } from './declared.js';
+
+/** listSuspensions (CONTRACT.md §1): an equity's suspension intervals, loaded or derived from its bars. */
+export function registerSuspensions(app: App) {
+  const item = declaredItem(suspensions);
+  app.get(
+    '/api/v1/equities/:instrument_id/suspensions',
+    {
+      schema: operation({
+        operationId: 'listSuspensions',
+        tags: ['equities'],
+        summary: 'Suspensions (停牌), ascending by start date.',
+        description:
+          'Whole trading days without trading (no daily bar; price limits mark them `suspended`), or an intraday halt of part of one day ' +
+          '(`halt_from`..`halt_to`; the day keeps its bar). As announced where a suspension file was loaded for the equity (`source: exchange`); ' +
+          'otherwise the runs of trading days without a bar between its first and last bars, `source: derived` (an equity whose bars stop early ' +
+          'may simply have no more data: a suspension in progress is known from an announcement, end_date null, or once it trades again). ' +
+          'from/to select the intervals overlapping the window; date the one in force that day.',
+        params: instrumentIdParam,
+        query: {
+          ...dateWindowParams,
+          date: Type.Optional(dateQuery('One trading day: the interval in force that day. Not with from/to.')),
+        },
+        response: SuspensionCollectionResponse,
+        notFound: true,
+        collection: true,
+      }),
+    },
+    async (req, reply) => {
+      const inst = await pathInstrument(req, 'equity');
+      const q = req.query as { from?: string; to?: string; date?: string };
+      if (q.date !== undefined && (q.from !== undefined || q.to !== undefined)) throw new ApiError(conflictingDate());
+      const w = dateWindow(q.date !== undefined ? { from: q.date, to: q.date } : q);
+      const pick =
+        q.date !== undefined
+          ? (s: Parameters<typeof inForce>[0]) => inForce(s, w.from)
+          : (s: Parameters<typeof overlaps>[0]) => overlaps(s, w.from, w.to);
+      return sendPage(
+        req,
+        reply,
+        app.svc,
+        'listSuspensions',
+        ['date'],
+        schemaPlan(
+          reply,
+          SuspensionCollectionResponse,
+          async (p) => {
+            // An equity has at most a few hundred intervals: all of them, filtered and paged here.
+            const all = (await snapOf(req).suspensions.of(inst)).filter(pick);
+            const after = p.after ? p.after[0] : null;
+            return (after === null ? all : all.filter((s) => s.start_date > after)).slice(0, p.limit);
+          },
+          (s) => [s.start_date],
+          (s) => ({ ...item(s as never, inst.id), source: s.source }),
+        ),
+      );
+    },
+  );
+}
