@@ -61,6 +61,7 @@ const CONTRACT_OPERATIONS = [
   'listFundTechnicalIndicators',
   'listMarginTrading',
   'listSuspensions',
+  'listShareCapital',
 ];
 
 describe('OpenAPI document', () => {
@@ -289,7 +290,7 @@ describe('OpenAPI document', () => {
       expect(Object.keys(op.responses['304'].headers), op.operationId).toContain('Data-Version');
     }
     const paged = data.filter((op) => op.responses['200'].headers['Data-Version-Cursor']).map((op) => op.operationId);
-    expect(paged).toHaveLength(36);
+    expect(paged).toHaveLength(37);
     expect(paged).toContain('listEquityBars');
     expect(data.length - paged.length).toBe(5);
     expect(doc.components.headers['Data-Version'].schema).toEqual({ type: 'integer', minimum: 1 });

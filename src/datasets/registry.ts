@@ -17,6 +17,7 @@ import { adjFactors, bars1d, bars1m, corporateActions, quotes, trades } from './
 import { FUNDAMENTALS } from './fundamentals.js';
 import { marginTrading } from './margin-trading.js';
 import { suspensions } from './suspensions.js';
+import { shareCapital } from './share-capital.js';
 
 export const DATASETS: readonly Dataset[] = [
   markets,
@@ -35,6 +36,7 @@ export const DATASETS: readonly Dataset[] = [
   ...FUNDAMENTALS,
   marginTrading,
   suspensions,
+  shareCapital,
 ].map(compile);
 
 const BY_NAME = new Map(DATASETS.map((d) => [d.name, d]));

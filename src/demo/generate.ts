@@ -29,6 +29,7 @@ const TABLES = [
   'instrument_classifications',
   'st_periods',
   'suspensions',
+  'share_capital',
   'index_constituents',
   'corporate_actions',
   'bars_1d',

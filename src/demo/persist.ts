@@ -5,6 +5,7 @@
  */
 import { classificationRows } from './catalog.js';
 import { suspensionRows } from './suspensions.js';
+import { shareCapitalRows } from './share-capital.js';
 import type { DemoOptions } from './model.js';
 import type { DemoMarket, InstrumentOut } from './simulate.js';
 import { ACTION_COLUMNS, BAR_COLUMNS, INSTRUMENT_COLUMNS, QUOTE_COLUMNS, Writer } from './writer.js';
@@ -81,6 +82,11 @@ export async function persist(w: Writer, o: DemoOptions, m: DemoMarket): Promise
     'suspensions',
     ['inst', 'start_date', 'end_date', 'resume_date', 'halt_from', 'halt_to', 'reason', 'announce_date'],
     each(list, (x) => suspensionRows(o.seed, x, m.span).map((row) => [withInst(x), ...row])),
+  );
+  await w.write(
+    'share_capital',
+    ['inst', 'change_date', 'announce_date', 'reason', 'total_shares', 'float_shares', 'restricted_shares'],
+    each(list, (x) => shareCapitalRows(x).map((row) => [withInst(x), ...row])),
   );
   await w.write(
     'index_constituents',

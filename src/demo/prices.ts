@@ -34,6 +34,15 @@ export interface EquityPath {
   actions: ActionRow[];
   totalShares: number;
   floatShares: number;
+  /** The counts at the start (listing, or the data's first day) and after each action that changed them. */
+  shares: ShareCount[];
+}
+
+export interface ShareCount {
+  date: number;
+  total: number;
+  float: number;
+  action: ActionRow | null;
 }
 
 const TICK = 10;
@@ -164,6 +173,7 @@ export function simulateEquity(r: Rng, s: EquitySpec, ctx: PathContext): EquityP
     prevMode: Mode | null = null;
   let total = s.totalShares,
     float = s.floatShares;
+  const shares: ShareCount[] = [{ date: s.listDate, total, float, action: null }];
   for (let i = 0; i < days.length; i++) {
     const date = days[i];
     if (date < s.listDate || s.suspended.has(date)) continue;
@@ -187,6 +197,7 @@ export function simulateEquity(r: Rng, s: EquitySpec, ctx: PathContext): EquityP
       const grow = 1 + (row.bonus + row.transfer + row.rightsRatio) / 1e6;
       total = Math.round(total * grow);
       float = Math.round((float * grow) / 100) * 100;
+      if (grow !== 1) shares.push({ date, total, float, action: row });
     }
     const since = sinceListing(ctx, s.listDate, date);
     const rule = limitRule({
@@ -243,5 +254,5 @@ export function simulateEquity(r: Rng, s: EquitySpec, ctx: PathContext): EquityP
     };
     prev = bar.close;
   }
-  return { bars, actions, totalShares: total, floatShares: float };
+  return { bars, actions, totalShares: total, floatShares: float, shares };
 }

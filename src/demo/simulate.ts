@@ -9,7 +9,7 @@ import { Rng } from './random.js';
 import type { DayBar, DemoOptions, MinuteBar, Span, Trade } from './model.js';
 import { buildUniverse } from './universe.js';
 import { assignSt, assignSuspensions, planActions } from './events.js';
-import { marketFactors, simulateEquity, type ActionRow } from './prices.js';
+import { marketFactors, simulateEquity, type ActionRow, type ShareCount } from './prices.js';
 import { minuteBars } from './intraday.js';
 import { dayQuotes, dayTrades } from './ticks.js';
 import { cappedShares, INDEX_DEFS, startLevel } from './indices.js';
@@ -38,6 +38,8 @@ export interface InstrumentOut {
   classifications: string[];
   st: { start: number; end: number | null }[];
   actions: ActionRow[];
+  /** Equities: the share counts at listing and after each change (prices.ts). */
+  shares: ShareCount[];
   /** Indices: constituent ids and their free-float share counts. */
   constituents: { id: string; shares: number }[];
 }
@@ -95,6 +97,7 @@ const blank = () => ({
   quotes: new Map(),
   st: [],
   actions: [],
+  shares: [],
   constituents: [],
   classifications: [],
 });
@@ -132,6 +135,7 @@ export function simulate(o: DemoOptions): DemoMarket {
       daily: path.bars,
       st: s.st,
       actions: path.actions,
+      shares: path.shares,
       classifications: [
         `industry.${s.industry.key}`,
         `csrc.${s.industry.csrc}`,

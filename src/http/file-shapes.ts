@@ -26,6 +26,7 @@ import {
 } from '../datasets/fundamentals.js';
 import { marginTrading } from '../datasets/margin-trading.js';
 import { suspensions } from '../datasets/suspensions.js';
+import { shareCapital } from '../datasets/share-capital.js';
 
 /** What a request asks for: its path and query parameters (the file of bars depends on the interval). */
 export interface FileAsk {
@@ -135,6 +136,7 @@ export const FILE_SHAPES: Readonly<Record<string, (ask: FileAsk) => FileShape>> 
   listMarginTrading: fixed(declared(marginTrading)),
   // Derived intervals too (their source is not a column: loaded back, they are the equity's announced ones).
   listSuspensions: fixed(declared(suspensions)),
+  listShareCapital: fixed(declared(shareCapital)),
   listBusinessScope: fixed(ingest('business_scope', ['instrument_id', 'seq', 'type', 'text'])),
   listSectorMemberships: fixed(ingest('instrument_classifications', ['instrument_id', 'classification_id'])),
   listCapitalFlows: fixed(ingest('capital_flows', ['instrument_id', 'trade_date', 'amount', ...FLOW])),

@@ -83,14 +83,15 @@ export class Pools {
     const snap = this.catalog;
     const out = new Map<PoolTypeId, PoolMember[]>();
     const limitUps: PoolMember[] = [];
-    const days = await Promise.all(MARKET_IDS.map((m) => this.days.day(m, date)));
+    const [days, floats] = await Promise.all([Promise.all(MARKET_IDS.map((m) => this.days.day(m, date))), this.pools.floatSharesOn(date)]);
     const members: (PoolMember & { flags: number })[] = [];
     for (const day of days) {
       if (!day) continue;
       for (let i = 0; i < day.n; i++) {
         if (!day.has(i, DAY_FLAGS.equity) || !day.has(i, DAY_FLAGS.bar) || (day.flags[i] & ALL_POOLS) === 0) continue;
         const row = snap.byInst.get(day.inst[i]);
-        if (row) members.push(member(day, i, row.id, row.name, row.float_shares, date));
+        // Turnover against the float in force that day (share capital), else the instrument's current float.
+        if (row) members.push(member(day, i, row.id, row.name, floats.get(row.inst) ?? row.float_shares, date));
       }
     }
     // Ids in order across markets (each market's records are in id order).

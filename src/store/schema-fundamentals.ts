@@ -9,6 +9,7 @@
 import type { TableOf } from '../datasets/dataset.js';
 import type { marginTrading } from '../datasets/margin-trading.js';
 import type { suspensions } from '../datasets/suspensions.js';
+import type { shareCapital } from '../datasets/share-capital.js';
 import type {
   balanceSheets,
   businessScope,
@@ -40,6 +41,7 @@ export type BusinessScopeTable = TableOf<typeof businessScope>;
 export type CapitalFlowTable = TableOf<typeof capitalFlows>;
 export type MarginTradingTable = TableOf<typeof marginTrading>;
 export type SuspensionTable = TableOf<typeof suspensions>;
+export type ShareCapitalTable = TableOf<typeof shareCapital>;
 
 export interface FundamentalsDatabase {
   income_statements: IncomeStatementTable;
@@ -55,4 +57,5 @@ export interface FundamentalsDatabase {
   capital_flows: CapitalFlowTable;
   margin_trading: MarginTradingTable;
   suspensions: SuspensionTable;
+  share_capital: ShareCapitalTable;
 }

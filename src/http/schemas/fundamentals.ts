@@ -11,6 +11,7 @@ import {
 } from '../../datasets/fundamentals.js';
 import { marginTrading } from '../../datasets/margin-trading.js';
 import { suspensions } from '../../datasets/suspensions.js';
+import { shareCapital } from '../../datasets/share-capital.js';
 import { Type } from '@sinclair/typebox';
 
 /**
@@ -26,6 +27,7 @@ export const FinancialIndicator = recordSchema(financialIndicators);
 export const Dividend = recordSchema(dividends);
 export const EarningsForecast = recordSchema(earningsForecasts);
 export const MarginTrading = recordSchema(marginTrading);
+export const ShareCapitalChange = recordSchema(shareCapital);
 export const Suspension = recordSchema(suspensions, {
   source: Type.Unsafe<string>({
     type: 'string',
@@ -43,6 +45,7 @@ export const DividendCollectionResponse = Collection('DividendCollectionResponse
 export const EarningsForecastCollectionResponse = Collection('EarningsForecastCollectionResponse', EarningsForecast);
 export const MarginTradingCollectionResponse = Collection('MarginTradingCollectionResponse', MarginTrading);
 export const SuspensionCollectionResponse = Collection('SuspensionCollectionResponse', Suspension);
+export const ShareCapitalCollectionResponse = Collection('ShareCapitalCollectionResponse', ShareCapitalChange);
 
 /** Every named schema of the datasets, for registry.ts. */
 export const FUNDAMENTALS_SCHEMAS = [
@@ -54,6 +57,7 @@ export const FUNDAMENTALS_SCHEMAS = [
   EarningsForecast,
   MarginTrading,
   Suspension,
+  ShareCapitalChange,
   IncomeStatementCollectionResponse,
   BalanceSheetCollectionResponse,
   CashFlowStatementCollectionResponse,
@@ -62,5 +66,6 @@ export const FUNDAMENTALS_SCHEMAS = [
   EarningsForecastCollectionResponse,
   MarginTradingCollectionResponse,
   SuspensionCollectionResponse,
+  ShareCapitalCollectionResponse,
   ...COMPANY_SCHEMAS,
 ];

@@ -101,3 +101,56 @@ export const hikyuuEvents: Layout = {
     });
   },
 };
+
+/**
+ * The same 权息 table as share capital: each row's counts after the event (`total_shares_10k`,
+ * `float_shares_10k`, in 10,000 shares) where they differ from the code's previous row (a row
+ * that changes neither, a cash dividend, is skipped and counted). Reason from the event: bonus,
+ * transfer or rights shares; else a listing (the first row, on the instrument's list date), an
+ * unlock (float up, total unchanged), a buyback (total down), or other. The table does not split
+ * what is not float: restricted_shares is total − float. No announcement dates.
+ */
+export const hikyuuShareCapital: Layout = {
+  format: 'hikyuu',
+  dataset: 'share_capital',
+  async *read(input) {
+    const last = new Map<string, [total: number, float: number]>();
+    yield* vendorCsv(input, ['ts_code', 'date', ...PER10, 'total_shares_10k', 'float_shares_10k'], (get) => {
+      const id = normalId(get('ts_code'));
+      if (id === null) throw new Bad('ts_code', `expected an id like 600000.SH, got ${JSON.stringify(get('ts_code'))}`);
+      const total = Number(dec(get, 'total_shares_10k', 0, 4, 'shares')),
+        float = Number(dec(get, 'float_shares_10k', 0, 4, 'shares'));
+      const before = last.get(id);
+      last.set(id, [total, float]);
+      if (before && before[0] === total && before[1] === float) {
+        input.report.skip('share capital unchanged (an event without new shares)');
+        return null;
+      }
+      const date = get('date');
+      const [bonus, rights, , transfer] = PER10.map((c) => Number(get(c) || '0'));
+      const listed = input.ctx.known(id)?.listDate;
+      const reason =
+        bonus > 0
+          ? 'bonus'
+          : transfer > 0
+            ? 'transfer'
+            : rights > 0
+              ? 'rights'
+              : !before && listed !== undefined && listed !== null && formatDate(listed) === date
+                ? 'ipo'
+                : before && total === before[0] && float > before[1]
+                  ? 'unlock'
+                  : before && total < before[0]
+                    ? 'buyback'
+                    : 'other';
+      return {
+        instrument_id: id,
+        change_date: date,
+        reason,
+        total_shares: String(total),
+        float_shares: String(float),
+        restricted_shares: String(total - float),
+      };
+    });
+  },
+};

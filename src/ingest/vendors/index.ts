@@ -2,7 +2,7 @@
 import type { Dataset } from '../../datasets/dataset.js';
 import { akshareCalendar, exchangeCalendars } from './calendars.js';
 import { czscDaily, czscMinute } from './czsc.js';
-import { hikyuuDaily, hikyuuEvents } from './hikyuu.js';
+import { hikyuuDaily, hikyuuEvents, hikyuuShareCapital } from './hikyuu.js';
 import { sinaHfq } from './sina.js';
 import { stockstatsDaily } from './stockstats.js';
 import { tdxCsvDaily, tdxCsvMinute, tdxDay, tdxLc1 } from './tdx.js';
@@ -18,6 +18,7 @@ export const LAYOUTS: readonly Layout[] = [
   tdxLc1,
   hikyuuDaily,
   hikyuuEvents,
+  hikyuuShareCapital,
   czscDaily,
   czscMinute,
   stockstatsDaily,

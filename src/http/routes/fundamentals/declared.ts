@@ -95,12 +95,22 @@ export interface DeclaredOperation {
   description: string;
   /** The date column from/to select on (inclusive), if the operation takes them. */
   window?: string;
-  /** `date` too: the rows of one day (a daily dataset's record of that day). Not with from/to. */
-  day?: boolean;
+  /**
+   * `date` too, not with from/to: `day`, the rows of that day (a daily dataset's record of the
+   * day); `in-force`, the latest row on or before it (the state a change dataset says held then).
+   */
+  date?: 'day' | 'in-force';
   response: TObject;
 }
 
 /** Registers a collection of an equity's rows of a declared dataset, by natural key. */
+const DATE_DOCS = {
+  day: 'One trading day. Not with from/to.',
+  'in-force': 'A day: the record in force then (the latest on or before it). Not with from/to.',
+} as const;
+/** More rows than an instrument has of a change dataset. */
+const MAX_ROWS = 100_000;
+
 export function registerDeclared(app: App, op: DeclaredOperation) {
   const d = op.dataset;
   const sortKey = d.key.slice(1).map((k) => d.columns[d.ix[k]]);
@@ -117,9 +127,7 @@ export function registerDeclared(app: App, op: DeclaredOperation) {
         summary: op.summary,
         description: op.description,
         params: instrumentIdParam,
-        ...(window
-          ? { query: { ...dateWindowParams, ...(op.day ? { date: Type.Optional(dateQuery('One trading day. Not with from/to.')) } : {}) } }
-          : {}),
+        ...(window ? { query: { ...dateWindowParams, ...(op.date ? { date: Type.Optional(dateQuery(DATE_DOCS[op.date])) } : {}) } } : {}),
         response: op.response,
         notFound: true,
         collection: true,
@@ -129,19 +137,21 @@ export function registerDeclared(app: App, op: DeclaredOperation) {
       const inst = await pathInstrument(req, 'equity');
       const q = req.query as { from?: string; to?: string; date?: string };
       if (q.date !== undefined && (q.from !== undefined || q.to !== undefined)) throw new ApiError(conflictingDate());
-      const range = window ? { column: window, ...dateWindow(q.date !== undefined ? { from: q.date, to: q.date } : q) } : null;
+      const inForce = q.date !== undefined && op.date === 'in-force';
+      const w = dateWindow(q.date !== undefined ? { from: q.date, to: q.date } : q);
+      const range = window ? { column: window, from: inForce ? 0 : w.from, to: w.to } : null;
+      const fetch = inForce
+        ? // The latest row on or before the date: an instrument's changes are few, read in one go.
+          async (p: PageRequest<unknown[]>) =>
+            p.after ? [] : (await snapOf(req).keyset.rows(d, inst.inst, range, { after: null, limit: MAX_ROWS })).slice(-1)
+        : (p: PageRequest<unknown[]>) => snapOf(req).keyset.rows(d, inst.inst, range, p);
       return sendPage(
         req,
         reply,
         app.svc,
         op.operationId,
         parts,
-        plan(
-          reply,
-          inst.id,
-          (p) => snapOf(req).keyset.rows(d, inst.inst, range, p),
-          (r) => columns.map((c) => r[c]),
-        ),
+        plan(reply, inst.id, fetch, (r) => columns.map((c) => r[c])),
       );
     },
   );

@@ -6,6 +6,7 @@ import { registerTextEntries } from './text-entries.js';
 import { registerCapitalFlows } from './capital-flows.js';
 import { registerMarginTrading } from './margin-trading.js';
 import { registerSuspensions } from './suspensions.js';
+import { registerShareCapital } from './share-capital.js';
 
 /** The company, fundamentals and flow operations under /api/v1/equities/{instrument_id}/ (issue 3). */
 export default async function fundamentalsRoutes(app: App) {
@@ -16,4 +17,5 @@ export default async function fundamentalsRoutes(app: App) {
   registerCapitalFlows(app);
   registerMarginTrading(app);
   registerSuspensions(app);
+  registerShareCapital(app);
 }

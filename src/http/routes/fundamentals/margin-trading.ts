@@ -11,7 +11,7 @@ export function registerMarginTrading(app: App) {
     segment: 'margin-trading',
     dataset: compiled(marginTrading),
     window: 'trade_date',
-    day: true,
+    date: 'day',
     summary: 'Margin trading (融资融券) per trading day, ascending by date.',
     description:
       'One record per trading day on which the equity was eligible for margin trading and traded. Balances are at the close; ' +
