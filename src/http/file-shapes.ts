@@ -13,6 +13,7 @@ import type { IntervalId } from '../market/types.js';
 import { INDICATORS, isIndicatorId } from '../indicators/registry.js';
 import { PoolConstituent, PoolType, PriceLimit, TechnicalIndicatorPoint } from './schemas/analytics.js';
 import { MarketBreadth } from './schemas/market-days.js';
+import { Valuation } from './schemas/fundamentals.js';
 import type { DatasetDef } from '../datasets/dataset.js';
 import {
   balanceSheets,
@@ -145,6 +146,7 @@ export const FILE_SHAPES: Readonly<Record<string, (ask: FileAsk) => FileShape>> 
   listPoolTypes: fixed(own(PoolType)),
   listPoolConstituents: fixed(own(PoolConstituent)),
   listMarketBreadth: fixed(own(MarketBreadth)),
+  listValuations: fixed(own(Valuation)),
   listEquityTechnicalIndicators: indicatorFile,
   listIndexTechnicalIndicators: indicatorFile,
   listFundTechnicalIndicators: indicatorFile,

@@ -7,6 +7,7 @@ import { MarketDataReader } from '../store/readers/market-data.js';
 import { FundamentalsReader } from '../store/readers/fundamentals.js';
 import { KeysetReader } from '../store/readers/keyset.js';
 import { Suspensions } from './suspensions.js';
+import { Valuations } from './valuations.js';
 import { AdjustmentReader } from '../store/readers/adjustments.js';
 import { EquityDayReader } from '../store/readers/equity-days.js';
 import { PoolReader } from '../store/readers/pools.js';
@@ -51,6 +52,7 @@ export class Snapshot {
   private f?: FundamentalsReader;
   private k?: KeysetReader;
   private s?: Suspensions;
+  private vl?: Valuations;
   private c?: Calendars;
   private a?: Analytics;
   private e?: EquityDays;
@@ -105,6 +107,10 @@ export class Snapshot {
   /** An equity's suspensions, loaded or derived from its bars (query/suspensions.ts). */
   get suspensions(): Suspensions {
     return (this.s ??= new Suspensions(this.keyset, new EquityDayReader(this.session.db), this.calendars));
+  }
+  /** An equity's daily valuations as known at each close (query/valuations.ts). */
+  get valuations(): Valuations {
+    return (this.vl ??= new Valuations(this.marketData, this.keyset, this.fundamentals));
   }
   get pools(): Pools {
     return (this.p ??= new Pools(new PoolReader(this.session.db), this.marketDayReader, this.catalog, this.marketData, this.caches.pools));

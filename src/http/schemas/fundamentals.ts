@@ -1,4 +1,4 @@
-import { Collection } from './common.js';
+import { Collection, DateString, Decimal, NullableDecimal } from './common.js';
 import { COMPANY_SCHEMAS } from './company.js';
 import { recordSchema } from './declared.js';
 import {
@@ -37,6 +37,39 @@ export const Suspension = recordSchema(suspensions, {
   }),
 });
 
+const nullableInteger = (description: string) => Type.Union([Type.Integer(), Type.Null()], { description });
+const multiple = (what: string) =>
+  NullableDecimal(`${what}; 4 decimals, rounded half away from zero; null when the base is unknown or not positive (a loss has no PE).`);
+
+/** A day's valuation as known at its close (docs/fundamentals.md, "Valuations"). */
+export const Valuation = Type.Object(
+  {
+    instrument_id: Type.String({ description: 'The equity (CODE.MARKET).' }),
+    trade_date: DateString('Trading day (one with a daily bar).'),
+    close: Decimal('The day’s close, CNY (unadjusted).'),
+    total_shares: nullableInteger('Total shares in force that day (share capital; else the instrument’s current count).'),
+    float_shares: nullableInteger('Tradable A shares in force that day (as total_shares).'),
+    total_market_value: NullableDecimal('close × total_shares, CNY, 2 decimals (总市值).'),
+    float_market_value: NullableDecimal('close × float_shares, CNY, 2 decimals (流通市值).'),
+    turnover_rate: NullableDecimal('volume / float_shares × 100, percent, 2 decimals (换手率).'),
+    pe: multiple('total_market_value / net_profit_attributable of the latest annual report announced by that day (静态市盈率)'),
+    pe_ttm: multiple(
+      'total_market_value / trailing-twelve-month net_profit_attributable: the latest report announced by that day + the previous annual − the same period a year before (TTM市盈率)',
+    ),
+    pb: multiple('total_market_value / equity_attributable of the latest balance sheet announced by that day (市净率)'),
+    ps_ttm: multiple('total_market_value / trailing-twelve-month revenue (as pe_ttm) (市销率TTM)'),
+    dividend_yield_ttm: NullableDecimal(
+      'Cash dividends with an ex-date in the year to that day (per share × the total shares the day before the ex-date) / total_market_value × 100; percent, 4 decimals (股息率TTM).',
+    ),
+  },
+  {
+    $id: 'Valuation',
+    additionalProperties: false,
+    description:
+      'An equity’s valuation on a trading day as it was known at that day’s close (point in time: statements count from their announcement).',
+  },
+);
+
 export const IncomeStatementCollectionResponse = Collection('IncomeStatementCollectionResponse', IncomeStatement);
 export const BalanceSheetCollectionResponse = Collection('BalanceSheetCollectionResponse', BalanceSheet);
 export const CashFlowStatementCollectionResponse = Collection('CashFlowStatementCollectionResponse', CashFlowStatement);
@@ -46,6 +79,7 @@ export const EarningsForecastCollectionResponse = Collection('EarningsForecastCo
 export const MarginTradingCollectionResponse = Collection('MarginTradingCollectionResponse', MarginTrading);
 export const SuspensionCollectionResponse = Collection('SuspensionCollectionResponse', Suspension);
 export const ShareCapitalCollectionResponse = Collection('ShareCapitalCollectionResponse', ShareCapitalChange);
+export const ValuationCollectionResponse = Collection('ValuationCollectionResponse', Valuation);
 
 /** Every named schema of the datasets, for registry.ts. */
 export const FUNDAMENTALS_SCHEMAS = [
@@ -58,6 +92,7 @@ export const FUNDAMENTALS_SCHEMAS = [
   MarginTrading,
   Suspension,
   ShareCapitalChange,
+  Valuation,
   IncomeStatementCollectionResponse,
   BalanceSheetCollectionResponse,
   CashFlowStatementCollectionResponse,
@@ -67,5 +102,6 @@ export const FUNDAMENTALS_SCHEMAS = [
   MarginTradingCollectionResponse,
   SuspensionCollectionResponse,
   ShareCapitalCollectionResponse,
+  ValuationCollectionResponse,
   ...COMPANY_SCHEMAS,
 ];

@@ -7,6 +7,7 @@ import { registerCapitalFlows } from './capital-flows.js';
 import { registerMarginTrading } from './margin-trading.js';
 import { registerSuspensions } from './suspensions.js';
 import { registerShareCapital } from './share-capital.js';
+import { registerValuations } from './valuations.js';
 
 /** The company, fundamentals and flow operations under /api/v1/equities/{instrument_id}/ (issue 3). */
 export default async function fundamentalsRoutes(app: App) {
@@ -18,4 +19,5 @@ export default async function fundamentalsRoutes(app: App) {
   registerMarginTrading(app);
   registerSuspensions(app);
   registerShareCapital(app);
+  registerValuations(app);
 }
