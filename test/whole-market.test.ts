@@ -3,8 +3,9 @@
  * docs/ingest.md "Whole market"): its equity files (every MDS_TDX_STRIDE-th, default 12; 1 for
  * the whole folder) loaded by `mds ingest --tdx`, then, on every trading day they cover, the
  * limit-up, limit-down and broken pools and the breadth the API answers are compared with the
- * price-limit rules (market/limits.ts) applied to the files' own records, decoded here. Skipped,
- * saying why, without the folder.
+ * price-limit rules (market/limits.ts) applied to the files' own records, decoded here; and every
+ * 40th fund file's bars (ETFs, LOFs: listFundBars) against its records. Skipped, saying why,
+ * without the folder.
  */
 import { mkdirSync, readdirSync, readFileSync, symlinkSync } from 'node:fs';
 import { join } from 'node:path';
@@ -35,8 +36,17 @@ interface Equity {
   days: Day[];
 }
 
-/** The equity files chosen, as symlinks in a folder of the same layout; their records decoded (prices in 1/1000 CNY). */
-function choose(root: string, into: string): Equity[] {
+/** A fund's records as decoded from its file: [date, open, high, low, close] in 1/1000 CNY, volume in shares. */
+interface Fund {
+  id: string;
+  rows: [number, number, number, number, number, number][];
+}
+
+/**
+ * The equity files chosen (and every 40th fund file), as symlinks in a folder of the same layout;
+ * their records decoded (prices in 1/1000 CNY; a fund's are thousandths as stored).
+ */
+function choose(root: string, into: string, funds: Fund[] = []): Equity[] {
   const out: Equity[] = [];
   for (const folder of ['sh', 'sz', 'bj']) {
     const market = folder.toUpperCase() as MarketId;
@@ -49,6 +59,21 @@ function choose(root: string, into: string): Equity[] {
     }
     const equities = names.filter((n) => securityOf(n.slice(2, 8), market).kind === 'equity');
     mkdirSync(join(into, folder, 'lday'), { recursive: true });
+    names
+      .filter((n) => securityOf(n.slice(2, 8), market).kind === 'fund')
+      .forEach((name, i) => {
+        if (i % 40 !== 0) return;
+        const b = readFileSync(join(dir, name));
+        const rows: Fund['rows'] = [];
+        for (let o = 0; o + 32 <= b.length; o += 32) {
+          const date = b.readUInt32LE(o);
+          if (!SHIPPED_CALENDARS[market].isTradingDay(date)) continue;
+          rows.push([date, ...[4, 8, 12, 16].map((k) => b.readUInt32LE(o + k)), b.readUInt32LE(o + 24)] as Fund['rows'][number]);
+        }
+        if (!rows.length) return;
+        symlinkSync(join(dir, name), join(into, folder, 'lday', name));
+        funds.push({ id: `${name.slice(2, 8)}.${market}`, rows });
+      });
     equities.forEach((name, i) => {
       if (i % STRIDE !== 0) return;
       const b = readFileSync(join(dir, name));
@@ -148,9 +173,10 @@ for (const store of STORES)
   describe.skipIf(!VIPDOC)(`the whole market from a Tongdaxin folder (${store.name})`, () => {
     let h: Harness;
     let want: Map<number, Expected>;
+    const funds: Fund[] = [];
     beforeAll(async () => {
       const dir = tmp('mds-whole-market-');
-      const equities = choose(VIPDOC, join(dir, 'vipdoc'));
+      const equities = choose(VIPDOC, join(dir, 'vipdoc'), funds);
       want = expected(equities);
       h = await emptyHarness(await store.url());
       const r = await ingest(h.store, tdxFolder(join(dir, 'vipdoc')).files);
@@ -177,6 +203,24 @@ for (const store of STORES)
       expect(want.size).toBeGreaterThan(1000);
       expect(members).toBeGreaterThan(0);
     }, 1_800_000);
+
+    it("serves each fund's daily bars as its file holds them (thousandths of CNY, shares)", async () => {
+      expect(funds.length).toBeGreaterThan(5);
+      const milli = (v: number) => `${Math.floor(v / 1000)}.${String(v % 1000).padStart(3, '0')}`;
+      for (const f of funds) {
+        const bars = await walk(h, `/api/v1/funds/${f.id}/bars?interval=1d&from=1990-01-01`, 1000);
+        expect(
+          bars.map((b) => [b.trade_date, b.open, b.high, b.low, b.close, b.volume]),
+          f.id,
+        ).toEqual(
+          f.rows.map(([d, o, hi, l, c, v]) => [
+            `${String(d).slice(0, 4)}-${String(d).slice(4, 6)}-${String(d).slice(6)}`,
+            ...[o, hi, l, c].map(milli),
+            v,
+          ]),
+        );
+      }
+    });
   });
 
 if (!VIPDOC)
