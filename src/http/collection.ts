@@ -6,6 +6,8 @@ import type { PageRequest } from '../store/readers/page.js';
 import { rowPage, type FetchedPage, type PagePlan } from '../query/plan.js';
 import { FILE_TYPES, fileFormat, fileText, type FileFormat, type FileShape } from './file-format.js';
 import { fileShape } from './file-shapes.js';
+import { MAX_DESC_RECORDS } from './params.js';
+import { ApiError, invalid } from '../lib/errors.js';
 
 /** The values of a sort key of `parts`: numbers for dates, times and ints, strings for str. */
 export type KeyOf<S extends readonly KeyPart[]> = { -readonly [I in keyof S]: S[I] extends 'str' ? string : number };
@@ -118,6 +120,7 @@ export async function sendPage<const S extends readonly KeyPart[]>(
     if (issued !== version) reply.header('data-version-cursor', String(issued));
     after = key as unknown as KeyOf<S>;
   }
+  if (query.order === 'desc') return sendNewestFirst(req, reply, out, operationId, fp, version, plan, after, size);
   const page = await plan.fetch({ after, limit: size + 1 });
   const fetched = page.records.keys.length;
   const count = Math.min(fetched, size);
@@ -136,6 +139,71 @@ export async function sendPage<const S extends readonly KeyPart[]>(
   // Return the reply: an async handler that resolves to undefined while async onSend hooks
   // still run would make Fastify send an empty body.
   return reply.type(JSON_TYPE).send(plan.text ? body.toString('utf8') : body);
+}
+
+/** Records a newest-first walk reads per fetch of its window. */
+const DESC_CHUNK = 1000;
+
+/** Lexicographic order of two cursor keys. */
+function compareKeys(a: readonly unknown[], b: readonly unknown[]): number {
+  for (let i = 0; i < a.length; i++) if (a[i] !== b[i]) return (a[i] as number | string) < (b[i] as number | string) ? -1 : 1;
+  return 0;
+}
+
+/**
+ * A page of a time series walked newest first (`order=desc`, docs/api.md "Newest first"): the
+ * plan reads the window oldest first, in chunks (at most MAX_DESC_RECORDS records, else 400),
+ * and the page is the `size` records before the cursor's in reverse. The records are those the
+ * oldest-first pages hold (read back from their JSON); the cursor is the key of the last served.
+ */
+async function sendNewestFirst<K extends unknown[]>(
+  req: FastifyRequest,
+  reply: FastifyReply,
+  out: PageOutput,
+  operationId: string,
+  fp: string,
+  version: number,
+  plan: SentPlan<K>,
+  after: K | null,
+  size: number,
+): Promise<FastifyReply> {
+  const records: unknown[] = [],
+    keys: K[] = [];
+  for (let from: K | null = null; ;) {
+    const page = await plan.fetch({ after: from, limit: DESC_CHUNK });
+    const n = page.records.keys.length;
+    const w = out.renderer.start();
+    w.byte(91);
+    page.records.write(w, n);
+    w.byte(93);
+    records.push(...(JSON.parse(w.take().toString('utf8')) as unknown[]));
+    for (let i = 0; i < n; i++) keys.push(page.key(i));
+    if (records.length > MAX_DESC_RECORDS)
+      throw new ApiError([
+        invalid(
+          'order',
+          `order=desc reads the whole window, and it holds more than ${MAX_DESC_RECORDS.toLocaleString('en-US')} records: narrow it with from/to`,
+        ),
+      ]);
+    if (n < DESC_CHUNK) break;
+    from = page.key(n - 1);
+  }
+  records.reverse();
+  keys.reverse();
+  const start = after === null ? 0 : keys.findIndex((k) => compareKeys(k, after) < 0);
+  const at = start < 0 ? records.length : start;
+  const served = records.slice(at, at + size);
+  const next = records.length > at + size ? out.codec.encode([...keys[at + size - 1], version], fp) : null;
+  if (req.headers.accept !== undefined) {
+    const format = fileFormat(req.headers.accept);
+    const shape =
+      format && fileShape(operationId, { params: req.params as Record<string, unknown>, query: req.query as Record<string, unknown> });
+    if (shape) {
+      if (next !== null) reply.header('link', `<${headerSafe(linkWithCursor(req.url, next))}>; rel="next"`);
+      return sendFile(reply, shape, format, served, (i) => keys[at + i]);
+    }
+  }
+  return reply.type(JSON_TYPE).send(`{"data":[${served.map((r) => JSON.stringify(r)).join(',')}${tail(next, req.url)}`);
 }
 
 /**

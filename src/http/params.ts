@@ -6,6 +6,21 @@ import { DATE_TIME_PATTERN, formatDate, parseDate, parseDateTime } from '../lib/
 
 /** Query parameter schemas, reused with the same meaning on every endpoint (spec §4). */
 export const MAX_PAGE_SIZE = 1000;
+/** Most records a newest-first walk reads of its window (collection.ts, sendPage): narrow from/to past it. */
+export const MAX_DESC_RECORDS = 100_000;
+
+/** Order of a time series' pages (docs/api.md, "Newest first"). */
+export const orderParam = {
+  order: Type.Optional(
+    Type.Unsafe<'asc' | 'desc'>({
+      type: 'string',
+      enum: ['asc', 'desc'],
+      default: 'asc',
+      description: `asc (default): oldest first; desc: newest first, the same pages walked from the end (\`order=desc&page[size]=60\`: the last 60). A desc walk reads its window: at most ${MAX_DESC_RECORDS.toLocaleString('en-US')} records (narrow from/to past that).`,
+    }),
+  ),
+};
+
 export const pageParams = {
   'page[size]': Type.Optional(
     Type.Integer({

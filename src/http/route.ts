@@ -1,7 +1,7 @@
 import { Type, type TObject, type TProperties, type TSchema } from '@sinclair/typebox';
 import type { FastifyRequest } from 'fastify';
 import { ErrorResponse } from './schemas/common.js';
-import { pageParams } from './params.js';
+import { orderParam, pageParams } from './params.js';
 import { notFound } from '../lib/errors.js';
 import type { Snapshot } from '../query/snapshot.js';
 import type { InstrumentRow } from '../store/catalog.js';
@@ -38,7 +38,9 @@ interface OperationDoc<P extends TProperties> {
 
 /** Builds a route schema: strict querystring (unknown parameters are 400), documented errors. */
 export function operation<P extends TProperties = {}>(doc: OperationDoc<P>) {
-  const queryProps: TProperties = { ...(doc.query ?? {}), ...(doc.collection ? pageParams : {}) };
+  // A collection with a time window is a time series: it can be walked newest first.
+  const series = doc.collection && doc.query !== undefined && 'from' in doc.query;
+  const queryProps: TProperties = { ...(doc.query ?? {}), ...(series ? orderParam : {}), ...(doc.collection ? pageParams : {}) };
   const q: TObject = Type.Object(queryProps, { additionalProperties: false });
   if (doc.required?.length) (q as any).required = doc.required;
   const response: Record<number, TSchema> = { 200: Type.Ref(doc.response), 304: notModified, 401: err, 400: err };
