@@ -10,6 +10,9 @@ import { openSqlite } from '../src/store/dialects/sqlite.js';
 import { openPostgres } from '../src/store/dialects/postgres.js';
 import * as m0001 from '../src/store/migrations/0001_core.js';
 import * as m0002 from '../src/store/migrations/0002_fundamentals.js';
+import * as m0018 from '../src/store/migrations/0018_margin_trading.js';
+import * as m0019 from '../src/store/migrations/0019_suspensions.js';
+import * as m0020 from '../src/store/migrations/0020_share_capital.js';
 import { checkBarPacks, withBarPacks, type PendingLimits } from '../src/derived/bar-packs.js';
 import { decodePack } from '../src/store/packs.js';
 import { MarketDataReader } from '../src/store/readers/market-data.js';
@@ -515,8 +518,11 @@ for (const store of STORES) {
         // after (as before them), so that those migrations add them again.
         const later = ['listing_kind', 'list_date_source'];
         for (const c of later) await sql.raw(`alter table instruments add column ${c} text`).execute(old.db);
+        // And the tables of 0018..0020 (margin trading, suspensions, share capital) alike.
+        for (const m of [m0018, m0019, m0020]) await m.up(old.db, old.dialect);
         await generateDemo(old, SMALL_DEMO);
         for (const c of later) await sql.raw(`alter table instruments drop column ${c}`).execute(old.db);
+        for (const t of ['margin_trading', 'suspensions', 'share_capital']) await sql.raw(`drop table ${t}`).execute(old.db);
         // More 1m bars than one backfill batch (10,000).
         const n = await old.db
           .selectFrom('bars_1m')
@@ -539,6 +545,9 @@ for (const store of STORES) {
           '0015_drop_bar_pages',
           '0016_bar_keys',
           '0017_data_versions',
+          '0018_margin_trading',
+          '0019_suspensions',
+          '0020_share_capital',
         ]);
         const r = await checkBarPacks(old);
         expect(r.problems).toEqual([]);

@@ -170,6 +170,8 @@ describe('the first start', () => {
           'instruments: 44 rows',
           expect.stringMatching(/^instrument_classifications: \d+ rows$/),
           expect.stringMatching(/^st_periods: \d+ rows?$/),
+          expect.stringMatching(/^suspensions: \d+ rows?$/),
+          expect.stringMatching(/^share_capital: \d+ rows$/),
           expect.stringMatching(/^index_constituents: \d+ rows$/),
           expect.stringMatching(/^corporate_actions: \d+ rows?$/),
           expect.stringMatching(/^bars_1d: [\d,]+ rows$/),
