@@ -174,6 +174,12 @@ export function timeWindow(q: { from?: string; to?: string; date?: string }): Ti
 }
 
 /** Resolves date-only from/to into inclusive YYYYMMDD integers. */
+/** The dates of a query with from/to or one `date` (not with them: 400 conflicting_parameters); `day`: `date` was given. */
+export function dayOrWindow(q: { from?: string; to?: string; date?: string }): { from: number; to: number; day: boolean } {
+  if (q.date !== undefined && (q.from !== undefined || q.to !== undefined)) throw new ApiError(conflictingDate());
+  return { ...dateWindow(q.date !== undefined ? { from: q.date, to: q.date } : q), day: q.date !== undefined };
+}
+
 export function dateWindow(q: { from?: string; to?: string }): { from: number; to: number } {
   const from = q.from !== undefined ? parseDate(q.from) : 0;
   const to = q.to !== undefined ? parseDate(q.to) : 99991231;

@@ -2,12 +2,12 @@ import type { App } from '../../services.js';
 import { instrumentIdParam, operation, pathInstrument, snapOf } from '../../route.js';
 import { rowPlan, sendPage } from '../../collection.js';
 import { recordWriter } from '../../../render/record-writer.js';
-import { conflictingDate, dateQuery, dateWindow, dateWindowParams } from '../../params.js';
+import { dateQuery, dateWindowParams, dayOrWindow } from '../../params.js';
 import { Type } from '@sinclair/typebox';
 import { PriceLimitCollectionResponse } from '../../schemas/analytics.js';
 import { PRICE_SCALE } from '../../../lib/decimal.js';
 import { KINDS } from '../../../market/kinds.js';
-import { ApiError } from '../../../lib/errors.js';
+
 import type { DayLimit } from '../../../market/day-limits.js';
 import { suspended } from '../../../query/derived-fields.js';
 
@@ -47,9 +47,8 @@ export default async function priceLimitRoutes(app: App) {
     },
     async (req, reply) => {
       const q = req.query as { from?: string; to?: string; date?: string };
-      if (q.date !== undefined && (q.from !== undefined || q.to !== undefined)) throw new ApiError(conflictingDate());
+      const w = dayOrWindow(q);
       const inst = await pathInstrument(req, 'equity');
-      const w = q.date !== undefined ? dateWindow({ from: q.date, to: q.date }) : dateWindow(q);
       return sendPage(
         req,
         reply,

@@ -8,8 +8,8 @@ import type { TObject } from '@sinclair/typebox';
 import type { App } from '../../services.js';
 import { instrumentIdParam, operation, pathInstrument, snapOf } from '../../route.js';
 import { rowPlan, schemaPlan, sendPage, type SentPlan } from '../../collection.js';
-import { conflictingDate, dateQuery, dateWindow, dateWindowParams } from '../../params.js';
-import { ApiError } from '../../../lib/errors.js';
+import { dateQuery, dateWindowParams, dayOrWindow } from '../../params.js';
+
 import { Type } from '@sinclair/typebox';
 import type { KeyPart } from '../../cursor.js';
 import { recordColumns, type RecordDataset } from '../../schemas/declared.js';
@@ -136,9 +136,8 @@ export function registerDeclared(app: App, op: DeclaredOperation) {
     async (req, reply) => {
       const inst = await pathInstrument(req, 'equity');
       const q = req.query as { from?: string; to?: string; date?: string };
-      if (q.date !== undefined && (q.from !== undefined || q.to !== undefined)) throw new ApiError(conflictingDate());
-      const inForce = q.date !== undefined && op.date === 'in-force';
-      const w = dateWindow(q.date !== undefined ? { from: q.date, to: q.date } : q);
+      const w = dayOrWindow(q);
+      const inForce = w.day && op.date === 'in-force';
       const range = window ? { column: window, from: inForce ? 0 : w.from, to: w.to } : null;
       const fetch = inForce
         ? // The latest row on or before the date: an instrument's changes are few, read in one go.

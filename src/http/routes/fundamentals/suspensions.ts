@@ -2,9 +2,9 @@ import { Type } from '@sinclair/typebox';
 import type { App } from '../../services.js';
 import { instrumentIdParam, operation, pathInstrument, snapOf } from '../../route.js';
 import { schemaPlan, sendPage } from '../../collection.js';
-import { conflictingDate, dateQuery, dateWindow, dateWindowParams } from '../../params.js';
+import { dateQuery, dateWindowParams, dayOrWindow } from '../../params.js';
 import { SuspensionCollectionResponse } from '../../schemas/fundamentals.js';
-import { ApiError } from '../../../lib/errors.js';
+
 import { suspensions } from '../../../datasets/suspensions.js';
 import { inForce, overlaps } from '../../../query/suspensions.js';
 import { declaredItem } from './declared.js';
@@ -38,12 +38,10 @@ export function registerSuspensions(app: App) {
     async (req, reply) => {
       const inst = await pathInstrument(req, 'equity');
       const q = req.query as { from?: string; to?: string; date?: string };
-      if (q.date !== undefined && (q.from !== undefined || q.to !== undefined)) throw new ApiError(conflictingDate());
-      const w = dateWindow(q.date !== undefined ? { from: q.date, to: q.date } : q);
-      const pick =
-        q.date !== undefined
-          ? (s: Parameters<typeof inForce>[0]) => inForce(s, w.from)
-          : (s: Parameters<typeof overlaps>[0]) => overlaps(s, w.from, w.to);
+      const w = dayOrWindow(q);
+      const pick = w.day
+        ? (s: Parameters<typeof inForce>[0]) => inForce(s, w.from)
+        : (s: Parameters<typeof overlaps>[0]) => overlaps(s, w.from, w.to);
       return sendPage(
         req,
         reply,

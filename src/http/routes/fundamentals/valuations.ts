@@ -2,9 +2,9 @@ import { Type } from '@sinclair/typebox';
 import type { App } from '../../services.js';
 import { instrumentIdParam, operation, pathInstrument, snapOf } from '../../route.js';
 import { schemaPlan, sendPage } from '../../collection.js';
-import { conflictingDate, dateQuery, dateWindow, dateWindowParams } from '../../params.js';
+import { dateQuery, dateWindowParams, dayOrWindow } from '../../params.js';
 import { ValuationCollectionResponse } from '../../schemas/fundamentals.js';
-import { ApiError } from '../../../lib/errors.js';
+
 import { formatScaled, MONEY_SCALE, PRICE_SCALE } from '../../../lib/decimal.js';
 import { formatDate } from '../../../lib/time.js';
 import type { ValuationDay } from '../../../query/valuations.js';
@@ -34,8 +34,7 @@ export function registerValuations(app: App) {
     async (req, reply) => {
       const inst = await pathInstrument(req, 'equity');
       const q = req.query as { from?: string; to?: string; date?: string };
-      if (q.date !== undefined && (q.from !== undefined || q.to !== undefined)) throw new ApiError(conflictingDate());
-      const w = dateWindow(q.date !== undefined ? { from: q.date, to: q.date } : q);
+      const w = dayOrWindow(q);
       return sendPage(
         req,
         reply,

@@ -3,7 +3,7 @@ import { Type } from '@sinclair/typebox';
 import type { App } from '../../services.js';
 import { operation, snapOf } from '../../route.js';
 import { schemaPlan, sendFile, sendPage } from '../../collection.js';
-import { boardQuery, conflictingDate, dateQuery, dateWindow, dateWindowParams, enumOf } from '../../params.js';
+import { boardQuery, dateQuery, dateWindowParams, enumOf, dayOrWindow } from '../../params.js';
 
 import { formatDate, formatTimestamp, parseDate } from '../../../lib/time.js';
 import { formatScaled, MONEY_SCALE, PRICE_SCALE } from '../../../lib/decimal.js';
@@ -155,8 +155,7 @@ export default async function marketDayRoutes(app: App) {
       const market = req.params.market;
       known(market);
       const q = req.query as { from?: string; to?: string; date?: string };
-      if (q.date !== undefined && (q.from !== undefined || q.to !== undefined)) throw new ApiError(conflictingDate());
-      const w = q.date !== undefined ? { from: parseDate(q.date)!, to: parseDate(q.date)! } : dateWindow(q);
+      const w = dayOrWindow(q);
       return sendPage(
         req,
         reply,
