@@ -105,6 +105,11 @@ export const dateWindowParams = {
   from: Type.Optional(dateQuery('First date, inclusive.')),
   to: Type.Optional(dateQuery('Last date, inclusive.')),
 };
+/** from/to, or one `date` (dayOrWindow). */
+export const dayWindowParams = {
+  ...dateWindowParams,
+  date: Type.Optional(dateQuery('One trading day. Not with from/to.')),
+};
 export const timeWindowParams = {
   from: Type.Optional(dateTimeQuery('Start, inclusive.')),
   to: Type.Optional(dateTimeQuery('End, inclusive.')),

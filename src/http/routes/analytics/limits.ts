@@ -2,8 +2,8 @@ import type { App } from '../../services.js';
 import { instrumentIdParam, operation, pathInstrument, snapOf } from '../../route.js';
 import { rowPlan, sendPage } from '../../collection.js';
 import { recordWriter } from '../../../render/record-writer.js';
-import { dateQuery, dateWindowParams, dayOrWindow } from '../../params.js';
-import { Type } from '@sinclair/typebox';
+import { dayOrWindow, dayWindowParams } from '../../params.js';
+
 import { PriceLimitCollectionResponse } from '../../schemas/analytics.js';
 import { PRICE_SCALE } from '../../../lib/decimal.js';
 import { KINDS } from '../../../market/kinds.js';
@@ -39,7 +39,7 @@ export default async function priceLimitRoutes(app: App) {
           'One row per trading day from listing (or from the first day whose previous close is stored) to the latest stored day, suspended days included. ' +
           "limit = pre_close x (1 +- r) rounded half-up to 0.01 (at least one tick); r by board, ST status and listing age, with the rules' effective dates.",
         params: instrumentIdParam,
-        query: { ...dateWindowParams, date: Type.Optional(dateQuery('One trading day. Not with from/to.')) },
+        query: dayWindowParams,
         response: PriceLimitCollectionResponse,
         notFound: true,
         collection: true,

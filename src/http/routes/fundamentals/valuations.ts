@@ -1,8 +1,7 @@
-import { Type } from '@sinclair/typebox';
 import type { App } from '../../services.js';
 import { instrumentIdParam, operation, pathInstrument, snapOf } from '../../route.js';
 import { schemaPlan, sendPage } from '../../collection.js';
-import { dateQuery, dateWindowParams, dayOrWindow } from '../../params.js';
+import { dayOrWindow, dayWindowParams } from '../../params.js';
 import { ValuationCollectionResponse } from '../../schemas/fundamentals.js';
 
 import { formatScaled, MONEY_SCALE, PRICE_SCALE } from '../../../lib/decimal.js';
@@ -25,7 +24,7 @@ export function registerValuations(app: App) {
           'PB, PS (TTM) and dividend yield (TTM), using only the statements announced on or before the day (a restated figure counts from its ' +
           'announcement). Formulas in docs/fundamentals.md. from/to and date select on trade_date.',
         params: instrumentIdParam,
-        query: { ...dateWindowParams, date: Type.Optional(dateQuery('One trading day. Not with from/to.')) },
+        query: dayWindowParams,
         response: ValuationCollectionResponse,
         notFound: true,
         collection: true,

@@ -3,7 +3,7 @@ import { Type } from '@sinclair/typebox';
 import type { App } from '../../services.js';
 import { operation, snapOf } from '../../route.js';
 import { schemaPlan, sendFile, sendPage } from '../../collection.js';
-import { boardQuery, dateQuery, dateWindowParams, enumOf, dayOrWindow } from '../../params.js';
+import { boardQuery, dateQuery, enumOf, dayOrWindow, dayWindowParams } from '../../params.js';
 
 import { formatDate, formatTimestamp, parseDate } from '../../../lib/time.js';
 import { formatScaled, MONEY_SCALE, PRICE_SCALE } from '../../../lib/decimal.js';
@@ -145,7 +145,7 @@ export default async function marketDayRoutes(app: App) {
           "Of the market's equities each trading day: how many were listed, advanced, declined or were unchanged against their " +
           'reference price, closed at the up or down limit, were suspended; their total volume and turnover. Days with stored bars only.',
         params: marketParam,
-        query: { ...dateWindowParams, date: Type.Optional(dateQuery('One trading day. Not with from/to.')) },
+        query: dayWindowParams,
         response: MarketBreadthCollectionResponse,
         notFound: true,
         collection: true,
