@@ -190,6 +190,42 @@ for (const kind of STORES) {
       ]);
     });
 
+    it('Tushare daily_basic → share_capital: a change each day the counts differ (newest-first export read whole), 万股 × 10,000', async () => {
+      const basic =
+        'ts_code,trade_date,close,turnover_rate,pe,pb,total_share,float_share,free_share,total_mv,circ_mv\n' +
+        '300750.SZ,20240105,160.0,0.5,20.1,4.2,439907.2278,391061.2345,200000.0,70385156.45,62569797.52\n' +
+        '300750.SZ,20240104,158.0,0.6,19.9,4.1,439907.2278,391061.2345,200000.0,69505341.99,61787675.05\n' +
+        '300750.SZ,20240103,162.3,0.7,20.4,4.3,439907.2278,388012.0000,200000.0,71396943.07,62974347.60\n';
+      const r = ok(await load(h, 'share_capital', 'tushare', [file('daily_basic.csv', basic)]));
+      expect(lines(r).join('\n')).toContain('skipped 1 row: share capital unchanged since the previous day');
+      expect(await walk(h, '/api/v1/equities/300750.SZ/share-capital', 10)).toEqual([
+        {
+          instrument_id: '300750.SZ',
+          change_date: '2024-01-03',
+          announce_date: null,
+          reason: 'other',
+          total_shares: 4399072278,
+          float_shares: 3880120000,
+          restricted_shares: 518952278,
+        },
+        {
+          instrument_id: '300750.SZ',
+          change_date: '2024-01-04',
+          announce_date: null,
+          reason: 'other',
+          total_shares: 4399072278,
+          float_shares: 3910612345,
+          restricted_shares: 488459933,
+        },
+      ]);
+      const bad = await load(h, 'share_capital', 'tushare', [
+        file('daily_basic_bad.csv', 'ts_code,trade_date,total_share,float_share\n300750.SZ,20240108,439907.22785,1.0\n'),
+      ]);
+      expect(bad.errors).toEqual([
+        `${join(dir, 'daily_basic_bad.csv')}:2: total_share: expected a decimal exact to 0 decimals (× 10^4 to shares), got "439907.22785"`,
+      ]);
+    });
+
     it('Tushare adj_factor and dividend (implemented rows only: pre-tax cash, bonus and transfer per share)', async () => {
       ok(
         await load(h, 'adj_factors', 'tushare', [

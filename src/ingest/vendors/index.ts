@@ -6,7 +6,15 @@ import { hikyuuDaily, hikyuuEvents, hikyuuShareCapital } from './hikyuu.js';
 import { sinaHfq } from './sina.js';
 import { stockstatsDaily } from './stockstats.js';
 import { tdxCsvDaily, tdxCsvMinute, tdxDay, tdxLc1 } from './tdx.js';
-import { tushareAdjFactor, tushareDaily, tushareDividend, tushareMarginDetail, tushareStockBasic, tushareTradeCal } from './tushare.js';
+import {
+  tushareAdjFactor,
+  tushareDaily,
+  tushareDailyBasic,
+  tushareDividend,
+  tushareMarginDetail,
+  tushareStockBasic,
+  tushareTradeCal,
+} from './tushare.js';
 import type { Layout } from './vendor.js';
 
 export { VendorReport, type Layout, type VendorOptions } from './vendor.js';
@@ -31,6 +39,7 @@ export const LAYOUTS: readonly Layout[] = [
   tushareStockBasic,
   tushareDividend,
   tushareMarginDetail,
+  tushareDailyBasic,
 ];
 
 /** Every vendor format name, in the order above. */

@@ -24,6 +24,7 @@
 import { boardOf } from '../../market/boards.js';
 import type { MarketId } from '../../market/types.js';
 import { bar, Bad, dec, decRounded, lotsToShares, shifted, vendorCsv, ymd, type Get, type Layout } from './vendor.js';
+import type { SourceRecord } from '../source.js';
 
 function tsCode(get: Get): string {
   const v = get('ts_code');
@@ -194,5 +195,53 @@ export const tushareMarginDetail: Layout = {
         ...Object.fromEntries(shares.map(([f, c]) => [f, dec(get, c, 0, 0, 'shares')])),
       };
     });
+  },
+};
+
+/**
+ * `daily_basic` → share_capital: ts_code, trade_date, total_share and float_share (10,000
+ * shares, 万股): a change on each day a code's counts differ from its previous day in the file
+ * (the file is read whole and ordered by date: exports come newest first), the first day of each
+ * code included; reason other (the file says what, not why); restricted = total − float; no
+ * announcement dates. Other columns (valuations: the service computes its own) are not stored.
+ * https://tushare.pro/document/2?doc_id=32
+ */
+export const tushareDailyBasic: Layout = {
+  format: 'tushare',
+  dataset: 'share_capital',
+  async *read(input) {
+    const days: { line: number; id: string; date: string; total: number; float: number }[] = [];
+    for await (const batch of vendorCsv(input, ['ts_code', 'trade_date', 'total_share', 'float_share'], (get, line) => {
+      days.push({
+        line,
+        id: tsCode(get),
+        date: ymd(get, 'trade_date'),
+        total: Number(dec(get, 'total_share', 0, 4, 'shares')),
+        float: Number(dec(get, 'float_share', 0, 4, 'shares')),
+      });
+      return null;
+    }))
+      yield batch;
+    days.sort((a, b) => (a.id < b.id ? -1 : a.id > b.id ? 1 : a.date < b.date ? -1 : a.date > b.date ? 1 : 0));
+    const out: SourceRecord[] = [];
+    days.forEach((d, i) => {
+      const p = days[i - 1];
+      if (p && p.id === d.id && p.total === d.total && p.float === d.float) {
+        input.report.skip('share capital unchanged since the previous day');
+        return;
+      }
+      out.push({
+        line: d.line,
+        object: {
+          instrument_id: d.id,
+          change_date: d.date,
+          reason: 'other',
+          total_shares: String(d.total),
+          float_shares: String(d.float),
+          restricted_shares: String(d.total - d.float),
+        },
+      });
+    });
+    if (out.length) yield out;
   },
 };
