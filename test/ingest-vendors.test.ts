@@ -226,6 +226,39 @@ for (const kind of STORES) {
       ]);
     });
 
+    it('Tushare suspend_d → suspensions: runs of S days on the calendar, resumed on the R day; a timing is an intraday halt', async () => {
+      const rows =
+        'ts_code,trade_date,suspend_timing,suspend_type\n' +
+        '688981.SH,20240105,,S\n' +
+        '300750.SZ,20240104,,R\n' +
+        '688981.SH,20240103,09:30-10:30,S\n' +
+        '300750.SZ,20240103,,S\n' +
+        '300750.SZ,20240102,,S\n' +
+        '600000.SH,20240102,,R\n';
+      const r = ok(await load(h, 'suspensions', 'tushare', [file('suspend_d.csv', rows)]));
+      expect(lines(r).join('\n')).toContain('skipped 1 row: R (resumed) without a suspension before it in the file');
+      const whole = { halt_from: null, halt_to: null, reason: null, announce_date: null, source: 'exchange' };
+      expect(await walk(h, '/api/v1/equities/300750.SZ/suspensions', 10)).toEqual([
+        { instrument_id: '300750.SZ', start_date: '2024-01-02', end_date: '2024-01-03', resume_date: '2024-01-04', ...whole },
+      ]);
+      expect(
+        (await walk(h, '/api/v1/equities/688981.SH/suspensions', 10)).map((s) => [
+          s.start_date,
+          s.end_date,
+          s.resume_date,
+          s.halt_from,
+          s.halt_to,
+        ]),
+      ).toEqual([
+        ['2024-01-03', '2024-01-03', null, '09:30', '10:30'],
+        ['2024-01-05', null, null, null, null],
+      ]);
+      const bad = await load(h, 'suspensions', 'tushare', [
+        file('suspend_bad.csv', 'ts_code,trade_date,suspend_timing,suspend_type\n300750.SZ,20240105,,X\n'),
+      ]);
+      expect(bad.errors).toEqual([`${join(dir, 'suspend_bad.csv')}:2: suspend_type: expected S (suspended) or R (resumed), got "X"`]);
+    });
+
     it('Tushare adj_factor and dividend (implemented rows only: pre-tax cash, bonus and transfer per share)', async () => {
       ok(
         await load(h, 'adj_factors', 'tushare', [

@@ -13,6 +13,7 @@ import {
   tushareDividend,
   tushareMarginDetail,
   tushareStockBasic,
+  tushareSuspendD,
   tushareTradeCal,
 } from './tushare.js';
 import type { Layout } from './vendor.js';
@@ -40,6 +41,7 @@ export const LAYOUTS: readonly Layout[] = [
   tushareDividend,
   tushareMarginDetail,
   tushareDailyBasic,
+  tushareSuspendD,
 ];
 
 /** Every vendor format name, in the order above. */

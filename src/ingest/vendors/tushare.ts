@@ -23,7 +23,7 @@
  */
 import { boardOf } from '../../market/boards.js';
 import type { MarketId } from '../../market/types.js';
-import { bar, Bad, dec, decRounded, lotsToShares, shifted, vendorCsv, ymd, type Get, type Layout } from './vendor.js';
+import { bar, Bad, dateInt, dec, decRounded, formatDate, lotsToShares, shifted, vendorCsv, ymd, type Get, type Layout } from './vendor.js';
 import type { SourceRecord } from '../source.js';
 
 function tsCode(get: Get): string {
@@ -242,6 +242,73 @@ export const tushareDailyBasic: Layout = {
         },
       });
     });
+    if (out.length) yield out;
+  },
+};
+
+/**
+ * `suspend_d` → suspensions: ts_code, trade_date, suspend_timing, suspend_type (S a suspended
+ * day, R the day trading resumed). The file is read whole: a code's S days without a timing that
+ * follow one another on its market's calendar are one interval, ended by its last S day and
+ * resumed on the R day after it (a run at the file's last day without one is still open); an S
+ * day with a timing (`09:30-10:30`) is an intraday halt. An R day after no run is skipped.
+ * https://tushare.pro/document/2?doc_id=214
+ */
+export const tushareSuspendD: Layout = {
+  format: 'tushare',
+  dataset: 'suspensions',
+  async *read(input) {
+    const days: { line: number; id: string; date: string; timing: string; type: string }[] = [];
+    for await (const batch of vendorCsv(input, ['ts_code', 'trade_date', 'suspend_timing', 'suspend_type'], (get, line) => {
+      const type = get('suspend_type');
+      if (type !== 'S' && type !== 'R') throw new Bad('suspend_type', `expected S (suspended) or R (resumed), got ${JSON.stringify(type)}`);
+      const timing = get('suspend_timing');
+      if (timing !== '' && !/^\d\d:\d\d-\d\d:\d\d$/.test(timing))
+        throw new Bad('suspend_timing', `expected empty (the whole day) or HH:MM-HH:MM, got ${JSON.stringify(timing)}`);
+      days.push({ line, id: tsCode(get), date: ymd(get, 'trade_date'), timing, type });
+      return null;
+    }))
+      yield batch;
+    days.sort((a, b) => (a.id < b.id ? -1 : a.id > b.id ? 1 : a.date < b.date ? -1 : a.date > b.date ? 1 : 0));
+    const last = days.reduce((m, d) => (d.date > m ? d.date : m), '');
+    const out: SourceRecord[] = [];
+    const row = (line: number, o: Record<string, string>) => out.push({ line, object: o });
+    for (let i = 0; i < days.length; i++) {
+      const d = days[i];
+      if (d.type === 'R') {
+        input.report.skip('R (resumed) without a suspension before it in the file');
+        continue;
+      }
+      if (d.timing) {
+        const [from, to] = d.timing.split('-');
+        row(d.line, { instrument_id: d.id, start_date: d.date, end_date: d.date, halt_from: from, halt_to: to });
+        continue;
+      }
+      const market = d.id.slice(7);
+      let j = i;
+      const nextDay = (date: string) => {
+        const n = input.ctx.calendar(market as MarketId).next(dateInt(date));
+        return n === null ? null : formatDate(n);
+      };
+      while (
+        j + 1 < days.length &&
+        days[j + 1].id === d.id &&
+        days[j + 1].type === 'S' &&
+        !days[j + 1].timing &&
+        days[j + 1].date === nextDay(days[j].date)
+      )
+        j++;
+      const after = days[j + 1];
+      const resumed = after && after.id === d.id && after.type === 'R' ? after : null;
+      const open = resumed === null && days[j].date === last;
+      row(d.line, {
+        instrument_id: d.id,
+        start_date: d.date,
+        ...(open ? {} : { end_date: days[j].date }),
+        ...(resumed ? { resume_date: resumed.date } : {}),
+      });
+      i = resumed ? j + 1 : j;
+    }
     if (out.length) yield out;
   },
 };
