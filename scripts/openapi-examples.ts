@@ -73,6 +73,7 @@ for (const [template, item] of Object.entries<Record<string, any>>(doc.paths)) {
   const values: Record<string, string> = {};
   for (const p of params.filter((x) => x.in === 'path')) values[p.name] = PATH[`${p.name}:${tag}`] ?? PATH[p.name];
   if (names.has('interval')) values.interval = '1d';
+  if (names.has('q')) values.q = 'gzmt';
   // Intraday series and pools: the last day; daily series: the last three weeks.
   if (/quotes|trades|pools\//.test(template) && names.has('date')) values.date = LAST;
   else if (names.has('from')) values.from = FROM;

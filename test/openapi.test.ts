@@ -63,6 +63,7 @@ const CONTRACT_OPERATIONS = [
   'listSuspensions',
   'listShareCapital',
   'listValuations',
+  'searchInstruments',
 ];
 
 describe('OpenAPI document', () => {
@@ -291,7 +292,7 @@ describe('OpenAPI document', () => {
       expect(Object.keys(op.responses['304'].headers), op.operationId).toContain('Data-Version');
     }
     const paged = data.filter((op) => op.responses['200'].headers['Data-Version-Cursor']).map((op) => op.operationId);
-    expect(paged).toHaveLength(38);
+    expect(paged).toHaveLength(39);
     expect(paged).toContain('listEquityBars');
     expect(data.length - paged.length).toBe(5);
     expect(doc.components.headers['Data-Version'].schema).toEqual({ type: 'integer', minimum: 1 });

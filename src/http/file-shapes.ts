@@ -117,6 +117,7 @@ export const FILE_SHAPES: Readonly<Record<string, (ask: FileAsk) => FileShape>> 
   listEquities: fixed(INSTRUMENTS),
   listIndices: fixed(INSTRUMENTS),
   listFunds: fixed(INSTRUMENTS),
+  searchInstruments: fixed(INSTRUMENTS),
   listEquityBars: bars,
   listIndexBars: bars,
   listFundBars: bars,

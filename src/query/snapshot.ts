@@ -8,6 +8,7 @@ import { FundamentalsReader } from '../store/readers/fundamentals.js';
 import { KeysetReader } from '../store/readers/keyset.js';
 import { Suspensions } from './suspensions.js';
 import { Valuations } from './valuations.js';
+import { InstrumentSearch, SearchCaches } from './search.js';
 import { AdjustmentReader } from '../store/readers/adjustments.js';
 import { EquityDayReader } from '../store/readers/equity-days.js';
 import { PoolReader } from '../store/readers/pools.js';
@@ -30,12 +31,13 @@ export class QueryCaches {
   readonly equityDays = new EquityDayCaches();
   readonly pools = new PoolCaches();
   readonly marketDays = new MarketDayCaches();
+  readonly search = new SearchCaches();
   /** The JSON record writers made for instruments (render/writer-cache.ts). */
   readonly writers = new WriterCache();
 
   /** The caches, counted (CacheCounts), for the metrics. */
   get all(): CacheCounts[] {
-    return [this.calendars, this.analytics, this.equityDays, this.pools, this.marketDays].flatMap((c) => c.all);
+    return [this.calendars, this.analytics, this.equityDays, this.pools, this.marketDays, this.search].flatMap((c) => c.all);
   }
 }
 
@@ -53,6 +55,7 @@ export class Snapshot {
   private k?: KeysetReader;
   private s?: Suspensions;
   private vl?: Valuations;
+  private sr?: InstrumentSearch;
   private c?: Calendars;
   private a?: Analytics;
   private e?: EquityDays;
@@ -107,6 +110,10 @@ export class Snapshot {
   /** An equity's suspensions, loaded or derived from its bars (query/suspensions.ts). */
   get suspensions(): Suspensions {
     return (this.s ??= new Suspensions(this.keyset, new EquityDayReader(this.session.db), this.calendars));
+  }
+  /** Instrument search over this version's catalog (query/search.ts). */
+  get search(): InstrumentSearch {
+    return (this.sr ??= new InstrumentSearch(this.catalog, this.caches.search));
   }
   /** An equity's daily valuations as known at each close (query/valuations.ts). */
   get valuations(): Valuations {

@@ -8,6 +8,7 @@ import { boardQuery, marketQuery } from '../../params.js';
 
 import { instrumentJson, instrumentRecord } from '../../serialize.js';
 import type { InstrumentFilter } from '../../../store/catalog.js';
+import { ApiError, invalid } from '../../../lib/errors.js';
 
 /** No control characters (PostgreSQL rejects NUL in text). */
 const PRINTABLE = '^[^\\u0000-\\u001f\\u007f]+$';
@@ -18,8 +19,53 @@ const ROUTES: { kind: InstrumentKind; path: string; list: string; get: string; n
   { kind: 'fund', path: KIND_PATHS.fund, list: 'listFunds', get: 'getFund', noun: 'funds' },
 ];
 
-/** listEquities/getEquity, listIndices/getIndex, listFunds/getFund: one instrument schema for all. */
+/** listEquities/getEquity, listIndices/getIndex, listFunds/getFund: one instrument schema for all; searchInstruments. */
 export default async function instrumentRoutes(app: App) {
+  app.get(
+    '/api/v1/instruments',
+    {
+      schema: operation({
+        operationId: 'searchInstruments',
+        tags: ['instruments'],
+        summary: 'Search equities, indices and funds by code, name or pinyin initials, best match first.',
+        description:
+          'q matches an id or code exactly (600519, 600519.SH), a code prefix (6005), the pinyin initials of the name as Tongdaxin users ' +
+          'type them (gzmt for 贵州茅台, payh for 平安银行, hs300 for 沪深300), a name prefix (贵州), or anything inside the name, the English ' +
+          'name or the initials (茅台, moutai), in that order of rank; ties by id. kind narrows to one kind.',
+        query: {
+          q: Type.String({
+            minLength: 1,
+            maxLength: 40,
+            pattern: PRINTABLE,
+            description: 'What to look for: code, id, name or pinyin initials.',
+          }),
+          kind: Type.Optional(
+            Type.Unsafe<InstrumentKind>({ type: 'string', enum: ['equity', 'index', 'fund'], description: 'Only this kind.' }),
+          ),
+        },
+        required: ['q'],
+        response: InstrumentCollectionResponse,
+        collection: true,
+      }),
+    },
+    (req, reply) => {
+      const { q, kind } = req.query as { q: string; kind?: InstrumentKind };
+      if (!q.trim()) throw new ApiError([invalid('q', 'q must hold a code, a name or pinyin initials, not only spaces')]);
+      return sendPage(
+        req,
+        reply,
+        app.svc,
+        'searchInstruments',
+        ['int', 'str'],
+        rowPlan(
+          async (p) => snapOf(req).search.find(q.trim(), kind, p.after, p.limit),
+          (f) => [f.rank, f.row.id],
+          (w, f) => w.bytes(instrumentJson(f.row)),
+        ),
+      );
+    },
+  );
+
   for (const k of ROUTES) {
     const query = {
       market: Type.Optional(marketQuery),
