@@ -24,6 +24,8 @@ const RUNS = Number(process.env.FC_RUNS ?? 200);
  * SQLite 9 ms). A timeout mid-run used to close the store under a request in flight: that was the 500.
  */
 const OPERATIONS = 48;
+/** Values of required parameters without an enumeration (a search's text). */
+const REQUIRED_SAMPLES: Record<string, string> = { q: 's' };
 const TIMEOUT_MS = OPERATIONS * RUNS * 50;
 /** Demo of a few months: every collection has rows, minute bars and ticks on a few days. */
 const DEMO = { seed: 11, equities: 20, start: 20250601, end: 20251120, minuteDays: 2, tickDays: 1 };
@@ -159,7 +161,9 @@ describe.each(STORES)('fuzzing every operation of the OpenAPI document on $name'
   const validPath = (op: Operation) =>
     Object.fromEntries(op.parameters.filter((p) => p.in === 'path').map((p) => [p.name, encode(pathValues(op, p)[0])]));
   const validRequired = (op: Operation) =>
-    op.parameters.filter((p) => p.in === 'query' && p.required).map((p) => `${encode(p.name)}=${encode(p.schema.enum![0])}`);
+    op.parameters
+      .filter((p) => p.in === 'query' && p.required)
+      .map((p) => `${encode(p.name)}=${encode(p.schema.enum ? p.schema.enum[0] : (REQUIRED_SAMPLES[p.name] ?? 'x'))}`);
   /** The target of `op` with path values (percent-encoded already) and query parts. */
   function target(op: Operation, path: Record<string, string>, query: string[], ...more: string[]): string {
     const q = [...query, ...more];
