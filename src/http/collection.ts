@@ -199,7 +199,7 @@ async function sendNewestFirst<K extends unknown[]>(
     const shape =
       format && fileShape(operationId, { params: req.params as Record<string, unknown>, query: req.query as Record<string, unknown> });
     if (shape) {
-      if (next !== null) reply.header('link', `<${headerSafe(linkWithCursor(req.url, next))}>; rel="next"`);
+      linkNext(req, reply, next);
       return sendFile(reply, shape, format, served, (i) => keys[at + i]);
     }
   }
@@ -226,8 +226,22 @@ function sendFilePage<K extends unknown[]>(
   page.records.write(w, count);
   w.byte(93);
   const records = JSON.parse(w.take().toString('utf8')) as unknown[];
-  if (next !== null) reply.header('link', `<${headerSafe(linkWithCursor(req.url, next))}>; rel="next"`);
+  linkNext(req, reply, next);
   return sendFile(reply, shape, format, records, (i) => page.key(i));
+}
+
+/** A file's next page, when there is one, in `Link: <url>; rel="next"` (a file has no envelope). */
+function linkNext(req: FastifyRequest, reply: FastifyReply, next: string | null): void {
+  if (next !== null) reply.header('link', `<${headerSafe(linkWithCursor(req.url, next))}>; rel="next"`);
+}
+
+/**
+ * One keyset page of a list already in memory, ascending by a single key (a pool's members, an
+ * equity's memberships or suspensions): the rows whose key is after the cursor's, at most `limit`.
+ */
+export function pageOfList<Row, V extends string | number>(rows: readonly Row[], key: (r: Row) => V, page: PageRequest<[V]>): Row[] {
+  const start = page.after === null ? 0 : rows.findIndex((r) => key(r) > page.after![0]);
+  return start < 0 ? [] : rows.slice(start, start + page.limit);
 }
 
 /**

@@ -1,7 +1,7 @@
 import { Type } from '@sinclair/typebox';
 import type { App } from '../../services.js';
 import { operation, snapOf } from '../../route.js';
-import { schemaPlan, sendPage } from '../../collection.js';
+import { schemaPlan, sendPage, pageOfList } from '../../collection.js';
 import { dateQuery } from '../../params.js';
 import { PoolConstituentCollectionResponse } from '../../schemas/analytics.js';
 import { formatScaled, MONEY_SCALE, PRICE_SCALE } from '../../../lib/decimal.js';
@@ -58,11 +58,7 @@ export default async function poolRoutes(app: App) {
         schemaPlan(
           reply,
           PoolConstituentCollectionResponse,
-          async (p) => {
-            const after = p.after ? p.after[0] : null;
-            const start = after === null ? 0 : members.findIndex((m) => m.id > after);
-            return start < 0 ? [] : members.slice(start, start + p.limit);
-          },
+          async (p) => pageOfList(members, (m) => m.id, p),
           (m: PoolMember) => [m.id],
           (m: PoolMember) => {
             const bar = m.day.bar!;

@@ -1,7 +1,7 @@
 import { Type } from '@sinclair/typebox';
 import type { App } from '../../services.js';
 import { instrumentIdParam, operation, pathInstrument, snapOf } from '../../route.js';
-import { schemaPlan, sendPage } from '../../collection.js';
+import { schemaPlan, sendPage, pageOfList } from '../../collection.js';
 import { dateQuery, dateWindowParams, dayOrWindow } from '../../params.js';
 import { SuspensionCollectionResponse } from '../../schemas/fundamentals.js';
 
@@ -53,9 +53,7 @@ export function registerSuspensions(app: App) {
           SuspensionCollectionResponse,
           async (p) => {
             // An equity has at most a few hundred intervals: all of them, filtered and paged here.
-            const all = (await snapOf(req).suspensions.of(inst)).filter(pick);
-            const after = p.after ? p.after[0] : null;
-            return (after === null ? all : all.filter((s) => s.start_date > after)).slice(0, p.limit);
+            return pageOfList((await snapOf(req).suspensions.of(inst)).filter(pick), (s) => s.start_date, p);
           },
           (s) => [s.start_date],
           (s) => ({ ...item(s as never, inst.id), source: s.source }),

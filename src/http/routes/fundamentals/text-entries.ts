@@ -1,6 +1,6 @@
 import type { App } from '../../services.js';
 import { instrumentIdParam, operation, pathInstrument, snapOf } from '../../route.js';
-import { schemaPlan, sendPage } from '../../collection.js';
+import { schemaPlan, sendPage, pageOfList } from '../../collection.js';
 import { TextEntryCollectionResponse } from '../../schemas/company.js';
 import { businessScope } from '../../../datasets/fundamentals.js';
 import { compiled } from '../../../datasets/registry.js';
@@ -69,8 +69,7 @@ export function registerTextEntries(app: App) {
           async (p) => {
             // An equity has a handful of memberships: read them all, number them, and page in memory.
             const all = (await snapOf(req).fundamentals.sectorMemberships(inst.inst)).map((c, i) => ({ ...c, seq: i + 1 }));
-            const after = p.after ? p.after[0] : null;
-            return (after === null ? all : all.filter((c) => c.id > after)).slice(0, p.limit);
+            return pageOfList(all, (c) => c.id, p);
           },
           (r) => [r.id],
           (r) => ({ instrument_id: inst.id, seq: r.seq, type: r.type, text: r.name, classification_id: r.id }),
