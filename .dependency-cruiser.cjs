@@ -10,6 +10,8 @@
  */
 const LAYERS = {
   lib: [],
+  // The explorer's browser code (served by http/plugins/explorer.ts): it knows the service only by its HTTP API.
+  explorer: [],
   market: ['lib'],
   // What each dataset is, declared once (columns, units, key, record): read by every layer above.
   datasets: ['lib', 'market'],

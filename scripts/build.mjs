@@ -1,7 +1,8 @@
 #!/usr/bin/env node
 /**
  * Builds dist/ from src/ with esbuild: each TypeScript file transpiled on its own (no bundling,
- * no type check: `npm run typecheck` does that), in well under a second. `--if-changed` skips the
+ * no type check: `npm run typecheck` does that), and the explorer's browser code (src/explorer/)
+ * bundled with its chart library into dist/explorer/, in about a second. `--if-changed` skips the
  * build when dist/ was built from the same sources (a hash of every file's path and contents), so
  * `npm start` starts at once after the first time. A build goes to a fresh directory that replaces
  * dist/ only when complete: an interrupted build leaves the previous dist/ (or none), never half.
@@ -9,7 +10,7 @@
 import { createHash } from 'node:crypto';
 import { cpSync, existsSync, readdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import { join, relative } from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { fileURLToPath, pathToFileURL } from 'node:url';
 import { build } from 'esbuild';
 
 const root = fileURLToPath(new URL('..', import.meta.url));
@@ -28,11 +29,15 @@ function sources(keep, dir = src) {
     });
 }
 
-const files = sources((name) => name.endsWith('.ts'));
+/** The explorer's browser code (src/explorer/): bundled for the browser, not transpiled for Node. */
+const explorer = join(src, 'explorer');
+const all = sources((name) => name.endsWith('.ts'));
+const files = all.filter((f) => !f.startsWith(explorer));
 /** Data the sources import (JSON), copied beside them. */
-const assets = sources((name) => name.endsWith('.json'));
+const assets = sources((name) => name.endsWith('.json')).filter((f) => !f.startsWith(explorer));
+const explorerFiles = sources(() => true, explorer);
 const hash = createHash('sha256');
-for (const f of [...files, ...assets]) hash.update(relative(root, f)).update('\0').update(readFileSync(f)).update('\0');
+for (const f of [...all, ...assets, ...explorerFiles]) hash.update(relative(root, f)).update('\0').update(readFileSync(f)).update('\0');
 const digest = hash.digest('hex');
 
 const stamp = join(dist, STAMP);
@@ -54,6 +59,9 @@ try {
     logLevel: 'warning',
   });
   for (const f of assets) cpSync(f, join(next, relative(src, f)));
+  // The explorer, bundled by the function the server uses when it runs from the sources.
+  const { bundleExplorer } = await import(pathToFileURL(join(next, 'http/plugins/explorer.js')).href);
+  await bundleExplorer(explorer, join(next, 'explorer'));
   writeFileSync(join(next, STAMP), digest);
   rmSync(dist, { recursive: true, force: true });
   renameSync(next, dist);

@@ -21,6 +21,7 @@ import { readIngestTotals } from '../store/ingest-totals.js';
 import { latestVersion } from '../store/versions.js';
 import { openSnapshot, QueryCaches } from '../query/snapshot.js';
 import { docs } from '../http/plugins/docs.js';
+import { explorer } from '../http/plugins/explorer.js';
 import { requestLog } from '../http/plugins/request-log.js';
 import { turnGate, turnHold } from '../http/plugins/turns.js';
 import { closedPeriodMaxAge, dataTags, httpCache } from '../http/plugins/http-cache.js';
@@ -180,6 +181,7 @@ export async function buildApp(opts: AppOptions): Promise<App> {
   if (opts.logger) await app.register(requestLog, { redactUrl });
   for (const s of ALL_SCHEMAS) app.addSchema(s);
   await app.register(docs);
+  await app.register(explorer);
 
   app.get('/openapi.json', { schema: { hide: true } }, async () => app.swagger());
   await app.register(systemRoutes);

@@ -1,0 +1,106 @@
+/**
+ * The explorer's only way to the data: the service's public HTTP API, with the user's key. Every
+ * request a view makes is recorded (its URL, status and time) for the requests panel, which shows
+ * each as a curl line, so what is drawn can be fetched again from code.
+ */
+
+const KEY_STORAGE = 'mds.explorer.apiKey';
+export const API = '/api/v1';
+
+/** A record of the API's error response. */
+export class ApiFailure extends Error {
+  constructor(
+    readonly status: number,
+    readonly code: string,
+    detail: string,
+  ) {
+    super(detail);
+  }
+}
+
+export interface Logged {
+  path: string;
+  status: number | null;
+  ms: number | null;
+}
+
+export interface Page<T> {
+  data: T[];
+  meta: { next_cursor: string | null };
+  links: { next: string | null };
+}
+
+type Params = Record<string, string | number | undefined>;
+
+/** The path and query of a request, as the API's own links write them (brackets kept). */
+export function pathOf(path: string, params: Params = {}): string {
+  const q = Object.entries(params)
+    .filter(([, v]) => v !== undefined && v !== '')
+    .map(([k, v]) => `${k}=${encodeURIComponent(String(v))}`)
+    .join('&');
+  return `${API}${path}${q ? `?${q}` : ''}`;
+}
+
+export class Client {
+  /** The requests of the current view, newest last. */
+  log: Logged[] = [];
+  onLog: () => void = () => {};
+  /** Called on 401: the key is missing or not valid. */
+  onUnauthorized: () => void = () => {};
+
+  get key(): string | null {
+    return localStorage.getItem(KEY_STORAGE);
+  }
+  set key(k: string | null) {
+    if (k === null) localStorage.removeItem(KEY_STORAGE);
+    else localStorage.setItem(KEY_STORAGE, k);
+  }
+
+  /** Starts a new view: its requests are the panel's. */
+  clearLog(): void {
+    this.log = [];
+    this.onLog();
+  }
+
+  async get<T>(path: string, params: Params = {}): Promise<T> {
+    return this.fetchJson<T>(pathOf(path, params));
+  }
+
+  /** A collection's pages from the first, following `links.next`, up to `max` records. */
+  async all<T>(path: string, params: Params = {}, max = 5000): Promise<T[]> {
+    const out: T[] = [];
+    let url: string | null = pathOf(path, { 'page[size]': 1000, ...params });
+    while (url !== null && out.length < max) {
+      const page: Page<T> = await this.fetchJson<Page<T>>(url);
+      out.push(...page.data);
+      url = page.links.next;
+    }
+    return out;
+  }
+
+  async fetchJson<T>(url: string): Promise<T> {
+    const entry: Logged = { path: url, status: null, ms: null };
+    this.log.push(entry);
+    this.onLog();
+    const started = performance.now();
+    const headers: Record<string, string> = { accept: 'application/json' };
+    if (this.key) headers['x-api-key'] = this.key;
+    let res: Response;
+    try {
+      res = await fetch(url, { headers });
+    } catch {
+      throw new ApiFailure(0, 'network', 'The service cannot be reached.');
+    } finally {
+      entry.ms = Math.round(performance.now() - started);
+    }
+    entry.status = res.status;
+    this.onLog();
+    const body = await res.json().catch(() => null);
+    if (!res.ok) {
+      const e = body?.errors?.[0];
+      if (res.status === 401) this.onUnauthorized();
+      throw new ApiFailure(res.status, e?.code ?? 'error', e?.detail ?? `HTTP ${res.status}`);
+    }
+    return body as T;
+  }
+}

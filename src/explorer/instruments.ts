@@ -1,0 +1,27 @@
+import type { Client, Page } from './api.js';
+
+/** An instrument as the API's search returns it (the fields the explorer reads). */
+export interface Instrument {
+  id: string;
+  code: string;
+  market: string;
+  kind: 'equity' | 'index' | 'fund';
+  board: string | null;
+  name: string;
+  is_st: boolean;
+  list_date: string | null;
+}
+
+/** The API's path of a kind's instruments. */
+export const kindPath = (kind: Instrument['kind']): string => ({ equity: '/equities', index: '/indices', fund: '/funds' })[kind];
+
+/** Finds instruments as a user types: id, code, pinyin initials, name (searchInstruments). */
+export async function search(client: Client, q: string, size = 10): Promise<Instrument[]> {
+  return (await client.get<Page<Instrument>>('/instruments', { q, 'page[size]': size })).data;
+}
+
+/** The instrument with this id (its kind decides its paths), or null. */
+export async function resolve(client: Client, id: string): Promise<Instrument | null> {
+  const found = await search(client, id, 1);
+  return found.length && found[0].id === id ? found[0] : null;
+}

@@ -1,0 +1,41 @@
+import type { Client } from './api.js';
+import { fill, h } from './dom.js';
+
+/** A request as a curl line; the key is read from MDS_KEY, never written into the page's text. */
+export const curlLine = (path: string): string => `curl -g -H "X-API-Key: $MDS_KEY" '${location.origin}${path}'`;
+
+/**
+ * The requests panel: the exact requests behind what the view draws, each as a copyable curl
+ * line with its status and time.
+ */
+export function requestsPanel(client: Client): HTMLElement {
+  const list = h('ol', { class: 'requests' });
+  const copyAll = h('button', { type: 'button', onclick: () => copy(client.log.map((l) => curlLine(l.path)).join('\n')) }, 'Copy all');
+  const panel = h(
+    'details',
+    { class: 'requests-panel', id: 'requests' },
+    h('summary', {}, 'Requests behind this view ', h('span', { class: 'count' }, '0')),
+    h('p', { class: 'hint' }, 'Set MDS_KEY to your key (export MDS_KEY=…), then run any line. ', copyAll),
+    list,
+  );
+  client.onLog = () => {
+    panel.querySelector('.count')!.textContent = String(client.log.length);
+    fill(
+      list,
+      ...client.log.map((l) =>
+        h(
+          'li',
+          {},
+          h('code', { class: 'curl' }, curlLine(l.path)),
+          h('span', { class: 'status' }, l.status === null ? '…' : `${l.status} · ${l.ms} ms`),
+          h('button', { type: 'button', class: 'copy', onclick: () => copy(curlLine(l.path)) }, 'Copy'),
+        ),
+      ),
+    );
+  };
+  return panel;
+}
+
+function copy(text: string): void {
+  navigator.clipboard?.writeText(text).catch(() => {});
+}
