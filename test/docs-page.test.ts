@@ -5,13 +5,11 @@
  * nothing (a blank or single-colour image) fails. Skipped, saying why, where /usr/bin/chromium is
  * absent (`.ci/run` installs it).
  */
-import { existsSync, writeFileSync } from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { chromium, type Browser } from 'playwright-core';
+import type { Browser } from 'playwright-core';
+import { CHROMIUM, HAVE_CHROMIUM, launchChromium, screenshotStats } from './browser.js';
 import { harness, SMALL_DEMO, STORES, type Harness } from './helpers.js';
 
-const CHROMIUM = '/usr/bin/chromium';
-const HAVE_CHROMIUM = existsSync(CHROMIUM);
 if (!HAVE_CHROMIUM) console.warn(`docs-page.test: ${CHROMIUM} is absent (apt-get install chromium); skipping the browser test`);
 
 describe.skipIf(!HAVE_CHROMIUM)('the docs page in Chromium', () => {
@@ -22,18 +20,7 @@ describe.skipIf(!HAVE_CHROMIUM)('the docs page in Chromium', () => {
   beforeAll(async () => {
     h = await harness(await STORES[0].url(), SMALL_DEMO);
     base = await h.app.listen({ host: '127.0.0.1', port: 0 });
-    browser = await chromium.launch({
-      executablePath: CHROMIUM,
-      args: [
-        '--no-sandbox',
-        '--disable-gpu',
-        '--disable-quic',
-        '--no-first-run',
-        '--disable-background-networking',
-        '--disable-component-update',
-        '--disable-sync',
-      ],
-    });
+    browser = await launchChromium();
   }, 120_000);
   afterAll(async () => {
     await browser?.close();
@@ -83,31 +70,7 @@ describe.skipIf(!HAVE_CHROMIUM)('the docs page in Chromium', () => {
     ]);
 
     // The screenshot shows a rendered page: many colours, mostly not background.
-    const png = await page.screenshot({ fullPage: false });
-    writeFileSync(`${process.env.TMPDIR ?? '/tmp'}/mds-docs-page.png`, png);
-    const stats = await page.evaluate(
-      async (src) => {
-        // Runs in the page (this file is type-checked without the DOM library).
-        const { Image, document } = globalThis as any;
-        const img = new Image();
-        img.src = src;
-        await img.decode();
-        const c = document.createElement('canvas');
-        c.width = img.width;
-        c.height = img.height;
-        const g = c.getContext('2d');
-        g.drawImage(img, 0, 0);
-        const px = g.getImageData(0, 0, c.width, c.height).data;
-        const colours = new Set<number>();
-        let ink = 0;
-        for (let i = 0; i < px.length; i += 4) {
-          colours.add((px[i] << 16) | (px[i + 1] << 8) | px[i + 2]);
-          if (px[i] + px[i + 1] + px[i + 2] < 600) ink++;
-        }
-        return { width: c.width, height: c.height, colours: colours.size, ink: ink / (px.length / 4) };
-      },
-      `data:image/png;base64,${png.toString('base64')}`,
-    );
+    const stats = await screenshotStats(page, 'mds-docs-page');
     expect(stats.width).toBe(1280);
     expect(stats.height).toBe(900);
     expect(stats.colours).toBeGreaterThan(50);

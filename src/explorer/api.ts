@@ -69,7 +69,7 @@ export class Client {
   /** A collection's pages from the first, following `links.next`, up to `max` records. */
   async all<T>(path: string, params: Params = {}, max = 5000): Promise<T[]> {
     const out: T[] = [];
-    let url: string | null = pathOf(path, { 'page[size]': 1000, ...params });
+    let url: string | null = pathOf(path, { ...params, 'page[size]': params['page[size]'] ?? 1000 });
     while (url !== null && out.length < max) {
       const page: Page<T> = await this.fetchJson<Page<T>>(url);
       out.push(...page.data);

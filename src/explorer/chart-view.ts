@@ -189,8 +189,14 @@ export function chartView(
     state = { ...state, indicators: on ? state.indicators.filter((i) => i !== id) : [...state.indicators, id] };
     for (const b of indicatorButtons) b.setAttribute('aria-pressed', String(state.indicators.includes(b.dataset.indicator!)));
     onState(state);
-    if (!on) void loadPoints([id], data.bars).then(() => build());
-    else build();
+    if (on) return build();
+    box.dataset.state = 'loading';
+    loadPoints([id], data.bars)
+      .then(() => {
+        build();
+        box.dataset.state = 'complete';
+      })
+      .catch(showError);
   }
 
   // ---- loading -------------------------------------------------------------------------------
@@ -401,6 +407,9 @@ export function chartView(
       );
     }
     series.markers.setMarkers(exRights());
+    // What is loaded, for a reader of the page (and its tests): bars and the first of them.
+    box.dataset.bars = String(bars.length);
+    box.dataset.first = bars[0]?.trade_date ?? '';
     if (keep) chart.timeScale().setVisibleLogicalRange({ from: keep.from + shift, to: keep.to + shift });
     note.textContent =
       limitsDrawn() && state.adjustment !== 'none'

@@ -32,7 +32,7 @@ export async function fundamentalsView(root: HTMLElement, client: Client, inst: 
       'nav',
       { class: 'sections' },
       ...SECTIONS.map((s) =>
-        h('a', { href: `#/fundamentals/${inst.id}`, 'data-section': s.id, onclick: (e: Event) => jump(e, s.id) }, s.title),
+        h('a', { href: `#/fundamentals/${inst.id}`, 'data-jump': s.id, onclick: (e: Event) => jump(e, s.id) }, s.title),
       ),
     ),
     body,

@@ -60,18 +60,23 @@ async function instrumentOr404(id: string): Promise<Instrument | null> {
   return inst;
 }
 
+let routes = 0;
+
 async function route() {
+  const mine = ++routes;
   close();
   close = () => {};
   client.clearLog();
   if (!client.key) await ensureKey('');
+  // A later navigation (or a key entered meanwhile) draws instead.
+  if (mine !== routes) return;
   const [path, query = ''] = location.hash.replace(/^#/, '').split('?');
   const parts = path.split('/').filter(Boolean).map(decodeURIComponent);
   const q = new URLSearchParams(query);
   try {
     if (parts[0] === 'chart' && parts[1]) {
       const inst = await instrumentOr404(parts[1]);
-      if (!inst) return;
+      if (!inst || mine !== routes) return;
       document.title = `${inst.name} ${inst.id} · mds explorer`;
       close = chartView(view, client, inst, chartState(q), (s) => {
         const same = chartState(new URLSearchParams(location.hash.split('?')[1] ?? ''));
@@ -84,7 +89,7 @@ async function route() {
       await marketView(view, client, parts[1] ?? null, (d) => (location.hash = `#/market/${d}`));
     } else if (parts[0] === 'fundamentals' && parts[1]) {
       const inst = await instrumentOr404(parts[1]);
-      if (!inst) return;
+      if (!inst || mine !== routes) return;
       document.title = `${inst.name} fundamentals · mds explorer`;
       await fundamentalsView(view, client, inst);
     } else {
@@ -99,6 +104,8 @@ async function route() {
 }
 
 client.onUnauthorized = () => {
+  // A key being checked in the dialog answers there.
+  if (asking) return;
   client.key = null;
   void ensureKey('The key was refused: enter a valid key.').then(route);
 };
