@@ -260,6 +260,7 @@ export function chartView(
       if (closed) return;
       render(0);
       box.dataset.state = 'complete';
+      performance.mark('mds-chart-complete');
     } catch (e) {
       showError(e);
     }
