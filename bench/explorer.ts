@@ -16,6 +16,9 @@ import { createServer } from 'node:net';
 import { parseArgs } from 'node:util';
 import { chromium } from 'playwright-core';
 
+/** The page's globals, in the functions run in the page (this file is type-checked without the DOM library). */
+declare const localStorage: any, performance: any;
+
 const { values: args } = parseArgs({
   options: {
     database: { type: 'string' },
@@ -37,7 +40,10 @@ const port = await new Promise<number>((resolve) => {
     s.close(() => resolve(p));
   });
 });
-const made = spawnSync(process.execPath, ['dist/cli/index.js', 'keys', 'create', '--name', `bench-explorer-${process.pid}`], { env, encoding: 'utf8' });
+const made = spawnSync(process.execPath, ['dist/cli/index.js', 'keys', 'create', '--name', `bench-explorer-${process.pid}`], {
+  env,
+  encoding: 'utf8',
+});
 const key = /mds_[A-Za-z0-9_-]+/.exec(made.stdout + made.stderr)?.[0];
 if (!key) throw new Error(`no key made: ${made.stdout}${made.stderr}`);
 const server = spawn(process.execPath, ['dist/app/server.js'], { env: { ...env, PORT: String(port) }, stdio: 'ignore' });
@@ -76,7 +82,11 @@ try {
 const median = (xs: number[]) => xs.slice().sort((a, b) => a - b)[Math.floor(xs.length / 2)];
 const ms = (x: number) => x.toFixed(0);
 console.log(`store ${args.database}, ${rounds} rounds, a new browser context each (ms from navigation start: median, max)`);
-console.log(`the server's first request of all (cold: search index built, nothing cached): ${ids[0]}, first chart ${ms(rows[0].first[0])} ms`);
+console.log(
+  `the server's first request of all (cold: search index built, nothing cached): ${ids[0]}, first chart ${ms(rows[0].first[0])} ms`,
+);
 console.log('| instrument | first chart ms | complete ms |\n|---|---|---|');
 for (const row of rows)
-  console.log(`| ${row.id} | ${ms(median(row.first))} (max ${ms(Math.max(...row.first))}) | ${ms(median(row.complete))} (max ${ms(Math.max(...row.complete))}) |`);
+  console.log(
+    `| ${row.id} | ${ms(median(row.first))} (max ${ms(Math.max(...row.first))}) | ${ms(median(row.complete))} (max ${ms(Math.max(...row.complete))}) |`,
+  );

@@ -15,7 +15,41 @@ import { percentChange, subtract } from '../src/explorer/decimal.js';
 
 if (!HAVE_CHROMIUM) console.warn(`explorer.test: ${CHROMIUM} is absent (apt-get install chromium); skipping the browser test`);
 
+/** The page's globals, in the functions run in the page (this file is type-checked without the DOM library). */
+declare const document: any, location: any, window: any, localStorage: any;
+
 const B = '/api/v1';
+
+describe("the explorer's files", () => {
+  let h: Harness;
+  beforeAll(async () => {
+    h = await harness(await STORES[0].url(), null);
+  }, 60_000);
+  afterAll(() => h?.close());
+
+  it('are public, static, tagged by their bytes, and name only this origin', async () => {
+    const page = await h.app.inject({ method: 'GET', url: '/explorer' });
+    expect(page.statusCode).toBe(200);
+    expect(page.headers['content-type']).toBe('text/html; charset=utf-8');
+    // The page's own files, versioned by their bytes; nothing from a CDN.
+    const assets = [...page.payload.matchAll(/(?:src|href)="([^"]+)"/g)].map((m) => m[1]);
+    expect(assets.map((a) => a.replace(/\?v=[\w-]{12}$/, ''))).toEqual(['data:,', '/explorer/app.css', '/explorer/app.js']);
+    const js = await h.app.inject({ method: 'GET', url: assets[2] });
+    expect([js.statusCode, js.headers['content-type'], js.headers['cache-control']]).toEqual([
+      200,
+      'text/javascript; charset=utf-8',
+      'public, max-age=300',
+    ]);
+    // The chart library is inside the bundle, and the bundle asks the API of its own origin.
+    expect(js.payload).toContain('lightweight-charts');
+    expect(js.payload).toContain('/api/v1');
+    const again = await h.app.inject({ method: 'GET', url: assets[2], headers: { 'if-none-match': String(js.headers.etag) } });
+    expect(again.statusCode).toBe(304);
+    const css = await h.app.inject({ method: 'GET', url: assets[1] });
+    expect([css.statusCode, css.headers['content-type']]).toEqual([200, 'text/css; charset=utf-8']);
+    expect(css.payload).toContain('.legend');
+  });
+});
 
 describe.skipIf(!HAVE_CHROMIUM)('the explorer in Chromium', () => {
   let h: Harness;
@@ -39,7 +73,13 @@ describe.skipIf(!HAVE_CHROMIUM)('the explorer in Chromium', () => {
     await h?.close();
   });
 
-  const chartDone = () => page.waitForSelector('#chart[data-state="complete"]');
+  /** The chart, with these attributes (instrument, interval, adjustment), drawn complete. */
+  const chartDone = (attrs: Record<string, string> = {}) =>
+    page.waitForSelector(
+      `#chart[data-state="complete"]${Object.entries(attrs)
+        .map(([k, v]) => `[data-${k}="${v}"]`)
+        .join('')}`,
+    );
   const legend = async () =>
     Object.fromEntries(
       await page.$$eval('#legend [data-field]', (els) => els.map((e) => [e.getAttribute('data-field'), e.textContent])),
@@ -70,21 +110,25 @@ describe.skipIf(!HAVE_CHROMIUM)('the explorer in Chromium', () => {
     expect(await page.textContent('#search-results li.active .name')).toBe('贵州茅台');
     await page.press('#search', 'Enter');
     await page.waitForFunction(() => location.hash.startsWith('#/chart/600519.SH'));
-    await chartDone();
+    await chartDone({ instrument: '600519.SH' });
     expect(await page.textContent('#instrument-name')).toBe('贵州茅台');
     // The first view ends at the latest bar, and the legend shows it.
     const latest = (await get(h, `${B}/equities/600519.SH/bars?interval=1d&order=desc&page[size]=2`)).body.data;
     const shown = await legend();
-    expect([shown.time, shown.close, shown.change]).toEqual([latest[0].trade_date, latest[0].close, subtract(latest[0].close, latest[1].close)]);
+    expect([shown.time, shown.close, shown.change]).toEqual([
+      latest[0].trade_date,
+      latest[0].close,
+      subtract(latest[0].close, latest[1].close),
+    ]);
   }, 60_000);
 
   it('draws another interval and adjustment with MACD, and its legend equals the API for the bar under the mouse', async () => {
     await page.click('button[data-interval="1w"]');
     await page.waitForFunction(() => location.hash.includes('interval=1w'));
-    await chartDone();
+    await chartDone({ instrument: '600519.SH', interval: '1w' });
     await page.selectOption('#adjustment', 'forward');
     await page.waitForFunction(() => location.hash.includes('adjustment=forward'));
-    await chartDone();
+    await chartDone({ interval: '1w', adjustment: 'forward' });
     await page.click('button[data-indicator="macd"]');
     await page.waitForFunction(() => location.hash.includes('indicators=macd'));
     await chartDone();
@@ -125,7 +169,7 @@ describe.skipIf(!HAVE_CHROMIUM)('the explorer in Chromium', () => {
 
   it('loads older bars as the chart is dragged to the right (scrolling back in time)', async () => {
     await page.click('button[data-interval="1d"]');
-    await chartDone();
+    await chartDone({ interval: '1d', adjustment: 'forward' });
     const before = Number(await page.getAttribute('#chart', 'data-bars'));
     const first = await page.getAttribute('#chart', 'data-first');
     expect(before).toBe(320);
@@ -141,7 +185,8 @@ describe.skipIf(!HAVE_CHROMIUM)('the explorer in Chromium', () => {
     await chartDone();
     const after = await page.getAttribute('#chart', 'data-first');
     // The older page is the bars before the first one shown, none lost or repeated.
-    const older = (await get(h, `${B}/equities/600519.SH/bars?interval=1d&adjustment=forward&to=${first}&order=desc&page[size]=1000`)).body.data;
+    const older = (await get(h, `${B}/equities/600519.SH/bars?interval=1d&adjustment=forward&to=${first}&order=desc&page[size]=1000`)).body
+      .data;
     const count = Number(await page.getAttribute('#chart', 'data-bars'));
     expect(older.length).toBeGreaterThanOrEqual(count - before + 1);
     expect(after).toBe(older[count - before].trade_date);
@@ -156,13 +201,18 @@ describe.skipIf(!HAVE_CHROMIUM)('the explorer in Chromium', () => {
     const row = await page.$$eval('#breadth tbody tr', (trs) =>
       trs.map((tr) => Object.fromEntries([...tr.querySelectorAll('td')].map((td) => [td.getAttribute('data-column'), td.textContent]))),
     );
-    expect(row.find((r) => r.market === 'SH')).toMatchObject({ advancers: String(breadth.advancers), decliners: String(breadth.decliners) });
+    expect(row.find((r) => r.market === 'SH')).toMatchObject({
+      advancers: String(breadth.advancers),
+      decliners: String(breadth.decliners),
+    });
     // The previous trading day's pools, as the API gives them.
+    const date = (await get(h, `${B}/markets/SH/trading-days?to=${day}&order=desc&page[size]=2`)).body.data[1].date;
     await page.click('#prev-day');
-    await page.waitForFunction((d) => location.hash === `#/market/${d}`, (await get(h, `${B}/markets/SH/trading-days?to=${day}&order=desc&page[size]=2`)).body.data[1].date);
-    await page.waitForSelector('#market-day[data-state="complete"]');
-    const date = dateOfHash(await page.evaluate(() => window.location.hash));
-    const strong = (await get(h, `${B}/equities/pools/strong?date=${date}`)).body.data.map((r: { instrument_id: string }) => r.instrument_id);
+    await page.waitForSelector(`#market-day[data-state="complete"][data-date="${date}"]`);
+    expect(await page.evaluate(() => window.location.hash)).toBe(`#/market/${date}`);
+    const strong = (await get(h, `${B}/equities/pools/strong?date=${date}`)).body.data.map(
+      (r: { instrument_id: string }) => r.instrument_id,
+    );
     const shown = await page.$$eval('#pool-table-strong td[data-column="instrument_id"]', (tds) => tds.map((td) => td.textContent));
     expect(shown).toEqual(strong);
     const stats = await screenshotStats(page, 'mds-explorer-market');
@@ -172,11 +222,11 @@ describe.skipIf(!HAVE_CHROMIUM)('the explorer in Chromium', () => {
     const id = await member.textContent();
     await member.click();
     await page.waitForFunction((i) => location.hash.startsWith(`#/chart/${i}`), id);
-    await chartDone();
+    await chartDone({ instrument: id! });
     expect(await page.textContent('#instrument-id')).toBe(id);
   }, 60_000);
 
-  it('shows an equity\'s fundamentals as tables', async () => {
+  it("shows an equity's fundamentals as tables", async () => {
     await page.goto(`${base}/explorer#/fundamentals/600519.SH`);
     await page.waitForSelector('#fundamentals[data-state="complete"]');
     const valuation = (await get(h, `${B}/equities/600519.SH/valuations?order=desc&page[size]=1`)).body.data[0];
@@ -198,6 +248,3 @@ describe.skipIf(!HAVE_CHROMIUM)('the explorer in Chromium', () => {
     expect(pageErrors).toEqual([]);
   });
 });
-
-/** The date of a `#/market/DATE` hash. */
-const dateOfHash = (hash: string) => hash.split('/')[2];

@@ -72,7 +72,7 @@ describe.each(STORES)('the start banner and the request log on $name', ({ url })
       [
         '',
         'market-data-service listening on http://127.0.0.1:8080 with 1 worker',
-        '  docs: http://127.0.0.1:8080/docs   OpenAPI: http://127.0.0.1:8080/openapi.json',
+        '  explorer: http://127.0.0.1:8080/explorer   docs: http://127.0.0.1:8080/docs   OpenAPI: http://127.0.0.1:8080/openapi.json',
         'The demo market (seed 7): 40 equities, 11 indices, 13 funds;',
         '  daily bars 2025-01-02..2025-11-20, 1m bars on the last 3 days (2025-11-18..2025-11-20),',
         '  quotes and trades on 2025-11-19..2025-11-20.',

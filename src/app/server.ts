@@ -22,7 +22,7 @@ export function banner(
   const lines = [
     '',
     `market-data-service listening on ${base} with ${cfg.workers} worker${cfg.workers === 1 ? '' : 's'}`,
-    `  docs: ${base}/docs   OpenAPI: ${base}/openapi.json`,
+    `  explorer: ${base}/explorer   docs: ${base}/docs   OpenAPI: ${base}/openapi.json`,
   ];
   if (demo) {
     const range = (xs: string[]) => (xs.length === 0 ? 'no days' : xs.length === 1 ? xs[0] : `${xs[0]}..${xs[xs.length - 1]}`);

@@ -105,7 +105,15 @@ export function chartView(
   let closed = false;
 
   const legend = h('div', { class: 'legend', id: 'legend' });
-  const box = h('div', { class: 'chart', id: 'chart', 'data-state': 'loading' });
+  // What the chart is of, and its state (loading, ready: candles drawn, complete, error), for a reader of the page.
+  const box = h('div', {
+    class: 'chart',
+    id: 'chart',
+    'data-state': 'loading',
+    'data-instrument': inst.id,
+    'data-interval': state.interval,
+    'data-adjustment': state.adjustment,
+  });
   const note = h('p', { class: 'chart-note', id: 'chart-note' });
   const host = h('div', { class: 'chart-host' }, box, legend);
 

@@ -59,6 +59,7 @@ export async function marketView(root: HTMLElement, client: Client, date: string
       return;
     }
     const day = date ?? latest;
+    body.dataset.date = day;
     picker.value = day;
     picker.max = latest;
     picker.onchange = () => picker.value && go(picker.value);
