@@ -1,6 +1,6 @@
 /**
- * A private PostgreSQL cluster for fault tests (stopped, frozen, restarted at will), never the
- * shared server: initdb into a directory under /tmp, on a port of its own, removed at the end.
+ * A private PostgreSQL cluster for fault tests (stopped, frozen, restarted at will), or a
+ * streaming replica of one, never the shared server: initdb into a directory under /tmp, on a port of its own, removed at the end.
  * Run as root, the cluster belongs to the `postgres` user.
  */
 import { execFileSync } from 'node:child_process';
@@ -34,6 +34,7 @@ function run(program: string, args: string[]): void {
 
 export interface PrivatePostgres {
   url: string;
+  port: number;
   start(): void;
   /** Stops the server (fast shutdown: clients are disconnected). */
   stop(): void;
@@ -43,13 +44,34 @@ export interface PrivatePostgres {
   remove(): void;
 }
 
-/** Creates and starts a private cluster. */
-export function privatePostgres(): PrivatePostgres {
+/**
+ * Creates and starts a private cluster: a new one, or with `replicaOf` a streaming replica of
+ * that one (pg_basebackup of it, then a hot standby following it). `settings`: more `-c`
+ * settings of the server.
+ */
+export function privatePostgres(opts: { replicaOf?: PrivatePostgres; settings?: string[] } = {}): PrivatePostgres {
   const dir = mkdtempSync('/tmp/mds-pg-');
   if (process.getuid?.() === 0)
     chownSync(dir, Number(execFileSync('id', ['-u', 'postgres']).toString()), Number(execFileSync('id', ['-g', 'postgres']).toString()));
   const data = join(dir, 'data');
-  run('initdb', ['-D', data, '-U', 'postgres', '--auth=trust', '-E', 'UTF8', '--no-sync']);
+  if (opts.replicaOf)
+    run('pg_basebackup', [
+      '-D',
+      data,
+      '-h',
+      '127.0.0.1',
+      '-p',
+      String(opts.replicaOf.port),
+      '-U',
+      'postgres',
+      '-R',
+      '-X',
+      'stream',
+      '--checkpoint=fast',
+      '--no-sync',
+    ]);
+  else run('initdb', ['-D', data, '-U', 'postgres', '--auth=trust', '-E', 'UTF8', '--no-sync']);
+  const settings = (opts.settings ?? []).map((c) => ` -c ${c}`).join('');
   let port = 0;
   const start = () =>
     run('pg_ctl', [
@@ -61,7 +83,7 @@ export function privatePostgres(): PrivatePostgres {
       '-t',
       '30',
       '-o',
-      `-p ${port} -k ${dir} -c listen_addresses=127.0.0.1 -c fsync=off -c synchronous_commit=off`,
+      `-p ${port} -k ${dir} -c listen_addresses=127.0.0.1 -c fsync=off -c synchronous_commit=off${settings}`,
       'start',
     ]);
   for (let attempt = 0; ; attempt++) {
@@ -98,6 +120,7 @@ export function privatePostgres(): PrivatePostgres {
   };
   return {
     url: `postgres://postgres@127.0.0.1:${port}/postgres`,
+    port,
     start,
     stop: () => run('pg_ctl', ['-D', data, '-m', 'fast', '-w', 'stop']),
     freeze() {

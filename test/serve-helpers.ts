@@ -101,7 +101,7 @@ export async function spawnServer(env: Record<string, string>): Promise<Served> 
   return served;
 }
 
-/** GET with a bound on the wait (it throws past `limitMs`): the status, the parsed body, Retry-After and X-Request-Id. */
+/** GET with a bound on the wait (it throws past `limitMs`): the status, the parsed body, Retry-After, X-Request-Id and Data-Version. */
 export async function probe(url: string, key?: string, limitMs = 8000) {
   const res = await fetch(url, { headers: key ? { 'x-api-key': key } : {}, signal: AbortSignal.timeout(limitMs) });
   const text = await res.text();
@@ -111,5 +111,12 @@ export async function probe(url: string, key?: string, limitMs = 8000) {
   } catch {
     /* not JSON */
   }
-  return { status: res.status, body, text, retryAfter: res.headers.get('retry-after'), requestId: res.headers.get('x-request-id') };
+  return {
+    status: res.status,
+    body,
+    text,
+    retryAfter: res.headers.get('retry-after'),
+    requestId: res.headers.get('x-request-id'),
+    dataVersion: res.headers.get('data-version'),
+  };
 }

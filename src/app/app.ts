@@ -138,8 +138,8 @@ export async function buildApp(opts: AppOptions): Promise<App> {
   const store = opts.metrics ? opts.metrics.instrument(opts.store) : opts.store;
   const caches = new QueryCaches();
   const svc: Services = {
-    store: { ping: () => store.ping(), health: store.health },
-    openSnapshot: () => openSnapshot(store, caches),
+    store: { ping: () => store.ping(), health: store.health, ...(store.replicas ? { replicas: () => store.replicas!() } : {}) },
+    openSnapshot: (want) => openSnapshot(store, caches, want),
     caches,
     codec: new CursorCodec(opts.config.cursorSecret),
     renderer: new Renderer(),

@@ -114,6 +114,7 @@ function migrateOnceReachable(url: string, connectMs: number, first: StoreUnavai
  * into place, so a killed first run never leaves a half-built store behind. With `timeouts`
  * (the server's request path), PostgreSQL that cannot be reached (StoreUnavailable) fails the
  * start, unless `waitForStore`: then the store is returned `unready` and migrated once reachable.
+ * `replicaUrls`: PostgreSQL replicas the server's read snapshots go to (store/dialects/replicated.ts).
  */
 export async function openConfiguredStore(
   url: string,
@@ -121,16 +122,21 @@ export async function openConfiguredStore(
   log: (msg: string) => void = () => {},
   timeouts?: StoreTimeouts,
   waitForStore = false,
+  replicaUrls: readonly string[] = [],
 ): Promise<Opened> {
   // A URL of another kind of store fails here, before any file or folder is made (StoreUrlError).
   const at = storeLocation(url);
   if (at.dialect === 'postgres' && timeouts) {
     try {
       await migratePostgres(url, timeouts.connectMs, log);
-      return { store: openStore(url, timeouts), created: false };
+      return { store: openStore(url, timeouts, replicaUrls), created: false };
     } catch (e) {
       if (!(e instanceof StoreUnavailable) || !waitForStore) throw e;
-      return { store: openStore(url, timeouts), created: false, unready: migrateOnceReachable(url, timeouts.connectMs, e, log) };
+      return {
+        store: openStore(url, timeouts, replicaUrls),
+        created: false,
+        unready: migrateOnceReachable(url, timeouts.connectMs, e, log),
+      };
     }
   }
   if (at.dialect === 'postgres' || at.path === ':memory:' || existsSync(at.path) || demo === null) {

@@ -7,6 +7,8 @@ export interface Config {
   port: number;
   /** SQLite file path or postgres:// URL. */
   databaseUrl: string;
+  /** PostgreSQL streaming replicas that read snapshots go to (DATABASE_REPLICA_URLS, comma-separated; docs/scaling.md). */
+  replicaUrls: string[];
   logLevel: string;
   /** Log lines as JSON (pino) or human-readable; default: readable on a terminal, JSON otherwise. */
   logFormat: 'json' | 'pretty';
@@ -99,6 +101,21 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       problems.push(`DATABASE_URL must be a SQLite file path or a postgres://user@host:port/db URL, got ${databaseUrl}`);
     }
   }
+  const replicaUrls = (env.DATABASE_REPLICA_URLS ?? '')
+    .split(',')
+    .map((u) => u.trim())
+    .filter(Boolean);
+  if (replicaUrls.length && !/^postgres(ql)?:/i.test(databaseUrl))
+    problems.push('DATABASE_REPLICA_URLS needs a PostgreSQL DATABASE_URL (the primary the replicas stream from)');
+  for (const u of replicaUrls) {
+    let ok = /^postgres(ql)?:\/\//i.test(u);
+    try {
+      new URL(u);
+    } catch {
+      ok = false;
+    }
+    if (!ok) problems.push(`DATABASE_REPLICA_URLS must list postgres://user@host:port/db URLs separated by commas, got ${u}`);
+  }
   let workers = 1;
   if (env.WORKERS === 'auto') workers = availableParallelism();
   else workers = Math.max(1, int('WORKERS', 1, 1, 256, "a number of processes 1..256 or 'auto'"));
@@ -106,6 +123,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     host: env.HOST || '127.0.0.1',
     port,
     databaseUrl,
+    replicaUrls,
     logLevel: oneOf('LOG_LEVEL', LOG_LEVELS, 'info'),
     logFormat: oneOf('LOG_FORMAT', ['json', 'pretty'] as const, process.stdout.isTTY ? 'pretty' : 'json'),
     trustProxy: trustProxy(env.TRUST_PROXY, problems),

@@ -69,6 +69,7 @@ async function serveOne(cfg: Config, demo: boolean): Promise<{ firstKey?: string
     say,
     storeTimeouts(cfg),
     true,
+    cfg.replicaUrls,
   );
   opened.unready?.done.catch((e) => {
     say(`mds: ${e instanceof Error ? e.message : String(e)}`);

@@ -241,7 +241,8 @@ export function withBarPacks(store: Store, limits: PendingLimits = PENDING): Sto
     health: store.health,
     select: <T>(sql: string, params: unknown[]) => store.select<T>(sql, params),
     selectRows: (sql, params) => store.selectRows(sql, params),
-    snapshot: () => store.snapshot(),
+    snapshot: (want) => store.snapshot(want),
+    ...(store.replicas ? { replicas: () => store.replicas!() } : {}),
     ...(store.backup ? { backup: (file: string) => store.backup!(file) } : {}),
     async bulkInsert(table, columns, rows, opts) {
       // Checked and recorded before the rows are written: a bad write changes nothing.

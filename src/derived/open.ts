@@ -10,8 +10,8 @@ import { describeRebuilt, ensureDerived, type Rebuilt } from './ensure.js';
  * (withBarPacks). Everything that writes bars opens its store here.
  * @example const store = openStore('data/mds.sqlite'); await migrate(store);
  */
-export function openStore(url: string, timeouts?: StoreTimeouts): Store {
-  return withBarPacks(connect(url, timeouts));
+export function openStore(url: string, timeouts?: StoreTimeouts, replicaUrls?: readonly string[]): Store {
+  return withBarPacks(connect(url, timeouts, replicaUrls));
 }
 
 /** What `migrate` did: the schema migrations it applied, and the derivations it made again and why. */

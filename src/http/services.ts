@@ -1,6 +1,6 @@
 import type { FastifyBaseLogger, FastifyInstance, RawReplyDefaultExpression, RawRequestDefaultExpression, RawServerDefault } from 'fastify';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
-import type { StoreStatus } from '../store/types.js';
+import type { SnapshotWant, StoreStatus } from '../store/types.js';
 import type { CursorCodec } from './cursor.js';
 import type { Renderer } from '../render/json-bytes.js';
 import type { KeyStore } from '../auth/keys.js';
@@ -16,7 +16,7 @@ export interface Services {
   /** The store's liveness and health, for the readiness probe. */
   store: StoreStatus;
   /** Opens a read snapshot of the store now (registerDataTags gives each data request one: `req.snap`). */
-  openSnapshot(): Promise<Snapshot>;
+  openSnapshot(want?: SnapshotWant): Promise<Snapshot>;
   /** What the queries keep across requests (for the metrics). */
   caches: QueryCaches;
   codec: CursorCodec;

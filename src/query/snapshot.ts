@@ -1,7 +1,7 @@
 import type { CacheCounts } from '../lib/counted-cache.js';
 import { WriterCache } from '../render/writer-cache.js';
 import { Catalog, type CatalogSnapshot } from '../store/catalog.js';
-import type { ReadSession, Store } from '../store/types.js';
+import type { ReadSession, SnapshotWant, Store } from '../store/types.js';
 import { ReferenceReader } from '../store/readers/reference.js';
 import { MarketDataReader } from '../store/readers/market-data.js';
 import { FundamentalsReader } from '../store/readers/fundamentals.js';
@@ -79,6 +79,11 @@ export class Snapshot {
     return this.session.version;
   }
 
+  /** Where it reads (`primary`, `replica …`) on a store with replicas; else undefined. */
+  get source(): string | undefined {
+    return this.session.source;
+  }
+
   get reference(): ReferenceReader {
     return (this.r ??= new ReferenceReader(this.session.db));
   }
@@ -134,9 +139,12 @@ export class Snapshot {
   }
 }
 
-/** Opens a Snapshot of `store` now (its catalog read in it when the version is new); StoreUnavailable when the store cannot answer. */
-export async function openSnapshot(store: Pick<Store, 'snapshot'>, caches: QueryCaches): Promise<Snapshot> {
-  const session = await store.snapshot();
+/**
+ * Opens a Snapshot of `store` now (its catalog read in it when the version is new); StoreUnavailable
+ * when the store cannot answer. `want`: what it must see, on a store with replicas.
+ */
+export async function openSnapshot(store: Pick<Store, 'snapshot'>, caches: QueryCaches, want?: SnapshotWant): Promise<Snapshot> {
+  const session = await store.snapshot(want);
   try {
     return new Snapshot(session, await caches.catalog.at(session), caches);
   } catch (e) {

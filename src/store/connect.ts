@@ -1,6 +1,7 @@
 import type { Store, StoreTimeouts } from './types.js';
 import { openSqlite } from './dialects/sqlite.js';
 import { openPostgres } from './dialects/postgres.js';
+import { openReplicated } from './dialects/replicated.js';
 
 /** Where a store is: a PostgreSQL server, or a SQLite file (`:memory:` too). */
 export type StoreLocation = { dialect: 'postgres'; url: string } | { dialect: 'sqlite'; path: string };
@@ -47,10 +48,17 @@ export function storeLocation(url: string): StoreLocation {
 }
 
 /**
- * Opens the store at `url` (storeLocation): the connection alone. derived/open.ts opens a store
+ * Opens the store at `url` (storeLocation): the connection alone; with `replicaUrls` (PostgreSQL
+ * only), read snapshots go to those replicas (store/dialects/replicated.ts). derived/open.ts opens a store
  * whose writes keep the derived data current.
  */
-export function connect(url: string, timeouts?: StoreTimeouts): Store {
+export function connect(url: string, timeouts?: StoreTimeouts, replicaUrls: readonly string[] = []): Store {
   const at = storeLocation(url);
-  return at.dialect === 'postgres' ? openPostgres(at.url, timeouts) : openSqlite(at.path);
+  if (at.dialect === 'sqlite') return openSqlite(at.path);
+  const primary = openPostgres(at.url, timeouts);
+  if (!replicaUrls.length) return primary;
+  return openReplicated(
+    primary,
+    replicaUrls.map((r) => ({ url: shownUrl(r), store: openPostgres(r, timeouts) })),
+  );
 }

@@ -73,11 +73,38 @@ export type Reads = Pick<Store, 'select' | 'selectRows'> & { readonly db: ReadDb
 export interface ReadSession {
   /** The data version the snapshot reads. */
   readonly version: number;
+  /** Where it reads, when the store has more than one place (`primary`, `replica HOST:PORT`): store/dialects/replicated.ts. */
+  readonly source?: string;
   /** Kysely over the snapshot's connection (reads only). */
   readonly db: Kysely<Database>;
   select<T>(sql: string, params: unknown[]): Promise<T[]>;
   selectRows(sql: string, params: unknown[]): Promise<unknown[][]>;
   release(): void;
+}
+
+/** What the service knows of one replica (the readiness probe shows it). */
+export interface ReplicaState {
+  /** The replica's URL, its password hidden. */
+  url: string;
+  /** Whether it answered its last check or snapshot. */
+  up: boolean;
+  /** The data version it had replayed at its last check or snapshot (null before the first). */
+  version: number | null;
+  /** Versions the primary has committed that it had not replayed then (null when either is unknown). */
+  behind: number | null;
+  /** Why it is down (null while up). */
+  error: string | null;
+}
+
+/**
+ * What a read snapshot must see, for a store with replicas (store/dialects/replicated.ts; a
+ * store of one place reads its latest version whatever is asked).
+ */
+export interface SnapshotWant {
+  /** A data version the request has already seen (its cursor's, its ETag's): none older is read. */
+  minVersion?: number;
+  /** Read on the primary: a request retried after its replica failed. */
+  primary?: boolean;
 }
 
 /**
@@ -105,7 +132,7 @@ export interface Store {
    * (WAL readers see the file as of their first read); PostgreSQL, a REPEATABLE READ, READ ONLY
    * transaction on a pooled connection. Fails with StoreUnavailable when the store cannot answer.
    */
-  snapshot(): Promise<ReadSession>;
+  snapshot(want?: SnapshotWant): Promise<ReadSession>;
   /**
    * Runs `fn` in one transaction on one connection: commits when it resolves, rolls back when it
    * throws (or the process dies). Readers see the old snapshot until the commit. `readOnly`
@@ -113,6 +140,8 @@ export interface Store {
    */
   bulkTransaction<T>(fn: (s: BulkSession) => Promise<T>, opts?: { readOnly?: boolean }): Promise<T>;
   ping(): Promise<void>;
+  /** The replicas read snapshots go to, and what is known of each (a PostgreSQL store with DATABASE_REPLICA_URLS). */
+  replicas?(): ReplicaState[];
   /**
    * Copies the whole store into a new file, consistent while others read and write (SQLite's
    * online backup); absent where the database has its own tools (PostgreSQL: pg_dump).
@@ -140,4 +169,4 @@ export interface StoreTimeouts {
 }
 
 /** What the request path may know of a store besides its readers: whether it answers. */
-export type StoreStatus = Pick<Store, 'ping' | 'health'>;
+export type StoreStatus = Pick<Store, 'ping' | 'health' | 'replicas'>;

@@ -7,6 +7,8 @@ import { parseDate, parseDateTime } from '../../lib/time.js';
 import { fileFormat } from '../file-format.js';
 import { behaviourOf } from '../route-config.js';
 import type { Snapshot } from '../../query/snapshot.js';
+import { StoreUnavailable } from '../../store/health.js';
+import type { SnapshotWant } from '../../store/types.js';
 
 /** Decides how long a successful response may be cached (null: revalidate every time). */
 export type MaxAge = (req: FastifyRequest) => Promise<number | null>;
@@ -113,8 +115,11 @@ async function cacheHeaders(req: FastifyRequest, reply: FastifyReply, maxAge: Ma
   }
 }
 
-/** Where a request's snapshot comes from (query/snapshot.ts openSnapshot, bound to the app's store and caches). */
-export type OpenSnapshot = () => Promise<Snapshot>;
+/**
+ * Where a request's snapshot comes from (query/snapshot.ts openSnapshot, bound to the app's store
+ * and caches); `want`: what it must see, on a store with replicas.
+ */
+export type OpenSnapshot = (want?: SnapshotWant) => Promise<Snapshot>;
 
 /** Ends the request's snapshot, if it has one (idempotent): its last read is done. */
 export function releaseSnapshot(req: FastifyRequest): void {
@@ -122,36 +127,82 @@ export function releaseSnapshot(req: FastifyRequest): void {
 }
 
 /**
+ * The data version a request has already seen: its cursor's (a cursor's key ends with the
+ * version its page was read at) and its If-None-Match tags' (a data tag begins with its
+ * version). Read before the cursor is checked: a forged one only sends the request to the
+ * primary, whose handler then refuses the cursor.
+ */
+export function versionSeen(req: FastifyRequest): number {
+  let seen = 0;
+  const after = (req.query as Record<string, unknown> | undefined)?.['page[after]'];
+  if (typeof after === 'string' && after.length <= 512) {
+    try {
+      const key: unknown = JSON.parse(Buffer.from(after.split('.')[0], 'base64url').toString('utf8'));
+      const last = Array.isArray(key) ? key[key.length - 1] : null;
+      if (Number.isSafeInteger(last) && (last as number) > 0) seen = last as number;
+    } catch {
+      /* not a cursor: the handler says so */
+    }
+  }
+  const inm = req.headers['if-none-match'];
+  if (typeof inm === 'string') for (const m of inm.matchAll(/"(\d{1,15})\./g)) seen = Math.max(seen, Number(m[1]));
+  return seen;
+}
+
+/**
  * One read snapshot per data request, and ETags known before any work is done, for the routes
  * of one (authenticated) scope that declare themselves `versioned` (route-config.ts; docs/api.md,
  * "Consistency"). Each GET opens a Snapshot (one data
  * version: a read transaction of the store, and the catalog and caches of that version) right
- * after authentication; the handler reads through `req.snap` alone, so its response is of that
- * version, and is never computed twice. A data response is a pure function of the stored data
- * (the version), the request target and the server revision (code version and cursor secret),
- * so its tag is a hash of those three: a matching If-None-Match is answered 304 at once, without
- * running the handler. The snapshot ends when the response's headers are set (httpCache's
- * onSend), or when its connection closes, whichever comes first.
+ * after authentication, of a version no older than the one the request has seen (versionSeen:
+ * on a store with replicas, a replica behind it is not used); the handler reads through
+ * `req.snap` alone, so its response is of that version, and is never computed twice. A data
+ * response is a pure function of the stored data (the version), the request target and the
+ * server revision (code version and cursor secret), so its tag is the version and a hash of
+ * those three: a matching If-None-Match is answered 304 at once, without running the handler.
+ * The snapshot ends when the response's headers are set (httpCache's onSend), or when its
+ * connection closes, whichever comes first. A request whose replica fails under it (the replica
+ * stopped, or recovery cancelled its read) is answered again, once, from the primary.
  */
 export const dataTags = fp<{ revision: string; open: OpenSnapshot; maxAge: MaxAge }>(
   async (scope, o) => {
-    scope.addHook('onRequest', async (req, reply) => {
-      if ((req.method !== 'GET' && req.method !== 'HEAD') || !behaviourOf(req).versioned) return;
-      const snap = await o.open();
+    const bind = (req: FastifyRequest, reply: FastifyReply, snap: Snapshot) => {
       req.snap = snap;
       reply.raw.once('close', () => snap.release());
       reply.header('data-version', String(snap.version));
       // The representation asked for (JSON, or a file format by Accept) is part of the tag.
-      const base = digest(`${o.revision}\0${snap.version}\0${req.url}\0${fileFormat(req.headers.accept) ?? ''}`);
-      req.dataTag = base;
+      req.dataTag = `${snap.version}.${digest(`${o.revision}\0${snap.version}\0${req.url}\0${fileFormat(req.headers.accept) ?? ''}`)}`;
+    };
+    scope.addHook('onRequest', async (req, reply) => {
+      if ((req.method !== 'GET' && req.method !== 'HEAD') || !behaviourOf(req).versioned) return;
+      const seen = versionSeen(req);
+      bind(req, reply, await o.open(seen ? { minVersion: seen } : undefined));
       const inm = req.headers['if-none-match'];
       if (!inm) return;
       // Before the handler it is not known whether the resource exists: `*` waits for the 200.
+      const base = req.dataTag!;
       const tag = matching(inm, [tagOf(base, null), tagOf(base, negotiate(req.headers['accept-encoding']))], false);
       if (tag === null) return;
       reply.header('etag', tag);
       await cacheHeaders(req, reply, o.maxAge);
       return reply.code(304).send();
+    });
+    scope.addHook('onRoute', (route) => {
+      if (!route.config?.behaviour?.versioned) return;
+      const handler = route.handler;
+      route.handler = async function (this: unknown, req: FastifyRequest, reply: FastifyReply) {
+        try {
+          return await handler.call(this as never, req, reply);
+        } catch (e) {
+          const snap = req.snap;
+          if (snap === null || snap.source === undefined || snap.source === 'primary' || reply.sent || !(e instanceof StoreUnavailable))
+            throw e;
+          req.log.warn({ source: snap.source, reason: e.reason }, 'a replica failed under a request: answering it from the primary');
+          snap.release();
+          bind(req, reply, await o.open({ primary: true, minVersion: snap.version }));
+          return handler.call(this as never, req, reply);
+        }
+      } as typeof route.handler;
     });
   },
   { name: 'mds-data-tags', fastify: '5.x', dependencies: ['mds-http-cache', 'mds-auth'] },

@@ -4,6 +4,28 @@ import { Type } from '@sinclair/typebox';
 export const StatusResponse = Type.Object(
   {
     status: Type.String({ description: 'ok (health) or ready (readiness).' }),
+    replicas: Type.Optional(
+      Type.Array(
+        Type.Object(
+          {
+            url: Type.String({ description: 'The replica (DATABASE_REPLICA_URLS), its password hidden.' }),
+            state: Type.Union([Type.Literal('up'), Type.Literal('down')], {
+              description: 'up: read snapshots may go to it; down: skipped until it answers again (checked every 250 ms).',
+            }),
+            version: Type.Union([Type.Integer(), Type.Null()], { description: 'The data version it has replayed, as last seen.' }),
+            behind: Type.Union([Type.Integer(), Type.Null()], {
+              description: 'Versions the primary has committed that it has not replayed.',
+            }),
+            error: Type.Union([Type.String(), Type.Null()], { description: 'Why it is down.' }),
+          },
+          { additionalProperties: false },
+        ),
+        {
+          description:
+            "Readiness with PostgreSQL replicas: each one's state. A replica down does not make the service unready: the primary answers for it.",
+        },
+      ),
+    ),
   },
   { $id: 'StatusResponse', additionalProperties: false },
 );

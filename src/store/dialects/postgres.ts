@@ -36,7 +36,8 @@ const DRIVER =
  * Why PostgreSQL cannot answer, when `err` says so; null for an error of the query itself.
  * SQLSTATE classes 08 (connection), 53 (insufficient resources), 57 (operator intervention:
  * shutdown, cannot connect now, statement timeout), 58 (system / I/O), 28 (authentication) and
- * 3D000 (no such database); network errors; the driver's connection and timeout errors.
+ * 3D000 (no such database); a replica's conflict with recovery (40001, 40P01); network errors;
+ * the driver's connection and timeout errors.
  */
 export function pgUnavailable(err: unknown): string | null {
   const e = err as { code?: unknown; message?: unknown; severity?: unknown };
@@ -44,6 +45,9 @@ export function pgUnavailable(err: unknown): string | null {
   const message = typeof e?.message === 'string' ? e.message : String(err);
   if (typeof e?.severity === 'string') {
     if (code === '57014') return `statement timeout (${message})`;
+    // A hot standby cancelling a read whose rows its replay removes: that replica cannot answer
+    // the read now (the request is answered again from the primary: http-cache.ts dataTags).
+    if ((code === '40001' || code === '40P01') && /conflict with recovery/i.test(message)) return `${code} ${message}`;
     return /^(08|53|57|58|28)/.test(code) || code === '3D000' ? `${code} ${message}` : null;
   }
   if (NET.has(code)) return message;

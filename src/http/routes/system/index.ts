@@ -55,7 +55,9 @@ export default async function systemRoutes(app: App) {
       } finally {
         clearTimeout(timer);
       }
-      return { status: 'ready' };
+      const replicas = app.svc.store.replicas?.();
+      if (!replicas) return { status: 'ready' };
+      return { status: 'ready', replicas: replicas.map(({ up, ...r }) => ({ ...r, state: up ? 'up' : 'down' })) };
     },
   );
 

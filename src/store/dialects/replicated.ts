@@ -1,0 +1,130 @@
+import type { ReadSession, ReplicaState, SnapshotWant, Store } from '../types.js';
+import { StoreUnavailable } from '../health.js';
+import { CURRENT_VERSION } from '../versions.js';
+
+interface Replica {
+  url: string;
+  store: Store;
+  up: boolean;
+  /** Replayed, as last seen (0: never seen). */
+  version: number;
+  /** When a snapshot of it was found behind the version asked for. */
+  behindAt: number;
+  error: string | null;
+}
+
+/** How often the primary's latest version and each replica's replayed one are read (ms). */
+export const REPLICA_POLL_MS = 250;
+
+/**
+ * One store over a PostgreSQL primary and its streaming replicas (DATABASE_REPLICA_URLS;
+ * docs/scaling.md). Writes, key lookups and everything but read snapshots go to the primary.
+ * A read snapshot goes to a replica that has replayed the data version the request needs: the
+ * latest the primary has committed (read every REPLICA_POLL_MS, and from every snapshot), or a
+ * later one a cursor or an ETag of the request names (`want.minVersion`). The snapshot's own
+ * version (read in the round trip that opens it) is checked: a replica behind is not used for
+ * the request, nor tried again for a check's interval unless a check sees it caught up. When no replica has the version,
+ * or one is asked for (`want.primary`: a request retried after its replica failed), the primary
+ * answers. A replica that fails is skipped until a check finds it answering again; replicas
+ * take turns.
+ */
+/** `replicas[].url` as shown (no password). */
+export function openReplicated(primary: Store, replicas: { url: string; store: Store }[], pollMs = REPLICA_POLL_MS): Store {
+  const all: Replica[] = replicas.map((r) => ({ url: r.url, store: r.store, up: true, version: 0, behindAt: 0, error: null }));
+  let latest = 0;
+  let turn = 0;
+  const down = (r: Replica, e: unknown) => {
+    r.up = false;
+    r.error = e instanceof StoreUnavailable ? e.reason : e instanceof Error ? e.message : String(e);
+  };
+  const versionOf = async (s: Store) => Number((await s.selectRows(CURRENT_VERSION, []))[0]?.[0] ?? 0);
+  let polling = false;
+  const poll = async () => {
+    if (polling) return;
+    polling = true;
+    try {
+      await Promise.all([
+        versionOf(primary).then(
+          (v) => (latest = Math.max(latest, v)),
+          () => {},
+        ),
+        ...all.map((r) =>
+          versionOf(r.store).then(
+            (v) => {
+              r.version = Math.max(r.version, v);
+              r.up = true;
+              r.error = null;
+            },
+            (e) => down(r, e),
+          ),
+        ),
+      ]);
+    } finally {
+      polling = false;
+    }
+  };
+  const timer = setInterval(() => void poll(), pollMs);
+  timer.unref();
+  void poll();
+
+  const tagged = (s: ReadSession, source: string): ReadSession => ({
+    version: s.version,
+    db: s.db,
+    source,
+    select: s.select,
+    selectRows: s.selectRows,
+    release: () => s.release(),
+  });
+
+  const snapshot = async (want: SnapshotWant = {}): Promise<ReadSession> => {
+    const target = Math.max(latest, want.minVersion ?? 0);
+    if (!want.primary) {
+      const n = all.length;
+      const start = turn++ % Math.max(1, n);
+      for (let i = 0; i < n; i++) {
+        const r = all[(start + i) % n];
+        // A replica found behind is not tried again until a check sees it caught up, or for a
+        // check's interval (it may have replayed meanwhile: replay takes milliseconds).
+        if (!r.up || (r.version < target && Date.now() - r.behindAt < pollMs)) continue;
+        let s: ReadSession;
+        try {
+          s = await r.store.snapshot();
+        } catch (e) {
+          down(r, e);
+          continue;
+        }
+        r.version = Math.max(r.version, s.version);
+        if (s.version >= target) return tagged(s, `replica ${r.url}`);
+        r.behindAt = Date.now();
+        s.release();
+      }
+    }
+    const s = await primary.snapshot();
+    latest = Math.max(latest, s.version);
+    return tagged(s, 'primary');
+  };
+
+  return {
+    dialect: primary.dialect,
+    db: primary.db,
+    select: (sql, params) => primary.select(sql, params),
+    selectRows: (sql, params) => primary.selectRows(sql, params),
+    bulkInsert: (table, columns, rows, opts) => primary.bulkInsert(table, columns, rows, opts),
+    bulkTransaction: (fn, opts) => primary.bulkTransaction(fn, opts),
+    ping: () => primary.ping(),
+    health: primary.health,
+    snapshot,
+    replicas: (): ReplicaState[] =>
+      all.map(({ url, up, version, error }) => ({
+        url,
+        up,
+        version: version || null,
+        behind: version && latest ? Math.max(0, latest - version) : null,
+        error,
+      })),
+    async close() {
+      clearInterval(timer);
+      await Promise.all([primary.close(), ...all.map((r) => r.store.close())]);
+    },
+  };
+}
