@@ -136,7 +136,7 @@ export async function buildApp(opts: AppOptions): Promise<App> {
 
   // With metrics, every store query is timed.
   const store = opts.metrics ? opts.metrics.instrument(opts.store) : opts.store;
-  const caches = new QueryCaches();
+  const caches = new QueryCaches(opts.config.packCacheMb * 2 ** 20);
   const svc: Services = {
     store: { ping: () => store.ping(), health: store.health, ...(store.replicas ? { replicas: () => store.replicas!() } : {}) },
     openSnapshot: (want) => openSnapshot(store, caches, want),

@@ -7,6 +7,11 @@ export interface Config {
   port: number;
   /** SQLite file path or postgres:// URL. */
   databaseUrl: string;
+  /**
+   * MB of instruments' daily packs kept per data version by a PostgreSQL store's server
+   * (PACK_CACHE_MB, default 64; 0: none): a daily page then costs no read but its snapshot's.
+   */
+  packCacheMb: number;
   /** PostgreSQL streaming replicas that read snapshots go to (DATABASE_REPLICA_URLS, comma-separated; docs/scaling.md). */
   replicaUrls: string[];
   logLevel: string;
@@ -124,6 +129,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     port,
     databaseUrl,
     replicaUrls,
+    packCacheMb: int('PACK_CACHE_MB', 64, 0, 65536, 'a size in MB, 0..65536'),
     logLevel: oneOf('LOG_LEVEL', LOG_LEVELS, 'info'),
     logFormat: oneOf('LOG_FORMAT', ['json', 'pretty'] as const, process.stdout.isTTY ? 'pretty' : 'json'),
     trustProxy: trustProxy(env.TRUST_PROXY, problems),

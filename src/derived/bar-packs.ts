@@ -237,6 +237,7 @@ class RemakeFrom {
 export function withBarPacks(store: Store, limits: PendingLimits = PENDING): Store {
   return {
     dialect: store.dialect,
+    readCost: store.readCost,
     db: store.db,
     health: store.health,
     select: <T>(sql: string, params: unknown[]) => store.select<T>(sql, params),

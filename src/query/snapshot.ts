@@ -4,6 +4,7 @@ import { Catalog, type CatalogSnapshot } from '../store/catalog.js';
 import type { ReadSession, SnapshotWant, Store } from '../store/types.js';
 import { ReferenceReader } from '../store/readers/reference.js';
 import { MarketDataReader } from '../store/readers/market-data.js';
+import { DailyPackCache } from '../store/readers/pack-cache.js';
 import { FundamentalsReader } from '../store/readers/fundamentals.js';
 import { KeysetReader } from '../store/readers/keyset.js';
 import { Suspensions } from './suspensions.js';
@@ -18,6 +19,9 @@ import { CalendarCaches, Calendars } from './calendars.js';
 import { EquityDayCaches, EquityDays } from './equity-days.js';
 import { PoolCaches, Pools } from './pools.js';
 import { MarketDayCaches, MarketDays } from './market-days.js';
+
+/** The daily pack cache's default bound, MB (PACK_CACHE_MB). */
+export const DEFAULT_PACK_CACHE_MB = 64;
 
 /**
  * What the queries keep across requests, every entry keyed by the data version it was read at:
@@ -34,10 +38,20 @@ export class QueryCaches {
   readonly search = new SearchCaches();
   /** The JSON record writers made for instruments (render/writer-cache.ts). */
   readonly writers = new WriterCache();
+  /** Instruments' daily packs, for a store whose reads cost a round trip (store/readers/pack-cache.ts). */
+  readonly packs: DailyPackCache;
+
+  /** `packCacheBytes`: the daily pack cache's bound (PACK_CACHE_MB). */
+  constructor(packCacheBytes = DEFAULT_PACK_CACHE_MB * 2 ** 20) {
+    this.packs = new DailyPackCache(packCacheBytes);
+  }
 
   /** The caches, counted (CacheCounts), for the metrics. */
   get all(): CacheCounts[] {
-    return [this.calendars, this.analytics, this.equityDays, this.pools, this.marketDays, this.search].flatMap((c) => c.all);
+    return [
+      ...[this.calendars, this.analytics, this.equityDays, this.pools, this.marketDays, this.search].flatMap((c) => c.all),
+      this.packs.counts,
+    ];
   }
 }
 
@@ -63,10 +77,12 @@ export class Snapshot {
   private d?: MarketDays;
   private md?: MarketDayReader;
 
+  /** `keepPacks`: the store's reads cost a round trip, so daily packs are read whole and kept (QueryCaches.packs). */
   constructor(
     private readonly session: ReadSession,
     readonly catalog: CatalogSnapshot,
     private readonly caches: QueryCaches,
+    private readonly keepPacks = false,
   ) {}
 
   /** The record writers kept across requests. */
@@ -88,7 +104,10 @@ export class Snapshot {
     return (this.r ??= new ReferenceReader(this.session.db));
   }
   get marketData(): MarketDataReader {
-    return (this.m ??= new MarketDataReader(this.session));
+    return (this.m ??= new MarketDataReader(
+      this.session,
+      this.keepPacks ? { version: this.session.version, cache: this.caches.packs } : undefined,
+    ));
   }
   get fundamentals(): FundamentalsReader {
     return (this.f ??= new FundamentalsReader(this.session.db));
@@ -143,10 +162,14 @@ export class Snapshot {
  * Opens a Snapshot of `store` now (its catalog read in it when the version is new); StoreUnavailable
  * when the store cannot answer. `want`: what it must see, on a store with replicas.
  */
-export async function openSnapshot(store: Pick<Store, 'snapshot'>, caches: QueryCaches, want?: SnapshotWant): Promise<Snapshot> {
+export async function openSnapshot(
+  store: Pick<Store, 'snapshot' | 'readCost'>,
+  caches: QueryCaches,
+  want?: SnapshotWant,
+): Promise<Snapshot> {
   const session = await store.snapshot(want);
   try {
-    return new Snapshot(session, await caches.catalog.at(session), caches);
+    return new Snapshot(session, await caches.catalog.at(session), caches, store.readCost === 'round-trip' && caches.packs.enabled);
   } catch (e) {
     session.release();
     throw e;

@@ -113,6 +113,12 @@ export interface SnapshotWant {
  */
 export interface Store {
   readonly dialect: Dialect;
+  /**
+   * What a read costs: `local` (SQLite: a call into the file's pages) or `round-trip`
+   * (PostgreSQL: a network round trip), so that the query layer keeps in memory what a store of
+   * round trips would read again and again (query/snapshot.ts: the daily packs).
+   */
+  readonly readCost: 'local' | 'round-trip';
   readonly db: Kysely<Database>;
   /** Inserts many rows fast (prepared statement in one transaction / batched multi-row insert). */
   /**

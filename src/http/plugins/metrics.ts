@@ -214,12 +214,13 @@ export class Metrics {
     timed.select = <T>(sql: string, params: unknown[]) => time(() => store.select<T>(sql, params));
     timed.selectRows = (sql: string, params: unknown[]) => time(() => store.selectRows(sql, params));
     const opening = this.queries.labels(store.dialect, 'snapshot');
-    timed.snapshot = async () => {
+    timed.snapshot = async (want) => {
       const t = performance.now();
-      const s = await store.snapshot();
+      const s = await store.snapshot(want);
       opening.observe((performance.now() - t) / 1000);
       return {
         version: s.version,
+        source: s.source,
         db: dbOf(s.db),
         release: () => s.release(),
         select: <T>(sql: string, params: unknown[]) => time(() => s.select<T>(sql, params)),

@@ -412,6 +412,7 @@ export function openPostgres(url: string, timeouts?: StoreTimeouts, poolSize = 1
   };
   return {
     dialect: 'postgres',
+    readCost: 'round-trip',
     snapshot: grouped,
     async select<T>(sql: string, params: unknown[]) {
       return (await run({ ...named(sql), values: params, query_timeout } as pg.QueryConfig)).rows as T[];

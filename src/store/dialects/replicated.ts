@@ -106,6 +106,7 @@ export function openReplicated(primary: Store, replicas: { url: string; store: S
 
   return {
     dialect: primary.dialect,
+    readCost: primary.readCost,
     db: primary.db,
     select: (sql, params) => primary.select(sql, params),
     selectRows: (sql, params) => primary.selectRows(sql, params),

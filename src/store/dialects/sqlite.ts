@@ -286,6 +286,7 @@ export function openSqlite(file: string): Store {
   const selectRows = async (sql: string, params: unknown[]) => guarded(health, () => statement(sql, true).all(...params) as unknown[][]);
   return {
     dialect: 'sqlite',
+    readCost: 'local',
     select,
     selectRows,
     db,

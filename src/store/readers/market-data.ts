@@ -7,8 +7,11 @@ import { monthsHolding } from '../../market/calendar.js';
 import { MINUTE_LABELS } from '../../market/sessions.js';
 import { withLimit } from './limit.js';
 import { dailyPackKey, decodeBars, type PackSink } from '../packs.js';
+import type { DailyPackCache, PackRows } from './pack-cache.js';
 
 const DAILY_PACKS = 'select month, n, data from bars_1d_packs where inst = ? and month >= ? and month <= ? order by month limit ';
+const YEAR_DAILY_PACKS = 'select month, n, data from bars_1d_packs where inst = ? and month >= ? and month <= ? order by month';
+const NEXT_DAILY_PACK = 'select min(month) from bars_1d_packs where inst = ? and month > ?';
 const INDICATOR_PAGES = new Map<string, string>();
 const MINUTE_PACKS = 'select date, n, data from bars_1m_packs where inst = ? and date >= ? and date <= ? order by date limit ';
 const DAILY_STATES = 'select month, n, data, states from bars_1d_packs where inst = ? and month >= ? and month <= ? order by month limit ';
@@ -28,7 +31,14 @@ export interface PageSink {
 }
 
 export class MarketDataReader {
-  constructor(private readonly store: Reads) {}
+  /**
+   * `packs`: where an instrument's daily packs are kept whole at this reader's data version
+   * (pack-cache.ts), for a store whose reads cost a round trip; without it, each page reads its packs.
+   */
+  constructor(
+    private readonly store: Reads,
+    private readonly packs?: { version: number; cache: DailyPackCache },
+  ) {}
 
   /** Daily bars with from <= date <= to and date > after, ascending (ts left 0 for the caller). */
   async dailyBars(inst: number, from: number, to: number, after: number | null, limit: number): Promise<Bar[]> {
@@ -182,9 +192,42 @@ export class MarketDataReader {
     take: Take,
   ): Promise<void> {
     const lo = after !== null && after >= from ? after + 1 : from;
+    if (sql === DAILY_PACKS && this.packs) return this.fromMemory(inst, dailyPackKey(lo), dailyPackKey(to), lo, to, limit, count, take);
     // The months the next `limit` trading days fall in (fewer bars than days: more are read).
     const months = monthsHolding(lo, to, limit) ?? Math.ceil(limit / perPack) + 1;
     return this.packed(sql, inst, dailyPackKey(lo), dailyPackKey(to), lo, to, limit, perPack, count, take, months);
+  }
+
+  /** As `packed`, from the instrument's daily packs kept in memory by year (each read whole on a miss). */
+  private async fromMemory(
+    inst: number,
+    first: number,
+    last: number,
+    lo: number,
+    hi: number,
+    limit: number,
+    count: () => number,
+    take: Take,
+  ): Promise<void> {
+    const { version, cache } = this.packs!;
+    for (let year = Math.floor(first / 100); year <= Math.floor(last / 100) && count() < limit; year++) {
+      const rows: PackRows = await cache.get(version, inst, year, () =>
+        this.store.selectRows(YEAR_DAILY_PACKS, [inst, year * 100 + 1, year * 100 + 12]),
+      );
+      if (rows.length === 0) {
+        // A year without bars (before the first, after the last, or a long suspension): on to the next that has some.
+        const next = (await this.store.selectRows(NEXT_DAILY_PACK, [inst, year * 100 + 12]))[0]?.[0];
+        if (next === null || next === undefined) return;
+        year = Math.floor(Number(next) / 100) - 1;
+        continue;
+      }
+      for (const r of rows) {
+        const month = r[0] as number;
+        if (month < first) continue;
+        if (month > last || count() >= limit) break;
+        take(r, lo, hi);
+      }
+    }
   }
 
   private minute(
