@@ -38,34 +38,39 @@ export function openReplicated(primary: Store, replicas: { url: string; store: S
     r.error = e instanceof StoreUnavailable ? e.reason : e instanceof Error ? e.message : String(e);
   };
   const versionOf = async (s: Store) => Number((await s.selectRows(CURRENT_VERSION, []))[0]?.[0] ?? 0);
-  let polling = false;
-  const poll = async () => {
-    if (polling) return;
-    polling = true;
-    try {
-      await Promise.all([
-        versionOf(primary).then(
-          (v) => (latest = Math.max(latest, v)),
-          () => {},
-        ),
-        ...all.map((r) =>
-          versionOf(r.store).then(
-            (v) => {
-              r.version = Math.max(r.version, v);
-              r.up = true;
-              r.error = null;
-            },
-            (e) => down(r, e),
-          ),
-        ),
-      ]);
-    } finally {
-      polling = false;
-    }
+  /**
+   * Checks one place (each on its own: one that hangs, frozen or unreachable, delays no other's):
+   * the primary's latest version, or a replica's replayed one and whether it answers.
+   */
+  const checker = (check: () => Promise<void>) => {
+    let running: Promise<void> | null = null;
+    return () => (running ??= check().finally(() => (running = null)));
   };
-  const timer = setInterval(() => void poll(), pollMs);
+  const checks = [
+    checker(() =>
+      versionOf(primary).then(
+        (v) => void (latest = Math.max(latest, v)),
+        () => {},
+      ),
+    ),
+    ...all.map((r) =>
+      checker(() =>
+        versionOf(r.store).then(
+          (v) => {
+            r.version = Math.max(r.version, v);
+            r.up = true;
+            r.error = null;
+          },
+          (e) => down(r, e),
+        ),
+      ),
+    ),
+  ];
+  const timer = setInterval(() => checks.forEach((c) => void c()), pollMs);
   timer.unref();
-  void poll();
+  // Before the primary's first check no request knows its version: the first snapshots wait for it (not for the replicas').
+  let first: Promise<unknown> | null = checks[0]().finally(() => (first = null));
+  for (const c of checks.slice(1)) void c();
 
   const tagged = (s: ReadSession, source: string): ReadSession => ({
     version: s.version,
@@ -77,6 +82,7 @@ export function openReplicated(primary: Store, replicas: { url: string; store: S
   });
 
   const snapshot = async (want: SnapshotWant = {}): Promise<ReadSession> => {
+    if (first) await first;
     const target = Math.max(latest, want.minVersion ?? 0);
     if (!want.primary) {
       const n = all.length;
