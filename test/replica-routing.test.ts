@@ -174,3 +174,41 @@ describe('replica routing (in process)', () => {
     mode = 'ok';
   });
 });
+
+describe.skipIf(!STORES.some((s) => s.name === 'postgres'))('PostgreSQL announces each committed version', () => {
+  let h: Harness;
+  beforeAll(async () => {
+    h = await harness(await STORES.find((s) => s.name === 'postgres')!.url(), null);
+  });
+  afterAll(() => h?.close());
+
+  it('at its commit, to a listener that reconnects after its connection is killed', async () => {
+    const seen: number[] = [];
+    const stop = h.store.watchVersions!((v) => seen.push(v));
+    /** Commits versions (one each 50 ms, at most 200) until one committed after `after` is heard; returns it. */
+    const heard = async (after: number) => {
+      const committed: number[] = [];
+      for (let i = 0; i < 200; i++) {
+        committed.push(await h.store.bulkTransaction((s) => recordVersion(s, 'test', [])));
+        await new Promise((r) => setTimeout(r, 50));
+        const v = committed.find((c) => c > after && seen.includes(c));
+        if (v !== undefined) return v;
+      }
+      return null;
+    };
+    try {
+      // Once listening, a commit is heard.
+      const first = await heard(0);
+      expect(first).not.toBe(null);
+      // Its connection killed: it listens again, and hears the next commits.
+      await h.store.bulkTransaction((s) =>
+        s.query("select pg_terminate_backend(pid) from pg_stat_activity where query = 'listen mds_data_version'"),
+      );
+      expect(await heard(first!)).not.toBe(null);
+      // Each version heard once, in commit order.
+      expect(seen).toEqual([...new Set(seen)].sort((x, y) => x - y));
+    } finally {
+      stop();
+    }
+  });
+});

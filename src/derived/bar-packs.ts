@@ -244,6 +244,7 @@ export function withBarPacks(store: Store, limits: PendingLimits = PENDING): Sto
     selectRows: (sql, params) => store.selectRows(sql, params),
     snapshot: (want) => store.snapshot(want),
     ...(store.replicas ? { replicas: () => store.replicas!() } : {}),
+    ...(store.watchVersions ? { watchVersions: (on: (v: number) => void) => store.watchVersions!(on) } : {}),
     ...(store.backup ? { backup: (file: string) => store.backup!(file) } : {}),
     async bulkInsert(table, columns, rows, opts) {
       // Checked and recorded before the rows are written: a bad write changes nothing.

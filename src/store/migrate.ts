@@ -20,6 +20,7 @@ import * as m0017 from './migrations/0017_data_versions.js';
 import * as m0018 from './migrations/0018_margin_trading.js';
 import * as m0019 from './migrations/0019_suspensions.js';
 import * as m0020 from './migrations/0020_share_capital.js';
+import * as m0021 from './migrations/0021_version_notify.js';
 
 const MIGRATIONS: Record<string, { up(db: Kysely<any>, d: Dialect): Promise<void> }> = {
   '0001_core': m0001,
@@ -42,6 +43,7 @@ const MIGRATIONS: Record<string, { up(db: Kysely<any>, d: Dialect): Promise<void
   '0018_margin_trading': m0018,
   '0019_suspensions': m0019,
   '0020_share_capital': m0020,
+  '0021_version_notify': m0021,
 };
 
 /** The names of the schema migrations, in order. */

@@ -146,6 +146,12 @@ export interface Store {
    */
   bulkTransaction<T>(fn: (s: BulkSession) => Promise<T>, opts?: { readOnly?: boolean }): Promise<T>;
   ping(): Promise<void>;
+  /**
+   * Calls `on` with each data version committed from now on, as the store announces it (PostgreSQL:
+   * LISTEN on `mds_data_version`, reconnecting after a failure); returns what stops it. Absent
+   * where the store announces nothing (SQLite, read in place).
+   */
+  watchVersions?(on: (version: number) => void): () => void;
   /** The replicas read snapshots go to, and what is known of each (a PostgreSQL store with DATABASE_REPLICA_URLS). */
   replicas?(): ReplicaState[];
   /**

@@ -410,8 +410,43 @@ export function openPostgres(url: string, timeouts?: StoreTimeouts, poolSize = 1
       },
     };
   };
+  /** A connection of its own, listening for committed versions; a failed one is replaced a second later. */
+  const watchVersions = (on: (version: number) => void) => {
+    let stopped = false;
+    let client: pg.Client | null = null;
+    let retry: NodeJS.Timeout | null = null;
+    const listen = () => {
+      if (stopped) return;
+      const c = new pg.Client({ connectionString: url, connectionTimeoutMillis: connectMs });
+      client = c;
+      let failed = false;
+      const again = () => {
+        if (failed) return;
+        failed = true;
+        c.removeAllListeners('notification');
+        c.end().catch(() => {});
+        if (!stopped) retry = setTimeout(listen, 1000).unref();
+      };
+      c.on('error', again);
+      c.on('end', again);
+      c.on('notification', (n) => {
+        const v = Number(n.payload);
+        if (Number.isSafeInteger(v)) on(v);
+      });
+      c.connect()
+        .then(() => c.query('listen mds_data_version'))
+        .catch(again);
+    };
+    listen();
+    return () => {
+      stopped = true;
+      if (retry) clearTimeout(retry);
+      client?.end().catch(() => {});
+    };
+  };
   return {
     dialect: 'postgres',
+    watchVersions,
     readCost: 'round-trip',
     snapshot: grouped,
     async select<T>(sql: string, params: unknown[]) {

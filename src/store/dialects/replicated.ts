@@ -20,7 +20,8 @@ export const REPLICA_POLL_MS = 250;
  * One store over a PostgreSQL primary and its streaming replicas (DATABASE_REPLICA_URLS;
  * docs/scaling.md). Writes, key lookups and everything but read snapshots go to the primary.
  * A read snapshot goes to a replica that has replayed the data version the request needs: the
- * latest the primary has committed (read every REPLICA_POLL_MS, and from every snapshot), or a
+ * latest the primary has committed (announced by it at each commit, read every REPLICA_POLL_MS
+ * too, and from every snapshot), or a
  * later one a cursor or an ETag of the request names (`want.minVersion`). The snapshot's own
  * version (read in the round trip that opens it) is checked: a replica behind is not used for
  * the request, nor tried again for a check's interval unless a check sees it caught up. When no replica has the version,
@@ -66,6 +67,8 @@ export function openReplicated(primary: Store, replicas: { url: string; store: S
       ),
     ),
   ];
+  // And as soon as the primary announces a version (its commit): requests after it need it at once.
+  const unwatch = primary.watchVersions?.((v) => (latest = Math.max(latest, v)));
   const timer = setInterval(() => checks.forEach((c) => void c()), pollMs);
   timer.unref();
   // Before the primary's first check no request knows its version: the first snapshots wait for it (not for the replicas').
@@ -131,6 +134,7 @@ export function openReplicated(primary: Store, replicas: { url: string; store: S
       })),
     async close() {
       clearInterval(timer);
+      unwatch?.();
       await Promise.all([primary.close(), ...all.map((r) => r.store.close())]);
     },
   };
