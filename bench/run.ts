@@ -345,7 +345,7 @@ function evaluate(table: TableRow[], workers: number) {
   const pg = row('bars 1d, PostgreSQL');
   if (pg) {
     const pgRatio = ratio(pg, b1d);
-    out.push({ target: 'PostgreSQL >= 0.5x SQLite', met: pgRatio >= 0.5, value: `${pgRatio.toFixed(2)}x` });
+    out.push({ target: 'PostgreSQL >= 0.8x SQLite', met: pgRatio >= 0.8, value: `${pgRatio.toFixed(2)}x` });
   }
   const small = table.find((r) => r.scenario.startsWith('bars 1d at 1M')),
     big = table.find((r) => r.scenario.startsWith('bars 1d at 50M'));

@@ -548,6 +548,7 @@ for (const store of STORES) {
           '0018_margin_trading',
           '0019_suspensions',
           '0020_share_capital',
+          '0021_version_notify',
         ]);
         const r = await checkBarPacks(old);
         expect(r.problems).toEqual([]);

@@ -37,6 +37,7 @@ export class Metrics {
   private readonly duration: client.Histogram<'operation'>;
   private readonly conditional: client.Counter<'result'>;
   private readonly queries: client.Histogram<'dialect' | 'path'>;
+  private readonly snapshots: client.Counter<'source'>;
   private sources: MetricSources | null = null;
 
   constructor() {
@@ -66,6 +67,12 @@ export class Metrics {
       help: 'Store query time, by dialect (sqlite, postgres) and path (prepared: the keyset reads of the request path; kysely: the other queries).',
       labelNames: ['dialect', 'path'],
       buckets: QUERY_BUCKETS,
+      registers,
+    });
+    this.snapshots = new client.Counter({
+      name: 'mds_store_snapshots_total',
+      help: 'Read snapshots opened (one per data request, or shared by the requests of one event-loop turn), by where they read: primary (or the only store), or a replica (its URL, DATABASE_REPLICA_URLS).',
+      labelNames: ['source'],
       registers,
     });
     const rl = this.rateLimits;
@@ -218,6 +225,7 @@ export class Metrics {
       const t = performance.now();
       const s = await store.snapshot(want);
       opening.observe((performance.now() - t) / 1000);
+      this.snapshots.inc({ source: s.source?.startsWith('replica ') ? s.source.slice('replica '.length) : 'primary' });
       return {
         version: s.version,
         source: s.source,
