@@ -168,13 +168,15 @@ async function load(
       rssMb: await rss(pid),
     };
   } else {
-    const r = await autocannon({
+    const options = {
       url: `http://127.0.0.1:${port}`,
       connections: CONN,
-      duration: SECONDS,
       headers,
       requests: [{ setupRequest: (req: any) => ({ ...req, path: path() }) }],
-    });
+    };
+    // As with wrk: one unmeasured second per serving process first (JIT, caches, connections).
+    await autocannon({ ...options, duration: processes });
+    const r = await autocannon({ ...options, duration: SECONDS });
     row = {
       scenario,
       rps: Math.round(r.requests.average),

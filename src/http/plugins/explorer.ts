@@ -1,7 +1,7 @@
 import type { FastifyInstance } from 'fastify';
 import fp from 'fastify-plugin';
 import { createHash } from 'node:crypto';
-import { existsSync, readFileSync } from 'node:fs';
+import { copyFileSync, existsSync, readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { join } from 'node:path';
 import { build } from 'esbuild';
@@ -35,7 +35,6 @@ export async function bundleExplorer(sourceDir: string, outdir?: string): Promis
     logLevel: 'warning',
   });
   if (outdir !== undefined) {
-    const { copyFileSync } = await import('node:fs');
     copyFileSync(join(sourceDir, PAGE), join(outdir, PAGE));
     return { js: readFileSync(join(outdir, 'app.js')), css: readFileSync(join(outdir, 'app.css')) };
   }
