@@ -83,7 +83,10 @@ function dayPack(date: number): Buffer {
   );
 }
 
-async function build(name: string, years: number): Promise<{ url: string; key: string; ids: string[]; days: number[]; rows: number; bytes: string }> {
+async function build(
+  name: string,
+  years: number,
+): Promise<{ url: string; key: string; ids: string[]; days: number[]; rows: number; bytes: string }> {
   await admin(`drop database if exists ${name} with (force)`);
   await admin(`create database ${name}`);
   const url = dbUrl(name);
@@ -95,7 +98,10 @@ async function build(name: string, years: number): Promise<{ url: string; key: s
     const ids = Array.from({ length: measured }, (_, i) => `${600000 + i}.SH`);
     const dir = mkdtempSync(join(tmpdir(), 'mds-minute-scale-'));
     const file = join(dir, 'instruments.csv');
-    writeFileSync(file, ['instrument_id,kind,board,name,list_date', ...ids.map((id, i) => `${id},equity,main,测试${i},2000-01-04`)].join('\n') + '\n');
+    writeFileSync(
+      file,
+      ['instrument_id,kind,board,name,list_date', ...ids.map((id, i) => `${id},equity,main,测试${i},2000-01-04`)].join('\n') + '\n',
+    );
     const r = await ingest(store, [{ path: file, dataset: dataset('instruments')! }]);
     if (!r.ok) throw new Error(r.errors.join('\n'));
     const insts = (await store.db.selectFrom('instruments').select(['inst', 'id']).execute()).map((x) => x.inst);
@@ -128,7 +134,9 @@ async function build(name: string, years: number): Promise<{ url: string; key: s
         "select count(*)::int as rows, pg_size_pretty(pg_total_relation_size('bars_1m_packs')) as total, pg_size_pretty(pg_relation_size('bars_1m_packs_pkey')) as pkey from bars_1m_packs",
       );
       const { key } = await new KeyStore(store.db).create('minute-scale');
-      console.error(`${name}: ${size.rows[0].rows} pack rows, ${size.rows[0].total} (index ${size.rows[0].pkey}), built in ${((Date.now() - t) / 1000).toFixed(0)} s`);
+      console.error(
+        `${name}: ${size.rows[0].rows} pack rows, ${size.rows[0].total} (index ${size.rows[0].pkey}), built in ${((Date.now() - t) / 1000).toFixed(0)} s`,
+      );
       return { url, key, ids, days, rows: size.rows[0].rows, bytes: `${size.rows[0].total} (index ${size.rows[0].pkey})` };
     } finally {
       await c.end();
@@ -190,6 +198,8 @@ for (const [i, s] of stores.entries()) {
   const mine = timed.filter((t) => t.s === s);
   const p50 = mine.reduce((sum, t) => sum + t.p50, 0) / mine.length;
   const p99 = Math.max(...mine.map((t) => t.p99));
-  console.log(`| ${i === 0 ? 'one year' : `${YEARS} years`} | ${s.rows.toLocaleString('en')} | ${s.bytes} | ${p50.toFixed(2)} | ${p99.toFixed(2)} |`);
+  console.log(
+    `| ${i === 0 ? 'one year' : `${YEARS} years`} | ${s.rows.toLocaleString('en')} | ${s.bytes} | ${p50.toFixed(2)} | ${p99.toFixed(2)} |`,
+  );
 }
 if (!o.keep) for (const s of stores) await admin(`drop database if exists ${new URL(s.url).pathname.slice(1)} with (force)`);
