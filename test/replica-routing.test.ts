@@ -14,10 +14,15 @@ import type { ReadSession, Store } from '../src/store/types.js';
 import { recordVersion } from '../src/store/versions.js';
 import { harness, STORES, TINY_DEMO, type Harness } from './helpers.js';
 
-type Mode = 'ok' | 'behind' | 'down' | 'conflict';
+type Mode = 'ok' | 'behind' | 'down' | 'conflict' | 'open-conflict';
 
 /** `store` as a replica in `mode()` (`behind`: it has replayed no version after `frozen()`): its snapshots counted. */
-function flakyReplica(store: Store, mode: () => Mode, frozen: () => number, counts: { opened: number; failed: number }): Store {
+function flakyReplica(
+  store: Store,
+  mode: () => Mode,
+  frozen: () => number,
+  counts: { opened: number; failed: number; openFailed?: boolean },
+): Store {
   const conflict = () => new StoreUnavailable('40001 canceling statement due to conflict with recovery');
   return {
     ...store,
@@ -27,6 +32,11 @@ function flakyReplica(store: Store, mode: () => Mode, frozen: () => number, coun
     },
     async snapshot(): Promise<ReadSession> {
       if (mode() === 'down') throw new StoreUnavailable('ECONNREFUSED');
+      // Replay cancelled the waiting transaction of the connection the snapshot would have begun on: once.
+      if (mode() === 'open-conflict' && !counts.openFailed) {
+        counts.openFailed = true;
+        throw conflict();
+      }
       const s = await store.snapshot();
       counts.opened++;
       const m = mode();
@@ -56,7 +66,7 @@ describe('replica routing (in process)', () => {
   let h: Harness;
   let mode: Mode = 'ok';
   let frozen = 0;
-  const counts = { opened: 0, failed: 0 };
+  const counts: { opened: number; failed: number; openFailed?: boolean } = { opened: 0, failed: 0 };
   let app: Awaited<ReturnType<typeof buildApp>>;
   let replicated: Store;
 
@@ -160,6 +170,17 @@ describe('replica routing (in process)', () => {
       expect(r.body).toEqual(expected.json());
     }
     expect(counts.failed).toBe(failed + urls.length);
+    mode = 'ok';
+  });
+
+  it('opens again on the replica when replay cancelled the connection a snapshot would begin on: the replica stays up', async () => {
+    mode = 'open-conflict';
+    const opened = counts.opened;
+    const r = await get(path);
+    expect(r.status).toBe(200);
+    expect(counts.openFailed).toBe(true);
+    expect(counts.opened).toBe(opened + 1);
+    expect((await ready()).replicas[0]).toMatchObject({ state: 'up', error: null });
     mode = 'ok';
   });
 

@@ -38,6 +38,8 @@ export function openReplicated(primary: Store, replicas: { url: string; store: S
     r.up = false;
     r.error = e instanceof StoreUnavailable ? e.reason : e instanceof Error ? e.message : String(e);
   };
+  /** A read cancelled by the replica's replay (conflict with recovery), not a replica that cannot answer. */
+  const conflict = (e: unknown) => e instanceof StoreUnavailable && /^40(001|P01) /.test(e.reason);
   const versionOf = async (s: Store) => Number((await s.selectRows(CURRENT_VERSION, []))[0]?.[0] ?? 0);
   /**
    * Checks one place (each on its own: one that hangs, frozen or unreachable, delays no other's):
@@ -97,7 +99,11 @@ export function openReplicated(primary: Store, replicas: { url: string; store: S
         if (!r.up || (r.version < target && Date.now() - r.behindAt < pollMs)) continue;
         let s: ReadSession;
         try {
-          s = await r.store.snapshot();
+          s = await r.store.snapshot().catch((e: unknown) => {
+            // Replay cancelled the connection's waiting transaction: the replica answers; a new connection will do.
+            if (conflict(e)) return r.store.snapshot();
+            throw e;
+          });
         } catch (e) {
           down(r, e);
           continue;
