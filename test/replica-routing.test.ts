@@ -85,7 +85,8 @@ describe('replica routing (in process)', () => {
           ),
         },
       ],
-      20,
+      // Checked every 20 ms; a replica found behind is not tried again until a check sees it caught up.
+      { pollMs: 20, behindRestMs: 60_000 },
     );
     app = await buildApp({ config: { ...loadConfig({}), databaseUrl: h.url }, store: replicated });
     await app.ready();

@@ -31,6 +31,15 @@ const PAGE = 9;
 const COMMITS = 16;
 const MAX_MS = 40_000;
 
+/** Whether `done` comes true, asked every 100 ms for at most 10 s (a bound, not a timing). */
+async function until(done: () => Promise<boolean>): Promise<boolean> {
+  for (let i = 0; i < 100; i++) {
+    if (await done()) return true;
+    await sleep(100);
+  }
+  return false;
+}
+
 describe.skipIf(NO_PRIVATE_PG !== null)('PostgreSQL replicas (a private primary and a streaming replica)', () => {
   let primary: PrivatePostgres;
   let replica: PrivatePostgres;
@@ -63,7 +72,8 @@ describe.skipIf(NO_PRIVATE_PG !== null)('PostgreSQL replicas (a private primary 
   };
 
   beforeAll(async () => {
-    primary = privatePostgres();
+    // Synchronous commit, as in production: a commit's WAL is flushed, so sent to the replica, at once.
+    primary = privatePostgres({ settings: ['synchronous_commit=on'] });
     writer = openStore(primary.url);
     await migrate(writer);
     await generateDemo(writer, DEMO);
@@ -149,6 +159,14 @@ describe.skipIf(NO_PRIVATE_PG !== null)('PostgreSQL replicas (a private primary 
         await commit(c % 2 === 0 ? 0 : 1);
         await sleep(150);
         if (c === 5) {
+          // Caught up (no commit meanwhile), the replica takes the reads: then it is stopped.
+          const caughtUp = await until(async () => {
+            const r = (await probe(`${srv.base}/api/v1/system/readiness`)).body.replicas?.[0];
+            return r?.state === 'up' && r.behind === 0;
+          });
+          expect(caughtUp).toBe(true);
+          const at = (await snapshots())[0];
+          await until(async () => (await snapshots())[0] > at);
           servedBefore = (await snapshots())[0];
           replica.stop();
           // Readiness says so, and the primary answers meanwhile.

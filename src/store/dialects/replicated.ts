@@ -15,6 +15,8 @@ interface Replica {
 
 /** How often the primary's latest version and each replica's replayed one are read (ms). */
 export const REPLICA_POLL_MS = 250;
+/** How long a replica found behind the version a request needs is not tried (ms). */
+export const BEHIND_REST_MS = 20;
 
 /**
  * One store over a PostgreSQL primary and its streaming replicas (DATABASE_REPLICA_URLS;
@@ -24,13 +26,17 @@ export const REPLICA_POLL_MS = 250;
  * too, and from every snapshot), or a
  * later one a cursor or an ETag of the request names (`want.minVersion`). The snapshot's own
  * version (read in the round trip that opens it) is checked: a replica behind is not used for
- * the request, nor tried again for a check's interval unless a check sees it caught up. When no replica has the version,
+ * the request, nor tried again for BEHIND_REST_MS unless a check sees it caught up. When no replica has the version,
  * or one is asked for (`want.primary`: a request retried after its replica failed), the primary
  * answers. A replica that fails is skipped until a check finds it answering again; replicas
  * take turns.
  */
 /** `replicas[].url` as shown (no password). */
-export function openReplicated(primary: Store, replicas: { url: string; store: Store }[], pollMs = REPLICA_POLL_MS): Store {
+export function openReplicated(
+  primary: Store,
+  replicas: { url: string; store: Store }[],
+  { pollMs = REPLICA_POLL_MS, behindRestMs = BEHIND_REST_MS }: { pollMs?: number; behindRestMs?: number } = {},
+): Store {
   const all: Replica[] = replicas.map((r) => ({ url: r.url, store: r.store, up: true, version: 0, behindAt: 0, error: null }));
   let latest = 0;
   let turn = 0;
@@ -94,9 +100,9 @@ export function openReplicated(primary: Store, replicas: { url: string; store: S
       const start = turn++ % Math.max(1, n);
       for (let i = 0; i < n; i++) {
         const r = all[(start + i) % n];
-        // A replica found behind is not tried again until a check sees it caught up, or for a
-        // check's interval (it may have replayed meanwhile: replay takes milliseconds).
-        if (!r.up || (r.version < target && Date.now() - r.behindAt < pollMs)) continue;
+        // A replica found behind rests a moment (replay takes milliseconds) unless a check saw it
+        // caught up: while ingests commit, the replicas still take the reads between them.
+        if (!r.up || (r.version < target && Date.now() - r.behindAt < behindRestMs)) continue;
         let s: ReadSession;
         try {
           s = await r.store.snapshot().catch((e: unknown) => {
