@@ -58,7 +58,7 @@ describe.each(STORES)('HTTP caching and compression on $name', ({ url }) => {
     }
   });
 
-  it('answers a read that failed for want of the store 503 at once, and gives its snapshot back', async () => {
+  it('answers a read that failed for want of the store 503 after one more try on a new snapshot, and gives both back', async () => {
     const page = vi.spyOn(MarketDataReader.prototype, 'dailyPage').mockRejectedValue(new StoreUnavailable('test: no answer'));
     const release = vi.spyOn(Snapshot.prototype, 'release');
     try {
@@ -68,13 +68,38 @@ describe.each(STORES)('HTTP caching and compression on $name', ({ url }) => {
         expect(r.status).toBe(503);
         expect(r.body.errors[0].code).toBe('not_ready');
       }
-      expect(page).toHaveBeenCalledTimes(20);
-      expect(release.mock.calls.length).toBeGreaterThanOrEqual(20);
+      // Once more each (a connection that died under a request: a new snapshot may answer), then 503.
+      expect(page).toHaveBeenCalledTimes(40);
+      expect(release.mock.calls.length).toBeGreaterThanOrEqual(40);
     } finally {
       page.mockRestore();
       release.mockRestore();
     }
     expect((await get(h, `/api/v1/equities/${eq}/bars?interval=1d&page[size]=3`)).body.data).toHaveLength(3);
+  });
+
+  it('answers again on a new snapshot a request whose connection died under it, but not one that timed out', async () => {
+    const path = `/api/v1/equities/${eq}/bars?interval=1d&page[size]=3`;
+    const expected = (await get(h, path)).body.data;
+    const died = vi
+      .spyOn(MarketDataReader.prototype, 'dailyPage')
+      .mockRejectedValueOnce(new StoreUnavailable('Connection terminated unexpectedly'));
+    try {
+      const r = await get(h, path);
+      expect([r.status, r.body.data]).toEqual([200, expected]);
+      expect(died).toHaveBeenCalledTimes(2);
+    } finally {
+      died.mockRestore();
+    }
+    const slow = vi
+      .spyOn(MarketDataReader.prototype, 'dailyPage')
+      .mockRejectedValueOnce(new StoreUnavailable('statement timeout (canceling statement)'));
+    try {
+      expect((await get(h, path)).status).toBe(503);
+      expect(slow).toHaveBeenCalledTimes(1);
+    } finally {
+      slow.mockRestore();
+    }
   });
 
   it('changes every data ETag when an ingest changes the data', async () => {

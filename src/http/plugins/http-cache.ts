@@ -162,7 +162,8 @@ export function versionSeen(req: FastifyRequest): number {
  * those three: a matching If-None-Match is answered 304 at once, without running the handler.
  * The snapshot ends when the response's headers are set (httpCache's onSend), or when its
  * connection closes, whichever comes first. A request whose replica fails under it (the replica
- * stopped, or recovery cancelled its read) is answered again, once, from the primary.
+ * stopped, or recovery cancelled its read) is answered again, once, from the primary; one whose
+ * store connection dies under it (not a timeout), once, on a new snapshot.
  */
 export const dataTags = fp<{ revision: string; open: OpenSnapshot; maxAge: MaxAge }>(
   async (scope, o) => {
@@ -195,11 +196,20 @@ export const dataTags = fp<{ revision: string; open: OpenSnapshot; maxAge: MaxAg
           return await handler.call(this as never, req, reply);
         } catch (e) {
           const snap = req.snap;
-          if (snap === null || snap.source === undefined || snap.source === 'primary' || reply.sent || !(e instanceof StoreUnavailable))
-            throw e;
-          req.log.warn({ source: snap.source, reason: e.reason }, 'a replica failed under a request: answering it from the primary');
+          if (snap === null || reply.sent || !(e instanceof StoreUnavailable)) throw e;
+          const replica = snap.source !== undefined && snap.source !== 'primary';
+          // A replica that failed, or a connection that died under the request (its backend
+          // terminated, the server restarted): once more, from the primary or on a new connection.
+          // Not after a timeout, which would double the documented wait.
+          if (!replica && /timeout/i.test(e.reason)) throw e;
+          req.log.warn(
+            { source: snap.source ?? 'store', reason: e.reason },
+            replica
+              ? 'a replica failed under a request: answering it from the primary'
+              : 'the store failed under a request: answering it again',
+          );
           snap.release();
-          bind(req, reply, await o.open({ primary: true, minVersion: snap.version }));
+          bind(req, reply, await o.open({ primary: replica || undefined, minVersion: snap.version }));
           return handler.call(this as never, req, reply);
         }
       } as typeof route.handler;

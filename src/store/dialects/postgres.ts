@@ -2,7 +2,7 @@ import pg from 'pg';
 import { Kysely, PostgresDialect } from 'kysely';
 import type { Database as Schema } from '../schema.js';
 import type { ReadSession, Store, StoreTimeouts } from '../types.js';
-import { StoreHealth } from '../health.js';
+import { StoreHealth, StoreUnavailable } from '../health.js';
 import { CURRENT_VERSION } from '../versions.js';
 import { pgBulkTransaction } from './postgres-bulk.js';
 
@@ -312,7 +312,7 @@ export function openPostgres(url: string, timeouts?: StoreTimeouts, poolSize = 1
    * A snapshot: BEGIN REPEATABLE READ, READ ONLY and the version read in one round trip (a
    * simple query of two statements, three with the COMMIT of the connection's last snapshot).
    */
-  const snapshot = async (): Promise<ReadSession> => {
+  const snapshot = async (again = true): Promise<ReadSession> => {
     const { client, inTransaction } = await acquire();
     (client as { [IN_TX]?: boolean })[IN_TX] = false;
     const b = bound(client);
@@ -325,7 +325,12 @@ export function openPostgres(url: string, timeouts?: StoreTimeouts, poolSize = 1
       } as pg.QueryConfig)) as unknown as pg.QueryResult[];
       version = Number(rs[rs.length - 1].rows[0].max ?? 0);
     } catch (e) {
-      giveBack(client, b.broken ?? true);
+      const broken = b.broken;
+      giveBack(client, broken ?? true);
+      // A connection that died while it waited (its backend terminated, the server restarted):
+      // nothing was read on it, so once more on another (a new one, if the server answers). Not
+      // after a timeout, which would double the documented wait.
+      if (again && broken && e instanceof StoreUnavailable && !/timeout/i.test(e.reason)) return snapshot(false);
       throw e;
     }
     let released = false;
