@@ -10,11 +10,11 @@
  * The store is served by `node dist/app/server.js` (`npm run build` first) on a free port, one
  * worker (the default), with a key made for the run. Needs /usr/bin/chromium.
  */
-import { spawn, spawnSync } from 'node:child_process';
+import { spawnSync } from 'node:child_process';
 import { existsSync } from 'node:fs';
-import { createServer } from 'node:net';
 import { parseArgs } from 'node:util';
 import { chromium } from 'playwright-core';
+import { serveStore } from './serve.js';
 
 /** The page's globals, in the functions run in the page (this file is type-checked without the DOM library). */
 declare const localStorage: any, performance: any;
@@ -34,25 +34,14 @@ if (!existsSync('/usr/bin/chromium')) {
 }
 const env = { ...process.env, DATABASE_URL: args.database, DEMO: '0', LOG_LEVEL: 'warn' };
 
-const port = await new Promise<number>((resolve) => {
-  const s = createServer().listen(0, '127.0.0.1', () => {
-    const p = (s.address() as { port: number }).port;
-    s.close(() => resolve(p));
-  });
-});
 const made = spawnSync(process.execPath, ['dist/cli/index.js', 'keys', 'create', '--name', `bench-explorer-${process.pid}`], {
   env,
   encoding: 'utf8',
 });
 const key = /mds_[A-Za-z0-9_-]+/.exec(made.stdout + made.stderr)?.[0];
 if (!key) throw new Error(`no key made: ${made.stdout}${made.stderr}`);
-const server = spawn(process.execPath, ['dist/app/server.js'], { env: { ...env, PORT: String(port) }, stdio: 'ignore' });
-const base = `http://127.0.0.1:${port}`;
-for (let i = 0; ; i++) {
-  if ((await fetch(`${base}/api/v1/system/readiness`).catch(() => null))?.ok) break;
-  if (i > 300) throw new Error('the server did not get ready');
-  await new Promise((r) => setTimeout(r, 100));
-}
+const server = await serveStore(args.database);
+const base = server.base;
 
 const browser = await chromium.launch({ executablePath: '/usr/bin/chromium', args: ['--no-sandbox', '--disable-gpu'] });
 const ids = args.ids!.split(',');
@@ -77,7 +66,7 @@ try {
   }
 } finally {
   await browser.close();
-  server.kill();
+  server.stop();
 }
 const median = (xs: number[]) => xs.slice().sort((a, b) => a - b)[Math.floor(xs.length / 2)];
 const ms = (x: number) => x.toFixed(0);

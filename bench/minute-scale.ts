@@ -17,8 +17,6 @@
  * Makes two databases on that server (mds_minute_scale_1y, mds_minute_scale_<years>y), dropped at
  * the end unless --keep. Needs `npm run build` (it serves dist/).
  */
-import { spawn } from 'node:child_process';
-import { createServer } from 'node:net';
 import { parseArgs } from 'node:util';
 import pg from 'pg';
 import { migrate, openStore } from '../src/derived/open.js';
@@ -29,6 +27,7 @@ import { marketEpoch } from '../src/lib/time.js';
 import { ingest } from '../src/ingest/load.js';
 import { dataset } from '../src/datasets/registry.js';
 import { mkdtempSync, writeFileSync } from 'node:fs';
+import { serveStore } from './serve.js';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 
@@ -146,28 +145,11 @@ async function build(
   }
 }
 
-const freePort = () =>
-  new Promise<number>((resolve) => {
-    const s = createServer().listen(0, '127.0.0.1', () => {
-      const p = (s.address() as { port: number }).port;
-      s.close(() => resolve(p));
-    });
-  });
-
 /** p50 and p99 (ms) of `n` sequential 240-bar 1m pages on random days, through a server over `url`. */
 async function time(s: Awaited<ReturnType<typeof build>>, n: number) {
-  const port = await freePort();
-  const server = spawn(process.execPath, ['dist/app/server.js'], {
-    env: { ...process.env, DATABASE_URL: s.url, PORT: String(port), DEMO: '0', LOG_LEVEL: 'warn' },
-    stdio: 'ignore',
-  });
-  const base = `http://127.0.0.1:${port}`;
+  const server = await serveStore(s.url);
+  const base = server.base;
   try {
-    for (let i = 0; ; i++) {
-      if ((await fetch(`${base}/api/v1/system/readiness`).catch(() => null))?.ok) break;
-      if (i > 300) throw new Error('the server did not get ready');
-      await new Promise((r) => setTimeout(r, 100));
-    }
     const ask = async () => {
       const id = s.ids[Math.floor(Math.random() * s.ids.length)];
       const d = String(s.days[Math.floor(Math.random() * s.days.length)]);
@@ -184,7 +166,7 @@ async function time(s: Awaited<ReturnType<typeof build>>, n: number) {
     ms.sort((a, b) => a - b);
     return { p50: ms[Math.floor(n / 2)], p99: ms[Math.floor(n * 0.99)] };
   } finally {
-    server.kill();
+    server.stop();
   }
 }
 

@@ -20,6 +20,7 @@ import { precomputedIds, setPrecomputed } from '../src/derived/indicator-pages.j
 import { KeyStore } from '../src/auth/keys.js';
 import { buildBenchStore } from './build-store.js';
 import { benchIngest } from './ingest.js';
+import { waitReady } from './serve.js';
 
 const { values: o } = parseArgs({
   options: {
@@ -74,15 +75,6 @@ async function migrateAndCount(store: Store): Promise<boolean> {
   const n = await store.db.selectFrom('instruments').select('inst').limit(1).execute();
   await store.close();
   return n.length === 0;
-}
-
-function waitReady(port: number): Promise<void> {
-  return new Promise((resolve, reject) => {
-    const t0 = Date.now();
-    const poll = () => fetch(`http://127.0.0.1:${port}/api/v1/system/readiness`).then((r) => (r.ok ? resolve() : retry()), retry);
-    const retry = () => (Date.now() - t0 > 60_000 ? reject(new Error('server did not start')) : setTimeout(poll, 200));
-    poll();
-  });
 }
 
 /** Resident memory of a process and its children (cluster workers), MiB. */

@@ -196,7 +196,7 @@ export async function buildApp(opts: AppOptions): Promise<App> {
     });
     // What a data response depends on besides the data and the URL: the code and the cursor secret.
     const revision = createHash('sha256').update(`${VERSION}\0${opts.config.cursorSecret}`).digest('base64url');
-    await api.register(dataTags, { revision, open: svc.openSnapshot, maxAge });
+    await api.register(dataTags, { revision, open: svc.openSnapshot, maxAge, replicas: store.replicas !== undefined });
     await api.register(marketRoutes);
     await api.register(classificationRoutes);
     await api.register(poolTypeRoutes);

@@ -165,7 +165,7 @@ export function versionSeen(req: FastifyRequest): number {
  * stopped, or recovery cancelled its read) is answered again, once, from the primary; one whose
  * store connection dies under it (not a timeout), once, on a new snapshot.
  */
-export const dataTags = fp<{ revision: string; open: OpenSnapshot; maxAge: MaxAge }>(
+export const dataTags = fp<{ revision: string; open: OpenSnapshot; maxAge: MaxAge; replicas?: boolean }>(
   async (scope, o) => {
     const bind = (req: FastifyRequest, reply: FastifyReply, snap: Snapshot) => {
       req.snap = snap;
@@ -176,7 +176,8 @@ export const dataTags = fp<{ revision: string; open: OpenSnapshot; maxAge: MaxAg
     };
     scope.addHook('onRequest', async (req, reply) => {
       if ((req.method !== 'GET' && req.method !== 'HEAD') || !behaviourOf(req).versioned) return;
-      const seen = versionSeen(req);
+      // Only a store with replicas can read an older version than a request has seen.
+      const seen = o.replicas ? versionSeen(req) : 0;
       bind(req, reply, await o.open(seen ? { minVersion: seen } : undefined));
       const inm = req.headers['if-none-match'];
       if (!inm) return;
