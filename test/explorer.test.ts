@@ -190,6 +190,15 @@ describe.skipIf(!HAVE_CHROMIUM)('the explorer in Chromium', () => {
     const count = Number(await page.getAttribute('#chart', 'data-bars'));
     expect(older.length).toBeGreaterThanOrEqual(count - before + 1);
     expect(after).toBe(older[count - before].trade_date);
+    // Ex-rights days marked: where the adjustment factor in use changes, within the bars loaded.
+    const factors = (await get(h, `${B}/equities/600519.SH/adjustment-factors`)).body.data;
+    const last = (await get(h, `${B}/equities/600519.SH/bars?interval=1d&order=desc&page[size]=1`)).body.data[0].trade_date;
+    const changes = factors
+      .filter((f: any, i: number) => Number(f.backward_factor) !== Number(i ? factors[i - 1].backward_factor : 1))
+      .map((f: any) => f.trade_date)
+      .filter((d: string) => d >= after! && d <= last);
+    expect(changes.length).toBeGreaterThan(0);
+    expect((await page.getAttribute('#chart', 'data-ex-rights'))!.split(',')).toEqual(changes);
   }, 60_000);
 
   it('opens a market day and follows a pool member to its chart', async () => {

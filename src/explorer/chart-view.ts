@@ -47,6 +47,11 @@ interface Dividend {
   transfer_per_share: string | null;
 }
 
+interface Factor {
+  trade_date: string;
+  backward_factor: string;
+}
+
 export type Adjustment = 'none' | 'forward' | 'backward';
 export interface ChartState {
   interval: Interval;
@@ -74,6 +79,8 @@ class Loaded {
   points = new Map<string, Map<string, Record<string, string>>>();
   limits = new Map<string, Limit>();
   dividends: Dividend[] = [];
+  /** Ex-rights days: where the adjustment factor in use changes (listAdjustmentFactors: published factors or corporate actions). */
+  exDates: string[] = [];
 }
 
 /**
@@ -263,7 +270,11 @@ export function chartView(
       box.dataset.state = 'ready';
       performance.mark('mds-first-chart');
       const extra: Promise<unknown>[] = [loadPoints(state.indicators, bars), loadLimits(bars)];
-      if (equity) extra.push(client.all<Dividend>(`${base}/dividends`).then((d) => (data.dividends = d)));
+      if (equity)
+        extra.push(
+          client.all<Dividend>(`${base}/dividends`).then((d) => (data.dividends = d)),
+          client.all<Factor>(`${base}/adjustment-factors`).then((f) => (data.exDates = factorChanges(f))),
+        );
       await Promise.all(extra);
       if (closed) return;
       render(0);
@@ -433,23 +444,24 @@ export function chartView(
   /** Ex-rights days on the bar that holds them: Tongdaxin's 10派/10送/10转 per ten shares. */
   function exRights(): SeriesMarker<Time>[] {
     const bars = data.bars;
-    const out: SeriesMarker<Time>[] = [];
-    for (const d of data.dividends) {
-      if (!d.ex_date || !bars.length || d.ex_date < bars[0].trade_date || d.ex_date > bars[bars.length - 1].trade_date) continue;
-      const i = bars.findIndex((b) => b.trade_date >= d.ex_date!);
-      const per10 = (v: string | null, word: string) => (v !== null && /[1-9]/.test(v) ? `10${word}${timesTen(v)}` : '');
-      const text = [per10(d.cash_per_share, '派'), per10(d.bonus_per_share, '送'), per10(d.transfer_per_share, '转')]
-        .filter(Boolean)
-        .join(' ');
-      out.push({
-        time: chartTime(bars[i], state.interval),
-        position: 'belowBar',
-        shape: 'arrowUp',
-        color: '#7a4fc4',
-        text: `除权 ${text}`.trim(),
-        id: d.ex_date,
-      });
-    }
+    if (!bars.length) return [];
+    const words = new Map(data.dividends.filter((d) => d.ex_date).map((d) => [d.ex_date!, dividendWords(d)]));
+    const days = [...new Set([...data.exDates, ...words.keys()])].filter(
+      (d) => d >= bars[0].trade_date && d <= bars[bars.length - 1].trade_date,
+    );
+    const out: SeriesMarker<Time>[] = days.map((day) => ({
+      // The bar that holds the day: its own, or the period's (1w..1y).
+      time: chartTime(
+        bars.find((b) => b.trade_date >= day)!,
+        state.interval,
+      ),
+      position: 'belowBar',
+      shape: 'arrowUp',
+      color: '#7a4fc4',
+      text: `除权 ${words.get(day) ?? ''}`.trim(),
+      id: day,
+    }));
+    box.dataset.exRights = days.sort().join(',');
     return out.sort((a, b) => (timeKey(a.time) < timeKey(b.time) ? -1 : 1));
   }
 
@@ -521,6 +533,16 @@ export function chartView(
     chart = null;
   };
 }
+
+/** Tongdaxin's words for a dividend, per ten shares: `10派191.16 10送3 10转2`. */
+function dividendWords(d: Dividend): string {
+  const per10 = (v: string | null, word: string) => (v !== null && /[1-9]/.test(v) ? `10${word}${timesTen(v)}` : '');
+  return [per10(d.cash_per_share, '派'), per10(d.bonus_per_share, '送'), per10(d.transfer_per_share, '转')].filter(Boolean).join(' ');
+}
+
+/** The days the backward factor changes, from 1 before any (a published series starts at 1 on its first day: no change there). */
+const factorChanges = (factors: Factor[]): string[] =>
+  factors.filter((f, i) => Number(f.backward_factor) !== Number(i > 0 ? factors[i - 1].backward_factor : 1)).map((f) => f.trade_date);
 
 /** Digits after the point of a decimal string (2 for `1447.01`), at most 4. */
 const decimals = (s: string): number => Math.min(4, (s.split('.')[1] ?? '').length);
