@@ -252,6 +252,23 @@ describe.skipIf(!HAVE_CHROMIUM)('the explorer in Chromium', () => {
     expect(text).toContain(income.net_profit);
   }, 60_000);
 
+  it('says what is wrong with a hostile or mistyped URL, as text', async () => {
+    let dialogs = 0;
+    page.on('dialog', (d) => {
+      dialogs++;
+      void d.dismiss();
+    });
+    await page.goto(`${base}/explorer#/chart/%3Cimg%20src=x%20onerror=alert(1)%3E`);
+    await page.waitForSelector('#not-found');
+    expect(await page.textContent('#not-found')).toContain('No instrument <img src=x onerror=alert(1)>');
+    await page.goto(`${base}/explorer#/chart/${'X'.repeat(300)}`);
+    await page.waitForSelector('#not-found');
+    await page.goto(`${base}/explorer#/market/9999-99-99`);
+    await page.waitForSelector('#market-day .error');
+    expect(await page.textContent('#market-day .error')).toBe('9999-99-99 is not a date (YYYY-MM-DD).');
+    expect(dialogs).toBe(0);
+  });
+
   it('loaded everything from its own origin, with no script error', () => {
     expect([...origins]).toEqual([base]);
     expect(pageErrors).toEqual([]);

@@ -1,4 +1,4 @@
-import type { Client, Page } from './api.js';
+import { ApiFailure, type Client, type Page } from './api.js';
 
 /** An instrument as the API's search returns it (the fields the explorer reads). */
 export interface Instrument {
@@ -22,6 +22,12 @@ export async function search(client: Client, q: string, size = 10): Promise<Inst
 
 /** The instrument with this id (its kind decides its paths), or null. */
 export async function resolve(client: Client, id: string): Promise<Instrument | null> {
-  const found = await search(client, id, 1);
-  return found.length && found[0].id === id ? found[0] : null;
+  try {
+    const found = await search(client, id, 1);
+    return found.length && found[0].id === id ? found[0] : null;
+  } catch (e) {
+    // What search refuses (too long, control characters) names no instrument.
+    if (e instanceof ApiFailure && e.status === 400) return null;
+    throw e;
+  }
 }

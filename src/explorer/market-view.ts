@@ -58,6 +58,11 @@ export async function marketView(root: HTMLElement, client: Client, date: string
       fill(body, h('p', { class: 'empty' }, 'The store holds no daily bars.'));
       return;
     }
+    if (date !== null && !isDate(date)) {
+      fill(body, h('p', { class: 'error' }, `${date} is not a date (YYYY-MM-DD).`));
+      body.dataset.state = 'complete';
+      return;
+    }
     const day = date ?? latest;
     body.dataset.date = day;
     picker.value = day;
@@ -122,6 +127,12 @@ export async function marketView(root: HTMLElement, client: Client, date: string
     body.dataset.state = 'error';
   }
 }
+
+/** A real calendar date written YYYY-MM-DD. */
+const isDate = (d: string) => {
+  const t = /^\d{4}-\d\d-\d\d$/.test(d) ? Date.parse(`${d}T00:00:00Z`) : NaN;
+  return !Number.isNaN(t) && new Date(t).toISOString().startsWith(d);
+};
 
 const shift = (d: string, days: number) => new Date(Date.parse(`${d}T00:00:00Z`) + days * 86_400_000).toISOString().slice(0, 10);
 const prevDay = (d: string) => shift(d, -1);
