@@ -4,7 +4,7 @@
  * with limit-up runs, broken limit-ups, limit-downs and unlimited first days of new listings.
  */
 import type { BoardId } from '../market/types.js';
-import { limitPrices, limitRule, listingKind } from '../market/limits.js';
+import { limitPrices, limitRounding, limitRule, listingKind } from '../market/limits.js';
 import { divRoundHalfUp } from '../lib/decimal.js';
 import type { Rng } from './random.js';
 import type { DayBar, EquitySpec, Span } from './model.js';
@@ -216,7 +216,7 @@ export function simulateEquity(r: Rng, s: EquitySpec, ctx: PathContext): EquityP
       bar = unlimitedDay(r, s, since, ref, rule.reason);
       anchor = bar.close;
     } else {
-      ({ up, down } = limitPrices(ref, rule.ratioPct, TICK));
+      ({ up, down } = limitPrices(ref, rule.ratioPct, TICK, limitRounding(s.market, date)));
       let mode: Mode = 'normal';
       const x = r.next() / (s.price0 >= 500_000 || s.industry.key === 'banks' ? 0.1 : 1); // blue chips rarely hit limits
       if ((prevMode === 'limitUp' || prevMode === 'oneWordUp') && x < 0.4) mode = r.chance(0.45) ? 'oneWordUp' : 'limitUp';

@@ -45,21 +45,28 @@ export function knownInstruments(
 
 /**
  * Every instrument as the market days are made of it (derived/market-days.ts), as stored, in
- * `order`: `[inst, id, kind, market, board, list_date, delist_date, listing_kind]`.
+ * `order`: `[inst, id, kind, market, board, list_date, delist_date, listing_kind, name]` (the
+ * name: its `S` mark sets the limit of a share not through the split-share reform).
  */
 export function sweepInstruments(s: BulkSession, order: 'id' | 'inst'): Promise<unknown[][]> {
-  return s.queryRows(`select inst, id, kind, market, board, list_date, delist_date, listing_kind from instruments order by ${order}`);
+  return s.queryRows(`select inst, id, kind, market, board, list_date, delist_date, listing_kind, name from instruments order by ${order}`);
 }
 
 /** The equity `inst` as its price limits need it (ingest/limit-check.ts); undefined when it is not an equity. */
 export async function equityOf(
   s: BulkSession,
   inst: number,
-): Promise<{ id: string; board: string | null; market: string; list_date: number | null; listing_kind: string | null } | undefined> {
-  const [eq] = await s.query<{ id: string; board: string | null; market: string; list_date: number | null; listing_kind: string | null }>(
-    "select id, board, market, list_date, listing_kind from instruments where inst = ? and kind = 'equity'",
-    [inst],
-  );
+): Promise<
+  { id: string; name: string; board: string | null; market: string; list_date: number | null; listing_kind: string | null } | undefined
+> {
+  const [eq] = await s.query<{
+    id: string;
+    name: string;
+    board: string | null;
+    market: string;
+    list_date: number | null;
+    listing_kind: string | null;
+  }>("select id, name, board, market, list_date, listing_kind from instruments where inst = ? and kind = 'equity'", [inst]);
   return eq;
 }
 
