@@ -7,7 +7,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { mkdirSync, symlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { STORES, type Harness } from './helpers.js';
+import { get, STORES, type Harness } from './helpers.js';
 import { emptyHarness, mds, tmp } from './ingest-helpers.js';
 import { RECORD } from '../src/ingest/vendors/tdx.js';
 
@@ -215,6 +215,25 @@ for (const kind of STORES) {
         ['510300.SH', 20160104, 3_279, 3_420, 3_231, 3_372, 1000], // 3.372 CNY: thousandths
       ]);
       expect(await count('bars_1m')).toBe(2);
+      // The folder's first day: the equities trading on it were listed before it (an unknown day), so
+      // listed, with their volume, though neither advancing nor declining (no previous close).
+      const breadth = async (m: string) =>
+        (await get(h, `/api/v1/markets/${m}/breadth?from=2016-01-04&to=2016-01-06`)).body.data.map((b: any) => [
+          b.trade_date,
+          b.listed,
+          b.advancers + b.decliners + b.unchanged,
+          b.volume,
+        ]);
+      expect(await breadth('SH')).toEqual([
+        ['2016-01-04', 1, 0, 1000],
+        ['2016-01-05', 2, 1, 2000],
+        ['2016-01-06', 2, 2, 2000],
+      ]);
+      // SZ: 000001.SZ's one bar, then (its data ended) 300750.SZ's listing day.
+      expect(await breadth('SZ')).toEqual([
+        ['2016-01-04', 1, 0, 1000],
+        ['2016-01-06', 1, 0, 1000],
+      ]);
       const check = await mds(h.url, 'check');
       expect(check.code, check.stdout + check.stderr).toBe(0);
     });

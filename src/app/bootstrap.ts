@@ -6,7 +6,7 @@ import type { Store, StoreTimeouts } from '../store/types.js';
 import { StoreUnavailable } from '../store/health.js';
 import { storeLocation } from '../store/connect.js';
 import { Worker } from 'node:worker_threads';
-import type { DemoOptions } from '../demo/generate.js';
+import { timedSteps, type DemoOptions } from '../demo/generate.js';
 
 /**
  * Runs src/demo/build-worker in a worker thread; `progress` hears of each step done. Resolves
@@ -153,8 +153,7 @@ export async function openConfiguredStore(
   log(`First run: building the demo market into ${file} (seed ${demo.seed ?? 1}) ...`);
   let firstKey: string;
   try {
-    const seconds = () => ((Date.now() - started) / 1000).toFixed(1).padStart(5);
-    firstKey = await buildInWorker(tmp, demo, (step) => log(`  ${seconds()} s  ${step}`));
+    firstKey = await buildInWorker(tmp, demo, timedSteps(log, started));
   } catch (e) {
     for (const f of [tmp, `${tmp}-wal`, `${tmp}-shm`]) rmSync(f, { force: true });
     throw e;

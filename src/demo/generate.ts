@@ -43,9 +43,6 @@ export type DemoSummary = Record<(typeof TABLES)[number], number>;
 
 const MIN_END = 20220601;
 
-/** The demo's tables of market series, one row per trading day or finer, from its first day to its last. */
-const DAILY_SERIES = new Set(['bars_1d', 'bars_1m', 'quotes', 'trades', 'capital_flows', 'margin_trading']);
-
 /** Fills in defaults and checks the options; throws RangeError naming the bad option. */
 export function resolveDemoOptions(opts: Partial<DemoOptions> = {}): DemoOptions {
   const o: DemoOptions = { ...DEFAULT_OPTIONS };
@@ -67,6 +64,14 @@ export function resolveDemoOptions(opts: Partial<DemoOptions> = {}): DemoOptions
 }
 
 /**
+ * A `progress` for generateDemo that logs each step with the seconds since `started`, as the
+ * first start and `mds demo` print them: `    3.2 s  bars_1d: 206,800 rows`.
+ */
+export function timedSteps(log: (line: string) => void, started = Date.now()): (step: string) => void {
+  return (step) => log(`  ${((Date.now() - started) / 1000).toFixed(1).padStart(5)} s  ${step}`);
+}
+
+/**
  * Generates the demo market into a freshly migrated, empty store; `progress` hears of each step
  * done (the simulation, each table written with its rows, the fundamentals).
  */
@@ -80,7 +85,8 @@ export async function generateDemo(
   progress(`simulated ${market.instruments.length} instruments over ${market.span.days.length} trading days`);
   const w = new Writer(store, progress);
   await persist(w, o, market);
-  const fundamentals = await generateFundamentals(store, o.seed, o.end);
+  const fw = new Writer(store);
+  const fundamentals = await generateFundamentals(store, o.seed, o.end, fw);
   progress('fundamentals written');
   // The demo's chunked inserts leave what is derived by date (the days of each market) to make at
   // the end; a store whose schema is behind has it made by its migration.
@@ -92,10 +98,11 @@ export async function generateDemo(
     const changes = Object.entries(summary)
       .filter(([t, n]) => t !== 'meta' && n > 0)
       .sort(([a], [b]) => (a < b ? -1 : 1))
-      // The market series span the demo's days; the other tables are listed without dates.
+      // Each dated table (bars, quotes, trades, flows, margin) by the first and last day it holds
+      // (1m bars: the last minuteDays); the other tables without dates.
       .map(([dataset, rows]) => {
-        const dated = DAILY_SERIES.has(dataset);
-        return { dataset, rows, instruments: null, from: dated ? o.start : null, to: dated ? o.end : null };
+        const d = w.dates[dataset as TableName] ?? fw.dates[dataset as TableName];
+        return { dataset, rows, instruments: null, from: d?.from ?? null, to: d?.to ?? null };
       });
     await store.bulkTransaction((s) => recordVersion(s, `demo build (seed ${o.seed}, ${o.equities} equities)`, changes));
   }

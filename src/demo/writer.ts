@@ -1,4 +1,4 @@
-/** Chunked, ordered inserts through `Store.bulkInsert`, counting rows per table. */
+/** Chunked, ordered inserts through `Store.bulkInsert`, counting rows per table and the range of their dates. */
 import type { Store } from '../store/types.js';
 import type { Database } from '../store/schema.js';
 
@@ -8,6 +8,8 @@ const CHUNK = 20_000;
 
 export class Writer {
   readonly counts: Partial<Record<TableName, number>> = {};
+  /** The first and last value (YYYYMMDD) of the `date` column of each table written that has one. */
+  readonly dates: Partial<Record<TableName, { from: number; to: number }>> = {};
 
   /** `progress` hears of each table written, with its rows. */
   constructor(
@@ -19,8 +21,10 @@ export class Writer {
   async write(table: TableName, columns: string[], rows: Iterable<unknown[]>): Promise<void> {
     let buf: unknown[][] = [];
     let n = 0;
+    const at = columns.indexOf('date');
     for (const row of rows) {
       if (row.length !== columns.length) throw new Error(`demo: ${table} row has ${row.length} values for ${columns.length} columns`);
+      if (at >= 0) this.dated(table, row[at] as number);
       buf.push(row);
       if (buf.length >= CHUNK) {
         await this.store.bulkInsert(table, columns, buf, { deferDerived: true });
@@ -32,6 +36,13 @@ export class Writer {
     const written = n + buf.length;
     this.counts[table] = (this.counts[table] ?? 0) + written;
     this.progress(`${table}: ${written.toLocaleString('en-US')} row${written === 1 ? '' : 's'}`);
+  }
+
+  private dated(table: TableName, date: number): void {
+    const d = this.dates[table];
+    if (d === undefined) this.dates[table] = { from: date, to: date };
+    else if (date < d.from) d.from = date;
+    else if (date > d.to) d.to = date;
   }
 }
 

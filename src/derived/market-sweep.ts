@@ -103,8 +103,12 @@ function barRecord(inst: number, b: Bar, preClose: number | null): DayRecord {
   };
 }
 
-/** The breadth of a day's records. */
-export function breadthOf(records: readonly DayRecord[]): Breadth {
+/**
+ * The breadth of a day's records. `listedFirst`: equities whose plain bar (no price-limit state)
+ * is their first stored bar, listed before it on an unknown day (a folder's first day): listed and
+ * traded, with their volume and amount, but neither advancing nor declining (no previous close).
+ */
+export function breadthOf(records: readonly DayRecord[], listedFirst: ReadonlySet<number> = new Set()): Breadth {
   const out: Breadth = {
     listed: 0,
     advancers: 0,
@@ -118,7 +122,7 @@ export function breadthOf(records: readonly DayRecord[]): Breadth {
     unknownAmounts: 0,
   };
   for (const r of records) {
-    if (!(r.flags & DAY_FLAGS.equity)) continue;
+    if (!(r.flags & DAY_FLAGS.equity) && !listedFirst.has(r.inst)) continue;
     out.listed++;
     if (!(r.flags & DAY_FLAGS.bar)) {
       out.suspended++;
@@ -146,6 +150,8 @@ export class MarketSweep {
   private readonly carry = new Map<number, Carry>();
   /** Index and fund closes: the reference of their next day's change. */
   private readonly lastClose = new Map<number, number>();
+  /** Equities whose first stored bar is a plain bar of a listed day (breadthOf). */
+  private readonly listedFirst = new Set<number>();
 
   constructor(
     private readonly market: MarketId,
@@ -221,6 +227,8 @@ export class MarketSweep {
           const b = own.get(first)!;
           const at = index.get(first);
           if (at !== undefined) perDay[at].push(barRecord(x.inst, b, null));
+          // Listed before this bar (not a bar before its listing day): listed that day.
+          if (x.listDate === null || x.listDate < first) this.listedFirst.add(x.inst);
           c.last = b.close;
           c.tracker.push({
             date: first,
@@ -264,6 +272,6 @@ export class MarketSweep {
         c.last = d.bar ? d.bar.close : d.preClose;
       }
     }
-    return days.map((date, i) => ({ market: this.market, date, records: perDay[i], breadth: breadthOf(perDay[i]) }));
+    return days.map((date, i) => ({ market: this.market, date, records: perDay[i], breadth: breadthOf(perDay[i], this.listedFirst) }));
   }
 }

@@ -35,7 +35,12 @@ export const COLUMNS = Object.fromEntries(GENERATED.map((d) => [d.table, d.colum
 type Table = keyof typeof COLUMNS;
 
 /** Generates every dataset of issue 3 into a store holding the core demo; returns rows per table. */
-export async function generateFundamentals(store: Store, seed: number, end: number): Promise<Record<string, number>> {
+export async function generateFundamentals(
+  store: Store,
+  seed: number,
+  end: number,
+  w = new Writer(store),
+): Promise<Record<string, number>> {
   const { equities, start } = await loadInputs(store);
   const rows = Object.fromEntries(Object.keys(COLUMNS).map((t) => [t, [] as unknown[][]])) as Record<Table, unknown[][]>;
   const add = (table: Table, inst: number, record: Record<string, unknown>) =>
@@ -80,7 +85,6 @@ export async function generateFundamentals(store: Store, seed: number, end: numb
     for (const m of marginRows(rng('margin'), e.bars, e.floatShares, e.st.length > 0)) add('margin_trading', e.inst, m);
   }
 
-  const w = new Writer(store);
   for (const t of Object.keys(COLUMNS) as Table[]) await w.write(t, COLUMNS[t], rows[t]);
   return Object.fromEntries((Object.keys(COLUMNS) as Table[]).map((t) => [t, w.counts[t] ?? 0]));
 }

@@ -11,6 +11,7 @@ import type { IngestContext } from '../context.js';
 import type { Dataset } from '../../datasets/dataset.js';
 import { IngestIOError, readRecords, type Encoding, type SourceRecord } from '../source.js';
 import { addDays, formatDate } from '../../lib/time.js';
+import { MARKET_OF, normalId } from '../../market/ids.js';
 
 /** What the command says about a vendor file: the instrument and markets it does not name itself. */
 export interface VendorOptions {
@@ -263,15 +264,7 @@ export function bar(
 
 // ---- instruments and days -------------------------------------------------------------------
 
-const MARKET_OF: Record<string, string> = { SH: 'SH', SZ: 'SZ', BJ: 'BJ', XSHG: 'SH', XSHE: 'SZ', SSE: 'SH', SZSE: 'SZ', BSE: 'BJ' };
-
-/** `000001.XSHG`, `000001.SH`, `sh000001` → `000001.SH`; null for anything else. */
-export function normalId(s: string): string | null {
-  let m = /^(\d{6})\.([A-Za-z]{2,4})$/.exec(s);
-  if (m && MARKET_OF[m[2].toUpperCase()]) return `${m[1]}.${MARKET_OF[m[2].toUpperCase()]}`;
-  m = /^(sh|sz|bj)(\d{6})$/i.exec(s);
-  return m ? `${m[2]}.${m[1].toUpperCase()}` : null;
-}
+export { normalId };
 
 /**
  * The instrument of a file that does not name it in its rows: `--instrument`, else the one its
