@@ -161,8 +161,9 @@ for (const kind of STORES) {
       // 600016.SH's suspension starts a day after the day after its last bar: 2026-01-29 is unknown, its rows end there.
       expect((await walk(h, '/api/v1/equities/600016.SH/price-limits', 100)).map((r) => r.trade_date)).toEqual(['2026-01-28']);
       expect(await breadth('SH', '2026-01-30')).toMatchObject({ listed: 2, suspended: 1, advancers: 1 });
-      // (S佳通's first stored bar, 2026-01-29, has no reference: it is listed from the next day.)
-      expect(await breadth('SH', '2026-01-29')).toMatchObject({ listed: 1, suspended: 0 });
+      // S佳通's first stored bar, 2026-01-29, has no reference (no limits) but its listing date is unknown:
+      // listed and traded that day, as on a folder's first day.
+      expect(await breadth('SH', '2026-01-29')).toMatchObject({ listed: 2, suspended: 0 });
       // A later day of the market (S佳通 trades on) finds 600036.SH still suspended.
       const more = await ingest(h.store, [
         {
