@@ -173,7 +173,8 @@ export function versionSeen(req: FastifyRequest, baseAt: (version: number) => st
  * version: a read transaction of the store, and the catalog and caches of that version) right
  * after authentication, of a version no older than the one the request has seen (versionSeen:
  * on a store with replicas, a replica behind it is not used); the handler reads through
- * `req.snap` alone, so its response is of that version, and is never computed twice. A data
+ * `req.snap` alone, so its response is of that version, computed once (but for the one re-run
+ * below). A data
  * response is a pure function of the stored data (the version), the request target and the
  * server revision (code version and cursor secret), so its tag is the version and a hash of
  * those three: a matching If-None-Match is answered 304 at once, without running the handler.

@@ -135,11 +135,19 @@ function clientQueries(client: pg.PoolClient, health: StoreHealth, fail: (e: unk
   let tail: Promise<unknown> = Promise.resolve();
   const self: ClientQueries = {
     async query(config) {
-      const run = tail.then(() => client.query(config));
+      let mark = 0;
+      const run = tail.then(() => {
+        // A query queued behind one that found the server gone fails with it, at once, instead
+        // of waiting its own timeout on a connection that will not answer (requests sharing a
+        // snapshot would otherwise wait a timeout each, one after the other).
+        if (self.broken) throw self.broken;
+        mark = health.mark;
+        return client.query(config);
+      });
       tail = run.catch(() => {});
       try {
         const r = await run;
-        health.ok();
+        health.ok(mark);
         return r;
       } catch (e) {
         const f = fail(e);
@@ -196,9 +204,10 @@ export function openPostgres(url: string, timeouts?: StoreTimeouts, poolSize = 1
   const db = new Kysely<Schema>({ dialect: new PostgresDialect({ pool: kyselyPool(pool, health, fail, timeouts) as any }) });
   const query_timeout = queryTimeout(timeouts);
   const run = async (q: pg.QueryConfig) => {
+    const mark = health.mark;
     try {
       const r = await pool.query(q);
-      health.ok();
+      health.ok(mark);
       return r;
     } catch (e) {
       throw fail(e);
@@ -286,19 +295,26 @@ export function openPostgres(url: string, timeouts?: StoreTimeouts, poolSize = 1
         throw fail(e);
       }
     }
-    // Waits its turn, as long as the pool's acquire timeout (PG_POOL_ACQUIRE_TIMEOUT_MS) allows.
+    // Waits its turn, as long as the pool's acquire timeout (PG_POOL_ACQUIRE_TIMEOUT_MS) allows,
+    // connecting included: a place freed for it late (a connection still being opened when the
+    // time is up) is freed again for the next.
     const got = await new Promise<pg.PoolClient | Error>((resolve) => {
       const acquireMs = timeouts?.acquireMs;
+      let done = false;
       const timer = acquireMs
         ? setTimeout(() => {
             const i = waiting.indexOf(take);
-            if (i >= 0) {
-              waiting.splice(i, 1);
-              resolve(new Error('timeout exceeded when trying to connect'));
-            }
+            if (i >= 0) waiting.splice(i, 1);
+            done = true;
+            resolve(new Error('timeout exceeded when trying to connect'));
           }, acquireMs)
         : null;
       const take = (c: pg.PoolClient | Error) => {
+        if (done) {
+          if (!(c instanceof Error)) giveBack(c);
+          return;
+        }
+        done = true;
         if (timer) clearTimeout(timer);
         resolve(c);
       };

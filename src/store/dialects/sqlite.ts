@@ -85,6 +85,7 @@ export function sqliteUnavailable(err: unknown): string | null {
  * a success tells `health` the store answers.
  */
 function guarded<T>(health: StoreHealth, run: () => T): T {
+  const mark = health.mark;
   let r: T;
   try {
     r = run();
@@ -92,7 +93,7 @@ function guarded<T>(health: StoreHealth, run: () => T): T {
     const reason = sqliteUnavailable(e);
     throw reason === null ? e : health.failed(reason, e);
   }
-  health.ok();
+  health.ok(mark);
   return r;
 }
 
