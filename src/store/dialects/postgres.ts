@@ -477,26 +477,8 @@ export function openPostgres(url: string, timeouts?: StoreTimeouts, poolSize = 1
       return (await run({ ...named(sql), values: params, rowMode: 'array', query_timeout } as pg.QueryConfig)).rows as unknown[][];
     },
     db,
-    async bulkInsert(table, columns, rows) {
-      // Multi-row INSERT in batches, bounded by PostgreSQL's 65535 bind parameters.
-      const per = Math.max(1, Math.floor(60000 / columns.length));
-      const client = await pool.connect();
-      try {
-        for (let i = 0; i < rows.length; i += per) {
-          const batch = rows.slice(i, i + per);
-          const params: unknown[] = [];
-          const values = batch.map((r) => {
-            const ph = r.map((v) => {
-              params.push(v);
-              return '$' + params.length;
-            });
-            return `(${ph.join(',')})`;
-          });
-          await client.query(`insert into ${table} (${columns.join(', ')}) values ${values.join(',')}`, params);
-        }
-      } finally {
-        client.release();
-      }
+    bulkInsert(table, columns, rows) {
+      return pgBulkTransaction(pool, (s) => s.insert(table, columns, rows), undefined, fail);
     },
     bulkTransaction: (fn, opts) => pgBulkTransaction(pool, fn, opts, fail),
     async ping() {
