@@ -119,6 +119,8 @@ export async function sendPage<const S extends readonly KeyPart[]>(
   if (cursor !== undefined) {
     const key = out.codec.decode<[...KeyOf<S>, number]>(cursor, fp, [...parts, 'int']);
     const issued = key.pop() as number;
+    // A cursor names the version its page was read at: 1 or more, and none the store has not reached.
+    if (req.snap !== null && (issued < 1 || issued > version)) throw outOfVersions(issued, version);
     if (issued !== version) reply.header('data-version-cursor', String(issued));
     after = key as unknown as KeyOf<S>;
   }
@@ -142,6 +144,15 @@ export async function sendPage<const S extends readonly KeyPart[]>(
   // Return the reply: an async handler that resolves to undefined while async onSend hooks
   // still run would make Fastify send an empty body.
   return reply.type(JSON_TYPE).send(plan.text ? body.toString('utf8') : body);
+}
+
+/** A signed cursor naming a data version no page was read at: 0, or one above the store's (`latest`). */
+function outOfVersions(issued: number, latest: number): ApiError {
+  return new ApiError({
+    code: 'invalid_cursor',
+    parameter: 'page[after]',
+    detail: `page[after] names data version ${issued}, which no page of this store was read at (its versions are 1..${latest}); restart the walk without page[after]`,
+  });
 }
 
 /** Records a newest-first walk reads per fetch of its window. */

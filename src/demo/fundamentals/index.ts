@@ -7,7 +7,7 @@
  *
  * @example await generateDemo(store, opts); await generateFundamentals(store, opts.seed, opts.end);
  */
-import type { Store } from '../../store/types.js';
+import type { BulkSession } from '../../store/types.js';
 import { Rng } from '../random.js';
 import { Writer } from '../writer.js';
 import { FUNDAMENTALS } from '../../datasets/fundamentals.js';
@@ -34,14 +34,9 @@ export const COLUMNS = Object.fromEntries(GENERATED.map((d) => [d.table, d.colum
 
 type Table = keyof typeof COLUMNS;
 
-/** Generates every dataset of issue 3 into a store holding the core demo; returns rows per table. */
-export async function generateFundamentals(
-  store: Store,
-  seed: number,
-  end: number,
-  w = new Writer(store),
-): Promise<Record<string, number>> {
-  const { equities, start } = await loadInputs(store);
+/** Generates every dataset of issue 3 through `s`, the transaction that wrote the core demo, with `w`; returns rows per table. */
+export async function generateFundamentals(s: BulkSession, seed: number, end: number, w = new Writer(s)): Promise<Record<string, number>> {
+  const { equities, start } = await loadInputs(s);
   const rows = Object.fromEntries(Object.keys(COLUMNS).map((t) => [t, [] as unknown[][]])) as Record<Table, unknown[][]>;
   const add = (table: Table, inst: number, record: Record<string, unknown>) =>
     rows[table].push(COLUMNS[table].map((c) => (c === 'inst' ? inst : record[c])));

@@ -4,6 +4,7 @@
  */
 import type { InstrumentKind } from '../../market/kinds.js';
 import type { BulkSession, ReadDb, Store } from '../types.js';
+import type { InstrumentTable } from '../schema.js';
 import { list } from './lists.js';
 
 /** What rendering an instrument's pages needs of it (derived/indicator-pages.ts). */
@@ -81,11 +82,12 @@ export async function hasInstruments(db: ReadDb): Promise<boolean> {
 }
 
 /** Every equity with what the demo's fundamentals are made of, by inst. */
-export function equityRows(db: ReadDb) {
-  return db
-    .selectFrom('instruments')
-    .select(['inst', 'id', 'code', 'market', 'board', 'name', 'name_en', 'list_date', 'total_shares', 'float_shares'])
-    .where('kind', '=', 'equity')
-    .orderBy('inst')
-    .execute();
+export function equityRows(
+  s: BulkSession,
+): Promise<
+  Pick<InstrumentTable, 'inst' | 'id' | 'code' | 'market' | 'board' | 'name' | 'name_en' | 'list_date' | 'total_shares' | 'float_shares'>[]
+> {
+  return s.query(
+    "select inst, id, code, market, board, name, name_en, list_date, total_shares, float_shares from instruments where kind = 'equity' order by inst",
+  );
 }
