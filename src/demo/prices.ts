@@ -9,6 +9,7 @@ import { divRoundHalfUp } from '../lib/decimal.js';
 import type { Rng } from './random.js';
 import type { DayBar, EquitySpec, Span } from './model.js';
 import { isSt } from './events.js';
+import { sharesAfter } from './share-counts.js';
 
 /** A corporate_actions row (minus inst); units as in schema.ts. */
 export interface ActionRow {
@@ -194,10 +195,11 @@ export function simulateEquity(r: Rng, s: EquitySpec, ctx: PathContext): EquityP
       actions.push(row);
       ref = exRightsRef(prev, row);
       anchor *= ref / prev;
-      const grow = 1 + (row.bonus + row.transfer + row.rightsRatio) / 1e6;
-      total = Math.round(total * grow);
-      float = Math.round((float * grow) / 100) * 100;
-      if (grow !== 1) shares.push({ date, total, float, action: row });
+      const added = row.bonus + row.transfer + row.rightsRatio;
+      if (added > 0) {
+        ({ total, float } = sharesAfter(total, float, added));
+        shares.push({ date, total, float, action: row });
+      }
     }
     const since = sinceListing(ctx, s.listDate, date);
     const rule = limitRule({

@@ -9,9 +9,7 @@
  * - `trade_cal` → trading_days: exchange (SSE, SZSE, BSE → SH, SZ, BJ), cal_date, is_open
  *   (0: closed, loaded as a closure when the dataset has is_open). Rows of other exchanges
  *   (futures) are skipped. https://tushare.pro/document/2?doc_id=26
- * - `stock_basic` → instruments: ts_code, name, list_date, delist_date, enname (optional);
- *   kind equity, board from the exchanges' code ranges (market/boards.ts), whatever `market`
- *   says (CDR rows are on the board of their code). https://tushare.pro/document/2?doc_id=25
+ * - `stock_basic` → instruments: tushare-basic.ts.
  * - `dividend` → corporate_actions: only implemented rows (div_proc 实施; others are plans,
  *   skipped per div_proc); cash = cash_div_tax (pre-tax), bonus = stk_bo_rate, transfer =
  *   stk_co_rate, all per share; announce_date = imp_ann_date, else ann_date. Tushare's dividend
@@ -21,12 +19,12 @@
  *   short), rqchl (returned), rzrqye (total); money in CNY (a float's artifacts past the fen are
  *   rounded half-up and counted), shares whole. https://tushare.pro/document/2?doc_id=59
  */
-import { boardOf } from '../../market/boards.js';
 import type { MarketId } from '../../market/types.js';
 import { bar, Bad, dateInt, dec, decRounded, formatDate, lotsToShares, shifted, vendorCsv, ymd, type Get, type Layout } from './vendor.js';
 import type { SourceRecord } from '../source.js';
 
-function tsCode(get: Get): string {
+/** The row's `ts_code` (`600000.SH`), or a Bad naming the column. */
+export function tsCode(get: Get): string {
   const v = get('ts_code');
   const id = /^\d{6}\.(SH|SZ|BJ)$/.test(v) ? v : null;
   if (id === null) throw new Bad('ts_code', `expected a Tushare code like 600000.SH, got ${JSON.stringify(v)}`);
@@ -95,34 +93,6 @@ export const tushareTradeCal: Layout = {
         return null;
       }
       return { market, date, is_open: '0' };
-    });
-  },
-};
-
-export const tushareStockBasic: Layout = {
-  format: 'tushare',
-  dataset: 'instruments',
-  async *read(input) {
-    yield* vendorCsv(input, ['ts_code', 'name', 'list_date'], (get) => {
-      const id = tsCode(get);
-      let board: string;
-      try {
-        board = boardOf(id.slice(0, 6), id.slice(7) as MarketId);
-      } catch (e) {
-        throw new Bad('ts_code', (e as Error).message);
-      }
-      const out: Record<string, string> = {
-        instrument_id: id,
-        kind: 'equity',
-        board,
-        name: get('name'),
-        list_date: ymd(get, 'list_date', true),
-      };
-      const delist = ymd(get, 'delist_date', true),
-        en = get('enname');
-      if (delist) out.delist_date = delist;
-      if (en) out.name_en = en;
-      return out;
     });
   },
 };

@@ -26,18 +26,19 @@ export class VendorReport {
   readonly notes: string[] = [];
   private readonly adjusted = new Map<string, string[]>();
   private adjustedCount = new Map<string, number>();
+  private readonly skippedAt = new Map<string, string[]>();
 
-  skip(reason: string): void {
+  /** A row skipped for `reason`; with `where`, the first 20 places are listed. */
+  skip(reason: string, where?: string): void {
     this.skipped.set(reason, (this.skipped.get(reason) ?? 0) + 1);
+    if (where !== undefined) firstFew(this.skippedAt, reason, where, 20);
   }
   note(text: string): void {
     this.notes.push(text);
   }
   /** A value changed for a stated reason at `where` (the first few places are listed). */
   adjust(reason: string, where: string): void {
-    const list = this.adjusted.get(reason) ?? [];
-    if (list.length < 5) list.push(where);
-    this.adjusted.set(reason, list);
+    firstFew(this.adjusted, reason, where);
     this.adjustedCount.set(reason, (this.adjustedCount.get(reason) ?? 0) + 1);
   }
 
@@ -46,12 +47,24 @@ export class VendorReport {
     const out = [...this.notes];
     for (const [reason, places] of this.adjusted) {
       const n = this.adjustedCount.get(reason)!;
-      out.push(`${reason} on ${n} row${n === 1 ? '' : 's'} (${places.join(', ')}${n > places.length ? ', …' : ''})`);
+      out.push(`${reason} on ${n} row${n === 1 ? '' : 's'}${listed(places, n)}`);
     }
-    for (const [reason, n] of this.skipped) out.push(`skipped ${n} row${n === 1 ? '' : 's'}: ${reason}`);
+    for (const [reason, n] of this.skipped) {
+      const places = this.skippedAt.get(reason);
+      out.push(`skipped ${n} row${n === 1 ? '' : 's'}: ${reason}${places ? listed(places, n) : ''}`);
+    }
     return out;
   }
 }
+
+/** Keeps the first `max` places of each reason. */
+function firstFew(m: Map<string, string[]>, reason: string, where: string, max = 5): void {
+  const list = m.get(reason) ?? [];
+  if (list.length < max) list.push(where);
+  m.set(reason, list);
+}
+/** ` (a, b, …)`: the places kept of `n`. */
+const listed = (places: string[], n: number) => ` (${places.join(', ')}${n > places.length ? ', …' : ''})`;
 
 export interface VendorInput extends VendorOptions {
   path: string;
