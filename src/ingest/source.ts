@@ -213,11 +213,11 @@ export async function encodingError(path: string, gzip: boolean, encoding: Encod
  */
 export function binaryFile(path: string, at: number, head: Uint8Array): IngestIOError {
   const n = Math.min(head.length, 4096);
-  let even = 0,
-    odd = 0;
-  for (let i = 0; i < n; i++) if (head[i] === 0) i % 2 === 0 ? even++ : odd++;
+  // NULs at even and at odd offsets.
+  const nuls = [0, 0];
+  for (let i = 0; i < n; i++) if (head[i] === 0) nuls[i & 1]++;
   const bom = n >= 2 && ((head[0] === 0xff && head[1] === 0xfe) || (head[0] === 0xfe && head[1] === 0xff));
-  if (bom || (even + odd >= n / 4 && (even === 0 || odd === 0)))
+  if (bom || (nuls[0] + nuls[1] >= n / 4 && (nuls[0] === 0 || nuls[1] === 0)))
     return new IngestIOError(`${path}: UTF-16 text (a NUL byte at byte ${at + 1}): save the file as UTF-8 (or GBK, with --encoding gbk)`);
   const ext = /\.(day|lc1|lc5)$/i.exec(path)?.[1].toLowerCase();
   const how =
