@@ -180,10 +180,11 @@ export const tushareDailyBasic: Layout = {
   format: 'tushare',
   dataset: 'share_capital',
   async *read(input) {
-    const days: { line: number; id: string; date: string; total: number; float: number }[] = [];
-    for await (const batch of vendorCsv(input, ['ts_code', 'trade_date', 'total_share', 'float_share'], (get, line) => {
+    const days: { line: number; file?: string; id: string; date: string; total: number; float: number }[] = [];
+    for await (const batch of vendorCsv(input, ['ts_code', 'trade_date', 'total_share', 'float_share'], (get, line, file) => {
       days.push({
         line,
+        file,
         id: tsCode(get),
         date: ymd(get, 'trade_date'),
         total: Number(dec(get, 'total_share', 0, 4, 'shares')),
@@ -202,6 +203,7 @@ export const tushareDailyBasic: Layout = {
       }
       out.push({
         line: d.line,
+        ...(d.file === undefined ? {} : { file: d.file }),
         object: {
           instrument_id: d.id,
           change_date: d.date,
@@ -228,21 +230,22 @@ export const tushareSuspendD: Layout = {
   format: 'tushare',
   dataset: 'suspensions',
   async *read(input) {
-    const days: { line: number; id: string; date: string; timing: string; type: string }[] = [];
-    for await (const batch of vendorCsv(input, ['ts_code', 'trade_date', 'suspend_timing', 'suspend_type'], (get, line) => {
+    const days: { line: number; file?: string; id: string; date: string; timing: string; type: string }[] = [];
+    for await (const batch of vendorCsv(input, ['ts_code', 'trade_date', 'suspend_timing', 'suspend_type'], (get, line, file) => {
       const type = get('suspend_type');
       if (type !== 'S' && type !== 'R') throw new Bad('suspend_type', `expected S (suspended) or R (resumed), got ${JSON.stringify(type)}`);
       const timing = get('suspend_timing');
       if (timing !== '' && !/^\d\d:\d\d-\d\d:\d\d$/.test(timing))
         throw new Bad('suspend_timing', `expected empty (the whole day) or HH:MM-HH:MM, got ${JSON.stringify(timing)}`);
-      days.push({ line, id: tsCode(get), date: ymd(get, 'trade_date'), timing, type });
+      days.push({ line, file, id: tsCode(get), date: ymd(get, 'trade_date'), timing, type });
       return null;
     }))
       yield batch;
     days.sort((a, b) => (a.id < b.id ? -1 : a.id > b.id ? 1 : a.date < b.date ? -1 : a.date > b.date ? 1 : 0));
     const last = days.reduce((m, d) => (d.date > m ? d.date : m), '');
     const out: SourceRecord[] = [];
-    const row = (line: number, o: Record<string, string>) => out.push({ line, object: o });
+    const row = (d: { line: number; file?: string }, o: Record<string, string>) =>
+      out.push({ line: d.line, ...(d.file === undefined ? {} : { file: d.file }), object: o });
     for (let i = 0; i < days.length; i++) {
       const d = days[i];
       if (d.type === 'R') {
@@ -251,7 +254,7 @@ export const tushareSuspendD: Layout = {
       }
       if (d.timing) {
         const [from, to] = d.timing.split('-');
-        row(d.line, { instrument_id: d.id, start_date: d.date, end_date: d.date, halt_from: from, halt_to: to });
+        row(d, { instrument_id: d.id, start_date: d.date, end_date: d.date, halt_from: from, halt_to: to });
         continue;
       }
       const market = d.id.slice(7);
@@ -271,7 +274,7 @@ export const tushareSuspendD: Layout = {
       const after = days[j + 1];
       const resumed = after && after.id === d.id && after.type === 'R' ? after : null;
       const open = resumed === null && days[j].date === last;
-      row(d.line, {
+      row(d, {
         instrument_id: d.id,
         start_date: d.date,
         ...(open ? {} : { end_date: days[j].date }),
