@@ -8,11 +8,14 @@
  * with the service's limits after the commit and the one difference listed with its values.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { cpSync, readFileSync, writeFileSync } from 'node:fs';
+import { cpSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { get, STORES, TINY_DEMO, harness, walk, type Harness } from './helpers.js';
+import { get, HAVE_SHARED, SHARED, STORES, TINY_DEMO, harness, walk, type Harness } from './helpers.js';
 import { emptyHarness, mds, snapshot, tmp } from './ingest-helpers.js';
 import { DIFFERENCE, SUSPENDED, writeTushareFolder, type TushareFolder } from './tushare-exports.js';
+
+if (!HAVE_SHARED)
+  console.warn(`${SHARED} is absent: the test of Tushare's real stk_limit sample is skipped (the demo's folder still runs).`);
 
 let source: Harness;
 let folder: TushareFolder;
@@ -58,6 +61,15 @@ for (const kind of STORES) {
       ]);
       expect((await get(h, '/api/v1/equities')).body.data).toEqual([]);
       expect((await mds(h.url, 'versions')).stdout).not.toContain('ingest');
+
+      const dry = await load(folder.dir, '--dry-run');
+      expect(dry.code).toBe(0);
+      expect(dry.stdout).toMatch(/\ndry run: \d+ rows in [\d.]+ s \(\d+ rows\/s\) validated; nothing was written\n/);
+      expect(linesOf(dry.stdout, 'stk_limit: ')).toEqual([
+        `stk_limit: ${folder.limitRows + 2} rows read, not compared (a dry run: nothing was loaded)`,
+      ]);
+      const empty = await load(tmp('mds-tushare-empty-'));
+      expect([empty.code, empty.stderr]).toEqual([1, expect.stringContaining('no Tushare exports in ')]);
 
       const utf8 = await load(folder.dir, '--encoding', 'utf8');
       expect(utf8.code).toBe(2);
@@ -140,9 +152,51 @@ for (const kind of STORES) {
         'stk_limit: not compared: 1 row of funds the store does not hold (the service computes the limits of equities only) (1 instrument: 510300.SH)',
         'stk_limit: not compared: 1 row of B shares, which the service does not serve (1 instrument: 900901.SH)',
       ]);
+      // A folder of stk_limit alone compares the store as it is.
+      const only = tmp('mds-tushare-limits-');
+      for (const f of readdirSync(folder.dir).filter((f) => f.startsWith('stk_limit_'))) cpSync(join(folder.dir, f), join(only, f));
+      const compared = await load(only);
+      expect([compared.code, compared.stderr]).toEqual([0, '']);
+      expect(linesOf(compared.stdout, 'stk_limit: ')).toEqual(linesOf(again.stdout, 'stk_limit: '));
       const served = (await walk(h, `/api/v1/equities/${DIFFERENCE.id}/price-limits?date=${DIFFERENCE.date}`, 10))[0];
       expect([served.pre_close, served.limit_up, served.limit_down]).toEqual([d.pre, d.serviceUp, d.down]);
       expect(Number(d.exchangeUp) - Number(d.serviceUp)).toBeCloseTo(0.01, 6);
     });
+
+    it.skipIf(!HAVE_SHARED)(
+      "real figures: Tushare's own stk_limit sample of 2019-06-25 (000001.SZ 15.06, 12.32) equals the limits of the real close of 2019-06-24",
+      async () => {
+        // The close from ../shared (Tongdaxin's daily file, decoded); the limits as Tushare's documentation prints them
+        // (https://tushare.pro/document/2?doc_id=183, default columns: no pre_close).
+        const dir = tmp('mds-tushare-real-');
+        const bars = readFileSync(join(SHARED, 'ohlcv/tdx_sz000001_daily_raw.csv'), 'utf8')
+          .split('\n')
+          .filter((l) => l.startsWith('2019-06-'))
+          .map((l) => l.split(','));
+        expect(bars.find((b) => b[0] === '2019-06-24')?.[4]).toBe('13.69');
+        const vendor = (v: string, by: number) => (Number(v) / 10 ** by).toFixed(by);
+        writeFileSync(
+          join(dir, 'daily_201906.csv'),
+          'ts_code,trade_date,open,high,low,close,vol,amount\n' +
+            bars
+              .map((b) => `000001.SZ,${b[0].replace(/-/g, '')},${b.slice(1, 5).join(',')},${vendor(b[6], 2)},${vendor(b[5], 3)}\n`)
+              .join(''),
+        );
+        writeFileSync(join(dir, 'stock_basic.csv'), 'ts_code,symbol,name,market,list_date\n000001.SZ,000001,平安银行,主板,19910403\n');
+        writeFileSync(join(dir, 'stk_limit_20190625.csv'), 'trade_date,ts_code,up_limit,down_limit\n20190625,000001.SZ,15.06,12.32\n');
+        const x = await emptyHarness(await kind.url());
+        try {
+          const r = await mds(x.url, 'ingest', '--tushare', dir, '--no-progress');
+          expect([r.code, r.stderr]).toEqual([0, '']);
+          expect(linesOf(r.stdout, 'stk_limit: ')).toEqual([
+            "stk_limit: 1 row of 1 file; 1 compared with the service's limits (GET /equities/{id}/price-limits): 1 equal, 0 differences",
+          ]);
+          const served = (await walk(x, '/api/v1/equities/000001.SZ/price-limits?date=2019-06-25', 10))[0];
+          expect([served.pre_close, served.limit_up, served.limit_down]).toEqual(['13.69', '15.06', '12.32']);
+        } finally {
+          await x.close();
+        }
+      },
+    );
   });
 }

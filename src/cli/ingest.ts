@@ -96,7 +96,7 @@ export function registerIngest(program: Command, withStore: WithStore, db: () =>
       new Option(
         '--encoding <encoding>',
         'text encoding of the files (GBK and GB18030 are usual for Chinese vendor files); ' +
-          'a file not valid in it is refused at its first bad line',
+          'a file not valid in it is refused at its first bad line (--tushare without it: each file its own, UTF-8 or GBK)',
       )
         .choices(ENCODINGS)
         .default('utf8'),

@@ -98,11 +98,12 @@ export async function ingest(store: Store, input: IngestFile[], opts: IngestOpti
     .sort((a, b) => orderOf(a.f.dataset) - orderOf(b.f.dataset) || a.i - b.i)
     .map((x) => x.f);
   for (const f of files) {
-    if (f.virtual) continue;
-    try {
-      await sourceInfo(f.path);
-    } catch (e) {
-      throw new IngestIOError(`${f.path}: ${(e as Error).message}`);
+    for (const path of f.vendor?.parts?.map((p) => p.path) ?? (f.virtual ? [] : [f.path])) {
+      try {
+        await sourceInfo(path);
+      } catch (e) {
+        throw new IngestIOError(`${path}: ${(e as Error).message}`);
+      }
     }
   }
   const errors: string[] = [];
@@ -200,7 +201,10 @@ interface FileOptions {
 async function loadFile(s: BulkSession, ctx: IngestContext, f: IngestFile, o: FileOptions): Promise<FileSummary> {
   const started = Date.now();
   const name = f.path;
-  const info = f.virtual ? { size: 0 } : await sourceInfo(f.path);
+  // Several files read as one: their bytes together (progress).
+  let size = 0;
+  for (const p of f.vendor?.parts ?? []) size += (await sourceInfo(p.path)).size;
+  const info = f.vendor?.parts ? { size } : f.virtual ? { size: 0 } : await sourceInfo(f.path);
   const sum: FileSummary = { dataset: f.dataset.name, path: f.path, rows: 0, inserted: 0, updated: 0, unchanged: 0, seconds: 0 };
   if ((f.vendor?.parts?.length ?? 0) > 1) sum.files = f.vendor!.parts!.length;
   o.progress?.start(f.path, f.dataset.name, info.size);
