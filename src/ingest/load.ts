@@ -142,7 +142,8 @@ export async function ingest(store: Store, input: IngestFile[], opts: IngestOpti
     warnings = await check.warnings(s, ctx);
     changes.derived('bars_1d', 'bars_1m', derived.inserted + derived.updated);
     if (summaries.some((x) => x.inserted + x.updated > 0) || derived.inserted + derived.updated > 0) {
-      const n = new Set(summaries.map((x) => x.path)).size;
+      // Files read, a several-file export counted by its files.
+      const n = [...new Map(summaries.map((x) => [x.path, x.files ?? 1])).values()].reduce((a, b) => a + b, 0);
       dataVersion = await recordVersion(s, `ingest of ${n} file${n === 1 ? '' : 's'}`, await changes.changes(s));
     }
     await recordIngest(s, [
