@@ -171,9 +171,9 @@ export const tushareMarginDetail: Layout = {
 /**
  * `daily_basic` → share_capital: ts_code, trade_date, total_share and float_share (10,000
  * shares, 万股): a change on each day a code's counts differ from its previous day in the file
- * (the file is read whole and ordered by date: exports come newest first), the first day of each
- * code included; reason other (the file says what, not why); restricted = total − float; no
- * announcement dates. Other columns (valuations: the service computes its own) are not stored.
+ * (read whole, with all of an export's files when VendorOptions.parts, and ordered by date:
+ * exports come newest first), the first day of each code included; reason other (the file says
+ * what, not why); restricted = total − float; no announcement dates. Other columns (valuations: the service computes its own) are not stored.
  * https://tushare.pro/document/2?doc_id=32
  */
 export const tushareDailyBasic: Layout = {
@@ -220,9 +220,10 @@ export const tushareDailyBasic: Layout = {
 
 /**
  * `suspend_d` → suspensions: ts_code, trade_date, suspend_timing, suspend_type (S a suspended
- * day, R the day trading resumed). The file is read whole: a code's S days without a timing that
- * follow one another on its market's calendar are one interval, ended by its last S day and
- * resumed on the R day after it (a run at the file's last day without one is still open); an S
+ * day, R the day trading resumed). The file (with all of an export's files when
+ * VendorOptions.parts) is read whole: a code's S days without a timing that follow one another on
+ * its market's calendar are one interval, ended by its last S day and resumed on the R day after
+ * it (a run at the files' last day without one is still open); an S
  * day with a timing (`09:30-10:30`) is an intraday halt. An R day after no run is skipped.
  * https://tushare.pro/document/2?doc_id=214
  */
