@@ -15,6 +15,8 @@ import type { Format } from './registry.js';
 /** A CSV record (fields) or an NDJSON record (object), with its line. */
 export interface SourceRecord {
   line: number;
+  /** The file the record is from when a layout reads several as one (VendorOptions.parts); else the command's file. */
+  file?: string;
   fields?: string[];
   object?: Record<string, unknown>;
   error?: string;
@@ -114,7 +116,7 @@ export function formatOfName(path: string): Format | null {
 }
 
 /** The bytes of a file, gunzipped when it is gzip; `file` counts the bytes read from disk. */
-function byteStream(path: string, gzip: boolean): { file: ReturnType<typeof createReadStream>; stream: Readable } {
+export function byteStream(path: string, gzip: boolean): { file: ReturnType<typeof createReadStream>; stream: Readable } {
   const file = createReadStream(path, { highWaterMark: CHUNK });
   const stream: Readable = gzip ? file.pipe(createGunzip({ chunkSize: CHUNK })) : file;
   if (gzip) file.on('error', (e) => stream.destroy(e));
