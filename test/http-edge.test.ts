@@ -95,6 +95,8 @@ function expectErrorResponse(r: { status: number; headers: Record<string, any>; 
   expect(r.body.errors[0].detail).not.toMatch(/\n\s+at /);
   expect(r.headers['x-request-id']).toBeTruthy();
   expect(r.body.meta.request_id).toBe(r.headers['x-request-id']);
+  // Never read as another type than it says (a browser sniffing an error for HTML or script).
+  expect(r.headers['x-content-type-options']).toBe('nosniff');
 }
 
 describe('requests refused before routing, over a socket', () => {
@@ -293,6 +295,25 @@ describe.each(STORES)('edge requests on $name', ({ url }) => {
   });
   afterAll(async () => {
     await h?.close();
+  });
+
+  it('says X-Content-Type-Options: nosniff on every answer: data, files, probes, the OpenAPI document, errors', async () => {
+    const key = { 'x-api-key': h.key };
+    for (const [url, headers, status] of [
+      [`/api/v1/equities/${eq}/bars?interval=1d&page[size]=2`, key, 200],
+      [`/api/v1/equities/${eq}`, key, 200],
+      [`/api/v1/equities/${eq}/bars?interval=1d&page[size]=2`, { ...key, accept: 'text/csv' }, 200],
+      ['/api/v1/system/health', {}, 200],
+      ['/api/v1/system/readiness', {}, 200],
+      ['/openapi.json', {}, 200],
+      ['/api/v1/markets', {}, 401],
+      ['/api/v1/nothing', key, 404],
+      [`/api/v1/equities/${eq}/bars?interval=2d`, key, 400],
+    ] as const) {
+      const r = await h.app.inject({ method: 'GET', url, headers });
+      expect(r.statusCode, url).toBe(status);
+      expect(r.headers['x-content-type-options'], url).toBe('nosniff');
+    }
   });
 
   it('checks the key before refusing a malformed URL (401), then answers 400 with x-request-id', async () => {

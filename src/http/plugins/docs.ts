@@ -4,6 +4,7 @@ import type { FastifyInstance } from 'fastify';
 import fp from 'fastify-plugin';
 import { readFileSync } from 'node:fs';
 import { documentRateLimitHeaders } from './rate-limit.js';
+import { DOCS_CSP, pageHeaders } from './security-headers.js';
 import { documentExamples } from '../openapi/examples.js';
 import { documentVersionHeaders } from '../openapi/version-headers.js';
 
@@ -38,8 +39,17 @@ export const docs = fp(
     await app.register(swaggerUi, {
       routePrefix: '/docs',
       theme: { title: 'market-data-service API' },
+      // The page and its files under the pages' Content-Security-Policy (security-headers.ts).
+      uiHooks: {
+        onRequest: (_req, reply, done) => {
+          pageHeaders(reply, DOCS_CSP);
+          done();
+        },
+      },
       // The key entered under "Authorize" is kept across reloads; "Try it out" sends it as X-API-Key.
+      // No validator badge: it would send the document's URL to validator.swagger.io.
       uiConfig: {
+        validatorUrl: null,
         docExpansion: 'list',
         deepLinking: true,
         persistAuthorization: true,

@@ -30,11 +30,6 @@ export const CLIENT_ERRORS: Record<string, ApiErrorItem> = {
   ERR_HTTP_REQUEST_TIMEOUT: { code: 'request_timeout', detail: 'The request line and headers did not arrive in time.' },
   HPE_HEADER_OVERFLOW: { code: 'headers_too_large', detail: 'The request line and headers exceed 16 KiB.' },
   HPE_INVALID_VERSION: VERSION,
-  // chunked not last, or twice: llhttp's own refusal of what framingError refuses when Node lets it through.
-  HPE_INVALID_TRANSFER_ENCODING: {
-    code: 'invalid_parameter',
-    detail: 'Malformed request: Transfer-Encoding must end in chunked, and name it once (RFC 9112 §6.1, §6.3).',
-  },
 };
 const MALFORMED: ApiErrorItem = {
   code: 'invalid_parameter',
@@ -54,9 +49,16 @@ const REQUEST_LINE: ApiErrorItem = {
 /** llhttp's reason when the version itself is one it does not serve (HTTP/2.0, HTTP/1.2); other HPE_INVALID_VERSION reasons are the line's syntax. */
 const UNSUPPORTED_VERSION = 'Invalid HTTP version';
 
+/** chunked not last, or twice: llhttp's own refusal of what framingError refuses when Node lets it through (400, as MALFORMED). */
+const TRANSFER_ENCODING: ApiErrorItem = {
+  code: 'invalid_parameter',
+  detail: 'Malformed request: Transfer-Encoding must end in chunked, and name it once (RFC 9112 §6.1, §6.3).',
+};
+
 /** What a request Node's parser refused is answered with. */
 function clientErrorItem(err: Error & { code?: string; reason?: string }): ApiErrorItem {
   if (err.code === 'HPE_INVALID_VERSION' && err.reason !== UNSUPPORTED_VERSION) return REQUEST_LINE;
+  if (err.code === 'HPE_INVALID_TRANSFER_ENCODING') return TRANSFER_ENCODING;
   return CLIENT_ERRORS[err.code ?? ''] ?? MALFORMED;
 }
 
@@ -89,7 +91,7 @@ function answerOnSocket(app: FastifyInstance, socket: Duplex, item: ApiErrorItem
     const body = JSON.stringify(renderErrors([item], id));
     socket.end(
       `HTTP/1.1 ${status} ${STATUS_CODES[status]}\r\ncontent-type: application/json; charset=utf-8\r\n` +
-        `content-length: ${Buffer.byteLength(body)}\r\nx-request-id: ${id}\r\n${headers}connection: close\r\n\r\n${body}`,
+        `content-length: ${Buffer.byteLength(body)}\r\nx-content-type-options: nosniff\r\nx-request-id: ${id}\r\n${headers}connection: close\r\n\r\n${body}`,
     );
     setTimeout(() => socket.destroy(), 1000).unref();
   });
