@@ -27,9 +27,21 @@ describe.skipIf(!HAVE_CHROMIUM)('the docs page in Chromium', () => {
     await h?.close();
   });
 
-  it('shows the examples and answers "Try it out" with the key', async () => {
+  it('shows the examples and answers "Try it out" with the key, under a Content-Security-Policy that refuses nothing it needs', async () => {
     const page = await browser.newPage({ viewport: { width: 1280, height: 900 } });
-    await page.goto(`${base}/docs`);
+    const refused: string[] = [];
+    page.on('console', (m) => {
+      if (/Content Security Policy/i.test(m.text())) refused.push(m.text());
+    });
+    const response = await page.goto(`${base}/docs`);
+    const headers = response!.headers();
+    expect(headers['content-security-policy']).toContain("default-src 'none'");
+    expect(headers['content-security-policy']).toContain("frame-ancestors 'none'");
+    expect([headers['x-content-type-options'], headers['referrer-policy'], headers['x-frame-options']]).toEqual([
+      'nosniff',
+      'no-referrer',
+      'DENY',
+    ]);
     expect(await page.title()).toBe('market-data-service API');
     await page.waitForSelector('#operations-equities-listEquityBars');
 
@@ -75,5 +87,15 @@ describe.skipIf(!HAVE_CHROMIUM)('the docs page in Chromium', () => {
     expect(stats.height).toBe(900);
     expect(stats.colours).toBeGreaterThan(50);
     expect(stats.ink).toBeGreaterThan(0.03);
+    expect(refused).toEqual([]);
+    // The policy holds: a script injected into the page does not run.
+    const ran = await page.evaluate(() => {
+      const { document, window } = globalThis as any;
+      const s = document.createElement('script');
+      s.textContent = 'window.injected = true';
+      document.body.appendChild(s);
+      return window.injected === true;
+    });
+    expect(ran).toBe(false);
   }, 120_000);
 });

@@ -16,7 +16,7 @@ import { percentChange, subtract } from '../src/explorer/decimal.js';
 if (!HAVE_CHROMIUM) console.warn(`explorer.test: ${CHROMIUM} is absent (apt-get install chromium); skipping the browser test`);
 
 /** The page's globals, in the functions run in the page (this file is type-checked without the DOM library). */
-declare const document: any, location: any, window: any, localStorage: any;
+declare const document: any, location: any, window: any, localStorage: any, getComputedStyle: any;
 
 const B = '/api/v1';
 
@@ -49,6 +49,35 @@ describe("the explorer's files", () => {
     expect([css.statusCode, css.headers['content-type']]).toEqual([200, 'text/css; charset=utf-8']);
     expect(css.payload).toContain('.legend');
   });
+
+  it('forbid what the page does not need: another origin, inline script, framing, sniffing, a referrer (it keeps the key)', async () => {
+    const page = await h.app.inject({ method: 'GET', url: '/explorer' });
+    const csp = Object.fromEntries(
+      String(page.headers['content-security-policy'])
+        .split(';')
+        .map((d) => d.trim().split(/\s+/))
+        .map(([name, ...values]) => [name, values.join(' ')]),
+    );
+    expect(csp).toEqual({
+      'default-src': "'none'",
+      'script-src': "'self'",
+      'style-src': "'self'",
+      'img-src': "'self' data:",
+      'font-src': "'self'",
+      'connect-src': "'self'",
+      'base-uri': "'none'",
+      'form-action': "'none'",
+      'frame-ancestors': "'none'",
+    });
+    for (const url of ['/explorer', '/explorer/app.js', '/explorer/app.css']) {
+      const r = await h.app.inject({ method: 'GET', url });
+      expect([r.headers['x-content-type-options'], r.headers['referrer-policy'], r.headers['x-frame-options']], url).toEqual([
+        'nosniff',
+        'no-referrer',
+        'DENY',
+      ]);
+    }
+  });
 });
 
 describe.skipIf(!HAVE_CHROMIUM)('the explorer in Chromium', () => {
@@ -58,6 +87,8 @@ describe.skipIf(!HAVE_CHROMIUM)('the explorer in Chromium', () => {
   let page: Page;
   const origins = new Set<string>();
   const pageErrors: string[] = [];
+  /** What the page's Content-Security-Policy refused (Chromium says so on the console). */
+  const refused: string[] = [];
 
   beforeAll(async () => {
     // Four years of daily bars: more than the first view's 320, so that scrolling left loads more;
@@ -68,6 +99,9 @@ describe.skipIf(!HAVE_CHROMIUM)('the explorer in Chromium', () => {
     page = await browser.newPage({ viewport: { width: 1280, height: 900 } });
     page.on('request', (r) => origins.add(new URL(r.url()).origin));
     page.on('pageerror', (e) => pageErrors.push(e.message));
+    page.on('console', (m) => {
+      if (/Content Security Policy/i.test(m.text())) refused.push(m.text());
+    });
   }, 180_000);
   afterAll(async () => {
     await browser?.close();
@@ -157,6 +191,9 @@ describe.skipIf(!HAVE_CHROMIUM)('the explorer in Chromium', () => {
     const [point] = (await get(h, `${B}/equities/600519.SH/technical-indicators/macd?${q}&from=${date}&to=${date}`)).body.data;
     expect(point.trade_date).toBe(date);
     expect({ dif: shown['macd.dif'], dea: shown['macd.dea'], macd: shown['macd.macd'] }).toEqual(point.values);
+    // Each key in the colour of its line (a style the page sets through the CSSOM, as its policy allows).
+    const colours = await page.$$eval('#legend [data-indicator="macd"] .field .k', (els) => els.map((e) => getComputedStyle(e).color));
+    expect(colours).toEqual(['rgb(227, 157, 0)', 'rgb(31, 111, 209)', 'rgb(194, 54, 154)']);
 
     // The requests panel names the exact requests, as curl lines.
     const lines = await page.$$eval('#requests code.curl', (els) => els.map((e) => e.textContent));
@@ -292,8 +329,23 @@ describe.skipIf(!HAVE_CHROMIUM)('the explorer in Chromium', () => {
     expect(dialogs).toBe(0);
   });
 
-  it('loaded everything from its own origin, with no script error', () => {
+  it('loaded everything from its own origin, with no script error, nothing refused by its Content-Security-Policy', () => {
     expect([...origins]).toEqual([base]);
     expect(pageErrors).toEqual([]);
+    expect(refused).toEqual([]);
+  });
+
+  it('runs under its Content-Security-Policy: a script injected into the page does not run', async () => {
+    const response = await page.goto(`${base}/explorer`);
+    expect(response!.headers()['content-security-policy']).toContain("script-src 'self'");
+    await chartDone();
+    const ran = await page.evaluate(() => {
+      const s = document.createElement('script');
+      s.textContent = 'window.injected = true';
+      document.body.appendChild(s);
+      return window.injected === true;
+    });
+    expect(ran).toBe(false);
+    expect(refused.join('\n')).toContain('inline script');
   });
 });

@@ -244,6 +244,55 @@ describe.each(STORES)('collection files on $name', ({ url }) => {
       await same(`/api/v1/equities/${id}/${p}`);
   }, 120_000);
 
+  it('negotiates Accept by RFC 9110: q-values, the most specific range, then the order; JSON when nothing else is preferred', async () => {
+    const path = `/api/v1/equities/${id}/bars?interval=1d&page[size]=4`;
+    const json = await get(h, path);
+    const closes = json.body.data.map((b: { close: string }) => b.close);
+    const desc = `/api/v1/equities/${id}/bars?interval=1d&order=desc&page[size]=4`;
+    const descCloses = (await get(h, desc)).body.data.map((b: { close: string }) => b.close);
+    const day = json.body.data[3].trade_date;
+    const market = `/api/v1/markets/${id.slice(-2)}/bars?date=${day}`;
+    const marketIds = (await walk(h, market, 1000)).map((b: { instrument_id: string }) => b.instrument_id);
+    for (const [accept, type] of [
+      ['text/csv;q=0', 'json'],
+      ['text/csv;q=0, */*', 'json'],
+      ['*/*;q=0.1, text/csv', 'csv'],
+      ['application/json;q=0.5, text/csv', 'csv'],
+      ['application/json;q=0, */*', 'csv'],
+      ['text/csv;q=0.4, application/x-ndjson;q=0.6', 'ndjson'],
+      ['application/x-ndjson;q=0.6, application/json', 'json'],
+      ['text/*', 'csv'],
+      ['text/csv;charset=iso-8859-1', 'json'],
+      ['image/png', 'json'],
+    ] as const) {
+      for (const [url, want, key] of [
+        [path, closes, 'close'],
+        [desc, descCloses, 'close'],
+        [market, marketIds, 'instrument_id'],
+      ] as const) {
+        const r = await h.app.inject({ url, headers: { 'x-api-key': h.key, accept } });
+        expect(r.statusCode, `${accept} ${url}`).toBe(200);
+        const values =
+          type === 'json'
+            ? JSON.parse(r.body).data.map((x: Record<string, string>) => x[key])
+            : type === 'csv'
+              ? (([head, ...rows]) => rows.map((row) => row[head.indexOf(key)]))(parseCsv(r.body))
+              : r.body
+                  .trim()
+                  .split('\n')
+                  .map((l) => JSON.parse(l)[key]);
+        expect(r.headers['content-type'], `${accept} ${url}`).toMatch(
+          { json: /^application\/json/, csv: /^text\/csv/, ndjson: /^application\/x-ndjson/ }[type],
+        );
+        expect(values, `${accept} ${url}`).toEqual(want);
+      }
+      // The tag is the representation's: a JSON answer has JSON's tag whatever Accept it was negotiated from.
+      const tagged = await h.app.inject({ url: path, headers: { 'x-api-key': h.key, accept } });
+      if (type === 'json') expect(tagged.headers.etag, accept).toBe(json.headers.etag);
+      else expect(tagged.headers.etag, accept).not.toBe(json.headers.etag);
+    }
+  });
+
   it('tags each representation apart (Vary: Accept) and keeps errors JSON whatever Accept asks', async () => {
     const path = `/api/v1/equities/${id}/price-limits?page[size]=5`;
     const json = await h.app.inject({ url: path, headers: { 'x-api-key': h.key } });

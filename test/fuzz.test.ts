@@ -6,6 +6,9 @@
  * parameters, altered cursors, no key or a wrong one). For every response: no 5xx, a status the
  * operation documents, and a body valid against the schema it documents for that status
  * (ajv over the document's components). Bounded: RUNS requests per operation and store.
+ * Valid requests lean to the last days (minute bars, quotes and trades) and to large pages, so
+ * that bodies longer than the renderer's 256 KiB slab are among them (counted: some must be);
+ * test/fuzz-sequence.test.ts walks a long sequence of such requests on one server.
  * Replay a failure with the FC_OP, FC_SEED and FC_PATH it prints.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -27,10 +30,17 @@ const OPERATIONS = 48;
 /** Values of required parameters without an enumeration (a search's text). */
 const REQUIRED_SAMPLES: Record<string, string> = { q: 's' };
 const TIMEOUT_MS = OPERATIONS * RUNS * 50;
-/** Demo of a few months: every collection has rows, minute bars and ticks on a few days. */
-const DEMO = { seed: 11, equities: 20, start: 20250601, end: 20251120, minuteDays: 2, tickDays: 1 };
+/**
+ * Demo of a few months: every collection has rows, minute bars and ticks on the last three days
+ * (a page of a thousand quotes over them is about 440 KB).
+ */
+const DEMO = { seed: 11, equities: 20, start: 20250601, end: 20251120, minuteDays: 3, tickDays: 3 };
 const FIRST = '2025-06-03',
   LAST = '2025-11-20';
+/** The days with minute bars, quotes and trades. */
+const RECENT = ['2025-11-18', '2025-11-19', '2025-11-20'];
+/** The renderer's slab (src/render/json-bytes.ts): bodies past it are counted. */
+const SLAB = 256 * 1024;
 
 interface Param {
   name: string;
@@ -111,9 +121,22 @@ const noise = fc.oneof(
   fc.constantFrom(...HOSTILE),
 );
 
-const date = fc
-  .date({ min: new Date(`${FIRST}T00:00:00Z`), max: new Date(`${LAST}T00:00:00Z`), noInvalidDate: true })
-  .map((d) => d.toISOString().slice(0, 10));
+/** A day of the demo, one in three among the last days (where intraday data is). */
+const date = fc.oneof(
+  {
+    arbitrary: fc
+      .date({ min: new Date(`${FIRST}T00:00:00Z`), max: new Date(`${LAST}T00:00:00Z`), noInvalidDate: true })
+      .map((d) => d.toISOString().slice(0, 10)),
+    weight: 2,
+  },
+  { arbitrary: fc.constantFrom(...RECENT), weight: 1 },
+);
+/** A valid page size: any, large, or written with leading zeros. */
+const pageSize = fc.oneof(
+  fc.integer({ min: 1, max: 1000 }).map(String),
+  fc.integer({ min: 900, max: 1000 }).map(String),
+  fc.tuple(fc.integer({ min: 1, max: 20 }), fc.integer({ min: 1, max: 1000 })).map(([z, n]) => `${'0'.repeat(z)}${n}`),
+);
 const dateTime = fc
   .tuple(date, fc.integer({ min: 9 * 60, max: 15 * 60 }), fc.constantFrom('+08:00', 'Z', ''))
   .map(([d, m, z]) => `${d}T${String(Math.floor(m / 60)).padStart(2, '0')}:${String(m % 60).padStart(2, '0')}:00${z}`);
@@ -129,6 +152,8 @@ describe.each(STORES)('fuzzing every operation of the OpenAPI document on $name'
   const validators = new Map<string, ValidateFunction>();
   /** Responses by status (printed: how much of the fuzzing got past validation). */
   const statuses = new Map<number, number>();
+  /** JSON bodies longer than the renderer's slab. */
+  let beyondSlab = 0;
 
   beforeAll(async () => {
     h = await harness(await url(), DEMO);
@@ -145,6 +170,8 @@ describe.each(STORES)('fuzzing every operation of the OpenAPI document on $name'
     const ids = async (path: string) => (await get(h, `${path}?page[size]=1000`)).body.data.map((x: { id: string }) => x.id);
     for (const tag of ['equities', 'indices', 'funds']) known.set(`instrument_id:${tag}`, (await ids(`/api/v1/${tag}`)).slice(0, 5));
     known.set('market', await ids('/api/v1/markets'));
+    const last = await get(h, '/api/v1/equities/000001.SZ/bars?interval=1d&order=desc&page[size]=3');
+    expect(last.body.data.map((b: { trade_date: string }) => b.trade_date).reverse(), 'RECENT: the last days').toEqual(RECENT);
     known.set('pool_type', await ids('/api/v1/equities/pools'));
     for (const op of ops) {
       if (!op.parameters.some((p) => p.name === 'page[after]')) continue;
@@ -178,7 +205,7 @@ describe.each(STORES)('fuzzing every operation of the OpenAPI document on $name'
     if (p.schema.enum) return fc.constantFrom(...p.schema.enum);
     if (p.schema.format === 'date') return date;
     if (isDateTime(p)) return fc.oneof(date, dateTime);
-    if (p.name === 'page[size]') return fc.integer({ min: 1, max: 1000 }).map(String);
+    if (p.name === 'page[size]') return pageSize;
     if (p.name === 'code') return fc.constantFrom('600000', '000001');
     if (p.name === 'name') return fc.constantFrom('银行', 'bank', 'A');
     return null;
@@ -226,8 +253,7 @@ describe.each(STORES)('fuzzing every operation of the OpenAPI document on $name'
     if (p.schema.enum) valid.push(fc.constantFrom(...p.schema.enum));
     else if (p.schema.format === 'date') valid.push(date);
     else if (isDateTime(p)) valid.push(date, dateTime);
-    else if (p.name === 'page[size]')
-      valid.push(fc.integer({ min: 1, max: 1000 }).map(String), fc.integer({ min: -5, max: 5000 }).map(String));
+    else if (p.name === 'page[size]') valid.push(pageSize, fc.integer({ min: -5, max: 5000 }).map(String));
     else if (p.name === 'page[after]') {
       const own = cursors.get(op.operationId);
       const any = [...cursors.values()];
@@ -325,6 +351,7 @@ describe.each(STORES)('fuzzing every operation of the OpenAPI document on $name'
   async function problem(op: Operation, req: { url: string; headers: Record<string, string> }): Promise<string | null> {
     const r = await h.app.inject({ method: 'GET', url: req.url, headers: req.headers });
     statuses.set(r.statusCode, (statuses.get(r.statusCode) ?? 0) + 1);
+    if (r.rawPayload.length > SLAB) beyondSlab++;
     if (r.statusCode >= 500) return `${r.statusCode}: ${r.payload.slice(0, 300)}`;
     const doc = op.responses[String(r.statusCode)];
     if (!doc) return `status ${r.statusCode} is not documented (${Object.keys(op.responses).join(', ')}): ${r.payload.slice(0, 300)}`;
@@ -367,9 +394,10 @@ describe.each(STORES)('fuzzing every operation of the OpenAPI document on $name'
         `fuzz: ${[...statuses]
           .sort((x, y) => x[0] - y[0])
           .map(([k, n]) => `${n} × ${k}`)
-          .join(', ')}`,
+          .join(', ')}; ${beyondSlab} bodies longer than the renderer's slab`,
       );
       expect(failures).toEqual([]);
+      if (process.env.FC_OP === undefined) expect(beyondSlab, 'bodies longer than the slab were asked for').toBeGreaterThan(0);
     },
     TIMEOUT_MS,
   );

@@ -95,6 +95,8 @@ function expectErrorResponse(r: { status: number; headers: Record<string, any>; 
   expect(r.body.errors[0].detail).not.toMatch(/\n\s+at /);
   expect(r.headers['x-request-id']).toBeTruthy();
   expect(r.body.meta.request_id).toBe(r.headers['x-request-id']);
+  // Never read as another type than it says (a browser sniffing an error for HTML or script).
+  expect(r.headers['x-content-type-options']).toBe('nosniff');
 }
 
 describe('requests refused before routing, over a socket', () => {
@@ -201,6 +203,57 @@ describe('requests refused before routing, over a socket', () => {
     }
   });
 
+  it('answers a request line that does not end in CRLF right after HTTP/1.x with 400, not 505 (RFC 9112 §2.2, §3)', async () => {
+    for (const line of [
+      'HTTP/1.1\nHost: x\r\n\r\n',
+      'HTTP/1.1\nHost: x\n\n',
+      'HTTP/1.0\n\n',
+      'HTTP/1.1x\r\nHost: x\r\n\r\n',
+      'HTTP/1.1 \r\nHost: x\r\n\r\n',
+    ]) {
+      const r = await raw(port, `GET /api/v1/system/health ${line}`);
+      expectErrorResponse(r, 400, 'invalid_parameter');
+      expect(r.body.errors[0].detail, JSON.stringify(line)).toContain('CRLF right after its HTTP version');
+      expect(r.headers.connection).toBe('close');
+    }
+    // After a request answered on the same connection, in order.
+    const [ok, refused] = await exchange(
+      port,
+      'GET /api/v1/system/health HTTP/1.1\r\nHost: x\r\n\r\nGET /api/v1/system/health HTTP/1.1\nHost: x\r\n\r\n',
+    );
+    expect(ok.body).toEqual({ status: 'ok' });
+    expectErrorResponse(refused, 400, 'invalid_parameter');
+  });
+
+  it('answers a Transfer-Encoding whose last coding is not chunked, or any in HTTP/1.0, with 400 and closes (RFC 9112 §6.1, §6.3)', async () => {
+    const health = 'GET /api/v1/system/health';
+    for (const te of ['gzip', 'identity', 'chunked, gzip', 'gzip, chunked, identity', 'chunked;x=1', 'xchunked']) {
+      // A request pipelined after it is never read: the connection is closed after the 400.
+      const responses = await exchange(
+        port,
+        `${health} HTTP/1.1\r\nHost: x\r\nTransfer-Encoding: ${te}\r\n\r\n${health} HTTP/1.1\r\nHost: x\r\n\r\n`,
+      );
+      expect(
+        responses.map((r) => r.status),
+        te,
+      ).toEqual([400]);
+      expectErrorResponse(responses[0], 400, 'invalid_parameter');
+      expect(responses[0].body.errors[0].detail).toContain('Transfer-Encoding');
+      expect(responses[0].headers.connection).toBe('close');
+    }
+    const lines = await raw(port, `${health} HTTP/1.1\r\nHost: x\r\nTransfer-Encoding: chunked\r\nTransfer-Encoding: gzip\r\n\r\n`);
+    expectErrorResponse(lines, 400, 'invalid_parameter');
+    const old = await raw(port, `${health} HTTP/1.0\r\nTransfer-Encoding: chunked\r\n\r\n0\r\n\r\n`);
+    expectErrorResponse(old, 400, 'invalid_parameter');
+    expect(old.headers.connection).toBe('close');
+    // Chunked last: served, whatever the case, the list's spacing or the lines it takes.
+    for (const te of ['chunked', 'Chunked', 'gzip, chunked', 'gzip,chunked', 'gzip\r\nTransfer-Encoding: chunked']) {
+      const r = await raw(port, `${health} HTTP/1.1\r\nHost: x\r\nTransfer-Encoding: ${te}\r\nConnection: close\r\n\r\n0\r\n\r\n`);
+      expect(r.status, te).toBe(200);
+      expect(r.body).toEqual({ status: 'ok' });
+    }
+  });
+
   it('answers CONNECT, which Node hands to no route, with 405 as ErrorResponse', async () => {
     const r = await raw(port, 'CONNECT example.com:443 HTTP/1.1\r\nHost: example.com:443\r\n\r\n');
     expectErrorResponse(r, 405, 'method_not_allowed');
@@ -242,6 +295,25 @@ describe.each(STORES)('edge requests on $name', ({ url }) => {
   });
   afterAll(async () => {
     await h?.close();
+  });
+
+  it('says X-Content-Type-Options: nosniff on every answer: data, files, probes, the OpenAPI document, errors', async () => {
+    const key = { 'x-api-key': h.key };
+    for (const [url, headers, status] of [
+      [`/api/v1/equities/${eq}/bars?interval=1d&page[size]=2`, key, 200],
+      [`/api/v1/equities/${eq}`, key, 200],
+      [`/api/v1/equities/${eq}/bars?interval=1d&page[size]=2`, { ...key, accept: 'text/csv' }, 200],
+      ['/api/v1/system/health', {}, 200],
+      ['/api/v1/system/readiness', {}, 200],
+      ['/openapi.json', {}, 200],
+      ['/api/v1/markets', {}, 401],
+      ['/api/v1/nothing', key, 404],
+      [`/api/v1/equities/${eq}/bars?interval=2d`, key, 400],
+    ] as const) {
+      const r = await h.app.inject({ method: 'GET', url, headers });
+      expect(r.statusCode, url).toBe(status);
+      expect(r.headers['x-content-type-options'], url).toBe('nosniff');
+    }
   });
 
   it('checks the key before refusing a malformed URL (401), then answers 400 with x-request-id', async () => {

@@ -24,6 +24,7 @@ import { docs } from '../http/plugins/docs.js';
 import { explorer } from '../http/plugins/explorer.js';
 import { requestLog } from '../http/plugins/request-log.js';
 import { turnGate, turnHold } from '../http/plugins/turns.js';
+import { securityHeaders } from '../http/plugins/security-headers.js';
 import { closedPeriodMaxAge, dataTags, httpCache } from '../http/plugins/http-cache.js';
 import { controlCharacters, guardPageSize } from '../http/params.js';
 import { serializerPerSchema } from '../http/serializers.js';
@@ -161,6 +162,7 @@ export async function buildApp(opts: AppOptions): Promise<App> {
   await app.register(turnGate);
   const maxAge = closedPeriodMaxAge(async (req) => (req.snap === null ? null : req.snap.equityDays.latestDate()));
   await app.register(httpCache, { maxAge });
+  await app.register(securityHeaders);
   await app.register(turnHold);
   app.addHook('onRequest', async (req, reply) => {
     reply.header('x-request-id', req.id);

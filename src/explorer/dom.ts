@@ -1,4 +1,4 @@
-/** A tiny element builder: `h('a', { href: '#/x', class: 'y' }, 'text', child)`. */
+/** A tiny element builder: `h('a', { href: '#/x', class: 'y' }, 'text', child)`; `style` is set as `el.style.cssText`. */
 type Attrs = Record<string, string | number | boolean | null | undefined | ((e: Event) => void)>;
 type Child = Node | string | number | null | undefined | false;
 
@@ -7,6 +7,8 @@ export function h<K extends keyof HTMLElementTagNameMap>(tag: K, attrs: Attrs = 
   for (const [name, value] of Object.entries(attrs)) {
     if (value === null || value === undefined || value === false) continue;
     if (typeof value === 'function') el.addEventListener(name.replace(/^on/, ''), value);
+    // Through the CSSOM: the page's Content-Security-Policy refuses style attributes.
+    else if (name === 'style') el.style.cssText = String(value);
     else if (value === true) el.setAttribute(name, '');
     else el.setAttribute(name, String(value));
   }

@@ -136,11 +136,11 @@ export async function sendPage<const S extends readonly KeyPart[]>(
     const shape = format && fileShape(operationId, { params: req.params as Record<string, unknown>, query });
     if (shape) return sendFilePage(req, reply, out, shape, format, page, count, next);
   }
-  const w = out.renderer.start();
-  w.bytes(OPEN);
-  page.records.write(w, count);
-  w.utf8(tail(next, req.url, notice));
-  const body = w.take();
+  const body = out.renderer.render((w) => {
+    w.bytes(OPEN);
+    page.records.write(w, count);
+    w.utf8(tail(next, req.url, notice));
+  });
   // Return the reply: an async handler that resolves to undefined while async onSend hooks
   // still run would make Fastify send an empty body.
   return reply.type(JSON_TYPE).send(plan.text ? body.toString('utf8') : body);
@@ -186,11 +186,7 @@ async function sendNewestFirst<K extends unknown[]>(
   for (let from: K | null = null; ;) {
     const page = await plan.fetch({ after: from, limit: DESC_CHUNK });
     const n = page.records.keys.length;
-    const w = out.renderer.start();
-    w.byte(91);
-    page.records.write(w, n);
-    w.byte(93);
-    records.push(...(JSON.parse(w.take().toString('utf8')) as unknown[]));
+    records.push(...readRecords(out, page, n));
     for (let i = 0; i < n; i++) keys.push(page.key(i));
     if (records.length > MAX_DESC_RECORDS)
       throw new ApiError([
@@ -236,13 +232,19 @@ function sendFilePage<K extends unknown[]>(
   count: number,
   next: string | null,
 ): FastifyReply {
-  const w = out.renderer.start();
-  w.byte(91);
-  page.records.write(w, count);
-  w.byte(93);
-  const records = JSON.parse(w.take().toString('utf8')) as unknown[];
+  const records = readRecords(out, page, count);
   linkNext(req, reply, next);
   return sendFile(reply, shape, format, records, (i) => page.key(i));
+}
+
+/** The first `count` records of `page` as their JSON has them (rendered as in a page, read back). */
+function readRecords<K extends unknown[]>(out: PageOutput, page: FetchedPage<K>, count: number): unknown[] {
+  const body = out.renderer.render((w) => {
+    w.byte(91);
+    page.records.write(w, count);
+    w.byte(93);
+  });
+  return JSON.parse(body.toString('utf8')) as unknown[];
 }
 
 /** A file's next page, when there is one, in `Link: <url>; rel="next"` (a file has no envelope). */

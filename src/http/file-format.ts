@@ -1,11 +1,13 @@
 /**
- * Collections as files: a client that asks for `text/csv` or `application/x-ndjson` (Accept)
- * before JSON gets a collection's records as a file (docs/api.md, "Files"): in the format
- * `mds ingest` reads where the records are a dataset's, else the record's own fields, flat.
+ * Collections as files: a client whose Accept prefers `text/csv` or `application/x-ndjson` to
+ * JSON (RFC 9110 negotiation, accept.ts) gets a collection's records as a file (docs/api.md,
+ * "Files"): in the format `mds ingest` reads where the records are a dataset's, else the
+ * record's own fields, flat.
  * The format is part of the response's ETag (http-cache.ts), and responses vary on Accept.
  */
 import type { TObject, TSchema } from '@sinclair/typebox';
 import { csvField } from '../lib/csv.js';
+import { negotiate, type Offer } from './accept.js';
 
 export type FileFormat = 'csv' | 'ndjson';
 
@@ -14,16 +16,40 @@ export const FILE_TYPES: Readonly<Record<FileFormat, string>> = {
   ndjson: 'application/x-ndjson; charset=utf-8',
 };
 
-/** The file format an Accept header asks for before JSON (text/csv, application/x-ndjson), or null. fileFormat('text/csv') -> 'csv'. */
+/**
+ * What the collections offer, JSON first (the fallback, and the choice on a tie the client
+ * leaves to the server: `*\/*`, `application/*`), each with the parameters it is sent with.
+ */
+const OFFERS: readonly { format: FileFormat | null; offer: Offer }[] = [
+  { format: null, offer: { type: 'application/json', params: { charset: 'utf-8' } } },
+  { format: 'csv', offer: { type: 'text/csv', params: { charset: 'utf-8', header: 'present' } } },
+  { format: 'ndjson', offer: { type: 'application/x-ndjson', params: { charset: 'utf-8' } } },
+  { format: 'ndjson', offer: { type: 'application/ndjson', params: { charset: 'utf-8' } } },
+];
+const OFFERED = OFFERS.map((o) => o.offer);
+
+/** The last Accept value negotiated and its answer (a client sends the same one each time). */
+let lastAccept = '*/*',
+  lastFormat: FileFormat | null = null;
+
+/**
+ * The file format an Accept header prefers to JSON by RFC 9110 (q-values, the most specific
+ * range, then the order of the header: accept.ts), or null for JSON, also when it accepts none
+ * of them (JSON is the fallback: never 406).
+ *
+ * @example
+ * fileFormat('text/csv') // 'csv'
+ * fileFormat('*\/*;q=0.1, text/csv') // 'csv'
+ * fileFormat('text/csv;q=0') // null
+ */
 export function fileFormat(accept: string | undefined): FileFormat | null {
   if (!accept) return null;
-  for (const part of accept.split(',')) {
-    const type = part.split(';')[0].trim().toLowerCase();
-    if (type === 'text/csv') return 'csv';
-    if (type === 'application/x-ndjson' || type === 'application/ndjson') return 'ndjson';
-    if (type === 'application/json' || type === '*/*' || type === 'application/*') return null;
+  if (accept !== lastAccept) {
+    const i = negotiate(accept, OFFERED);
+    lastFormat = i < 0 ? null : OFFERS[i].format;
+    lastAccept = accept;
   }
-  return null;
+  return lastFormat;
 }
 
 /** A field's value as JSON has it: a string (decimals, dates, text), a number, a boolean or null. */

@@ -15,14 +15,59 @@ const SLAB = 256 * 1024;
 export class Renderer {
   /** The slab bodies are written into now. */
   slab = Buffer.allocUnsafeSlow(SLAB);
-  /** Where the next body may start in the slab. */
+  /** Where the next body may start in the slab: at most its length (then the next body starts a fresh slab). */
   used = 0;
 
   /** A writer at the free end of the slab, empty. Write a body from here to `take()` synchronously (no await in between). */
   start(): JsonBytes {
+    // Past the end nothing could be copied from (a state only a bug could leave): start afresh.
+    if (!(this.used <= this.slab.length)) this.reset();
     return new JsonBytes(this);
   }
+
+  /**
+   * One body: what `write` writes from `start()` to `take()`. When it throws, the renderer is
+   * reset (the next body starts a fresh slab: nothing a failed body left can reach a later
+   * one), and the error goes on to the caller.
+   */
+  render(write: (w: JsonBytes) => void): Buffer {
+    try {
+      const w = this.start();
+      write(w);
+      return w.take();
+    } catch (e) {
+      this.reset();
+      throw e;
+    }
+  }
+
+  /** The slab counts as full: the next body starts a fresh one (bodies taken keep the old one alive). */
+  reset(): void {
+    this.used = this.slab.length;
+  }
+
+  /**
+   * Whether a body can be rendered now (the readiness probe): a small page rendered as any page is
+   * and read back; null when it reads back, else why not.
+   */
+  probe(): string | null {
+    try {
+      const text = this.render((w) => {
+        w.bytes(PROBE_OPEN);
+        w.uint(PROBE_NUMBER);
+        w.byte(93);
+        w.byte(125);
+      }).toString('latin1');
+      return text === PROBE ? null : `a probe body read back as ${JSON.stringify(text.slice(0, 80))}`;
+    } catch (e) {
+      return e instanceof Error ? e.message : String(e);
+    }
+  }
 }
+
+const PROBE_OPEN = Buffer.from('{"data":['),
+  PROBE_NUMBER = 1234567890,
+  PROBE = `{"data":[${PROBE_NUMBER}]}`;
 
 /**
  * JSON of the hottest collections written as bytes: constant text is copied from pre-encoded
@@ -52,7 +97,9 @@ export class JsonBytes {
   /** The bytes written, as a view of the slab (later bodies are written after them). */
   take(): Buffer {
     const owner = this.owner;
-    if (this.buf === owner.slab) owner.used = (this.pos + 7) & ~7;
+    // The next body starts 8-aligned, or, when the slab ends within those bytes (a grown slab's
+    // length is any even number), at its end: the next body then starts a fresh slab.
+    if (this.buf === owner.slab) owner.used = Math.min((this.pos + 7) & ~7, this.buf.length);
     return this.buf.subarray(this.from, this.pos);
   }
 

@@ -4,6 +4,7 @@ import type { FastifyInstance } from 'fastify';
 import fp from 'fastify-plugin';
 import { readFileSync } from 'node:fs';
 import { documentRateLimitHeaders } from './rate-limit.js';
+import { DOCS_CSP, pageHeaders } from './security-headers.js';
 import { documentExamples } from '../openapi/examples.js';
 import { documentVersionHeaders } from '../openapi/version-headers.js';
 
@@ -14,7 +15,7 @@ const DESCRIPTION = `Read-only reference and market data of the Chinese A-share 
 * Authenticate with the \`X-API-Key\` header (create a key with \`mds keys create --name NAME\`).
 * Collections answer \`{data, meta: {next_cursor}, links: {self, next}}\`; pass \`meta.next_cursor\` as \`page[after]\`
   to walk a collection (keyset pagination: no row is lost or repeated). \`page[size]\` is 1..1000, default 100.
-* Any collection is also a file: \`Accept: text/csv\` (or \`application/x-ndjson\`) gives the same page in the columns of
+* Any collection is also a file: \`Accept: text/csv\` (or \`application/x-ndjson\`; q-values count, RFC 9110) gives the same page in the columns of
   the ingest dataset its records are (\`mds ingest\` loads it back), else of the record's own fields; the next page is in
   \`Link: <url>; rel="next"\`. Errors, and answers that are not collections, are JSON whatever \`Accept\` asks.
 * Prices, money and ratios are exact decimal strings; volumes are integers in shares; timestamps are RFC 3339
@@ -38,8 +39,17 @@ export const docs = fp(
     await app.register(swaggerUi, {
       routePrefix: '/docs',
       theme: { title: 'market-data-service API' },
+      // The page and its files under the pages' Content-Security-Policy (security-headers.ts).
+      uiHooks: {
+        onRequest: (_req, reply, done) => {
+          pageHeaders(reply, DOCS_CSP);
+          done();
+        },
+      },
       // The key entered under "Authorize" is kept across reloads; "Try it out" sends it as X-API-Key.
+      // No validator badge: it would send the document's URL to validator.swagger.io.
       uiConfig: {
+        validatorUrl: null,
         docExpansion: 'list',
         deepLinking: true,
         persistAuthorization: true,

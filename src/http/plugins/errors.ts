@@ -1,6 +1,7 @@
 import fp from 'fastify-plugin';
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { ApiError, ERROR_CODES, notFound, renderErrors, type ApiErrorItem } from '../../lib/errors.js';
+import { noSniff } from './security-headers.js';
 import { MAX_PAGE_SIZE, windowProblems } from '../params.js';
 import { DATE_TIME_PATTERN } from '../../lib/time.js';
 import { isProtected, type KeyCheck } from './auth.js';
@@ -145,7 +146,7 @@ export async function refuse(req: FastifyRequest, reply: FastifyReply, check: Ke
     } else err = e;
   }
   if (err.headers) reply.headers(err.headers);
-  reply.header('x-request-id', req.id).code(err.status).type('application/json').send(renderErrors(err.items, req.id));
+  noSniff(reply.header('x-request-id', req.id)).code(err.status).type('application/json').send(renderErrors(err.items, req.id));
 }
 
 /**

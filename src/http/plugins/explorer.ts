@@ -1,4 +1,5 @@
-import type { FastifyInstance } from 'fastify';
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import { pageHeaders } from './security-headers.js';
 import fp from 'fastify-plugin';
 import { createHash } from 'node:crypto';
 import { copyFileSync, existsSync, readFileSync } from 'node:fs';
@@ -59,17 +60,34 @@ async function loadAssets(): Promise<ExplorerAssets> {
 
 /**
  * /explorer: a chart and market explorer drawn from the API itself (src/explorer/). The page and
- * its two files are public and static (cached five minutes, tagged by their bytes, compressed);
- * every number on it comes from the API, with the key the user enters, kept in the browser.
+ * its two files are public and static (cached five minutes, tagged by their bytes, compressed),
+ * under the pages' Content-Security-Policy (security-headers.ts); every number on it comes from
+ * the API, with the key the user enters, kept in the browser.
  */
 export const explorer = fp(
   async (app: FastifyInstance) => {
     let assets: Promise<ExplorerAssets> | null = null;
     const get = () => (assets ??= loadAssets().catch((e) => ((assets = null), Promise.reject(e))));
     const hide = { schema: { hide: true } };
-    app.get('/explorer', hide, async (_req, reply) => reply.type('text/html; charset=utf-8').send((await get()).html));
-    app.get('/explorer/app.js', hide, async (_req, reply) => reply.type('text/javascript; charset=utf-8').send((await get()).js));
-    app.get('/explorer/app.css', hide, async (_req, reply) => reply.type('text/css; charset=utf-8').send((await get()).css));
+    const serve = (type: string, body: (a: ExplorerAssets) => string | Buffer) => async (_req: FastifyRequest, reply: FastifyReply) => {
+      pageHeaders(reply);
+      return reply.type(type).send(body(await get()));
+    };
+    app.get(
+      '/explorer',
+      hide,
+      serve('text/html; charset=utf-8', (a) => a.html),
+    );
+    app.get(
+      '/explorer/app.js',
+      hide,
+      serve('text/javascript; charset=utf-8', (a) => a.js),
+    );
+    app.get(
+      '/explorer/app.css',
+      hide,
+      serve('text/css; charset=utf-8', (a) => a.css),
+    );
   },
   { name: 'mds-explorer', fastify: '5.x' },
 );

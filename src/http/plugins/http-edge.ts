@@ -35,17 +35,43 @@ const MALFORMED: ApiErrorItem = {
   code: 'invalid_parameter',
   detail: 'Malformed request: not a valid HTTP/1.1 request (a target must be an ASCII path starting with /).',
 };
+/**
+ * A request line Node refuses as HPE_INVALID_VERSION though its version is not the problem: a
+ * bare LF (or anything but CRLF) after `HTTP/1.1`. RFC 9112 §2.2 lets a server refuse a bare LF;
+ * it is HTTP/1.x, so 400, not 505.
+ */
+const REQUEST_LINE: ApiErrorItem = {
+  code: 'invalid_parameter',
+  detail:
+    'Malformed request: the request line must end in CRLF right after its HTTP version (RFC 9112 §2.2, §3); a bare LF or anything else there is refused.',
+};
+
+/** llhttp's reason when the version itself is one it does not serve (HTTP/2.0, HTTP/1.2); other HPE_INVALID_VERSION reasons are the line's syntax. */
+const UNSUPPORTED_VERSION = 'Invalid HTTP version';
+
+/** chunked not last, or twice: llhttp's own refusal of what framingError refuses when Node lets it through (400, as MALFORMED). */
+const TRANSFER_ENCODING: ApiErrorItem = {
+  code: 'invalid_parameter',
+  detail: 'Malformed request: Transfer-Encoding must end in chunked, and name it once (RFC 9112 §6.1, §6.3).',
+};
+
+/** What a request Node's parser refused is answered with. */
+function clientErrorItem(err: Error & { code?: string; reason?: string }): ApiErrorItem {
+  if (err.code === 'HPE_INVALID_VERSION' && err.reason !== UNSUPPORTED_VERSION) return REQUEST_LINE;
+  if (err.code === 'HPE_INVALID_TRANSFER_ENCODING') return TRANSFER_ENCODING;
+  return CLIENT_ERRORS[err.code ?? ''] ?? MALFORMED;
+}
 
 /**
  * Node's `clientError`: requests its HTTP parser refuses (headers over 16 KiB, headers not
  * received in time, an unknown HTTP version, a malformed request line) never become requests.
  * Bound to the Fastify instance, whose `connections` say what is still being answered.
  */
-export function clientErrorHandler(this: FastifyInstance, err: Error & { code?: string }, socket: Duplex): void {
+export function clientErrorHandler(this: FastifyInstance, err: Error & { code?: string; reason?: string }, socket: Duplex): void {
   // The parser stays failed: more bytes on the connection report the same error again.
   if (err.code === 'ECONNRESET' || socket.destroyed || refused.has(socket)) return;
   refused.add(socket);
-  answerOnSocket(this, socket, CLIENT_ERRORS[err.code ?? ''] ?? MALFORMED, err.code ?? 'client error');
+  answerOnSocket(this, socket, clientErrorItem(err), err.code ?? 'client error');
 }
 
 /**
@@ -65,7 +91,7 @@ function answerOnSocket(app: FastifyInstance, socket: Duplex, item: ApiErrorItem
     const body = JSON.stringify(renderErrors([item], id));
     socket.end(
       `HTTP/1.1 ${status} ${STATUS_CODES[status]}\r\ncontent-type: application/json; charset=utf-8\r\n` +
-        `content-length: ${Buffer.byteLength(body)}\r\nx-request-id: ${id}\r\n${headers}connection: close\r\n\r\n${body}`,
+        `content-length: ${Buffer.byteLength(body)}\r\nx-content-type-options: nosniff\r\nx-request-id: ${id}\r\n${headers}connection: close\r\n\r\n${body}`,
     );
     setTimeout(() => socket.destroy(), 1000).unref();
   });
@@ -107,11 +133,18 @@ export function registerHttpEdge(app: FastifyInstance): void {
 
 /**
  * What RFC 9112 refuses in a request Node parsed, or null: a version other than 1.x (505), no
- * Host in HTTP/1.1, more than one Host line or an invalid Host (400, §3.2), an Expect other than
- * 100-continue in HTTP/1.1 (417).
+ * Host in HTTP/1.1, more than one Host line or an invalid Host (400, §3.2), a Transfer-Encoding
+ * whose last coding is not chunked, or any in HTTP/1.0 (400, §6.1, §6.3: its body's length
+ * cannot be known, so the connection is closed after), an Expect other than 100-continue in
+ * HTTP/1.1 (417).
  */
 export function framingError(req: IncomingMessage): ApiError | null {
   if (req.httpVersionMajor !== 1) return new ApiError(VERSION);
+  const te = req.headers['transfer-encoding'];
+  if (te !== undefined) {
+    if (req.httpVersionMinor === 0) return malformed('HTTP/1.0 has no Transfer-Encoding', '6.1');
+    if (!endsInChunked(te)) return malformed('the last coding of Transfer-Encoding must be chunked', '6.3');
+  }
   // Node keeps the first of several Host lines: count them in the raw headers.
   let hosts = 0;
   const raw = req.rawHeaders;
@@ -132,4 +165,15 @@ export function framingError(req: IncomingMessage): ApiError | null {
   return null;
 }
 
-const malformed = (what: string) => new ApiError({ code: 'invalid_parameter', detail: `Malformed request: ${what} (RFC 9112 §3.2).` });
+const malformed = (what: string, section = '3.2') =>
+  new ApiError({ code: 'invalid_parameter', detail: `Malformed request: ${what} (RFC 9112 §${section}).` });
+
+/** Whether a Transfer-Encoding list (Node joins several lines with ", ") ends in chunked. */
+function endsInChunked(te: string): boolean {
+  return (
+    te
+      .slice(te.lastIndexOf(',') + 1)
+      .trim()
+      .toLowerCase() === 'chunked'
+  );
+}

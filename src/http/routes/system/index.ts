@@ -3,6 +3,7 @@ import { Type } from '@sinclair/typebox';
 import { readFileSync } from 'node:fs';
 import type { App } from '../../services.js';
 import { StoreUnavailable } from '../../../store/health.js';
+import { ApiError } from '../../../lib/errors.js';
 import { ErrorResponse } from '../../schemas/common.js';
 import { anyRequestErrors, notModified } from '../../route.js';
 import { routeDefaults } from '../../route-config.js';
@@ -46,6 +47,12 @@ async function pingWithin(app: App, ms: number): Promise<void> {
   }
 }
 
+/** Readiness refused because no page can be rendered (render/json-bytes.ts, Renderer.probe). */
+const RENDERER_BROKEN = {
+  code: 'not_ready',
+  detail: 'This process cannot render responses at the moment; retry later or on another.',
+} as const;
+
 /** getSystemHealth, getSystemReadiness, getSystemVersion: public probes. */
 export default async function systemRoutes(app: App) {
   // Probes: never kept by a cache, answered ahead of queued requests (turns.ts); readiness reads
@@ -58,12 +65,18 @@ export default async function systemRoutes(app: App) {
   app.get(
     '/api/v1/system/readiness',
     {
-      ...publicOp('getSystemReadiness', 'Readiness probe: 200 when the store answers, else 503 not_ready.', {
+      ...publicOp('getSystemReadiness', 'Readiness probe: 200 when the store answers and a page can be rendered, else 503 not_ready.', {
         503: Type.Ref(ErrorResponse),
       }),
       config: { behaviour: { store: true } },
     },
-    async () => {
+    async (req) => {
+      // The renderer every collection is written by: a process that cannot render a page is not ready.
+      const broken = app.svc.renderer.probe();
+      if (broken !== null) {
+        req.log.error(`not ready: the renderer cannot render a page: ${broken}`);
+        throw new ApiError(RENDERER_BROKEN);
+      }
       // From what the process knows when it can: a query begun after the store's last failure was
       // answered within the last second (so on a busy server, no query of its own to wait behind
       // the others'). Else one query, which also tells the store's health (store/health.ts) that
