@@ -115,7 +115,7 @@ function method(doc: OpenApiDocument, path: string, op: Operation): string[] {
     doc_.push('', '        Args:');
     for (const p of described) doc_.push(...wrap(`${argName(p.name)}: ${p.description}`, '            ', '                '));
     if (collection) {
-      doc_.push('            page_size: Rows per request (1..1000; default the client\'s, 1000).');
+      doc_.push("            page_size: Rows per request (1..1000; default the client's, 1000).");
       doc_.push('            limit: Stop after this many rows.');
       doc_.push("            exact: Decimals as ``decimal.Decimal`` (else float64); default the client's.");
     }
