@@ -2,7 +2,7 @@
  * clients/ts against the app listening on a port (both stores): its answers are the API's JSON,
  * its iterators walk every page once, errors and retries; and docs/clients.md's TypeScript block runs.
  */
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, expectTypeOf, it } from 'vitest';
 import { execFile } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -30,6 +30,8 @@ describe.each(STORES)('the TypeScript client on $name', ({ url }) => {
   afterAll(() => h?.close());
 
   it('answers the API’s JSON, typed by its path', async () => {
+    expectTypeOf<Row<typeof BARS>>().toEqualTypeOf<Schemas['Bar']>();
+    expectTypeOf<Row<'/api/v1/equities/{instrument_id}/valuations'>>().toEqualTypeOf<Schemas['Valuation']>();
     const { data, error, response } = await mds.GET('/api/v1/equities/{instrument_id}', {
       params: { path: { instrument_id: '600519.SH' } },
     });

@@ -9,7 +9,7 @@ import re
 import time
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any, Callable, Dict, List, Mapping, Optional, Tuple, Union
+from typing import Any, Callable, Dict, List, Mapping, Optional, Tuple, TypeVar, Union
 from urllib.parse import quote
 
 import httpx
@@ -30,6 +30,7 @@ DEFAULT_URL = "http://127.0.0.1:8080"
 DATE_PARAMETERS = frozenset({"from", "to", "date", "as_of"})
 #: Walks started again because the data changed under them, before giving up.
 RESTARTS = 3
+Self = TypeVar("Self", bound="BaseClient")
 
 
 def parameter(name: str, value: Any) -> str:
@@ -109,6 +110,8 @@ class BaseClient:
         self._http = httpx.Client(base_url=self.base_url, headers=headers, timeout=timeout, transport=transport)
         self._session = Session(self._http, retries=retries, backoff=backoff, max_wait=max_wait, sleep=sleep)
         self._cache = DiskCache(Path(cache_dir), self.base_url) if cache_dir is not None else None
+        #: Each instrument's kind (equity, index, fund) once a call has found it.
+        self._kinds: Dict[str, str] = {}
 
     @property
     def requests(self) -> int:
@@ -118,7 +121,7 @@ class BaseClient:
     def close(self) -> None:
         self._http.close()
 
-    def __enter__(self) -> "BaseClient":
+    def __enter__(self: Self) -> Self:
         return self
 
     def __exit__(self, *_: object) -> None:

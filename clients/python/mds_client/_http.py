@@ -71,7 +71,7 @@ def retry_after(response: httpx.Response) -> Optional[float]:
         when = email.utils.parsedate_to_datetime(value)
     except (TypeError, ValueError):
         return None
-    return max(0.0, when.timestamp() - time.time())
+    return max(0.0, float(when.timestamp() - time.time()))
 
 
 class Session:

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from typing import Callable, Dict, Iterable, List, Literal, Optional, Union
+from typing import Callable, Iterable, List, Literal, Optional, Union
 
 import pandas as pd
 
@@ -28,8 +28,6 @@ class Client(Operations):
     comes whole, as one DataFrame with typed columns, its pages walked for you); the calls below
     take several instruments at once and index their rows for analysis.
     """
-
-    _kinds: Dict[str, str]
 
     def bars(
         self,
@@ -66,7 +64,7 @@ class Client(Operations):
     def pool(self, name: str, date: DateLike, *, exact: Optional[bool] = None) -> pd.DataFrame:
         """A day's pool (limit_up, limit_down, broken_limit_up, previous_limit_up, strong, sub_new;
         ``list_pool_types()`` says what each holds), indexed by instrument_id."""
-        return self.list_pool_constituents(name, date=date, exact=exact).set_index("instrument_id")  # type: ignore[arg-type]
+        return self.list_pool_constituents(name, date=date, exact=exact).set_index("instrument_id")
 
     def valuations(
         self,
@@ -90,8 +88,6 @@ class Client(Operations):
     def _by_kind(self, id: str, call: Callable[[str, str], pd.DataFrame]) -> pd.DataFrame:
         """`call(kind, id)` for the instrument's kind: tried as an equity first (the API's 404 for
         another kind's id), then as the kind a search names; remembered per client."""
-        if not hasattr(self, "_kinds"):
-            self._kinds = {}
         known = self._kinds.get(id)
         try:
             df = call(known or "equity", id)

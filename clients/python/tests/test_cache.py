@@ -12,8 +12,7 @@ import pandas as pd
 
 from mds_client import Client
 
-from .conftest import FIRST, LAST, Server
-from .test_live import everything
+from .conftest import FIRST, LAST, Server, everything
 
 
 def correct_close(server: Server, api: httpx.Client, tmp: Path, id: str, day: str) -> Decimal:

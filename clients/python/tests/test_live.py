@@ -13,21 +13,7 @@ import pytest
 
 from mds_client import Client, MdsError
 
-from .conftest import FIRST, LAST, Server
-
-
-def everything(api: httpx.Client, path: str, **query: Any) -> List[Dict[str, Any]]:
-    """Every record of a collection, walked by hand with the largest pages."""
-    rows: List[Dict[str, Any]] = []
-    url = path
-    params: Dict[str, Any] = {**query, "page[size]": 1000}
-    while url:
-        response = api.get(url, params=params)
-        response.raise_for_status()
-        body = response.json()
-        rows += body["data"]
-        url, params = body["links"]["next"], {}
-    return rows
+from .conftest import FIRST, LAST, Server, everything
 
 
 def test_bars_exact_are_the_apis_decimal_strings(server: Server, api: httpx.Client) -> None:
