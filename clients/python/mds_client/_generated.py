@@ -400,7 +400,7 @@ class Operations(BaseClient):
     def get_system_readiness(
         self,
     ) -> Dict[str, Any]:
-        """Readiness probe: 200 when the store answers, else 503 not_ready.
+        """Readiness probe: 200 when the store answers and a page can be rendered, else 503 not_ready.
 
         ``GET /api/v1/system/readiness`` (getSystemReadiness). The answer's JSON.
         """

@@ -28,7 +28,7 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** Readiness probe: 200 when the store answers, else 503 not_ready. */
+        /** Readiness probe: 200 when the store answers and a page can be rendered, else 503 not_ready. */
         get: operations["getSystemReadiness"];
         put?: never;
         post?: never;
