@@ -239,7 +239,7 @@ for (const kind of STORES) {
       });
       expect(await mds(h.url, 'ingest', 'bars_1d', '--tdx', empty)).toMatchObject({
         code: 1,
-        stderr: expect.stringContaining('--tdx VIPDOC loads the folder alone'),
+        stderr: expect.stringContaining('--tdx PATH loads the install alone'),
       });
     });
   });

@@ -1,7 +1,10 @@
 /**
  * Instrument search (searchInstruments): by code or id, by name (Chinese included, or English),
  * and by pinyin initials as Tongdaxin users type them (`gzmt` for 贵州茅台), over every kind. The
- * index of a catalog version is built once (initials by pinyin-pro, which reads 银行 as yinhang).
+ * index of a catalog version is built once (initials by pinyin-pro, which reads 银行 as yinhang;
+ * and a vendor's own initials where loaded, `pinyin_initials`: Tongdaxin's name tables). Names
+ * are matched without their spaces and with full-width letters as ASCII (NFKC): Tongdaxin writes
+ * `万 科Ａ`, found by `万科A`.
  */
 import { pinyin } from 'pinyin-pro';
 import { CountedCache, type CacheCounts } from '../lib/counted-cache.js';
@@ -15,10 +18,15 @@ interface Entry {
   name: string;
   nameEn: string;
   initials: string;
+  /** The vendor's initials (lower case), '' when none. */
+  vendorInitials: string;
 }
 
 /** How a match ranks, best first: the id or code itself, a code prefix, an initials prefix, a name prefix, anything contained. */
 export const MATCH = ['exact', 'code', 'initials', 'name', 'contains'] as const;
+
+/** A name or query as matched: NFKC (full-width letters and digits as ASCII), without spaces. */
+export const searchText = (s: string) => s.normalize('NFKC').replace(/\s+/g, '');
 
 /** The lower-case pinyin initials of a name, other characters kept (`*ST润安` → `stra`). */
 export function initialsOf(name: string): string {
@@ -51,9 +59,10 @@ export class InstrumentSearch {
         row,
         code: row.code,
         id: row.id.toLowerCase(),
-        name: row.name,
+        name: searchText(row.name),
         nameEn: (row.name_en ?? '').toLowerCase(),
-        initials: initialsOf(row.name),
+        initials: initialsOf(searchText(row.name)),
+        vendorInitials: (row.pinyin_initials ?? '').toLowerCase(),
       }));
       this.caches.index.set(this.catalog.version, e);
     }
@@ -63,6 +72,7 @@ export class InstrumentSearch {
   /** Instruments matching `q` (of `kind` if given), by rank then id, after the key `after`, at most `limit`. */
   find(q: string, kind: InstrumentKind | undefined, after: [number, string] | null, limit: number): Found[] {
     const lower = q.toLowerCase(),
+      text = searchText(q),
       out: Found[] = [];
     for (const e of this.entries()) {
       if (kind !== undefined && e.row.kind !== kind) continue;
@@ -71,11 +81,14 @@ export class InstrumentSearch {
           ? 0
           : e.code.startsWith(q)
             ? 1
-            : e.initials.startsWith(lower)
+            : e.initials.startsWith(lower) || (e.vendorInitials !== '' && e.vendorInitials.startsWith(lower))
               ? 2
-              : e.name.startsWith(q)
+              : text !== '' && e.name.startsWith(text)
                 ? 3
-                : e.name.includes(q) || e.nameEn.includes(lower) || e.initials.includes(lower)
+                : (text !== '' && e.name.includes(text)) ||
+                    e.nameEn.includes(lower) ||
+                    e.initials.includes(lower) ||
+                    e.vendorInitials.includes(lower)
                   ? 4
                   : -1;
       if (rank < 0) continue;
