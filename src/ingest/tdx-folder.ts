@@ -231,7 +231,7 @@ async function* instrumentRecords(input: VendorInput, news: Map<string, Record<s
     }
   }
   if (parts.names.size) {
-    input.report.note(`${named} new instruments named by the name tables, ${unnamed} not in them named by their code`);
+    if (named + unnamed) input.report.note(`${named} new instruments named by the name tables, ${unnamed} not in them named by their code`);
     if (renamed) input.report.note(`${renamed} instruments an earlier Tongdaxin load made take the tables' names and initials`);
   }
   yield out;
