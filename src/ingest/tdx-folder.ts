@@ -158,22 +158,7 @@ export function tdxFolder(path: string): TdxFolder {
     }
   }
   const parts = installParts(t0002Of(root));
-  const news = new Map<string, Record<string, string>>();
-  for (const f of [...served].sort((a, b) => Number(a.minute) - Number(b.minute))) {
-    if (news.has(f.id)) continue; // the daily file decides; a minute file only when there is none
-    const market = f.id.slice(7) as MarketId;
-    const sec = securityOf(f.id.slice(0, 6), market);
-    // An ex-date in the gbbq before the first bar (SH, SZ: BJ's are NEEQ's) says it traded before: suspended on F.
-    const exBefore = market !== 'BJ' && (parts.firstExDate.get(f.id) ?? Infinity) < f.first!;
-    const listed =
-      f.first !== null && !exBefore && (f.first > earliest.get(`${market}|${f.minute ? 'lc1' : 'day'}`)! || f.first === OPENED.get(market));
-    const rec: Record<string, string> = { instrument_id: f.id, kind: sec.kind!, name: f.id.slice(0, 6) };
-    if (sec.kind === 'equity') rec.board = sec.board;
-    if (sec.kind === 'fund') rec.fund_type = sec.fundType;
-    if (listed) rec.list_date = formatDate(f.first!);
-    rec.list_date_source = listed ? 'first_bar' : 'before_first_bar';
-    news.set(f.id, rec);
-  }
+  const news = folderInstruments(served, earliest, parts.firstExDate);
   const lc1 = new Map(served.filter((f) => f.minute).map((f) => [basename(f.path, '.lc1').toLowerCase(), f.path]));
   const files: IngestFile[] = [
     {
@@ -197,6 +182,35 @@ export function tdxFolder(path: string): TdxFolder {
     lines: [...parts.lines, ...checkFzline(root, lc1)],
     warnings: parts.warnings,
   };
+}
+
+/**
+ * The instrument record of each served file's code (the daily file decides; a minute file only
+ * when there is none), with its listing date by the rule of the header: `earliest` is F per
+ * market and file kind, `firstExDate` the gbbq's first ex-date per id.
+ */
+function folderInstruments(
+  served: Found[],
+  earliest: Map<string, number>,
+  firstExDate: Map<string, number>,
+): Map<string, Record<string, string>> {
+  const news = new Map<string, Record<string, string>>();
+  for (const f of [...served].sort((a, b) => Number(a.minute) - Number(b.minute))) {
+    if (news.has(f.id)) continue; // the daily file decides; a minute file only when there is none
+    const market = f.id.slice(7) as MarketId;
+    const sec = securityOf(f.id.slice(0, 6), market);
+    // An ex-date in the gbbq before the first bar (SH, SZ: BJ's are NEEQ's) says it traded before: suspended on F.
+    const exBefore = market !== 'BJ' && (firstExDate.get(f.id) ?? Infinity) < f.first!;
+    const listed =
+      f.first !== null && !exBefore && (f.first > earliest.get(`${market}|${f.minute ? 'lc1' : 'day'}`)! || f.first === OPENED.get(market));
+    const rec: Record<string, string> = { instrument_id: f.id, kind: sec.kind!, name: f.id.slice(0, 6) };
+    if (sec.kind === 'equity') rec.board = sec.board;
+    if (sec.kind === 'fund') rec.fund_type = sec.fundType;
+    if (listed) rec.list_date = formatDate(f.first!);
+    rec.list_date_source = listed ? 'first_bar' : 'before_first_bar';
+    news.set(f.id, rec);
+  }
+  return news;
 }
 
 /** A Tongdaxin load made the instrument (its listing date is the folder's): its name follows the name tables. */
