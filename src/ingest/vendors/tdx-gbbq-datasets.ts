@@ -75,73 +75,81 @@ function field(input: VendorInput, v: number, shift: number, scale: number, colu
   return r?.text ?? null;
 }
 
-/** The layout of the gbbq's ex-dates; `decoded`: the file's records as read already (else it reads the file). */
-export const gbbqActionsLayout = (decoded?: readonly GbbqRecord[]): Layout => ({
-  format: 'tdx-gbbq',
-  dataset: 'corporate_actions',
-  binary: true,
-  async *read(input) {
-    const recs = read(input, decoded);
-    if (recs === null) {
-      yield [NOT_LAYOUT];
-      return;
+type Numbered = { n: number; r: GbbqRecord }[];
+
+/**
+ * A layout of the gbbq for `dataset` whose records `rows` makes of the file's; the layout of a
+ * file read already takes its records (`decoded`), else it reads the file.
+ */
+const gbbqLayout =
+  (dataset: string, rows: (input: VendorInput, recs: Numbered) => SourceRecord[]) =>
+  (decoded?: readonly GbbqRecord[]): Layout => ({
+    format: 'tdx-gbbq',
+    dataset,
+    binary: true,
+    async *read(input) {
+      const recs = read(input, decoded);
+      yield recs === null ? [NOT_LAYOUT] : rows(input, recs);
+    },
+  });
+
+/** The ex-dates (category 1) as corporate actions. */
+function actionRows(input: VendorInput, recs: Numbered): SourceRecord[] {
+  const out: SourceRecord[] = [];
+  for (const { n, r } of recs) {
+    if (r.category !== 1) continue;
+    const of = instrumentOf(input, r, ['equity', 'fund'], 'ex-dates of equities and funds are read');
+    if ('skip' in of) {
+      input.report.skip(of.skip);
+      continue;
     }
-    const out: SourceRecord[] = [];
-    for (const { n, r } of recs) {
-      if (r.category !== 1) continue;
-      const of = instrumentOf(input, r, ['equity', 'fund'], 'ex-dates of equities and funds are read');
-      if ('skip' in of) {
-        input.report.skip(of.skip);
-        continue;
-      }
-      const id = of.id;
-      if (!isDate(r.date)) {
-        out.push({ line: n, error: `date: expected a date YYYYMMDD, got ${r.date}` });
-        continue;
-      }
-      const where = gbbqWhere(r);
-      const [cash, price, bonus, rights] = [
-        field(input, r.fields[0], -1, 5, 'cash_per_share', where),
-        field(input, r.fields[1], 0, 3, 'rights_price', where),
-        field(input, r.fields[2], -1, 6, 'bonus_per_share', where),
-        field(input, r.fields[3], -1, 6, 'rights_per_share', where),
-      ];
-      if (cash === null || price === null || bonus === null || rights === null) {
-        out.push({ line: n, error: `${where}: a negative or non-finite field (${r.fields.join(', ')})` });
-        continue;
-      }
-      if (cash === '0' && bonus === '0' && rights === '0') {
-        input.report.skip('ex-dates that distribute nothing (a rights price without rights shares: a placement)');
-        continue;
-      }
-      if (rights !== '0' && price === '0') {
-        input.report.skip('rights shares without a rights price (no reference price can be made of them)');
-        continue;
-      }
-      const prev = previousTradingDay(input.ctx, id.slice(7), r.date);
-      if (prev === null) {
-        input.report.skip('ex-dates with no trading day before them in the calendar');
-        continue;
-      }
-      const record = formatDate(prev);
-      out.push({
-        line: n,
-        object: {
-          instrument_id: id,
-          ex_date: formatDate(r.date),
-          record_date: record,
-          announce_date: record,
-          cash_per_share: cash,
-          bonus_per_share: bonus,
-          transfer_per_share: '0',
-          rights_per_share: rights,
-          rights_price: rights === '0' ? '0' : price,
-        },
-      });
+    const id = of.id;
+    if (!isDate(r.date)) {
+      out.push({ line: n, error: `date: expected a date YYYYMMDD, got ${r.date}` });
+      continue;
     }
-    yield out;
-  },
-});
+    const where = gbbqWhere(r);
+    const [cash, price, bonus, rights] = [
+      field(input, r.fields[0], -1, 5, 'cash_per_share', where),
+      field(input, r.fields[1], 0, 3, 'rights_price', where),
+      field(input, r.fields[2], -1, 6, 'bonus_per_share', where),
+      field(input, r.fields[3], -1, 6, 'rights_per_share', where),
+    ];
+    if (cash === null || price === null || bonus === null || rights === null) {
+      out.push({ line: n, error: `${where}: a negative or non-finite field (${r.fields.join(', ')})` });
+      continue;
+    }
+    if (cash === '0' && bonus === '0' && rights === '0') {
+      input.report.skip('ex-dates that distribute nothing (a rights price without rights shares: a placement)');
+      continue;
+    }
+    if (rights !== '0' && price === '0') {
+      input.report.skip('rights shares without a rights price (no reference price can be made of them)');
+      continue;
+    }
+    const prev = previousTradingDay(input.ctx, id.slice(7), r.date);
+    if (prev === null) {
+      input.report.skip('ex-dates with no trading day before them in the calendar');
+      continue;
+    }
+    const record = formatDate(prev);
+    out.push({
+      line: n,
+      object: {
+        instrument_id: id,
+        ex_date: formatDate(r.date),
+        record_date: record,
+        announce_date: record,
+        cash_per_share: cash,
+        bonus_per_share: bonus,
+        transfer_per_share: '0',
+        rights_per_share: rights,
+        rights_price: rights === '0' ? '0' : price,
+      },
+    });
+  }
+  return out;
+}
 
 const REASONS: Record<number, string> = {
   2: 'bonus',
@@ -160,85 +168,87 @@ function listedShares(exDates: GbbqRecord[] | undefined, date: number): string {
   return last && last.fields[3] > 0 && last.fields[2] === 0 ? 'rights' : 'bonus';
 }
 
-/** The layout of the gbbq's share changes; `decoded` as for gbbqActionsLayout. */
-export const gbbqSharesLayout = (decoded?: readonly GbbqRecord[]): Layout => ({
-  format: 'tdx-gbbq',
-  dataset: 'share_capital',
-  binary: true,
-  async *read(input) {
-    const recs = read(input, decoded);
-    if (recs === null) {
-      yield [NOT_LAYOUT];
-      return;
-    }
-    const exDates = new Map<string, GbbqRecord[]>();
-    for (const { r } of recs)
-      if (r.category === 1) (exDates.get(r.market + r.code) ?? exDates.set(r.market + r.code, []).get(r.market + r.code)!).push(r);
-    // By instrument and date, file order kept within a day: the day's last row is its counts.
-    const changes = recs
-      .filter(({ r }) => SHARE_CATEGORIES.has(r.category))
-      .sort(
-        (a, b) => a.r.market - b.r.market || (a.r.code < b.r.code ? -1 : a.r.code > b.r.code ? 1 : 0) || a.r.date - b.r.date || a.n - b.n,
-      );
-    const out: SourceRecord[] = [];
-    let of: { id: string } | { skip: string } = { skip: '' },
-      key = '',
-      counts = '';
-    for (let i = 0; i < changes.length; i++) {
-      const { n, r } = changes[i];
-      if (r.market + r.code !== key) {
-        key = r.market + r.code;
-        of = instrumentOf(input, r, ['equity'], 'share capital is of equities');
-        counts = '';
-      }
-      if ('skip' in of) {
-        input.report.skip(of.skip);
-        continue;
-      }
-      const id = of.id;
-      const next = changes[i + 1]?.r;
-      if (next && next.market === r.market && next.code === r.code && next.date === r.date) {
-        input.report.skip('share changes followed by another on the same day (the last one is kept)');
-        continue;
-      }
-      if (!isDate(r.date)) {
-        out.push({ line: n, error: `date: expected a date YYYYMMDD, got ${r.date}` });
-        continue;
-      }
-      const where = gbbqWhere(r);
-      const total = field(input, r.fields[3], 4, 0, 'total_shares', where),
-        float = field(input, r.fields[2], 4, 0, 'float_shares', where);
-      if (total === null || float === null || total === '0') {
-        input.report.skip('share changes without a total after them');
-        continue;
-      }
-      if (Number(float) > Number(total)) {
-        input.report.skip('share changes whose float exceeds the total');
-        continue;
-      }
-      const first = counts === '';
-      if (`${total}|${float}` === counts) {
-        input.report.skip('share changes that change neither count');
-        continue;
-      }
-      counts = `${total}|${float}`;
-      const listed = input.ctx.known(id)?.listDate;
-      const reason = first && listed === r.date ? 'ipo' : r.category === 2 ? listedShares(exDates.get(key), r.date) : REASONS[r.category];
-      out.push({
-        line: n,
-        object: {
-          instrument_id: id,
-          change_date: formatDate(r.date),
-          reason,
-          total_shares: total,
-          float_shares: float,
-          restricted_shares: String(Number(total) - Number(float)),
-        },
-      });
-    }
-    yield out;
-  },
-});
+/** The ex-dates (category 1) by market byte and code. */
+function exDatesByCode(recs: Numbered): Map<string, GbbqRecord[]> {
+  const out = new Map<string, GbbqRecord[]>();
+  for (const { r } of recs)
+    if (r.category === 1) (out.get(r.market + r.code) ?? out.set(r.market + r.code, []).get(r.market + r.code)!).push(r);
+  return out;
+}
 
+/** The share changes by instrument and date, file order kept within a day (the day's last row is its counts). */
+const sortedChanges = (recs: Numbered) =>
+  recs
+    .filter(({ r }) => SHARE_CATEGORIES.has(r.category))
+    .sort(
+      (a, b) => a.r.market - b.r.market || (a.r.code < b.r.code ? -1 : a.r.code > b.r.code ? 1 : 0) || a.r.date - b.r.date || a.n - b.n,
+    );
+
+/** The share changes as share capital: per instrument and day, the counts after the day's last change. */
+function shareRows(input: VendorInput, recs: Numbered): SourceRecord[] {
+  const exDates = exDatesByCode(recs);
+  const changes = sortedChanges(recs);
+  const out: SourceRecord[] = [];
+  let of: { id: string } | { skip: string } = { skip: '' },
+    key = '',
+    counts = '';
+  for (let i = 0; i < changes.length; i++) {
+    const { n, r } = changes[i];
+    if (r.market + r.code !== key) {
+      key = r.market + r.code;
+      of = instrumentOf(input, r, ['equity'], 'share capital is of equities');
+      counts = '';
+    }
+    if ('skip' in of) {
+      input.report.skip(of.skip);
+      continue;
+    }
+    const id = of.id;
+    const next = changes[i + 1]?.r;
+    if (next && next.market === r.market && next.code === r.code && next.date === r.date) {
+      input.report.skip('share changes followed by another on the same day (the last one is kept)');
+      continue;
+    }
+    if (!isDate(r.date)) {
+      out.push({ line: n, error: `date: expected a date YYYYMMDD, got ${r.date}` });
+      continue;
+    }
+    const where = gbbqWhere(r);
+    const total = field(input, r.fields[3], 4, 0, 'total_shares', where),
+      float = field(input, r.fields[2], 4, 0, 'float_shares', where);
+    if (total === null || float === null || total === '0') {
+      input.report.skip('share changes without a total after them');
+      continue;
+    }
+    if (Number(float) > Number(total)) {
+      input.report.skip('share changes whose float exceeds the total');
+      continue;
+    }
+    const first = counts === '';
+    if (`${total}|${float}` === counts) {
+      input.report.skip('share changes that change neither count');
+      continue;
+    }
+    counts = `${total}|${float}`;
+    const listed = input.ctx.known(id)?.listDate;
+    const reason = first && listed === r.date ? 'ipo' : r.category === 2 ? listedShares(exDates.get(key), r.date) : REASONS[r.category];
+    out.push({
+      line: n,
+      object: {
+        instrument_id: id,
+        change_date: formatDate(r.date),
+        reason,
+        total_shares: total,
+        float_shares: float,
+        restricted_shares: String(Number(total) - Number(float)),
+      },
+    });
+  }
+  return out;
+}
+
+/** The layouts of the gbbq's ex-dates and share changes (`decoded`: the file's records as read already). */
+export const gbbqActionsLayout = gbbqLayout('corporate_actions', actionRows);
+export const gbbqSharesLayout = gbbqLayout('share_capital', shareRows);
 export const tdxGbbqActions = gbbqActionsLayout();
 export const tdxGbbqShareCapital = gbbqSharesLayout();
