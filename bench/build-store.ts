@@ -11,7 +11,6 @@ import { Rng } from '../src/demo/random.js';
 import { MINUTE_LABELS } from '../src/market/sessions.js';
 import { CALENDAR_FIRST, tradingDaysBetween } from '../src/market/calendar.js';
 import { addDays, marketEpoch } from '../src/lib/time.js';
-import { boardOf } from '../src/market/boards.js';
 
 export interface BenchSize {
   equities: number;
@@ -52,6 +51,12 @@ function code(i: number): [string, string] {
   return [String(830000 + Math.floor(i / 5)), 'BJ'];
 }
 
+/**
+ * The board of a code of code(), by its prefix: past 15,000 equities its main segment reaches
+ * 604xxx and beyond, outside the exchange's ranges that boardOf (market/boards.ts) knows.
+ */
+const boardOfCode = (c: string, m: string) => (m === 'BJ' ? 'bse' : c.startsWith('688') ? 'star' : c.startsWith('30') ? 'chinext' : 'main');
+
 export async function buildBenchStore(store: Store, size: BenchSize, seed = 42): Promise<Record<string, number>> {
   await migrate(store);
   const rng = Rng.from(seed, 'bench');
@@ -69,7 +74,7 @@ export async function buildBenchStore(store: Store, size: BenchSize, seed = 42):
     cols,
     ids.map((id, i) => {
       const [c, m] = id.split('.');
-      return [i + 1, id, 'equity', c, m, boardOf(c, m as any), `测试${i}`, `测试${i}`, `Bench ${i}`, 20000104, 1e9, 8e8];
+      return [i + 1, id, 'equity', c, m, boardOfCode(c, m), `测试${i}`, `测试${i}`, `Bench ${i}`, 20000104, 1e9, 8e8];
     }),
   );
   const last = new Float64Array(ids.length);

@@ -211,8 +211,13 @@ describe.each(STORES)('analytics on $name', ({ url }) => {
         }
         expect(l.limit_pct, `${e.id} ${l.trade_date}`).toBe(String(r));
         const pc = milli(l.pre_close);
-        const up = Math.max(Number(rdiv(BigInt(pc) * BigInt(100 + r), 1000n)) * 10, pc + 10);
-        const down = Math.min(Number(rdiv(BigInt(pc) * BigInt(100 - r), 1000n)) * 10, pc - 10);
+        // Half-up to the fen on SH and SZ; on the BSE toward the previous close (the up limit down, the down limit up).
+        const [upAt, downAt] =
+          e.board === 'bse'
+            ? [(x: bigint) => x / 1000n, (x: bigint) => (x + 999n) / 1000n]
+            : [(x: bigint) => rdiv(x, 1000n), (x: bigint) => rdiv(x, 1000n)];
+        const up = Math.max(Number(upAt(BigInt(pc) * BigInt(100 + r))) * 10, pc + 10);
+        const down = Math.min(Number(downAt(BigInt(pc) * BigInt(100 - r))) * 10, pc - 10);
         expect(milli(l.limit_up), `${e.id} ${l.trade_date} up`).toBe(up);
         expect(milli(l.limit_down), `${e.id} ${l.trade_date} down`).toBe(down);
         if (b) {

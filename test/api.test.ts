@@ -184,6 +184,53 @@ describe.each(STORES)('API contract on $name', ({ url }) => {
     });
   });
 
+  describe('ids that are not one as written', () => {
+    it('are 404, and the detail suggests the id a bare code, another case or a vendor spelling means, with its path', async () => {
+      const wide = '６００５１９';
+      const cases: [string, string][] = [
+        ['/api/v1/equities/600519', 'No equity with id 600519; did you mean 600519.SH (/api/v1/equities/600519.SH)?'],
+        ['/api/v1/equities/600519.sh', 'No equity with id 600519.sh; did you mean 600519.SH (/api/v1/equities/600519.SH)?'],
+        [
+          '/api/v1/equities/600519.sh/bars?interval=1d&from=2025-11-03',
+          'No equity with id 600519.sh; did you mean 600519.SH (/api/v1/equities/600519.SH/bars)?',
+        ],
+        [
+          '/api/v1/equities/sh600519/technical-indicators/macd?interval=1d',
+          'No equity with id sh600519; did you mean 600519.SH (/api/v1/equities/600519.SH/technical-indicators/macd)?',
+        ],
+        [
+          `/api/v1/equities/${encodeURIComponent(wide)}/valuations`,
+          `No equity with id ${wide}; did you mean 600519.SH (/api/v1/equities/600519.SH/valuations)?`,
+        ],
+        // A code two kinds share: the asked kind's.
+        ['/api/v1/equities/000001', 'No equity with id 000001; did you mean 000001.SZ (/api/v1/equities/000001.SZ)?'],
+        ['/api/v1/indices/000001/bars?interval=1d', 'No index with id 000001; did you mean 000001.SH (/api/v1/indices/000001.SH/bars)?'],
+        // Only another kind has it: where it is.
+        [
+          '/api/v1/equities/000300/bars?interval=1d',
+          'No equity with id 000300; did you mean 000300.SH, an index (/api/v1/indices/000300.SH/bars)?',
+        ],
+        [
+          '/api/v1/equities/000300.sh/dividends',
+          'No equity with id 000300.sh; did you mean 000300.SH, an index (/api/v1/indices/000300.SH)?',
+        ],
+        ['/api/v1/funds/510300.XSHG/quotes', 'No fund with id 510300.XSHG; did you mean 510300.SH (/api/v1/funds/510300.SH/quotes)?'],
+        // Nothing near: no suggestion.
+        ['/api/v1/equities/999999', 'No equity with id 999999'],
+        ['/api/v1/equities/600519.SX', 'No equity with id 600519.SX'],
+      ];
+      for (const [path, detail] of cases) {
+        const r = await get(h, path);
+        expect(r.status, path).toBe(404);
+        expect(r.body.errors, path).toEqual([{ status: '404', code: 'not_found', title: 'Not found', detail }]);
+      }
+      // The suggested path, with the request's query, answers: the bars the mistyped request asked for.
+      const bars = await get(h, '/api/v1/equities/600519.SH/bars?interval=1d&from=2025-11-03');
+      expect(bars.status).toBe(200);
+      expect(bars.body.data[0]).toMatchObject({ instrument_id: '600519.SH', trade_date: '2025-11-03' });
+    });
+  });
+
   describe('parameter errors', () => {
     const first = (r: any) => r.body.errors[0];
     it('names the problem', async () => {

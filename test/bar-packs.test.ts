@@ -549,6 +549,7 @@ for (const store of STORES) {
           '0019_suspensions',
           '0020_share_capital',
           '0021_version_notify',
+          '0022_statement_versions',
           '0026_pinyin_initials',
         ]);
         const r = await checkBarPacks(old);

@@ -129,6 +129,39 @@ describe.each(STORES)('bars on $name', ({ url }) => {
     expect(utc.map((b) => hm(b.timestamp))).toEqual(['09:30', '09:31', '09:32']);
   });
 
+  it("says why a window after the store's data is empty: the data ends on its last trading day", async () => {
+    // SMALL_DEMO's last day.
+    const last = (await get(h, '/api/v1/equities/600519.SH/bars?interval=1d&order=desc&page[size]=1')).body.data[0].trade_date;
+    expect(last).toBe('2025-11-20');
+    const notice = "The store's data ends on 2025-11-20, before this window.";
+    for (const path of [
+      '/api/v1/equities/600519.SH/bars?interval=1d&from=2030-01-01',
+      '/api/v1/equities/600519.SH/bars?interval=1d&from=2030-01-01&to=2030-12-31&order=desc',
+      '/api/v1/equities/600519.SH/bars?interval=1w&date=2030-01-02',
+      '/api/v1/equities/600519.SH/bars?interval=5m&from=2025-11-21',
+      '/api/v1/indices/000300.SH/bars?interval=1d&adjustment=forward&from=2025-11-21T09:30:00',
+      '/api/v1/funds/510300.SH/bars?interval=1mo&from=2026-01-01',
+      '/api/v1/equities/600519.SH/technical-indicators/macd?interval=1d&from=2030-01-01',
+    ]) {
+      const r = await get(h, path);
+      expect([r.status, r.body.data, r.body.meta], path).toEqual([200, [], { next_cursor: null, notice }]);
+      expect(r.headers['data-notice'], path).toBe(notice);
+    }
+    // A file has no envelope: the header alone.
+    const csv = await get(h, '/api/v1/equities/600519.SH/bars?interval=1d&from=2030-01-01', { 'x-api-key': h.key, accept: 'text/csv' });
+    expect([csv.status, csv.payload.split('\n').filter(Boolean).length, csv.headers['data-notice']]).toEqual([200, 1, notice]);
+    // A page with bars, or an empty one within the data (a Saturday), says nothing more.
+    for (const path of [
+      '/api/v1/equities/600519.SH/bars?interval=1d&from=2025-11-20',
+      '/api/v1/equities/600519.SH/bars?interval=1d&date=2025-11-15',
+    ]) {
+      const r = await get(h, path);
+      expect(r.body.data.length, path).toBe(path.endsWith('11-20') ? 1 : 0);
+      expect(r.body.meta, path).toEqual({ next_cursor: null });
+      expect(r.headers['data-notice'], path).toBeUndefined();
+    }
+  });
+
   it('serves index bars with adjustment accepted as none', async () => {
     const r = await get(h, '/api/v1/indices/000300.SH/bars?interval=1d&adjustment=forward&page[size]=3');
     expect(r.status).toBe(200);

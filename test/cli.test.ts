@@ -7,6 +7,7 @@ import { migrate, openStore } from '../src/derived/open.js';
 import { hashKey } from '../src/auth/keys.js';
 import { MIGRATION_NAMES } from '../src/store/migrate.js';
 import { cli, CLI, mds } from './ingest-helpers.js';
+import { STORES } from './helpers.js';
 
 const KEY = /^mds_[A-Za-z0-9]{8}_[A-Za-z0-9]{32}\n$/;
 const tmpDb = () => join(mkdtempSync(join(tmpdir(), 'mds-cli-')), 'cli.sqlite');
@@ -72,6 +73,44 @@ describe('mds CLI', () => {
     expect(help.stdout).toMatch(/^Usage: mds \[options\] \[command\]/);
     expect((await cli('--version')).stdout).toMatch(/^\d+\.\d+\.\d+\n$/);
   });
+});
+
+describe.each(STORES)('mds demo on $name', ({ url }) => {
+  it('prints each step as it is done, as the first start does, then what it wrote', async () => {
+    const db = await url();
+    const r = await mds(
+      db,
+      'demo',
+      '--seed',
+      '3',
+      '--equities',
+      '20',
+      '--start',
+      '2025-07-01',
+      '--end',
+      '2025-11-20',
+      '--minute-days',
+      '1',
+      '--tick-days',
+      '1',
+    );
+    expect(r.code, r.stderr).toBe(0);
+    const lines = r.stderr.trimEnd().split('\n');
+    expect(lines[0]).toMatch(/^building the demo market into .+ \(seed 3, 20 equities\) \.\.\.$/);
+    // Every step timed (`    3.2 s  bars_1d: 2,020 rows`), in the order they are done.
+    const steps = lines.slice(1).map((l) => {
+      expect(l).toMatch(/^ +\d+\.\d s {2}\S/);
+      return l.replace(/^ +\d+\.\d s {2}/, '').replace(/: [\d,]+ (rows?|days)$/, '');
+    });
+    expect(steps[0]).toMatch(/^simulated 44 instruments over 97 trading days$/);
+    // Then each table of the summary printed on stdout, in the order written, before the fundamentals and the markets' days.
+    const summary = JSON.parse(r.stdout.replace(/^demo market generated in \d+\.\d s: /, ''));
+    const tables = Object.keys(summary).slice(0, 13);
+    expect(tables.slice(-4)).toEqual(['bars_1d', 'bars_1m', 'quotes', 'trades']);
+    expect(steps.slice(1)).toEqual([...tables, 'fundamentals written', 'market_days']);
+    expect(summary).toMatchObject({ instruments: 44 });
+    expect(lines.find((l) => l.includes('bars_1d:'))).toContain(`bars_1d: ${summary.bars_1d.toLocaleString('en-US')} rows`);
+  }, 120_000);
 });
 
 describe('mds as a process (smoke test)', () => {

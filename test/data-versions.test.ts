@@ -18,6 +18,8 @@ import { auth } from '../src/http/plugins/auth.js';
 import { routeDefaults } from '../src/http/route-config.js';
 import { openSnapshot, QueryCaches } from '../src/query/snapshot.js';
 import { errorHandling } from '../src/http/plugins/errors.js';
+import { CursorCodec } from '../src/http/cursor.js';
+import { fingerprint } from '../src/http/collection.js';
 import { loadConfig } from '../src/app/config.js';
 import { ingest } from '../src/ingest/load.js';
 import { dataset } from '../src/datasets/registry.js';
@@ -234,5 +236,39 @@ describe.each(STORES)('a request reads one snapshot ($name)', ({ url: makeUrl })
     // A cursor of the version read carries no such header.
     const third = await get(h, second.body.links.next);
     expect(third.headers['data-version-cursor']).toBeUndefined();
+  });
+
+  it("refuses a cursor naming version 0 or one above the store's (400 invalid_cursor naming it), whatever it is signed with", async () => {
+    const path = `/api/v1/equities/${id}/bars?interval=1d&from=2025-03-03&page[size]=5`;
+    const first = await get(h, path);
+    const latest = Number(first.headers['data-version']);
+    const cursor: string = first.body.meta.next_cursor;
+    const key: unknown[] = JSON.parse(Buffer.from(cursor.split('.')[0], 'base64url').toString('utf8'));
+    expect(key.at(-1)).toBe(latest);
+    // Signed as the server signs (the default CURSOR_SECRET is public): only the version differs.
+    const codec = new CursorCodec(loadConfig({}).cursorSecret);
+    const fp = fingerprint('listEquityBars', { instrument_id: id }, { interval: '1d', from: '2025-03-03' });
+    expect(codec.encode(key, fp)).toBe(cursor);
+    const second = (await get(h, first.body.links.next)).body.data.map((b: any) => b.trade_date);
+    for (const version of [0, latest + 1, 2 ** 31 - 1]) {
+      const r = await get(h, `${path}&page[after]=${codec.encode([...key.slice(0, -1), version], fp)}`);
+      expect(r.status, `version ${version}`).toBe(400);
+      expect(r.body.errors).toMatchObject([
+        {
+          code: 'invalid_cursor',
+          source: { parameter: 'page[after]' },
+          detail: `page[after] names data version ${version}, which no page of this store was read at (its versions are 1..${latest}); restart the walk without page[after]`,
+        },
+      ]);
+      // Newest first too.
+      const desc = await get(h, `${path}&order=desc&page[after]=${codec.encode([...key.slice(0, -1), version], fp + '&order=desc')}`);
+      expect([desc.status, desc.body.errors?.[0]?.code], `desc, version ${version}`).toEqual([400, 'invalid_cursor']);
+    }
+    // Versions 1..latest are the store's: the walk goes on after the key.
+    for (const version of [1, latest]) {
+      const r = await get(h, `${path}&page[after]=${codec.encode([...key.slice(0, -1), version], fp)}`);
+      expect(r.status, `version ${version}`).toBe(200);
+      expect(r.body.data.map((b: any) => b.trade_date)).toEqual(second);
+    }
   });
 });

@@ -80,9 +80,14 @@ function ratioPct(board: string, st: boolean, date: number, listDate: number, si
   return board === 'bse' ? 30 : 20;
 }
 
-function limits(ref: number, pct: number, tick: number): { up: number; down: number } {
-  const at = (p: number) => Number(halfUp(BigInt(ref) * BigInt(p), BigInt(100 * tick))) * tick;
-  return { up: Math.max(at(100 + pct), ref + tick), down: Math.max(Math.min(at(100 - pct), ref - tick), tick) };
+/** Limit prices: half-up to the tick; on the BSE (`towardRef`) truncated toward the reference (docs/price-limits.md). */
+function limits(ref: number, pct: number, tick: number, towardRef = false): { up: number; down: number } {
+  const unit = BigInt(100 * tick);
+  const at = (p: number, up: boolean) => {
+    const x = BigInt(ref) * BigInt(p);
+    return Number(!towardRef ? halfUp(x, unit) : up ? x / unit : (x + unit - 1n) / unit) * tick;
+  };
+  return { up: Math.max(at(100 + pct, true), ref + tick), down: Math.max(Math.min(at(100 - pct, false), ref - tick), tick) };
 }
 
 // ---- fixtures ----
@@ -132,7 +137,7 @@ function* equityDays(): Generator<{ eq: Row; bar: Row; prev: Row | null; ref: nu
       const since = pos.has(eq.list_date) ? pos.get(bar.date)! - pos.get(eq.list_date)! : 1e6;
       const pct = ratioPct(eq.board, isSt(eq.inst, bar.date), bar.date, eq.list_date, since);
       const ref = prev ? reference(prev.close, acts.get(bar.date)) : null;
-      yield { eq, bar, prev, ref, lim: ref !== null && pct !== null ? limits(ref, pct, 10) : null };
+      yield { eq, bar, prev, ref, lim: ref !== null && pct !== null ? limits(ref, pct, 10, eq.board === 'bse') : null };
       prev = bar;
     }
   }

@@ -19,6 +19,7 @@ import { describeMigration, migrate, openStore } from '../src/derived/open.js';
 import { DERIVATIONS } from '../src/derived/registry.js';
 import { DERIVED_DAILY, derivedDailyOutput } from '../src/derived/derived-daily-rebuild.js';
 import { MARKET_DAYS, marketDaysOutput } from '../src/derived/market-days.js';
+import { DAY_FLAGS, decodeDay } from '../src/store/day-records.js';
 import { derivedRow, MARKS } from '../src/derived/derived-daily.js';
 import { INDICATOR_IDS, INDICATORS, seriesFromBars } from '../src/indicators/registry.js';
 import type { Bar } from '../src/market/types.js';
@@ -47,6 +48,29 @@ describe('derivation versions', () => {
       );
     expect(derivedDailyOutput(known)).not.toBe(derivedDailyOutput());
     expect(versionOf(derivedDailyOutput(known))).not.toBe(DERIVED_DAILY.version());
+  });
+
+  it("change with the market days' rules: the fixture holds a case of each", () => {
+    // Each line: market, date, breadth, the day's records (store/day-records.ts).
+    const records = marketDaysOutput()
+      .split('\n')
+      .flatMap((l) => {
+        const [market, date, , data] = l.split(' ');
+        const day = decodeDay(Buffer.from(data, 'base64'));
+        return Array.from({ length: day.n }, (_, i) => ({ market, date: Number(date), ...day.record(i) }));
+      });
+    const of = (inst: number) => records.filter((r) => r.inst === inst && r.preClose !== null && r.up !== null);
+    // A BSE day whose limits half-up would round otherwise (truncated toward the previous close).
+    expect(of(12).filter((r) => r.market === 'BJ' && r.up !== Math.round((r.preClose! * 1.3) / 10) * 10).length).toBeGreaterThan(0);
+    // S佳通 at 5%, with closes beyond its limit that are not the day's extreme, in no limit pool.
+    expect(of(11).every((r) => r.up === Math.round((r.preClose! * 1.05) / 10) * 10)).toBe(true);
+    const beyond = of(11).filter((r) => r.close < r.down! && r.close !== r.low);
+    expect(beyond.length).toBeGreaterThan(0);
+    expect(beyond.every((r) => !(r.flags & DAY_FLAGS.limitDown))).toBe(true);
+    // An equity whose bars end a month early, suspended to the last day by an open suspension.
+    const suspended = records.filter((r) => r.inst === 13 && !(r.flags & DAY_FLAGS.bar));
+    expect(suspended.length).toBe(20);
+    expect(suspended.every((r) => r.flags & DAY_FLAGS.equity)).toBe(true);
   });
 
   it('change when a stream folds differently', () => {

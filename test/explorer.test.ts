@@ -60,8 +60,9 @@ describe.skipIf(!HAVE_CHROMIUM)('the explorer in Chromium', () => {
   const pageErrors: string[] = [];
 
   beforeAll(async () => {
-    // Three years of daily bars: more than the first view's 320, so that scrolling left loads more.
-    h = await harness(await STORES[0].url(), { ...SMALL_DEMO, start: 20230103 });
+    // Four years of daily bars: more than the first view's 320, so that scrolling left loads more;
+    // from before the BSE opened (2021-11-15), so that the markets' calendars differ.
+    h = await harness(await STORES[0].url(), { ...SMALL_DEMO, start: 20210901 });
     base = await h.app.listen({ host: '127.0.0.1', port: 0 });
     browser = await launchChromium();
     page = await browser.newPage({ viewport: { width: 1280, height: 900 } });
@@ -233,6 +234,28 @@ describe.skipIf(!HAVE_CHROMIUM)('the explorer in Chromium', () => {
     await page.waitForFunction((i) => location.hash.startsWith(`#/chart/${i}`), id);
     await chartDone({ instrument: id! });
     expect(await page.textContent('#instrument-id')).toBe(id);
+  }, 60_000);
+
+  it("steps the market day over every market's days, though BJ (listed first) opened later", async () => {
+    const markets = (await get(h, `${B}/markets`)).body.data.map((m: { id: string }) => m.id);
+    expect(markets[0]).toBe('BJ');
+    // 2021-09-15: SH and SZ trade, the BSE has not opened; its neighbours are SH's days.
+    const day = '2021-09-15';
+    const sh = (q: string) => get(h, `${B}/markets/SH/trading-days?${q}&page[size]=1`).then((r) => r.body.data[0].date);
+    const [before, after] = [await sh(`to=2021-09-14&order=desc`), await sh(`from=2021-09-16`)];
+    expect([before, after]).toEqual(['2021-09-14', '2021-09-16']);
+    await page.goto(`${base}/explorer#/market/${day}`);
+    await page.waitForSelector(`#market-day[data-state="complete"][data-date="${day}"]`);
+    expect(await page.isDisabled('#prev-day')).toBe(false);
+    await page.click('#next-day');
+    await page.waitForSelector(`#market-day[data-state="complete"][data-date="${after}"]`);
+    await page.click('#prev-day');
+    await page.waitForSelector(`#market-day[data-state="complete"][data-date="${day}"]`);
+    await page.click('#prev-day');
+    await page.waitForSelector(`#market-day[data-state="complete"][data-date="${before}"]`);
+    // The day's breadth: the markets that traded (BJ had not opened).
+    const shown = await page.$$eval('#breadth td[data-column="market"]', (tds) => tds.map((td) => td.textContent));
+    expect(shown).toEqual(['SH', 'SZ']);
   }, 60_000);
 
   it("shows an equity's fundamentals as tables", async () => {

@@ -20,7 +20,7 @@ import { StoreUnavailable } from '../src/store/health.js';
 import { NO_PRIVATE_PG, privatePostgres, type PrivatePostgres } from './private-postgres.js';
 import { exited, sleep, tmp } from './ingest-helpers.js';
 import { dropPostgres, harness, STORES, TINY_DEMO } from './helpers.js';
-import { probe, serve, type Served } from './serve-helpers.js';
+import { freePort, probe, serve, type Served } from './serve-helpers.js';
 
 /** Resolves once `done()` holds, checked every 25 ms; throws after `limitMs` (a bound, not a timing). */
 async function until(what: string, done: () => boolean | Promise<boolean>, limitMs = 20_000): Promise<void> {
@@ -227,6 +227,142 @@ describe.skipIf(NO_PRIVATE_PG !== null)('PostgreSQL faults (private cluster)', (
       if (status !== 200) await sleep(250);
     }
     expect(status).toBe(200);
+  });
+
+  it('requests sharing a snapshot on a frozen server get their 503s within the bound together, not one timeout after another', async () => {
+    const store = openStore(cluster.url, { connectMs: 1000, statementMs: 1000, acquireMs: 1000 });
+    try {
+      // Snapshots asked for in one event-loop turn share one connection (up to eight: postgres.ts).
+      const sessions = await Promise.all(Array.from({ length: 8 }, () => store.snapshot()));
+      const pids = await Promise.all(sessions.map((s) => s.selectRows('select pg_backend_pid()', [])));
+      expect(new Set(pids.map((r) => r[0][0])).size).toBe(1);
+      cluster.freeze();
+      try {
+        const t = Date.now();
+        const ends = await Promise.all(
+          sessions.map((s) =>
+            s.selectRows('select count(*) from bars_1d', []).then(
+              () => ({ error: null, ms: Date.now() - t }),
+              (e: unknown) => ({ error: e, ms: Date.now() - t }),
+            ),
+          ),
+        );
+        // Each within the documented bound (3 s here), with 3 s of slack for a busy machine: they
+        // used to fail one statement timeout after another (2, 4, … 16 s).
+        for (const { error, ms } of ends) {
+          expect(error).toBeInstanceOf(StoreUnavailable);
+          expect(ms).toBeLessThan(BOUND_MS + 3000);
+        }
+      } finally {
+        cluster.thaw();
+      }
+      for (const s of sessions) s.release();
+      expect(await store.select<{ n: number }>('select 1 as n', [])).toEqual([{ n: 1 }]);
+    } finally {
+      await store.close();
+    }
+  });
+
+  it('frozen under load at the default timeouts: every request answered within the documented 11 s, and /metrics says the store is down', async () => {
+    const defaults = loadConfig({});
+    const bound = defaults.pgPoolAcquireTimeoutMs + defaults.pgStatementTimeoutMs + 1000;
+    expect(bound).toBe(11_000);
+    const metricsPort = await freePort();
+    const one = await serve({ DATABASE_URL: cluster.url, METRICS_PORT: String(metricsPort) });
+    const scrape = async () => {
+      const t = Date.now();
+      const r = await fetch(`http://127.0.0.1:${metricsPort}/metrics`, { signal: AbortSignal.timeout(20_000) });
+      return { status: r.status, text: await r.text(), ms: Date.now() - t };
+    };
+    try {
+      const urls = mix(one.base);
+      await dataOf(urls, key);
+      expect((await scrape()).text).toMatch(/^mds_store_up 1$/m);
+      // Sixteen clients at once, each request several reads: requests that start together share a snapshot.
+      const answers: { start: number; end: number; status: number }[] = [];
+      let stopAt = Infinity;
+      const loops = Array.from({ length: 16 }, async (_, w) => {
+        for (let i = 0; Date.now() < stopAt; i++) {
+          const start = Date.now();
+          const status = await probe(urls[(i + w) % urls.length], key, 60_000).then(
+            (r) => r.status,
+            () => 0,
+          );
+          answers.push({ start, end: Date.now(), status });
+        }
+      });
+      await until('load under way', () => answers.length >= 50);
+      cluster.freeze();
+      const frozenAt = Date.now();
+      let thawedAt = Infinity;
+      try {
+        const m = await scrape();
+        expect(m.status, m.text).toBe(200);
+        expect(m.text).toMatch(/^mds_store_up 0$/m);
+        // The scrape waits 2 s for the store at most (slack: 3 s).
+        expect(m.ms).toBeLessThan(2000 + 3000);
+        // New requests until past the bound; those in flight then are answered within it too.
+        await sleep(bound + 1000 - (Date.now() - frozenAt));
+        stopAt = Date.now();
+        // Frozen until the last request is answered (or 30 s: the check below then fails).
+        await Promise.race([Promise.all(loops), sleep(30_000)]);
+      } finally {
+        thawedAt = Date.now();
+        cluster.thaw();
+      }
+      await Promise.all(loops);
+      const during = answers.filter((a) => a.end > frozenAt && a.start < thawedAt);
+      expect(during.length).toBeGreaterThan(16);
+      expect(during.filter((a) => a.status !== 503 && a.status !== 200)).toEqual([]);
+      // From the freeze (or the request's start, if later) to its answer: within the bound, with 4 s of slack.
+      const waits = during.map((a) => a.end - Math.max(a.start, frozenAt));
+      expect(Math.max(...waits)).toBeLessThan(bound + 4000);
+      expect(during.filter((a) => a.status === 503).length).toBeGreaterThan(0);
+      const after = await scrape();
+      expect(after.text).toMatch(/^mds_store_up 1$/m);
+      expect(Number(/^mds_http_requests_total\{operation="listEquityBars",status="503"\} (\d+)$/m.exec(after.text)?.[1])).toBeGreaterThan(
+        0,
+      );
+    } finally {
+      await one.stop();
+    }
+  }, 120_000);
+
+  it('a query already running when PostgreSQL begins to stop succeeds: the outage goes on until a query begun after it succeeds', async () => {
+    const store = openStore(cluster.url, { connectMs: 1000, statementMs: 5000, acquireMs: 1000 });
+    const lines: string[] = [];
+    store.health.log = (level, msg) => lines.push(`${level} ${msg}`);
+    let stopped = false;
+    try {
+      // One connection busy for 1.5 s; a smart stop then refuses new connections and lets it finish.
+      const running = store.select('select pg_sleep(1.5)', []);
+      await sleep(200);
+      cluster.stop('smart');
+      stopped = true;
+      await expect(store.select('select 1', [])).rejects.toBeInstanceOf(StoreUnavailable);
+      expect(store.health.unavailable).toBe(true);
+      await running;
+      // It began before the failure: the store is still unavailable, and the log does not say otherwise.
+      expect(store.health.unavailable).toBe(true);
+      expect(lines).toEqual([expect.stringMatching(/^warn store unavailable: 57P03 /)]);
+    } finally {
+      await store.close();
+      if (stopped) {
+        // Down for good (a fast stop waits for it; the smart one may have ended already).
+        try {
+          cluster.stop();
+        } catch {
+          /* already down */
+        }
+        cluster.start();
+      }
+    }
+    const again = openStore(cluster.url, { connectMs: 1000, statementMs: 5000, acquireMs: 1000 });
+    try {
+      expect(await again.select<{ n: number }>('select 1 as n', [])).toEqual([{ n: 1 }]);
+    } finally {
+      await again.close();
+    }
   });
 
   it('SIGTERM while a request waits on a frozen server: the request is answered, then the server exits 0', async () => {

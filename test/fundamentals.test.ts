@@ -178,7 +178,14 @@ describe.each(STORES)('fundamentals API on $name', ({ url }) => {
         .sort();
     for (const [op, seg, field] of OPS) {
       expect(ops.get(op)?.path, op).toBe(`/api/v1/equities/{instrument_id}/${seg}`);
-      const want = ['page[after]', 'page[size]', ...(field ? ['from', 'to', 'order'] : []), ...(op === 'listCapitalFlows' ? ['date'] : [])];
+      const want = [
+        'page[after]',
+        'page[size]',
+        ...(field ? ['from', 'to', 'order'] : []),
+        ...(op === 'listCapitalFlows' ? ['date'] : []),
+        // The statements as known on a day (docs/fundamentals.md, "Restatements").
+        ...(field === 'report_date' ? ['as_of'] : []),
+      ];
       expect(names(op), op).toEqual(want.sort());
       expect(Object.keys(ops.get(op).responses).sort(), op).toEqual([
         '200',

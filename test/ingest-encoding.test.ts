@@ -239,3 +239,84 @@ describe('mds ingest --encoding', () => {
     );
   });
 });
+
+/** `n` Tongdaxin `.day` records of 600519.SH from 2024-01-02 (prices ×100; the reserved field 0, as Tongdaxin writes it). */
+function dayRecords(n: number): Buffer {
+  const b = Buffer.alloc(32 * n);
+  for (let i = 0; i < n; i++) {
+    b.writeUInt32LE(20240102 + i, 32 * i);
+    [170000, 171000, 169000, 170500].forEach((v, j) => b.writeUInt32LE(v, 32 * i + 4 + 4 * j));
+    b.writeFloatLE(1_705_000_000, 32 * i + 20);
+    b.writeUInt32LE(1_000_000, 32 * i + 24);
+  }
+  return b;
+}
+
+for (const kind of STORES) {
+  describe(`mds ingest of a binary file without --format (${kind.name})`, () => {
+    let h: Harness;
+    beforeAll(async () => {
+      h = await emptyHarness(await kind.url());
+      expect(
+        (await mds(h.url, 'ingest', 'instruments', file('bin-instruments.csv', INSTRUMENTS.replace('600000.SH', '600519.SH')))).code,
+      ).toBe(0);
+    });
+    afterAll(async () => {
+      await h?.close();
+    });
+    const bars = async () => (await mds(h.url, 'export', 'bars_1d')).stdout.trim().split('\n').length - 1;
+    const tdx = ', a whole Tongdaxin vipdoc folder with mds ingest --tdx VIPDOC; nothing was loaded\n';
+
+    it('says a Tongdaxin .day or .lc1 file is binary and names --format tdx-day / tdx-lc1 and --tdx (exit 1), instead of an encoding', async () => {
+      const day = file('sh600519.day', dayRecords(3));
+      const r = await mds(h.url, 'ingest', 'bars_1d', day);
+      expect([r.code, r.stderr]).toEqual([
+        1,
+        `mds: ${day}: a binary file, not CSV or NDJSON text (a NUL byte at byte 8): a Tongdaxin daily file loads with --format tdx-day (mds ingest bars_1d FILE --format tdx-day)${tdx}`,
+      ]);
+      expect(await bars()).toBe(0);
+      const lc1 = file('sh600519.lc1', dayRecords(2));
+      expect((await mds(h.url, 'ingest', 'bars_1m', lc1)).stderr).toContain(
+        ': a Tongdaxin 1-minute file loads with --format tdx-lc1 (mds ingest bars_1m FILE --format tdx-lc1), a whole Tongdaxin vipdoc folder',
+      );
+      // Named otherwise, in a vendor layout too: both Tongdaxin formats are named.
+      const named = file('bars.csv', dayRecords(2));
+      const other = await mds(h.url, 'ingest', 'bars_1d', named, '--format', 'tushare');
+      expect([other.code, other.stderr]).toEqual([
+        1,
+        `mds: ${named}: a binary file, not CSV or NDJSON text (a NUL byte at byte 8): Tongdaxin files load with --format tdx-day (.day, bars_1d) or --format tdx-lc1 (.lc1, bars_1m)${tdx}`,
+      ]);
+      // What the message says works.
+      const loaded = await mds(h.url, 'ingest', 'bars_1d', day, '--format', 'tdx-day');
+      expect([loaded.code, loaded.stderr]).toEqual([0, '']);
+      expect(await bars()).toBe(3);
+    });
+
+    it('finds a NUL byte past the first chunk, gzip or not, and tells UTF-16 text from binary', async () => {
+      const header = 'instrument_id,trade_date,open,high,low,close,volume,amount\n';
+      // Rows of an instrument the store does not know: refused one by one, nothing written, until the NUL 1.5 MB in.
+      const lines = Array.from(
+        { length: 20_000 },
+        (_, i) => `600001.SH,2024-01-02,1700.00,1710.00,1690.00,1705.00,${100 + i},170500.00\n`,
+      ).join('');
+      const text = Buffer.from(header + lines);
+      const late = Buffer.concat([text, Buffer.from([0, 1, 2, 3])]);
+      for (const [name, bytes] of [
+        ['late-nul.csv', late],
+        ['late-nul.csv.gz', gzipSync(late)],
+      ] as const) {
+        const r = await mds(h.url, 'ingest', 'bars_1d', file(name, bytes));
+        expect(r.code, name).toBe(1);
+        expect(r.stderr, name).toContain(`a binary file, not CSV or NDJSON text (a NUL byte at byte ${text.length + 1})`);
+      }
+      const utf16 = file('utf16.csv', Buffer.concat([Buffer.from([0xff, 0xfe]), Buffer.from(header + lines.slice(0, 500), 'utf16le')]));
+      expect(await mds(h.url, 'ingest', 'bars_1d', utf16)).toMatchObject({
+        code: 1,
+        stderr: `mds: ${utf16}: UTF-16 text (a NUL byte at byte 4): save the file as UTF-8 (or GBK, with --encoding gbk)\n`,
+      });
+      const noBom = file('utf16-no-bom.csv', Buffer.from(header, 'utf16le'));
+      expect((await mds(h.url, 'ingest', 'bars_1d', noBom)).stderr).toContain('UTF-16 text (a NUL byte at byte 2)');
+      expect(await bars()).toBe(3);
+    });
+  });
+}

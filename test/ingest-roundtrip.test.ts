@@ -1,10 +1,11 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { readdirSync, readFileSync } from 'node:fs';
+import { readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { get, harness, PG_URL, STORES, type Harness, uncursored } from './helpers.js';
 import { emptyHarness, mds, tmp } from './ingest-helpers.js';
 import { exportDatasets } from '../src/ingest/export.js';
-import { DATASETS } from '../src/datasets/registry.js';
+import { dataset, DATASETS } from '../src/datasets/registry.js';
+import { ingest } from '../src/ingest/load.js';
 
 if (!PG_URL)
   console.warn(
@@ -28,6 +29,8 @@ async function paths(a: Harness): Promise<string[]> {
     `${E}?name=st`,
     '/api/v1/indices?page[size]=50',
     '/api/v1/funds?page[size]=50',
+    `${RESTATED}/income-statements?as_of=2025-09-14`,
+    `${RESTATED}/valuations?from=2025-08-01&page[size]=1000`,
     `${E}/pools`,
     ...['limit_up', 'limit_down', 'broken_limit_up', 'previous_limit_up', 'strong', 'sub_new'].map(
       (p) => `${E}/pools/${p}?date=${last}&page[size]=1000`,
@@ -72,6 +75,18 @@ async function paths(a: Harness): Promise<string[]> {
   ];
 }
 
+/** The first equity's h1 2025 income statement restated on 2025-09-15: two versions of the period to move. */
+const RESTATED = '/api/v1/equities/000001.SZ';
+async function restateOne(a: Harness): Promise<void> {
+  const h1 = (await get(a, `${RESTATED}/income-statements?from=2025-06-30&to=2025-06-30`)).body.data[0];
+  expect(h1.announce_date < '2025-09-15').toBe(true);
+  const file = join(tmp(), 'income_statements.csv');
+  const restated = { ...h1, announce_date: '2025-09-15', net_profit_attributable: (Number(h1.net_profit_attributable) * 0.8).toFixed(2) };
+  writeFileSync(file, `${Object.keys(restated).join(',')}\n${Object.values(restated).join(',')}\n`);
+  const r = await ingest(a.store, [{ path: file, dataset: dataset('income_statements')! }]);
+  expect(r.datasets.map((d) => [d.inserted, d.updated])).toEqual([[1, 0]]);
+}
+
 const read = (dir: string) =>
   Object.fromEntries(
     readdirSync(dir)
@@ -85,6 +100,7 @@ describe('export --all from SQLite, ingest --dir into an empty store of each kin
   const targets: { name: string; url: () => Promise<string>; h?: Harness }[] = STORES.map((s) => ({ ...s }));
   beforeAll(async () => {
     a = await harness(':memory:');
+    await restateOne(a);
     await exportDatasets(a.store, DATASETS, { dir });
     for (const t of targets) {
       const url = await t.url();

@@ -10,7 +10,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { mkdirSync, symlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { get, HAVE_SHARED, SHARED, STORES, type Harness } from './helpers.js';
+import { get, HAVE_SHARED, SHARED, STORES, walk, type Harness } from './helpers.js';
 import { emptyHarness, mds, tmp } from './ingest-helpers.js';
 import { RECORD } from '../src/ingest/vendors/tdx.js';
 import { GBBQ_KEY } from '../src/ingest/vendors/tdx-gbbq-key.js';
@@ -219,6 +219,25 @@ for (const kind of STORES) {
         ['510300.SH', 20160104, 3_279, 3_420, 3_231, 3_372, 1000], // 3.372 CNY: thousandths
       ]);
       expect(await count('bars_1m')).toBe(2);
+      // The folder's first day: the equities trading on it were listed before it (an unknown day), so
+      // listed, with their volume, though neither advancing nor declining (no previous close).
+      const breadth = async (m: string) =>
+        (await get(h, `/api/v1/markets/${m}/breadth?from=2016-01-04&to=2016-01-06`)).body.data.map((b: any) => [
+          b.trade_date,
+          b.listed,
+          b.advancers + b.decliners + b.unchanged,
+          b.volume,
+        ]);
+      expect(await breadth('SH')).toEqual([
+        ['2016-01-04', 1, 0, 1000],
+        ['2016-01-05', 2, 1, 2000],
+        ['2016-01-06', 2, 2, 2000],
+      ]);
+      // SZ: 000001.SZ's one bar, then (its data ended) 300750.SZ's listing day.
+      expect(await breadth('SZ')).toEqual([
+        ['2016-01-04', 1, 0, 1000],
+        ['2016-01-06', 1, 0, 1000],
+      ]);
       const check = await mds(h.url, 'check');
       expect(check.code, check.stdout + check.stderr).toBe(0);
     });
@@ -233,6 +252,31 @@ for (const kind of STORES) {
       expect(r.stdout).toContain('no changes:');
       const x = await h.store.db.selectFrom('instruments').select('name').where('id', '=', '600000.SH').executeTakeFirstOrThrow();
       expect(x.name).toBe('浦发银行');
+    });
+
+    it("creates instruments of today's code ranges: ChiNext 302xxx, BSE 920xxx, SZ main 001xxx", async () => {
+      const root = folder(tmp('mds-tdx-'), {
+        'sz/lday/sz302132.day': [day(20260105, 5900, 6100, 5850, 6000), day(20260106, 6050, 7200, 6010, 7200)],
+        'sz/lday/sz001306.day': [day(20260105, 4000, 4100, 3950, 4050)],
+        'bj/lday/bj920799.day': [day(20260105, 2000, 2050, 1980, 2010)],
+      });
+      const r = await mds(h.url, 'ingest', '--tdx', root);
+      expect([r.code, r.stderr]).toEqual([0, '']);
+      expect(r.stdout).toContain('instruments: 3 rows from 1 file: 3 inserted, 0 updated, 0 unchanged');
+      const rows = await h.store.db
+        .selectFrom('instruments')
+        .select(['id', 'kind', 'board'])
+        .where('id', 'in', ['302132.SZ', '001306.SZ', '920799.BJ'])
+        .orderBy('id')
+        .execute();
+      expect(rows).toEqual([
+        { id: '001306.SZ', kind: 'equity', board: 'main' },
+        { id: '302132.SZ', kind: 'equity', board: 'chinext' },
+        { id: '920799.BJ', kind: 'equity', board: 'bse' },
+      ]);
+      // ChiNext's ±20%: 60.00 → 72.00 is the limit, not a close past a 10% one.
+      const limits = await walk(h, '/api/v1/equities/302132.SZ/price-limits', 100);
+      expect(limits.map((x) => [x.trade_date, x.limit_up, x.limit_down, x.reason])).toEqual([['2026-01-06', '72.00', '48.00', 'chinext']]);
     });
 
     it('refuses what is not a Tongdaxin folder, and --tdx with other arguments (exit 1)', async () => {

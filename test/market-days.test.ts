@@ -126,6 +126,26 @@ describe.each(STORES)('the days of a market on $name', ({ url }) => {
     }
   });
 
+  it('keep an equity whose announced suspension is still open suspended to the last day, in its price limits and the breadth', async () => {
+    const last = days[days.length - 1];
+    const open: { id: string; market: string; start: string }[] = [];
+    for (const e of await walk(h, '/api/v1/equities', 1000)) {
+      const s = (await walk(h, `/api/v1/equities/${e.id}/suspensions`, 1000)).find((x) => x.end_date === null && x.halt_from === null);
+      if (s) open.push({ id: e.id, market: e.market, start: s.start_date });
+    }
+    expect(open.length).toBeGreaterThan(0);
+    for (const o of open) {
+      const rows = await walk(h, `/api/v1/equities/${o.id}/price-limits?from=${o.start}`, 1000);
+      expect(rows.length, o.id).toBeGreaterThan(0);
+      expect(rows.every((r) => r.suspended) && rows[0].trade_date === o.start && rows.at(-1).trade_date === last, o.id).toBe(true);
+    }
+    // The last day's breadth counts them (the per-equity comparison above checks every count).
+    for (const market of new Set(open.map((o) => o.market))) {
+      const [b] = (await get(h, `/api/v1/markets/${market}/breadth?date=${last}`)).body.data;
+      expect(b.suspended).toBeGreaterThanOrEqual(open.filter((o) => o.market === market).length);
+    }
+  });
+
   it('walk a cross-section by pages, filtered, and give the whole day as a bars_1d file that loads back unchanged', async () => {
     const date = days[days.length - 1];
     const all = await walk(h, `/api/v1/markets/SZ/bars?date=${date}`, 1000);

@@ -97,6 +97,41 @@ describe.each(STORES)('metrics on $name', ({ url }) => {
     }
   });
 
+  it('answers the scrape while the store cannot answer: mds_store_up 0, the 503s counted, the data version last read', async () => {
+    const h = await harness(await url(), TINY_DEMO);
+    const metrics = new Metrics();
+    const app = await buildApp({ config: loadConfig({}), store: h.store, metrics });
+    const server = await listenMetrics('127.0.0.1', 0, null, () => metrics.text());
+    const scrape = async () => {
+      const r = await fetch(`http://127.0.0.1:${(server.address() as AddressInfo).port}/metrics`, { signal: AbortSignal.timeout(10_000) });
+      return { status: r.status, text: await r.text() };
+    };
+    try {
+      const key = { 'x-api-key': h.key };
+      expect((await app.inject({ url: '/api/v1/markets', headers: key })).statusCode).toBe(200);
+      const before = await scrape();
+      const latest = (await latestVersion((q, p) => h.store.selectRows(q, p)))!;
+      expect(before.status).toBe(200);
+      expect(sample(before.text, 'mds_store_up')).toBe(1);
+      expect(sample(before.text, `mds_data_version_info{version="${latest.version}"}`)).toBe(1);
+      // The store goes away under the running app (as a store that stops answering).
+      await h.store.close();
+      for (let i = 0; i < 3; i++)
+        expect((await app.inject({ url: `/api/v1/markets?page[size]=${i + 1}`, headers: key })).statusCode).toBe(503);
+      const during = await scrape();
+      expect(during.status, during.text).toBe(200);
+      expect(sample(during.text, 'mds_store_up')).toBe(0);
+      expect(sample(during.text, 'mds_http_requests_total{operation="listMarkets",status="503"}')).toBe(3);
+      expect(sample(during.text, 'mds_http_requests_total{operation="listMarkets",status="200"}')).toBe(1);
+      expect(sample(during.text, `mds_data_version_info{version="${latest.version}"}`)).toBe(1);
+      expect(sample(during.text, 'mds_data_changed_timestamp_seconds')).toBe(latest.at / 1000);
+    } finally {
+      server.close();
+      await app.close();
+      await h.close().catch(() => {});
+    }
+  });
+
   it("counts the lookups of the request path's caches: weekly KDJ computed, then the same page again from memory", async () => {
     const h = await harness(await url(), TINY_DEMO);
     const metrics = new Metrics();

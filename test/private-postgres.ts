@@ -36,8 +36,12 @@ export interface PrivatePostgres {
   url: string;
   port: number;
   start(): void;
-  /** Stops the server (fast shutdown: clients are disconnected). */
-  stop(): void;
+  /**
+   * Stops the server: `fast` (the default) disconnects clients and waits until it is down;
+   * `smart` refuses new connections and returns at once, the server going down once its
+   * sessions have ended.
+   */
+  stop(mode?: 'fast' | 'smart'): void;
   /** SIGSTOP to the server and all its processes: connections stay open and nothing answers. */
   freeze(): void;
   thaw(): void;
@@ -122,7 +126,7 @@ export function privatePostgres(opts: { replicaOf?: PrivatePostgres; settings?: 
     url: `postgres://postgres@127.0.0.1:${port}/postgres`,
     port,
     start,
-    stop: () => run('pg_ctl', ['-D', data, '-m', 'fast', '-w', 'stop']),
+    stop: (mode = 'fast') => run('pg_ctl', ['-D', data, '-m', mode, mode === 'fast' ? '-w' : '-W', 'stop']),
     freeze() {
       signal('SIGSTOP');
       frozen = true;

@@ -303,6 +303,8 @@ for (const kind of STORES) {
       });
     });
 
+    /** Closed at the up limit, or beyond it at the day's high. */
+    const closedUp = (r: Expected, bar: Day) => r.up !== null && (bar.close === r.up || (bar.close > r.up && bar.close === bar.high));
     /** Pool membership computed from the files: limit-up, limit-down, broken and previous limit-up, sub-new. */
     const limitRows = new Map<string, Expected[]>();
     function expectedPools(date: string): Record<string, string[]> {
@@ -314,13 +316,20 @@ for (const kind of STORES) {
         if (i < 0 || rows[i].suspended) continue;
         const bar = e.days.find((d) => d.date === date)!;
         const r = rows[i];
-        // A price at or beyond a limit reached it (a few 1997 bars are a tick past the limit).
-        if (r.up !== null && bar.close >= r.up) pools.limit_up.push(id);
-        if (r.down !== null && bar.close <= r.down) pools.limit_down.push(id);
+        // A high at or beyond the up limit reached it (a few 1997 bars are a tick past the limit); a close beyond
+        // a limit closed at it only when it is the day's extreme on that side (else the reference is in doubt).
+        if (closedUp(r, bar)) pools.limit_up.push(id);
+        if (r.down !== null && (bar.close === r.down || (bar.close < r.down && bar.close === bar.low))) pools.limit_down.push(id);
         if (r.up !== null && bar.high >= r.up && bar.close < r.up) pools.broken_limit_up.push(id);
         let p = i - 1;
         while (p >= 0 && rows[p].suspended) p--;
-        if (p >= 0 && rows[p].up !== null && e.days.find((d) => d.date === rows[p].date)!.close >= rows[p].up!)
+        if (
+          p >= 0 &&
+          closedUp(
+            rows[p],
+            e.days.find((d) => d.date === rows[p].date)!,
+          )
+        )
           pools.previous_limit_up.push(id);
         if (r.listingDay <= 250 && r.pct !== null) pools.sub_new.push(id);
       }
@@ -365,8 +374,35 @@ for (const kind of STORES) {
       expect(seen.broken_limit_up).toBeGreaterThanOrEqual(2);
       expect(seen.previous_limit_up).toBeGreaterThanOrEqual(2);
       expect(seen.sub_new).toBeGreaterThanOrEqual(2);
+      // 000001.SZ's share-reform resumption of 2007-06-20 (no limit; its bonus share loaded): a close of 31.19 beyond
+      // the up limit of 28.69, below the day's high of 33.30, is no limit-up, and the day says its reference is in doubt.
+      expect((await get(h, '/api/v1/equities/pools/limit_up?date=2007-06-20')).body.data).toEqual([]);
+      expect((await get(h, '/api/v1/equities/pools/previous_limit_up?date=2007-06-21')).body.data).toEqual([]);
+      const [resumption] = (await get(h, '/api/v1/equities/000001.SZ/price-limits?date=2007-06-20')).body.data;
+      expect([resumption.pre_close, resumption.limit_up, resumption.reference_in_doubt]).toEqual(['26.08', '28.69', true]);
+      const [tickPast] = (await get(h, '/api/v1/equities/000001.SZ/price-limits?date=1997-06-20')).body.data;
+      expect([tickPast.limit_up, tickPast.reference_in_doubt]).toEqual(['33.95', false]);
       const vanke2010 = await get(h, '/api/v1/equities/pools/sub_new?date=2010-01-04');
       expect(vanke2010.body.data.map((m: { instrument_id: string }) => m.instrument_id)).not.toContain('000002.SZ');
+    });
+
+    it('rounds SH and SZ limits half-up: the real closes at a limit where truncation gives another price are at it', async () => {
+      // A limit move: the close at the day's high (low) and at the served up (down) limit. Where the previous
+      // close times 1.1 (0.9) is not a whole fen, truncation toward it would give the limit a fen closer.
+      let halfUpOnly = 0;
+      for (const id of ['600000.SH', '000001.SZ', '000002.SZ', '002032.SZ']) {
+        const byDate = new Map(EQUITIES[id]!.days.map((d) => [d.date, d]));
+        for (const l of await walk(h, `/api/v1/equities/${id}/price-limits?from=1996-12-16`, 1000)) {
+          const bar = byDate.get(l.trade_date);
+          if (!bar || l.limit_up === null || l.limit_pct !== '10') continue;
+          const pre = BigInt(cents(l.pre_close));
+          const [up, down] = [cents(l.limit_up), cents(l.limit_down)];
+          if (bar.close === up && bar.close === bar.high && (pre * 110n) % 100n !== 0n && Number((pre * 110n) / 100n) !== up) halfUpOnly++;
+          if (bar.close === down && bar.close === bar.low && (pre * 90n) % 100n !== 0n && Number((pre * 90n + 99n) / 100n) !== down)
+            halfUpOnly++;
+        }
+      }
+      expect(halfUpOnly).toBe(62);
     });
 
     it('follows the Sina factors for 000002.SZ adjusted prices on every day', async () => {

@@ -69,11 +69,20 @@ describe('replica routing (in process)', () => {
   const counts: { opened: number; failed: number; openFailed?: boolean } = { opened: 0, failed: 0 };
   let app: Awaited<ReturnType<typeof buildApp>>;
   let replicated: Store;
+  /** Snapshots opened on the primary. */
+  let primaryOpened = 0;
 
   beforeAll(async () => {
     h = await harness(await STORES[0].url(), TINY_DEMO);
+    const primary: Store = {
+      ...h.store,
+      snapshot: (want) => {
+        primaryOpened++;
+        return h.store.snapshot(want);
+      },
+    };
     replicated = openReplicated(
-      h.store,
+      primary,
       [
         {
           url: 'postgres://replica.example:5432/mds',
@@ -117,6 +126,34 @@ describe('replica routing (in process)', () => {
       status: 'ready',
       replicas: [{ url: 'postgres://replica.example:5432/mds', state: 'up', version: r.version, behind: 0, error: null }],
     });
+  });
+
+  it('honours the version of an If-None-Match tag only when the tag is one it makes: a made-up one sends no read to the primary', async () => {
+    mode = 'ok';
+    const latest = await get(path);
+    const tag = (await app.inject({ url: path, headers: { 'x-api-key': h.key } })).headers.etag as string;
+    expect(tag).toMatch(new RegExp(`^"${latest.version}\\.[A-Za-z0-9_-]{22}"$`));
+    const madeUp = [
+      '"999999999999999.x"',
+      '"999999999999999.AAAAAAAAAAAAAAAAAAAAAA"',
+      // The hash of another version, or of another URL.
+      tag.replace(`"${latest.version}.`, `"${latest.version + 1}.`),
+      `W/"${latest.version + 5}.${tag.slice(tag.indexOf('.') + 1)}`,
+      (await app.inject({ url: path.replace('size]=3', 'size]=4'), headers: { 'x-api-key': h.key } })).headers.etag as string,
+    ];
+    const [replica, primary] = [counts.opened, primaryOpened];
+    for (const inm of madeUp) {
+      const r = await app.inject({ url: path, headers: { 'x-api-key': h.key, 'if-none-match': inm } });
+      expect([r.statusCode, Number(r.headers['data-version'])], inm).toEqual([200, latest.version]);
+      expect(r.json()).toEqual(latest.body);
+    }
+    // Every one read on the replica (which rests for a minute once found behind: it was never asked for more).
+    expect(counts.opened).toBe(replica + madeUp.length);
+    expect(primaryOpened).toBe(primary);
+    // The tag itself: 304 from the replica.
+    const same = await app.inject({ url: path, headers: { 'x-api-key': h.key, 'if-none-match': tag } });
+    expect(same.statusCode).toBe(304);
+    expect([counts.opened, primaryOpened]).toEqual([replica + madeUp.length + 1, primary]);
   });
 
   /** The replica stops replaying; the primary commits a new version. */
@@ -182,6 +219,18 @@ describe('replica routing (in process)', () => {
     expect(counts.openFailed).toBe(true);
     expect(counts.opened).toBe(opened + 1);
     expect((await ready()).replicas[0]).toMatchObject({ state: 'up', error: null });
+    mode = 'ok';
+  });
+
+  it('keeps a request whose tag this server made at a version the replica lacks on the primary (304)', async () => {
+    mode = 'ok';
+    await fallBehind();
+    const fresh = await app.inject({ url: path, headers: { 'x-api-key': h.key } });
+    expect(Number(fresh.headers['data-version'])).toBe(frozen + 1);
+    const primary = primaryOpened;
+    const r = await app.inject({ url: path, headers: { 'x-api-key': h.key, 'if-none-match': fresh.headers.etag as string } });
+    expect([r.statusCode, Number(r.headers['data-version'])]).toEqual([304, frozen + 1]);
+    expect(primaryOpened).toBe(primary + 1);
     mode = 'ok';
   });
 

@@ -1,7 +1,8 @@
 /**
  * searchInstruments on the demo: by code and id, by Chinese name, by pinyin initials (polyphones
- * read in context: 平安银行 is payh), by English name, across kinds or one; ranked (the exact
- * match first), paged without loss or repetition; refusals name q.
+ * by each reading: 平安银行 is payh, and payx), by English name, across kinds or one; ranked (the
+ * exact match first), paged without loss or repetition; full-width input read as half-width
+ * (NFKC); refusals name q. Real names and their vendor initials: tushare-stock-basic.test.ts.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { get, harness, STORES, walk, type Harness } from './helpers.js';
@@ -32,6 +33,18 @@ describe.each(STORES)('instrument search on $name', ({ url }) => {
     expect(prefix.length).toBeGreaterThan(0);
     expect(prefix.every((r) => r.code.startsWith('6005'))).toBe(true);
     expect(prefix.map((r) => r.id)).toEqual(prefix.map((r) => r.id).sort());
+  });
+
+  it('reads full-width letters and digits as half-width (NFKC), and a polyphone by any of its readings', async () => {
+    expect((await ids('ＧＺＭＴ'))[0]).toBe('600519.SH');
+    expect((await ids('ｇｚｍｔ'))[0]).toBe('600519.SH');
+    expect((await ids('６００５１９'))[0]).toBe('600519.SH');
+    expect((await ids('６００５１９．ＳＨ'))[0]).toBe('600519.SH');
+    expect((await ids('６００５')).length).toBe((await ids('6005')).length);
+    // 行 is háng in 银行 and xíng elsewhere: either finds 平安银行, and 贵州茅台 by no other letters.
+    expect((await ids('payx'))[0]).toBe('000001.SZ');
+    expect((await ids('payh'))[0]).toBe('000001.SZ');
+    expect(await ids('gzmx')).toEqual([]);
   });
 
   it('narrows by kind, pages without loss or repetition, and refuses a missing or blank q', async () => {

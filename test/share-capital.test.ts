@@ -14,6 +14,12 @@ import { loadSharedData } from './shared-data.js';
 
 const EXAMPLES = new URL('../examples/', import.meta.url).pathname;
 
+/** A per-share decimal (`0.3`) in millionths, exactly. */
+const millionths = (s: string) => {
+  const [int, frac = ''] = s.split('.');
+  return BigInt(int + frac.padEnd(6, '0').slice(0, 6));
+};
+
 describe.each(STORES)('share capital on $name', ({ url }) => {
   let h: Harness;
   let equities: any[];
@@ -26,7 +32,8 @@ describe.each(STORES)('share capital on $name', ({ url }) => {
   });
 
   it("ends at each equity's counts and grows by each bonus, transfer and rights issue on its ex-date", async () => {
-    let grown = 0;
+    let grown = 0,
+      offLot = 0;
     for (const e of equities) {
       const rows = await walk(h, `/api/v1/equities/${e.id}/share-capital`, 1000);
       expect(rows.length, e.id).toBeGreaterThan(0);
@@ -40,13 +47,21 @@ describe.each(STORES)('share capital on $name', ({ url }) => {
       for (const a of actions) {
         const i = rows.findIndex((r) => r.change_date === a.ex_date);
         expect(i, `${e.id} ${a.ex_date}`).toBeGreaterThan(0);
-        const ratio = 1 + Number(a.bonus_per_share) + Number(a.transfer_per_share);
-        expect(Math.abs(rows[i].total_shares - rows[i - 1].total_shares * ratio), `${e.id} ${a.ex_date}`).toBeLessThanOrEqual(1);
+        // Exactly: the total rounded half up, the float rounded down to a share (not to a lot of 100).
+        const g = 1_000_000n + millionths(a.bonus_per_share) + millionths(a.transfer_per_share);
+        const [total, float] = [BigInt(rows[i - 1].total_shares) * g, BigInt(rows[i - 1].float_shares) * g];
+        expect([rows[i].total_shares, rows[i].float_shares], `${e.id} ${a.ex_date}`).toEqual([
+          Number((total * 2n + 1_000_000n) / 2_000_000n),
+          Number(float / 1_000_000n),
+        ]);
+        if (rows[i].float_shares % 100 !== 0) offLot++;
         expect(rows[i].reason).toBe(Number(a.bonus_per_share) > 0 ? 'bonus' : 'transfer');
         grown++;
       }
     }
     expect(grown).toBeGreaterThan(0);
+    // Floats after an action that are not lots of 100 (they were rounded to lots before).
+    expect(offLot).toBeGreaterThan(0);
   });
 
   it("turns the pools' volume into turnover against the float in force that day", async () => {

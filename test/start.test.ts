@@ -242,6 +242,45 @@ describe('the store URL (DATABASE_URL, --database)', () => {
     expect(storeLocation('c:/x')).toEqual({ dialect: 'sqlite', path: 'c:/x' });
   });
 
+  it('refuses a SQLite file in a directory that does not exist (a typo), exit 3 naming it, making nothing; the default data/ is made', async () => {
+    const missing = (cwd: string) => `${cwd}/srv/mdss`;
+    const said = (cwd: string) =>
+      `mds: cannot open the store ${missing(cwd)}/mds.sqlite: the directory ${missing(cwd)} does not exist; ` +
+      'create it first, or correct the path (only the default data/ is made)\n';
+    // The server with the demo on (the first start of a new file): it used to make the folder and build a demo market with a new key in it.
+    const cwd = mkdtempSync(join(tmpdir(), 'mds-url-'));
+    try {
+      const run = (args: string[]) =>
+        spawnSync(process.execPath, [join(root, args[0]), ...args.slice(1)], {
+          cwd,
+          env: { ...process.env, DATABASE_URL: `${missing(cwd)}/mds.sqlite`, DEMO: '1', DEMO_SEED: '1', PORT: '18', LOG_FORMAT: 'json' },
+          encoding: 'utf8',
+          timeout: 60_000,
+        });
+      for (const args of [['dist/app/server.js'], ['dist/cli/index.js', 'demo', '--equities', '20'], ['dist/cli/index.js', 'migrate']]) {
+        const r = run(args);
+        expect({ code: r.status, stderr: r.stderr.replace(' (nothing was changed)', '') }, args.join(' ')).toEqual({
+          code: 3,
+          stderr: said(cwd),
+        });
+        expect(readdirSync(cwd), args.join(' ')).toEqual([]);
+      }
+      // In process, as the server opens its store: refused before any demo is built.
+      await expect(openConfiguredStore(`${missing(cwd)}/mds.sqlite`, { ...SMALL_DEMO, equities: 20 })).rejects.toThrow(StoreUrlError);
+      expect(readdirSync(cwd)).toEqual([]);
+      // The default file (no DATABASE_URL): its data/ is made, here by a command.
+      const r = spawnSync(process.execPath, [join(root, 'dist/cli/index.js'), 'migrate'], {
+        cwd,
+        env: { ...process.env, DATABASE_URL: '' },
+        encoding: 'utf8',
+      });
+      expect([r.status, r.stderr]).toEqual([0, '']);
+      expect(readdirSync(join(cwd, 'data'))).toContain('mds.sqlite');
+    } finally {
+      rmSync(cwd, { recursive: true, force: true });
+    }
+  }, 120_000);
+
   it('opens SQLite files named by a path, sqlite:PATH, sqlite:///ABS, file:PATH and file:///ABS', async () => {
     const dir = mkdtempSync(join(tmpdir(), 'mds-url-'));
     try {

@@ -41,6 +41,16 @@ describe.each(STORES)('data versions and the change log ($name)', ({ url }) => {
     expect(demo.changes.find((c) => c.dataset === 'bars_1d')).toMatchObject({ instruments: null, from: 20250701, to: 20251120 });
     expect(demo.changes.find((c) => c.dataset === 'bars_1d')!.rows).toBeGreaterThan(1000);
     expect(demo.changes.find((c) => c.dataset === 'instruments')).toMatchObject({ instruments: null, from: null, to: null });
+    // Each dated dataset by its own days: 1m bars, quotes and trades only on the demo's last day
+    // (TINY_DEMO: one minute day, one tick day), as the API serves them.
+    const minutes = (await get(h, `/api/v1/equities/${ids[0]}/bars?interval=1m&page[size]=1`)).body.data[0].trade_date;
+    expect(minutes).toBe('2025-11-20');
+    const range = (d: string) => demo.changes.filter((c) => c.dataset === d).map((c) => [c.from, c.to]);
+    for (const d of ['bars_1m', 'quotes', 'trades']) expect(range(d), d).toEqual([[20251120, 20251120]]);
+    for (const d of ['capital_flows', 'margin_trading']) {
+      const [[from, to]] = range(d);
+      expect([from! >= 20250701, to], d).toEqual([true, 20251120]);
+    }
     expect(await currentVersion(rows)).toBe(all[all.length - 1].version);
   });
 

@@ -16,7 +16,7 @@ import { ingest } from '../src/ingest/load.js';
 import { tdxFolder } from '../src/ingest/tdx-folder.js';
 import { SHIPPED_CALENDARS } from '../src/market/calendar.js';
 import { securityOf } from '../src/market/codes.js';
-import { limitPrices, limitRule, listingKind } from '../src/market/limits.js';
+import { limitPrices, limitRounding, limitRule, listingKind } from '../src/market/limits.js';
 import type { BoardId, MarketId } from '../src/market/types.js';
 
 const VIPDOC = process.env.MDS_TDX_VIPDOC ?? '';
@@ -26,6 +26,7 @@ const BSE_OPENED = 20211115;
 interface Day {
   date: number;
   high: number;
+  low: number;
   close: number;
   volume: number;
 }
@@ -82,7 +83,13 @@ function choose(root: string, into: string, funds: Fund[] = []): Equity[] {
         const date = b.readUInt32LE(o);
         if (market === 'BJ' && date < BSE_OPENED) continue;
         if (!SHIPPED_CALENDARS[market].isTradingDay(date)) continue;
-        days.push({ date, high: b.readUInt32LE(o + 8) * 10, close: b.readUInt32LE(o + 16) * 10, volume: b.readUInt32LE(o + 24) });
+        days.push({
+          date,
+          high: b.readUInt32LE(o + 8) * 10,
+          low: b.readUInt32LE(o + 12) * 10,
+          close: b.readUInt32LE(o + 16) * 10,
+          volume: b.readUInt32LE(o + 24),
+        });
       }
       if (!days.length) return;
       symlinkSync(join(dir, name), join(into, folder, 'lday', name));
@@ -132,7 +139,8 @@ function expected(equities: Equity[]): Map<number, Expected> {
           tradingDayIndexSinceListing: idx,
           listingKind: kind,
         });
-        const lim = pre !== null && rule.ratioPct !== null ? limitPrices(pre, rule.ratioPct) : null;
+        const lim =
+          pre !== null && rule.ratioPct !== null ? limitPrices(pre, rule.ratioPct, undefined, limitRounding(e.market, date)) : null;
         const x = at(date);
         const b = x.breadth.get(e.market) ?? {
           listed: 0,
@@ -152,11 +160,12 @@ function expected(equities: Equity[]): Map<number, Expected> {
             else if (bar.close < pre) b.decliners++;
             else b.unchanged++;
           }
-          if (lim && bar.close >= lim.up) {
+          // A close beyond a limit is a limit move only at the day's extreme (else the reference is in doubt).
+          if (lim && (bar.close === lim.up || (bar.close > lim.up && bar.close === bar.high))) {
             x.limit_up.push(e.id);
             b.limit_up++;
           }
-          if (lim && bar.close <= lim.down) {
+          if (lim && (bar.close === lim.down || (bar.close < lim.down && bar.close === bar.low))) {
             x.limit_down.push(e.id);
             b.limit_down++;
           }

@@ -1,12 +1,12 @@
-import { existsSync, mkdirSync, readdirSync, renameSync, rmSync } from 'node:fs';
+import { existsSync, readdirSync, renameSync, rmSync } from 'node:fs';
 import { basename, dirname, join, resolve } from 'node:path';
 import { describeRebuilt } from '../derived/ensure.js';
 import { migrate, openStore } from '../derived/open.js';
 import type { Store, StoreTimeouts } from '../store/types.js';
 import { StoreUnavailable } from '../store/health.js';
-import { storeLocation } from '../store/connect.js';
+import { ensureStoreDirectory, storeLocation } from '../store/connect.js';
 import { Worker } from 'node:worker_threads';
-import type { DemoOptions } from '../demo/generate.js';
+import { timedSteps, type DemoOptions } from '../demo/generate.js';
 
 /**
  * Runs src/demo/build-worker in a worker thread; `progress` hears of each step done. Resolves
@@ -124,8 +124,10 @@ export async function openConfiguredStore(
   waitForStore = false,
   replicaUrls: readonly string[] = [],
 ): Promise<Opened> {
-  // A URL of another kind of store fails here, before any file or folder is made (StoreUrlError).
+  // A URL of another kind of store, or a file in a directory that does not exist, fails here,
+  // before any file or folder is made (StoreUrlError).
   const at = storeLocation(url);
+  ensureStoreDirectory(url);
   if (at.dialect === 'postgres' && timeouts) {
     try {
       await migratePostgres(url, timeouts.connectMs, log);
@@ -146,15 +148,13 @@ export async function openConfiguredStore(
   }
   // Absolute: the building file's name is handed on as a path, never read as a URL.
   const file = resolve(at.path);
-  mkdirSync(dirname(file), { recursive: true });
   const tmp = `${file}.building-${process.pid}`;
   removeAbandonedBuilds(file);
   const started = Date.now();
   log(`First run: building the demo market into ${file} (seed ${demo.seed ?? 1}) ...`);
   let firstKey: string;
   try {
-    const seconds = () => ((Date.now() - started) / 1000).toFixed(1).padStart(5);
-    firstKey = await buildInWorker(tmp, demo, (step) => log(`  ${seconds()} s  ${step}`));
+    firstKey = await buildInWorker(tmp, demo, timedSteps(log, started));
   } catch (e) {
     for (const f of [tmp, `${tmp}-wal`, `${tmp}-shm`]) rmSync(f, { force: true });
     throw e;

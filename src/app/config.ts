@@ -1,6 +1,7 @@
 import { resolve } from 'node:path';
 import { availableParallelism } from 'node:os';
 import type { StoreTimeouts } from '../store/types.js';
+import { DEFAULT_SQLITE_PATH } from '../store/connect.js';
 
 export interface Config {
   host: string;
@@ -98,7 +99,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   };
   const port = int('PORT', 8080, 1, 65535, 'a port 1..65535');
   const rateLimit = int('RATE_LIMIT', 0);
-  const databaseUrl = env.DATABASE_URL || resolve('data/mds.sqlite');
+  const databaseUrl = env.DATABASE_URL || resolve(DEFAULT_SQLITE_PATH);
   if (/^postgres(ql)?:/i.test(databaseUrl)) {
     try {
       new URL(databaseUrl);

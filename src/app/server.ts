@@ -5,16 +5,39 @@ import { buildApp } from './app.js';
 import { openConfiguredStore } from './bootstrap.js';
 import { startMetrics } from './metrics-server.js';
 import { describeDemo, type DemoDescription } from '../demo/describe.js';
+import { storeHoldings, type DayRange, type StoreHoldings } from '../store/tables/holdings.js';
+import { formatDate } from '../lib/time.js';
+import type { Store } from '../store/types.js';
 import { StoreUnavailable } from '../store/health.js';
 import { StoreUrlError } from '../store/connect.js';
 
-/** The start banner: where it listens, what the demo market holds, a key, three requests to try. */
-export function banner(
-  cfg: Config,
-  firstKey: string | undefined,
-  demo: DemoDescription | null,
-  env: NodeJS.ProcessEnv = process.env,
-): string {
+/** What the banner says a store holds: the demo's description, or what any other store holds. */
+export type Held = DemoDescription | StoreHoldings;
+
+/** The demo's description of a store it built, else what the store holds. */
+export async function describeHeld(store: Store): Promise<Held> {
+  return (await describeDemo(store)) ?? (await storeHoldings(store));
+}
+
+/** Lines saying what a store the demo did not build holds (StoreHoldings). */
+function holdingLines(h: StoreHoldings): string[] {
+  if (Object.keys(h.kinds).length === 0) return ['The store holds no instruments yet: load data with npx mds ingest (docs/ingest.md).'];
+  const n = (x: number) => x.toLocaleString('en-US');
+  const names = { equity: ['equity', 'equities'], index: ['index', 'indices'], fund: ['fund', 'funds'] } as const;
+  const kinds = (['equity', 'index', 'fund'] as const).map((k) => `${n(h.kinds[k] ?? 0)} ${names[k][(h.kinds[k] ?? 0) === 1 ? 0 : 1]}`);
+  const days = (what: string, r: DayRange | null) =>
+    r === null ? `no ${what}` : `${what} ${formatDate(r.from)}${r.to === r.from ? '' : `..${formatDate(r.to)}`}`;
+  return [
+    `The store holds ${kinds.join(', ')};`,
+    `  ${days('daily bars', h.bars1d)}, ${days('1m bars', h.bars1m)}, ${days('quotes', h.quotes)}, ${days('trades', h.trades)};`,
+    `  ${h.datasets.length ? `also ${h.datasets.join(', ')}` : 'no other datasets'}.`,
+  ];
+}
+
+/** The start banner: where it listens, what the store holds (the demo market's, or any), a key, requests to try. */
+export function banner(cfg: Config, firstKey: string | undefined, held: Held | null, env: NodeJS.ProcessEnv = process.env): string {
+  const demo = held !== null && 'seed' in held ? held : null;
+  const holdings = held !== null && !('seed' in held) ? held : null;
   const base = `http://${cfg.host.includes(':') ? `[${cfg.host}]` : cfg.host}:${cfg.port}`;
   const key = firstKey ?? '<your key>';
   // The key command must reach this server's store: name it unless it is the default file.
@@ -24,6 +47,7 @@ export function banner(
     `market-data-service listening on ${base} with ${cfg.workers} worker${cfg.workers === 1 ? '' : 's'}`,
     `  explorer: ${base}/explorer   docs: ${base}/docs   OpenAPI: ${base}/openapi.json`,
   ];
+  if (holdings) lines.push(...holdingLines(holdings));
   if (demo) {
     const range = (xs: string[]) => (xs.length === 0 ? 'no days' : xs.length === 1 ? xs[0] : `${xs[0]}..${xs[xs.length - 1]}`);
     lines.push(
@@ -61,7 +85,7 @@ export function banner(
 const say = (m: string) => process.stderr.write(m + '\n');
 
 /** One HTTP server over the store; drains on SIGINT/SIGTERM. */
-async function serveOne(cfg: Config, demo: boolean): Promise<{ firstKey?: string; held: DemoDescription | null }> {
+async function serveOne(cfg: Config, demo: boolean): Promise<{ firstKey?: string; held: Held | null }> {
   // PostgreSQL out of reach does not stop the start: the server answers 503 not_ready until it is reached.
   const opened = await openConfiguredStore(
     cfg.databaseUrl,
@@ -124,11 +148,12 @@ async function serveOne(cfg: Config, demo: boolean): Promise<{ firstKey?: string
   process.on('message', (m: { mds?: string } | null) => {
     if (m?.mds === 'recycle') connections.recycle();
   });
-  const held = cluster.isWorker || opened.unready?.why() ? null : await describeDemo(opened.store);
   // One process: it serves its own metrics (a cluster's primary serves the workers', see main);
   // before listening, since the listener is closed by an onClose hook of `app`.
   if (metrics && !cluster.isWorker) await startMetrics.single(cfg, metrics, app);
   await app.listen({ host: cfg.host, port: cfg.port });
+  // What the banner says the store holds, read once serving (a seek per instrument and table).
+  const held = cluster.isWorker || opened.unready?.why() ? null : await describeHeld(opened.store);
   return { firstKey: opened.firstKey, held };
 }
 
@@ -162,13 +187,13 @@ export async function main(cfg: Config = loadConfig()): Promise<void> {
     return;
   }
   // The workers migrate a store that cannot be reached now once it can (serveOne).
-  let held: DemoDescription | null = null;
+  let held: Held | null = null;
   let firstKey: string | undefined;
   try {
     const opened = await openConfiguredStore(cfg.databaseUrl, cfg.demoOnFirstRun ? { seed: cfg.demoSeed } : null, say, storeTimeouts(cfg));
     firstKey = opened.firstKey;
     try {
-      held = await describeDemo(opened.store);
+      held = await describeHeld(opened.store);
     } finally {
       await opened.store.close();
     }

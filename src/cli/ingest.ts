@@ -18,6 +18,7 @@ import { tdxFolder, tdxSummaryLines, type TdxFolder } from '../ingest/tdx-folder
 import { exportDatasets } from '../ingest/export.js';
 import { ENCODINGS, formatOfName } from '../ingest/source.js';
 import { layoutOf, VENDOR_FORMATS } from '../ingest/vendors/index.js';
+import { compareAfterLoad, planTushare, tushareLines, type TusharePlan } from './tushare.js';
 
 export const EXIT = { ok: 0, usage: 1, invalid: 2, store: 3 } as const;
 
@@ -79,6 +80,12 @@ export function registerIngest(program: Command, withStore: WithStore, db: () =>
         'creating the instruments the store does not know, named by T0002/hq_cache/*.tnf; T0002/hq_cache/gbbq as corporate actions ' +
         'and share capital; fzline/*.lc5 checked against the .lc1 bars (docs/ingest.md, "Whole market: a Tongdaxin install")',
     )
+    .option(
+      '--tushare <dir>',
+      'load a folder of Tushare Pro exports named by their API (stock_basic, trade_cal, daily, adj_factor, daily_basic, ' +
+        "suspend_d, dividend, margin_detail; stk_limit compared with the service's price limits) in dependency order " +
+        '(docs/ingest.md, "A folder of Tushare exports")',
+    )
     .option('--dry-run', 'validate only; write nothing')
     .addOption(
       new Option(
@@ -90,7 +97,7 @@ export function registerIngest(program: Command, withStore: WithStore, db: () =>
       new Option(
         '--encoding <encoding>',
         'text encoding of the files (GBK and GB18030 are usual for Chinese vendor files); ' +
-          'a file not valid in it is refused at its first bad line',
+          'a file not valid in it is refused at its first bad line (--tushare without it: each file its own, UTF-8 or GBK)',
       )
         .choices(ENCODINGS)
         .default('utf8'),
@@ -105,11 +112,24 @@ export function registerIngest(program: Command, withStore: WithStore, db: () =>
       'after',
       '\nExit codes: 0 success, 1 usage or I/O error, 2 validation errors, 3 store error (nothing is changed unless 0).',
     )
-    .action((name: string | undefined, paths: string[], o) =>
+    .action((name: string | undefined, paths: string[], o, cmd: Command) =>
       guarded(async () => {
         let files: IngestFile[];
         let folder: TdxFolder | null = null;
-        if (o.tdx) {
+        let tushare: TusharePlan | null = null;
+        if (o.tushare) {
+          if (name || o.dir || o.tdx || o.format || o.instrument || o.market)
+            throw new UsageError(
+              '--tushare DIR loads the folder alone: no DATASET, FILE, --dir, --tdx, --format, --instrument or --market',
+            );
+          // --encoding, when given, is every file's; else each file's own (ingest/encoding-sniff.ts).
+          tushare = await planTushare(o.tushare, cmd.getOptionValueSource('encoding') === 'cli' ? o.encoding : undefined, o.maxErrors);
+          if (!tushare.dir.apis.length)
+            throw new UsageError(
+              `no Tushare exports in ${o.tushare}; expected files named by their API, like daily.csv or stock_basic.csv.gz`,
+            );
+          files = tushare.dir.files;
+        } else if (o.tdx) {
           if (name || o.dir || o.format || o.instrument || o.market)
             throw new UsageError('--tdx PATH loads the install alone: no DATASET, FILE, --dir, --format, --instrument or --market');
           folder = tdxFolder(o.tdx);
@@ -121,7 +141,9 @@ export function registerIngest(program: Command, withStore: WithStore, db: () =>
           files = filesOfDir(o.dir, io.stderr).map((f) => ({ ...f, encoding: o.encoding }));
         } else {
           if (!name || !paths.length)
-            throw new UsageError('usage: mds ingest DATASET FILE... | mds ingest --dir DIR | mds ingest --tdx PATH');
+            throw new UsageError(
+              'usage: mds ingest DATASET FILE... | mds ingest --dir DIR | mds ingest --tdx PATH | mds ingest --tushare DIR',
+            );
           const d = named(name);
           if (o.format && VENDOR_FORMATS.includes(o.format)) {
             const layout = layoutOf(o.format, d);
@@ -166,8 +188,13 @@ export function registerIngest(program: Command, withStore: WithStore, db: () =>
           // A folder's thousands of files are summed up by reason, not listed one by one.
           const vendor = folder
             ? tdxSummaryLines(folder, r)
-            : r.files.flatMap((f) => (f.vendor ?? []).map((l) => `${basename(f.path)}: ${l}`));
+            : [
+                ...(tushare ? tushareLines(tushare) : []),
+                ...r.files.flatMap((f) => (f.vendor ?? []).map((l) => `${basename(f.path)}: ${l}`)),
+              ];
           io.stdout.write([...vendor, ...summaryLines(r)].map((l) => l + '\n').join(''));
+          // After the commit: stk_limit against the limits the service now serves.
+          if (tushare) io.stdout.write((await compareAfterLoad(store, tushare, r, o.maxErrors)).map((l) => l + '\n').join(''));
           return r.ok ? EXIT.ok : EXIT.invalid;
         });
       }),

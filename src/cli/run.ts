@@ -10,14 +10,14 @@ import { describeMigration } from '../derived/open.js';
 import { KeyStore } from '../auth/keys.js';
 import { buildApp } from '../app/app.js';
 import { main as serve } from '../app/server.js';
-import { generateDemo } from '../demo/generate.js';
+import { generateDemo, timedSteps } from '../demo/generate.js';
 import { parseDate } from '../lib/time.js';
 import { registerVersions } from './versions.js';
 import { registerCheck } from './check.js';
 import { registerIngest } from './ingest.js';
 import { intAtLeast, type CliExit, type CliIO } from './io.js';
 import { StoreOpenError, withStore } from './store.js';
-import { StoreUrlError } from '../store/connect.js';
+import { shownUrl, StoreUrlError } from '../store/connect.js';
 import { hasInstruments } from '../store/tables/instruments.js';
 
 export type { CliExit, CliIO } from './io.js';
@@ -106,14 +106,11 @@ function buildProgram(io: CliIO, exit: CliExit): Command {
       withStore(db(), async (s) => {
         if (await hasInstruments(s.db)) throw new Error('the store already holds instruments; demo needs an empty store');
         const t = Date.now();
-        const summary = await generateDemo(s, {
-          seed: o.seed,
-          equities: o.equities,
-          start: o.start,
-          end: o.end,
-          minuteDays: o.minuteDays,
-          tickDays: o.tickDays,
-        });
+        // Each step on stderr as it is done, as the first start prints them (PostgreSQL takes minutes).
+        const say = (line: string) => io.stderr.write(line + '\n');
+        say(`building the demo market into ${shownUrl(db() ?? loadConfig().databaseUrl)} (seed ${o.seed}, ${o.equities} equities) ...`);
+        const opts = { seed: o.seed, equities: o.equities, start: o.start, end: o.end, minuteDays: o.minuteDays, tickDays: o.tickDays };
+        const summary = await generateDemo(s, opts, timedSteps(say, t));
         out(`demo market generated in ${((Date.now() - t) / 1000).toFixed(1)} s: ${JSON.stringify(summary)}`);
       }),
     );

@@ -8,7 +8,7 @@ import { loadConfig } from '../app/config.js';
 import { migrate, openStore, type MigrateReport } from '../derived/open.js';
 import { pendingMigrations } from '../store/migrate.js';
 import type { Store } from '../store/types.js';
-import { shownUrl, storeLocation, StoreUrlError } from '../store/connect.js';
+import { ensureStoreDirectory, shownUrl, storeLocation, StoreUrlError } from '../store/connect.js';
 
 /** The store could not be opened or migrated: every command exits 3 (docs/ingest.md, "Exit codes"). */
 export class StoreOpenError extends Error {}
@@ -30,6 +30,7 @@ async function opened<P, T>(
   try {
     const at = storeLocation(where);
     if (!create && at.dialect === 'sqlite' && at.path !== ':memory:' && !existsSync(at.path)) throw new Error('no such file');
+    if (create) ensureStoreDirectory(where);
     store = openStore(where);
     prepared = await prepare(store);
   } catch (e) {

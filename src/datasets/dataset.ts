@@ -45,6 +45,14 @@ export interface DatasetDef<Cols extends readonly ColumnSpec[] = readonly Column
   columns: Cols;
   /** Natural key, as file column names. */
   key: readonly string[];
+  /**
+   * The key's last column when it tells versions of one record apart (a statement's
+   * announce_date: a restatement is another version of its period, kept beside the first).
+   * The key without it names the record: the API serves each record's latest version (on or
+   * before a date with `as_of`), its cursor is that shorter key, and point-in-time reads take
+   * the latest version announced by their day.
+   */
+  versions?: string;
   /** Checks across the columns of a valid row, compiled against the column positions. */
   check?: (ix: Ix) => (row: Row, ctx: RowContext) => Problem | null;
   /** Table columns computed from a valid row (may register it in the context: new instruments, days). */
@@ -98,6 +106,8 @@ export function compile(def: DatasetDef): Dataset {
     if (!c) throw new Error(`dataset ${def.name}: key column ${k} is not a column`);
     return c.column;
   });
+  if (def.versions !== undefined && def.key.at(-1) !== def.versions)
+    throw new Error(`dataset ${def.name}: the version column ${def.versions} is not the key's last`);
   return {
     ...def,
     ix,

@@ -22,7 +22,13 @@ const PERIOD = [
   REPORT_TYPE,
   col('announce_date', date, 'Date the report was published.'),
 ] as const;
-const PERIOD_KEY = ['instrument_id', 'report_date', 'report_type'];
+/**
+ * A statement's key: its period, then its announcement. Each announcement of a period is a
+ * version of it (a restatement, 更正, is announced later and kept beside the original), so what
+ * was known on any day stays known (docs/fundamentals.md, "Restatements").
+ */
+const PERIOD_KEY = ['instrument_id', 'report_date', 'report_type', 'announce_date'];
+const VERSIONS = 'announce_date';
 
 /** report_date is the period end of report_type. */
 const periodCheck =
@@ -68,6 +74,7 @@ export const incomeStatements = declare({
     ),
   ],
   key: PERIOD_KEY,
+  versions: VERSIONS,
   check: periodChecks,
 });
 
@@ -96,6 +103,7 @@ export const balanceSheets = declare({
     money('share_capital', 'Share capital (股本): total shares at 1 CNY par'),
   ],
   key: PERIOD_KEY,
+  versions: VERSIONS,
   check: periodChecks,
 });
 
@@ -118,6 +126,7 @@ export const cashFlowStatements = declare({
     money('cash_end', 'Cash at report_date (equals the balance sheet cash)'),
   ],
   key: PERIOD_KEY,
+  versions: VERSIONS,
   check: periodChecks,
 });
 
@@ -156,6 +165,7 @@ export const financialIndicators = declare({
     percent('net_profit_yoy', 'Growth of net_profit_attributable against the same report_type one year earlier, as revenue_yoy.'),
   ],
   key: PERIOD_KEY,
+  versions: VERSIONS,
   check: periodChecks,
 });
 

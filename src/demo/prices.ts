@@ -4,11 +4,12 @@
  * with limit-up runs, broken limit-ups, limit-downs and unlimited first days of new listings.
  */
 import type { BoardId } from '../market/types.js';
-import { limitPrices, limitRule, listingKind } from '../market/limits.js';
+import { limitPrices, limitRounding, limitRule, listingKind } from '../market/limits.js';
 import { divRoundHalfUp } from '../lib/decimal.js';
 import type { Rng } from './random.js';
 import type { DayBar, EquitySpec, Span } from './model.js';
 import { isSt } from './events.js';
+import { sharesAfter } from './share-counts.js';
 
 /** A corporate_actions row (minus inst); units as in schema.ts. */
 export interface ActionRow {
@@ -194,10 +195,11 @@ export function simulateEquity(r: Rng, s: EquitySpec, ctx: PathContext): EquityP
       actions.push(row);
       ref = exRightsRef(prev, row);
       anchor *= ref / prev;
-      const grow = 1 + (row.bonus + row.transfer + row.rightsRatio) / 1e6;
-      total = Math.round(total * grow);
-      float = Math.round((float * grow) / 100) * 100;
-      if (grow !== 1) shares.push({ date, total, float, action: row });
+      const added = row.bonus + row.transfer + row.rightsRatio;
+      if (added > 0) {
+        ({ total, float } = sharesAfter(total, float, added));
+        shares.push({ date, total, float, action: row });
+      }
     }
     const since = sinceListing(ctx, s.listDate, date);
     const rule = limitRule({
@@ -216,7 +218,7 @@ export function simulateEquity(r: Rng, s: EquitySpec, ctx: PathContext): EquityP
       bar = unlimitedDay(r, s, since, ref, rule.reason);
       anchor = bar.close;
     } else {
-      ({ up, down } = limitPrices(ref, rule.ratioPct, TICK));
+      ({ up, down } = limitPrices(ref, rule.ratioPct, TICK, limitRounding(s.market, date)));
       let mode: Mode = 'normal';
       const x = r.next() / (s.price0 >= 500_000 || s.industry.key === 'banks' ? 0.1 : 1); // blue chips rarely hit limits
       if ((prevMode === 'limitUp' || prevMode === 'oneWordUp') && x < 0.4) mode = r.chance(0.45) ? 'oneWordUp' : 'limitUp';

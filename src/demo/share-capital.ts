@@ -2,8 +2,9 @@
  * The demo's share capital changes: the counts an equity lists with (the simulation's start
  * counts; the demo's world records no change between a listing and its data's first day), then
  * each bonus, transfer or rights issue, on its ex-date, with the counts it made (prices.ts), so
- * the latest row is the instrument's total and float shares. Restricted shares are the A shares
- * not in the float (the demo has no B or H shares).
+ * the latest row is the instrument's total and float shares (share-counts.ts: the float rounded
+ * down to a share). Restricted shares are the A shares not in the float: total − float − other
+ * classes, and the demo has no other classes (B or H shares).
  */
 import type { InstrumentOut } from './simulate.js';
 

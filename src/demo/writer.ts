@@ -1,5 +1,5 @@
-/** Chunked, ordered inserts through `Store.bulkInsert`, counting rows per table. */
-import type { Store } from '../store/types.js';
+/** Chunked, ordered inserts through the demo's one transaction (`BulkSession.insert`), counting rows per table and the range of their dates. */
+import type { BulkSession } from '../store/types.js';
 import type { Database } from '../store/schema.js';
 
 export type TableName = keyof Database & string;
@@ -8,30 +8,41 @@ const CHUNK = 20_000;
 
 export class Writer {
   readonly counts: Partial<Record<TableName, number>> = {};
+  /** The first and last value (YYYYMMDD) of the `date` column of each table written that has one. */
+  readonly dates: Partial<Record<TableName, { from: number; to: number }>> = {};
 
   /** `progress` hears of each table written, with its rows. */
   constructor(
-    private readonly store: Store,
+    private readonly s: BulkSession,
     private readonly progress: (step: string) => void = () => {},
   ) {}
 
-  /** Inserts the rows in iteration order, CHUNK rows per bulkInsert call. */
+  /** Inserts the rows in iteration order, CHUNK rows per insert. */
   async write(table: TableName, columns: string[], rows: Iterable<unknown[]>): Promise<void> {
     let buf: unknown[][] = [];
     let n = 0;
+    const at = columns.indexOf('date');
     for (const row of rows) {
       if (row.length !== columns.length) throw new Error(`demo: ${table} row has ${row.length} values for ${columns.length} columns`);
+      if (at >= 0) this.dated(table, row[at] as number);
       buf.push(row);
       if (buf.length >= CHUNK) {
-        await this.store.bulkInsert(table, columns, buf, { deferDerived: true });
+        await this.s.insert(table, columns, buf);
         n += buf.length;
         buf = [];
       }
     }
-    if (buf.length > 0) await this.store.bulkInsert(table, columns, buf, { deferDerived: true });
+    if (buf.length > 0) await this.s.insert(table, columns, buf);
     const written = n + buf.length;
     this.counts[table] = (this.counts[table] ?? 0) + written;
     this.progress(`${table}: ${written.toLocaleString('en-US')} row${written === 1 ? '' : 's'}`);
+  }
+
+  private dated(table: TableName, date: number): void {
+    const d = this.dates[table];
+    if (d === undefined) this.dates[table] = { from: date, to: date };
+    else if (date < d.from) d.from = date;
+    else if (date > d.to) d.to = date;
   }
 }
 

@@ -10,7 +10,7 @@
  * invariant, and every derivation. Bars are never deleted.
  */
 import { epochToMarketDate } from '../lib/time.js';
-import type { BulkSession, Store } from '../store/types.js';
+import type { BulkSession, Store, UpsertCounts } from '../store/types.js';
 import { dailyPackKey, decodePack, mergePacks, PendingPack, RECORD_BYTES } from '../store/packs.js';
 import { sessionWith } from '../store/session.js';
 import { barsAfter, type BarTable } from '../store/tables/bars.js';
@@ -229,8 +229,11 @@ class RemakeFrom {
  *   wrote). Upserts apply rows in order, a later row of a key replacing an earlier one (an equal
  *   row is left alone, and equals the record already there), and so does the merge: of the
  *   records written to a key, the last wins.
- * - A `bulkInsert` into a bar table merges its rows into their packs in a transaction of its own
- *   (rows of one pack may arrive over several calls).
+ * - Rows of a session's `insert` are merged alike; a `bulkInsert` is one transaction of its own
+ *   (rows, packs and what is derived from them commit together: no snapshot sees rows without
+ *   their packs; rows of one pack may arrive over several calls).
+ * - With `deferDerived`, data derived by date (derived/market-days.ts) is forgotten instead of
+ *   made (the demo makes it whole before its commit: demo/generate.ts).
  * Bar values must be integers below 2^53 (the stores' units; checked before anything is packed):
  * a pack holds the values as written, which is how both stores keep them.
  */
@@ -246,45 +249,48 @@ export function withBarPacks(store: Store, limits: PendingLimits = PENDING): Sto
     ...(store.replicas ? { replicas: () => store.replicas!() } : {}),
     ...(store.watchVersions ? { watchVersions: (on: (v: number) => void) => store.watchVersions!(on) } : {}),
     ...(store.backup ? { backup: (file: string) => store.backup!(file) } : {}),
-    async bulkInsert(table, columns, rows, opts) {
-      // Checked and recorded before the rows are written: a bad write changes nothing.
-      const pending = new Pending();
-      pending.add(table, columns, rows);
-      await store.bulkInsert(table, columns, rows);
-      const remakes = new RemakeFrom();
-      remakes.add(table, columns, rows);
-      if (pending.packs || remakes.size) {
-        await store.bulkTransaction(async (s) => {
-          await pending.flush(s);
-          await (opts?.deferDerived ? remakes.forget(s) : remakes.run(s));
-        });
-      }
+    bulkInsert(table, columns, rows, opts) {
+      // One transaction: the rows, their packs and what is derived from them commit together.
+      return this.bulkTransaction((s) => s.insert(table, columns, rows), { deferDerived: opts?.deferDerived });
     },
     bulkTransaction(fn, opts) {
       return store.bulkTransaction(async (s) => {
         const pending = new Pending();
         const remakes = new RemakeFrom();
+        /** Merges what is pending, and makes (or, deferred, forgets) what is derived by date. */
+        const settle = async () => {
+          await pending.flush(s);
+          await (opts?.deferDerived ? remakes.forget(s) : remakes.run(s));
+        };
+        /** Records rows written to `table` (checked first: a write that cannot be packed fails before it writes anything). */
+        const written = async (table: string, columns: string[], rows: unknown[][], write: () => Promise<boolean>) => {
+          Pending.layout(table, columns);
+          if (await write()) {
+            pending.add(table, columns, rows);
+            remakes.add(table, columns, rows);
+          }
+          if (pending.packs >= limits.packs || pending.records >= limits.records) await pending.flush(s);
+        };
         const result = await fn(
           sessionWith(s, {
-            async settle() {
-              await pending.flush(s);
-              await remakes.run(s);
-            },
+            settle,
             async upsert(target, rows) {
-              // A write that cannot be packed fails before it writes anything.
-              Pending.layout(target.table, target.columns);
-              const c = await s.upsert(target, rows);
-              if (c.inserted + c.updated > 0) {
-                pending.add(target.table, target.columns, rows);
-                remakes.add(target.table, target.columns, rows);
-              }
-              if (pending.packs >= limits.packs || pending.records >= limits.records) await pending.flush(s);
+              let c: UpsertCounts = { inserted: 0, updated: 0, unchanged: 0 };
+              await written(target.table, target.columns, rows, async () => {
+                c = await s.upsert(target, rows);
+                return c.inserted + c.updated > 0;
+              });
               return c;
+            },
+            async insert(table, columns, rows) {
+              await written(table, columns, rows, async () => {
+                await s.insert(table, columns, rows);
+                return rows.length > 0;
+              });
             },
           }),
         );
-        await pending.flush(s);
-        await remakes.run(s);
+        await settle();
         return result;
       }, opts);
     },

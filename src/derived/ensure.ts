@@ -1,4 +1,4 @@
-import type { Store } from '../store/types.js';
+import type { BulkSession, Store } from '../store/types.js';
 import { versionsText, type Derivation } from './derivation.js';
 import { DERIVATIONS } from './registry.js';
 import { recordVersion } from '../store/versions.js';
@@ -17,24 +17,31 @@ export interface Rebuilt {
 }
 
 /**
- * Makes `d` again when its stored version is not the code's, in one transaction under the pack
- * lock (BulkSession.lockPacks, so a concurrent merge waits); returns what it did, or null.
+ * Makes `d` again in session `s` when its stored version is not the code's, under the pack lock
+ * (BulkSession.lockPacks, so a concurrent merge waits); returns what it did, or null. Records
+ * no data version: the caller's transaction does (`ensure`, or the demo's build).
  */
-async function ensure(store: Store, d: Derivation): Promise<Rebuilt | null> {
+export async function rebuildIn(s: BulkSession, d: Derivation): Promise<Rebuilt | null> {
   const version = d.version();
-  if ((await store.bulkTransaction((s) => d.stored(s), { readOnly: true })) === version) return null;
   const started = performance.now();
+  await s.lockPacks();
+  const stored = await d.stored(s);
+  if (stored === version) return null;
+  const count = await d.rebuild(s);
+  return { name: d.name, stored, version, count, unit: d.unit, seconds: (performance.now() - started) / 1000 };
+}
+
+/** Makes `d` again when its stored version is not the code's, in one transaction, recording a data version when it made anything. */
+async function ensure(store: Store, d: Derivation): Promise<Rebuilt | null> {
+  if ((await store.bulkTransaction((s) => d.stored(s), { readOnly: true })) === d.version()) return null;
   return store.bulkTransaction(async (s) => {
-    await s.lockPacks();
-    const stored = await d.stored(s);
-    if (stored === version) return null;
-    const count = await d.rebuild(s);
-    if (count > 0) {
-      await recordVersion(s, `derivation ${d.name} rebuilt (${versionsText(stored, version)})`, [
-        { dataset: d.name, rows: count, instruments: null, from: null, to: null },
+    const r = await rebuildIn(s, d);
+    if (r && r.count > 0) {
+      await recordVersion(s, `derivation ${d.name} rebuilt (${versionsText(r.stored, r.version)})`, [
+        { dataset: d.name, rows: r.count, instruments: null, from: null, to: null },
       ]);
     }
-    return { name: d.name, stored, version, count, unit: d.unit, seconds: (performance.now() - started) / 1000 };
+    return r;
   });
 }
 

@@ -68,15 +68,7 @@ export async function marketView(root: HTMLElement, client: Client, date: string
     picker.value = day;
     picker.max = latest;
     picker.onchange = () => picker.value && go(picker.value);
-    const cal = markets[0];
-    const [before, after] = await Promise.all([
-      client.get<Page<{ date: string }>>(`/markets/${cal}/trading-days`, { to: prevDay(day), order: 'desc', 'page[size]': 1 }),
-      day >= latest
-        ? { data: [] }
-        : client.get<Page<{ date: string }>>(`/markets/${cal}/trading-days`, { from: nextDay(day), to: latest, 'page[size]': 1 }),
-    ]);
-    const p = before.data[0]?.date;
-    const n = after.data[0]?.date;
+    const { p, n } = await neighbours(client, markets, day, latest);
     prev.disabled = !p;
     next.disabled = !n;
     prev.onclick = () => p && go(p);
@@ -126,6 +118,26 @@ export async function marketView(root: HTMLElement, client: Client, date: string
     fill(body, h('p', { class: 'error' }, e instanceof ApiFailure ? `${e.status} ${e.code}: ${e.message}` : String(e)));
     body.dataset.state = 'error';
   }
+}
+
+/**
+ * The trading days before and after `day` (up to `latest`) over the union of the markets'
+ * calendars: the nearest of each market's own, since the markets' calendars differ (BJ opened on
+ * 2021-11-15, and `/markets` lists it first).
+ */
+async function neighbours(client: Client, markets: string[], day: string, latest: string): Promise<{ p?: string; n?: string }> {
+  type Days = Page<{ date: string }>;
+  const around = await Promise.all(
+    markets.map((m) =>
+      Promise.all([
+        client.get<Days>(`/markets/${m}/trading-days`, { to: prevDay(day), order: 'desc', 'page[size]': 1 }),
+        day >= latest ? { data: [] } : client.get<Days>(`/markets/${m}/trading-days`, { from: nextDay(day), to: latest, 'page[size]': 1 }),
+      ]),
+    ),
+  );
+  const befores = around.flatMap(([b]) => b.data.map((d) => d.date)).sort();
+  const afters = around.flatMap(([, a]) => a.data.map((d) => d.date)).sort();
+  return { p: befores.pop(), n: afters[0] };
 }
 
 /** A real calendar date written YYYY-MM-DD. */

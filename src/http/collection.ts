@@ -87,6 +87,8 @@ const JSON_TYPE = 'application/json; charset=utf-8';
  */
 export interface SentPlan<K extends unknown[]> extends PagePlan<K> {
   readonly text?: boolean;
+  /** Why a first page is empty, when the route can say (bars past the store's data): `meta.notice` and `Data-Notice`. */
+  readonly notice?: () => Promise<string | null>;
 }
 
 /**
@@ -117,6 +119,8 @@ export async function sendPage<const S extends readonly KeyPart[]>(
   if (cursor !== undefined) {
     const key = out.codec.decode<[...KeyOf<S>, number]>(cursor, fp, [...parts, 'int']);
     const issued = key.pop() as number;
+    // A cursor names the version its page was read at: 1 or more, and none the store has not reached.
+    if (req.snap !== null && (issued < 1 || issued > version)) throw outOfVersions(issued, version);
     if (issued !== version) reply.header('data-version-cursor', String(issued));
     after = key as unknown as KeyOf<S>;
   }
@@ -125,6 +129,7 @@ export async function sendPage<const S extends readonly KeyPart[]>(
   const fetched = page.records.keys.length;
   const count = Math.min(fetched, size);
   const next = fetched > size ? out.codec.encode([...page.key(count - 1), version], fp) : null;
+  const notice = await noticeOf(reply, plan, count === 0 && after === null);
   // A file asked for by Accept (JSON requests pay this one test of a header they rarely send).
   if (req.headers.accept !== undefined) {
     const format = fileFormat(req.headers.accept);
@@ -134,11 +139,20 @@ export async function sendPage<const S extends readonly KeyPart[]>(
   const w = out.renderer.start();
   w.bytes(OPEN);
   page.records.write(w, count);
-  w.utf8(tail(next, req.url));
+  w.utf8(tail(next, req.url, notice));
   const body = w.take();
   // Return the reply: an async handler that resolves to undefined while async onSend hooks
   // still run would make Fastify send an empty body.
   return reply.type(JSON_TYPE).send(plan.text ? body.toString('utf8') : body);
+}
+
+/** A signed cursor naming a data version no page was read at: 0, or one above the store's (`latest`). */
+function outOfVersions(issued: number, latest: number): ApiError {
+  return new ApiError({
+    code: 'invalid_cursor',
+    parameter: 'page[after]',
+    detail: `page[after] names data version ${issued}, which no page of this store was read at (its versions are 1..${latest}); restart the walk without page[after]`,
+  });
 }
 
 /** Records a newest-first walk reads per fetch of its window. */
@@ -194,6 +208,7 @@ async function sendNewestFirst<K extends unknown[]>(
   const at = start < 0 ? records.length : start;
   const served = records.slice(at, at + size);
   const next = records.length > at + size ? out.codec.encode([...keys[at + size - 1], version], fp) : null;
+  const notice = await noticeOf(reply, plan, served.length === 0 && after === null);
   if (req.headers.accept !== undefined) {
     const format = fileFormat(req.headers.accept);
     const shape =
@@ -203,7 +218,7 @@ async function sendNewestFirst<K extends unknown[]>(
       return sendFile(reply, shape, format, served, (i) => keys[at + i]);
     }
   }
-  return reply.type(JSON_TYPE).send(`{"data":[${served.map((r) => JSON.stringify(r)).join(',')}${tail(next, req.url)}`);
+  return reply.type(JSON_TYPE).send(`{"data":[${served.map((r) => JSON.stringify(r)).join(',')}${tail(next, req.url, notice)}`);
 }
 
 /**
@@ -265,11 +280,19 @@ export function sendFile(
   return reply.type(FILE_TYPES[format]).send(fileText(shape, format, records, key));
 }
 
+/** The plan's notice of an `empty` first page, also as the `Data-Notice` header (a file has no envelope); else null. */
+async function noticeOf(reply: FastifyReply, plan: Pick<SentPlan<[]>, 'notice'>, empty: boolean): Promise<string | null> {
+  const notice = empty && plan.notice ? await plan.notice() : null;
+  if (notice !== null) reply.header('data-notice', notice);
+  return notice;
+}
+
 /** The collection envelope after the items. */
-function tail(next: string | null, self: string): string {
+function tail(next: string | null, self: string, notice: string | null = null): string {
   const n = next === null ? 'null' : JSON.stringify(next);
   const link = next === null ? 'null' : JSON.stringify(linkWithCursor(self, next));
-  return `],"meta":{"next_cursor":${n}},"links":{"self":${JSON.stringify(self)},"next":${link}}}`;
+  const said = notice === null ? '' : `,"notice":${JSON.stringify(notice)}`;
+  return `],"meta":{"next_cursor":${n}${said}},"links":{"self":${JSON.stringify(self)},"next":${link}}}`;
 }
 
 /**

@@ -15,6 +15,11 @@ export interface RouteBehaviour {
   versioned: boolean;
   /** Reads the store: answered 503 not_ready while the store is not ready. */
   store: boolean;
+  /**
+   * A probe (health, readiness): answered at once, ahead of the requests waiting for their turn
+   * (turns.ts), so that a load balancer's check is not queued behind the work of a busy server.
+   */
+  probe: boolean;
 }
 
 declare module 'fastify' {
@@ -24,14 +29,14 @@ declare module 'fastify' {
   }
 }
 
-const STATIC: RouteBehaviour = { cache: 'static', versioned: false, store: false };
+const STATIC: RouteBehaviour = { cache: 'static', versioned: false, store: false, probe: false };
 
 /** The behaviour of the route a request matched (that of a static route when it matched none). */
 export const behaviourOf = (req: FastifyRequest): RouteBehaviour => {
   const b = req.routeOptions.config?.behaviour;
   return b === undefined
     ? STATIC
-    : b.cache !== undefined && b.versioned !== undefined && b.store !== undefined
+    : b.cache !== undefined && b.versioned !== undefined && b.store !== undefined && b.probe !== undefined
       ? (b as RouteBehaviour)
       : { ...STATIC, ...b };
 };

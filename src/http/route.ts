@@ -4,8 +4,9 @@ import { ErrorResponse } from './schemas/common.js';
 import { orderParam, pageParams } from './params.js';
 import { notFound } from '../lib/errors.js';
 import type { Snapshot } from '../query/snapshot.js';
-import type { InstrumentRow } from '../store/catalog.js';
-import type { InstrumentKind } from '../market/kinds.js';
+import type { CatalogSnapshot, InstrumentRow } from '../store/catalog.js';
+import { INSTRUMENT_KINDS as KINDS, type InstrumentKind } from '../market/kinds.js';
+import { normalId } from '../market/ids.js';
 
 const err = Type.Ref(ErrorResponse);
 /** Every GET answers a matching If-None-Match (or `*`) with 304 and no body (docs/api.md, Caching). */
@@ -81,19 +82,52 @@ export function snapOf(req: FastifyRequest): Snapshot {
  * The instrument of `kind` named in the request's path, or 404. An id of another kind is not
  * found either, and the detail says where it is (CONTRACT.md §1): the same operation under its
  * kind's path when that kind has it (`/equities/000300.SH/bars` -> `/indices/000300.SH/bars`),
- * else the instrument itself.
+ * else the instrument itself. An id that is not one as written (a bare code `600519`, another
+ * case or vendor spelling `600519.sh`, `sh600519`, `600519.XSHG`, full-width digits) is not found
+ * either, and the detail suggests the ids it may mean (`did you mean 600519.SH?`) with their paths.
  */
 export async function pathInstrument(req: FastifyRequest, kind: InstrumentKind): Promise<InstrumentRow> {
   const id = (req.params as { instrument_id: string }).instrument_id;
-  const row = snapOf(req).catalog.get(id);
-  if (!row) throw notFound(`No ${kind} with id ${id}`);
+  const catalog = snapOf(req).catalog;
+  const row = catalog.get(id);
+  if (!row) throw notFound(`No ${kind} with id ${id}${suggestion(req, kind, meant(catalog, id))}`);
   if (row.kind !== kind) throw notFound(`${id} is ${A_KIND[row.kind]}: ${whereItIs(req, kind, row.kind, id)}`);
   return row;
 }
 
+/**
+ * The instruments an id that is none may mean: the id its vendor spelling or case names
+ * (`600519.sh`, `sh600519`, `600519.XSHG` -> 600519.SH), or every instrument whose code a bare
+ * code is (`600519`; `000001`: 000001.SZ, an equity, and 000001.SH, an index); read after NFKC
+ * (full-width `６００５１９`). At most a few, those of the asked kind first.
+ */
+function meant(catalog: CatalogSnapshot, id: string): InstrumentRow[] {
+  const s = id.normalize('NFKC').trim();
+  const named = normalId(s);
+  const rows = named !== null ? [catalog.get(named)] : /^\d{6}$/.test(s) ? KINDS.flatMap((k) => catalog.list(k, { code: s }, null, 4)) : [];
+  return rows.filter((r): r is InstrumentRow => r !== undefined);
+}
+
+/** `; did you mean ID?` (or `ID or ID?`) naming each row's path for this request's operation, or nothing. */
+function suggestion(req: FastifyRequest, kind: InstrumentKind, rows: InstrumentRow[]): string {
+  if (!rows.length) return '';
+  const mine = rows.filter((r) => r.kind === kind);
+  const shown = (mine.length ? mine : rows).map((r) =>
+    r.kind === kind ? `${r.id} (${pathOf(req, kind, r.id)})` : `${r.id}, ${A_KIND[r.kind]} (${whereItIs(req, kind, r.kind, r.id)})`,
+  );
+  return `; did you mean ${shown.join(' or ')}?`;
+}
+
+/** This request's path with the instrument id `id` under `kind`'s path. */
+function pathOf(req: FastifyRequest, kind: InstrumentKind, id: string): string {
+  const segments = req.url.split('?')[0].split('/');
+  segments[3] = KIND_PATHS[kind];
+  segments[4] = id;
+  return segments.join('/');
+}
+
 /** The path of this request's operation for an instrument of kind `to`, or the instrument's own path when `to` has none. */
 function whereItIs(req: FastifyRequest, from: InstrumentKind, to: InstrumentKind, id: string): string {
-  const swap = (path: string) => path.replace(`/api/v1/${KIND_PATHS[from]}/`, `/api/v1/${KIND_PATHS[to]}/`);
-  const served = req.server.hasRoute({ method: 'GET', url: swap(req.routeOptions.url ?? '') });
-  return served ? swap(req.url.split('?')[0]) : `/api/v1/${KIND_PATHS[to]}/${id}`;
+  const route = (req.routeOptions.url ?? '').replace(`/api/v1/${KIND_PATHS[from]}/`, `/api/v1/${KIND_PATHS[to]}/`);
+  return req.server.hasRoute({ method: 'GET', url: route }) ? pathOf(req, to, id) : `/api/v1/${KIND_PATHS[to]}/${id}`;
 }

@@ -18,6 +18,9 @@ export function renderDatasetDocs(): string {
       `### \`${d.name}\``,
       '',
       `${d.doc} Table \`${d.table}\`; natural key: ${d.key.map((k) => `\`${k}\``).join(', ')}.` +
+        (d.versions
+          ? ` Each \`${d.versions}\` of a period is a version of it: a restatement, announced later, is kept beside the original (docs/fundamentals.md, "Restatements").`
+          : '') +
         (d.derived?.doc ? ` Derived on load: ${d.derived.doc}.` : ''),
       '',
       '| column | type | meaning, unit | required |',

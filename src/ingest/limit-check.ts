@@ -142,6 +142,7 @@ export class LimitCheck {
         market: eq.market as MarketId,
         listDate,
         listingKind: eq.listing_kind,
+        name: eq.name,
         sinceListing: sinceListing(cal, listDate),
         isSt: stOn(st.map((p) => ({ start_date: Number(p.start_date), end_date: p.end_date === null ? null : Number(p.end_date) }))),
       };

@@ -32,7 +32,10 @@ export interface IngestFile {
   encoding?: Encoding;
   /** A vendor file (ingest/vendors): its layout converts its records into the dataset's. */
   vendor?: { layout: Layout } & VendorOptions;
-  /** Records the vendor layout makes itself (no file is read): `path` only names them in errors. */
+  /**
+   * Not one file: records the vendor layout makes itself (no file is read), or several files it
+   * reads as one (`vendor.parts`, whose records name their own file); `path` only names them.
+   */
   virtual?: boolean;
 }
 
@@ -41,6 +44,8 @@ export interface FileSummary extends UpsertCounts {
   path: string;
   rows: number;
   seconds: number;
+  /** The files read as this one (VendorOptions.parts), when more than one. */
+  files?: number;
   /** A vendor file's notes and skipped-row counts (VendorReport.lines). */
   vendor?: string[];
 }
@@ -93,11 +98,12 @@ export async function ingest(store: Store, input: IngestFile[], opts: IngestOpti
     .sort((a, b) => orderOf(a.f.dataset) - orderOf(b.f.dataset) || a.i - b.i)
     .map((x) => x.f);
   for (const f of files) {
-    if (f.virtual) continue;
-    try {
-      await sourceInfo(f.path);
-    } catch (e) {
-      throw new IngestIOError(`${f.path}: ${(e as Error).message}`);
+    for (const path of f.vendor?.parts?.map((p) => p.path) ?? (f.virtual ? [] : [f.path])) {
+      try {
+        await sourceInfo(path);
+      } catch (e) {
+        throw new IngestIOError(`${path}: ${(e as Error).message}`);
+      }
     }
   }
   const errors: string[] = [];
@@ -136,7 +142,8 @@ export async function ingest(store: Store, input: IngestFile[], opts: IngestOpti
     warnings = await check.warnings(s, ctx);
     changes.derived('bars_1d', 'bars_1m', derived.inserted + derived.updated);
     if (summaries.some((x) => x.inserted + x.updated > 0) || derived.inserted + derived.updated > 0) {
-      const n = new Set(summaries.map((x) => x.path)).size;
+      // Files read, a several-file export counted by its files.
+      const n = [...new Map(summaries.map((x) => [x.path, x.files ?? 1])).values()].reduce((a, b) => a + b, 0);
       dataVersion = await recordVersion(s, `ingest of ${n} file${n === 1 ? '' : 's'}`, await changes.changes(s));
     }
     await recordIngest(s, [
@@ -161,7 +168,7 @@ export async function ingest(store: Store, input: IngestFile[], opts: IngestOpti
   const datasets = new Map<string, DatasetSummary>();
   for (const x of summaries) {
     const d = datasets.get(x.dataset) ?? { dataset: x.dataset, files: 0, rows: 0, inserted: 0, updated: 0, unchanged: 0 };
-    d.files++;
+    d.files += x.files ?? 1;
     d.rows += x.rows;
     d.inserted += x.inserted;
     d.updated += x.updated;
@@ -195,8 +202,12 @@ interface FileOptions {
 async function loadFile(s: BulkSession, ctx: IngestContext, f: IngestFile, o: FileOptions): Promise<FileSummary> {
   const started = Date.now();
   const name = f.path;
-  const info = f.virtual ? { size: 0 } : await sourceInfo(f.path);
+  // Several files read as one: their bytes together (progress).
+  let size = 0;
+  for (const p of f.vendor?.parts ?? []) size += (await sourceInfo(p.path)).size;
+  const info = f.vendor?.parts ? { size } : f.virtual ? { size: 0 } : await sourceInfo(f.path);
   const sum: FileSummary = { dataset: f.dataset.name, path: f.path, rows: 0, inserted: 0, updated: 0, unchanged: 0, seconds: 0 };
+  if ((f.vendor?.parts?.length ?? 0) > 1) sum.files = f.vendor!.parts!.length;
   o.progress?.start(f.path, f.dataset.name, info.size);
   let bytes = 0;
   let reader: RowReader | null = null;
@@ -232,7 +243,7 @@ async function loadFile(s: BulkSession, ctx: IngestContext, f: IngestFile, o: Fi
     for (const rec of records) {
       reader ??= new RowReader(f.dataset, ctx, !f.vendor && rec.fields !== undefined);
       if (rec.error) {
-        o.addError(formatError(name, { line: rec.line, message: rec.error }, unit));
+        o.addError(formatError(rec.file ?? name, { line: rec.line, message: rec.error }, unit));
         continue;
       }
       if (reader.needsHeader) {
@@ -245,12 +256,13 @@ async function loadFile(s: BulkSession, ctx: IngestContext, f: IngestFile, o: Fi
       sum.rows++;
       const r = reader.row(rec);
       if ('errors' in r) {
-        for (const e of r.errors) o.addError(formatError(name, e, unit));
+        for (const e of r.errors) o.addError(formatError(rec.file ?? name, e, unit));
         continue;
       }
       if (r.absent) absent.set(batch.length, r.absent);
       batch.push(r.row);
-      if (dailyBars) o.check.note(`${name}:${unit}`, r.row[ix.instrument_id] as number, r.row[ix.trade_date] as number, rec.line);
+      if (dailyBars)
+        o.check.note(`${rec.file ?? name}:${unit}`, r.row[ix.instrument_id] as number, r.row[ix.trade_date] as number, rec.line);
       if (batch.length >= o.batchSize) await flush();
     }
     o.progress?.update(sum.rows, bytes);

@@ -3,7 +3,8 @@
  * the format by the extension (`.csv`, `.ndjson`/`.jsonl`, optionally `.gz`), else by the
  * first character (`{` is NDJSON). Never holds more than a chunk of the file in memory.
  * Text is decoded strictly in the file's encoding (UTF-8 unless told GBK or GB18030): bytes
- * that are not valid in it end the file with an error at their line, never with U+FFFD.
+ * that are not valid in it end the file with an error at their line, never with U+FFFD. A file
+ * with a NUL byte is not text at all (binaryFile: a Tongdaxin file, UTF-16).
  */
 import { closeSync, createReadStream, openSync, readSync, statSync } from 'node:fs';
 import { createGunzip } from 'node:zlib';
@@ -14,6 +15,8 @@ import type { Format } from './registry.js';
 /** A CSV record (fields) or an NDJSON record (object), with its line. */
 export interface SourceRecord {
   line: number;
+  /** The file the record is from when a layout reads several as one (VendorOptions.parts); else the command's file. */
+  file?: string;
   fields?: string[];
   object?: Record<string, unknown>;
   error?: string;
@@ -113,7 +116,7 @@ export function formatOfName(path: string): Format | null {
 }
 
 /** The bytes of a file, gunzipped when it is gzip; `file` counts the bytes read from disk. */
-function byteStream(path: string, gzip: boolean): { file: ReturnType<typeof createReadStream>; stream: Readable } {
+export function byteStream(path: string, gzip: boolean): { file: ReturnType<typeof createReadStream>; stream: Readable } {
   const file = createReadStream(path, { highWaterMark: CHUNK });
   const stream: Readable = gzip ? file.pipe(createGunzip({ chunkSize: CHUNK })) : file;
   if (gzip) file.on('error', (e) => stream.destroy(e));
@@ -204,6 +207,35 @@ export async function encodingError(path: string, gzip: boolean, encoding: Encod
 }
 
 /**
+ * Why a file holding a NUL byte (at `at`, counted from 0 in its decompressed bytes, whose first
+ * bytes are `head`) is not loaded: no CSV or NDJSON text has one (PostgreSQL text cannot hold it
+ * either). UTF-16 text (a byte-order mark, or NULs only at one parity: ASCII in UTF-16) is told to
+ * be saved as UTF-8; anything else is binary, and the command that reads it is named (Tongdaxin's
+ * `.day`/`.lc1` by name, else both).
+ */
+export function binaryFile(path: string, at: number, head: Uint8Array): IngestIOError {
+  const n = Math.min(head.length, 4096);
+  // NULs at even and at odd offsets.
+  const nuls = [0, 0];
+  for (let i = 0; i < n; i++) if (head[i] === 0) nuls[i & 1]++;
+  const bom = n >= 2 && ((head[0] === 0xff && head[1] === 0xfe) || (head[0] === 0xfe && head[1] === 0xff));
+  if (bom || (nuls[0] + nuls[1] >= n / 4 && (nuls[0] === 0 || nuls[1] === 0)))
+    return new IngestIOError(`${path}: UTF-16 text (a NUL byte at byte ${at + 1}): save the file as UTF-8 (or GBK, with --encoding gbk)`);
+  const ext = /\.(day|lc1|lc5)$/i.exec(path)?.[1].toLowerCase();
+  const how =
+    ext === 'day'
+      ? 'a Tongdaxin daily file loads with --format tdx-day (mds ingest bars_1d FILE --format tdx-day)'
+      : ext === 'lc1'
+        ? 'a Tongdaxin 1-minute file loads with --format tdx-lc1 (mds ingest bars_1m FILE --format tdx-lc1)'
+        : ext === 'lc5'
+          ? 'a Tongdaxin 5-minute file is not loaded (5-minute bars are aggregated from 1-minute bars: load the .lc1 file with --format tdx-lc1)'
+          : 'Tongdaxin files load with --format tdx-day (.day, bars_1d) or --format tdx-lc1 (.lc1, bars_1m)';
+  return new IngestIOError(
+    `${path}: a binary file, not CSV or NDJSON text (a NUL byte at byte ${at + 1}): ${how}, a whole Tongdaxin vipdoc folder with mds ingest --tdx VIPDOC; nothing was loaded`,
+  );
+}
+
+/**
  * Yields record batches of `path`. `onBytes` reports the bytes of the file read so far
  * (compressed bytes for gzip), for progress. The text is decoded strictly in `encoding`
  * (across chunk boundaries): the first bytes not valid in it end the file with an error
@@ -229,6 +261,9 @@ export async function* readRecords(
   const nd = new NdjsonParser();
   const pieces = stream[Symbol.asyncIterator]();
   let ended = false;
+  // Bytes (decompressed) before the chunk, and the file's first ones (binaryFile).
+  let seen = 0,
+    head: Uint8Array = new Uint8Array(0);
   try {
     while (!ended) {
       let next: IteratorResult<Buffer>;
@@ -236,6 +271,12 @@ export async function* readRecords(
         next = await pieces.next();
       } catch (e) {
         throw new IngestIOError(`${path}: ${(e as Error).message}`);
+      }
+      if (!next.done) {
+        const nul = next.value.indexOf(0);
+        if (nul !== -1) throw binaryFile(path, seen + nul, seen === 0 ? next.value : head);
+        if (seen === 0) head = Uint8Array.from(next.value.subarray(0, 4096));
+        seen += next.value.length;
       }
       let chunk: string;
       try {

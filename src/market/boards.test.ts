@@ -15,6 +15,7 @@ describe('boardOf', () => {
     expect(boardOf('003816', 'SZ')).toBe('main');
     expect(boardOf('300750', 'SZ')).toBe('chinext');
     expect(boardOf('301236', 'SZ')).toBe('chinext');
+    expect(boardOf('302132', 'SZ')).toBe('chinext');
     expect(boardOf('430047', 'BJ')).toBe('bse');
     expect(boardOf('920002', 'BJ')).toBe('bse');
   });
@@ -29,6 +30,8 @@ describe('boardOf', () => {
       ['159915', 'SZ'],
       ['200002', 'SZ'],
       ['60051', 'SH'],
+      ['604001', 'SH'],
+      ['400002', 'BJ'],
       ['bj4300', 'BJ'],
     ] as const) {
       expect(() => boardOf(code, market), `${code}.${market}`).toThrow(RangeError);

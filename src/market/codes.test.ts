@@ -12,10 +12,14 @@ describe('securityOf: what a code is on its market, from the code ranges', () =>
     ['003816', 'SZ', { kind: 'equity', board: 'main' }],
     ['300750', 'SZ', { kind: 'equity', board: 'chinext' }],
     ['301236', 'SZ', { kind: 'equity', board: 'chinext' }],
+    // The SZSE allocates by the first two digits: 30 is ChiNext whatever follows (302132 中航成飞, 2025).
+    ['302132', 'SZ', { kind: 'equity', board: 'chinext' }],
+    ['001306', 'SZ', { kind: 'equity', board: 'main' }],
     ['430047', 'BJ', { kind: 'equity', board: 'bse' }],
     ['830799', 'BJ', { kind: 'equity', board: 'bse' }],
     ['873223', 'BJ', { kind: 'equity', board: 'bse' }],
     ['920001', 'BJ', { kind: 'equity', board: 'bse' }],
+    ['920799', 'BJ', { kind: 'equity', board: 'bse' }],
   ] as const)('%s.%s is an equity', (code, market, want) => {
     expect(securityOf(code, market)).toEqual(want);
   });

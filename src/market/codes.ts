@@ -5,7 +5,6 @@
  * sector indices), with the reason it is skipped.
  * securityOf('510300', 'SH') -> { kind: 'fund', fundType: 'etf' }.
  */
-import { boardOf } from './boards.js';
 import type { BoardId, MarketId } from './types.js';
 
 export type Security =
@@ -21,11 +20,17 @@ const INDEX: Security = { kind: 'index' };
 const ETF: Security = { kind: 'fund', fundType: 'etf' };
 const LOF: Security = { kind: 'fund', fundType: 'lof' };
 const range = (prefixes: string, what: Security): Range => ({ prefixes: prefixes.split(' '), what });
+const equity = (board: BoardId): Security => ({ kind: 'equity', board });
 
-/** Per market, the ranges by code prefix; the longest matching prefix wins. Equities are boardOf's. */
+/**
+ * Per market, the ranges by code prefix; the longest matching prefix wins. The SSE allocates by
+ * the first three digits, the SZSE by the first two (00 A shares of the main board, 30 ChiNext,
+ * whatever four digits follow: 302132 is ChiNext as 300750 is).
+ */
 export const CODE_RANGES: Readonly<Record<MarketId, readonly Range[]>> = {
   SH: [
-    range('600 601 603 605 688 689', { kind: 'equity', board: 'main' }),
+    range('600 601 603 605', equity('main')),
+    range('688 689', equity('star')),
     range('000', INDEX),
     range('009 010 018 019 020 090 091 099', skip('bonds')),
     range('510 511 512 513 515 516 517 518 530 560 561 562 563 588', ETF),
@@ -40,7 +45,8 @@ export const CODE_RANGES: Readonly<Record<MarketId, readonly Range[]>> = {
     range('999', skip('Tongdaxin index aliases')),
   ],
   SZ: [
-    range('000 001 002 003 300 301', { kind: 'equity', board: 'main' }),
+    range('00', equity('main')),
+    range('30', equity('chinext')),
     range('399', INDEX),
     range('159', ETF),
     range('16', LOF),
@@ -51,7 +57,7 @@ export const CODE_RANGES: Readonly<Record<MarketId, readonly Range[]>> = {
     range('13', skip('repos')),
     range('14', skip('preferred shares')),
   ],
-  BJ: [range('43 83 87 920', { kind: 'equity', board: 'bse' }), range('899', INDEX)],
+  BJ: [range('43 83 87 920', equity('bse')), range('899', INDEX)],
 };
 
 /** What `code` is on `market` (see CODE_RANGES); a code in no range is skipped as "not an A-share equity, index or fund code". */
@@ -66,6 +72,5 @@ export function securityOf(code: string, market: MarketId): Security {
         len = p.length;
       }
   }
-  if (!best) return skip('codes outside the served ranges');
-  return best.what.kind === 'equity' ? { kind: 'equity', board: boardOf(code, market) } : best.what;
+  return best ? best.what : skip('codes outside the served ranges');
 }

@@ -1,5 +1,5 @@
 import type { BoardId, Bar, MarketId } from './types.js';
-import { limitPrices, limitRule, listingKind } from './limits.js';
+import { hasReformMark, limitPrices, limitRounding, limitRule, listingKind } from './limits.js';
 import { referencePrice, type CorporateAction } from './adjust.js';
 import type { TradingCalendar } from './calendar.js';
 
@@ -28,6 +28,11 @@ export interface DayLimitInput {
   listDate: number | null;
   /** The instrument record's `listing_kind` (null: the default of `listingKind`). */
   listingKind: string | null;
+  /**
+   * The equity's name, as stored (its current one): an `S` mark (hasReformMark) says it has not
+   * been through the split-share reform, so its limit is 5% (limits.ts). Null: no name known.
+   */
+  name: string | null;
   /** 0-based trading-day index of a date since listing (0 = listing day). */
   sinceListing: (date: number) => number;
   isSt: (date: number) => boolean;
@@ -45,6 +50,7 @@ export interface DayLimitInput {
 export function dayLimits(input: DayLimitInput): DayLimit[] {
   let last = input.prevBar?.close ?? null;
   const kind = listingKind(input.market, input.listDate ?? 0, input.listingKind);
+  const reformPending = hasReformMark(input.name);
   const out: DayLimit[] = [];
   for (const date of input.days) {
     const action = input.actions.get(date);
@@ -59,8 +65,10 @@ export function dayLimits(input: DayLimitInput): DayLimit[] {
       listDate: input.listDate ?? 0,
       tradingDayIndexSinceListing: idx,
       listingKind: kind,
+      reformPending,
     });
-    const lim = pre !== null && rule.ratioPct !== null ? limitPrices(pre, rule.ratioPct) : null;
+    const lim =
+      pre !== null && rule.ratioPct !== null ? limitPrices(pre, rule.ratioPct, undefined, limitRounding(input.market, date)) : null;
     const bar = input.bars.get(date) ?? null;
     out.push({
       date,
@@ -94,3 +102,16 @@ export function sinceListing(cal: TradingCalendar, listDate: number | null): (da
 /** Under risk warning on `d` by the equity's ST periods (inclusive; an open period has no end). */
 export const stOn = (periods: readonly { start_date: number; end_date: number | null }[]) => (d: number) =>
   periods.some((p) => p.start_date <= d && (p.end_date === null || d <= p.end_date));
+
+/**
+ * Whether an equity whose stored bars end on `lastBar` is suspended from then to the data's last
+ * day: a loaded suspension without an end (`openStart`, its first day; null: none) that begins
+ * no later than the trading day after that bar, so that no day between is unknown. Its days then
+ * go on, suspended, to the latest stored day of its market instead of ending with its last bar.
+ * suspendedToEnd(cal, 20261110, 20261111) -> true (the next trading day)
+ */
+export function suspendedToEnd(cal: TradingCalendar, lastBar: number | null, openStart: number | null): boolean {
+  if (lastBar === null || openStart === null) return false;
+  const next = cal.at(cal.indexOnOrAfter(lastBar + 1));
+  return next !== undefined && openStart <= next;
+}

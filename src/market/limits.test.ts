@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import { limitPrices, limitRule, listingKind, type LimitRuleInput } from './limits.js';
-import { dayLimits } from './day-limits.js';
+import { hasReformMark, limitPrices, limitRounding, limitRule, listingKind, type LimitRuleInput } from './limits.js';
+import { dayLimits, suspendedToEnd } from './day-limits.js';
+import { TradingCalendar } from './calendar.js';
 
 const rule = (over: Partial<LimitRuleInput>) =>
   limitRule({ board: 'main', market: 'SH', st: false, date: 20240301, listDate: 20100104, tradingDayIndexSinceListing: 1000, ...over });
@@ -63,6 +64,7 @@ describe('limitRule', () => {
         market: 'BJ',
         listDate: 20211115,
         listingKind,
+        name: null,
         sinceListing: (d) => (d === 20211115 ? 0 : 1),
         isSt: () => false,
         actions: new Map(),
@@ -139,8 +141,67 @@ describe('limitRule', () => {
     });
   });
 
+  it('limits shares not through the split-share reform (the S mark) to 5% from 2007-01-08', () => {
+    const s = { reformPending: true };
+    // S深发展A (000001.SZ) moved 7.44% on 2007-01-05 and at most 5% from 2007-01-08.
+    expect(rule({ ...s, market: 'SZ', date: 20070105 })).toEqual({ ratioPct: 10, reason: 'main_board' });
+    expect(rule({ ...s, market: 'SZ', date: 20070108 })).toEqual({ ratioPct: 5, reason: 'share_reform_pending' });
+    // S佳通 (600182.SH) in 2025 and 2026: 5%, after the ST limit went to 10% as well; an S*ST share too.
+    expect(rule({ ...s, date: 20250403 })).toEqual({ ratioPct: 5, reason: 'share_reform_pending' });
+    expect(rule({ ...s, date: 20260130 })).toEqual({ ratioPct: 5, reason: 'share_reform_pending' });
+    expect(rule({ ...s, st: true, date: 20260706 })).toEqual({ ratioPct: 5, reason: 'share_reform_pending' });
+    expect(rule({ st: true, date: 20260706 })).toEqual({ ratioPct: 10, reason: 'st_main_board' });
+    // Days without limits stay so; the mark is the main board's (ChiNext opened after the reform).
+    expect(rule({ ...s, date: 19950103 })).toEqual({ ratioPct: null, reason: 'no_limit_period' });
+    expect(rule({ ...s, board: 'chinext', market: 'SZ' })).toEqual({ ratioPct: 20, reason: 'chinext' });
+  });
+
+  it('reads the S mark from a name: S before the short name or its ST mark', () => {
+    for (const name of ['S佳通', 'SST自仪', 'S*ST石岘', 'S 石化', 'S深发展A', 'Ｓ佳通']) expect(hasReformMark(name), name).toBe(true);
+    for (const name of ['ST华兴', '*ST天夏', '佳通轮胎', 'Sunrise Tech', 'STAR 50', '', null])
+      expect(hasReformMark(name), String(name)).toBe(false);
+  });
+
   it('refuses dates before listing', () => {
     expect(() => rule({ tradingDayIndexSinceListing: -1 })).toThrow(RangeError);
+  });
+});
+
+describe('limitPrices toward the previous close (the BSE)', () => {
+  it("truncates the BSE's limits toward the previous close from its opening, as it publishes them", () => {
+    // 430047.BJ, previous close 15.29 (2025-04-03, 2026-01-30): 19.87 / 10.71, half-up 19.88 / 10.70.
+    expect(limitPrices(15290, 30, 10, 'toward_close')).toEqual({ up: 19870, down: 10710 });
+    expect(limitPrices(15290, 30)).toEqual({ up: 19880, down: 10700 });
+    // Exact products are the same either way; one tick at least.
+    expect(limitPrices(10000, 30, 10, 'toward_close')).toEqual({ up: 13000, down: 7000 });
+    expect(limitPrices(3330, 30, 10, 'toward_close')).toEqual({ up: 4320, down: 2340 }); // 4.329 / 2.331
+    expect(limitPrices(30, 30, 10, 'toward_close')).toEqual({ up: 40, down: 20 }); // 0.039 -> 0.03 would not move
+    expect(limitPrices(10, 30, 10, 'toward_close')).toEqual({ up: 20, down: 10 }); // never below one tick
+    expect(limitRounding('BJ', 20211115)).toBe('toward_close');
+    expect(limitRounding('BJ', 20211112)).toBe('half_up');
+    expect(limitRounding('SH', 20250403)).toBe('half_up');
+    expect(limitRounding('SZ', 20250403)).toBe('half_up');
+  });
+
+  it('gives the day states of a BSE stock and of S佳通 their published limits', () => {
+    const states = (market: 'BJ' | 'SH', board: 'bse' | 'main', name: string | null, date: number, close: number) =>
+      dayLimits({
+        days: [date],
+        board,
+        market,
+        listDate: null,
+        listingKind: null,
+        name,
+        sinceListing: () => Infinity,
+        isSt: () => false,
+        actions: new Map(),
+        prevBar: { ts: 0, date: 0, open: close, high: close, low: close, close, volume: 1, amount: 1 },
+        bars: new Map(),
+      }).map((d) => [d.up, d.down, d.ratioPct, d.reason]);
+    expect(states('BJ', 'bse', '诺思兰德', 20250403, 15290)).toEqual([[19870, 10710, 30, 'bse']]);
+    // S佳通 (600182.SH): ±5% of 13.42 is 14.091 / 12.749, half-up.
+    expect(states('SH', 'main', 'S佳通', 20260130, 13420)).toEqual([[14090, 12750, 5, 'share_reform_pending']]);
+    expect(states('SH', 'main', '佳通轮胎', 20260130, 13420)).toEqual([[14760, 12080, 10, 'main_board']]);
   });
 });
 
@@ -172,5 +233,19 @@ describe('limitPrices', () => {
     expect(() => limitPrices(0, 10)).toThrow(RangeError);
     expect(() => limitPrices(1000, 4.5)).toThrow(RangeError);
     expect(() => limitPrices(1000, 10, 0)).toThrow(RangeError);
+  });
+});
+
+describe('suspendedToEnd', () => {
+  it('keeps an equity suspended to the end when an open suspension starts no later than the day after its last bar', () => {
+    const cal = new TradingCalendar([20261109, 20261110, 20261111, 20261112, 20261113, 20261116]);
+    // 601591.SH in the demo: last bar 2026-11-10, suspended from 2026-11-11 by announcement.
+    expect(suspendedToEnd(cal, 20261110, 20261111)).toBe(true);
+    expect(suspendedToEnd(cal, 20261113, 20261116)).toBe(true); // over a weekend
+    expect(suspendedToEnd(cal, 20261110, 20261109)).toBe(true); // announced before bars that came after
+    expect(suspendedToEnd(cal, 20261110, 20261112)).toBe(false); // 2026-11-11 unknown
+    expect(suspendedToEnd(cal, 20261110, null)).toBe(false);
+    expect(suspendedToEnd(cal, null, 20261111)).toBe(false);
+    expect(suspendedToEnd(cal, 20261116, 20261117)).toBe(false); // no day after the last bar
   });
 });

@@ -20,6 +20,12 @@
  *   NEEQ's select tier (精选层) that moved to the Beijing Stock Exchange on its opening day,
  *   2021-11-15, traded at ±30% of their last NEEQ close that day; only the 10 public offerings
  *   listed that day were free of limits (listingKind).
+ * - Shares not through the split-share reform (股权分置改革), marked `S` in their names from
+ *   2006-10-09 (S佳通, SST…, S*ST…: hasReformMark), 5% on the main board from 2007-01-08
+ *   ('share_reform_pending').
+ * - Rounding (limitRounding): half-up to the tick on SH and SZ; on the BSE, from its opening,
+ *   toward the previous close (the up limit rounded down, the down limit up), as the exchange
+ *   publishes its limit prices.
  * Not modelled: the no-limit first day after the share-reform resumption (2005–2006), PT stocks
  * (1999–2002), the first day after a long suspension or of a delisting period.
  */
@@ -40,6 +46,35 @@ export const MAIN_BOARD_REGISTRATION = 20230410;
 export const MAIN_BOARD_ST_10PCT = 20260706;
 /** The Beijing Stock Exchange's first trading day, when NEEQ's select tier (精选层) moved to it. */
 export const BSE_OPENING = 20211115;
+/**
+ * The 5% limit of shares not through the split-share reform (the `S` mark, given on 2006-10-09),
+ * from 2007-01-08: S深发展A (000001.SZ) moved 7.44% on 2007-01-05 and at most 5% from then on
+ * until its reform's resumption on 2007-06-20 (the real bars in ../shared/data).
+ */
+export const REFORM_PENDING_5PCT_FROM = 20070108;
+
+/**
+ * Whether a name carries the `S` mark of a share not through the split-share reform (股改): `S`
+ * before the short name (S佳通, S 石化) or before its ST mark (SST自仪, S*ST石岘), after NFKC
+ * (full-width Ｓ). ST华兴 and Latin names (Sunrise) have none.
+ * hasReformMark('S佳通') -> true; hasReformMark('ST佳通') -> false
+ */
+export function hasReformMark(name: string | null): boolean {
+  return name !== null && /^S\s*(?:\*?ST|\p{Script=Han})/u.test(name.normalize('NFKC'));
+}
+
+/** How a limit price is rounded to the tick: half-up, or toward the previous close (truncated). */
+export type LimitRounding = 'half_up' | 'toward_close';
+
+/**
+ * The rounding of `market`'s limit prices on `date`: the SSE and SZSE trading rules say half-up
+ * (四舍五入); the BSE publishes its limits truncated toward the previous close (430047.BJ,
+ * previous close 15.29: 19.87 and 10.71, where half-up gives 19.88 and 10.70), from its opening.
+ * limitRounding('BJ', 20211115) -> 'toward_close'
+ */
+export function limitRounding(market: MarketId, date: number): LimitRounding {
+  return market === 'BJ' && date >= BSE_OPENING ? 'toward_close' : 'half_up';
+}
 
 /** How an equity came to its exchange: a new listing ('ipo'), or moved from another venue ('transfer'). */
 export const LISTING_KINDS = ['ipo', 'transfer'] as const;
@@ -71,6 +106,8 @@ export interface LimitRuleInput {
   tradingDayIndexSinceListing: number;
   /** How the equity was listed (listingKind); a transfer has no new-listing days. Default 'ipo'. */
   listingKind?: ListingKind;
+  /** Not through the split-share reform on `date` (its name's `S` mark, hasReformMark). Default false. */
+  reformPending?: boolean;
 }
 
 export interface LimitRule {
@@ -107,6 +144,7 @@ export function limitRule(input: LimitRuleInput): LimitRule {
   const st = input.st && date >= ST_FROM;
   switch (board) {
     case 'main':
+      if (input.reformPending && date >= REFORM_PENDING_5PCT_FROM) return { ratioPct: 5, reason: 'share_reform_pending' };
       return st ? { ratioPct: date >= MAIN_BOARD_ST_10PCT ? 10 : 5, reason: 'st_main_board' } : { ratioPct: 10, reason: 'main_board' };
     case 'chinext': {
       const reformed = date >= CHINEXT_REFORM;
@@ -121,16 +159,29 @@ export function limitRule(input: LimitRuleInput): LimitRule {
 
 /**
  * Up and down limit prices from the previous close (the ex-rights reference price on an ex-date):
- * preClose × (1 ± ratioPct/100) rounded half-up to the tick, exactly; a limit that would move less
- * than one tick moves one tick, and the down limit never goes below one tick.
+ * preClose × (1 ± ratioPct/100) rounded to the tick exactly, half-up or toward the previous close
+ * (limitRounding); a limit that would move less than one tick moves one tick, and the down limit
+ * never goes below one tick.
  * limitPrices(10010, 10) -> { up: 11010, down: 9010 } (10.01 -> 11.01 / 9.01)
+ * limitPrices(15290, 30, 10, 'toward_close') -> { up: 19870, down: 10710 } (19.877 / 10.703)
  */
-export function limitPrices(preClose: number, ratioPct: number, tick = KINDS.equity.tick): { up: number; down: number } {
+export function limitPrices(
+  preClose: number,
+  ratioPct: number,
+  tick = KINDS.equity.tick,
+  rounding: LimitRounding = 'half_up',
+): { up: number; down: number } {
   if (!Number.isSafeInteger(preClose) || preClose <= 0) throw new RangeError(`bad previous close: ${preClose}`);
   if (!Number.isInteger(ratioPct) || ratioPct < 0 || ratioPct >= 100) throw new RangeError(`bad ratio: ${ratioPct}`);
   if (!Number.isInteger(tick) || tick <= 0) throw new RangeError(`bad tick: ${tick}`);
-  const at = (pct: number) => Number(divRoundHalfUp(BigInt(preClose) * BigInt(pct), 100n * BigInt(tick))) * tick;
-  const up = Math.max(at(100 + ratioPct), preClose + tick);
-  const down = Math.max(Math.min(at(100 - ratioPct), preClose - tick), tick);
+  const scaled = (pct: number) => BigInt(preClose) * BigInt(pct);
+  const unit = 100n * BigInt(tick);
+  const halfUp = (pct: number) => Number(divRoundHalfUp(scaled(pct), unit)) * tick;
+  // Toward the previous close: the up limit rounded down, the down limit rounded up.
+  const floor = (pct: number) => Number(scaled(pct) / unit) * tick;
+  const ceil = (pct: number) => Number((scaled(pct) + unit - 1n) / unit) * tick;
+  const [upAt, downAt] = rounding === 'half_up' ? [halfUp, halfUp] : [floor, ceil];
+  const up = Math.max(upAt(100 + ratioPct), preClose + tick);
+  const down = Math.max(Math.min(downAt(100 - ratioPct), preClose - tick), tick);
   return { up, down };
 }

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { intradayLimitStats, limitUpStreak, memberships } from './pools.js';
+import { intradayLimitStats, limitUpStreak, memberships, referenceInDoubt } from './pools.js';
+import { PoolTracker } from './pool-tracker.js';
 import type { DayLimit } from './day-limits.js';
 import type { Bar } from './types.js';
 
@@ -46,6 +47,36 @@ describe('pool rules', () => {
       last: null,
       broken: 2,
     });
+  });
+
+  it("counts a close beyond a limit only at the day's extreme; elsewhere the reference is in doubt", () => {
+    // 002415.SZ on 2016-05-18, a 10-for-10 transfer without its corporate action: down limit 29.48
+    // (previous close 32.76), close 20.78; a high and low of that shape (the close at neither).
+    const transfer = day(1, 32760, bar(20780, 21120, 20370));
+    expect(transfer.down).toBe(29480);
+    expect(memberships([transfer]).pools).toEqual([]);
+    expect(new PoolTracker().push(transfer).pools).toEqual([]);
+    expect(referenceInDoubt(transfer)).toBe(true);
+    // 000001.SZ on 2007-06-20 (real bar), its reform's resumption (no limit) with the bonus share loaded:
+    // reference 26.08 (28.69 / 1.1), up limit 28.69; the day traded 30.66–33.30 and closed 31.19.
+    const resumption = day(1, 26080, bar(31190, 33300, 30660));
+    expect(resumption.up).toBe(28690);
+    expect(memberships([resumption]).pools).toEqual([]);
+    expect(new PoolTracker().push(resumption)).toMatchObject({ pools: [], streak: 0 });
+    expect(referenceInDoubt(resumption)).toBe(true);
+    // Beyond the limit at the day's extreme: the exchange's limit, a few ticks off the computed one.
+    const atLow = day(1, 10000, bar(8980, 9300, 8980));
+    expect([memberships([atLow]).pools, referenceInDoubt(atLow)]).toEqual([['limit_down'], false]);
+    const atHigh = day(1, 30860, bar(33970, 33970, 31500));
+    expect([memberships([atHigh]).pools, referenceInDoubt(atHigh)]).toEqual([['limit_up'], false]);
+    // At the limit, and within the limits: no doubt; a day without a bar or limits neither.
+    expect(referenceInDoubt(day(1, 10000, bar(11000, 11000, 10500)))).toBe(false);
+    expect(referenceInDoubt(day(1, 10000, bar(10500, 11000, 9000)))).toBe(false);
+    expect(referenceInDoubt(day(1, 10000, null))).toBe(false);
+    expect(referenceInDoubt(day(1, 10000, bar(20000, 21000, 19000), { up: null, down: null, ratioPct: null }))).toBe(false);
+    // A limit-up streak ends at a day in doubt.
+    const streak = [day(1, 10000, bar(11000)), day(2, 11000, bar(13000, 13500, 12000))];
+    expect(memberships(streak)).toMatchObject({ pools: ['previous_limit_up'], streak: 0, previousStreak: 1 });
   });
 
   it('marks a new 60-day high close on an up day as strong, and young listings as sub-new', () => {

@@ -11,18 +11,34 @@ export const STRONG_HIGH_DAYS = 60;
 export const STRONG_LIMIT_WINDOW = 5;
 export const SUB_NEW_DAYS = 250;
 
-/**
- * A price at or beyond a limit reached it: no trade is beyond a limit, so a recorded price a tick
- * past the computed one (real bars of the 1990s are) means the limit the exchange applied was hit.
- */
 const atOrAbove = (price: number, up: number | null) => up !== null && price >= up;
-const atOrBelow = (price: number, down: number | null) => down !== null && price <= down;
-/** Closed at (or beyond) the up limit. */
-export const closedUp = (d: DayLimit | undefined) => !!d?.bar && atOrAbove(d.bar.close, d.up);
-/** Closed at (or beyond) the down limit. */
-export const closedDown = (d: DayLimit) => !!d.bar && atOrBelow(d.bar.close, d.down);
-/** Reached the up limit and closed below it. */
-export const brokeUp = (d: DayLimit) => !!d.bar && atOrAbove(d.bar.high, d.up) && !closedUp(d);
+/**
+ * A close at a limit, or beyond it at the day's extreme on that side (the high for the up limit,
+ * the low for the down limit): no trade is beyond the limit the exchange applied, so a close a few
+ * ticks past the computed one that is also the day's extreme (real bars of the 1990s are) closed
+ * at the limit applied. A close beyond it anywhere else means the day's reference was not the one
+ * computed (referenceInDoubt): not a limit move.
+ */
+const closedAt = (close: number, limit: number | null, extreme: number, beyond: (a: number, b: number) => boolean) =>
+  limit !== null && (close === limit || (beyond(close, limit) && close === extreme));
+/** Closed at the up limit (or beyond it at the day's high). */
+export const closedUp = (d: DayLimit | undefined) => !!d?.bar && closedAt(d.bar.close, d.up, d.bar.high, (a, b) => a > b);
+/** Closed at the down limit (or beyond it at the day's low). */
+export const closedDown = (d: DayLimit) => !!d.bar && closedAt(d.bar.close, d.down, d.bar.low, (a, b) => a < b);
+/** Reached the up limit (a high at or above it) and closed below it. */
+export const brokeUp = (d: DayLimit) => !!d.bar && atOrAbove(d.bar.high, d.up) && d.bar.close < d.up!;
+/**
+ * The day's reference price is in doubt: it closed beyond a computed limit without that close
+ * being the day's extreme on that side (closedUp, closedDown), so trades went past the computed
+ * limit where none can go past the one applied: the exchange's reference was another (an ex-date
+ * whose corporate action is not loaded) or the day had no limit (a share-reform resumption, a
+ * return from a long suspension). 002415.SZ on 2016-05-18, a 10-for-10 transfer not loaded:
+ * close 20.78 against a down limit of 29.48, its low below 20.78.
+ */
+export const referenceInDoubt = (d: DayLimit) =>
+  !!d.bar &&
+  ((d.up !== null && d.bar.close > d.up && d.bar.close !== d.bar.high) ||
+    (d.down !== null && d.bar.close < d.down && d.bar.close !== d.bar.low));
 /** A sub-new stock: within its first SUB_NEW_DAYS trading days, under a price limit. */
 export const subNew = (d: DayLimit) => d.listingDay !== null && d.listingDay <= SUB_NEW_DAYS && d.ratioPct !== null;
 /**

@@ -21,3 +21,18 @@ export interface Bar {
   /** Exact amount of an aggregated bar whose sum passed 2^53 fen (a year of an index); `amount` is then approximate. */
   amountExact?: bigint;
 }
+
+/**
+ * An instrument's daily limits as its exchange published them (Tushare's stk_limit, which
+ * `mds ingest --tushare` reads and query/limit-compare.ts holds against the service's), a column
+ * each: prices in 1/1000 CNY, -1 where none is given; `file` indexes the files read, `line` is
+ * the row's line there.
+ */
+export interface ExchangeLimitRows {
+  date: number[];
+  pre: number[];
+  up: number[];
+  down: number[];
+  file: number[];
+  line: number[];
+}

@@ -25,6 +25,30 @@ describe('valuation', () => {
     expect(latest(profit, 20240424)).toBe(1_000_000_00);
   });
 
+  it('takes each period as it was known by the day: a restatement from its announcement, the original before', () => {
+    // h1 2024 restated on 2024-09-15 (500,000 instead of 550,000), and the 2023 annual restated on 2024-05-10.
+    const restated: Reported[] = [
+      ...profit,
+      { reportDate: 20240630, type: 'h1', announce: 20240915, value: 500_000_00 },
+      { reportDate: 20231231, type: 'annual', announce: 20240510, value: 900_000_00 },
+    ];
+    // Before either restatement: as without them.
+    expect(ttm(restated, 20240320)).toBe(1_000_000_00);
+    expect(ttm(restated, 20240425)).toBe(1_100_000_00);
+    // The restated annual from 2024-05-10: TTM after q1 = 300,000 + 900,000 − 200,000.
+    expect(ttm(restated, 20240509)).toBe(1_100_000_00);
+    expect(ttm(restated, 20240510)).toBe(1_000_000_00);
+    expect(lastAnnual(restated, 20240510)).toBe(900_000_00);
+    // h1 2024 as first announced until 2024-09-14: 550,000 + 900,000 − 450,000; restated from 2024-09-15.
+    expect(ttm(restated, 20240914)).toBe(1_000_000_00);
+    expect(ttm(restated, 20240915)).toBe(950_000_00);
+    expect(latest(restated, 20240914)).toBe(550_000_00);
+    expect(latest(restated, 20240915)).toBe(500_000_00);
+    // The order the versions come in does not matter.
+    expect(ttm([...restated].reverse(), 20240914)).toBe(1_000_000_00);
+    expect(ttm([...restated].reverse(), 20240915)).toBe(950_000_00);
+  });
+
   it('divides exactly, half away from zero', () => {
     // 12.34 × 100,000,000 shares = 1,234,000,000.00 CNY.
     const mv = marketValue(12_340, 100_000_000);

@@ -8,7 +8,7 @@ import { formatScaled } from '../lib/decimal.js';
 
 export type ReportType = 'q1' | 'h1' | 'q3' | 'annual';
 
-/** A year-to-date figure of one reported period (fen), with the day it was announced. */
+/** A year-to-date figure of one reported period (fen), with the day it was announced: one version of the period (a restatement is another). */
 export interface Reported {
   reportDate: number;
   type: string;
@@ -16,9 +16,21 @@ export interface Reported {
   value: number;
 }
 
-/** The periods announced on or before `day`, latest report first. */
-const known = (periods: readonly Reported[], day: number) =>
-  periods.filter((p) => p.announce <= day).sort((a, b) => b.reportDate - a.reportDate);
+/**
+ * The periods known on `day`, latest report first: of each period, its latest version
+ * announced on or before `day` (a restatement counts from its announcement; before it, the
+ * version it restates).
+ */
+function known(periods: readonly Reported[], day: number): Reported[] {
+  const byPeriod = new Map<string, Reported>();
+  for (const p of periods) {
+    if (p.announce > day) continue;
+    const k = `${p.reportDate}${p.type}`;
+    const held = byPeriod.get(k);
+    if (held === undefined || p.announce > held.announce) byPeriod.set(k, p);
+  }
+  return [...byPeriod.values()].sort((a, b) => b.reportDate - a.reportDate);
+}
 
 /**
  * Trailing twelve months of a year-to-date figure known on `day`: the latest report if annual,

@@ -3,7 +3,7 @@ import { decodedAmount } from '../store/schema.js';
 import type { CatalogSnapshot, InstrumentRow } from '../store/catalog.js';
 import type { CorporateAction } from '../market/adjust.js';
 import type { BoardId, MarketId } from '../market/types.js';
-import { dayLimits, sinceListing, stOn, type DayLimit } from '../market/day-limits.js';
+import { dayLimits, sinceListing, stOn, suspendedToEnd, type DayLimit } from '../market/day-limits.js';
 import type { MarketDataReader } from '../store/readers/market-data.js';
 import type { EquityDayReader } from '../store/readers/equity-days.js';
 import type { Calendars } from './calendars.js';
@@ -13,12 +13,14 @@ interface Meta {
   actions: Map<number, CorporateAction>;
   firstBar: number | null;
   lastBar: number | null;
+  /** First day of a loaded suspension without an end, null when none. */
+  openSuspension: number | null;
 }
 
 /** What EquityDays keeps across requests, keyed by data version. */
 export class EquityDayCaches {
   readonly meta = new CountedCache<string, Meta>('equity_days', { max: 20_000 });
-  readonly latest = new CountedCache<number, number>('latest_trading_day', { max: 4 });
+  readonly latest = new CountedCache<string, number>('latest_trading_day', { max: 16 });
   /** The caches, counted (CacheCounts), for the metrics. */
   readonly all: readonly CacheCounts[] = [this.meta, this.latest];
 }
@@ -41,13 +43,13 @@ export class EquityDays {
     ({ meta: this.meta, latest: this.latest } = caches);
   }
 
-  /** Latest trading day with any daily bar in the store (the data's "today"). */
-  async latestDate(): Promise<number | null> {
-    const v = this.catalog.version;
-    let d = this.latest.get(v);
+  /** Latest trading day with any daily bar in the store (of `market`'s instruments when given): the data's "today". */
+  async latestDate(market?: string): Promise<number | null> {
+    const key = `${this.catalog.version}|${market ?? ''}`;
+    let d = this.latest.get(key);
     if (d === undefined) {
-      d = await this.days.latestBarDate();
-      this.latest.set(v, d);
+      d = await this.days.latestBarDate(market);
+      this.latest.set(key, d);
     }
     return d || null;
   }
@@ -56,8 +58,8 @@ export class EquityDays {
     const key = `${this.catalog.version}|${inst.inst}`;
     let m = this.meta.get(key);
     if (!m) {
-      const { st, actions, firstBar, lastBar } = await this.days.equity(inst.inst);
-      m = { st, actions: new Map(actions.map((a) => [a.ex_date, a])), firstBar, lastBar };
+      const { st, actions, firstBar, lastBar, openSuspension } = await this.days.equity(inst.inst);
+      m = { st, actions: new Map(actions.map((a) => [a.ex_date, a])), firstBar, lastBar, openSuspension };
       this.meta.set(key, m);
     }
     return m;
@@ -66,13 +68,15 @@ export class EquityDays {
   /**
    * Day states of an equity for trading days in [from, to] after `after`, at most `limit`: from
    * the listing day (or the first day whose previous close is in the store) to the equity's last
-   * stored bar (the day before its delisting at the latest), on its market's calendar.
+   * stored bar, or to its market's latest stored day while a loaded suspension is open
+   * (suspendedToEnd); the day before its delisting at the latest; on its market's calendar.
    */
   async limits(inst: InstrumentRow, from: number, to: number, after: number | null, limit: number): Promise<DayLimit[]> {
     const m = await this.metaOf(inst);
     if (m.firstBar === null || m.lastBar === null) return [];
     const cal = await this.calendars.of(inst.market);
-    const end = Math.min(to, m.lastBar, inst.delist_date === null ? Infinity : inst.delist_date - 1);
+    const last = suspendedToEnd(cal, m.lastBar, m.openSuspension) ? ((await this.latestDate(inst.market)) ?? m.lastBar) : m.lastBar;
+    const end = Math.min(to, last, inst.delist_date === null ? Infinity : inst.delist_date - 1);
     // Rows need a known base: the listing day itself, or the day after the first stored bar (also
     // when the listing date is unknown: listed before the first stored bar).
     const first =
@@ -89,6 +93,7 @@ export class EquityDays {
       market: inst.market as MarketId,
       listDate: inst.list_date,
       listingKind: inst.listing_kind,
+      name: inst.name,
       sinceListing: sinceListing(cal, inst.list_date),
       isSt: stOn(m.st),
       actions: m.actions,

@@ -1,6 +1,6 @@
 import { CountedCache, type CacheCounts } from '../lib/counted-cache.js';
 import type { CatalogSnapshot } from '../store/catalog.js';
-import { DAY_FLAGS, type DayRecords } from '../store/day-records.js';
+import { DAY_FLAGS, POOL_FLAGS, type DayRecords } from '../store/day-records.js';
 import { amountOf } from '../store/schema.js';
 import type { Bar } from '../market/types.js';
 import { intradayLimitStats, type PoolTypeId } from '../market/pools.js';
@@ -33,15 +33,6 @@ export interface PoolMember {
   broken: number | null;
   sealedAmount: number | null;
 }
-
-const POOL_FLAG: Record<PoolTypeId, number> = {
-  limit_up: DAY_FLAGS.limitUp,
-  limit_down: DAY_FLAGS.limitDown,
-  broken_limit_up: DAY_FLAGS.brokenLimitUp,
-  previous_limit_up: DAY_FLAGS.previousLimitUp,
-  strong: DAY_FLAGS.strong,
-  sub_new: DAY_FLAGS.subNew,
-};
 
 /** The pools of the latest data versions and dates, kept across requests. */
 export class PoolCaches {
@@ -98,7 +89,7 @@ export class Pools {
     members.sort((a, b) => (a.id < b.id ? -1 : a.id > b.id ? 1 : 0));
     for (const m of members) {
       const flags = m.flags;
-      for (const t of Object.keys(POOL_FLAG) as PoolTypeId[]) if (flags & POOL_FLAG[t]) (out.get(t) ?? out.set(t, []).get(t)!).push(m);
+      for (const t of Object.keys(POOL_FLAGS) as PoolTypeId[]) if (flags & POOL_FLAGS[t]) (out.get(t) ?? out.set(t, []).get(t)!).push(m);
       if (flags & (DAY_FLAGS.limitUp | DAY_FLAGS.brokenLimitUp)) limitUps.push(m);
     }
     await this.intraday(limitUps, date);
@@ -127,7 +118,7 @@ export class Pools {
   }
 }
 
-const ALL_POOLS = Object.values(POOL_FLAG).reduce((a, b) => a | b, 0);
+const ALL_POOLS = Object.values(POOL_FLAGS).reduce((a, b) => a | b, 0);
 
 /** The member of record `i` of a stored day (with its flags, for sorting it into pools). */
 function member(

@@ -1,9 +1,10 @@
 /**
  * An equity's suspensions: the intervals loaded for it (dataset `suspensions`), or, where none
  * was loaded, the runs of trading days without a daily bar between its first and last bars,
- * marked `derived`. As for price limits and the market days, an equity whose bars stop before
- * the data's last day may simply have no more data: a suspension in progress is known from an
- * announcement (a loaded interval without an end), or once it trades again.
+ * marked `derived`. An equity whose bars stop before the data's last day may simply have no
+ * more data: a suspension in progress is known from an announcement (a loaded interval without
+ * an end, which keeps the equity suspended to the latest day in its price limits and the market
+ * days: market/day-limits.ts suspendedToEnd), or once it trades again.
  */
 import type { TradingCalendar } from '../market/calendar.js';
 import type { InstrumentRow } from '../store/catalog.js';

@@ -1,3 +1,5 @@
+import { existsSync, mkdirSync } from 'node:fs';
+import { dirname, resolve } from 'node:path';
 import type { Store, StoreTimeouts } from './types.js';
 import { openSqlite } from './dialects/sqlite.js';
 import { openPostgres } from './dialects/postgres.js';
@@ -45,6 +47,31 @@ export function storeLocation(url: string): StoreLocation {
   } catch {
     throw refuse('a bad percent-escape');
   }
+}
+
+/** The SQLite file used when DATABASE_URL and --database are not given, relative to the working directory. */
+export const DEFAULT_SQLITE_PATH = 'data/mds.sqlite';
+
+/**
+ * Makes sure a SQLite store at `url` can be made where it is named: its directory must exist (a
+ * typo in a production path must not quietly make a new store, and the demo market in it, in a
+ * new folder), except the default file's `data/`, which is made. A StoreUrlError (exit 3) names
+ * the missing directory. Nothing to do for PostgreSQL, `:memory:` or a file that exists.
+ */
+export function ensureStoreDirectory(url: string): void {
+  const at = storeLocation(url);
+  if (at.dialect !== 'sqlite' || at.path === ':memory:' || at.path === '') return;
+  const file = resolve(at.path);
+  const dir = dirname(file);
+  if (existsSync(dir)) return;
+  if (file === resolve(DEFAULT_SQLITE_PATH)) {
+    mkdirSync(dir, { recursive: true });
+    return;
+  }
+  throw new StoreUrlError(
+    `cannot open the store ${shownUrl(url)}: the directory ${dir} does not exist; ` +
+      'create it first, or correct the path (only the default data/ is made)',
+  );
 }
 
 /**

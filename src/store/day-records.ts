@@ -12,6 +12,7 @@
  */
 import { promisify } from 'node:util';
 import { deflateRaw, deflateRawSync, inflateRawSync } from 'node:zlib';
+import type { PoolTypeId } from '../market/pools.js';
 
 /** Bits of a record's flags. */
 export const DAY_FLAGS = {
@@ -28,6 +29,16 @@ export const DAY_FLAGS = {
   /** A listed equity's day: it has a price-limit state (a suspended one has no bar). */
   equity: 512,
 } as const;
+
+/** The flag of each pool's members. */
+export const POOL_FLAGS: Readonly<Record<PoolTypeId, number>> = {
+  limit_up: DAY_FLAGS.limitUp,
+  limit_down: DAY_FLAGS.limitDown,
+  broken_limit_up: DAY_FLAGS.brokenLimitUp,
+  previous_limit_up: DAY_FLAGS.previousLimitUp,
+  strong: DAY_FLAGS.strong,
+  sub_new: DAY_FLAGS.subNew,
+};
 
 /** One record, as written. */
 export interface DayRecord {

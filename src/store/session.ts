@@ -1,11 +1,11 @@
 import type { BulkSession } from './types.js';
 
 /**
- * Session `s` with its own `upsert` and `settle`: what a store wrapping another gives its
+ * Session `s` with its own `upsert`, `insert` and `settle`: what a store wrapping another gives its
  * transactions (derived/bar-packs.ts, whose upserts also merge bar packs). Statements and locks
  * are `s`'s.
  */
-export function sessionWith(s: BulkSession, own: Pick<BulkSession, 'upsert' | 'settle'>): BulkSession {
+export function sessionWith(s: BulkSession, own: Pick<BulkSession, 'upsert' | 'insert' | 'settle'>): BulkSession {
   return {
     query: <R>(sql: string, params?: unknown[]) => s.query<R>(sql, params),
     queryRows: (sql, params) => s.queryRows(sql, params),
@@ -13,5 +13,6 @@ export function sessionWith(s: BulkSession, own: Pick<BulkSession, 'upsert' | 's
     lockVersions: () => s.lockVersions(),
     settle: own.settle,
     upsert: own.upsert,
+    insert: own.insert,
   };
 }

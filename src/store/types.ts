@@ -35,6 +35,13 @@ export interface BulkSession {
   queryRows(sql: string, params?: unknown[]): Promise<unknown[][]>;
   upsert(target: UpsertTarget, rows: unknown[][]): Promise<UpsertCounts>;
   /**
+   * Inserts new rows (values in `columns` order: numbers, strings, null) as fast as the store
+   * can: no key is looked up, so a row whose key is stored fails the transaction. For a table
+   * written whole in one transaction (the demo market); bars written so are merged into their
+   * packs like an upsert's (derived/bar-packs.ts).
+   */
+  insert(table: string, columns: string[], rows: unknown[][]): Promise<void>;
+  /**
    * Takes, once per transaction (again is a no-op), the lock that serialises writes of derived
    * data (bar pack merges, page rebuilds, daily bars derived from 1m bars) until the commit:
    * PostgreSQL's transaction advisory lock; nothing on SQLite, whose transactions take the one
@@ -120,10 +127,11 @@ export interface Store {
    */
   readonly readCost: 'local' | 'round-trip';
   readonly db: Kysely<Database>;
-  /** Inserts many rows fast (prepared statement in one transaction / batched multi-row insert). */
   /**
+   * Inserts many rows fast in one transaction of their own (`BulkSession.insert`), with what is
+   * derived from them (bar packs, …): no snapshot ever sees the rows without the rest.
    * `deferDerived`: data derived by date from these rows (derived/market-days.ts) is not made
-   * again now but forgotten, for the next migration to make whole (the demo's chunked inserts).
+   * again now but forgotten, for the next migration to make whole.
    */
   bulkInsert(table: keyof Database & string, columns: string[], rows: unknown[][], opts?: { deferDerived?: boolean }): Promise<void>;
   /**
@@ -142,9 +150,12 @@ export interface Store {
   /**
    * Runs `fn` in one transaction on one connection: commits when it resolves, rolls back when it
    * throws (or the process dies). Readers see the old snapshot until the commit. `readOnly`
-   * takes a consistent read snapshot and no write lock (export, dry runs).
+   * takes a consistent read snapshot and no write lock (export, dry runs). `deferDerived` (a
+   * store of derived/open.ts): data derived by date from the rows written is forgotten rather
+   * than made (BulkSession.settle and the commit forget it), for the writer or the next
+   * migration to make whole.
    */
-  bulkTransaction<T>(fn: (s: BulkSession) => Promise<T>, opts?: { readOnly?: boolean }): Promise<T>;
+  bulkTransaction<T>(fn: (s: BulkSession) => Promise<T>, opts?: BulkOptions): Promise<T>;
   ping(): Promise<void>;
   /**
    * Calls `on` with each data version committed from now on, as the store announces it (PostgreSQL:
@@ -165,6 +176,12 @@ export interface Store {
    * (down, unreachable, frozen, unreadable) throws `StoreUnavailable` (store/health.ts).
    */
   readonly health: StoreHealth;
+}
+
+/** How a bulk transaction runs (Store.bulkTransaction). */
+export interface BulkOptions {
+  readOnly?: boolean;
+  deferDerived?: boolean;
 }
 
 /**

@@ -7,7 +7,7 @@
  *
  * @example await generateDemo(store, opts); await generateFundamentals(store, opts.seed, opts.end);
  */
-import type { Store } from '../../store/types.js';
+import type { BulkSession } from '../../store/types.js';
 import { Rng } from '../random.js';
 import { Writer } from '../writer.js';
 import { FUNDAMENTALS } from '../../datasets/fundamentals.js';
@@ -34,9 +34,9 @@ export const COLUMNS = Object.fromEntries(GENERATED.map((d) => [d.table, d.colum
 
 type Table = keyof typeof COLUMNS;
 
-/** Generates every dataset of issue 3 into a store holding the core demo; returns rows per table. */
-export async function generateFundamentals(store: Store, seed: number, end: number): Promise<Record<string, number>> {
-  const { equities, start } = await loadInputs(store);
+/** Generates every dataset of issue 3 through `s`, the transaction that wrote the core demo, with `w`; returns rows per table. */
+export async function generateFundamentals(s: BulkSession, seed: number, end: number, w = new Writer(s)): Promise<Record<string, number>> {
+  const { equities, start } = await loadInputs(s);
   const rows = Object.fromEntries(Object.keys(COLUMNS).map((t) => [t, [] as unknown[][]])) as Record<Table, unknown[][]>;
   const add = (table: Table, inst: number, record: Record<string, unknown>) =>
     rows[table].push(COLUMNS[table].map((c) => (c === 'inst' ? inst : record[c])));
@@ -80,7 +80,6 @@ export async function generateFundamentals(store: Store, seed: number, end: numb
     for (const m of marginRows(rng('margin'), e.bars, e.floatShares, e.st.length > 0)) add('margin_trading', e.inst, m);
   }
 
-  const w = new Writer(store);
   for (const t of Object.keys(COLUMNS) as Table[]) await w.write(t, COLUMNS[t], rows[t]);
   return Object.fromEntries((Object.keys(COLUMNS) as Table[]).map((t) => [t, w.counts[t] ?? 0]));
 }

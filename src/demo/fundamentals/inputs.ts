@@ -3,7 +3,7 @@
  * their daily bars, corporate actions, classifications and ST periods. Everything else it
  * produces is derived from these rows and the seed, so it stays consistent with them.
  */
-import type { Store } from '../../store/types.js';
+import type { BulkSession } from '../../store/types.js';
 import { equityDailyCloses } from '../../store/tables/bars.js';
 import { corporateActionRows } from '../../store/tables/corporate-actions.js';
 import { equityRows } from '../../store/tables/instruments.js';
@@ -57,10 +57,9 @@ export interface Inputs {
   start: number;
 }
 
-/** Loads every equity with its rows, ordered by inst (= id order in the demo). */
-export async function loadInputs(store: Store): Promise<Inputs> {
-  const db = store.db;
-  const rows = await equityRows(db);
+/** Loads every equity with its rows, ordered by inst (= id order in the demo), through the demo's transaction `s`. */
+export async function loadInputs(s: BulkSession): Promise<Inputs> {
+  const rows = await equityRows(s);
   const byInst = new Map<number, EquityIn>();
   const equities = rows.map((r) => {
     const e: EquityIn = {
@@ -82,14 +81,14 @@ export async function loadInputs(store: Store): Promise<Inputs> {
     byInst.set(r.inst, e);
     return e;
   });
-  const bars = await equityDailyCloses(db);
+  const bars = await equityDailyCloses(s);
   let start = 99991231;
   for (const b of bars) {
     byInst.get(b.inst)!.bars.push({ date: b.date, close: b.close, amount: b.amount });
     if (b.date < start) start = b.date;
   }
 
-  const actions = await corporateActionRows(db);
+  const actions = await corporateActionRows(s);
   for (const a of actions) {
     byInst.get(a.inst)?.actions.push({
       exDate: a.ex_date,
@@ -104,10 +103,10 @@ export async function loadInputs(store: Store): Promise<Inputs> {
     });
   }
 
-  const cls = await instrumentClassifications(db);
+  const cls = await instrumentClassifications(s);
   for (const c of cls) byInst.get(c.inst)?.classifications.push({ id: c.id, name: c.name, type: c.type });
 
-  const st = await stPeriodRows(db);
+  const st = await stPeriodRows(s);
   for (const s of st) byInst.get(s.inst)?.st.push({ start: s.start_date, end: s.end_date });
 
   return { equities, start: start === 99991231 ? 20230103 : start };

@@ -1,9 +1,11 @@
 /**
  * Share counts through time. The instrument row holds today's counts; earlier counts are
  * unwound through each later bonus, transfer or rights issue, inverting the core demo's
- * forward rule (total = round(total × (1 + ratios)), float rounded to board lots).
+ * forward rule exactly (share-counts.ts: total rounded half up, float rounded down), so they
+ * are the counts of its share_capital rows.
  */
 import type { ActionIn } from './inputs.js';
+import { sharesBefore } from '../share-counts.js';
 
 export class ShareHistory {
   /** [ex-date, total before it, float before it], latest first. */
@@ -19,9 +21,7 @@ export class ShareHistory {
     for (const a of [...actions].sort((x, y) => y.exDate - x.exDate)) {
       const added = a.bonus + a.transfer + a.rightsRatio;
       if (added === 0) continue;
-      const grow = 1 + added / 1e6;
-      t = Math.round(t / grow);
-      f = Math.round(f / grow / 100) * 100;
+      ({ total: t, float: f } = sharesBefore(t, f, added));
       this.steps.push([a.exDate, t, f]);
     }
   }

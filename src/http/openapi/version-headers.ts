@@ -1,6 +1,7 @@
 /**
  * The data-version headers of every data operation in the OpenAPI document (docs/api.md,
- * "Consistency"): `Data-Version` on its 200 and 304, `Data-Version-Cursor` on a collection's 200.
+ * "Consistency"): `Data-Version` on its 200 and 304, `Data-Version-Cursor` on a collection's 200; and
+ * `Data-Notice` on a collection's 200 (docs/api.md, "Empty pages that say why").
  */
 const HEADERS = {
   'Data-Version': {
@@ -11,6 +12,11 @@ const HEADERS = {
     description:
       'Only on a page read from a cursor issued at another data version: that version. The walk goes on after the cursor (no row repeated or skipped by key); restart it without page[after] to read the whole walk at one version.',
     schema: { type: 'integer', minimum: 1 },
+  },
+  'Data-Notice': {
+    description:
+      "Only on an empty first page whose operation can say why it is empty, as `meta.notice` says it (a file has no envelope): bars and indicator points of a window that begins after the store's data (`The store's data ends on 2026-11-20, before this window.`).",
+    schema: { type: 'string' },
   },
 };
 
@@ -34,7 +40,7 @@ export function documentVersionHeaders<T>(doc: T): T {
         const resolve = (x: any) => (typeof x?.$ref === 'string' ? d.components!.schemas?.[x.$ref.split('/').pop()] : x);
         const meta = resolve(resolve(response.content?.['application/json']?.schema)?.properties?.meta);
         const collection = status === '200' && meta?.properties?.next_cursor !== undefined;
-        if (collection) response.headers['Data-Version-Cursor'] = { $ref: '#/components/headers/Data-Version-Cursor' };
+        if (collection) for (const h of ['Data-Version-Cursor', 'Data-Notice']) response.headers[h] = { $ref: `#/components/headers/${h}` };
       }
     }
   }

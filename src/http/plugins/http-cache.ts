@@ -126,13 +126,21 @@ export function releaseSnapshot(req: FastifyRequest): void {
   if (req.snap !== null) req.snap.release();
 }
 
+/** The tag of a data response (its base: the version, then a hash): see dataTags. */
+const DATA_TAG = /^(?:W\/)?"(\d{1,15})\.([A-Za-z0-9_-]{22})(?:-br|-gz)?"$/;
+/** If-None-Match entries looked at for a version seen, at most: a client sends the one or two tags it holds. */
+const MAX_SEEN_TAGS = 8;
+
 /**
  * The data version a request has already seen: its cursor's (a cursor's key ends with the
- * version its page was read at) and its If-None-Match tags' (a data tag begins with its
- * version). Read before the cursor is checked: a forged one only sends the request to the
- * primary, whose handler then refuses the cursor.
+ * version its page was read at, covered by the cursor's signature) and its If-None-Match tags'
+ * (a data tag begins with its version), a tag counting only when it is one this server makes
+ * for the request at that version (`baseAt(v)`: same revision, URL and format), so a made-up
+ * tag (`"999999999999999.x"`) sends no read to the primary. Read before the cursor is checked:
+ * a cursor whose signature fails is refused by the handler, one naming a version above the
+ * store's too (sendPage).
  */
-export function versionSeen(req: FastifyRequest): number {
+export function versionSeen(req: FastifyRequest, baseAt: (version: number) => string): number {
   let seen = 0;
   const after = (req.query as Record<string, unknown> | undefined)?.['page[after]'];
   if (typeof after === 'string' && after.length <= 512) {
@@ -145,7 +153,16 @@ export function versionSeen(req: FastifyRequest): number {
     }
   }
   const inm = req.headers['if-none-match'];
-  if (typeof inm === 'string') for (const m of inm.matchAll(/"(\d{1,15})\./g)) seen = Math.max(seen, Number(m[1]));
+  if (typeof inm === 'string') {
+    let looked = 0;
+    for (const entry of inm.split(',')) {
+      const m = DATA_TAG.exec(entry.trim());
+      if (m === null) continue;
+      if (++looked > MAX_SEEN_TAGS) break;
+      const v = Number(m[1]);
+      if (v > seen && baseAt(v) === `${m[1]}.${m[2]}`) seen = v;
+    }
+  }
   return seen;
 }
 
@@ -156,7 +173,8 @@ export function versionSeen(req: FastifyRequest): number {
  * version: a read transaction of the store, and the catalog and caches of that version) right
  * after authentication, of a version no older than the one the request has seen (versionSeen:
  * on a store with replicas, a replica behind it is not used); the handler reads through
- * `req.snap` alone, so its response is of that version, and is never computed twice. A data
+ * `req.snap` alone, so its response is of that version, computed once (but for the one re-run
+ * below). A data
  * response is a pure function of the stored data (the version), the request target and the
  * server revision (code version and cursor secret), so its tag is the version and a hash of
  * those three: a matching If-None-Match is answered 304 at once, without running the handler.
@@ -167,17 +185,19 @@ export function versionSeen(req: FastifyRequest): number {
  */
 export const dataTags = fp<{ revision: string; open: OpenSnapshot; maxAge: MaxAge; replicas?: boolean }>(
   async (scope, o) => {
+    /** The base of the tag of `req`'s response at `version`: the representation asked for (JSON, or a file format by Accept) is part of it. */
+    const baseOf = (req: FastifyRequest, version: number) =>
+      `${version}.${digest(`${o.revision}\0${version}\0${req.url}\0${fileFormat(req.headers.accept) ?? ''}`)}`;
     const bind = (req: FastifyRequest, reply: FastifyReply, snap: Snapshot) => {
       req.snap = snap;
       reply.raw.once('close', () => snap.release());
       reply.header('data-version', String(snap.version));
-      // The representation asked for (JSON, or a file format by Accept) is part of the tag.
-      req.dataTag = `${snap.version}.${digest(`${o.revision}\0${snap.version}\0${req.url}\0${fileFormat(req.headers.accept) ?? ''}`)}`;
+      req.dataTag = baseOf(req, snap.version);
     };
     scope.addHook('onRequest', async (req, reply) => {
       if ((req.method !== 'GET' && req.method !== 'HEAD') || !behaviourOf(req).versioned) return;
       // Only a store with replicas can read an older version than a request has seen.
-      const seen = o.replicas ? versionSeen(req) : 0;
+      const seen = o.replicas ? versionSeen(req, (v) => baseOf(req, v)) : 0;
       bind(req, reply, await o.open(seen ? { minVersion: seen } : undefined));
       const inm = req.headers['if-none-match'];
       if (!inm) return;

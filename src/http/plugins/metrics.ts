@@ -23,6 +23,19 @@ export interface MetricSources {
   caches: readonly CacheCounts[];
 }
 
+/** How long a scrape waits for the store's answer (ms): a frozen store makes the scrape say so, not hang. */
+const STORE_READ_MS = 2000;
+
+/** `p`, or a rejection after `ms`. */
+function within<T>(ms: number, p: Promise<T>): Promise<T> {
+  let timer: NodeJS.Timeout | undefined;
+  const late = new Promise<never>((_, reject) => {
+    timer = setTimeout(() => reject(new Error(`no answer within ${ms} ms`)), ms);
+  });
+  p.catch(() => {});
+  return Promise.race([p, late]).finally(() => clearTimeout(timer));
+}
+
 /**
  * The Prometheus metrics of one server process (docs/operations.md, "Metrics"), in a registry
  * of its own (tests build many apps in one process). With WORKERS > 1 every worker's registry
@@ -136,13 +149,27 @@ export class Metrics {
       registers,
       aggregator: 'first',
     });
-    // One read of the store per scrape serves all five: prom-client collects the metrics
-    // concurrently, so each waits for the same read.
+    const up = new client.Gauge({
+      name: 'mds_store_up',
+      help: `1 when the store answered this scrape's read (the data version, the ingest totals), 0 when it did not within ${STORE_READ_MS / 1000} s (down, unreachable, frozen): the store-derived values are then those last read.`,
+      registers,
+      aggregator: 'min',
+    });
+    // One read of the store per scrape serves all six: prom-client collects the metrics
+    // concurrently, so each waits for the same read. A store that cannot answer makes no scrape
+    // fail: an outage is what the scrape must show (mds_store_up 0, and the 503s counted).
     let reading: Promise<void> | null = null;
     const read = async () => {
       const sources = this.sources;
       if (sources === null) return;
-      const [v, totals] = await Promise.all([sources.dataVersion(), sources.ingestTotals()]);
+      let v: Awaited<ReturnType<MetricSources['dataVersion']>>, totals: IngestTotals | null;
+      try {
+        [v, totals] = await within(STORE_READ_MS, Promise.all([sources.dataVersion(), sources.ingestTotals()]));
+      } catch {
+        up.set(0);
+        return;
+      }
+      up.set(1);
       version.reset();
       changed.reset();
       rows.reset();
@@ -165,7 +192,7 @@ export class Metrics {
       (reading ??= read().finally(() => {
         reading = null;
       }));
-    for (const m of [version, changed, rows, runs, last]) (m as unknown as { collect: () => Promise<void> }).collect = collect;
+    for (const m of [version, changed, rows, runs, last, up]) (m as unknown as { collect: () => Promise<void> }).collect = collect;
   }
 
   /** The store to read the scrape-time metrics from. */

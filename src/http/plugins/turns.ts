@@ -1,4 +1,5 @@
 import fp from 'fastify-plugin';
+import { behaviourOf } from '../route-config.js';
 
 declare module 'fastify' {
   interface FastifyInstance {
@@ -164,16 +165,19 @@ export class TurnGate {
 
 /**
  * Puts every request of the app through a TurnGate (`app.turns`): register it before any other
- * plugin that adds hooks, so that its onRequest runs first.
+ * plugin that adds hooks, so that its onRequest runs first. A probe (route-config.ts `probe`:
+ * health, readiness) passes by: it is answered in the turn it arrives in, ahead of the requests
+ * waiting, from what the process knows. A load balancer's check used to wait behind every
+ * request queued before it (64 connections of heavy pages: over a second), and fail.
  */
 export const turnGate = fp<{ budgetMs?: number }>(
   async (app, { budgetMs }) => {
     const gate = new TurnGate(budgetMs);
     app.decorate('turns', gate);
-    app.addHook('onRequest', (_req, _reply, done) => gate.enter(done));
+    app.addHook('onRequest', (req, _reply, done) => (behaviourOf(req).probe ? done() : gate.enter(done)));
     // A response not held (a hijacked reply, or before turnHold) still lets the next start.
-    app.addHook('onResponse', (_req, _reply, done) => {
-      gate.finished();
+    app.addHook('onResponse', (req, _reply, done) => {
+      if (!behaviourOf(req).probe) gate.finished();
       done();
     });
   },
@@ -187,7 +191,7 @@ export const turnGate = fp<{ budgetMs?: number }>(
  */
 export const turnHold = fp(
   async (app) => {
-    app.addHook('onSend', (_req, _reply, payload) => app.turns.hold(payload));
+    app.addHook('onSend', (req, _reply, payload) => (behaviourOf(req).probe ? Promise.resolve(payload) : app.turns.hold(payload)));
   },
   { name: 'mds-turn-hold', fastify: '5.x', dependencies: ['mds-turn-gate', 'mds-http-cache'] },
 );

@@ -28,7 +28,8 @@ export const PriceLimit = Type.Object(
     limit_pct: NullableDecimal('Ratio applied, in percent (e.g. "10"); null on days without limits.'),
     reason: Type.String({
       description:
-        'Why that ratio: main_board, chinext, star, bse, st_main_board, st_chinext, st_star, st_bse, new_listing_no_limit, ipo_first_day_band.',
+        'Why that ratio: main_board, chinext, star, bse, st_main_board, st_chinext, st_star, st_bse, share_reform_pending, ' +
+        'new_listing_no_limit, ipo_first_day_band, early_market_limits, no_limit_period.',
     }),
     is_st: Type.Boolean({ description: 'Under special treatment on that day.' }),
     listing_day: Type.Union([Type.Integer(), Type.Null()], {
@@ -36,6 +37,12 @@ export const PriceLimit = Type.Object(
         'Trading days since listing, 1 on the listing day; null when the listing date is unknown (listed before the first stored bar: limits apply from the day after it, with no new-listing days).',
     }),
     suspended: Type.Boolean({ description: 'No trading that day.' }),
+    reference_in_doubt: Type.Boolean({
+      description:
+        "The day closed beyond limit_up or limit_down without the close being the day's high (up) or low (down): trades went past a " +
+        "limit no trade can pass, so the exchange's reference price was not pre_close (an ex-date whose corporate action is not loaded) " +
+        'or the day had no limit (a share-reform resumption, a return from a long suspension). Such a day is in no limit pool.',
+    }),
   },
   { $id: 'PriceLimit', additionalProperties: false },
 );

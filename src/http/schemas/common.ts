@@ -7,6 +7,13 @@ export const Meta = Type.Object(
     next_cursor: Type.Union([Type.String(), Type.Null()], {
       description: 'Cursor of the next page (pass as page[after]); null on the last page.',
     }),
+    notice: Type.Optional(
+      Type.String({
+        description:
+          "Why an empty first page is empty, where the operation can say (bars and indicator points of a window that begins after the store's data: " +
+          '"The store\'s data ends on 2026-11-20, before this window."); also sent as the `Data-Notice` header. Absent otherwise.',
+      }),
+    ),
   },
   { $id: 'Meta', additionalProperties: false },
 );

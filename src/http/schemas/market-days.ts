@@ -32,7 +32,10 @@ export const MarketBreadth = Type.Object(
   {
     market: Type.String({ description: 'MarketId.' }),
     trade_date: DateString('Trading day.'),
-    listed: Type.Integer({ description: 'Equities listed that day with a stored history (traded or suspended).' }),
+    listed: Type.Integer({
+      description:
+        'Equities listed that day with a stored history (traded or suspended), those on their first stored bar included when listed before it (the first day of a Tongdaxin folder).',
+    }),
     advancers: Type.Integer({ description: 'Equities that closed above their reference price (pre_close).' }),
     decliners: Type.Integer({ description: 'Equities that closed below it.' }),
     unchanged: Type.Integer({ description: 'Equities that closed at it.' }),

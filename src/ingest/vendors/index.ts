@@ -13,10 +13,10 @@ import {
   tushareDailyBasic,
   tushareDividend,
   tushareMarginDetail,
-  tushareStockBasic,
   tushareSuspendD,
   tushareTradeCal,
 } from './tushare.js';
+import { tushareStockBasic } from './tushare-basic.js';
 import type { Layout } from './vendor.js';
 
 export { VendorReport, type Layout, type VendorOptions } from './vendor.js';

@@ -9,9 +9,7 @@
  * - `trade_cal` → trading_days: exchange (SSE, SZSE, BSE → SH, SZ, BJ), cal_date, is_open
  *   (0: closed, loaded as a closure when the dataset has is_open). Rows of other exchanges
  *   (futures) are skipped. https://tushare.pro/document/2?doc_id=26
- * - `stock_basic` → instruments: ts_code, name, list_date, delist_date, enname (optional);
- *   kind equity, board from the exchanges' code ranges (market/boards.ts), whatever `market`
- *   says (CDR rows are on the board of their code). https://tushare.pro/document/2?doc_id=25
+ * - `stock_basic` → instruments: tushare-basic.ts.
  * - `dividend` → corporate_actions: only implemented rows (div_proc 实施; others are plans,
  *   skipped per div_proc); cash = cash_div_tax (pre-tax), bonus = stk_bo_rate, transfer =
  *   stk_co_rate, all per share; announce_date = imp_ann_date, else ann_date. Tushare's dividend
@@ -21,12 +19,12 @@
  *   short), rqchl (returned), rzrqye (total); money in CNY (a float's artifacts past the fen are
  *   rounded half-up and counted), shares whole. https://tushare.pro/document/2?doc_id=59
  */
-import { boardOf } from '../../market/boards.js';
 import type { MarketId } from '../../market/types.js';
 import { bar, Bad, dateInt, dec, decRounded, formatDate, lotsToShares, shifted, vendorCsv, ymd, type Get, type Layout } from './vendor.js';
 import type { SourceRecord } from '../source.js';
 
-function tsCode(get: Get): string {
+/** The row's `ts_code` (`600000.SH`), or a Bad naming the column. */
+export function tsCode(get: Get): string {
   const v = get('ts_code');
   const id = /^\d{6}\.(SH|SZ|BJ)$/.test(v) ? v : null;
   if (id === null) throw new Bad('ts_code', `expected a Tushare code like 600000.SH, got ${JSON.stringify(v)}`);
@@ -95,34 +93,6 @@ export const tushareTradeCal: Layout = {
         return null;
       }
       return { market, date, is_open: '0' };
-    });
-  },
-};
-
-export const tushareStockBasic: Layout = {
-  format: 'tushare',
-  dataset: 'instruments',
-  async *read(input) {
-    yield* vendorCsv(input, ['ts_code', 'name', 'list_date'], (get) => {
-      const id = tsCode(get);
-      let board: string;
-      try {
-        board = boardOf(id.slice(0, 6), id.slice(7) as MarketId);
-      } catch (e) {
-        throw new Bad('ts_code', (e as Error).message);
-      }
-      const out: Record<string, string> = {
-        instrument_id: id,
-        kind: 'equity',
-        board,
-        name: get('name'),
-        list_date: ymd(get, 'list_date', true),
-      };
-      const delist = ymd(get, 'delist_date', true),
-        en = get('enname');
-      if (delist) out.delist_date = delist;
-      if (en) out.name_en = en;
-      return out;
     });
   },
 };
@@ -201,19 +171,20 @@ export const tushareMarginDetail: Layout = {
 /**
  * `daily_basic` → share_capital: ts_code, trade_date, total_share and float_share (10,000
  * shares, 万股): a change on each day a code's counts differ from its previous day in the file
- * (the file is read whole and ordered by date: exports come newest first), the first day of each
- * code included; reason other (the file says what, not why); restricted = total − float; no
- * announcement dates. Other columns (valuations: the service computes its own) are not stored.
+ * (read whole, with all of an export's files when VendorOptions.parts, and ordered by date:
+ * exports come newest first), the first day of each code included; reason other (the file says
+ * what, not why); restricted = total − float; no announcement dates. Other columns (valuations: the service computes its own) are not stored.
  * https://tushare.pro/document/2?doc_id=32
  */
 export const tushareDailyBasic: Layout = {
   format: 'tushare',
   dataset: 'share_capital',
   async *read(input) {
-    const days: { line: number; id: string; date: string; total: number; float: number }[] = [];
-    for await (const batch of vendorCsv(input, ['ts_code', 'trade_date', 'total_share', 'float_share'], (get, line) => {
+    const days: { line: number; file?: string; id: string; date: string; total: number; float: number }[] = [];
+    for await (const batch of vendorCsv(input, ['ts_code', 'trade_date', 'total_share', 'float_share'], (get, line, file) => {
       days.push({
         line,
+        file,
         id: tsCode(get),
         date: ymd(get, 'trade_date'),
         total: Number(dec(get, 'total_share', 0, 4, 'shares')),
@@ -232,6 +203,7 @@ export const tushareDailyBasic: Layout = {
       }
       out.push({
         line: d.line,
+        ...(d.file === undefined ? {} : { file: d.file }),
         object: {
           instrument_id: d.id,
           change_date: d.date,
@@ -248,9 +220,10 @@ export const tushareDailyBasic: Layout = {
 
 /**
  * `suspend_d` → suspensions: ts_code, trade_date, suspend_timing, suspend_type (S a suspended
- * day, R the day trading resumed). The file is read whole: a code's S days without a timing that
- * follow one another on its market's calendar are one interval, ended by its last S day and
- * resumed on the R day after it (a run at the file's last day without one is still open); an S
+ * day, R the day trading resumed). The file (with all of an export's files when
+ * VendorOptions.parts) is read whole: a code's S days without a timing that follow one another on
+ * its market's calendar are one interval, ended by its last S day and resumed on the R day after
+ * it (a run at the files' last day without one is still open); an S
  * day with a timing (`09:30-10:30`) is an intraday halt. An R day after no run is skipped.
  * https://tushare.pro/document/2?doc_id=214
  */
@@ -258,21 +231,22 @@ export const tushareSuspendD: Layout = {
   format: 'tushare',
   dataset: 'suspensions',
   async *read(input) {
-    const days: { line: number; id: string; date: string; timing: string; type: string }[] = [];
-    for await (const batch of vendorCsv(input, ['ts_code', 'trade_date', 'suspend_timing', 'suspend_type'], (get, line) => {
+    const days: { line: number; file?: string; id: string; date: string; timing: string; type: string }[] = [];
+    for await (const batch of vendorCsv(input, ['ts_code', 'trade_date', 'suspend_timing', 'suspend_type'], (get, line, file) => {
       const type = get('suspend_type');
       if (type !== 'S' && type !== 'R') throw new Bad('suspend_type', `expected S (suspended) or R (resumed), got ${JSON.stringify(type)}`);
       const timing = get('suspend_timing');
       if (timing !== '' && !/^\d\d:\d\d-\d\d:\d\d$/.test(timing))
         throw new Bad('suspend_timing', `expected empty (the whole day) or HH:MM-HH:MM, got ${JSON.stringify(timing)}`);
-      days.push({ line, id: tsCode(get), date: ymd(get, 'trade_date'), timing, type });
+      days.push({ line, file, id: tsCode(get), date: ymd(get, 'trade_date'), timing, type });
       return null;
     }))
       yield batch;
     days.sort((a, b) => (a.id < b.id ? -1 : a.id > b.id ? 1 : a.date < b.date ? -1 : a.date > b.date ? 1 : 0));
     const last = days.reduce((m, d) => (d.date > m ? d.date : m), '');
     const out: SourceRecord[] = [];
-    const row = (line: number, o: Record<string, string>) => out.push({ line, object: o });
+    const row = (d: { line: number; file?: string }, o: Record<string, string>) =>
+      out.push({ line: d.line, ...(d.file === undefined ? {} : { file: d.file }), object: o });
     for (let i = 0; i < days.length; i++) {
       const d = days[i];
       if (d.type === 'R') {
@@ -281,7 +255,7 @@ export const tushareSuspendD: Layout = {
       }
       if (d.timing) {
         const [from, to] = d.timing.split('-');
-        row(d.line, { instrument_id: d.id, start_date: d.date, end_date: d.date, halt_from: from, halt_to: to });
+        row(d, { instrument_id: d.id, start_date: d.date, end_date: d.date, halt_from: from, halt_to: to });
         continue;
       }
       const market = d.id.slice(7);
@@ -301,7 +275,7 @@ export const tushareSuspendD: Layout = {
       const after = days[j + 1];
       const resumed = after && after.id === d.id && after.type === 'R' ? after : null;
       const open = resumed === null && days[j].date === last;
-      row(d.line, {
+      row(d, {
         instrument_id: d.id,
         start_date: d.date,
         ...(open ? {} : { end_date: days[j].date }),

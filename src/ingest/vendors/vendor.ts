@@ -9,8 +9,12 @@ import { basename } from 'node:path';
 import { ID_RE } from '../../datasets/columns.js';
 import type { IngestContext } from '../context.js';
 import type { Dataset } from '../../datasets/dataset.js';
-import { IngestIOError, readRecords, type Encoding, type SourceRecord } from '../source.js';
+import { IngestIOError, type Encoding, type SourceRecord } from '../source.js';
+import { Bad, csvFile, type Converted, type FilePart, type Get } from './vendor-csv.js';
 import { addDays, formatDate } from '../../lib/time.js';
+import { MARKET_OF, normalId } from '../../market/ids.js';
+
+export { Bad, csvFile, push, type Converted, type FilePart, type Get } from './vendor-csv.js';
 
 /** What the command says about a vendor file: the instrument and markets it does not name itself. */
 export interface VendorOptions {
@@ -18,6 +22,13 @@ export interface VendorOptions {
   markets?: string[];
   /** Bars dated on a day the market was closed are skipped and counted instead of refused (`mds ingest --tdx`: Tongdaxin writes weekend records for some funds). */
   skipClosedDays?: boolean;
+  /**
+   * Several files read as one export, in this order, each in its own encoding (`mds ingest
+   * --tushare`: an API's files, such as daily_basic per date, which a layout reading the whole
+   * export orders and compares across); their records name their file (SourceRecord.file).
+   * Without it, the input's `path` alone.
+   */
+  parts?: FilePart[];
 }
 
 /** Rows a layout skipped (per reason) and what it decided on its own (inferred instrument, widened bars). */
@@ -26,18 +37,19 @@ export class VendorReport {
   readonly notes: string[] = [];
   private readonly adjusted = new Map<string, string[]>();
   private adjustedCount = new Map<string, number>();
+  private readonly skippedAt = new Map<string, string[]>();
 
-  skip(reason: string): void {
+  /** A row skipped for `reason`; with `where`, the first 20 places are listed. */
+  skip(reason: string, where?: string): void {
     this.skipped.set(reason, (this.skipped.get(reason) ?? 0) + 1);
+    if (where !== undefined) firstFew(this.skippedAt, reason, where, 20);
   }
   note(text: string): void {
     this.notes.push(text);
   }
   /** A value changed for a stated reason at `where` (the first few places are listed). */
   adjust(reason: string, where: string): void {
-    const list = this.adjusted.get(reason) ?? [];
-    if (list.length < 5) list.push(where);
-    this.adjusted.set(reason, list);
+    firstFew(this.adjusted, reason, where);
     this.adjustedCount.set(reason, (this.adjustedCount.get(reason) ?? 0) + 1);
   }
 
@@ -46,12 +58,24 @@ export class VendorReport {
     const out = [...this.notes];
     for (const [reason, places] of this.adjusted) {
       const n = this.adjustedCount.get(reason)!;
-      out.push(`${reason} on ${n} row${n === 1 ? '' : 's'} (${places.join(', ')}${n > places.length ? ', …' : ''})`);
+      out.push(`${reason} on ${n} row${n === 1 ? '' : 's'}${listed(places, n)}`);
     }
-    for (const [reason, n] of this.skipped) out.push(`skipped ${n} row${n === 1 ? '' : 's'}: ${reason}`);
+    for (const [reason, n] of this.skipped) {
+      const places = this.skippedAt.get(reason);
+      out.push(`skipped ${n} row${n === 1 ? '' : 's'}: ${reason}${places ? listed(places, n) : ''}`);
+    }
     return out;
   }
 }
+
+/** Keeps the first `max` places of each reason. */
+function firstFew(m: Map<string, string[]>, reason: string, where: string, max = 5): void {
+  const list = m.get(reason) ?? [];
+  if (list.length < max) list.push(where);
+  m.set(reason, list);
+}
+/** ` (a, b, …)`: the places kept of `n`. */
+const listed = (places: string[], n: number) => ` (${places.join(', ')}${n > places.length ? ', …' : ''})`;
 
 export interface VendorInput extends VendorOptions {
   path: string;
@@ -73,87 +97,37 @@ export interface Layout {
   read(input: VendorInput): AsyncGenerator<SourceRecord[]>;
 }
 
-/** A field a layout cannot convert: reported as `column: message` at the record's line. */
-export class Bad extends Error {
-  constructor(
-    readonly column: string,
-    message: string,
-  ) {
-    super(`${column}: ${message}`);
-  }
-}
-
-/** A canonical record (field → text), several (one per market), or null for a skipped row. */
-export type Converted = Record<string, string> | Record<string, string>[] | null;
-export type Get = (column: string) => string;
-
 /**
- * The records of a vendor CSV file: the header must name every column of `need`; each later
- * line is converted by `convert` (a Bad it throws is that line's error). Uses the canonical
- * streamed CSV reader.
+ * The records of a vendor CSV file, or of each of its parts in turn (VendorOptions.parts, each
+ * with its header, records naming their file): the header must name every column of `need`;
+ * each later line is converted by `convert` (a Bad it throws is that line's error). Uses the
+ * canonical streamed CSV reader.
  */
 export async function* vendorCsv(
   input: VendorInput,
   need: readonly string[],
-  convert: (get: Get, line: number) => Converted,
+  convert: (get: Get, line: number, file?: string) => Converted,
 ): AsyncGenerator<SourceRecord[]> {
-  let ix: Map<string, number> | null = null;
-  let width = 0;
-  // A file refused before its header (bytes not valid in its encoding) is not an empty one.
-  let refused = false;
-  for await (const batch of readRecords(input.path, 'csv', input.onBytes, input.encoding)) {
-    const out: SourceRecord[] = [];
-    for (const rec of batch) {
-      if (rec.error) {
-        refused ||= ix === null;
-        out.push(rec);
-        continue;
-      }
-      const f = rec.fields!;
-      if (ix === null) {
-        ix = new Map(f.map((n, i) => [n.trim(), i]));
-        width = f.length;
-        const missing = need.filter((n) => !ix!.has(n));
-        if (missing.length) {
-          yield [
-            {
-              line: rec.line,
-              error: `missing column${missing.length > 1 ? 's' : ''} ${missing.join(', ')}: expected a header with ${need.join(',')}`,
-            },
-          ];
-          return;
-        }
-        continue;
-      }
-      if (f.length !== width) {
-        out.push({ line: rec.line, error: `expected ${width} fields as in the header, got ${f.length}` });
-        continue;
-      }
-      const map = ix;
-      try {
-        push(
-          out,
-          rec.line,
-          convert((c) => {
-            const i = map.get(c);
-            return i === undefined ? '' : f[i].trim();
-          }, rec.line),
-        );
-      } catch (e) {
-        if (!(e instanceof Bad)) throw e;
-        out.push({ line: rec.line, error: e.message });
-      }
-    }
-    if (out.length) yield out;
+  if (!input.parts) {
+    yield* csvFile({ path: input.path, encoding: input.encoding }, need, convert, input.onBytes);
+    return;
   }
-  if (ix === null && !refused) yield [{ line: 1, error: `empty file: expected a header row (${need.join(',')})` }];
-}
-
-/** Appends the converted record(s) of a line. */
-export function push(out: SourceRecord[], line: number, c: Converted): void {
-  if (c === null) return;
-  if (Array.isArray(c)) for (const o of c) out.push({ line, object: o });
-  else out.push({ line, object: c });
+  // Bytes read so far, over the parts (progress).
+  let before = 0;
+  for (const part of input.parts) {
+    let read = 0;
+    const records = csvFile(
+      part,
+      need,
+      (get, line) => convert(get, line, part.path),
+      (n) => input.onBytes(before + (read = n)),
+    );
+    for await (const batch of records) {
+      for (const r of batch) r.file = part.path;
+      yield batch;
+    }
+    before += read;
+  }
 }
 
 // ---- units ----------------------------------------------------------------------------------
@@ -273,15 +247,7 @@ export function bar(
 
 // ---- instruments and days -------------------------------------------------------------------
 
-const MARKET_OF: Record<string, string> = { SH: 'SH', SZ: 'SZ', BJ: 'BJ', XSHG: 'SH', XSHE: 'SZ', SSE: 'SH', SZSE: 'SZ', BSE: 'BJ' };
-
-/** `000001.XSHG`, `000001.SH`, `sh000001` → `000001.SH`; null for anything else. */
-export function normalId(s: string): string | null {
-  let m = /^(\d{6})\.([A-Za-z]{2,4})$/.exec(s);
-  if (m && MARKET_OF[m[2].toUpperCase()]) return `${m[1]}.${MARKET_OF[m[2].toUpperCase()]}`;
-  m = /^(sh|sz|bj)(\d{6})$/i.exec(s);
-  return m ? `${m[2]}.${m[1].toUpperCase()}` : null;
-}
+export { normalId };
 
 /**
  * The instrument of a file that does not name it in its rows: `--instrument`, else the one its

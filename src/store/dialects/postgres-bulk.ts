@@ -2,7 +2,7 @@ import type pg from 'pg';
 import { Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import { from as copyFrom } from 'pg-copy-streams';
-import type { BulkSession, UpsertCounts, UpsertTarget } from '../types.js';
+import type { BulkOptions, BulkSession, UpsertCounts, UpsertTarget } from '../types.js';
 
 /** A value in PostgreSQL's COPY text format. */
 function copyValue(v: unknown): string {
@@ -73,6 +73,14 @@ class PgBulkSession implements BulkSession {
     return s;
   }
 
+  /** COPY straight into the table. */
+  async insert(table: string, columns: string[], rows: unknown[][]): Promise<void> {
+    if (rows.length === 0) return;
+    let text = '';
+    for (const r of rows) text += r.map(copyValue).join('\t') + '\n';
+    await pipeline(Readable.from([text]), this.client.query(copyFrom(`copy ${table} (${columns.join(', ')}) from stdin`)));
+  }
+
   async upsert(t: UpsertTarget, rows: unknown[][]): Promise<UpsertCounts> {
     const total: UpsertCounts = { inserted: 0, updated: 0, unchanged: 0 };
     if (rows.length === 0) return total;
@@ -112,7 +120,7 @@ class PgBulkSession implements BulkSession {
 export async function pgBulkTransaction<T>(
   pool: pg.Pool,
   fn: (s: BulkSession) => Promise<T>,
-  opts?: { readOnly?: boolean },
+  opts?: BulkOptions,
   fail: (e: unknown) => unknown = (e) => e,
 ): Promise<T> {
   let client: pg.PoolClient;

@@ -135,11 +135,19 @@ function clientQueries(client: pg.PoolClient, health: StoreHealth, fail: (e: unk
   let tail: Promise<unknown> = Promise.resolve();
   const self: ClientQueries = {
     async query(config) {
-      const run = tail.then(() => client.query(config));
+      let mark = 0;
+      const run = tail.then(() => {
+        // A query queued behind one that found the server gone fails with it, at once, instead
+        // of waiting its own timeout on a connection that will not answer (requests sharing a
+        // snapshot would otherwise wait a timeout each, one after the other).
+        if (self.broken) throw self.broken;
+        mark = health.mark;
+        return client.query(config);
+      });
       tail = run.catch(() => {});
       try {
         const r = await run;
-        health.ok();
+        health.ok(mark);
         return r;
       } catch (e) {
         const f = fail(e);
@@ -196,9 +204,10 @@ export function openPostgres(url: string, timeouts?: StoreTimeouts, poolSize = 1
   const db = new Kysely<Schema>({ dialect: new PostgresDialect({ pool: kyselyPool(pool, health, fail, timeouts) as any }) });
   const query_timeout = queryTimeout(timeouts);
   const run = async (q: pg.QueryConfig) => {
+    const mark = health.mark;
     try {
       const r = await pool.query(q);
-      health.ok();
+      health.ok(mark);
       return r;
     } catch (e) {
       throw fail(e);
@@ -286,19 +295,26 @@ export function openPostgres(url: string, timeouts?: StoreTimeouts, poolSize = 1
         throw fail(e);
       }
     }
-    // Waits its turn, as long as the pool's acquire timeout (PG_POOL_ACQUIRE_TIMEOUT_MS) allows.
+    // Waits its turn, as long as the pool's acquire timeout (PG_POOL_ACQUIRE_TIMEOUT_MS) allows,
+    // connecting included: a place freed for it late (a connection still being opened when the
+    // time is up) is freed again for the next.
     const got = await new Promise<pg.PoolClient | Error>((resolve) => {
       const acquireMs = timeouts?.acquireMs;
+      let done = false;
       const timer = acquireMs
         ? setTimeout(() => {
             const i = waiting.indexOf(take);
-            if (i >= 0) {
-              waiting.splice(i, 1);
-              resolve(new Error('timeout exceeded when trying to connect'));
-            }
+            if (i >= 0) waiting.splice(i, 1);
+            done = true;
+            resolve(new Error('timeout exceeded when trying to connect'));
           }, acquireMs)
         : null;
       const take = (c: pg.PoolClient | Error) => {
+        if (done) {
+          if (!(c instanceof Error)) giveBack(c);
+          return;
+        }
+        done = true;
         if (timer) clearTimeout(timer);
         resolve(c);
       };
@@ -461,26 +477,8 @@ export function openPostgres(url: string, timeouts?: StoreTimeouts, poolSize = 1
       return (await run({ ...named(sql), values: params, rowMode: 'array', query_timeout } as pg.QueryConfig)).rows as unknown[][];
     },
     db,
-    async bulkInsert(table, columns, rows) {
-      // Multi-row INSERT in batches, bounded by PostgreSQL's 65535 bind parameters.
-      const per = Math.max(1, Math.floor(60000 / columns.length));
-      const client = await pool.connect();
-      try {
-        for (let i = 0; i < rows.length; i += per) {
-          const batch = rows.slice(i, i + per);
-          const params: unknown[] = [];
-          const values = batch.map((r) => {
-            const ph = r.map((v) => {
-              params.push(v);
-              return '$' + params.length;
-            });
-            return `(${ph.join(',')})`;
-          });
-          await client.query(`insert into ${table} (${columns.join(', ')}) values ${values.join(',')}`, params);
-        }
-      } finally {
-        client.release();
-      }
+    bulkInsert(table, columns, rows) {
+      return pgBulkTransaction(pool, (s) => s.insert(table, columns, rows), undefined, fail);
     },
     bulkTransaction: (fn, opts) => pgBulkTransaction(pool, fn, opts, fail),
     async ping() {

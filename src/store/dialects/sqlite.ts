@@ -85,6 +85,7 @@ export function sqliteUnavailable(err: unknown): string | null {
  * a success tells `health` the store answers.
  */
 function guarded<T>(health: StoreHealth, run: () => T): T {
+  const mark = health.mark;
   let r: T;
   try {
     r = run();
@@ -92,7 +93,7 @@ function guarded<T>(health: StoreHealth, run: () => T): T {
     const reason = sqliteUnavailable(e);
     throw reason === null ? e : health.failed(reason, e);
   }
-  health.ok();
+  health.ok(mark);
   return r;
 }
 
@@ -298,16 +299,12 @@ export function openSqlite(file: string): Store {
     async backup(target: string) {
       await raw.backup(target);
     },
-    async bulkInsert(table, columns, rows) {
-      if (rows.length === 0) return;
-      const stmt = raw.prepare(`insert into ${table} (${columns.join(', ')}) values (${columns.map(() => '?').join(', ')})`);
-      const run = raw.transaction((rs: unknown[][]) => {
-        for (const r of rs) stmt.run(r);
-      });
-      run(rows);
+    bulkInsert(table, columns, rows) {
+      return this.bulkTransaction((s) => s.insert(table, columns, rows));
     },
     async bulkTransaction(fn, opts) {
       const upserts = new Map<string, Upsert>();
+      const inserts = new Map<string, Database.Statement>();
       const session: BulkSession = {
         async query<T>(sql: string, params: unknown[] = []) {
           const stmt = statement(sql, false);
@@ -326,6 +323,15 @@ export function openSqlite(file: string): Store {
             upserts.set(id, up);
           }
           return up(rows);
+        },
+        async insert(table, columns, rows) {
+          const id = `${table}(${columns.join(',')})`;
+          let stmt = inserts.get(id);
+          if (!stmt) {
+            stmt = raw.prepare(`insert into ${table} (${columns.join(', ')}) values (${columns.map(() => '?').join(', ')})`);
+            inserts.set(id, stmt);
+          }
+          for (const r of rows) stmt.run(r);
         },
         // One writer at a time already: the transaction takes the write lock up front.
         async lockPacks() {},

@@ -46,4 +46,48 @@ export class KeysetReader {
     for (const c of order) q = q.orderBy(c);
     return q.limit(literalLimit(page.limit)).execute() as Promise<TableOf<D>[]>;
   }
+
+  /**
+   * Of a versioned dataset (`versions`: the key's last column, a statement's announce_date), the
+   * latest version of each record of `inst` announced on or before `asOf` (null: the latest of
+   * all), in key order after `page.after` (the sort key: the key columns between the instrument
+   * and the version), within `range`. A record with no version by `asOf` is absent.
+   */
+  latest<D extends DatasetDef>(
+    d: Compiled<D>,
+    inst: number,
+    range: KeyRange | null,
+    asOf: number | null,
+    page: PageRequest<unknown[]>,
+  ): Promise<TableOf<D>[]> {
+    const [instColumn, ...rest] = d.orderColumns;
+    const version = rest.pop();
+    if (version === undefined || d.versions === undefined) throw new Error(`dataset ${d.name} has no versions`);
+    const r = (c: string) => `r.${c}`;
+    let q = this.db.selectFrom(`${d.table} as r`).selectAll('r').where(r(instColumn), '=', inst);
+    if (range) q = q.where(r(range.column), '>=', range.from).where(r(range.column), '<=', range.to);
+    if (asOf !== null) q = q.where(r(version), '<=', asOf);
+    // No later version of the same record (by asOf): one probe of the clustered key.
+    q = q.where((eb) => {
+      let later = eb
+        .selectFrom(`${d.table} as v`)
+        .select(eb.lit(1).as('one'))
+        .where(`v.${instColumn}`, '=', eb.ref(r(instColumn)));
+      for (const c of rest) later = later.where(`v.${c}`, '=', eb.ref(r(c)));
+      later = later.where(`v.${version}`, '>', eb.ref(r(version)));
+      if (asOf !== null) later = later.where(`v.${version}`, '<=', asOf);
+      return eb.not(eb.exists(later));
+    });
+    const k = page.after;
+    if (k)
+      q = q.where((eb) =>
+        after(
+          eb,
+          rest.map((c) => eb.ref(r(c))),
+          k,
+        ),
+      );
+    for (const c of rest) q = q.orderBy(r(c));
+    return q.limit(literalLimit(page.limit)).execute() as Promise<TableOf<D>[]>;
+  }
 }

@@ -3,7 +3,7 @@
  * are store/readers/market-data.ts): what ingest's checks, the daily bars derived from 1m bars,
  * the bar packs' check and the demo read of them. Bars are written by `BulkSession.upsert` only.
  */
-import type { BulkSession, ReadDb } from '../types.js';
+import type { BulkSession } from '../types.js';
 
 /** A daily bar's columns after its date. */
 const DAILY = 'date, open, high, low, close, volume, amount';
@@ -71,13 +71,8 @@ export function barsAfter(s: BulkSession, table: BarTable, after: [number, numbe
 }
 
 /** The close and amount of every equity's daily bars, by inst and date (the demo's fundamentals). */
-export function equityDailyCloses(db: ReadDb) {
-  const equities = db.selectFrom('instruments').select('inst').where('kind', '=', 'equity');
-  return db
-    .selectFrom('bars_1d')
-    .select(['inst', 'date', 'close', 'amount'])
-    .where('inst', 'in', equities)
-    .orderBy('inst')
-    .orderBy('date')
-    .execute();
+export function equityDailyCloses(s: BulkSession): Promise<{ inst: number; date: number; close: number; amount: number }[]> {
+  return s.query(
+    "select inst, date, close, amount from bars_1d where inst in (select inst from instruments where kind = 'equity') order by inst, date",
+  );
 }

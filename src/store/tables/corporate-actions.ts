@@ -1,5 +1,6 @@
 /** Statements on `corporate_actions` outside the request path (whose reads are store/readers/adjustments.ts). */
-import type { BulkSession, ReadDb } from '../types.js';
+import type { BulkSession } from '../types.js';
+import type { CorporateActionTable } from '../schema.js';
 
 /** The columns of an action that adjustment and price limits use (market/adjust.ts CorporateAction). */
 const TERMS = 'cash_per_share, bonus_ratio, transfer_ratio, rights_ratio, rights_price';
@@ -15,6 +16,6 @@ export function corporateActionsOf(s: BulkSession, inst: number): Promise<Record
 }
 
 /** Every corporate action, whole, by inst and ex-date. */
-export function corporateActionRows(db: ReadDb) {
-  return db.selectFrom('corporate_actions').selectAll().orderBy('inst').orderBy('ex_date').execute();
+export function corporateActionRows(s: BulkSession): Promise<CorporateActionTable[]> {
+  return s.query('select * from corporate_actions order by inst, ex_date');
 }

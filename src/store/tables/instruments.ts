@@ -4,6 +4,7 @@
  */
 import type { InstrumentKind } from '../../market/kinds.js';
 import type { BulkSession, ReadDb, Store } from '../types.js';
+import type { InstrumentTable } from '../schema.js';
 import { list } from './lists.js';
 
 /** What rendering an instrument's pages needs of it (derived/indicator-pages.ts). */
@@ -47,21 +48,28 @@ export function knownInstruments(
 
 /**
  * Every instrument as the market days are made of it (derived/market-days.ts), as stored, in
- * `order`: `[inst, id, kind, market, board, list_date, delist_date, listing_kind]`.
+ * `order`: `[inst, id, kind, market, board, list_date, delist_date, listing_kind, name]` (the
+ * name: its `S` mark sets the limit of a share not through the split-share reform).
  */
 export function sweepInstruments(s: BulkSession, order: 'id' | 'inst'): Promise<unknown[][]> {
-  return s.queryRows(`select inst, id, kind, market, board, list_date, delist_date, listing_kind from instruments order by ${order}`);
+  return s.queryRows(`select inst, id, kind, market, board, list_date, delist_date, listing_kind, name from instruments order by ${order}`);
 }
 
 /** The equity `inst` as its price limits need it (ingest/limit-check.ts); undefined when it is not an equity. */
 export async function equityOf(
   s: BulkSession,
   inst: number,
-): Promise<{ id: string; board: string | null; market: string; list_date: number | null; listing_kind: string | null } | undefined> {
-  const [eq] = await s.query<{ id: string; board: string | null; market: string; list_date: number | null; listing_kind: string | null }>(
-    "select id, board, market, list_date, listing_kind from instruments where inst = ? and kind = 'equity'",
-    [inst],
-  );
+): Promise<
+  { id: string; name: string; board: string | null; market: string; list_date: number | null; listing_kind: string | null } | undefined
+> {
+  const [eq] = await s.query<{
+    id: string;
+    name: string;
+    board: string | null;
+    market: string;
+    list_date: number | null;
+    listing_kind: string | null;
+  }>("select id, name, board, market, list_date, listing_kind from instruments where inst = ? and kind = 'equity'", [inst]);
   return eq;
 }
 
@@ -76,11 +84,12 @@ export async function hasInstruments(db: ReadDb): Promise<boolean> {
 }
 
 /** Every equity with what the demo's fundamentals are made of, by inst. */
-export function equityRows(db: ReadDb) {
-  return db
-    .selectFrom('instruments')
-    .select(['inst', 'id', 'code', 'market', 'board', 'name', 'name_en', 'list_date', 'total_shares', 'float_shares'])
-    .where('kind', '=', 'equity')
-    .orderBy('inst')
-    .execute();
+export function equityRows(
+  s: BulkSession,
+): Promise<
+  Pick<InstrumentTable, 'inst' | 'id' | 'code' | 'market' | 'board' | 'name' | 'name_en' | 'list_date' | 'total_shares' | 'float_shares'>[]
+> {
+  return s.query(
+    "select inst, id, code, market, board, name, name_en, list_date, total_shares, float_shares from instruments where kind = 'equity' order by inst",
+  );
 }

@@ -4,7 +4,7 @@
  * validation, the market days and the demo read them.
  */
 import type { LoadedDay } from '../../market/calendar.js';
-import type { BulkSession, ReadDb } from '../types.js';
+import type { BulkSession } from '../types.js';
 
 /** Every loaded trading day (open, closed, or null: as the shipped calendar has it). */
 export function tradingDays(s: BulkSession): Promise<LoadedDay[]> {
@@ -22,12 +22,8 @@ export async function classificationIds(s: BulkSession): Promise<string[]> {
 }
 
 /** Every instrument's classifications (id, name, type), by inst and classification id. */
-export function instrumentClassifications(db: ReadDb) {
-  return db
-    .selectFrom('instrument_classifications as ic')
-    .innerJoin('classifications as c', 'c.id', 'ic.classification_id')
-    .select(['ic.inst', 'c.id', 'c.name', 'c.type'])
-    .orderBy('ic.inst')
-    .orderBy('c.id')
-    .execute();
+export function instrumentClassifications(s: BulkSession): Promise<{ inst: number; id: string; name: string; type: string }[]> {
+  return s.query(
+    'select ic.inst, c.id, c.name, c.type from instrument_classifications ic join classifications c on c.id = ic.classification_id order by ic.inst, c.id',
+  );
 }

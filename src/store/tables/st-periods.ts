@@ -1,5 +1,6 @@
 /** Statements on `st_periods` (an equity's special-treatment periods) outside the request path. */
-import type { BulkSession, ReadDb } from '../types.js';
+import type { BulkSession } from '../types.js';
+import type { StPeriodTable } from '../schema.js';
 
 /** Every ST period as stored: `[inst, start_date, end_date]`. */
 export function allStPeriods(s: BulkSession): Promise<unknown[][]> {
@@ -12,6 +13,6 @@ export function stPeriodsOf(s: BulkSession, inst: number): Promise<{ start_date:
 }
 
 /** Every ST period, by inst and start. */
-export function stPeriodRows(db: ReadDb) {
-  return db.selectFrom('st_periods').selectAll().orderBy('inst').orderBy('start_date').execute();
+export function stPeriodRows(s: BulkSession): Promise<StPeriodTable[]> {
+  return s.query('select * from st_periods order by inst, start_date');
 }

@@ -5,7 +5,7 @@ import type { InstrumentKind } from '../../../market/kinds.js';
 import { sendPage } from '../../collection.js';
 import { adjustmentQuery, intervalQuery, timeWindowParams } from '../../params.js';
 import { TechnicalIndicatorCollectionResponse } from '../../schemas/analytics.js';
-import { BAR_KEY, barWindow, type BarQuery } from '../series/bars.js';
+import { BAR_KEY, barWindow, pastTheData, type BarQuery } from '../series/bars.js';
 import { INDICATOR_IDS, INDICATORS, type IndicatorId } from '../../../indicators/registry.js';
 import { planIndicator } from '../../../query/plan-indicator.js';
 
@@ -38,14 +38,9 @@ export function registerIndicators(app: App, kind: InstrumentKind, path: string,
       const q = req.query as unknown as BarQuery;
       const inst = await pathInstrument(req, kind);
       const indicator = req.params.indicator as IndicatorId;
-      const plan = await planIndicator(snapOf(req), {
-        inst,
-        interval: q.interval,
-        adjustment: q.adjustment,
-        window: barWindow(q),
-        indicator,
-      });
-      return sendPage(req, reply, app.svc, operationId, BAR_KEY, plan);
+      const [snap, window] = [snapOf(req), barWindow(q)];
+      const plan = await planIndicator(snap, { inst, interval: q.interval, adjustment: q.adjustment, window, indicator });
+      return sendPage(req, reply, app.svc, operationId, BAR_KEY, { ...plan, notice: () => pastTheData(snap, window) });
     },
   );
 }

@@ -9,6 +9,7 @@ import { PRICE_SCALE } from '../../../lib/decimal.js';
 import { KINDS } from '../../../market/kinds.js';
 
 import type { DayLimit } from '../../../market/day-limits.js';
+import { referenceInDoubt } from '../../../market/pools.js';
 import { suspended } from '../../../query/derived-fields.js';
 
 /** The writer of PriceLimit records (render/json-bytes.ts) in the context of the equity's id, in the schema's order. */
@@ -24,6 +25,7 @@ const writeLimit = recordWriter<DayLimit, string>([
   { key: 'is_st', boolean: (d) => d.st },
   { key: 'listing_day', integer: (d) => d.listingDay },
   { key: 'suspended', boolean: (d) => suspended(d.bar) },
+  { key: 'reference_in_doubt', boolean: (d) => referenceInDoubt(d) },
 ]);
 
 /** listPriceLimits: the limits of every trading day of an equity (CONTRACT.md §6). */
@@ -36,8 +38,10 @@ export default async function priceLimitRoutes(app: App) {
         tags: ['equities'],
         summary: 'Daily price limits, ascending by date.',
         description:
-          'One row per trading day from listing (or from the first day whose previous close is stored) to the latest stored day, suspended days included. ' +
-          "limit = pre_close x (1 +- r) rounded half-up to 0.01 (at least one tick); r by board, ST status and listing age, with the rules' effective dates.",
+          'One row per trading day from listing (or from the first day whose previous close is stored) to its last stored bar, suspended days ' +
+          'included, or to the latest stored day of its market while a loaded suspension (listSuspensions) is open. ' +
+          'limit = pre_close x (1 +- r) rounded to 0.01, half-up on SH and SZ, toward pre_close on the BSE (at least one tick); ' +
+          "r by board, ST status, the share reform's S mark and listing age, with the rules' effective dates (docs/price-limits.md).",
         params: instrumentIdParam,
         query: dayWindowParams,
         response: PriceLimitCollectionResponse,

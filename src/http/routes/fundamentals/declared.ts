@@ -9,6 +9,8 @@ import type { App } from '../../services.js';
 import { instrumentIdParam, operation, pathInstrument, snapOf } from '../../route.js';
 import { rowPlan, schemaPlan, sendPage, type SentPlan } from '../../collection.js';
 import { dateQuery, dateWindowParams, dayOrWindow } from '../../params.js';
+import { ApiError, invalid } from '../../../lib/errors.js';
+import { parseDate } from '../../../lib/time.js';
 
 import { Type } from '@sinclair/typebox';
 import type { KeyPart } from '../../cursor.js';
@@ -111,9 +113,39 @@ const DATE_DOCS = {
 /** More rows than an instrument has of a change dataset. */
 const MAX_ROWS = 100_000;
 
+/** `as_of` of a versioned dataset (datasets/dataset.ts `versions`: statements and their restatements). */
+const AS_OF_DOC =
+  'A day: each period as known then, i.e. its latest version announced on or before it (a restatement announced later is not yet seen); periods not announced by then are absent. Default: the latest version of every period.';
+
+/** The `as_of` day, or null when not given; 400 naming it when it is not a date. */
+function asOfDay(q: { as_of?: string }): number | null {
+  if (q.as_of === undefined) return null;
+  const d = parseDate(q.as_of);
+  if (d === null) throw new ApiError([invalid('as_of', 'as_of must be a date (YYYY-MM-DD)')]);
+  return d;
+}
+
+/** The query parameters of an operation: from/to (and date) on its window column, as_of on a versioned dataset. */
+function queryParams(op: DeclaredOperation) {
+  if (op.window === undefined) return {};
+  return {
+    query: {
+      ...dateWindowParams,
+      ...(op.date ? { date: Type.Optional(dateQuery(DATE_DOCS[op.date])) } : {}),
+      ...(op.dataset.versions ? { as_of: Type.Optional(dateQuery(AS_OF_DOC)) } : {}),
+    },
+  };
+}
+
 export function registerDeclared(app: App, op: DeclaredOperation) {
   const d = op.dataset;
-  const sortKey = d.key.slice(1).map((k) => d.columns[d.ix[k]]);
+  // The instrument's records in key order; a versioned dataset's record is its key without the
+  // version (one record per period, whichever version is served), so its cursors stay valid
+  // when a restatement is loaded mid-walk.
+  const sortKey = d.key
+    .slice(1)
+    .filter((k) => k !== d.versions)
+    .map((k) => d.columns[d.ix[k]]);
   const parts = sortKey.map(keyPart);
   const columns = sortKey.map((c) => c.column);
   const window = op.window === undefined ? null : d.columns[d.ix[op.window]].column;
@@ -127,7 +159,7 @@ export function registerDeclared(app: App, op: DeclaredOperation) {
         summary: op.summary,
         description: op.description,
         params: instrumentIdParam,
-        ...(window ? { query: { ...dateWindowParams, ...(op.date ? { date: Type.Optional(dateQuery(DATE_DOCS[op.date])) } : {}) } } : {}),
+        ...queryParams(op),
         response: op.response,
         notFound: true,
         collection: true,
@@ -135,15 +167,18 @@ export function registerDeclared(app: App, op: DeclaredOperation) {
     },
     async (req, reply) => {
       const inst = await pathInstrument(req, 'equity');
-      const q = req.query as { from?: string; to?: string; date?: string };
+      const q = req.query as { from?: string; to?: string; date?: string; as_of?: string };
       const w = dayOrWindow(q);
       const inForce = w.day && op.date === 'in-force';
       const range = window ? { column: window, from: inForce ? 0 : w.from, to: w.to } : null;
+      const asOf = asOfDay(q);
       const fetch = inForce
         ? // The latest row on or before the date: an instrument's changes are few, read in one go.
           async (p: PageRequest<unknown[]>) =>
             p.after ? [] : (await snapOf(req).keyset.rows(d, inst.inst, range, { after: null, limit: MAX_ROWS })).slice(-1)
-        : (p: PageRequest<unknown[]>) => snapOf(req).keyset.rows(d, inst.inst, range, p);
+        : d.versions
+          ? (p: PageRequest<unknown[]>) => snapOf(req).keyset.latest(d, inst.inst, range, asOf, p)
+          : (p: PageRequest<unknown[]>) => snapOf(req).keyset.rows(d, inst.inst, range, p);
       return sendPage(
         req,
         reply,

@@ -10,8 +10,8 @@ import { compiled } from '../../../datasets/registry.js';
 import { registerDeclared } from './declared.js';
 
 const YTD = 'A-share statements are cumulative from January 1: q1 covers 3 months, h1 6, q3 9, annual 12.';
-const ONE = `${YTD} One record per reported period`;
-const WINDOWED = `${ONE}; from/to select on report_date (inclusive).`;
+const ONE = `${YTD} One record per reported period, in its latest version: a restatement (a later announce_date for the same period) is shown instead of the original it corrects, which stays stored`;
+const WINDOWED = `${ONE}; from/to select on report_date (inclusive); as_of shows the periods as known on a day (each one's latest version announced by then). docs/fundamentals.md, "Restatements".`;
 
 /** listIncomeStatements, listBalanceSheets, listCashFlowStatements, listFinancialIndicators: from/to on report_date on all four. */
 export function registerStatements(app: App) {

@@ -66,6 +66,12 @@ function breadthRecord(r: MarketBreadthTable) {
 
 /** listMarketBars and listMarketBreadth: questions across a market (derived/market-days.ts). */
 export default async function marketDayRoutes(app: App) {
+  /** `date` (its text `text`), refused (400) when it is not a trading day of the market. */
+  const tradingDay = async (snap: Snapshot, market: string, date: number, text: string): Promise<number> => {
+    if (!(await snap.calendars.of(market)).isTradingDay(date))
+      throw new ApiError(invalid('date', `${text} is not a trading day of ${market}`));
+    return date;
+  };
   /** The `date` asked for (a trading day of the market), else the latest stored day. */
   const dayOf = async (snap: Snapshot, market: string, q: { date?: string }): Promise<number> => {
     if (q.date === undefined) {
@@ -73,10 +79,7 @@ export default async function marketDayRoutes(app: App) {
       if (latest === null) throw new ApiError(invalid('date', 'the store holds no daily bars yet; give a date'));
       return latest;
     }
-    const date = parseDate(q.date)!;
-    if (!(await snap.calendars.of(market)).isTradingDay(date))
-      throw new ApiError(invalid('date', `${q.date} is not a trading day of ${market}`));
-    return date;
+    return tradingDay(snap, market, parseDate(q.date)!, q.date);
   };
 
   app.get(
@@ -143,7 +146,8 @@ export default async function marketDayRoutes(app: App) {
         summary: 'Market breadth per trading day, ascending.',
         description:
           "Of the market's equities each trading day: how many were listed, advanced, declined or were unchanged against their " +
-          'reference price, closed at the up or down limit, were suspended; their total volume and turnover. Days with stored bars only.',
+          'reference price, closed at the up or down limit, were suspended; their total volume and turnover. Days with stored bars only; ' +
+          'a `date` that is not a trading day of the market is 400.',
         params: marketParam,
         query: dayWindowParams,
         response: MarketBreadthCollectionResponse,
@@ -156,6 +160,8 @@ export default async function marketDayRoutes(app: App) {
       known(market);
       const q = req.query as { from?: string; to?: string; date?: string };
       const w = dayOrWindow(q);
+      // One day asked for must be a trading day (as listMarketBars); a window may hold others.
+      if (w.day) await tradingDay(snapOf(req), market, w.from, q.date!);
       return sendPage(
         req,
         reply,

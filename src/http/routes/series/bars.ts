@@ -8,7 +8,8 @@ import { adjustmentQuery, intervalQuery, timeWindow, timeWindowParams, type Time
 
 import { periodEnd, periodStart } from '../../../query/bars.js';
 import { planBars } from '../../../query/plan-bars.js';
-import { marketEpoch, parseDate } from '../../../lib/time.js';
+import { formatDate, marketEpoch, parseDate } from '../../../lib/time.js';
+import type { Snapshot } from '../../../query/snapshot.js';
 import type { AdjustmentId, IntervalId } from '../../../market/types.js';
 import { INTERVALS } from '../../../market/intervals.js';
 
@@ -29,6 +30,16 @@ export function barWindow(q: BarQuery): TimeWindow {
   if (q.date === undefined || INTERVALS[q.interval].kind !== 'period') return win;
   const d = parseDate(q.date)!;
   return { fromMs: marketEpoch(periodStart(d, q.interval), 0) * 1000, toMs: marketEpoch(periodEnd(d, q.interval), 1440) * 1000 - 1 };
+}
+
+/**
+ * Why a window's first page is empty when it begins after the store's data (its latest day of
+ * daily bars): `The store's data ends on 2026-11-20, before this window.` Null otherwise.
+ */
+export async function pastTheData(snap: Snapshot, window: TimeWindow): Promise<string | null> {
+  const latest = await snap.equityDays.latestDate();
+  if (latest === null) return 'The store holds no bars yet.';
+  return window.fromMs >= marketEpoch(latest, 1440) * 1000 ? `The store's data ends on ${formatDate(latest)}, before this window.` : null;
 }
 
 /** listEquityBars, listIndexBars and listFundBars. */
@@ -56,8 +67,9 @@ export function registerBars(app: App, kind: InstrumentKind, path: string, opera
     async (req, reply) => {
       const q = req.query as unknown as BarQuery;
       const inst = await pathInstrument(req, kind);
-      const plan = planBars(snapOf(req), { inst, interval: q.interval, adjustment: q.adjustment, window: barWindow(q) });
-      return sendPage(req, reply, app.svc, operationId, BAR_KEY, plan);
+      const [snap, window] = [snapOf(req), barWindow(q)];
+      const plan = planBars(snap, { inst, interval: q.interval, adjustment: q.adjustment, window });
+      return sendPage(req, reply, app.svc, operationId, BAR_KEY, { ...plan, notice: () => pastTheData(snap, window) });
     },
   );
 }
