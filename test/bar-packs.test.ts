@@ -514,9 +514,9 @@ for (const store of STORES) {
           return new Migrator({ db, provider: { getMigrations: async () => steps } }).migrateToLatest();
         };
         expect((await upTo(old.db)).error).toBeUndefined();
-        // Today's demo writes the instrument columns of 0012 and 0013: there while it writes, gone
-        // after (as before them), so that those migrations add them again.
-        const later = ['listing_kind', 'list_date_source'];
+        // Today's demo writes the instrument columns of 0012, 0013 and 0026: there while it writes,
+        // gone after (as before them), so that those migrations add them again.
+        const later = ['listing_kind', 'list_date_source', 'pinyin_initials'];
         for (const c of later) await sql.raw(`alter table instruments add column ${c} text`).execute(old.db);
         // And the tables of 0018..0020 (margin trading, suspensions, share capital) alike.
         for (const m of [m0018, m0019, m0020]) await m.up(old.db, old.dialect);
@@ -550,6 +550,7 @@ for (const store of STORES) {
           '0020_share_capital',
           '0021_version_notify',
           '0022_statement_versions',
+          '0026_pinyin_initials',
         ]);
         const r = await checkBarPacks(old);
         expect(r.problems).toEqual([]);

@@ -1,15 +1,19 @@
 /**
  * `mds ingest --tdx VIPDOC` on a generated mini Tongdaxin folder (binary layouts of
  * src/ingest/vendors/tdx.ts): instruments created with kind, board, fund type and listing date,
- * files and bars skipped per reason, fund prices ×1000, all-or-nothing, idempotent. With
- * MDS_TDX_VIPDOC (a real `vipdoc` folder, docs/ingest.md) a subset of it is loaded too.
+ * files and bars skipped per reason, fund prices ×1000, all-or-nothing, idempotent; beside it a
+ * `T0002` of the real gbbq and name tables of ../shared/data/tdx_install (names, initials,
+ * ex-dates and share capital; an unknown layout a warning). With MDS_TDX_VIPDOC (a real `vipdoc`
+ * folder, docs/ingest.md) a subset of it is loaded too; test/tdx-install.test.ts checks a real
+ * install against independent figures.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { mkdirSync, symlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { get, STORES, walk, type Harness } from './helpers.js';
+import { get, HAVE_SHARED, SHARED, STORES, walk, type Harness } from './helpers.js';
 import { emptyHarness, mds, tmp } from './ingest-helpers.js';
 import { RECORD } from '../src/ingest/vendors/tdx.js';
+import { GBBQ_KEY } from '../src/ingest/vendors/tdx-gbbq-key.js';
 
 /** A `.day` record: date YYYYMMDD, prices as the file stores them (×100, funds ×1000), amount, volume. */
 function day(date: number, o: number, h: number, l: number, c: number, volume = 1000, amount = 10_000): Buffer {
@@ -283,11 +287,221 @@ for (const kind of STORES) {
       });
       expect(await mds(h.url, 'ingest', 'bars_1d', '--tdx', empty)).toMatchObject({
         code: 1,
-        stderr: expect.stringContaining('--tdx VIPDOC loads the folder alone'),
+        stderr: expect.stringContaining('--tdx PATH loads the install alone'),
       });
     });
   });
 }
+
+/** A `T0002/hq_cache` under `root` with the shared install's `files` (symlinks) and `own` files (written). */
+function t0002(root: string, files: string[], own: Record<string, Buffer> = {}): void {
+  const cache = join(root, 'T0002', 'hq_cache');
+  mkdirSync(cache, { recursive: true });
+  for (const f of files) symlinkSync(join(SHARED, 'tdx_install', 'T0002', 'hq_cache', f), join(cache, f));
+  for (const [f, b] of Object.entries(own)) writeFileSync(join(cache, f), b);
+}
+
+for (const kind of STORES)
+  describe.skipIf(!HAVE_SHARED)(`mds ingest --tdx: the install's T0002 beside the folder (${kind.name})`, () => {
+    let h: Harness;
+    beforeAll(async () => {
+      h = await emptyHarness(await kind.url());
+    });
+    afterAll(async () => {
+      await h?.close();
+    });
+    // 000002 is not on SZ's first day (2016-01-04): its first bar is 2016-01-06. 000423 东阿阿胶: Tongdaxin's initials
+    // are DEEJ, pinyin-pro's deaj.
+    const files = {
+      ...MINI,
+      'sz/lday/sz000002.day': [day(20160106, 2000, 2100, 1990, 2050)],
+      'sz/lday/sz000423.day': [day(20160104, 5000, 5100, 4990, 5050)],
+    };
+    const instruments = async () =>
+      (
+        await h.store.db
+          .selectFrom('instruments')
+          .select(['id', 'name', 'pinyin_initials', 'list_date', 'list_date_source'])
+          .orderBy('id')
+          .execute()
+      ).map((r) => [r.id, r.name, r.pinyin_initials, r.list_date === null ? null : Number(r.list_date), r.list_date_source] as const);
+
+    it('without T0002: names are codes, a later first bar is a listing', async () => {
+      const r = await mds(h.url, 'ingest', '--tdx', folder(tmp('mds-tdx-'), files));
+      expect(r.code, r.stderr).toBe(0);
+      expect(r.stdout).toContain('T0002: no folder beside vipdoc (no names, ex-dates nor share capital loaded)');
+      expect(r.stdout).not.toContain('names:');
+      expect((await instruments()).filter(([id]) => id.endsWith('.SZ'))).toEqual([
+        ['000001.SZ', '000001', null, null, 'before_first_bar'],
+        ['000002.SZ', '000002', null, 20160106, 'first_bar'],
+        ['000423.SZ', '000423', null, null, 'before_first_bar'],
+        ['300750.SZ', '300750', null, 20160106, 'first_bar'],
+      ]);
+    });
+
+    it('with T0002: names and initials from the tables it can read, ex-dates and share capital from the gbbq; an unknown table layout is a warning', async () => {
+      const root = folder(tmp('mds-tdx-'), files);
+      // shm.tnf of another record size: not read, said on stderr, the load goes on.
+      t0002(root, ['gbbq', 'szm.tnf'], { 'shm.tnf': Buffer.alloc(50 + 300) });
+      const r = await mds(h.url, 'ingest', '--tdx', join(root, 'vipdoc'));
+      expect(r.code, r.stderr).toBe(0);
+      expect(r.stderr).toContain(
+        `warning: ${join(root, 'vipdoc', '..', 'T0002', 'hq_cache', 'shm.tnf')}: 350 bytes is not a 50-byte header and 314-byte records (an unknown name table layout): not read`,
+      );
+      const lines = r.stdout.split('\n');
+      expect(lines).toEqual(
+        expect.arrayContaining([
+          'names: read szm.tnf (6187 records of 2017-01-13)',
+          "names: 3 instruments an earlier Tongdaxin load made take the tables' names and initials",
+          'gbbq: 116212 records (SZ 75006, SH 41206, BJ 0) to 2021-11-15',
+          'instruments: 3 rows from 1 file: 0 inserted, 3 updated, 0 unchanged',
+        ]),
+      );
+      // The SZ instruments take the tables' names (000002 as Tongdaxin writes it); SH keeps its codes, as does
+      // 300750, listed after the tables were written (2017).
+      // 000002's gbbq ex-dates before its first bar do not make a listing of a later load's instrument: it was made already.
+      expect((await instruments()).filter(([id]) => id.endsWith('.SZ') || id === '600000.SH')).toEqual([
+        ['000001.SZ', '平安银行', 'PAYH', null, 'before_first_bar'],
+        ['000002.SZ', '万 科Ａ', 'WKA', 20160106, 'first_bar'],
+        ['000423.SZ', '东阿阿胶', 'DEEJ', null, 'before_first_bar'],
+        ['300750.SZ', '300750', null, 20160106, 'first_bar'],
+        ['600000.SH', '600000', null, null, 'before_first_bar'],
+      ]);
+      const count = async (table: 'corporate_actions' | 'share_capital', id: string) => {
+        const { inst } = await h.store.db.selectFrom('instruments').select('inst').where('id', '=', id).executeTakeFirstOrThrow();
+        const rows =
+          table === 'corporate_actions'
+            ? await h.store.db.selectFrom('corporate_actions').select('ex_date').where('inst', '=', inst).execute()
+            : await h.store.db.selectFrom('share_capital').select('change_date').where('inst', '=', inst).execute();
+        return rows.length;
+      };
+      expect(await count('corporate_actions', '000001.SZ')).toBeGreaterThan(20);
+      expect(await count('share_capital', '000001.SZ')).toBeGreaterThan(20);
+      expect(await count('corporate_actions', '600000.SH')).toBeGreaterThan(15);
+      // Search: the name without Tongdaxin's padding, its initials and the service's own.
+      const first = async (q: string) => (await get(h, `/api/v1/instruments?q=${encodeURIComponent(q)}`)).body.data[0]?.id;
+      expect([
+        await first('万科A'),
+        await first('万科Ａ'),
+        await first('wka'),
+        await first('deej'),
+        await first('deaj'),
+        await first('payh'),
+      ]).toEqual(['000002.SZ', '000002.SZ', '000002.SZ', '000423.SZ', '000423.SZ', '000001.SZ']);
+      // Again: nothing changes.
+      const again = await mds(h.url, 'ingest', '--tdx', root);
+      expect(again.stdout).toContain('no changes:');
+    });
+
+    it('a new store: an ex-date in the gbbq before a later first bar says the equity listed before the folder; a gbbq of another size is a warning', async () => {
+      const g = await emptyHarness(await kind.url());
+      try {
+        const root = folder(tmp('mds-tdx-'), files);
+        t0002(root, ['gbbq', 'szm.tnf']);
+        expect((await mds(g.url, 'ingest', '--tdx', root)).code).toBe(0);
+        const x = await g.store.db
+          .selectFrom('instruments')
+          .select(['name', 'list_date', 'list_date_source'])
+          .where('id', '=', '000002.SZ')
+          .executeTakeFirstOrThrow();
+        expect(x).toEqual({ name: '万 科Ａ', list_date: null, list_date_source: 'before_first_bar' });
+        const bad = folder(tmp('mds-tdx-'), files);
+        t0002(bad, [], { gbbq: Buffer.alloc(4 + 29 * 2 + 1) });
+        const r = await mds(g.url, 'ingest', '--tdx', bad);
+        expect(r.code).toBe(0);
+        expect(r.stderr).toContain('(an unknown gbbq layout): not read');
+        expect(r.stdout).toContain('names: no name table in');
+      } finally {
+        await g.close();
+      }
+    });
+  });
+
+/**
+ * A gbbq file of `records` [market byte, code, date, category, four floats], enciphered here with
+ * Blowfish (encryption: the P-array forwards) under the format's key table, as Tongdaxin writes it.
+ */
+function gbbq(records: [number, string, number, number, number[]][]): Buffer {
+  const P = Array.from({ length: 18 }, (_, i) => GBBQ_KEY.readUInt32LE(4 * i));
+  const S = [0, 1, 2, 3].map((k) => Array.from({ length: 256 }, (_, i) => GBBQ_KEY.readUInt32LE(72 + 1024 * k + 4 * i)));
+  const f = (x: number) => ((((S[0][x >>> 24] + S[1][(x >>> 16) & 255]) >>> 0) ^ S[2][(x >>> 8) & 255]) + S[3][x & 255]) >>> 0;
+  const out = Buffer.alloc(4 + 29 * records.length);
+  out.writeUInt32LE(records.length, 0);
+  records.forEach(([market, code, date, category, fields], i) => {
+    const o = 4 + 29 * i;
+    out[o] = market;
+    out.write(code, o + 1, 'latin1');
+    out.writeUInt32LE(date, o + 8);
+    out[o + 12] = category;
+    fields.forEach((v, k) => out.writeFloatLE(v, o + 13 + 4 * k));
+    for (let b = o; b < o + 24; b += 8) {
+      let l = out.readUInt32LE(b),
+        r = out.readUInt32LE(b + 4);
+      for (let j = 0; j < 16; j++) {
+        l = (l ^ P[j]) >>> 0;
+        r = (r ^ f(l)) >>> 0;
+        [l, r] = [r, l];
+      }
+      [l, r] = [r, l];
+      out.writeUInt32LE((l ^ P[17]) >>> 0, b);
+      out.writeUInt32LE((r ^ P[16]) >>> 0, b + 4);
+    }
+  });
+  return out;
+}
+
+for (const kind of STORES)
+  describe(`mds ingest --tdx: a gbbq with BJ rows (market byte 2) (${kind.name})`, () => {
+    let h: Harness;
+    beforeAll(async () => {
+      h = await emptyHarness(await kind.url());
+    });
+    afterAll(async () => {
+      await h?.close();
+    });
+
+    it('loads BJ ex-dates and share changes as SH and SZ ones, the limits follow the ex-date, and skips what it cannot place', async () => {
+      const root = folder(tmp('mds-tdx-'), MINI);
+      const file = gbbq([
+        [1, '600000', 20160105, 5, [100_000, 200_000, 150_000, 200_000]],
+        [1, '600000', 20160106, 1, [5.15, 0, 1, 0]],
+        [2, '430047', 20211116, 1, [1, 0, 0, 0]],
+        [2, '430047', 20211116, 5, [3_000, 9_000, 4_000.5, 9_000]],
+        [3, '123456', 20211116, 1, [1, 0, 0, 0]],
+      ]);
+      t0002(root, [], { gbbq: file });
+      const r = await mds(h.url, 'ingest', '--tdx', root);
+      expect(r.code, r.stderr).toBe(0);
+      expect(r.stdout.split('\n')).toEqual(
+        expect.arrayContaining([
+          'gbbq: 5 records (SZ 0, SH 2, BJ 2) to 2021-11-16',
+          'gbbq → corporate_actions: skipped 1 row: records of market byte 3 (0 SZ, 1 SH and 2 BJ are read)',
+          'corporate_actions: 2 rows from 1 file: 2 inserted, 0 updated, 0 unchanged',
+          'share_capital: 2 rows from 1 file: 2 inserted, 0 updated, 0 unchanged',
+        ]),
+      );
+      // 430047.BJ closed at 10.50 on 2021-11-15; 10派1 on the 16th: the reference is 10.40, its limits ±30% of it.
+      const [lim] = (await get(h, '/api/v1/equities/430047.BJ/price-limits?date=2021-11-16')).body.data;
+      expect([lim.pre_close, lim.limit_up, lim.limit_down]).toEqual(['10.40', '13.52', '7.28']);
+      // 600000.SH: 10派5.15送1 on 2016-01-06 after a close of 16.20: (16.20 − 0.515) / 1.1 = 14.259…
+      const [sh] = (await get(h, '/api/v1/equities/600000.SH/price-limits?date=2016-01-06')).body.data;
+      expect(sh.pre_close).toBe('14.26');
+      const capital = (await get(h, '/api/v1/equities/430047.BJ/share-capital')).body.data;
+      expect(capital).toEqual([
+        expect.objectContaining({
+          change_date: '2021-11-16',
+          reason: 'other',
+          total_shares: 90_000_000,
+          float_shares: 40_005_000,
+          restricted_shares: 49_995_000,
+        }),
+      ]);
+      // The same file as a vendor format of its own: the same rows, nothing new.
+      const one = await mds(h.url, 'ingest', 'share_capital', join(root, 'T0002', 'hq_cache', 'gbbq'), '--format', 'tdx-gbbq');
+      expect(one.code, one.stderr).toBe(0);
+      expect(one.stdout).toContain('share_capital: 2 rows from 1 file: 0 inserted, 0 updated, 2 unchanged');
+    });
+  });
 
 const REAL = process.env.MDS_TDX_VIPDOC;
 describe.skipIf(!REAL)('mds ingest --tdx on a subset of a real Tongdaxin folder (MDS_TDX_VIPDOC)', () => {

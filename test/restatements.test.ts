@@ -288,7 +288,7 @@ describe.each(STORES)('migration 0022 on $name', ({ url }) => {
         ).rejects.toThrow();
         stored[t] = await read(t);
       }
-      expect((await migrate(store)).applied).toEqual(['0022_statement_versions']);
+      expect((await migrate(store)).applied).toEqual(MIGRATION_NAMES.slice(before.length));
       for (const t of tables) {
         expect(await read(t), t).toEqual(stored[t]);
         await db

@@ -75,9 +75,10 @@ export function registerIngest(program: Command, withStore: WithStore, db: () =>
     .argument('[files...]', 'files of that dataset')
     .option('--dir <dir>', 'load every <dataset>.csv|ndjson|jsonl[.gz] file of DIR, in dependency order')
     .option(
-      '--tdx <vipdoc>',
-      'load a Tongdaxin folder: {sh,sz,bj}/lday/*.day and minline/*.lc1 of VIPDOC (or of VIPDOC/vipdoc), ' +
-        'creating the instruments the store does not know (docs/ingest.md, "Whole market: a Tongdaxin folder")',
+      '--tdx <path>',
+      'load a Tongdaxin install (PATH holding vipdoc/ and T0002/) or its vipdoc folder: {sh,sz,bj}/lday/*.day and minline/*.lc1, ' +
+        'creating the instruments the store does not know, named by T0002/hq_cache/*.tnf; T0002/hq_cache/gbbq as corporate actions ' +
+        'and share capital; fzline/*.lc5 checked against the .lc1 bars (docs/ingest.md, "Whole market: a Tongdaxin install")',
     )
     .option(
       '--tushare <dir>',
@@ -130,7 +131,7 @@ export function registerIngest(program: Command, withStore: WithStore, db: () =>
           files = tushare.dir.files;
         } else if (o.tdx) {
           if (name || o.dir || o.format || o.instrument || o.market)
-            throw new UsageError('--tdx VIPDOC loads the folder alone: no DATASET, FILE, --dir, --format, --instrument or --market');
+            throw new UsageError('--tdx PATH loads the install alone: no DATASET, FILE, --dir, --format, --instrument or --market');
           folder = tdxFolder(o.tdx);
           files = folder.files;
         } else if (o.dir) {
@@ -141,7 +142,7 @@ export function registerIngest(program: Command, withStore: WithStore, db: () =>
         } else {
           if (!name || !paths.length)
             throw new UsageError(
-              'usage: mds ingest DATASET FILE... | mds ingest --dir DIR | mds ingest --tdx VIPDOC | mds ingest --tushare DIR',
+              'usage: mds ingest DATASET FILE... | mds ingest --dir DIR | mds ingest --tdx PATH | mds ingest --tushare DIR',
             );
           const d = named(name);
           if (o.format && VENDOR_FORMATS.includes(o.format)) {
@@ -177,6 +178,8 @@ export function registerIngest(program: Command, withStore: WithStore, db: () =>
                 .map((l) => l + '\n')
                 .join(''),
             );
+          // Parts of the install not read (an unknown layout) are warnings, not failures.
+          io.stderr.write((folder?.warnings ?? []).map((w) => `warning: ${w}\n`).join(''));
           io.stderr.write(
             warningLines(r, o.maxErrors)
               .map((l) => l + '\n')

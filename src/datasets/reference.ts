@@ -125,6 +125,12 @@ export const instruments: DatasetDef = {
     col('underlying', pattern(ID_RE, 'an instrument id CODE.MARKET'), 'id of the tracked index (funds)', { optional: true }),
     col('base_date', date, 'base date (indices)', { optional: true }),
     col('base_value', PRICE, 'base value in index points (indices)', { optional: true }),
+    col(
+      'pinyin_initials',
+      pattern(/^[A-Za-z0-9]{1,32}$/, 'letters or digits'),
+      "pinyin initials as a vendor writes them (Tongdaxin's name tables: GZMT for 贵州茅台), searched beside those the service makes of the name",
+      { optional: true },
+    ),
   ],
   key: ['instrument_id'],
   check: (ix) =>

@@ -88,6 +88,8 @@ const INSTRUMENTS = ingest('instruments', [
   'underlying',
   'base_date',
   'base_value',
+  // A vendor's initials are searched, not served: empty, as listing_kind.
+  { name: 'pinyin_initials', value: () => null },
 ]);
 const CLASSIFICATIONS = ingest('classifications', ['id', 'name', 'type']);
 /**

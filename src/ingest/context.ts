@@ -16,6 +16,8 @@ export interface KnownInstrument {
   kind: InstrumentKind;
   market: string;
   listDate: number | null;
+  /** Where the listing date came from (LIST_DATE_SOURCES; first_bar and before_first_bar: a Tongdaxin load made it); null when unknown. */
+  listDateSource?: string | null;
 }
 
 export class IngestContext implements RowContext {
@@ -31,7 +33,13 @@ export class IngestContext implements RowContext {
   static async load(s: BulkSession): Promise<IngestContext> {
     const c = new IngestContext();
     for (const r of await knownInstruments(s)) {
-      c.remember(r.id, { inst: r.inst, kind: r.kind, market: r.market, listDate: r.list_date === null ? null : Number(r.list_date) });
+      c.remember(r.id, {
+        inst: r.inst,
+        kind: r.kind,
+        market: r.market,
+        listDate: r.list_date === null ? null : Number(r.list_date),
+        listDateSource: r.list_date_source,
+      });
     }
     for (const id of await marketIds(s)) c.markets.add(id);
     for (const id of await classificationIds(s)) c.classifications.add(id);

@@ -1,18 +1,21 @@
 /**
- * `mds ingest --tdx VIPDOC` (docs/ingest.md, "Whole market: a Tongdaxin folder"): every
+ * `mds ingest --tdx PATH` (docs/ingest.md, "Whole market: a Tongdaxin install"): every
  * `{sh,sz,bj}/lday/*.day` and `{sh,sz,bj}/minline/*.lc1` file of a Tongdaxin `vipdoc` folder as
  * the files of one ingest (one transaction), with the instruments the store does not know made
- * from the code ranges (market/codes.ts). Files of codes the service does not serve are skipped
- * and counted per reason. The folder is walked once for the first bar of each file (its first
- * record, the whole file on BJ); the bars are then streamed file by file by the ingest.
+ * from the code ranges (market/codes.ts) and named by the install's name tables, and the
+ * install's gbbq as corporate actions and share capital (tdx-install.ts). Files of codes the
+ * service does not serve are skipped and counted per reason. The folder is walked once for the
+ * first bar of each file (its first record, the whole file on BJ); the bars are then streamed
+ * file by file by the ingest.
  *
  * Listing dates: F is the first trading day in the folder for a market and file kind (the
  * earliest first bar of its files). An instrument whose first bar is after F, or on its market's
- * opening day (BJ: 2021-11-15), listed on that bar's day (`first_bar`); one whose first bar is F
- * listed before it, on an unknown day (list_date null, `before_first_bar`).
+ * opening day (BJ: 2021-11-15), listed on that bar's day (`first_bar`); one whose first bar is F,
+ * or (SH, SZ) that has an ex-date in the gbbq before its first bar, listed before it, on an
+ * unknown day (list_date null, `before_first_bar`).
  */
 import { closeSync, openSync, readdirSync, readFileSync, readSync, statSync } from 'node:fs';
-import { join } from 'node:path';
+import { basename, join } from 'node:path';
 import { securityOf } from '../market/codes.js';
 import { EXCHANGES } from '../market/markets.js';
 import type { MarketId } from '../market/types.js';
@@ -21,9 +24,8 @@ import { dataset } from '../datasets/registry.js';
 import { IngestIOError, type SourceRecord } from './source.js';
 import type { IngestFile, IngestResult } from './load.js';
 import { RECORD, tdxDay, tdxLc1 } from './vendors/tdx.js';
-import type { Layout } from './vendors/vendor.js';
-
-const FOLDERS: Record<string, MarketId> = { sh: 'SH', sz: 'SZ', bj: 'BJ' };
+import type { VendorInput } from './vendors/vendor.js';
+import { checkFzline, installParts, partLines, t0002Of, TDX_MARKETS as FOLDERS, type InstallParts } from './tdx-install.js';
 const KINDS = [
   { dir: 'lday', ext: 'day', minute: false },
   { dir: 'minline', ext: 'lc1', minute: true },
@@ -34,12 +36,16 @@ const OPENED = new Map(EXCHANGES.map((m) => [m.id, m.opened]));
 export interface TdxFolder {
   /** The `vipdoc` folder. */
   root: string;
-  /** The new instruments (a virtual file, loaded first), then one file per `.day`/`.lc1` file. */
+  /** The new instruments (a virtual file, loaded first), the gbbq's two datasets, then one file per `.day`/`.lc1` file. */
   files: IngestFile[];
   /** Files not loaded, per reason. */
   skipped: Map<string, number>;
   /** Bytes of the bar files. */
   bytes: number;
+  /** What was read of the install's other parts before the load (name tables, gbbq, `.lc5` checks). */
+  lines: string[];
+  /** Parts not read because their layout is unknown (`warning:` lines of the command). */
+  warnings: string[];
 }
 
 interface Found {
@@ -151,12 +157,52 @@ export function tdxFolder(path: string): TdxFolder {
       }
     }
   }
+  const parts = installParts(t0002Of(root));
+  const news = folderInstruments(served, earliest, parts.firstExDate);
+  const lc1 = new Map(served.filter((f) => f.minute).map((f) => [basename(f.path, '.lc1').toLowerCase(), f.path]));
+  const files: IngestFile[] = [
+    {
+      path: `${root} (instruments)`,
+      dataset: dataset('instruments')!,
+      virtual: true,
+      vendor: { layout: { format: 'tdx-folder', dataset: 'instruments', read: (input) => instrumentRecords(input, news, parts) } },
+    },
+    ...parts.files,
+    ...served.map((f): IngestFile => ({
+      path: f.path,
+      dataset: dataset(f.minute ? 'bars_1m' : 'bars_1d')!,
+      vendor: { layout: f.minute ? tdxLc1 : tdxDay, instrument: f.id, skipClosedDays: true },
+    })),
+  ];
+  return {
+    root,
+    files,
+    skipped,
+    bytes: served.reduce((n, f) => n + f.bytes, 0),
+    lines: [...parts.lines, ...checkFzline(root, lc1)],
+    warnings: parts.warnings,
+  };
+}
+
+/**
+ * The instrument record of each served file's code (the daily file decides; a minute file only
+ * when there is none), with its listing date by the rule of the header: `earliest` is F per
+ * market and file kind, `firstExDate` the gbbq's first ex-date per id.
+ */
+function folderInstruments(
+  served: Found[],
+  earliest: Map<string, number>,
+  firstExDate: Map<string, number>,
+): Map<string, Record<string, string>> {
   const news = new Map<string, Record<string, string>>();
   for (const f of [...served].sort((a, b) => Number(a.minute) - Number(b.minute))) {
     if (news.has(f.id)) continue; // the daily file decides; a minute file only when there is none
     const market = f.id.slice(7) as MarketId;
     const sec = securityOf(f.id.slice(0, 6), market);
-    const listed = f.first !== null && (f.first > earliest.get(`${market}|${f.minute ? 'lc1' : 'day'}`)! || f.first === OPENED.get(market));
+    // An ex-date in the gbbq before the first bar (SH, SZ: BJ's are NEEQ's) says it traded before: suspended on F.
+    const exBefore = market !== 'BJ' && (firstExDate.get(f.id) ?? Infinity) < f.first!;
+    const listed =
+      f.first !== null && !exBefore && (f.first > earliest.get(`${market}|${f.minute ? 'lc1' : 'day'}`)! || f.first === OPENED.get(market));
     const rec: Record<string, string> = { instrument_id: f.id, kind: sec.kind!, name: f.id.slice(0, 6) };
     if (sec.kind === 'equity') rec.board = sec.board;
     if (sec.kind === 'fund') rec.fund_type = sec.fundType;
@@ -164,40 +210,61 @@ export function tdxFolder(path: string): TdxFolder {
     rec.list_date_source = listed ? 'first_bar' : 'before_first_bar';
     news.set(f.id, rec);
   }
-  const instruments: Layout = {
-    format: 'tdx-folder',
-    dataset: 'instruments',
-    async *read(input) {
-      let line = 0;
-      const out: SourceRecord[] = [];
-      for (const rec of news.values()) {
-        line++;
-        if (!input.ctx.known(rec.instrument_id)) out.push({ line, object: rec });
-      }
-      yield out;
-    },
-  };
-  const files: IngestFile[] = [
-    { path: `${root} (instruments)`, dataset: dataset('instruments')!, virtual: true, vendor: { layout: instruments } },
-    ...served.map((f): IngestFile => ({
-      path: f.path,
-      dataset: dataset(f.minute ? 'bars_1m' : 'bars_1d')!,
-      vendor: { layout: f.minute ? tdxLc1 : tdxDay, instrument: f.id, skipClosedDays: true },
-    })),
-  ];
-  return { root, files, skipped, bytes: served.reduce((n, f) => n + f.bytes, 0) };
+  return news;
 }
 
-/** What the command says of the folder: files and bars skipped, per reason. */
+/** A Tongdaxin load made the instrument (its listing date is the folder's): its name follows the name tables. */
+const madeByTdx = (source: string | null | undefined) => source === 'first_bar' || source === 'before_first_bar';
+
+/**
+ * The instruments of the folder the store does not know, named by the name tables (else by
+ * their code); and those an earlier Tongdaxin load made, with the tables' names and initials.
+ * Instruments loaded from other files are left as they are.
+ */
+async function* instrumentRecords(input: VendorInput, news: Map<string, Record<string, string>>, parts: InstallParts) {
+  let line = 0,
+    named = 0,
+    unnamed = 0,
+    renamed = 0;
+  const out: SourceRecord[] = [];
+  for (const rec of news.values()) {
+    line++;
+    const known = input.ctx.known(rec.instrument_id);
+    const tnf = parts.names.get(rec.instrument_id);
+    const name = tnf ? { name: tnf.name!, ...(tnf.initials ? { pinyin_initials: tnf.initials } : {}) } : {};
+    if (!known) {
+      if (tnf) named++;
+      else unnamed++;
+      out.push({ line, object: { ...rec, ...name } });
+    } else if (tnf && known.kind === rec.kind && madeByTdx(known.listDateSource)) {
+      renamed++;
+      const { instrument_id, kind, board, fund_type } = rec;
+      const listed = known.listDate === null ? {} : { list_date: formatDate(known.listDate) };
+      const keep = { instrument_id, kind, ...(board ? { board } : {}), ...(fund_type ? { fund_type } : {}), ...listed };
+      out.push({ line, object: { ...keep, list_date_source: known.listDateSource!, ...name } });
+    }
+  }
+  if (parts.names.size) {
+    if (named + unnamed) input.report.note(`${named} new instruments named by the name tables, ${unnamed} not in them named by their code`);
+    if (renamed) input.report.note(`${renamed} instruments an earlier Tongdaxin load made take the tables' names and initials`);
+  }
+  yield out;
+}
+
+/** What the command says of the install: files and bars skipped, per reason; what each other part gave. */
 export function tdxSummaryLines(folder: TdxFolder, r: IngestResult): string[] {
   const lines = [...folder.skipped].map(([reason, n]) => `skipped ${n} file${n === 1 ? '' : 's'}: ${reason}`);
   const bars = new Map<string, number>();
   for (const f of r.files) {
+    if (!f.dataset.startsWith('bars_')) continue;
     for (const l of f.vendor ?? []) {
       const m = /^skipped (\d+) rows?: (.*)$/.exec(l);
       if (m) bars.set(m[2], (bars.get(m[2]) ?? 0) + Number(m[1]));
     }
   }
   for (const [reason, n] of bars) lines.push(`skipped ${n} bar${n === 1 ? '' : 's'}: ${reason}`);
-  return lines;
+  // Each part's lines together: what was read of it before the load, then what the load did with it.
+  const order = ['T0002', 'names', 'gbbq', '.lc5'];
+  const part = (l: string) => order.findIndex((p) => l.startsWith(p));
+  return [...lines, ...[...folder.lines, ...partLines(r)].sort((a, b) => part(a) - part(b))];
 }

@@ -7,7 +7,9 @@
  * it (pinyin-pro's reading in context and its polyphonic list: 藏 c or z, 行 x or h), so a name is
  * found by the initials of any of its readings (藏格矿业 by cgky and by zgky, Tushare's cnspell)
  * without listing the combinations: a query fits where each of its letters is in the set of its
- * position.
+ * position. Names are also compared without their spaces: Tongdaxin pads names to a width
+ * (`万 科Ａ`, found by `万科A`). Where a vendor's own initials were loaded (`pinyin_initials`:
+ * Tongdaxin's name tables), they match as the service's do, whichever fits better ranks.
  */
 import { pinyin } from 'pinyin-pro';
 import { CountedCache, type CacheCounts } from '../lib/counted-cache.js';
@@ -23,13 +25,15 @@ interface Entry {
   nameEn: string;
   /** Per position, the initials it may be read with (initialSets). */
   initials: string[];
+  /** The vendor's initials in searchForm, one letter a position ('' when none). */
+  vendorInitials: string;
 }
 
 /** How a match ranks, best first: the id or code itself, a code prefix, an initials prefix, a name prefix, anything contained. */
 export const MATCH = ['exact', 'code', 'initials', 'name', 'contains'] as const;
 
-/** Text as searched: NFKC (full-width letters and digits as ASCII), lower-case. */
-export const searchForm = (s: string) => s.normalize('NFKC').toLowerCase();
+/** Text as searched: NFKC (full-width letters and digits as ASCII), lower-case, without spaces (`万 科Ａ` → `万科a`). */
+export const searchForm = (s: string) => s.normalize('NFKC').toLowerCase().replace(/\s+/g, '');
 
 /** Per character, the initials of all its readings (`行` → `xh`; '' for a character without one): they do not depend on the name. */
 const READINGS = new Map<string, string>();
@@ -68,13 +72,13 @@ export function initialSets(name: string): string[] {
 }
 
 /** Whether `q` fits `sets` from position `at`: each character of q among the initials of its position. */
-function fitsAt(sets: readonly string[], q: string, at: number): boolean {
+function fitsAt(sets: ArrayLike<string>, q: string, at: number): boolean {
   for (let i = 0; i < q.length; i++) if (!sets[at + i].includes(q[i])) return false;
   return true;
 }
 
-/** 0 when `q` fits the initials from the first position, 1 when from a later one, -1 when nowhere. */
-function initialsMatch(sets: readonly string[], q: string): number {
+/** 0 when `q` fits the initials from the first position, 1 when from a later one, -1 when nowhere (a string: one letter a position). */
+function initialsMatch(sets: ArrayLike<string>, q: string): number {
   for (let at = 0; at + q.length <= sets.length; at++) if (fitsAt(sets, q, at)) return at === 0 ? 0 : 1;
   return -1;
 }
@@ -105,6 +109,7 @@ export class InstrumentSearch {
         name: searchForm(row.name),
         nameEn: searchForm(row.name_en ?? ''),
         initials: initialSets(row.name),
+        vendorInitials: searchForm(row.pinyin_initials ?? ''),
       }));
       this.caches.index.set(this.catalog.version, e);
     }
@@ -113,7 +118,9 @@ export class InstrumentSearch {
 
   /** The rank of a match by initials or name (2 to 4), or -1. */
   private rank(e: Entry, q: string): number {
-    const initials = initialsMatch(e.initials, q);
+    const own = initialsMatch(e.initials, q),
+      vendor = e.vendorInitials ? initialsMatch(e.vendorInitials, q) : -1,
+      initials = own < 0 ? vendor : vendor < 0 ? own : Math.min(own, vendor);
     if (initials === 0) return 2;
     if (e.name.startsWith(q)) return 3;
     return initials === 1 || e.name.includes(q) || e.nameEn.includes(q) ? 4 : -1;
@@ -121,7 +128,7 @@ export class InstrumentSearch {
 
   /** Instruments matching `q` (of `kind` if given), by rank then id, after the key `after`, at most `limit`. */
   find(q: string, kind: InstrumentKind | undefined, after: [number, string] | null, limit: number): Found[] {
-    const lower = searchForm(q).trim(),
+    const lower = searchForm(q),
       out: Found[] = [];
     if (!lower) return out;
     for (const e of this.entries()) {

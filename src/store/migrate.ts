@@ -22,6 +22,7 @@ import * as m0019 from './migrations/0019_suspensions.js';
 import * as m0020 from './migrations/0020_share_capital.js';
 import * as m0021 from './migrations/0021_version_notify.js';
 import * as m0022 from './migrations/0022_statement_versions.js';
+import * as m0026 from './migrations/0026_pinyin_initials.js';
 
 const MIGRATIONS: Record<string, { up(db: Kysely<any>, d: Dialect): Promise<void> }> = {
   '0001_core': m0001,
@@ -46,6 +47,7 @@ const MIGRATIONS: Record<string, { up(db: Kysely<any>, d: Dialect): Promise<void
   '0020_share_capital': m0020,
   '0021_version_notify': m0021,
   '0022_statement_versions': m0022,
+  '0026_pinyin_initials': m0026,
 };
 
 /** The names of the schema migrations, in order. */

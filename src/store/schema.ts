@@ -74,6 +74,8 @@ export interface InstrumentTable {
   underlying: string | null;
   base_date: number | null;
   base_value: number | null;
+  /** Pinyin initials as a vendor writes them (Tongdaxin's `GZMT`; migration 0026), searched beside the service's own; null when none. */
+  pinyin_initials: string | null;
 }
 
 export interface InstrumentClassificationTable {

@@ -6,6 +6,7 @@ import { hikyuuDaily, hikyuuEvents, hikyuuShareCapital } from './hikyuu.js';
 import { sinaHfq } from './sina.js';
 import { stockstatsDaily } from './stockstats.js';
 import { tdxCsvDaily, tdxCsvMinute, tdxDay, tdxLc1 } from './tdx.js';
+import { tdxGbbqActions, tdxGbbqShareCapital } from './tdx-gbbq-datasets.js';
 import {
   tushareAdjFactor,
   tushareDaily,
@@ -25,6 +26,8 @@ export const LAYOUTS: readonly Layout[] = [
   tdxCsvMinute,
   tdxDay,
   tdxLc1,
+  tdxGbbqActions,
+  tdxGbbqShareCapital,
   hikyuuDaily,
   hikyuuEvents,
   hikyuuShareCapital,

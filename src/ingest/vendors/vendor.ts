@@ -177,14 +177,24 @@ export function dec(get: Get, column: string, scale: number, shift = 0, unit = '
  */
 export function decRounded(get: Get, column: string, scale: number, report: VendorReport, where: string): string {
   const v = get(column);
-  const exact = shifted(v, 0, scale);
-  if (exact !== null) return exact;
-  const all = shifted(v, 0, 64);
-  if (all === null || all.startsWith('-')) throw new Bad(column, `expected a non-negative decimal, got ${JSON.stringify(v)}`);
+  const r = roundedHalfUp(v, 0, scale);
+  if (r === null) throw new Bad(column, `expected a non-negative decimal, got ${JSON.stringify(v)}`);
+  if (r.rounded) report.adjust(`${column} rounded half-up to ${scale} decimals`, where);
+  return r.text;
+}
+
+/**
+ * A non-negative decimal text × 10^shift rounded half-up to `scale` decimals, exactly (text
+ * arithmetic), and whether it had more; null when `v` is not a non-negative decimal.
+ */
+export function roundedHalfUp(v: string, shift: number, scale: number): { text: string; rounded: boolean } | null {
+  const exact = shifted(v, shift, scale);
+  if (exact !== null) return exact.startsWith('-') ? null : { text: exact, rounded: false };
+  const all = shifted(v, shift, 64);
+  if (all === null || all.startsWith('-')) return null;
   const [int, frac] = all.split('.');
   const units = BigInt(int + frac.slice(0, scale)) + (frac.charCodeAt(scale) >= 53 ? 1n : 0n);
-  report.adjust(`${column} rounded half-up to ${scale} decimals`, where);
-  return shifted(units.toString(), -scale, scale)!;
+  return { text: shifted(units.toString(), -scale, scale)!, rounded: true };
 }
 
 /** Lots of 100 shares → shares (a whole number), exactly. */

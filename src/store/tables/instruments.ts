@@ -40,8 +40,10 @@ export async function idsByInst(s: BulkSession): Promise<Map<number, string>> {
 /** Every instrument as ingest's validation knows it (ingest/context.ts). */
 export function knownInstruments(
   s: BulkSession,
-): Promise<{ inst: number; id: string; kind: InstrumentKind; market: string; list_date: number | null }[]> {
-  return s.query('select inst, id, kind, market, list_date from instruments');
+): Promise<
+  { inst: number; id: string; kind: InstrumentKind; market: string; list_date: number | null; list_date_source: string | null }[]
+> {
+  return s.query('select inst, id, kind, market, list_date, list_date_source from instruments');
 }
 
 /**
