@@ -209,7 +209,7 @@ export interface paths {
         };
         /**
          * Search equities, indices and funds by code, name or pinyin initials, best match first.
-         * @description q matches an id or code exactly (600519, 600519.SH), a code prefix (6005), the pinyin initials of the name as Tongdaxin users type them (gzmt for 贵州茅台, payh for 平安银行, hs300 for 沪深300), a name prefix (贵州), or anything inside the name, the English name or the initials (茅台, moutai), in that order of rank; ties by id. A polyphonic character matches the initial of any of its readings (藏格矿业 by cgky and zgky, 世联行 by slx and slh); q and names are compared in NFKC form without case (ＧＺＭＴ is gzmt, ６００５１９ is 600519, 万科Ａ is 万科A). kind narrows to one kind.
+         * @description q matches an id or code exactly (600519, 600519.SH), a code prefix (6005), the pinyin initials of the name as Tongdaxin users type them (gzmt for 贵州茅台, payh for 平安银行, hs300 for 沪深300; Tongdaxin's own initials too, where its name tables were loaded), a name prefix (贵州), or anything inside the name, the English name or the initials (茅台, moutai), in that order of rank; ties by id. A polyphonic character matches the initial of any of its readings (藏格矿业 by cgky and zgky, 世联行 by slx and slh); q and names are compared in NFKC form without case or spaces (ＧＺＭＴ is gzmt, ６００５１９ is 600519, 万科Ａ and Tongdaxin's padded 万 科Ａ are 万科A). kind narrows to one kind.
          */
         get: operations["searchInstruments"];
         put?: never;
