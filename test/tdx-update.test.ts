@@ -136,6 +136,18 @@ describe.skipIf(!HAVE_SHARED).each(STORES)('mds ingest --tdx again on $name', ({
     expect(await snapshot(a.store)).toEqual(await snapshot(fresh.store));
     expect((await a.store.select<{ n: number }>('select count(*) as n from share_capital', []))[0]).toEqual(before);
   });
+
+  it("fails on a record the client is still writing and leaves the store and the files' states as they were", async () => {
+    const root = install(tmp('mds-tdx-partial-'));
+    const file = join(root, 'vipdoc/sh/lday/sh600519.day');
+    writeFileSync(file, Buffer.concat([readFileSync(file), Buffer.alloc(10)]));
+    const states = () => a.store.select('select * from tdx_files order by path', []);
+    const [v, before, bars] = [await versions(a), await states(), await snapshot(a.store)];
+    const r = await mds(a.url, 'ingest', '--tdx', root);
+    expect(r.code).toBe(2);
+    expect(r.stderr).toContain(`${file}:record 1818: a partial record of 10 bytes at the end (records are 32 bytes)`);
+    expect([await versions(a), await states(), await snapshot(a.store)]).toEqual([v, before, bars]);
+  });
 });
 if (!HAVE_SHARED)
   describe('mds ingest --tdx again', () => {

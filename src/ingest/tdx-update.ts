@@ -69,14 +69,15 @@ export async function storedStates(store: Store): Promise<Map<string, FileState>
 }
 
 /**
- * A file now (its whole records: `record` bytes each, 1 for the gbbq) and what changed since
+ * A file now (records of `record` bytes, 1 for the gbbq) and what changed since
  * `was`: the same size and time is unchanged without reading it; else its bytes decide (the
  * SHA-1 of those loaded before, then of all): the same bytes are unchanged, more after them
  * appended (when `appends`), any other difference a correction.
  */
 function fileNow(path: string, record: number, appends: boolean, was: FileState | undefined, lastDate: (b: Buffer) => number | null) {
   const st = statSync(path);
-  const size = st.size - (st.size % record);
+  // A partial record at the end is read, and refused at its record as in a whole load (nothing is loaded).
+  const size = st.size;
   const mtime = Math.round(st.mtimeMs);
   if (was && was.size === size && was.mtime === mtime) return { now: { ...was }, change: 'unchanged' as FileChange };
   const b = readRange(path, 0, size);
@@ -87,7 +88,7 @@ function fileNow(path: string, record: number, appends: boolean, was: FileState 
     change = before !== was.sha1 ? 'corrected' : b.length === was.size ? 'unchanged' : appends ? 'appended' : 'corrected';
     h.update(b.subarray(before === null ? 0 : was.size));
   } else h.update(b);
-  const now: FileState = { size: b.length, mtime, records: b.length / record, lastDate: lastDate(b), sha1: h.digest('hex') };
+  const now: FileState = { size: b.length, mtime, records: Math.floor(b.length / record), lastDate: lastDate(b), sha1: h.digest('hex') };
   return { now, change };
 }
 
