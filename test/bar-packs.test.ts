@@ -551,6 +551,7 @@ for (const store of STORES) {
           '0021_version_notify',
           '0022_statement_versions',
           '0026_pinyin_initials',
+          '0027_tdx_files',
         ]);
         const r = await checkBarPacks(old);
         expect(r.problems).toEqual([]);

@@ -15,6 +15,7 @@ import { fileDataset, type Format } from '../ingest/registry.js';
 import { ingest, IngestIOError, type IngestFile } from '../ingest/load.js';
 import { errorLines, folderProgress, progressBar, summaryLines, warningLines } from '../ingest/report.js';
 import { tdxFolder, tdxSummaryLines, type TdxFolder } from '../ingest/tdx-folder.js';
+import { recordStates, tdxUpdate } from '../ingest/tdx-update.js';
 import { exportDatasets } from '../ingest/export.js';
 import { ENCODINGS, formatOfName } from '../ingest/source.js';
 import { layoutOf, VENDOR_FORMATS } from '../ingest/vendors/index.js';
@@ -86,6 +87,7 @@ export function registerIngest(program: Command, withStore: WithStore, db: () =>
         "suspend_d, dividend, margin_detail; stk_limit compared with the service's price limits) in dependency order " +
         '(docs/ingest.md, "A folder of Tushare exports")',
     )
+    .option('--full', '--tdx: read every file whole, not only what is new since the last run (a correction the sizes do not show)')
     .option('--dry-run', 'validate only; write nothing')
     .addOption(
       new Option(
@@ -166,12 +168,21 @@ export function registerIngest(program: Command, withStore: WithStore, db: () =>
         }
         const tty = o.progress && io.stderr.isTTY;
         return withStore(db(), async (store) => {
+          // Again: only what is new of each file (ingest/tdx-update.ts).
+          const update = folder ? await tdxUpdate(store, folder, !!o.full) : null;
+          if (update) files = update.files;
           const progress = !tty
             ? undefined
             : folder
               ? folderProgress(io.stderr as NodeJS.WriteStream, files.length, folder.bytes)
               : progressBar(io.stderr as NodeJS.WriteStream);
-          const r = await ingest(store, files, { dryRun: o.dryRun, maxErrors: o.maxErrors, progress });
+          const r = await ingest(store, files, {
+            dryRun: o.dryRun,
+            maxErrors: o.maxErrors,
+            progress,
+            beforeCommit: update ? (s) => recordStates(s, update.plan.states) : undefined,
+            origin: update?.origin,
+          });
           if (!r.ok)
             io.stderr.write(
               errorLines(r)
@@ -187,7 +198,7 @@ export function registerIngest(program: Command, withStore: WithStore, db: () =>
           );
           // A folder's thousands of files are summed up by reason, not listed one by one.
           const vendor = folder
-            ? tdxSummaryLines(folder, r)
+            ? [...update!.lines, ...tdxSummaryLines(folder, r)]
             : [
                 ...(tushare ? tushareLines(tushare) : []),
                 ...r.files.flatMap((f) => (f.vendor ?? []).map((l) => `${basename(f.path)}: ${l}`)),

@@ -85,6 +85,13 @@ export interface IngestOptions {
   progress?: Progress;
   /** Daily bars are derived from the 1m rows kept every this many rows, and at the end (default 250,000). */
   deriveEvery?: number;
+  /**
+   * Run in the load's transaction once every row is written and valid (not on a dry run), before
+   * its data version: `mds ingest --tdx` records what it loaded of each file (ingest/tdx-update.ts).
+   */
+  beforeCommit?: (s: BulkSession) => Promise<void>;
+  /** The data version's origin (default `ingest of N files`). */
+  origin?: string;
 }
 
 class Invalid extends Error {}
@@ -141,10 +148,11 @@ export async function ingest(store: Store, input: IngestFile[], opts: IngestOpti
     derived = days.counts;
     warnings = await check.warnings(s, ctx);
     changes.derived('bars_1d', 'bars_1m', derived.inserted + derived.updated);
+    await opts.beforeCommit?.(s);
     if (summaries.some((x) => x.inserted + x.updated > 0) || derived.inserted + derived.updated > 0) {
       // Files read, a several-file export counted by its files.
       const n = [...new Map(summaries.map((x) => [x.path, x.files ?? 1])).values()].reduce((a, b) => a + b, 0);
-      dataVersion = await recordVersion(s, `ingest of ${n} file${n === 1 ? '' : 's'}`, await changes.changes(s));
+      dataVersion = await recordVersion(s, opts.origin ?? `ingest of ${n} file${n === 1 ? '' : 's'}`, await changes.changes(s));
     }
     await recordIngest(s, [
       ...summaries,

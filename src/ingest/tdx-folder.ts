@@ -57,7 +57,7 @@ interface Found {
 }
 
 /** The date (YYYYMMDD) of the record at `o`: `.day` u32 YYYYMMDD, `.lc1` u16 (year−2004)×2048 + month×100 + day. */
-const dateAt = (b: Buffer, o: number, minute: boolean) => {
+export const dateAt = (b: Buffer, o: number, minute: boolean) => {
   if (!minute) return b.readUInt32LE(o);
   const d = b.readUInt16LE(o);
   return (Math.floor(d / 2048) + 2004) * 10000 + (d % 2048);

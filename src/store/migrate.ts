@@ -23,6 +23,7 @@ import * as m0020 from './migrations/0020_share_capital.js';
 import * as m0021 from './migrations/0021_version_notify.js';
 import * as m0022 from './migrations/0022_statement_versions.js';
 import * as m0026 from './migrations/0026_pinyin_initials.js';
+import * as m0027 from './migrations/0027_tdx_files.js';
 
 const MIGRATIONS: Record<string, { up(db: Kysely<any>, d: Dialect): Promise<void> }> = {
   '0001_core': m0001,
@@ -48,6 +49,7 @@ const MIGRATIONS: Record<string, { up(db: Kysely<any>, d: Dialect): Promise<void
   '0021_version_notify': m0021,
   '0022_statement_versions': m0022,
   '0026_pinyin_initials': m0026,
+  '0027_tdx_files': m0027,
 };
 
 /** The names of the schema migrations, in order. */

@@ -276,6 +276,16 @@ export interface ApiKeyTable {
   rate_limit: number | null;
 }
 
+/** What `mds ingest --tdx` loaded of a file of a Tongdaxin install (migration 0027, ingest/tdx-update.ts). */
+export interface TdxFileTable {
+  path: string;
+  size: number;
+  mtime: number;
+  records: number;
+  last_date: number | null;
+  sha1: string;
+}
+
 export interface Database extends FundamentalsDatabase {
   meta: MetaTable;
   data_versions: DataVersionTable;
@@ -300,4 +310,5 @@ export interface Database extends FundamentalsDatabase {
   corporate_actions: CorporateActionTable;
   adj_factors: AdjFactorTable;
   api_keys: ApiKeyTable;
+  tdx_files: TdxFileTable;
 }

@@ -14,7 +14,7 @@
  * - 5-minute files (`.lc5`, `tdx_*_5min.csv`) are refused: there is no 5m dataset (5m bars are
  *   aggregated from bars_1m on read).
  */
-import { createReadStream, readFileSync, statSync } from 'node:fs';
+import { closeSync, createReadStream, openSync, readFileSync, readSync, statSync } from 'node:fs';
 import { formatScaled } from '../../lib/decimal.js';
 import { IngestIOError, type SourceRecord } from '../source.js';
 import { EXCHANGES } from '../../market/markets.js';
@@ -116,20 +116,26 @@ export function dayValues(b: Buffer, o: number, inst: number, scale: number, lot
 /** Files up to this size are read whole, at once (a daily file of 30 years is 240 KB); larger ones are streamed. */
 const READ_WHOLE = 8 << 20;
 
-/** 32-byte records of a binary file, streamed; a trailing partial record is an error. */
+/**
+ * 32-byte records of a binary file, streamed; a trailing partial record is an error. With
+ * `input.range` only the bytes [from, to) are read (`mds ingest --tdx` again: the records after
+ * those it loaded), numbered as in the whole file.
+ */
 async function* records<T>(input: VendorInput, decode: (b: Buffer, o: number) => T): AsyncGenerator<[number, T][] | SourceRecord> {
   let rest: Buffer = Buffer.alloc(0);
-  let n = 0;
+  const from = input.range?.from ?? 0;
+  let n = Math.floor(from / RECORD);
   let chunks: AsyncIterable<Buffer> | Buffer[];
   let read = () => 0;
   try {
-    if (statSync(input.path).size <= READ_WHOLE) {
+    const to = input.range?.to ?? statSync(input.path).size;
+    if (to - from <= READ_WHOLE) {
       // One synchronous read: a whole market is thousands of small files, and a stream's turns cost more than the read.
-      const whole = readFileSync(input.path);
+      const whole = from === 0 && !input.range ? readFileSync(input.path) : readRange(input.path, from, to);
       chunks = [whole];
       read = () => whole.length;
     } else {
-      const file = createReadStream(input.path, { highWaterMark: 1 << 20 });
+      const file = createReadStream(input.path, { highWaterMark: 1 << 20, start: from, end: input.range ? to - 1 : undefined });
       chunks = file as AsyncIterable<Buffer>;
       read = () => file.bytesRead;
     }
@@ -150,6 +156,18 @@ async function* records<T>(input: VendorInput, decode: (b: Buffer, o: number) =>
     throw new IngestIOError(`${input.path}: ${(e as Error).message}`);
   }
   if (rest.length) yield { line: n + 1, error: `a partial record of ${rest.length} bytes at the end (records are ${RECORD} bytes)` };
+}
+
+/** Bytes [from, to) of a file (fewer when it is shorter). */
+export function readRange(path: string, from: number, to: number): Buffer {
+  const fd = openSync(path, 'r');
+  try {
+    const b = Buffer.alloc(Math.max(0, to - from));
+    const got = readSync(fd, b, 0, b.length, from);
+    return got === b.length ? b : b.subarray(0, got);
+  } finally {
+    closeSync(fd);
+  }
 }
 
 export const tdxDay: Layout = {

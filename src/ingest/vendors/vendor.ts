@@ -29,6 +29,8 @@ export interface VendorOptions {
    * Without it, the input's `path` alone.
    */
   parts?: FilePart[];
+  /** Binary layouts: only the bytes [from, to) of the file (`mds ingest --tdx` again: the records it has not loaded). */
+  range?: { from: number; to: number };
 }
 
 /** Rows a layout skipped (per reason) and what it decided on its own (inferred instrument, widened bars). */

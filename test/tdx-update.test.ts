@@ -1,0 +1,155 @@
+/**
+ * `mds ingest --tdx PATH` run again (ingest/tdx-update.ts, docs/ingest.md "Keeping it current"):
+ * an install the test makes in a temp folder from real files of ../shared (three `.day` files,
+ * an `.lc1`, the gbbq and name tables), first with the last records cut off, loaded, then
+ * completed as the client appends the day: the second run reads only the new records, and the
+ * store equals a fresh load of the whole files, on both stores. A record changed before the last
+ * loaded one, and a changed gbbq row, are read again as corrections. Skipped without ../shared.
+ */
+import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { HAVE_SHARED, SHARED, STORES, type Harness } from './helpers.js';
+import { emptyHarness, mds, snapshot, tmp } from './ingest-helpers.js';
+import { gbbqRecords, GBBQ_HEADER, GBBQ_RECORD, SHARE_CATEGORIES } from '../src/ingest/vendors/tdx-gbbq.js';
+
+const INSTALL = join(SHARED, 'tdx_install');
+/** The real files, by their path in the install made here. */
+const FILES: Record<string, string> = {
+  'vipdoc/sh/lday/sh600519.day': join(SHARED, 'ohlcv/tdx_day/sh600519.day'),
+  'vipdoc/sh/lday/sh000300.day': join(SHARED, 'ohlcv/tdx_day/sh000300.day'),
+  'vipdoc/sz/lday/sz000001.day': join(SHARED, 'ohlcv/tdx_day/sz000001.day'),
+  'vipdoc/sh/minline/sh688001.lc1': join(INSTALL, 'vipdoc/sh/minline/sh688001.lc1'),
+  'T0002/hq_cache/gbbq': join(INSTALL, 'T0002/hq_cache/gbbq'),
+  'T0002/hq_cache/shm.tnf': join(INSTALL, 'T0002/hq_cache/shm.tnf'),
+  'T0002/hq_cache/szm.tnf': join(INSTALL, 'T0002/hq_cache/szm.tnf'),
+};
+
+/** Writes the install into `root`: each file whole, or with its last `cut(rel)` records (32 bytes) cut off. */
+function install(root: string, cut: (rel: string) => number = () => 0, edit: (rel: string, b: Buffer) => void = () => {}): string {
+  for (const [rel, src] of Object.entries(FILES)) {
+    mkdirSync(join(root, rel, '..'), { recursive: true });
+    const b = Buffer.from(readFileSync(src));
+    edit(rel, b);
+    writeFileSync(join(root, rel), b.subarray(0, b.length - 32 * cut(rel)));
+  }
+  return root;
+}
+
+/** The records of the `.lc1` file's last day (240 or 241 one-minute bars). */
+function lastDayRecords(): number {
+  const b = readFileSync(FILES['vipdoc/sh/minline/sh688001.lc1']);
+  const last = b.readUInt16LE(b.length - 32);
+  let n = 0;
+  for (let o = b.length - 32; o >= 0 && b.readUInt16LE(o) === last; o -= 32) n++;
+  return n;
+}
+
+/** The last day cut off every bar file (the client has not appended it yet). */
+const lastDayCut = (lc1: number) => (rel: string) => (rel.endsWith('.day') ? 1 : rel.endsWith('.lc1') ? lc1 : 0);
+
+/** A volume changed in record `back` from the end of a `.day` file: a correction before its last record. */
+function changeVolume(b: Buffer, back: number) {
+  const o = b.length - 32 * back + 24;
+  b.writeUInt32LE(b.readUInt32LE(o) + 100, o);
+}
+
+/** 600519.SH's first share-change row of the gbbq with its total after (its unenciphered last field) + 1 (10,000 shares). */
+function changeGbbqRow(b: Buffer) {
+  const recs = gbbqRecords(b)!;
+  const i = recs.findIndex((r) => r.market === 1 && r.code === '600519' && SHARE_CATEGORIES.has(r.category));
+  const o = GBBQ_HEADER + i * GBBQ_RECORD + 25;
+  b.writeFloatLE(b.readFloatLE(o) + 1, o);
+}
+
+const versions = async (h: Harness) =>
+  (await h.store.select<{ version: number; origin: string }>('select version, origin from data_versions order by version', [])).map((v) => [
+    Number(v.version),
+    v.origin,
+  ]);
+
+describe.skipIf(!HAVE_SHARED).each(STORES)('mds ingest --tdx again on $name', ({ url }) => {
+  let a: Harness, fresh: Harness;
+  beforeAll(async () => {
+    a = await emptyHarness(await url());
+    fresh = await emptyHarness(await url());
+  });
+  afterAll(async () => {
+    await a?.close();
+    await fresh?.close();
+  });
+
+  it('reads only the records appended since the last run, and the store equals a fresh load of the whole files', async () => {
+    const lc1 = lastDayRecords();
+    // The bar files and the gbbq are followed (tdx_files); the name tables are small and read every run.
+    const root = install(tmp('mds-tdx-update-'), lastDayCut(lc1));
+    const first = await mds(a.url, 'ingest', '--tdx', root);
+    expect(first.code, first.stderr).toBe(0);
+    expect(first.stdout).toContain('tdx: 5 files read whole (none loaded before)');
+    // The client appends the day: the whole files.
+    install(root);
+    const again = await mds(a.url, 'ingest', '--tdx', root);
+    expect(again.code, again.stderr).toBe(0);
+    expect(again.stdout).toContain(
+      'tdx update: 4 files with new records (to 2023-02-24); 1 file unchanged, not read; 0 files new, read whole; 0 files changed before',
+    );
+    // Only the new records were read: 1 daily bar a file, the last day's minutes.
+    expect(again.stdout).toMatch(new RegExp(`bars_1d: 3 rows from 3 files: 3 inserted, 0 updated, 0 unchanged`));
+    expect(again.stdout).toMatch(new RegExp(`bars_1m: ${lc1} rows from 1 file: ${lc1} inserted, 0 updated, 0 unchanged`));
+    const whole = await mds(fresh.url, 'ingest', '--tdx', install(tmp('mds-tdx-whole-')));
+    expect(whole.code, whole.stderr).toBe(0);
+    expect(await snapshot(a.store)).toEqual(await snapshot(fresh.store));
+    const v = await versions(a);
+    expect(v.at(-1)![1]).toBe('tdx update: 4 appended, 0 new');
+    // Nothing new: nothing read, no data version.
+    const idle = await mds(a.url, 'ingest', '--tdx', root);
+    expect(idle.stdout).toContain('tdx update: 0 files with new records; 5 files unchanged, not read');
+    expect(await versions(a)).toEqual(v);
+    const check = await mds(a.url, 'check');
+    expect(check.code, check.stdout + check.stderr).toBe(0);
+  });
+
+  it('reads a file changed before its last loaded record, and a changed gbbq row, again whole as a correction', async () => {
+    const edit = (rel: string, b: Buffer) => {
+      if (rel === 'vipdoc/sz/lday/sz000001.day') changeVolume(b, 10);
+      if (rel === 'T0002/hq_cache/gbbq') changeGbbqRow(b);
+    };
+    const root = install(tmp('mds-tdx-fix-'), () => 0, edit);
+    const before = (await a.store.select<{ n: number }>('select count(*) as n from share_capital', []))[0];
+    const r = await mds(a.url, 'ingest', '--tdx', root);
+    expect(r.code, r.stderr).toBe(0);
+    expect(r.stdout).toContain('2 files changed before their last loaded record, read again whole as corrections');
+    expect(r.stdout).toContain('tdx update: correction: vipdoc/sz/lday/sz000001.day');
+    expect(r.stdout).toContain('tdx update: correction: T0002/hq_cache/gbbq');
+    expect(r.stdout).toMatch(/bars_1d: \d+ rows from 1 file: 0 inserted, 1 updated/);
+    expect((await versions(a)).at(-1)![1]).toBe(
+      'tdx update: 0 appended, 0 new, 2 corrected (T0002/hq_cache/gbbq, vipdoc/sz/lday/sz000001.day)',
+    );
+    const whole = await mds(
+      fresh.url,
+      'ingest',
+      '--tdx',
+      install(tmp('mds-tdx-whole-'), () => 0, edit),
+      '--full',
+    );
+    expect(whole.code, whole.stderr).toBe(0);
+    expect(await snapshot(a.store)).toEqual(await snapshot(fresh.store));
+    expect((await a.store.select<{ n: number }>('select count(*) as n from share_capital', []))[0]).toEqual(before);
+  });
+
+  it("fails on a record the client is still writing and leaves the store and the files' states as they were", async () => {
+    const root = install(tmp('mds-tdx-partial-'));
+    const file = join(root, 'vipdoc/sh/lday/sh600519.day');
+    writeFileSync(file, Buffer.concat([readFileSync(file), Buffer.alloc(10)]));
+    const states = () => a.store.select('select * from tdx_files order by path', []);
+    const [v, before, bars] = [await versions(a), await states(), await snapshot(a.store)];
+    const r = await mds(a.url, 'ingest', '--tdx', root);
+    expect(r.code).toBe(2);
+    expect(r.stderr).toContain(`${file}:record 1818: a partial record of 10 bytes at the end (records are 32 bytes)`);
+    expect([await versions(a), await states(), await snapshot(a.store)]).toEqual([v, before, bars]);
+  });
+});
+if (!HAVE_SHARED)
+  describe('mds ingest --tdx again', () => {
+    it.skip('skipped: ../shared/data is absent (test/shared-data.ts)', () => {});
+  });
