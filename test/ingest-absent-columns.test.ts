@@ -108,8 +108,8 @@ describe.each(STORES)('absent optional columns keep stored values ($name)', ({ u
     expect(r.code, r.stderr).toBe(0);
     const rows = (await snapshot(h.store))['instruments.csv'].split('\n').filter((l) => /^00000[12]\.SH,/.test(l));
     expect(rows).toEqual([
-      '000001.SH,index,,上证综指,SSE Composite Index,1991-07-15,exchange,,,,,,,1990-12-19,100.00',
-      '000002.SH,index,,A股指数,,,,,,,,,,,',
+      '000001.SH,index,,上证综指,SSE Composite Index,1991-07-15,exchange,,,,,,,1990-12-19,100.00,',
+      '000002.SH,index,,A股指数,,,,,,,,,,,,',
     ]);
   });
 });

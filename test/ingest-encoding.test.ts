@@ -235,7 +235,7 @@ describe('mds ingest --encoding', () => {
     const r = await mds(db, 'ingest', 'instruments', ff, '--encoding', 'gbk');
     expect([r.code, r.stderr]).toEqual([2, `${ff}:4: not valid GBK text at character 24 of the line; nothing of the file is loaded\n`]);
     expect((await mds(db, 'export', 'instruments')).stdout).toBe(
-      'instrument_id,kind,board,name,name_en,list_date,list_date_source,delist_date,listing_kind,total_shares,float_shares,fund_type,underlying,base_date,base_value\n',
+      'instrument_id,kind,board,name,name_en,list_date,list_date_source,delist_date,listing_kind,total_shares,float_shares,fund_type,underlying,base_date,base_value,pinyin_initials\n',
     );
   });
 });

@@ -12,7 +12,8 @@
 import { createHash } from 'node:crypto';
 import { statSync } from 'node:fs';
 import { dirname, relative, sep } from 'node:path';
-import type { BulkSession, Store } from '../store/types.js';
+import type { Store } from '../store/types.js';
+import { recordStates, storedStates, type FileState } from '../store/tables/tdx-files.js';
 import { formatDate } from '../lib/time.js';
 import { IngestIOError } from './source.js';
 import type { IngestFile } from './load.js';
@@ -20,14 +21,7 @@ import { readRange, RECORD, tdxLc1 } from './vendors/tdx.js';
 import { dateAt, type TdxFolder } from './tdx-folder.js';
 
 /** What was loaded of a file (a row of tdx_files). */
-export interface FileState {
-  size: number;
-  mtime: number;
-  records: number;
-  lastDate: number | null;
-  /** SHA-1 of the bytes loaded, hex. */
-  sha1: string;
-}
+export type { FileState } from '../store/tables/tdx-files.js';
 
 export type FileChange = 'new' | 'appended' | 'corrected' | 'unchanged';
 
@@ -42,30 +36,6 @@ export interface TdxUpdate {
   corrected: string[];
   /** The newest last date among the appended files. */
   newest: number | null;
-}
-
-/** The files' stored states, by key. */
-export async function storedStates(store: Store): Promise<Map<string, FileState>> {
-  const rows = await store.select<{
-    path: string;
-    size: number;
-    mtime: number;
-    records: number;
-    last_date: number | null;
-    sha1: string;
-  }>('select path, size, mtime, records, last_date, sha1 from tdx_files', []);
-  return new Map(
-    rows.map((r) => [
-      r.path,
-      {
-        size: Number(r.size),
-        mtime: Number(r.mtime),
-        records: Number(r.records),
-        lastDate: r.last_date === null ? null : Number(r.last_date),
-        sha1: r.sha1,
-      },
-    ]),
-  );
 }
 
 /**
@@ -141,20 +111,6 @@ export function planUpdate(folder: TdxFolder, stored: ReadonlyMap<string, FileSt
     }
   }
   return out;
-}
-
-/** Records the files' states in the load's transaction. */
-export async function recordStates(s: BulkSession, states: ReadonlyMap<string, FileState>): Promise<void> {
-  const rows = [...states].map(([path, x]) => [path, x.size, x.mtime, x.records, x.lastDate, x.sha1]);
-  for (let i = 0; i < rows.length; i += 500) {
-    const chunk = rows.slice(i, i + 500);
-    await s.query(
-      `insert into tdx_files (path, size, mtime, records, last_date, sha1) values ${chunk.map(() => '(?, ?, ?, ?, ?, ?)').join(', ')}` +
-        ' on conflict (path) do update set size = excluded.size, mtime = excluded.mtime, records = excluded.records,' +
-        ' last_date = excluded.last_date, sha1 = excluded.sha1',
-      chunk.flat(),
-    );
-  }
 }
 
 /**
