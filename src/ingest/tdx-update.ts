@@ -13,7 +13,7 @@ import { createHash } from 'node:crypto';
 import { statSync } from 'node:fs';
 import { dirname, relative, sep } from 'node:path';
 import type { Store } from '../store/types.js';
-import { recordStates, storedStates, type FileState } from '../store/tables/tdx-files.js';
+import { storedStates, type FileState } from '../store/tables/tdx-files.js';
 import { formatDate } from '../lib/time.js';
 import { IngestIOError } from './source.js';
 import type { IngestFile } from './load.js';
