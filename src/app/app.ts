@@ -25,6 +25,7 @@ import { explorer } from '../http/plugins/explorer.js';
 import { requestLog } from '../http/plugins/request-log.js';
 import { turnGate, turnHold } from '../http/plugins/turns.js';
 import { securityHeaders } from '../http/plugins/security-headers.js';
+import { cors } from '../http/plugins/cors.js';
 import { closedPeriodMaxAge, dataTags, httpCache } from '../http/plugins/http-cache.js';
 import { controlCharacters, guardPageSize } from '../http/params.js';
 import { serializerPerSchema } from '../http/serializers.js';
@@ -38,6 +39,7 @@ import seriesRoutes from '../http/routes/series/index.js';
 import poolTypeRoutes from '../http/routes/pools/types.js';
 import fundamentalsRoutes from '../http/routes/fundamentals/index.js';
 import analyticsRoutes from '../http/routes/analytics/index.js';
+import openbbRoutes from '../http/routes/openbb/index.js';
 
 export interface AppOptions {
   config: Config;
@@ -164,6 +166,8 @@ export async function buildApp(opts: AppOptions): Promise<App> {
   await app.register(httpCache, { maxAge });
   await app.register(securityHeaders);
   await app.register(turnHold);
+  // Before the method check: a browser's preflight (OPTIONS) is answered here.
+  await app.register(cors, { origins: opts.config.corsOrigins });
   app.addHook('onRequest', async (req, reply) => {
     reply.header('x-request-id', req.id);
     const framing = framingError(req.raw);
@@ -187,6 +191,8 @@ export async function buildApp(opts: AppOptions): Promise<App> {
 
   app.get('/openapi.json', { schema: { hide: true } }, async () => app.swagger());
   await app.register(systemRoutes);
+  // An OpenBB Workspace backend: public files, and endpoints that read the API with the caller's key.
+  await app.register(openbbRoutes);
   await app.register(async (api) => {
     // What every data operation is: answered from one read snapshot, cached by its data version.
     routeDefaults(api, { cache: 'data', versioned: true, store: true });

@@ -33,6 +33,11 @@ export interface Config {
    */
   workerRetryMs: number;
   /**
+   * Origins whose pages may call the service from a browser (CORS_ORIGINS, comma-separated, e.g.
+   * `https://pro.openbb.co` for OpenBB Workspace; `*` any); empty (the default): none.
+   */
+  corsOrigins: string[];
+  /**
    * Requests per `rateLimitWindowS` allowed per API key (a key's own `--rate` overrides it); 0 =
    * none. Counted in Redis when `redisUrl` is set (shared by every process and server), else per process.
    */
@@ -148,6 +153,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     pgPoolAcquireTimeoutMs: int('PG_POOL_ACQUIRE_TIMEOUT_MS', 5000),
     workers,
     workerRetryMs: int('WORKER_RETRY_MS', 250, 1),
+    corsOrigins: corsOrigins(env.CORS_ORIGINS, problems),
   };
   if (problems.length > 0) throw new ConfigError(problems);
   return cfg;
@@ -165,6 +171,27 @@ function trustProxy(v: string | undefined, problems: string[]): boolean | number
   if (/^[0-9A-Fa-f.:/]+(\s*,\s*[0-9A-Fa-f.:/]+)*$/.test(v)) return v;
   problems.push(`TRUST_PROXY must be true, false, a number of proxies or a comma list of proxy addresses, got ${v}`);
   return false;
+}
+
+/** CORS_ORIGINS: `*`, or origins (scheme://host[:port], no path) separated by commas. */
+function corsOrigins(v: string | undefined, problems: string[]): string[] {
+  const list = (v ?? '')
+    .split(',')
+    .map((o) => o.trim())
+    .filter(Boolean);
+  for (const o of list) {
+    let origin = '';
+    try {
+      origin = new URL(o).origin;
+    } catch {
+      /* reported below */
+    }
+    if (o !== '*' && origin !== o)
+      problems.push(
+        `CORS_ORIGINS must list origins such as https://pro.openbb.co (scheme, host, port; no path or trailing slash) or *, got ${o}`,
+      );
+  }
+  return list;
 }
 
 function redisUrl(v: string | undefined, problems: string[]): string | null {
