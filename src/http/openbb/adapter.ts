@@ -1,8 +1,9 @@
 /**
  * A widget's endpoint (`GET /openbb/<widget id>`): the rows of its API operation as Workspace
  * reads a table, a JSON array of flat objects, with each shown field and nothing else, decimals as
- * JSON numbers (the grid and its charts compute on numbers; the API's exact strings of up to 15
- * significant digits, all of its prices and amounts, are written back out digit for digit).
+ * JSON numbers (the grid and its charts compute on numbers; a decimal of up to 15 significant
+ * digits, every price and any amount below ten trillion CNY with cents, is written with the API's
+ * own digits, a longer one as the nearest double).
  *
  * The rows are read by walking the operation's pages as any client would, through the app
  * (`inject`), with the caller's X-API-Key, request id and address: the key check, the rate limit,
