@@ -8,7 +8,9 @@ tests/test_rows.py still checks the mapping they rest on.
 from __future__ import annotations
 
 import asyncio
+import re
 from importlib.metadata import entry_points
+from pathlib import Path
 from typing import Any, Dict, List
 
 import httpx
@@ -96,3 +98,14 @@ def test_obb_equity_price_historical_with_provider_mds(server) -> None:
     df = obb.equity.price.historical(eq, provider="mds", start_date="2026-01-01").to_df()
     api = _api(server, f"/api/v1/equities/{eq}/bars?interval=1d&from=2026-01-01")
     assert list(df["close"]) == [float(a["close"]) for a in api]
+
+
+def test_the_docs_block_runs(server) -> None:
+    """docs/clients.md's OpenBB Platform block (a ``py`` block: the Python client's doc test runs only ``python`` ones), against the live server."""
+    pytest.importorskip("openbb", reason="the openbb package is not installed (pip install openbb): the docs' block is not run")
+    doc = (Path(__file__).resolve().parents[3] / "docs" / "clients.md").read_text()
+    (block,) = re.findall(r"```py\n(from openbb import obb\n.*?)```", doc, flags=re.S)
+    code = block.replace('"http://127.0.0.1:8080"', repr(server.url)).replace('"..."', repr(server.key))
+    ns: dict = {}
+    exec(compile(code, "docs/clients.md", "exec"), ns)
+    assert len(ns["obb"].equity.price.historical("600519.SH", provider="mds").to_df()) > 100
