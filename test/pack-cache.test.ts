@@ -38,7 +38,7 @@ describe.each(STORES)('daily packs kept by year ($name)', ({ url }) => {
   it('gives the bars the packs give, for every window, size and cursor', async () => {
     const plain = new MarketDataReader(session);
     const cache = new DailyPackCache(64 * 2 ** 20);
-    const kept = new MarketDataReader(session, { version: session.version, cache });
+    const kept = new MarketDataReader(session, { version: () => session.version, cache });
     const froms = [0, 20230615, 20231220, 20241231, 20251101, 20300101];
     const tos = [99991231, 20240105, 20250630];
     let compared = 0;

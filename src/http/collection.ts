@@ -114,13 +114,15 @@ export async function sendPage<const S extends readonly KeyPart[]>(
   const size = (query['page[size]'] as number | undefined) ?? 100;
   const fp = fingerprint(operationId, req.params as object, query, queryDefaults(req));
   const cursor = query['page[after]'] as string | undefined;
-  const version = req.snap === null ? 0 : req.snap.version;
+  // The version of what the page shows (the last that changed it, http-cache.ts pageVersion): what its cursor names.
+  const version = req.snap === null ? 0 : (req.pageVersion ?? req.snap.version);
   let after: KeyOf<S> | null = null;
   if (cursor !== undefined) {
     const key = out.codec.decode<[...KeyOf<S>, number]>(cursor, fp, [...parts, 'int']);
     const issued = key.pop() as number;
     // A cursor names the version its page was read at: 1 or more, and none the store has not reached.
-    if (req.snap !== null && (issued < 1 || issued > version)) throw outOfVersions(issued, version);
+    if (req.snap !== null && (issued < 1 || issued > req.snap.version)) throw outOfVersions(issued, req.snap.version);
+    // The walk's data changed since its cursor was issued.
     if (issued !== version) reply.header('data-version-cursor', String(issued));
     after = key as unknown as KeyOf<S>;
   }

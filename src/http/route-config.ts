@@ -1,4 +1,5 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
+import type { Scope } from '../query/change-index.js';
 
 /**
  * How a response may be kept (http-cache.ts): `no-store` (probes), `data` (a data operation:
@@ -20,6 +21,13 @@ export interface RouteBehaviour {
    * (turns.ts), so that a load balancer's check is not queued behind the work of a busy server.
    */
   probe: boolean;
+  /**
+   * What a versioned route's response depends on, from the request's path and query as sent
+   * (before validation), for its ETag (http-cache.ts dataTags): the last version that changed
+   * it, not the snapshot's. Null (or absent): anything may change it, the snapshot's version.
+   * It must hold whatever the response shows: when unsure, return null.
+   */
+  scope?: (req: FastifyRequest) => Scope | null;
 }
 
 declare module 'fastify' {

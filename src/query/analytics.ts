@@ -1,5 +1,5 @@
 import { CountedCache, type CacheCounts } from '../lib/counted-cache.js';
-import type { CatalogSnapshot, InstrumentRow } from '../store/catalog.js';
+import type { InstrumentRow } from '../store/catalog.js';
 import type { AdjustmentReader } from '../store/readers/adjustments.js';
 import type { MarketDataReader } from '../store/readers/market-data.js';
 import type { AdjustmentId, Bar, IntervalId } from '../market/types.js';
@@ -30,8 +30,8 @@ const NONE = actionsBasis([]);
 const ONE = { num: 1n, den: 1n };
 
 /**
- * What Analytics keeps across requests, keyed by data version: a new version retires every
- * entry of the old one (as they age out).
+ * What Analytics keeps across requests, keyed by the last data version that changed the
+ * instrument (Snapshot.versionOf): a version that did not touch it leaves its entries in use.
  */
 export class AnalyticsCaches {
   readonly factors = new CountedCache<string, FactorBasis>('adjustment_factors', { max: 20_000 });
@@ -69,8 +69,9 @@ export class Analytics {
   constructor(
     private readonly adjustments: AdjustmentReader,
     private readonly reader: MarketDataReader,
-    private readonly catalog: CatalogSnapshot,
     caches: AnalyticsCaches,
+    /** The last version that changed an instrument (by internal key): what its entries are keyed by. */
+    private readonly versionOf: (inst: number) => number,
   ) {
     ({ factors: this.factorCache, series: this.seriesCache, values: this.valueCache, checkpoints: this.checkpoints } = caches);
   }
@@ -82,7 +83,7 @@ export class Analytics {
    */
   async factors(inst: InstrumentRow): Promise<FactorBasis> {
     if (!KINDS[inst.kind].adjustable) return NONE;
-    const key = `${this.catalog.version}|${inst.inst}`;
+    const key = `${this.versionOf(inst.inst)}|${inst.inst}`;
     let f = this.factorCache.get(key);
     if (!f) {
       const rows = await this.adjustments.publishedFactors(inst.inst);
@@ -113,9 +114,9 @@ export class Analytics {
     return { mode, basis: b, identity, apply: (rows) => (identity ? rows : adjustBars(rows, factors, mode, tick, initial)) };
   }
 
-  /** Cache key of one series: data version, instrument, interval, adjustment and its basis. */
+  /** Cache key of one series: the instrument's data version, the instrument, interval, adjustment and its basis. */
   private seriesKey(inst: InstrumentRow, interval: IntervalId, adj: Adjuster): string {
-    return `${this.catalog.version}|${inst.inst}|${interval}|${adj.mode}|${adj.basis}`;
+    return `${this.versionOf(inst.inst)}|${inst.inst}|${interval}|${adj.mode}|${adj.basis}`;
   }
 
   /** The instrument's whole series at `interval` under `adj`, from memory after the first read. */

@@ -17,7 +17,7 @@ interface Meta {
   openSuspension: number | null;
 }
 
-/** What EquityDays keeps across requests, keyed by data version. */
+/** What EquityDays keeps across requests, keyed by data version (an equity's: the last that changed it). */
 export class EquityDayCaches {
   readonly meta = new CountedCache<string, Meta>('equity_days', { max: 20_000 });
   readonly latest = new CountedCache<string, number>('latest_trading_day', { max: 16 });
@@ -39,6 +39,8 @@ export class EquityDays {
     private readonly reader: MarketDataReader,
     private readonly calendars: Calendars,
     caches: EquityDayCaches,
+    /** The last version that changed an instrument (by internal key). */
+    private readonly versionOf: (inst: number) => number,
   ) {
     ({ meta: this.meta, latest: this.latest } = caches);
   }
@@ -55,7 +57,7 @@ export class EquityDays {
   }
 
   private async metaOf(inst: InstrumentRow): Promise<Meta> {
-    const key = `${this.catalog.version}|${inst.inst}`;
+    const key = `${this.versionOf(inst.inst)}|${inst.inst}`;
     let m = this.meta.get(key);
     if (!m) {
       const { st, actions, firstBar, lastBar, openSuspension } = await this.days.equity(inst.inst);

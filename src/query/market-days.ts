@@ -44,13 +44,15 @@ export class MarketDays {
     private readonly days: MarketDayReader,
     private readonly catalog: CatalogSnapshot,
     caches: MarketDayCaches,
+    /** The last version that changed what the markets' days up to a date hold (their entries are keyed by it). */
+    private readonly versionOf: (date: number) => number,
   ) {
     this.cache = caches.days;
   }
 
   /** The stored day of `market` on `date` (null: none stored). */
   async day(market: string, date: number): Promise<DayRecords | null> {
-    const key = `${this.catalog.version}|${market}|${date}`;
+    const key = `${this.versionOf(date)}|${market}|${date}`;
     let d = this.cache.get(key);
     if (!d) {
       d = this.days.day(market, date);

@@ -55,12 +55,14 @@ export class Pools {
     private readonly catalog: CatalogSnapshot,
     private readonly reader: MarketDataReader,
     caches: PoolCaches,
+    /** The last version that changed what the markets' days up to a date hold (their entries are keyed by it). */
+    private readonly versionOf: (date: number) => number,
   ) {
     this.cache = caches.pools;
   }
 
   async members(type: PoolTypeId, date: number): Promise<PoolMember[]> {
-    const key = `${this.catalog.version}|${date}`;
+    const key = `${this.versionOf(date)}|${date}`;
     let all = this.cache.get(key);
     if (!all) {
       all = this.compute(date);

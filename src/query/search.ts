@@ -100,7 +100,8 @@ export class InstrumentSearch {
   ) {}
 
   private entries(): Entry[] {
-    let e = this.caches.index.get(this.catalog.version);
+    // By the version the catalog was read at: a catalog carried over to later versions keeps its index.
+    let e = this.caches.index.get(this.catalog.base);
     if (!e) {
       e = [...this.catalog.byId.values()].map((row) => ({
         row,
@@ -111,7 +112,7 @@ export class InstrumentSearch {
         initials: initialSets(row.name),
         vendorInitials: searchForm(row.pinyin_initials ?? ''),
       }));
-      this.caches.index.set(this.catalog.version, e);
+      this.caches.index.set(this.catalog.base, e);
     }
     return e;
   }

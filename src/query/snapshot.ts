@@ -19,17 +19,23 @@ import { CalendarCaches, Calendars } from './calendars.js';
 import { EquityDayCaches, EquityDays } from './equity-days.js';
 import { PoolCaches, Pools } from './pools.js';
 import { MarketDayCaches, MarketDays } from './market-days.js';
+import { ChangeIndex, type Scope } from './change-index.js';
 
 /** The daily pack cache's default bound, MB (PACK_CACHE_MB). */
 export const DEFAULT_PACK_CACHE_MB = 64;
 
 /**
- * What the queries keep across requests, every entry keyed by the data version it was read at:
- * the catalogs, adjustment factors and series, indicator checkpoints, calendars, equity days,
- * pools and market days. A snapshot reads an entry only of its own version.
+ * What the queries keep across requests, every entry keyed by the data version of what it
+ * holds: the catalogs, adjustment factors and series, indicator checkpoints, calendars, equity
+ * days, pools and market days. An entry of an instrument, a date or the catalog is keyed by the
+ * last version that changed it (Snapshot.versionOf, the change log's index), so it serves every
+ * later version that did not: a commit leaves the entries it did not touch in use. A snapshot
+ * reads an entry only of what its own version holds.
  */
 export class QueryCaches {
   readonly catalog = new Catalog();
+  /** The change log in memory: which version last changed what (change-index.ts). */
+  readonly changes = new ChangeIndex();
   readonly analytics = new AnalyticsCaches();
   readonly calendars = new CalendarCaches();
   readonly equityDays = new EquityDayCaches();
@@ -95,9 +101,30 @@ export class Snapshot {
     return this.session.version;
   }
 
+  /**
+   * The last version at or before this one that changed what `scope` depends on (the change
+   * log's answer, change-index.ts): a page or a cache entry of `scope` is that version's data.
+   */
+  versionOf(scope: Scope): number {
+    return this.caches.changes.lastTouch(this.version, scope);
+  }
+
+  /** The last version that changed the instrument `inst` (by internal key): whatever it shows of itself is that version's. */
+  private instrumentVersion(inst: number): number {
+    const row = this.catalog.byInst.get(inst);
+    return row === undefined ? this.version : this.versionOf({ kind: 'instrument', id: row.id });
+  }
+
   /** Where it reads (`primary`, `replica …`) on a store with replicas; else undefined. */
   get source(): string | undefined {
     return this.session.source;
+  }
+
+  /** The last version that changed `inst`'s daily bars of `year` (or anything else of it). */
+  private packVersion(inst: number, year: number): number {
+    const row = this.catalog.byInst.get(inst);
+    if (row === undefined) return this.version;
+    return this.versionOf({ kind: 'instrument', id: row.id, bars: { from: year * 10000 + 101, to: year * 10000 + 1231 } });
   }
 
   get reference(): ReferenceReader {
@@ -106,7 +133,7 @@ export class Snapshot {
   get marketData(): MarketDataReader {
     return (this.m ??= new MarketDataReader(
       this.session,
-      this.keepPacks ? { version: this.session.version, cache: this.caches.packs } : undefined,
+      this.keepPacks ? { version: (inst, year) => this.packVersion(inst, year), cache: this.caches.packs } : undefined,
     ));
   }
   get fundamentals(): FundamentalsReader {
@@ -120,7 +147,9 @@ export class Snapshot {
     return (this.c ??= new Calendars(this.reference, this.version, this.caches.calendars));
   }
   get analytics(): Analytics {
-    return (this.a ??= new Analytics(new AdjustmentReader(this.session.db), this.marketData, this.catalog, this.caches.analytics));
+    return (this.a ??= new Analytics(new AdjustmentReader(this.session.db), this.marketData, this.caches.analytics, (inst) =>
+      this.instrumentVersion(inst),
+    ));
   }
   get equityDays(): EquityDays {
     return (this.e ??= new EquityDays(
@@ -129,6 +158,7 @@ export class Snapshot {
       this.marketData,
       this.calendars,
       this.caches.equityDays,
+      (inst) => this.instrumentVersion(inst),
     ));
   }
   /** An equity's suspensions, loaded or derived from its bars (query/suspensions.ts). */
@@ -144,10 +174,19 @@ export class Snapshot {
     return (this.vl ??= new Valuations(this.marketData, this.keyset, this.fundamentals));
   }
   get pools(): Pools {
-    return (this.p ??= new Pools(new PoolReader(this.session.db), this.marketDayReader, this.catalog, this.marketData, this.caches.pools));
+    return (this.p ??= new Pools(
+      new PoolReader(this.session.db),
+      this.marketDayReader,
+      this.catalog,
+      this.marketData,
+      this.caches.pools,
+      (date) => this.versionOf({ kind: 'market', to: date }),
+    ));
   }
   get marketDays(): MarketDays {
-    return (this.d ??= new MarketDays(this.marketDayReader, this.catalog, this.caches.marketDays));
+    return (this.d ??= new MarketDays(this.marketDayReader, this.catalog, this.caches.marketDays, (date) =>
+      this.versionOf({ kind: 'market', to: date }),
+    ));
   }
   private get marketDayReader(): MarketDayReader {
     return (this.md ??= new MarketDayReader(this.session));
@@ -169,7 +208,14 @@ export async function openSnapshot(
 ): Promise<Snapshot> {
   const session = await store.snapshot(want);
   try {
-    return new Snapshot(session, await caches.catalog.at(session), caches, store.readCost === 'round-trip' && caches.packs.enabled);
+    // A new version: its changes read into the index (one query), before anything is keyed by it.
+    await caches.changes.advance(
+      (q, p) => session.selectRows(q, p),
+      session.version,
+      () => new EquityDayReader(session.db).latestBarDate(),
+    );
+    const catalog = await caches.catalog.at(session, (v) => caches.changes.lastTouch(v, { kind: 'catalog' }));
+    return new Snapshot(session, catalog, caches, store.readCost === 'round-trip' && caches.packs.enabled);
   } catch (e) {
     session.release();
     throw e;

@@ -25,11 +25,22 @@ export class CatalogSnapshot {
   /** The same rows by internal key. */
   readonly byInst: ReadonlyMap<number, InstrumentRow>;
 
+  /**
+   * `version`: the data version it serves; `base`: the one it was read at (an earlier one when
+   * no version since changed the catalog: Catalog.at carries it over).
+   */
   constructor(
     readonly version: number,
     readonly byId: ReadonlyMap<string, InstrumentRow>,
     readonly precomputed: ReadonlySet<string>,
+    readonly base = version,
+    built?: Pick<CatalogSnapshot, 'groups' | 'byInst'>,
   ) {
+    if (built) {
+      this.groups = built.groups;
+      this.byInst = built.byInst;
+      return;
+    }
     const groups = new Map<string, InstrumentRow[]>();
     for (const r of [...byId.values()].sort((a, b) => (a.id < b.id ? -1 : a.id > b.id ? 1 : 0))) {
       for (const key of [`${r.kind}|*|*`, `${r.kind}|${r.market}|*`, `${r.kind}|*|${r.board}`, `${r.kind}|${r.market}|${r.board}`]) {
@@ -44,6 +55,11 @@ export class CatalogSnapshot {
 
   get(id: string): InstrumentRow | undefined {
     return this.byId.get(id);
+  }
+
+  /** The same catalog serving version `version` (one that did not change it), its indexes shared. */
+  at(version: number): CatalogSnapshot {
+    return new CatalogSnapshot(version, this.byId, this.precomputed, this.base, this);
   }
 
   /**
@@ -89,17 +105,27 @@ export class CatalogSnapshot {
 /**
  * The catalogs of the data versions requests read, kept across requests: the latest two (while
  * an ingest commits, requests of the old version and of the new one run side by side). A
- * version's catalog is read once, in the snapshot of the first request of that version.
+ * version's catalog is read once, in the snapshot of the first request of that version, unless
+ * no version since a kept one changed it (`changedAt`, the change log's answer: the last
+ * version at or before it that changed the catalog): that one is carried over.
  */
 export class Catalog {
   private readonly kept = new Map<number, Promise<CatalogSnapshot>>();
+  /** Catalogs carried over to a new version instead of read (for the tests and the metrics). */
+  carried = 0;
 
   /** The catalog of `session`'s data version. */
-  at(session: Pick<ReadSession, 'version' | 'db'>): Promise<CatalogSnapshot> {
+  at(session: Pick<ReadSession, 'version' | 'db'>, changedAt?: (version: number) => number): Promise<CatalogSnapshot> {
     let c = this.kept.get(session.version);
     if (c === undefined) {
-      c = CatalogSnapshot.read(session.db, session.version);
       const v = session.version;
+      const since = changedAt?.(v) ?? v;
+      const from = Math.max(-1, ...[...this.kept.keys()].filter((k) => k >= since && k < v));
+      const read = () => CatalogSnapshot.read(session.db, v);
+      if (from >= 0) {
+        this.carried++;
+        c = this.kept.get(from)!.then((old) => old.at(v), read);
+      } else c = read();
       c.catch(() => this.kept.delete(v));
       this.kept.set(v, c);
       // Keep the two highest versions.

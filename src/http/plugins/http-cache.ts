@@ -62,6 +62,12 @@ declare module 'fastify' {
     dataTag: string | null;
     /** The read snapshot a data request is answered from (dataTags); null elsewhere. */
     snap: Snapshot | null;
+    /**
+     * The data version of what a data response shows: the last version at or before the
+     * snapshot's that changed it (its route's scope, route-config.ts), else the snapshot's.
+     * Its ETag and its cursors name it; null outside dataTags.
+     */
+    pageVersion: number | null;
   }
 }
 
@@ -77,6 +83,7 @@ export const httpCache = fp<{ maxAge: MaxAge }>(
   async (app, { maxAge }) => {
     app.decorateRequest('dataTag', null);
     app.decorateRequest('snap', null);
+    app.decorateRequest('pageVersion', null);
     app.addHook('onSend', async (req, reply, payload) => {
       if (
         (req.method !== 'GET' && req.method !== 'HEAD') ||
@@ -124,6 +131,23 @@ export type OpenSnapshot = (want?: SnapshotWant) => Promise<Snapshot>;
 /** Ends the request's snapshot, if it has one (idempotent): its last read is done. */
 export function releaseSnapshot(req: FastifyRequest): void {
   if (req.snap !== null) req.snap.release();
+}
+
+/**
+ * The data version of what `req`'s response shows, read at `snap` (FastifyRequest.pageVersion):
+ * by its route's scope, the last version that changed it; the snapshot's when the route has no
+ * scope or it cannot say (a scope that throws on a malformed request).
+ */
+function pageVersion(req: FastifyRequest, snap: Snapshot): number {
+  const of = behaviourOf(req).scope;
+  if (of === undefined) return snap.version;
+  let scope;
+  try {
+    scope = of(req);
+  } catch {
+    return snap.version;
+  }
+  return scope === null ? snap.version : snap.versionOf(scope);
 }
 
 /** The tag of a data response (its base: the version, then a hash): see dataTags. */
@@ -178,6 +202,9 @@ export function versionSeen(req: FastifyRequest, baseAt: (version: number) => st
  * response is a pure function of the stored data (the version), the request target and the
  * server revision (code version and cursor secret), so its tag is the version and a hash of
  * those three: a matching If-None-Match is answered 304 at once, without running the handler.
+ * The version is the page's (FastifyRequest.pageVersion): for a route that declares its scope,
+ * the last version that changed what it shows, so a commit elsewhere leaves its tag valid;
+ * `Data-Version` is the snapshot's, on a 304 too.
  * The snapshot ends when the response's headers are set (httpCache's onSend), or when its
  * connection closes, whichever comes first. A request whose replica fails under it (the replica
  * stopped, or recovery cancelled its read) is answered again, once, from the primary; one whose
@@ -192,7 +219,9 @@ export const dataTags = fp<{ revision: string; open: OpenSnapshot; maxAge: MaxAg
       req.snap = snap;
       reply.raw.once('close', () => snap.release());
       reply.header('data-version', String(snap.version));
-      req.dataTag = baseOf(req, snap.version);
+      const page = pageVersion(req, snap);
+      req.pageVersion = page;
+      req.dataTag = baseOf(req, page);
     };
     scope.addHook('onRequest', async (req, reply) => {
       if ((req.method !== 'GET' && req.method !== 'HEAD') || !behaviourOf(req).versioned) return;

@@ -32,12 +32,13 @@ export interface PageSink {
 
 export class MarketDataReader {
   /**
-   * `packs`: where an instrument's daily packs are kept whole at this reader's data version
-   * (pack-cache.ts), for a store whose reads cost a round trip; without it, each page reads its packs.
+   * `packs`: where an instrument's daily packs are kept whole (pack-cache.ts), by the data
+   * version of the instrument's year (`version`: the last that changed its bars of that year),
+   * for a store whose reads cost a round trip; without it, each page reads its packs.
    */
   constructor(
     private readonly store: Reads,
-    private readonly packs?: { version: number; cache: DailyPackCache },
+    private readonly packs?: { version: (inst: number, year: number) => number; cache: DailyPackCache },
   ) {}
 
   /** Daily bars with from <= date <= to and date > after, ascending (ts left 0 for the caller). */
@@ -211,7 +212,7 @@ export class MarketDataReader {
   ): Promise<void> {
     const { version, cache } = this.packs!;
     for (let year = Math.floor(first / 100); year <= Math.floor(last / 100) && count() < limit; year++) {
-      const rows: PackRows = await cache.get(version, inst, year, () =>
+      const rows: PackRows = await cache.get(version(inst, year), inst, year, () =>
         this.store.selectRows(YEAR_DAILY_PACKS, [inst, year * 100 + 1, year * 100 + 12]),
       );
       if (rows.length === 0) {

@@ -11,8 +11,9 @@ const ROW_OVERHEAD = 64;
  * in memory, for a store whose every read costs a network round trip (PostgreSQL:
  * Store.readCost): a daily page is then written from memory, and a request reads nothing but its
  * snapshot's version. A year is what a page of 100 days mostly falls in, small enough that a miss
- * costs about what the page's own read did. Keyed by the version, the instrument and the year, so
- * a snapshot reads only entries of its own version; bounded by bytes (PACK_CACHE_MB), least
+ * costs about what the page's own read did. Keyed by a version (the last that changed the
+ * instrument's bars of that year: query/snapshot.ts), the instrument and the year, so a snapshot
+ * reads only entries holding its own version's packs, and a commit of other instruments or years leaves them in use; bounded by bytes (PACK_CACHE_MB), least
  * recently used first out. Concurrent misses of one entry share one read.
  */
 export class DailyPackCache {

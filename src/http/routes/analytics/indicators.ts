@@ -5,7 +5,7 @@ import type { InstrumentKind } from '../../../market/kinds.js';
 import { sendPage } from '../../collection.js';
 import { adjustmentQuery, intervalQuery, timeWindowParams } from '../../params.js';
 import { TechnicalIndicatorCollectionResponse } from '../../schemas/analytics.js';
-import { BAR_KEY, barWindow, pastTheData, type BarQuery } from '../series/bars.js';
+import { BAR_KEY, barScope, barWindow, pastTheData, type BarQuery } from '../series/bars.js';
 import { INDICATOR_IDS, INDICATORS, type IndicatorId } from '../../../indicators/registry.js';
 import { planIndicator } from '../../../query/plan-indicator.js';
 
@@ -33,6 +33,7 @@ export function registerIndicators(app: App, kind: InstrumentKind, path: string,
         notFound: true,
         collection: true,
       }),
+      config: { behaviour: { scope: barScope(true) } },
     },
     async (req, reply) => {
       const q = req.query as unknown as BarQuery;

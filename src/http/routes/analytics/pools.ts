@@ -1,4 +1,5 @@
 import { Type } from '@sinclair/typebox';
+import { dayScope } from '../../scopes.js';
 import type { App } from '../../services.js';
 import { operation, snapOf } from '../../route.js';
 import { schemaPlan, sendPage, pageOfList } from '../../collection.js';
@@ -34,6 +35,7 @@ export default async function poolRoutes(app: App) {
         notFound: true,
         collection: true,
       }),
+      config: { behaviour: { scope: dayScope } },
     },
     async (req, reply) => {
       const type = req.params.pool_type;

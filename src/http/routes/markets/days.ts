@@ -1,4 +1,5 @@
 import { MarketBarCollectionResponse, MarketBreadthCollectionResponse } from '../../schemas/market-days.js';
+import { dayScope, daysScope } from '../../scopes.js';
 import { Type } from '@sinclair/typebox';
 import type { App } from '../../services.js';
 import { operation, snapOf } from '../../route.js';
@@ -104,6 +105,7 @@ export default async function marketDayRoutes(app: App) {
         notFound: true,
         collection: true,
       }),
+      config: { behaviour: { scope: dayScope } },
     },
     async (req, reply) => {
       const market = req.params.market;
@@ -154,6 +156,7 @@ export default async function marketDayRoutes(app: App) {
         notFound: true,
         collection: true,
       }),
+      config: { behaviour: { scope: daysScope } },
     },
     async (req, reply) => {
       const market = req.params.market;

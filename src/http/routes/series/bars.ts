@@ -8,7 +8,9 @@ import { adjustmentQuery, intervalQuery, timeWindow, timeWindowParams, type Time
 
 import { periodEnd, periodStart } from '../../../query/bars.js';
 import { planBars } from '../../../query/plan-bars.js';
-import { formatDate, marketEpoch, parseDate } from '../../../lib/time.js';
+import { epochToMarketDate, formatDate, marketEpoch, parseDate } from '../../../lib/time.js';
+import type { Scope } from '../../../query/change-index.js';
+import type { FastifyRequest } from 'fastify';
 import type { Snapshot } from '../../../query/snapshot.js';
 import type { AdjustmentId, IntervalId } from '../../../market/types.js';
 import { INTERVALS } from '../../../market/intervals.js';
@@ -30,6 +32,42 @@ export function barWindow(q: BarQuery): TimeWindow {
   if (q.date === undefined || INTERVALS[q.interval].kind !== 'period') return win;
   const d = parseDate(q.date)!;
   return { fromMs: marketEpoch(periodStart(d, q.interval), 0) * 1000, toMs: marketEpoch(periodEnd(d, q.interval), 1440) * 1000 - 1 };
+}
+
+const FIRST = 0,
+  LAST = 99991231;
+
+/** The dates (YYYYMMDD) of an instant window's ends, open ends as the first and last dates. */
+function windowDates(q: BarQuery): { from: number; to: number } {
+  const w = barWindow(q);
+  return {
+    from: w.fromMs <= -8.64e15 ? FIRST : epochToMarketDate(Math.floor(w.fromMs / 1000)),
+    to: w.toMs >= 8.64e15 ? LAST : epochToMarketDate(Math.floor(w.toMs / 1000)),
+  };
+}
+
+/**
+ * A page of an instrument's bars (`indicator`: of an indicator over them), by the instrument id
+ * in the path. Unadjusted bars depend on the instrument's bar rows of their window only (a
+ * period bar on those of its whole period, up to a year before the window); an indicator's
+ * values on every bar up to the window's end; adjusted prices on the factors, so on every date
+ * of the instrument. Any other dataset of the instrument counts whatever its dates, and the
+ * first date of the window on where the store's data end (pastTheData's notice).
+ */
+export function barScope(indicator: boolean) {
+  return (req: FastifyRequest): Scope | null => {
+    const id = (req.params as { instrument_id?: unknown }).instrument_id;
+    const q = req.query as Record<string, unknown>;
+    const interval = q.interval as IntervalId;
+    if (typeof id !== 'string' || typeof interval !== 'string' || !Object.hasOwn(INTERVALS, interval)) return null;
+    for (const k of ['from', 'to', 'date', 'adjustment']) if (q[k] !== undefined && typeof q[k] !== 'string') return null;
+    const { from, to } = windowDates(q as unknown as BarQuery);
+    // Empty window pages say where the data end (also when the store has none: 1, never 0).
+    const pastData = Math.max(from, 1);
+    if ((q.adjustment ?? 'none') !== 'none') return { kind: 'instrument', id, pastData };
+    const lo = indicator ? FIRST : INTERVALS[interval].kind === 'period' ? Math.max(FIRST, from - 10000) : from;
+    return { kind: 'instrument', id, bars: { from: lo, to }, pastData };
+  };
 }
 
 /**
@@ -63,6 +101,7 @@ export function registerBars(app: App, kind: InstrumentKind, path: string, opera
         notFound: true,
         collection: true,
       }),
+      config: { behaviour: { scope: barScope(false) } },
     },
     async (req, reply) => {
       const q = req.query as unknown as BarQuery;
