@@ -45,6 +45,13 @@ export interface PrivatePostgres {
   /** SIGSTOP to the server and all its processes: connections stay open and nothing answers. */
   freeze(): void;
   thaw(): void;
+  /** A replica made the primary (`pg_ctl promote`, waiting until it accepts writes). */
+  promote(): void;
+  /**
+   * Made a streaming replica of `primary` on its own port (a stopped old primary returning as a
+   * standby after a failover): its data replaced by a base backup of `primary`, then started.
+   */
+  follow(primary: PrivatePostgres): void;
   remove(): void;
 }
 
@@ -58,14 +65,14 @@ export function privatePostgres(opts: { replicaOf?: PrivatePostgres; settings?: 
   if (process.getuid?.() === 0)
     chownSync(dir, Number(execFileSync('id', ['-u', 'postgres']).toString()), Number(execFileSync('id', ['-g', 'postgres']).toString()));
   const data = join(dir, 'data');
-  if (opts.replicaOf)
+  const baseBackup = (of: PrivatePostgres) =>
     run('pg_basebackup', [
       '-D',
       data,
       '-h',
       '127.0.0.1',
       '-p',
-      String(opts.replicaOf.port),
+      String(of.port),
       '-U',
       'postgres',
       '-R',
@@ -74,6 +81,7 @@ export function privatePostgres(opts: { replicaOf?: PrivatePostgres; settings?: 
       '--checkpoint=fast',
       '--no-sync',
     ]);
+  if (opts.replicaOf) baseBackup(opts.replicaOf);
   else run('initdb', ['-D', data, '-U', 'postgres', '--auth=trust', '-E', 'UTF8', '--no-sync']);
   const settings = (opts.settings ?? []).map((c) => ` -c ${c}`).join('');
   let port = 0;
@@ -134,6 +142,13 @@ export function privatePostgres(opts: { replicaOf?: PrivatePostgres; settings?: 
     thaw() {
       signal('SIGCONT');
       frozen = false;
+    },
+    promote: () => run('pg_ctl', ['-D', data, '-w', '-t', '30', 'promote']),
+    follow(primary) {
+      if (existsSync(join(data, 'postmaster.pid'))) run('pg_ctl', ['-D', data, '-m', 'fast', '-w', 'stop']);
+      rmSync(data, { recursive: true, force: true });
+      baseBackup(primary);
+      start();
     },
     remove() {
       try {

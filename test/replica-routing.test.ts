@@ -124,6 +124,8 @@ describe('replica routing (in process)', () => {
     expect(counts.opened).toBe(before + 1);
     expect(await ready()).toEqual({
       status: 'ready',
+      primary: 'up',
+      writes_to: null,
       replicas: [{ url: 'postgres://replica.example:5432/mds', state: 'up', version: r.version, behind: 0, error: null }],
     });
   });

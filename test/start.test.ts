@@ -40,7 +40,7 @@ describe('configuration', () => {
         'bad configuration (8 problems):',
         '  PORT must be a port 1..65535, got 99999',
         '  RATE_LIMIT must be a non-negative integer, got -1',
-        '  DATABASE_URL must be a SQLite file path or a postgres://user@host:port/db URL, got postgres://a b',
+        '  DATABASE_URL must be a SQLite file path or a postgres://user@host:port/db URL (host:port,host:port… for several), got postgres://a b: the host a b is not a host or host:port',
         "  WORKERS must be a number of processes 1..256 or 'auto', got x",
         '  LOG_LEVEL must be one of fatal, error, warn, info, debug, trace, silent, got loud',
         '  LOG_FORMAT must be one of json, pretty, got xml',

@@ -97,6 +97,22 @@ const REQUEST_ID = /^[A-Za-z0-9._:-]{1,128}$/;
 const trustedProxies = (t: Config['trustProxy']) => (typeof t === 'number' ? (_addr: string, hop: number) => hop < t : t);
 const VERSION: string = JSON.parse(readFileSync(new URL('../../package.json', import.meta.url), 'utf8')).version;
 
+/** The keys of `store`: with replicas, read on one while the primary cannot answer (auth/keys.ts). */
+function keyStore(store: Store): KeyStore {
+  if (!store.replicas) return new KeyStore(store.db);
+  return new KeyStore(store.db, undefined, {
+    primaryDown: () => store.health.unavailable,
+    async onReplica(read) {
+      const s = await store.snapshot();
+      try {
+        return await read(s.db);
+      } finally {
+        s.release();
+      }
+    },
+  });
+}
+
 /**
  * Builds the application without listening: the server entry point, the tests (inject) and
  * the OpenAPI export all use it.
@@ -141,12 +157,17 @@ export async function buildApp(opts: AppOptions): Promise<App> {
   const store = opts.metrics ? opts.metrics.instrument(opts.store) : opts.store;
   const caches = new QueryCaches(opts.config.packCacheMb * 2 ** 20);
   const svc: Services = {
-    store: { ping: () => store.ping(), health: store.health, ...(store.replicas ? { replicas: () => store.replicas!() } : {}) },
+    store: {
+      ping: () => store.ping(),
+      health: store.health,
+      ...(store.replicas ? { replicas: () => store.replicas!() } : {}),
+      ...(store.primary ? { primary: () => store.primary!() } : {}),
+    },
     openSnapshot: (want) => openSnapshot(store, caches, want),
     caches,
     codec: new CursorCodec(opts.config.cursorSecret),
     renderer: new Renderer(),
-    keys: new KeyStore(store.db),
+    keys: keyStore(store),
   };
   app.decorate('svc', svc);
   checkKey = keyCheck(svc.keys, await registerRateLimits(app, opts.config, opts.metrics?.rateLimits));

@@ -122,7 +122,7 @@ export async function openConfiguredStore(
   log: (msg: string) => void = () => {},
   timeouts?: StoreTimeouts,
   waitForStore = false,
-  replicaUrls: readonly string[] = [],
+  replicaUrls?: readonly string[],
 ): Promise<Opened> {
   // A URL of another kind of store, or a file in a directory that does not exist, fails here,
   // before any file or folder is made (StoreUrlError).

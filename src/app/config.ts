@@ -1,7 +1,8 @@
 import { resolve } from 'node:path';
 import { availableParallelism } from 'node:os';
 import type { StoreTimeouts } from '../store/types.js';
-import { DEFAULT_SQLITE_PATH } from '../store/connect.js';
+import { DEFAULT_SQLITE_PATH, shownUrl } from '../store/connect.js';
+import { pgHosts } from '../store/dialects/postgres-hosts.js';
 
 export interface Config {
   host: string;
@@ -106,11 +107,12 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   const rateLimit = int('RATE_LIMIT', 0);
   const databaseUrl = env.DATABASE_URL || resolve(DEFAULT_SQLITE_PATH);
   if (/^postgres(ql)?:/i.test(databaseUrl)) {
-    try {
-      new URL(databaseUrl);
-    } catch {
-      problems.push(`DATABASE_URL must be a SQLite file path or a postgres://user@host:port/db URL, got ${databaseUrl}`);
-    }
+    // libpq's form: several hosts (`host1:5432,host2:5432`), target_session_attrs (docs/scaling.md, "Failover").
+    const hosts = pgHosts(databaseUrl);
+    if (typeof hosts === 'string')
+      problems.push(
+        `DATABASE_URL must be a SQLite file path or a postgres://user@host:port/db URL (host:port,host:port… for several), got ${shownUrl(databaseUrl)}: ${hosts}`,
+      );
   }
   const replicaUrls = (env.DATABASE_REPLICA_URLS ?? '')
     .split(',')

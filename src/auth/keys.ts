@@ -1,6 +1,8 @@
 import { createHash, randomBytes, timingSafeEqual } from 'node:crypto';
 import type { Kysely } from 'kysely';
 import type { Database } from '../store/schema.js';
+import type { ReadDb } from '../store/types.js';
+import { StoreUnavailable } from '../store/health.js';
 import { apiKeyById, insertApiKey, listApiKeys, revokeApiKey } from '../store/tables/api-keys.js';
 
 /**
@@ -38,13 +40,30 @@ export interface LiveKey {
   rateLimit: number | null;
 }
 
-/** Issues, lists, revokes and verifies API keys against the store. */
+/**
+ * Where keys are read when the primary cannot answer (a store with replicas: docs/scaling.md):
+ * `read` run on a replica's snapshot; `primaryDown`: whether the primary's last query failed for
+ * want of it (then a key is read there without first waiting on the primary).
+ */
+export interface KeyFallback {
+  onReplica<T>(read: (db: ReadDb) => Promise<T>): Promise<T>;
+  primaryDown(): boolean;
+}
+
+/**
+ * Issues, lists, revokes and verifies API keys against the store. A key's answer is cached for
+ * `cacheMs`; after that it is read again, from the primary, else (`fallback`) from a replica,
+ * else, while the store cannot answer, the answer cached is kept (another `cacheMs`): a key
+ * checked once stays usable through an outage of the primary, and a revocation applies as soon
+ * as a read sees it.
+ */
 export class KeyStore {
   private cache = new Map<string, { live: LiveKey | null; until: number }>();
 
   constructor(
     private readonly db: Kysely<Database>,
     private readonly cacheMs = 2000,
+    private readonly fallback?: KeyFallback,
   ) {}
 
   /**
@@ -83,7 +102,14 @@ export class KeyStore {
     const hit = this.cache.get(key);
     const now = Date.now();
     if (hit && hit.until > now) return hit.live;
-    const row = await apiKeyById(this.db, m[1]);
+    let row: Awaited<ReturnType<typeof apiKeyById>>;
+    try {
+      row = await this.read(m[1]);
+    } catch (e) {
+      if (!(hit && e instanceof StoreUnavailable)) throw e;
+      hit.until = now + this.cacheMs;
+      return hit.live;
+    }
     const given = Buffer.from(hashKey(key), 'hex');
     const stored = Buffer.from(row?.hash ?? '0'.repeat(64), 'hex');
     const ok = timingSafeEqual(given, stored) && row !== undefined && row.revoked_at === null;
@@ -91,5 +117,18 @@ export class KeyStore {
     if (this.cache.size > 10_000) this.cache.clear();
     this.cache.set(key, { live, until: now + this.cacheMs });
     return live;
+  }
+
+  /** The row of key `id`: from the primary, else from a replica (`fallback`), else StoreUnavailable. */
+  private async read(id: string) {
+    const fb = this.fallback;
+    if (!fb) return apiKeyById(this.db, id);
+    if (!fb.primaryDown())
+      try {
+        return await apiKeyById(this.db, id);
+      } catch (e) {
+        if (!(e instanceof StoreUnavailable)) throw e;
+      }
+    return fb.onReplica((db) => apiKeyById(db, id));
   }
 }

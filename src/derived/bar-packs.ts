@@ -247,6 +247,7 @@ export function withBarPacks(store: Store, limits: PendingLimits = PENDING): Sto
     selectRows: (sql, params) => store.selectRows(sql, params),
     snapshot: (want) => store.snapshot(want),
     ...(store.replicas ? { replicas: () => store.replicas!() } : {}),
+    ...(store.primary ? { primary: () => store.primary!() } : {}),
     ...(store.watchVersions ? { watchVersions: (on: (v: number) => void) => store.watchVersions!(on) } : {}),
     ...(store.backup ? { backup: (file: string) => store.backup!(file) } : {}),
     bulkInsert(table, columns, rows, opts) {

@@ -4,6 +4,7 @@ import type { Store, StoreTimeouts } from './types.js';
 import { openSqlite } from './dialects/sqlite.js';
 import { openPostgres } from './dialects/postgres.js';
 import { openReplicated } from './dialects/replicated.js';
+import { pgHosts } from './dialects/postgres-hosts.js';
 
 /** Where a store is: a PostgreSQL server, or a SQLite file (`:memory:` too). */
 export type StoreLocation = { dialect: 'postgres'; url: string } | { dialect: 'sqlite'; path: string };
@@ -75,17 +76,30 @@ export function ensureStoreDirectory(url: string): void {
 }
 
 /**
- * Opens the store at `url` (storeLocation): the connection alone; with `replicaUrls` (PostgreSQL
- * only), read snapshots go to those replicas (store/dialects/replicated.ts). derived/open.ts opens a store
- * whose writes keep the derived data current.
+ * Opens the store at `url` (storeLocation): the connection alone. A PostgreSQL URL may name
+ * several hosts (libpq's `host1:port,host2:port` and `target_session_attrs=read-write`:
+ * store/dialects/postgres-hosts.ts): writes go to the one that accepts them. With `replicaUrls`
+ * (PostgreSQL only; the server's store), read snapshots go to those replicas and to the other
+ * hosts of `url` while they are standbys (store/dialects/replicated.ts). derived/open.ts opens a
+ * store whose writes keep the derived data current.
  */
-export function connect(url: string, timeouts?: StoreTimeouts, replicaUrls: readonly string[] = []): Store {
+export function connect(url: string, timeouts?: StoreTimeouts, replicaUrls?: readonly string[]): Store {
   const at = storeLocation(url);
   if (at.dialect === 'sqlite') return openSqlite(at.path);
   const primary = openPostgres(at.url, timeouts);
-  if (!replicaUrls.length) return primary;
+  if (replicaUrls === undefined) return primary;
+  const list = pgHosts(at.url);
+  const hosts = typeof list !== 'string' && list.hosts.length > 1 ? list.hosts.map((host, i) => ({ host, url: list.urlOf(i) })) : [];
+  const hostOf = (u: string) => {
+    const l = pgHosts(u);
+    return typeof l === 'string' ? u : l.hosts[0];
+  };
+  // A replica URL naming a host of `url` is that host's place.
+  const others = replicaUrls.filter((r) => !hosts.some((h) => h.host === hostOf(r))).map((r) => ({ url: r }));
+  const places = [...hosts, ...others];
+  if (!places.length) return primary;
   return openReplicated(
     primary,
-    replicaUrls.map((r) => ({ url: shownUrl(r), store: openPostgres(r, timeouts) })),
+    places.map((p) => ({ ...p, url: shownUrl(p.url), store: openPostgres(p.url, timeouts) })),
   );
 }

@@ -43,6 +43,8 @@ const ANNOUNCE_EVERY_MS = 1000;
 export class StoreHealth {
   /** Where the two lines go; set by the server (its logger). */
   log: HealthLog = () => {};
+  /** What the service does meanwhile, as the line saying an outage started tells it (a primary with replicas: store/dialects/replicated.ts). */
+  meanwhile = 'answering 503 not_ready until it answers again';
   private down = false;
   private since = 0;
   /** Failures for want of the store since the last line saying the store answers again. */
@@ -74,7 +76,7 @@ export class StoreHealth {
     if (!this.announced && now - this.announcedAt >= ANNOUNCE_EVERY_MS) {
       this.announcedAt = now;
       this.announced = true;
-      this.log('warn', `store unavailable: ${reason}; answering 503 not_ready until it answers again`);
+      this.log('warn', `store unavailable: ${reason}; ${this.meanwhile}`);
     }
     return new StoreUnavailable(reason, { cause });
   }

@@ -95,6 +95,8 @@ export interface ReplicaState {
   url: string;
   /** Whether it answered its last check or snapshot. */
   up: boolean;
+  /** A host of DATABASE_URL that is the primary now (written to, read as the primary): not read as a replica meanwhile. */
+  primary: boolean;
   /** The data version it had replayed at its last check or snapshot (null before the first). */
   version: number | null;
   /** Versions the primary has committed that it had not replayed then (null when either is unknown). */
@@ -166,6 +168,11 @@ export interface Store {
   /** The replicas read snapshots go to, and what is known of each (a PostgreSQL store with DATABASE_REPLICA_URLS). */
   replicas?(): ReplicaState[];
   /**
+   * What is known of the primary of a store with replicas: whether it answers (its last query did,
+   * or none begun since failed), and the host written to (`host:port`; the last found, while none answers).
+   */
+  primary?(): { up: boolean; host: string | null };
+  /**
    * Copies the whole store into a new file, consistent while others read and write (SQLite's
    * online backup); absent where the database has its own tools (PostgreSQL: pg_dump).
    */
@@ -198,4 +205,4 @@ export interface StoreTimeouts {
 }
 
 /** What the request path may know of a store besides its readers: whether it answers. */
-export type StoreStatus = Pick<Store, 'ping' | 'health' | 'replicas'>;
+export type StoreStatus = Pick<Store, 'ping' | 'health' | 'replicas' | 'primary'>;

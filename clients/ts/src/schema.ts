@@ -1103,12 +1103,16 @@ export interface components {
         StatusResponse: {
             /** @description ok (health) or ready (readiness). */
             status: string;
-            /** @description Readiness with PostgreSQL replicas: each one's state. A replica down does not make the service unready: the primary answers for it. */
+            /** @description Readiness with PostgreSQL replicas: whether the primary answers. Down, reads go on from the replicas that have every version this server has served, and key checks from a replica or the answers cached; ingest waits for a primary. */
+            primary?: "up" | "down";
+            /** @description Readiness with PostgreSQL replicas: the host (host:port) of DATABASE_URL written to, the last found while none answers (a DATABASE_URL of several hosts follows the writable one). */
+            writes_to?: string | null;
+            /** @description Readiness with PostgreSQL replicas: each one's state. A replica down does not make the service unready: the primary answers for it; nor does the primary down while a replica has every version served. */
             replicas?: {
-                /** @description The replica (DATABASE_REPLICA_URLS), its password hidden. */
+                /** @description The replica (DATABASE_REPLICA_URLS, or another host of a DATABASE_URL naming several), its password hidden. */
                 url: string;
-                /** @description up: read snapshots may go to it; down: skipped until it answers again (checked every 250 ms). */
-                state: "up" | "down";
+                /** @description up: read snapshots may go to it; down: skipped until it answers again (checked every 250 ms); primary: a host of DATABASE_URL that is the primary now (read as the primary). */
+                state: "up" | "down" | "primary";
                 /** @description The data version it has replayed, as last seen. */
                 version: number | null;
                 /** @description Versions the primary has committed that it has not replayed. */

@@ -5,6 +5,7 @@ import type { ReadSession, Store, StoreTimeouts } from '../types.js';
 import { StoreHealth, StoreUnavailable } from '../health.js';
 import { CURRENT_VERSION } from '../versions.js';
 import { pgBulkTransaction } from './postgres-bulk.js';
+import { hostPool, NoHost, pgHosts } from './postgres-hosts.js';
 
 /**
  * int8 comes back as a JS number (every stored integer is below 2^53, checked here) so that
@@ -43,6 +44,7 @@ export function pgUnavailable(err: unknown): string | null {
   const e = err as { code?: unknown; message?: unknown; severity?: unknown };
   const code = typeof e?.code === 'string' ? e.code : '';
   const message = typeof e?.message === 'string' ? e.message : String(err);
+  if (err instanceof NoHost) return message;
   if (typeof e?.severity === 'string') {
     if (code === '57014') return `statement timeout (${message})`;
     // A hot standby cancelling a read whose rows its replay removes: that replica cannot answer
@@ -160,8 +162,20 @@ function clientQueries(client: pg.PoolClient, health: StoreHealth, fail: (e: unk
   return q;
 }
 
-/** Opens a PostgreSQL store. One of the two files that import a driver. */
-export function openPostgres(url: string, timeouts?: StoreTimeouts, poolSize = 10): Store {
+/** A PostgreSQL store, and the host it writes to (its URL may name several: postgres-hosts.ts). */
+export type PostgresStore = Store & {
+  /** The host (`host:port`) new connections go to now: the writable one found last, with several. */
+  writesTo(): string;
+};
+
+/**
+ * Opens a PostgreSQL store. One of the two files that import a driver. `url` may name several
+ * hosts, as libpq's (postgres-hosts.ts): connections go to the one that answers (with
+ * `target_session_attrs=read-write`, accepts writes), following it through a failover.
+ */
+export function openPostgres(url: string, timeouts?: StoreTimeouts, poolSize = 10): PostgresStore {
+  const list = pgHosts(url);
+  if (typeof list === 'string') throw new Error(`cannot open the store: ${list}`);
   const types = {
     getTypeParser(oid: number, format?: any) {
       if (oid === 20) return parseInt8;
@@ -189,14 +203,18 @@ export function openPostgres(url: string, timeouts?: StoreTimeouts, poolSize = 1
       });
     }
   }
-  const pool = new pg.Pool({
-    connectionString: url,
-    max: poolSize + 2,
-    types,
-    Client,
-    connectionTimeoutMillis: timeouts?.acquireMs || undefined,
-    statement_timeout: timeouts?.statementMs || undefined,
-  } as unknown as pg.PoolConfig);
+  const poolOf = (connectionString: string) =>
+    new pg.Pool({
+      connectionString,
+      max: poolSize + 2,
+      types,
+      Client,
+      connectionTimeoutMillis: timeouts?.acquireMs || undefined,
+      statement_timeout: timeouts?.statementMs || undefined,
+    } as unknown as pg.PoolConfig);
+  // One host and no target_session_attrs: node-postgres's own pool, the URL as given.
+  const hosts = list.hosts.length === 1 && !list.writable && !/[?&]target_session_attrs=/.test(url) ? null : hostPool(list, poolOf);
+  const pool = (hosts ?? poolOf(url)) as pg.Pool;
   pool.on('error', () => {
     /* idle client errors surface on the next query */
   });
@@ -438,7 +456,8 @@ export function openPostgres(url: string, timeouts?: StoreTimeouts, poolSize = 1
     let retry: NodeJS.Timeout | null = null;
     const listen = () => {
       if (stopped) return;
-      const c = new pg.Client({ connectionString: url, connectionTimeoutMillis: connectMs });
+      // On the host written to (a standby refuses LISTEN: tried again a second later, on the host found then).
+      const c = new pg.Client({ connectionString: hosts ? hosts.currentUrl() : url, connectionTimeoutMillis: connectMs });
       client = c;
       let failed = false;
       const again = () => {
@@ -467,6 +486,7 @@ export function openPostgres(url: string, timeouts?: StoreTimeouts, poolSize = 1
   };
   return {
     dialect: 'postgres',
+    writesTo: () => (hosts ? hosts.current() : list.hosts[0]),
     watchVersions,
     readCost: 'round-trip',
     snapshot: grouped,

@@ -82,9 +82,15 @@ export default async function systemRoutes(app: App) {
       // the others'). Else one query, which also tells the store's health (store/health.ts) that
       // the store answers again.
       if (!app.svc.store.health.answeredWithin(ANSWERED_WITHIN_MS)) await pingWithin(app, PING_MS);
+      // With replicas the store answers (ping) while the primary is down if a replica has every version served.
       const replicas = app.svc.store.replicas?.();
       if (!replicas) return { status: 'ready' };
-      return { status: 'ready', replicas: replicas.map(({ up, ...r }) => ({ ...r, state: up ? 'up' : 'down' })) };
+      const primary = app.svc.store.primary?.();
+      return {
+        status: 'ready',
+        ...(primary ? { primary: primary.up ? 'up' : 'down', writes_to: primary.host } : {}),
+        replicas: replicas.map(({ up, primary, ...r }) => ({ ...r, state: primary ? 'primary' : up ? 'up' : 'down' })),
+      };
     },
   );
 
