@@ -45,7 +45,7 @@ const PAGE_200 = 'OK: one page of the collection; walk on with `page[after]` = `
 
 const LINK = {
   description:
-    'A file\'s (CSV, NDJSON) next page, when there is one: `<url>; rel="next"`, the JSON\'s `links.next` (docs/api.md, "Files").',
+    'A file\'s (CSV, NDJSON, Arrow) next page, when there is one: `<url>; rel="next"`, the JSON\'s `links.next` (docs/api.md, "Files").',
   schema: { type: 'string' },
 };
 
@@ -54,6 +54,10 @@ const FILE_DESCRIPTIONS: Record<FileFormat, string> = {
     'With `Accept: text/csv`: the same page as a CSV file with a header line, in the columns of the ingest dataset the records are ' +
     '(`mds ingest` loads it), else of the record\'s own fields (nested ones as `parent.child`); null is an empty field (docs/api.md, "Files").',
   ndjson: 'With `Accept: application/x-ndjson`: the same page, one JSON object per line keyed as the CSV header, null for an empty field.',
+  arrow:
+    "With `Accept: application/vnd.apache.arrow.stream`: the same page as an Apache Arrow IPC stream of the JSON record's own fields " +
+    "(nested ones as `parent.child`), typed: decimals decimal128(38, the field's scale), dates date32, times timestamp[s, Asia/Shanghai], " +
+    'integers int64, booleans bool, text utf8, nullable where the field is (docs/api.md, "Arrow").',
 };
 
 interface Operation {
@@ -100,6 +104,9 @@ function documentFiles(operationId: string, response: Operation['responses'][str
   if (!shape || !response.content) return;
   const records = (ex?.responses['200'] as { data?: unknown[] } | undefined)?.data ?? [];
   response.headers = { ...response.headers, Link: LINK };
+  response.content[FILE_TYPES.arrow] = { schema: { type: 'string', format: 'binary', description: FILE_DESCRIPTIONS.arrow } } as {
+    example?: unknown;
+  };
   for (const format of ['csv', 'ndjson'] as const) {
     // An example is the collection's first page: a record's cursor key that is not in its JSON (a record number) is its position.
     const example = fileText(shape, format, records, (i) => [i + 1]);
