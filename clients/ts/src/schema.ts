@@ -64,7 +64,7 @@ export interface paths {
         };
         /**
          * Every instrument's daily bar of one trading day (a cross-section), ordered by instrument id.
-         * @description Equities, indices and funds of the market that traded that day (suspended equities have no bar: see listMarketBreadth), unadjusted, with the day's reference price and, for equities, price limits. With `Accept: text/csv` or `Accept: application/x-ndjson` the whole day (every page) comes as one file in the bars_1d ingest format (docs/ingest.md), which `mds ingest bars_1d` loads back; compressed for clients that accept gzip or br, with a strong ETag; a day before the latest stored one may be cached for an hour.
+         * @description Equities, indices and funds of the market that traded that day (suspended equities have no bar: see listMarketBreadth), unadjusted, with the day's reference price and, for equities, price limits. With `Accept: text/csv` or `Accept: application/x-ndjson` the whole day (every page) comes as one file in the bars_1d ingest format (docs/ingest.md), which `mds ingest bars_1d` loads back; with `Accept: application/vnd.apache.arrow.stream`, as one Arrow IPC stream of these records, typed (docs/api.md, "Arrow"); compressed for clients that accept gzip or br, with a strong ETag; a day before the latest stored one may be cached for an hour.
          */
         get: operations["listMarketBars"];
         put?: never;
@@ -2248,7 +2248,7 @@ export interface operations {
                     "Data-Version": components["headers"]["Data-Version"];
                     "Data-Version-Cursor": components["headers"]["Data-Version-Cursor"];
                     "Data-Notice": components["headers"]["Data-Notice"];
-                    /** @description A file's (CSV, NDJSON) next page, when there is one: `<url>; rel="next"`, the JSON's `links.next` (docs/api.md, "Files"). */
+                    /** @description A file's (CSV, NDJSON, Arrow) next page, when there is one: `<url>; rel="next"`, the JSON's `links.next` (docs/api.md, "Files"). */
                     Link?: string;
                     [name: string]: unknown;
                 };
@@ -2256,6 +2256,7 @@ export interface operations {
                     "application/json": components["schemas"]["MarketBarCollectionResponse"];
                     "text/csv": string;
                     "application/x-ndjson": string;
+                    "application/vnd.apache.arrow.stream": string;
                 };
             };
             /** @description Not Modified: the ETag in If-None-Match (or `*`) matches; no body. */
@@ -2440,7 +2441,7 @@ export interface operations {
                     "Data-Version": components["headers"]["Data-Version"];
                     "Data-Version-Cursor": components["headers"]["Data-Version-Cursor"];
                     "Data-Notice": components["headers"]["Data-Notice"];
-                    /** @description A file's (CSV, NDJSON) next page, when there is one: `<url>; rel="next"`, the JSON's `links.next` (docs/api.md, "Files"). */
+                    /** @description A file's (CSV, NDJSON, Arrow) next page, when there is one: `<url>; rel="next"`, the JSON's `links.next` (docs/api.md, "Files"). */
                     Link?: string;
                     [name: string]: unknown;
                 };
@@ -2448,6 +2449,7 @@ export interface operations {
                     "application/json": components["schemas"]["MarketBreadthCollectionResponse"];
                     "text/csv": string;
                     "application/x-ndjson": string;
+                    "application/vnd.apache.arrow.stream": string;
                 };
             };
             /** @description Not Modified: the ETag in If-None-Match (or `*`) matches; no body. */
@@ -2621,7 +2623,7 @@ export interface operations {
                     "Data-Version": components["headers"]["Data-Version"];
                     "Data-Version-Cursor": components["headers"]["Data-Version-Cursor"];
                     "Data-Notice": components["headers"]["Data-Notice"];
-                    /** @description A file's (CSV, NDJSON) next page, when there is one: `<url>; rel="next"`, the JSON's `links.next` (docs/api.md, "Files"). */
+                    /** @description A file's (CSV, NDJSON, Arrow) next page, when there is one: `<url>; rel="next"`, the JSON's `links.next` (docs/api.md, "Files"). */
                     Link?: string;
                     [name: string]: unknown;
                 };
@@ -2629,6 +2631,7 @@ export interface operations {
                     "application/json": components["schemas"]["MarketCollectionResponse"];
                     "text/csv": string;
                     "application/x-ndjson": string;
+                    "application/vnd.apache.arrow.stream": string;
                 };
             };
             /** @description Not Modified: the ETag in If-None-Match (or `*`) matches; no body. */
@@ -2972,7 +2975,7 @@ export interface operations {
                     "Data-Version": components["headers"]["Data-Version"];
                     "Data-Version-Cursor": components["headers"]["Data-Version-Cursor"];
                     "Data-Notice": components["headers"]["Data-Notice"];
-                    /** @description A file's (CSV, NDJSON) next page, when there is one: `<url>; rel="next"`, the JSON's `links.next` (docs/api.md, "Files"). */
+                    /** @description A file's (CSV, NDJSON, Arrow) next page, when there is one: `<url>; rel="next"`, the JSON's `links.next` (docs/api.md, "Files"). */
                     Link?: string;
                     [name: string]: unknown;
                 };
@@ -2980,6 +2983,7 @@ export interface operations {
                     "application/json": components["schemas"]["TradingDayCollectionResponse"];
                     "text/csv": string;
                     "application/x-ndjson": string;
+                    "application/vnd.apache.arrow.stream": string;
                 };
             };
             /** @description Not Modified: the ETag in If-None-Match (or `*`) matches; no body. */
@@ -3153,7 +3157,7 @@ export interface operations {
                     "Data-Version": components["headers"]["Data-Version"];
                     "Data-Version-Cursor": components["headers"]["Data-Version-Cursor"];
                     "Data-Notice": components["headers"]["Data-Notice"];
-                    /** @description A file's (CSV, NDJSON) next page, when there is one: `<url>; rel="next"`, the JSON's `links.next` (docs/api.md, "Files"). */
+                    /** @description A file's (CSV, NDJSON, Arrow) next page, when there is one: `<url>; rel="next"`, the JSON's `links.next` (docs/api.md, "Files"). */
                     Link?: string;
                     [name: string]: unknown;
                 };
@@ -3161,6 +3165,7 @@ export interface operations {
                     "application/json": components["schemas"]["ClassificationCollectionResponse"];
                     "text/csv": string;
                     "application/x-ndjson": string;
+                    "application/vnd.apache.arrow.stream": string;
                 };
             };
             /** @description Not Modified: the ETag in If-None-Match (or `*`) matches; no body. */
@@ -3322,7 +3327,7 @@ export interface operations {
                     "Data-Version": components["headers"]["Data-Version"];
                     "Data-Version-Cursor": components["headers"]["Data-Version-Cursor"];
                     "Data-Notice": components["headers"]["Data-Notice"];
-                    /** @description A file's (CSV, NDJSON) next page, when there is one: `<url>; rel="next"`, the JSON's `links.next` (docs/api.md, "Files"). */
+                    /** @description A file's (CSV, NDJSON, Arrow) next page, when there is one: `<url>; rel="next"`, the JSON's `links.next` (docs/api.md, "Files"). */
                     Link?: string;
                     [name: string]: unknown;
                 };
@@ -3330,6 +3335,7 @@ export interface operations {
                     "application/json": components["schemas"]["ClassificationCollectionResponse"];
                     "text/csv": string;
                     "application/x-ndjson": string;
+                    "application/vnd.apache.arrow.stream": string;
                 };
             };
             /** @description Not Modified: the ETag in If-None-Match (or `*`) matches; no body. */
@@ -3491,7 +3497,7 @@ export interface operations {
                     "Data-Version": components["headers"]["Data-Version"];
                     "Data-Version-Cursor": components["headers"]["Data-Version-Cursor"];
                     "Data-Notice": components["headers"]["Data-Notice"];
-                    /** @description A file's (CSV, NDJSON) next page, when there is one: `<url>; rel="next"`, the JSON's `links.next` (docs/api.md, "Files"). */
+                    /** @description A file's (CSV, NDJSON, Arrow) next page, when there is one: `<url>; rel="next"`, the JSON's `links.next` (docs/api.md, "Files"). */
                     Link?: string;
                     [name: string]: unknown;
                 };
@@ -3499,6 +3505,7 @@ export interface operations {
                     "application/json": components["schemas"]["PoolTypeCollectionResponse"];
                     "text/csv": string;
                     "application/x-ndjson": string;
+                    "application/vnd.apache.arrow.stream": string;
                 };
             };
             /** @description Not Modified: the ETag in If-None-Match (or `*`) matches; no body. */
@@ -3664,7 +3671,7 @@ export interface operations {
                     "Data-Version": components["headers"]["Data-Version"];
                     "Data-Version-Cursor": components["headers"]["Data-Version-Cursor"];
                     "Data-Notice": components["headers"]["Data-Notice"];
-                    /** @description A file's (CSV, NDJSON) next page, when there is one: `<url>; rel="next"`, the JSON's `links.next` (docs/api.md, "Files"). */
+                    /** @description A file's (CSV, NDJSON, Arrow) next page, when there is one: `<url>; rel="next"`, the JSON's `links.next` (docs/api.md, "Files"). */
                     Link?: string;
                     [name: string]: unknown;
                 };
@@ -3672,6 +3679,7 @@ export interface operations {
                     "application/json": components["schemas"]["InstrumentCollectionResponse"];
                     "text/csv": string;
                     "application/x-ndjson": string;
+                    "application/vnd.apache.arrow.stream": string;
                 };
             };
             /** @description Not Modified: the ETag in If-None-Match (or `*`) matches; no body. */
@@ -3841,7 +3849,7 @@ export interface operations {
                     "Data-Version": components["headers"]["Data-Version"];
                     "Data-Version-Cursor": components["headers"]["Data-Version-Cursor"];
                     "Data-Notice": components["headers"]["Data-Notice"];
-                    /** @description A file's (CSV, NDJSON) next page, when there is one: `<url>; rel="next"`, the JSON's `links.next` (docs/api.md, "Files"). */
+                    /** @description A file's (CSV, NDJSON, Arrow) next page, when there is one: `<url>; rel="next"`, the JSON's `links.next` (docs/api.md, "Files"). */
                     Link?: string;
                     [name: string]: unknown;
                 };
@@ -3849,6 +3857,7 @@ export interface operations {
                     "application/json": components["schemas"]["InstrumentCollectionResponse"];
                     "text/csv": string;
                     "application/x-ndjson": string;
+                    "application/vnd.apache.arrow.stream": string;
                 };
             };
             /** @description Not Modified: the ETag in If-None-Match (or `*`) matches; no body. */
@@ -4189,7 +4198,7 @@ export interface operations {
                     "Data-Version": components["headers"]["Data-Version"];
                     "Data-Version-Cursor": components["headers"]["Data-Version-Cursor"];
                     "Data-Notice": components["headers"]["Data-Notice"];
-                    /** @description A file's (CSV, NDJSON) next page, when there is one: `<url>; rel="next"`, the JSON's `links.next` (docs/api.md, "Files"). */
+                    /** @description A file's (CSV, NDJSON, Arrow) next page, when there is one: `<url>; rel="next"`, the JSON's `links.next` (docs/api.md, "Files"). */
                     Link?: string;
                     [name: string]: unknown;
                 };
@@ -4197,6 +4206,7 @@ export interface operations {
                     "application/json": components["schemas"]["InstrumentCollectionResponse"];
                     "text/csv": string;
                     "application/x-ndjson": string;
+                    "application/vnd.apache.arrow.stream": string;
                 };
             };
             /** @description Not Modified: the ETag in If-None-Match (or `*`) matches; no body. */
@@ -4537,7 +4547,7 @@ export interface operations {
                     "Data-Version": components["headers"]["Data-Version"];
                     "Data-Version-Cursor": components["headers"]["Data-Version-Cursor"];
                     "Data-Notice": components["headers"]["Data-Notice"];
-                    /** @description A file's (CSV, NDJSON) next page, when there is one: `<url>; rel="next"`, the JSON's `links.next` (docs/api.md, "Files"). */
+                    /** @description A file's (CSV, NDJSON, Arrow) next page, when there is one: `<url>; rel="next"`, the JSON's `links.next` (docs/api.md, "Files"). */
                     Link?: string;
                     [name: string]: unknown;
                 };
@@ -4545,6 +4555,7 @@ export interface operations {
                     "application/json": components["schemas"]["InstrumentCollectionResponse"];
                     "text/csv": string;
                     "application/x-ndjson": string;
+                    "application/vnd.apache.arrow.stream": string;
                 };
             };
             /** @description Not Modified: the ETag in If-None-Match (or `*`) matches; no body. */
@@ -4894,7 +4905,7 @@ export interface operations {
                     "Data-Version": components["headers"]["Data-Version"];
                     "Data-Version-Cursor": components["headers"]["Data-Version-Cursor"];
                     "Data-Notice": components["headers"]["Data-Notice"];
-                    /** @description A file's (CSV, NDJSON) next page, when there is one: `<url>; rel="next"`, the JSON's `links.next` (docs/api.md, "Files"). */
+                    /** @description A file's (CSV, NDJSON, Arrow) next page, when there is one: `<url>; rel="next"`, the JSON's `links.next` (docs/api.md, "Files"). */
                     Link?: string;
                     [name: string]: unknown;
                 };
@@ -4902,6 +4913,7 @@ export interface operations {
                     "application/json": components["schemas"]["BarCollectionResponse"];
                     "text/csv": string;
                     "application/x-ndjson": string;
+                    "application/vnd.apache.arrow.stream": string;
                 };
             };
             /** @description Not Modified: the ETag in If-None-Match (or `*`) matches; no body. */
@@ -5090,7 +5102,7 @@ export interface operations {
                     "Data-Version": components["headers"]["Data-Version"];
                     "Data-Version-Cursor": components["headers"]["Data-Version-Cursor"];
                     "Data-Notice": components["headers"]["Data-Notice"];
-                    /** @description A file's (CSV, NDJSON) next page, when there is one: `<url>; rel="next"`, the JSON's `links.next` (docs/api.md, "Files"). */
+                    /** @description A file's (CSV, NDJSON, Arrow) next page, when there is one: `<url>; rel="next"`, the JSON's `links.next` (docs/api.md, "Files"). */
                     Link?: string;
                     [name: string]: unknown;
                 };
@@ -5098,6 +5110,7 @@ export interface operations {
                     "application/json": components["schemas"]["BarCollectionResponse"];
                     "text/csv": string;
                     "application/x-ndjson": string;
+                    "application/vnd.apache.arrow.stream": string;
                 };
             };
             /** @description Not Modified: the ETag in If-None-Match (or `*`) matches; no body. */
@@ -5286,7 +5299,7 @@ export interface operations {
                     "Data-Version": components["headers"]["Data-Version"];
                     "Data-Version-Cursor": components["headers"]["Data-Version-Cursor"];
                     "Data-Notice": components["headers"]["Data-Notice"];
-                    /** @description A file's (CSV, NDJSON) next page, when there is one: `<url>; rel="next"`, the JSON's `links.next` (docs/api.md, "Files"). */
+                    /** @description A file's (CSV, NDJSON, Arrow) next page, when there is one: `<url>; rel="next"`, the JSON's `links.next` (docs/api.md, "Files"). */
                     Link?: string;
                     [name: string]: unknown;
                 };
@@ -5294,6 +5307,7 @@ export interface operations {
                     "application/json": components["schemas"]["BarCollectionResponse"];
                     "text/csv": string;
                     "application/x-ndjson": string;
+                    "application/vnd.apache.arrow.stream": string;
                 };
             };
             /** @description Not Modified: the ETag in If-None-Match (or `*`) matches; no body. */
@@ -5478,7 +5492,7 @@ export interface operations {
                     "Data-Version": components["headers"]["Data-Version"];
                     "Data-Version-Cursor": components["headers"]["Data-Version-Cursor"];
                     "Data-Notice": components["headers"]["Data-Notice"];
-                    /** @description A file's (CSV, NDJSON) next page, when there is one: `<url>; rel="next"`, the JSON's `links.next` (docs/api.md, "Files"). */
+                    /** @description A file's (CSV, NDJSON, Arrow) next page, when there is one: `<url>; rel="next"`, the JSON's `links.next` (docs/api.md, "Files"). */
                     Link?: string;
                     [name: string]: unknown;
                 };
@@ -5486,6 +5500,7 @@ export interface operations {
                     "application/json": components["schemas"]["QuoteCollectionResponse"];
                     "text/csv": string;
                     "application/x-ndjson": string;
+                    "application/vnd.apache.arrow.stream": string;
                 };
             };
             /** @description Not Modified: the ETag in If-None-Match (or `*`) matches; no body. */
@@ -5670,7 +5685,7 @@ export interface operations {
                     "Data-Version": components["headers"]["Data-Version"];
                     "Data-Version-Cursor": components["headers"]["Data-Version-Cursor"];
                     "Data-Notice": components["headers"]["Data-Notice"];
-                    /** @description A file's (CSV, NDJSON) next page, when there is one: `<url>; rel="next"`, the JSON's `links.next` (docs/api.md, "Files"). */
+                    /** @description A file's (CSV, NDJSON, Arrow) next page, when there is one: `<url>; rel="next"`, the JSON's `links.next` (docs/api.md, "Files"). */
                     Link?: string;
                     [name: string]: unknown;
                 };
@@ -5678,6 +5693,7 @@ export interface operations {
                     "application/json": components["schemas"]["QuoteCollectionResponse"];
                     "text/csv": string;
                     "application/x-ndjson": string;
+                    "application/vnd.apache.arrow.stream": string;
                 };
             };
             /** @description Not Modified: the ETag in If-None-Match (or `*`) matches; no body. */
@@ -5862,7 +5878,7 @@ export interface operations {
                     "Data-Version": components["headers"]["Data-Version"];
                     "Data-Version-Cursor": components["headers"]["Data-Version-Cursor"];
                     "Data-Notice": components["headers"]["Data-Notice"];
-                    /** @description A file's (CSV, NDJSON) next page, when there is one: `<url>; rel="next"`, the JSON's `links.next` (docs/api.md, "Files"). */
+                    /** @description A file's (CSV, NDJSON, Arrow) next page, when there is one: `<url>; rel="next"`, the JSON's `links.next` (docs/api.md, "Files"). */
                     Link?: string;
                     [name: string]: unknown;
                 };
@@ -5870,6 +5886,7 @@ export interface operations {
                     "application/json": components["schemas"]["QuoteCollectionResponse"];
                     "text/csv": string;
                     "application/x-ndjson": string;
+                    "application/vnd.apache.arrow.stream": string;
                 };
             };
             /** @description Not Modified: the ETag in If-None-Match (or `*`) matches; no body. */
@@ -6054,7 +6071,7 @@ export interface operations {
                     "Data-Version": components["headers"]["Data-Version"];
                     "Data-Version-Cursor": components["headers"]["Data-Version-Cursor"];
                     "Data-Notice": components["headers"]["Data-Notice"];
-                    /** @description A file's (CSV, NDJSON) next page, when there is one: `<url>; rel="next"`, the JSON's `links.next` (docs/api.md, "Files"). */
+                    /** @description A file's (CSV, NDJSON, Arrow) next page, when there is one: `<url>; rel="next"`, the JSON's `links.next` (docs/api.md, "Files"). */
                     Link?: string;
                     [name: string]: unknown;
                 };
@@ -6062,6 +6079,7 @@ export interface operations {
                     "application/json": components["schemas"]["TradeCollectionResponse"];
                     "text/csv": string;
                     "application/x-ndjson": string;
+                    "application/vnd.apache.arrow.stream": string;
                 };
             };
             /** @description Not Modified: the ETag in If-None-Match (or `*`) matches; no body. */
@@ -6246,7 +6264,7 @@ export interface operations {
                     "Data-Version": components["headers"]["Data-Version"];
                     "Data-Version-Cursor": components["headers"]["Data-Version-Cursor"];
                     "Data-Notice": components["headers"]["Data-Notice"];
-                    /** @description A file's (CSV, NDJSON) next page, when there is one: `<url>; rel="next"`, the JSON's `links.next` (docs/api.md, "Files"). */
+                    /** @description A file's (CSV, NDJSON, Arrow) next page, when there is one: `<url>; rel="next"`, the JSON's `links.next` (docs/api.md, "Files"). */
                     Link?: string;
                     [name: string]: unknown;
                 };
@@ -6254,6 +6272,7 @@ export interface operations {
                     "application/json": components["schemas"]["IncomeStatementCollectionResponse"];
                     "text/csv": string;
                     "application/x-ndjson": string;
+                    "application/vnd.apache.arrow.stream": string;
                 };
             };
             /** @description Not Modified: the ETag in If-None-Match (or `*`) matches; no body. */
@@ -6438,7 +6457,7 @@ export interface operations {
                     "Data-Version": components["headers"]["Data-Version"];
                     "Data-Version-Cursor": components["headers"]["Data-Version-Cursor"];
                     "Data-Notice": components["headers"]["Data-Notice"];
-                    /** @description A file's (CSV, NDJSON) next page, when there is one: `<url>; rel="next"`, the JSON's `links.next` (docs/api.md, "Files"). */
+                    /** @description A file's (CSV, NDJSON, Arrow) next page, when there is one: `<url>; rel="next"`, the JSON's `links.next` (docs/api.md, "Files"). */
                     Link?: string;
                     [name: string]: unknown;
                 };
@@ -6446,6 +6465,7 @@ export interface operations {
                     "application/json": components["schemas"]["BalanceSheetCollectionResponse"];
                     "text/csv": string;
                     "application/x-ndjson": string;
+                    "application/vnd.apache.arrow.stream": string;
                 };
             };
             /** @description Not Modified: the ETag in If-None-Match (or `*`) matches; no body. */
@@ -6630,7 +6650,7 @@ export interface operations {
                     "Data-Version": components["headers"]["Data-Version"];
                     "Data-Version-Cursor": components["headers"]["Data-Version-Cursor"];
                     "Data-Notice": components["headers"]["Data-Notice"];
-                    /** @description A file's (CSV, NDJSON) next page, when there is one: `<url>; rel="next"`, the JSON's `links.next` (docs/api.md, "Files"). */
+                    /** @description A file's (CSV, NDJSON, Arrow) next page, when there is one: `<url>; rel="next"`, the JSON's `links.next` (docs/api.md, "Files"). */
                     Link?: string;
                     [name: string]: unknown;
                 };
@@ -6638,6 +6658,7 @@ export interface operations {
                     "application/json": components["schemas"]["CashFlowStatementCollectionResponse"];
                     "text/csv": string;
                     "application/x-ndjson": string;
+                    "application/vnd.apache.arrow.stream": string;
                 };
             };
             /** @description Not Modified: the ETag in If-None-Match (or `*`) matches; no body. */
@@ -6822,7 +6843,7 @@ export interface operations {
                     "Data-Version": components["headers"]["Data-Version"];
                     "Data-Version-Cursor": components["headers"]["Data-Version-Cursor"];
                     "Data-Notice": components["headers"]["Data-Notice"];
-                    /** @description A file's (CSV, NDJSON) next page, when there is one: `<url>; rel="next"`, the JSON's `links.next` (docs/api.md, "Files"). */
+                    /** @description A file's (CSV, NDJSON, Arrow) next page, when there is one: `<url>; rel="next"`, the JSON's `links.next` (docs/api.md, "Files"). */
                     Link?: string;
                     [name: string]: unknown;
                 };
@@ -6830,6 +6851,7 @@ export interface operations {
                     "application/json": components["schemas"]["FinancialIndicatorCollectionResponse"];
                     "text/csv": string;
                     "application/x-ndjson": string;
+                    "application/vnd.apache.arrow.stream": string;
                 };
             };
             /** @description Not Modified: the ETag in If-None-Match (or `*`) matches; no body. */
@@ -7012,7 +7034,7 @@ export interface operations {
                     "Data-Version": components["headers"]["Data-Version"];
                     "Data-Version-Cursor": components["headers"]["Data-Version-Cursor"];
                     "Data-Notice": components["headers"]["Data-Notice"];
-                    /** @description A file's (CSV, NDJSON) next page, when there is one: `<url>; rel="next"`, the JSON's `links.next` (docs/api.md, "Files"). */
+                    /** @description A file's (CSV, NDJSON, Arrow) next page, when there is one: `<url>; rel="next"`, the JSON's `links.next` (docs/api.md, "Files"). */
                     Link?: string;
                     [name: string]: unknown;
                 };
@@ -7020,6 +7042,7 @@ export interface operations {
                     "application/json": components["schemas"]["DividendCollectionResponse"];
                     "text/csv": string;
                     "application/x-ndjson": string;
+                    "application/vnd.apache.arrow.stream": string;
                 };
             };
             /** @description Not Modified: the ETag in If-None-Match (or `*`) matches; no body. */
@@ -7202,7 +7225,7 @@ export interface operations {
                     "Data-Version": components["headers"]["Data-Version"];
                     "Data-Version-Cursor": components["headers"]["Data-Version-Cursor"];
                     "Data-Notice": components["headers"]["Data-Notice"];
-                    /** @description A file's (CSV, NDJSON) next page, when there is one: `<url>; rel="next"`, the JSON's `links.next` (docs/api.md, "Files"). */
+                    /** @description A file's (CSV, NDJSON, Arrow) next page, when there is one: `<url>; rel="next"`, the JSON's `links.next` (docs/api.md, "Files"). */
                     Link?: string;
                     [name: string]: unknown;
                 };
@@ -7210,6 +7233,7 @@ export interface operations {
                     "application/json": components["schemas"]["EarningsForecastCollectionResponse"];
                     "text/csv": string;
                     "application/x-ndjson": string;
+                    "application/vnd.apache.arrow.stream": string;
                 };
             };
             /** @description Not Modified: the ETag in If-None-Match (or `*`) matches; no body. */
@@ -7559,7 +7583,7 @@ export interface operations {
                     "Data-Version": components["headers"]["Data-Version"];
                     "Data-Version-Cursor": components["headers"]["Data-Version-Cursor"];
                     "Data-Notice": components["headers"]["Data-Notice"];
-                    /** @description A file's (CSV, NDJSON) next page, when there is one: `<url>; rel="next"`, the JSON's `links.next` (docs/api.md, "Files"). */
+                    /** @description A file's (CSV, NDJSON, Arrow) next page, when there is one: `<url>; rel="next"`, the JSON's `links.next` (docs/api.md, "Files"). */
                     Link?: string;
                     [name: string]: unknown;
                 };
@@ -7567,6 +7591,7 @@ export interface operations {
                     "application/json": components["schemas"]["InstitutionalHoldingCollectionResponse"];
                     "text/csv": string;
                     "application/x-ndjson": string;
+                    "application/vnd.apache.arrow.stream": string;
                 };
             };
             /** @description Not Modified: the ETag in If-None-Match (or `*`) matches; no body. */
@@ -7743,7 +7768,7 @@ export interface operations {
                     "Data-Version": components["headers"]["Data-Version"];
                     "Data-Version-Cursor": components["headers"]["Data-Version-Cursor"];
                     "Data-Notice": components["headers"]["Data-Notice"];
-                    /** @description A file's (CSV, NDJSON) next page, when there is one: `<url>; rel="next"`, the JSON's `links.next` (docs/api.md, "Files"). */
+                    /** @description A file's (CSV, NDJSON, Arrow) next page, when there is one: `<url>; rel="next"`, the JSON's `links.next` (docs/api.md, "Files"). */
                     Link?: string;
                     [name: string]: unknown;
                 };
@@ -7751,6 +7776,7 @@ export interface operations {
                     "application/json": components["schemas"]["ManagementHistoryCollectionResponse"];
                     "text/csv": string;
                     "application/x-ndjson": string;
+                    "application/vnd.apache.arrow.stream": string;
                 };
             };
             /** @description Not Modified: the ETag in If-None-Match (or `*`) matches; no body. */
@@ -7927,7 +7953,7 @@ export interface operations {
                     "Data-Version": components["headers"]["Data-Version"];
                     "Data-Version-Cursor": components["headers"]["Data-Version-Cursor"];
                     "Data-Notice": components["headers"]["Data-Notice"];
-                    /** @description A file's (CSV, NDJSON) next page, when there is one: `<url>; rel="next"`, the JSON's `links.next` (docs/api.md, "Files"). */
+                    /** @description A file's (CSV, NDJSON, Arrow) next page, when there is one: `<url>; rel="next"`, the JSON's `links.next` (docs/api.md, "Files"). */
                     Link?: string;
                     [name: string]: unknown;
                 };
@@ -7935,6 +7961,7 @@ export interface operations {
                     "application/json": components["schemas"]["TextEntryCollectionResponse"];
                     "text/csv": string;
                     "application/x-ndjson": string;
+                    "application/vnd.apache.arrow.stream": string;
                 };
             };
             /** @description Not Modified: the ETag in If-None-Match (or `*`) matches; no body. */
@@ -8111,7 +8138,7 @@ export interface operations {
                     "Data-Version": components["headers"]["Data-Version"];
                     "Data-Version-Cursor": components["headers"]["Data-Version-Cursor"];
                     "Data-Notice": components["headers"]["Data-Notice"];
-                    /** @description A file's (CSV, NDJSON) next page, when there is one: `<url>; rel="next"`, the JSON's `links.next` (docs/api.md, "Files"). */
+                    /** @description A file's (CSV, NDJSON, Arrow) next page, when there is one: `<url>; rel="next"`, the JSON's `links.next` (docs/api.md, "Files"). */
                     Link?: string;
                     [name: string]: unknown;
                 };
@@ -8119,6 +8146,7 @@ export interface operations {
                     "application/json": components["schemas"]["TextEntryCollectionResponse"];
                     "text/csv": string;
                     "application/x-ndjson": string;
+                    "application/vnd.apache.arrow.stream": string;
                 };
             };
             /** @description Not Modified: the ETag in If-None-Match (or `*`) matches; no body. */
@@ -8303,7 +8331,7 @@ export interface operations {
                     "Data-Version": components["headers"]["Data-Version"];
                     "Data-Version-Cursor": components["headers"]["Data-Version-Cursor"];
                     "Data-Notice": components["headers"]["Data-Notice"];
-                    /** @description A file's (CSV, NDJSON) next page, when there is one: `<url>; rel="next"`, the JSON's `links.next` (docs/api.md, "Files"). */
+                    /** @description A file's (CSV, NDJSON, Arrow) next page, when there is one: `<url>; rel="next"`, the JSON's `links.next` (docs/api.md, "Files"). */
                     Link?: string;
                     [name: string]: unknown;
                 };
@@ -8311,6 +8339,7 @@ export interface operations {
                     "application/json": components["schemas"]["CapitalFlowCollectionResponse"];
                     "text/csv": string;
                     "application/x-ndjson": string;
+                    "application/vnd.apache.arrow.stream": string;
                 };
             };
             /** @description Not Modified: the ETag in If-None-Match (or `*`) matches; no body. */
@@ -8495,7 +8524,7 @@ export interface operations {
                     "Data-Version": components["headers"]["Data-Version"];
                     "Data-Version-Cursor": components["headers"]["Data-Version-Cursor"];
                     "Data-Notice": components["headers"]["Data-Notice"];
-                    /** @description A file's (CSV, NDJSON) next page, when there is one: `<url>; rel="next"`, the JSON's `links.next` (docs/api.md, "Files"). */
+                    /** @description A file's (CSV, NDJSON, Arrow) next page, when there is one: `<url>; rel="next"`, the JSON's `links.next` (docs/api.md, "Files"). */
                     Link?: string;
                     [name: string]: unknown;
                 };
@@ -8503,6 +8532,7 @@ export interface operations {
                     "application/json": components["schemas"]["MarginTradingCollectionResponse"];
                     "text/csv": string;
                     "application/x-ndjson": string;
+                    "application/vnd.apache.arrow.stream": string;
                 };
             };
             /** @description Not Modified: the ETag in If-None-Match (or `*`) matches; no body. */
@@ -8687,7 +8717,7 @@ export interface operations {
                     "Data-Version": components["headers"]["Data-Version"];
                     "Data-Version-Cursor": components["headers"]["Data-Version-Cursor"];
                     "Data-Notice": components["headers"]["Data-Notice"];
-                    /** @description A file's (CSV, NDJSON) next page, when there is one: `<url>; rel="next"`, the JSON's `links.next` (docs/api.md, "Files"). */
+                    /** @description A file's (CSV, NDJSON, Arrow) next page, when there is one: `<url>; rel="next"`, the JSON's `links.next` (docs/api.md, "Files"). */
                     Link?: string;
                     [name: string]: unknown;
                 };
@@ -8695,6 +8725,7 @@ export interface operations {
                     "application/json": components["schemas"]["SuspensionCollectionResponse"];
                     "text/csv": string;
                     "application/x-ndjson": string;
+                    "application/vnd.apache.arrow.stream": string;
                 };
             };
             /** @description Not Modified: the ETag in If-None-Match (or `*`) matches; no body. */
@@ -8879,7 +8910,7 @@ export interface operations {
                     "Data-Version": components["headers"]["Data-Version"];
                     "Data-Version-Cursor": components["headers"]["Data-Version-Cursor"];
                     "Data-Notice": components["headers"]["Data-Notice"];
-                    /** @description A file's (CSV, NDJSON) next page, when there is one: `<url>; rel="next"`, the JSON's `links.next` (docs/api.md, "Files"). */
+                    /** @description A file's (CSV, NDJSON, Arrow) next page, when there is one: `<url>; rel="next"`, the JSON's `links.next` (docs/api.md, "Files"). */
                     Link?: string;
                     [name: string]: unknown;
                 };
@@ -8887,6 +8918,7 @@ export interface operations {
                     "application/json": components["schemas"]["ShareCapitalCollectionResponse"];
                     "text/csv": string;
                     "application/x-ndjson": string;
+                    "application/vnd.apache.arrow.stream": string;
                 };
             };
             /** @description Not Modified: the ETag in If-None-Match (or `*`) matches; no body. */
@@ -9071,7 +9103,7 @@ export interface operations {
                     "Data-Version": components["headers"]["Data-Version"];
                     "Data-Version-Cursor": components["headers"]["Data-Version-Cursor"];
                     "Data-Notice": components["headers"]["Data-Notice"];
-                    /** @description A file's (CSV, NDJSON) next page, when there is one: `<url>; rel="next"`, the JSON's `links.next` (docs/api.md, "Files"). */
+                    /** @description A file's (CSV, NDJSON, Arrow) next page, when there is one: `<url>; rel="next"`, the JSON's `links.next` (docs/api.md, "Files"). */
                     Link?: string;
                     [name: string]: unknown;
                 };
@@ -9079,6 +9111,7 @@ export interface operations {
                     "application/json": components["schemas"]["ValuationCollectionResponse"];
                     "text/csv": string;
                     "application/x-ndjson": string;
+                    "application/vnd.apache.arrow.stream": string;
                 };
             };
             /** @description Not Modified: the ETag in If-None-Match (or `*`) matches; no body. */
@@ -9269,7 +9302,7 @@ export interface operations {
                     "Data-Version": components["headers"]["Data-Version"];
                     "Data-Version-Cursor": components["headers"]["Data-Version-Cursor"];
                     "Data-Notice": components["headers"]["Data-Notice"];
-                    /** @description A file's (CSV, NDJSON) next page, when there is one: `<url>; rel="next"`, the JSON's `links.next` (docs/api.md, "Files"). */
+                    /** @description A file's (CSV, NDJSON, Arrow) next page, when there is one: `<url>; rel="next"`, the JSON's `links.next` (docs/api.md, "Files"). */
                     Link?: string;
                     [name: string]: unknown;
                 };
@@ -9277,6 +9310,7 @@ export interface operations {
                     "application/json": components["schemas"]["TechnicalIndicatorCollectionResponse"];
                     "text/csv": string;
                     "application/x-ndjson": string;
+                    "application/vnd.apache.arrow.stream": string;
                 };
             };
             /** @description Not Modified: the ETag in If-None-Match (or `*`) matches; no body. */
@@ -9467,7 +9501,7 @@ export interface operations {
                     "Data-Version": components["headers"]["Data-Version"];
                     "Data-Version-Cursor": components["headers"]["Data-Version-Cursor"];
                     "Data-Notice": components["headers"]["Data-Notice"];
-                    /** @description A file's (CSV, NDJSON) next page, when there is one: `<url>; rel="next"`, the JSON's `links.next` (docs/api.md, "Files"). */
+                    /** @description A file's (CSV, NDJSON, Arrow) next page, when there is one: `<url>; rel="next"`, the JSON's `links.next` (docs/api.md, "Files"). */
                     Link?: string;
                     [name: string]: unknown;
                 };
@@ -9475,6 +9509,7 @@ export interface operations {
                     "application/json": components["schemas"]["TechnicalIndicatorCollectionResponse"];
                     "text/csv": string;
                     "application/x-ndjson": string;
+                    "application/vnd.apache.arrow.stream": string;
                 };
             };
             /** @description Not Modified: the ETag in If-None-Match (or `*`) matches; no body. */
@@ -9665,7 +9700,7 @@ export interface operations {
                     "Data-Version": components["headers"]["Data-Version"];
                     "Data-Version-Cursor": components["headers"]["Data-Version-Cursor"];
                     "Data-Notice": components["headers"]["Data-Notice"];
-                    /** @description A file's (CSV, NDJSON) next page, when there is one: `<url>; rel="next"`, the JSON's `links.next` (docs/api.md, "Files"). */
+                    /** @description A file's (CSV, NDJSON, Arrow) next page, when there is one: `<url>; rel="next"`, the JSON's `links.next` (docs/api.md, "Files"). */
                     Link?: string;
                     [name: string]: unknown;
                 };
@@ -9673,6 +9708,7 @@ export interface operations {
                     "application/json": components["schemas"]["TechnicalIndicatorCollectionResponse"];
                     "text/csv": string;
                     "application/x-ndjson": string;
+                    "application/vnd.apache.arrow.stream": string;
                 };
             };
             /** @description Not Modified: the ETag in If-None-Match (or `*`) matches; no body. */
@@ -9857,7 +9893,7 @@ export interface operations {
                     "Data-Version": components["headers"]["Data-Version"];
                     "Data-Version-Cursor": components["headers"]["Data-Version-Cursor"];
                     "Data-Notice": components["headers"]["Data-Notice"];
-                    /** @description A file's (CSV, NDJSON) next page, when there is one: `<url>; rel="next"`, the JSON's `links.next` (docs/api.md, "Files"). */
+                    /** @description A file's (CSV, NDJSON, Arrow) next page, when there is one: `<url>; rel="next"`, the JSON's `links.next` (docs/api.md, "Files"). */
                     Link?: string;
                     [name: string]: unknown;
                 };
@@ -9865,6 +9901,7 @@ export interface operations {
                     "application/json": components["schemas"]["PriceLimitCollectionResponse"];
                     "text/csv": string;
                     "application/x-ndjson": string;
+                    "application/vnd.apache.arrow.stream": string;
                 };
             };
             /** @description Not Modified: the ETag in If-None-Match (or `*`) matches; no body. */
@@ -10047,7 +10084,7 @@ export interface operations {
                     "Data-Version": components["headers"]["Data-Version"];
                     "Data-Version-Cursor": components["headers"]["Data-Version-Cursor"];
                     "Data-Notice": components["headers"]["Data-Notice"];
-                    /** @description A file's (CSV, NDJSON) next page, when there is one: `<url>; rel="next"`, the JSON's `links.next` (docs/api.md, "Files"). */
+                    /** @description A file's (CSV, NDJSON, Arrow) next page, when there is one: `<url>; rel="next"`, the JSON's `links.next` (docs/api.md, "Files"). */
                     Link?: string;
                     [name: string]: unknown;
                 };
@@ -10055,6 +10092,7 @@ export interface operations {
                     "application/json": components["schemas"]["AdjustmentFactorCollectionResponse"];
                     "text/csv": string;
                     "application/x-ndjson": string;
+                    "application/vnd.apache.arrow.stream": string;
                 };
             };
             /** @description Not Modified: the ETag in If-None-Match (or `*`) matches; no body. */
@@ -10233,7 +10271,7 @@ export interface operations {
                     "Data-Version": components["headers"]["Data-Version"];
                     "Data-Version-Cursor": components["headers"]["Data-Version-Cursor"];
                     "Data-Notice": components["headers"]["Data-Notice"];
-                    /** @description A file's (CSV, NDJSON) next page, when there is one: `<url>; rel="next"`, the JSON's `links.next` (docs/api.md, "Files"). */
+                    /** @description A file's (CSV, NDJSON, Arrow) next page, when there is one: `<url>; rel="next"`, the JSON's `links.next` (docs/api.md, "Files"). */
                     Link?: string;
                     [name: string]: unknown;
                 };
@@ -10241,6 +10279,7 @@ export interface operations {
                     "application/json": components["schemas"]["PoolConstituentCollectionResponse"];
                     "text/csv": string;
                     "application/x-ndjson": string;
+                    "application/vnd.apache.arrow.stream": string;
                 };
             };
             /** @description Not Modified: the ETag in If-None-Match (or `*`) matches; no body. */

@@ -96,7 +96,8 @@ export function documentExamples<T extends { paths?: Record<string, Record<strin
 
 /**
  * A collection's files (CSV, NDJSON) beside its JSON, each with the example JSON's page as that
- * file: made by the columns the server writes (file-shapes.ts), so that they cannot differ.
+ * file: made by the columns the server writes (file-shapes.ts), so that they cannot differ; and
+ * its Arrow stream (described, binary).
  */
 function documentFiles(operationId: string, response: Operation['responses'][string], ex: OperationExamples | undefined): void {
   const params = ex?.parameters ?? {};
@@ -104,9 +105,6 @@ function documentFiles(operationId: string, response: Operation['responses'][str
   if (!shape || !response.content) return;
   const records = (ex?.responses['200'] as { data?: unknown[] } | undefined)?.data ?? [];
   response.headers = { ...response.headers, Link: LINK };
-  response.content[FILE_TYPES.arrow] = { schema: { type: 'string', format: 'binary', description: FILE_DESCRIPTIONS.arrow } } as {
-    example?: unknown;
-  };
   for (const format of ['csv', 'ndjson'] as const) {
     // An example is the collection's first page: a record's cursor key that is not in its JSON (a record number) is its position.
     const example = fileText(shape, format, records, (i) => [i + 1]);
@@ -115,4 +113,8 @@ function documentFiles(operationId: string, response: Operation['responses'][str
       example,
     } as { example?: unknown };
   }
+  // Arrow is binary: no example (test/arrow.test.ts reads every collection's stream back).
+  response.content[FILE_TYPES.arrow] = { schema: { type: 'string', format: 'binary', description: FILE_DESCRIPTIONS.arrow } } as {
+    example?: unknown;
+  };
 }
