@@ -4,8 +4,10 @@ import type { CursorCodec, KeyPart } from './cursor.js';
 import type { JsonBytes, Renderer } from '../render/json-bytes.js';
 import type { PageRequest } from '../store/readers/page.js';
 import { rowPage, type FetchedPage, type PagePlan } from '../query/plan.js';
-import { FILE_TYPES, fileFormat, fileText, type FileFormat, type FileShape } from './file-format.js';
-import { fileShape } from './file-shapes.js';
+import { FILE_TYPES, fileFormat, fileText, type FileFormat } from './file-format.js';
+import { FILE_SHAPES, fileShape } from './file-shapes.js';
+import { arrowFields } from './arrow-shape.js';
+import { arrowStream } from '../render/arrow.js';
 import { MAX_DESC_RECORDS } from './params.js';
 import { ApiError, invalid } from '../lib/errors.js';
 
@@ -135,8 +137,7 @@ export async function sendPage<const S extends readonly KeyPart[]>(
   // A file asked for by Accept (JSON requests pay this one test of a header they rarely send).
   if (req.headers.accept !== undefined) {
     const format = fileFormat(req.headers.accept);
-    const shape = format && fileShape(operationId, { params: req.params as Record<string, unknown>, query });
-    if (shape) return sendFilePage(req, reply, out, shape, format, page, count, next);
+    if (format && operationId in FILE_SHAPES) return sendFilePage(req, reply, out, operationId, format, page, count, next);
   }
   const body = out.renderer.render((w) => {
     w.bytes(OPEN);
@@ -209,11 +210,9 @@ async function sendNewestFirst<K extends unknown[]>(
   const notice = await noticeOf(reply, plan, served.length === 0 && after === null);
   if (req.headers.accept !== undefined) {
     const format = fileFormat(req.headers.accept);
-    const shape =
-      format && fileShape(operationId, { params: req.params as Record<string, unknown>, query: req.query as Record<string, unknown> });
-    if (shape) {
+    if (format && operationId in FILE_SHAPES) {
       linkNext(req, reply, next);
-      return sendFile(reply, shape, format, served, (i) => keys[at + i]);
+      return sendFile(req, reply, operationId, format, served, (i) => keys[at + i]);
     }
   }
   return reply.type(JSON_TYPE).send(`{"data":[${served.map((r) => JSON.stringify(r)).join(',')}${tail(next, req.url, notice)}`);
@@ -228,7 +227,7 @@ function sendFilePage<K extends unknown[]>(
   req: FastifyRequest,
   reply: FastifyReply,
   out: PageOutput,
-  shape: FileShape,
+  operationId: string,
   format: FileFormat,
   page: FetchedPage<K>,
   count: number,
@@ -236,7 +235,7 @@ function sendFilePage<K extends unknown[]>(
 ): FastifyReply {
   const records = readRecords(out, page, count);
   linkNext(req, reply, next);
-  return sendFile(reply, shape, format, records, (i) => page.key(i));
+  return sendFile(req, reply, operationId, format, records, (i) => page.key(i));
 }
 
 /** The first `count` records of `page` as their JSON has them (rendered as in a page, read back). */
@@ -273,14 +272,30 @@ const headerSafe = (url: string) =>
     return code > 0xff ? encodeURIComponent(c) : `%${code.toString(16).toUpperCase().padStart(2, '0')}`;
   });
 
-/** Sends `records` (as the JSON answer has them) as one file of `shape` in `format`. */
+/**
+ * Sends `records` (as the JSON answer has them; `key(i)` record i's cursor key) of the collection
+ * operation `operationId` as one file in `format`: CSV or NDJSON in the operation's file shape
+ * (file-shapes.ts), or an Arrow stream of the record's own fields typed by the route's response
+ * schema (arrow-shape.ts).
+ */
 export function sendFile(
+  req: FastifyRequest,
   reply: FastifyReply,
-  shape: FileShape,
+  operationId: string,
   format: FileFormat,
   records: readonly unknown[],
   key: (i: number) => readonly unknown[] = () => [],
 ): FastifyReply {
+  const params = req.params as Record<string, unknown>;
+  if (format === 'arrow') {
+    const response = (req.routeOptions.schema?.response as Record<number, TSchema> | undefined)?.[200];
+    if (response === undefined) throw new Error(`${operationId} has no response schema`);
+    const fields = arrowFields(response, params);
+    const stream = arrowStream(fields, records.length, (c, r) => fields[c].value(records[r]));
+    return reply.type(FILE_TYPES.arrow).send(Buffer.from(stream.buffer, stream.byteOffset, stream.byteLength));
+  }
+  const shape = fileShape(operationId, { params, query: req.query as Record<string, unknown> });
+  if (shape === null) throw new Error(`${operationId} has no file`);
   return reply.type(FILE_TYPES[format]).send(fileText(shape, format, records, key));
 }
 

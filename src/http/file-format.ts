@@ -2,18 +2,22 @@
  * Collections as files: a client whose Accept prefers `text/csv` or `application/x-ndjson` to
  * JSON (RFC 9110 negotiation, accept.ts) gets a collection's records as a file (docs/api.md,
  * "Files"): in the format `mds ingest` reads where the records are a dataset's, else the
- * record's own fields, flat.
+ * record's own fields, flat. One that prefers `application/vnd.apache.arrow.stream` gets them
+ * as an Arrow IPC stream of the record's own fields, typed (http/arrow-shape.ts, render/arrow.ts).
  * The format is part of the response's ETag (http-cache.ts), and responses vary on Accept.
  */
 import type { TObject, TSchema } from '@sinclair/typebox';
 import { csvField } from '../lib/csv.js';
 import { negotiate, type Offer } from './accept.js';
 
-export type FileFormat = 'csv' | 'ndjson';
+/** The text files, whose columns are file-shapes.ts's. */
+export type TextFormat = 'csv' | 'ndjson';
+export type FileFormat = TextFormat | 'arrow';
 
 export const FILE_TYPES: Readonly<Record<FileFormat, string>> = {
   csv: 'text/csv; charset=utf-8',
   ndjson: 'application/x-ndjson; charset=utf-8',
+  arrow: 'application/vnd.apache.arrow.stream',
 };
 
 /**
@@ -25,6 +29,7 @@ const OFFERS: readonly { format: FileFormat | null; offer: Offer }[] = [
   { format: 'csv', offer: { type: 'text/csv', params: { charset: 'utf-8', header: 'present' } } },
   { format: 'ndjson', offer: { type: 'application/x-ndjson', params: { charset: 'utf-8' } } },
   { format: 'ndjson', offer: { type: 'application/ndjson', params: { charset: 'utf-8' } } },
+  { format: 'arrow', offer: { type: 'application/vnd.apache.arrow.stream' } },
 ];
 const OFFERED = OFFERS.map((o) => o.offer);
 
@@ -110,7 +115,7 @@ function csvValue(v: FieldValue): string {
  */
 export function fileText(
   shape: FileShape,
-  format: FileFormat,
+  format: TextFormat,
   records: readonly unknown[],
   key: (i: number) => readonly unknown[],
 ): string {

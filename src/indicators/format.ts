@@ -9,7 +9,8 @@
  * rounded half away from zero with integer arithmetic. "-0.0000" is never produced.
  */
 const SIGNIFICANT = 12;
-const DECIMALS = 4;
+/** The decimals of every value (CONTRACT.md §5): an Arrow answer types values decimal128 of this scale. */
+export const DECIMALS = 4;
 
 export function formatValue(v: number): string {
   const k = scaledValue(v);

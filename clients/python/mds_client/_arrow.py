@@ -1,18 +1,20 @@
-"""Apache Arrow pages: asked for when pyarrow is importable, read when the server answers one.
+"""Apache Arrow pages: asked for when pyarrow is importable, read into the frame the JSON path makes.
 
-The server does not serve Arrow yet (it answers JSON, which the client reads as always); once it
-does, a collection's pages come as Arrow IPC streams with typed columns and this module reads them.
+A collection's Arrow answer (docs/api.md, "Arrow") holds the JSON record's fields as typed columns:
+decimals decimal128 of the field's scale, dates date32, times timestamp[s, Asia/Shanghai], counts
+int64, nested fields as ``parent.child`` (an indicator's values as ``values.<key>``), arrays as their
+JSON text. ``frame`` turns the pages into the DataFrame ``_frames.frame`` makes of the same records
+as JSON, column for column and dtype for dtype, so a caller cannot tell which was asked for.
 """
 
 from __future__ import annotations
 
-import datetime
-from decimal import Decimal
-from typing import Any, Optional
+import json
+from typing import Any, Dict, List, Mapping, Sequence
 
 import pandas as pd
 
-from ._frames import MARKET_TZ
+from ._frames import column
 
 MEDIA_TYPE = "application/vnd.apache.arrow.stream"
 
@@ -30,31 +32,41 @@ def accept(arrow: bool) -> str:
     return f"{MEDIA_TYPE}, application/json;q=0.9" if arrow else "application/json"
 
 
-def is_arrow(content_type: Optional[str]) -> bool:
+def is_arrow(content_type: str | None) -> bool:
     return (content_type or "").split(";")[0].strip().lower() == MEDIA_TYPE
 
 
-def to_frame(body: bytes) -> pd.DataFrame:
-    """An Arrow stream as pyarrow makes it a DataFrame (decimal128 as ``Decimal``, date32 as dates)."""
+def read(body: bytes) -> Any:
+    """An Arrow IPC stream as a ``pyarrow.Table``."""
     import pyarrow as pa
 
-    return pa.ipc.open_stream(pa.py_buffer(body)).read_all().to_pandas()
+    return pa.ipc.open_stream(pa.py_buffer(body)).read_all()
 
 
-def typed(df: pd.DataFrame, exact: bool) -> pd.DataFrame:
-    """Columns typed as the JSON path types them: decimals float64 unless exact, dates datetime64,
-    timestamps in Asia/Shanghai."""
-    for name in df.columns:
-        df[name] = _column(df[name], exact)
-    return df
+def frame(tables: Sequence[Any], kinds: Mapping[str, str], exact: bool) -> pd.DataFrame:
+    """The pages' tables as one DataFrame typed as ``_frames.frame`` types the JSON records."""
+    import pyarrow as pa
+
+    table = pa.concat_tables(tables) if len(tables) > 1 else tables[0]
+    columns: Dict[str, Any] = {}
+    for name, col in zip(table.column_names, table.columns):
+        parent, _, key = name.partition(".")
+        if key and kinds.get(parent) == "decimal_map":
+            # A key no point has is no column from JSON either.
+            if col.null_count == len(col):
+                continue
+            columns[key if key not in kinds else name] = column(col.to_pylist(), "decimal", exact)
+        else:
+            kind = kinds.get(name, "string")
+            columns[name] = column(_json_values(col, kind), kind, exact)
+    return pd.DataFrame(columns, index=pd.RangeIndex(table.num_rows))
 
 
-def _column(col: "pd.Series[Any]", exact: bool) -> Any:
-    first = next((v for v in col if v is not None), None)
-    if isinstance(first, Decimal):
-        return col if exact else col.map(lambda v: float("nan") if v is None else float(v)).astype("float64")
-    if isinstance(first, datetime.date) and not isinstance(first, datetime.datetime):
-        return pd.to_datetime(col)
-    if isinstance(col.dtype, pd.DatetimeTZDtype):
-        return col.dt.tz_convert(MARKET_TZ)
-    return col
+def _json_values(col: Any, kind: str) -> List[Any]:
+    """A column's values as the JSON answer has them (decimals as ``Decimal``, which ``column`` takes alike)."""
+    values = col.to_pylist()
+    if kind in ("date", "datetime"):
+        return [None if v is None else v.isoformat() for v in values]
+    if kind in ("list", "object"):
+        return [None if v is None else json.loads(v) for v in values]
+    return values

@@ -52,10 +52,10 @@ def parameter(name: str, value: Any) -> str:
 
 @dataclass
 class Page:
-    """One page of a collection: its records (JSON) or columns (Arrow), the next page, its version."""
+    """One page of a collection: its records (JSON) or columns (Arrow: a ``pyarrow.Table``), the next page, its version."""
 
     records: Optional[List[Dict[str, Any]]]
-    frame: Optional[pd.DataFrame]
+    frame: Optional[Any]
     next: Optional[str]
     version: Optional[int]
     cursor_version: Optional[int]
@@ -167,9 +167,9 @@ class BaseClient:
         if limit is not None:
             size = max(1, min(size, limit))
         pages, version = self._walk(self._target(path, path_params, query, size), limit)
-        frames = [p.frame for p in pages if p.frame is not None]
-        if frames:
-            df = _arrow.typed(pd.concat(frames, ignore_index=True), exact)
+        tables = [p.frame for p in pages if p.frame is not None]
+        if tables:
+            df = _arrow.frame(tables, RECORDS[record], exact)
             df = df.iloc[:limit] if limit is not None else df
         else:
             rows = [r for p in pages for r in p.records or []]
@@ -223,7 +223,7 @@ class BaseClient:
 
     def _read(self, stored: Stored, version: Optional[int], cursor_version: Optional[int]) -> Page:
         if _arrow.is_arrow(stored.content_type):
-            return Page(None, _arrow.to_frame(stored.body), stored.link, version, cursor_version)
+            return Page(None, _arrow.read(stored.body), stored.link, version, cursor_version)
         body = json.loads(stored.body)
         return Page(body["data"], None, (body.get("links") or {}).get("next"), version, cursor_version)
 

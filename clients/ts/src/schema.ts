@@ -64,7 +64,7 @@ export interface paths {
         };
         /**
          * Every instrument's daily bar of one trading day (a cross-section), ordered by instrument id.
-         * @description Equities, indices and funds of the market that traded that day (suspended equities have no bar: see listMarketBreadth), unadjusted, with the day's reference price and, for equities, price limits. With `Accept: text/csv` or `Accept: application/x-ndjson` the whole day (every page) comes as one file in the bars_1d ingest format (docs/ingest.md), which `mds ingest bars_1d` loads back; compressed for clients that accept gzip or br, with a strong ETag; a day before the latest stored one may be cached for an hour.
+         * @description Equities, indices and funds of the market that traded that day (suspended equities have no bar: see listMarketBreadth), unadjusted, with the day's reference price and, for equities, price limits. With `Accept: text/csv` or `Accept: application/x-ndjson` the whole day (every page) comes as one file in the bars_1d ingest format (docs/ingest.md), which `mds ingest bars_1d` loads back; with `Accept: application/vnd.apache.arrow.stream`, as one Arrow IPC stream of these records, typed (docs/api.md, "Arrow"); compressed for clients that accept gzip or br, with a strong ETag; a day before the latest stored one may be cached for an hour.
          */
         get: operations["listMarketBars"];
         put?: never;
@@ -2252,7 +2252,7 @@ export interface operations {
                     "Data-Version": components["headers"]["Data-Version"];
                     "Data-Version-Cursor": components["headers"]["Data-Version-Cursor"];
                     "Data-Notice": components["headers"]["Data-Notice"];
-                    /** @description A file's (CSV, NDJSON) next page, when there is one: `<url>; rel="next"`, the JSON's `links.next` (docs/api.md, "Files"). */
+                    /** @description A file's (CSV, NDJSON, Arrow) next page, when there is one: `<url>; rel="next"`, the JSON's `links.next` (docs/api.md, "Files"). */
                     Link?: string;
                     [name: string]: unknown;
                 };
@@ -2260,6 +2260,7 @@ export interface operations {
                     "application/json": components["schemas"]["MarketBarCollectionResponse"];
                     "text/csv": string;
                     "application/x-ndjson": string;
+                    "application/vnd.apache.arrow.stream": string;
                 };
             };
             /** @description Not Modified: the ETag in If-None-Match (or `*`) matches; no body. */
@@ -2444,7 +2445,7 @@ export interface operations {
                     "Data-Version": components["headers"]["Data-Version"];
                     "Data-Version-Cursor": components["headers"]["Data-Version-Cursor"];
                     "Data-Notice": components["headers"]["Data-Notice"];
-                    /** @description A file's (CSV, NDJSON) next page, when there is one: `<url>; rel="next"`, the JSON's `links.next` (docs/api.md, "Files"). */
+                    /** @description A file's (CSV, NDJSON, Arrow) next page, when there is one: `<url>; rel="next"`, the JSON's `links.next` (docs/api.md, "Files"). */
                     Link?: string;
                     [name: string]: unknown;
                 };
@@ -2452,6 +2453,7 @@ export interface operations {
                     "application/json": components["schemas"]["MarketBreadthCollectionResponse"];
                     "text/csv": string;
                     "application/x-ndjson": string;
+                    "application/vnd.apache.arrow.stream": string;
                 };
             };
             /** @description Not Modified: the ETag in If-None-Match (or `*`) matches; no body. */
@@ -2625,7 +2627,7 @@ export interface operations {
                     "Data-Version": components["headers"]["Data-Version"];
                     "Data-Version-Cursor": components["headers"]["Data-Version-Cursor"];
                     "Data-Notice": components["headers"]["Data-Notice"];
-                    /** @description A file's (CSV, NDJSON) next page, when there is one: `<url>; rel="next"`, the JSON's `links.next` (docs/api.md, "Files"). */
+                    /** @description A file's (CSV, NDJSON, Arrow) next page, when there is one: `<url>; rel="next"`, the JSON's `links.next` (docs/api.md, "Files"). */
                     Link?: string;
                     [name: string]: unknown;
                 };
@@ -2633,6 +2635,7 @@ export interface operations {
                     "application/json": components["schemas"]["MarketCollectionResponse"];
                     "text/csv": string;
                     "application/x-ndjson": string;
+                    "application/vnd.apache.arrow.stream": string;
                 };
             };
             /** @description Not Modified: the ETag in If-None-Match (or `*`) matches; no body. */
@@ -2976,7 +2979,7 @@ export interface operations {
                     "Data-Version": components["headers"]["Data-Version"];
                     "Data-Version-Cursor": components["headers"]["Data-Version-Cursor"];
                     "Data-Notice": components["headers"]["Data-Notice"];
-                    /** @description A file's (CSV, NDJSON) next page, when there is one: `<url>; rel="next"`, the JSON's `links.next` (docs/api.md, "Files"). */
+                    /** @description A file's (CSV, NDJSON, Arrow) next page, when there is one: `<url>; rel="next"`, the JSON's `links.next` (docs/api.md, "Files"). */
                     Link?: string;
                     [name: string]: unknown;
                 };
@@ -2984,6 +2987,7 @@ export interface operations {
                     "application/json": components["schemas"]["TradingDayCollectionResponse"];
                     "text/csv": string;
                     "application/x-ndjson": string;
+                    "application/vnd.apache.arrow.stream": string;
                 };
             };
             /** @description Not Modified: the ETag in If-None-Match (or `*`) matches; no body. */
@@ -3157,7 +3161,7 @@ export interface operations {
                     "Data-Version": components["headers"]["Data-Version"];
                     "Data-Version-Cursor": components["headers"]["Data-Version-Cursor"];
                     "Data-Notice": components["headers"]["Data-Notice"];
-                    /** @description A file's (CSV, NDJSON) next page, when there is one: `<url>; rel="next"`, the JSON's `links.next` (docs/api.md, "Files"). */
+                    /** @description A file's (CSV, NDJSON, Arrow) next page, when there is one: `<url>; rel="next"`, the JSON's `links.next` (docs/api.md, "Files"). */
                     Link?: string;
                     [name: string]: unknown;
                 };
@@ -3165,6 +3169,7 @@ export interface operations {
                     "application/json": components["schemas"]["ClassificationCollectionResponse"];
                     "text/csv": string;
                     "application/x-ndjson": string;
+                    "application/vnd.apache.arrow.stream": string;
                 };
             };
             /** @description Not Modified: the ETag in If-None-Match (or `*`) matches; no body. */
@@ -3326,7 +3331,7 @@ export interface operations {
                     "Data-Version": components["headers"]["Data-Version"];
                     "Data-Version-Cursor": components["headers"]["Data-Version-Cursor"];
                     "Data-Notice": components["headers"]["Data-Notice"];
-                    /** @description A file's (CSV, NDJSON) next page, when there is one: `<url>; rel="next"`, the JSON's `links.next` (docs/api.md, "Files"). */
+                    /** @description A file's (CSV, NDJSON, Arrow) next page, when there is one: `<url>; rel="next"`, the JSON's `links.next` (docs/api.md, "Files"). */
                     Link?: string;
                     [name: string]: unknown;
                 };
@@ -3334,6 +3339,7 @@ export interface operations {
                     "application/json": components["schemas"]["ClassificationCollectionResponse"];
                     "text/csv": string;
                     "application/x-ndjson": string;
+                    "application/vnd.apache.arrow.stream": string;
                 };
             };
             /** @description Not Modified: the ETag in If-None-Match (or `*`) matches; no body. */
@@ -3495,7 +3501,7 @@ export interface operations {
                     "Data-Version": components["headers"]["Data-Version"];
                     "Data-Version-Cursor": components["headers"]["Data-Version-Cursor"];
                     "Data-Notice": components["headers"]["Data-Notice"];
-                    /** @description A file's (CSV, NDJSON) next page, when there is one: `<url>; rel="next"`, the JSON's `links.next` (docs/api.md, "Files"). */
+                    /** @description A file's (CSV, NDJSON, Arrow) next page, when there is one: `<url>; rel="next"`, the JSON's `links.next` (docs/api.md, "Files"). */
                     Link?: string;
                     [name: string]: unknown;
                 };
@@ -3503,6 +3509,7 @@ export interface operations {
                     "application/json": components["schemas"]["PoolTypeCollectionResponse"];
                     "text/csv": string;
                     "application/x-ndjson": string;
+                    "application/vnd.apache.arrow.stream": string;
                 };
             };
             /** @description Not Modified: the ETag in If-None-Match (or `*`) matches; no body. */
@@ -3668,7 +3675,7 @@ export interface operations {
                     "Data-Version": components["headers"]["Data-Version"];
                     "Data-Version-Cursor": components["headers"]["Data-Version-Cursor"];
                     "Data-Notice": components["headers"]["Data-Notice"];
-                    /** @description A file's (CSV, NDJSON) next page, when there is one: `<url>; rel="next"`, the JSON's `links.next` (docs/api.md, "Files"). */
+                    /** @description A file's (CSV, NDJSON, Arrow) next page, when there is one: `<url>; rel="next"`, the JSON's `links.next` (docs/api.md, "Files"). */
                     Link?: string;
                     [name: string]: unknown;
                 };
@@ -3676,6 +3683,7 @@ export interface operations {
                     "application/json": components["schemas"]["InstrumentCollectionResponse"];
                     "text/csv": string;
                     "application/x-ndjson": string;
+                    "application/vnd.apache.arrow.stream": string;
                 };
             };
             /** @description Not Modified: the ETag in If-None-Match (or `*`) matches; no body. */
@@ -3845,7 +3853,7 @@ export interface operations {
                     "Data-Version": components["headers"]["Data-Version"];
                     "Data-Version-Cursor": components["headers"]["Data-Version-Cursor"];
                     "Data-Notice": components["headers"]["Data-Notice"];
-                    /** @description A file's (CSV, NDJSON) next page, when there is one: `<url>; rel="next"`, the JSON's `links.next` (docs/api.md, "Files"). */
+                    /** @description A file's (CSV, NDJSON, Arrow) next page, when there is one: `<url>; rel="next"`, the JSON's `links.next` (docs/api.md, "Files"). */
                     Link?: string;
                     [name: string]: unknown;
                 };
@@ -3853,6 +3861,7 @@ export interface operations {
                     "application/json": components["schemas"]["InstrumentCollectionResponse"];
                     "text/csv": string;
                     "application/x-ndjson": string;
+                    "application/vnd.apache.arrow.stream": string;
                 };
             };
             /** @description Not Modified: the ETag in If-None-Match (or `*`) matches; no body. */
@@ -4193,7 +4202,7 @@ export interface operations {
                     "Data-Version": components["headers"]["Data-Version"];
                     "Data-Version-Cursor": components["headers"]["Data-Version-Cursor"];
                     "Data-Notice": components["headers"]["Data-Notice"];
-                    /** @description A file's (CSV, NDJSON) next page, when there is one: `<url>; rel="next"`, the JSON's `links.next` (docs/api.md, "Files"). */
+                    /** @description A file's (CSV, NDJSON, Arrow) next page, when there is one: `<url>; rel="next"`, the JSON's `links.next` (docs/api.md, "Files"). */
                     Link?: string;
                     [name: string]: unknown;
                 };
@@ -4201,6 +4210,7 @@ export interface operations {
                     "application/json": components["schemas"]["InstrumentCollectionResponse"];
                     "text/csv": string;
                     "application/x-ndjson": string;
+                    "application/vnd.apache.arrow.stream": string;
                 };
             };
             /** @description Not Modified: the ETag in If-None-Match (or `*`) matches; no body. */
@@ -4541,7 +4551,7 @@ export interface operations {
                     "Data-Version": components["headers"]["Data-Version"];
                     "Data-Version-Cursor": components["headers"]["Data-Version-Cursor"];
                     "Data-Notice": components["headers"]["Data-Notice"];
-                    /** @description A file's (CSV, NDJSON) next page, when there is one: `<url>; rel="next"`, the JSON's `links.next` (docs/api.md, "Files"). */
+                    /** @description A file's (CSV, NDJSON, Arrow) next page, when there is one: `<url>; rel="next"`, the JSON's `links.next` (docs/api.md, "Files"). */
                     Link?: string;
                     [name: string]: unknown;
                 };
@@ -4549,6 +4559,7 @@ export interface operations {
                     "application/json": components["schemas"]["InstrumentCollectionResponse"];
                     "text/csv": string;
                     "application/x-ndjson": string;
+                    "application/vnd.apache.arrow.stream": string;
                 };
             };
             /** @description Not Modified: the ETag in If-None-Match (or `*`) matches; no body. */
@@ -4898,7 +4909,7 @@ export interface operations {
                     "Data-Version": components["headers"]["Data-Version"];
                     "Data-Version-Cursor": components["headers"]["Data-Version-Cursor"];
                     "Data-Notice": components["headers"]["Data-Notice"];
-                    /** @description A file's (CSV, NDJSON) next page, when there is one: `<url>; rel="next"`, the JSON's `links.next` (docs/api.md, "Files"). */
+                    /** @description A file's (CSV, NDJSON, Arrow) next page, when there is one: `<url>; rel="next"`, the JSON's `links.next` (docs/api.md, "Files"). */
                     Link?: string;
                     [name: string]: unknown;
                 };
@@ -4906,6 +4917,7 @@ export interface operations {
                     "application/json": components["schemas"]["BarCollectionResponse"];
                     "text/csv": string;
                     "application/x-ndjson": string;
+                    "application/vnd.apache.arrow.stream": string;
                 };
             };
             /** @description Not Modified: the ETag in If-None-Match (or `*`) matches; no body. */
@@ -5094,7 +5106,7 @@ export interface operations {
                     "Data-Version": components["headers"]["Data-Version"];
                     "Data-Version-Cursor": components["headers"]["Data-Version-Cursor"];
                     "Data-Notice": components["headers"]["Data-Notice"];
-                    /** @description A file's (CSV, NDJSON) next page, when there is one: `<url>; rel="next"`, the JSON's `links.next` (docs/api.md, "Files"). */
+                    /** @description A file's (CSV, NDJSON, Arrow) next page, when there is one: `<url>; rel="next"`, the JSON's `links.next` (docs/api.md, "Files"). */
                     Link?: string;
                     [name: string]: unknown;
                 };
@@ -5102,6 +5114,7 @@ export interface operations {
                     "application/json": components["schemas"]["BarCollectionResponse"];
                     "text/csv": string;
                     "application/x-ndjson": string;
+                    "application/vnd.apache.arrow.stream": string;
                 };
             };
             /** @description Not Modified: the ETag in If-None-Match (or `*`) matches; no body. */
@@ -5290,7 +5303,7 @@ export interface operations {
                     "Data-Version": components["headers"]["Data-Version"];
                     "Data-Version-Cursor": components["headers"]["Data-Version-Cursor"];
                     "Data-Notice": components["headers"]["Data-Notice"];
-                    /** @description A file's (CSV, NDJSON) next page, when there is one: `<url>; rel="next"`, the JSON's `links.next` (docs/api.md, "Files"). */
+                    /** @description A file's (CSV, NDJSON, Arrow) next page, when there is one: `<url>; rel="next"`, the JSON's `links.next` (docs/api.md, "Files"). */
                     Link?: string;
                     [name: string]: unknown;
                 };
@@ -5298,6 +5311,7 @@ export interface operations {
                     "application/json": components["schemas"]["BarCollectionResponse"];
                     "text/csv": string;
                     "application/x-ndjson": string;
+                    "application/vnd.apache.arrow.stream": string;
                 };
             };
             /** @description Not Modified: the ETag in If-None-Match (or `*`) matches; no body. */
@@ -5482,7 +5496,7 @@ export interface operations {
                     "Data-Version": components["headers"]["Data-Version"];
                     "Data-Version-Cursor": components["headers"]["Data-Version-Cursor"];
                     "Data-Notice": components["headers"]["Data-Notice"];
-                    /** @description A file's (CSV, NDJSON) next page, when there is one: `<url>; rel="next"`, the JSON's `links.next` (docs/api.md, "Files"). */
+                    /** @description A file's (CSV, NDJSON, Arrow) next page, when there is one: `<url>; rel="next"`, the JSON's `links.next` (docs/api.md, "Files"). */
                     Link?: string;
                     [name: string]: unknown;
                 };
@@ -5490,6 +5504,7 @@ export interface operations {
                     "application/json": components["schemas"]["QuoteCollectionResponse"];
                     "text/csv": string;
                     "application/x-ndjson": string;
+                    "application/vnd.apache.arrow.stream": string;
                 };
             };
             /** @description Not Modified: the ETag in If-None-Match (or `*`) matches; no body. */
@@ -5674,7 +5689,7 @@ export interface operations {
                     "Data-Version": components["headers"]["Data-Version"];
                     "Data-Version-Cursor": components["headers"]["Data-Version-Cursor"];
                     "Data-Notice": components["headers"]["Data-Notice"];
-                    /** @description A file's (CSV, NDJSON) next page, when there is one: `<url>; rel="next"`, the JSON's `links.next` (docs/api.md, "Files"). */
+                    /** @description A file's (CSV, NDJSON, Arrow) next page, when there is one: `<url>; rel="next"`, the JSON's `links.next` (docs/api.md, "Files"). */
                     Link?: string;
                     [name: string]: unknown;
                 };
@@ -5682,6 +5697,7 @@ export interface operations {
                     "application/json": components["schemas"]["QuoteCollectionResponse"];
                     "text/csv": string;
                     "application/x-ndjson": string;
+                    "application/vnd.apache.arrow.stream": string;
                 };
             };
             /** @description Not Modified: the ETag in If-None-Match (or `*`) matches; no body. */
@@ -5866,7 +5882,7 @@ export interface operations {
                     "Data-Version": components["headers"]["Data-Version"];
                     "Data-Version-Cursor": components["headers"]["Data-Version-Cursor"];
                     "Data-Notice": components["headers"]["Data-Notice"];
-                    /** @description A file's (CSV, NDJSON) next page, when there is one: `<url>; rel="next"`, the JSON's `links.next` (docs/api.md, "Files"). */
+                    /** @description A file's (CSV, NDJSON, Arrow) next page, when there is one: `<url>; rel="next"`, the JSON's `links.next` (docs/api.md, "Files"). */
                     Link?: string;
                     [name: string]: unknown;
                 };
@@ -5874,6 +5890,7 @@ export interface operations {
                     "application/json": components["schemas"]["QuoteCollectionResponse"];
                     "text/csv": string;
                     "application/x-ndjson": string;
+                    "application/vnd.apache.arrow.stream": string;
                 };
             };
             /** @description Not Modified: the ETag in If-None-Match (or `*`) matches; no body. */
@@ -6058,7 +6075,7 @@ export interface operations {
                     "Data-Version": components["headers"]["Data-Version"];
                     "Data-Version-Cursor": components["headers"]["Data-Version-Cursor"];
                     "Data-Notice": components["headers"]["Data-Notice"];
-                    /** @description A file's (CSV, NDJSON) next page, when there is one: `<url>; rel="next"`, the JSON's `links.next` (docs/api.md, "Files"). */
+                    /** @description A file's (CSV, NDJSON, Arrow) next page, when there is one: `<url>; rel="next"`, the JSON's `links.next` (docs/api.md, "Files"). */
                     Link?: string;
                     [name: string]: unknown;
                 };
@@ -6066,6 +6083,7 @@ export interface operations {
                     "application/json": components["schemas"]["TradeCollectionResponse"];
                     "text/csv": string;
                     "application/x-ndjson": string;
+                    "application/vnd.apache.arrow.stream": string;
                 };
             };
             /** @description Not Modified: the ETag in If-None-Match (or `*`) matches; no body. */
@@ -6250,7 +6268,7 @@ export interface operations {
                     "Data-Version": components["headers"]["Data-Version"];
                     "Data-Version-Cursor": components["headers"]["Data-Version-Cursor"];
                     "Data-Notice": components["headers"]["Data-Notice"];
-                    /** @description A file's (CSV, NDJSON) next page, when there is one: `<url>; rel="next"`, the JSON's `links.next` (docs/api.md, "Files"). */
+                    /** @description A file's (CSV, NDJSON, Arrow) next page, when there is one: `<url>; rel="next"`, the JSON's `links.next` (docs/api.md, "Files"). */
                     Link?: string;
                     [name: string]: unknown;
                 };
@@ -6258,6 +6276,7 @@ export interface operations {
                     "application/json": components["schemas"]["IncomeStatementCollectionResponse"];
                     "text/csv": string;
                     "application/x-ndjson": string;
+                    "application/vnd.apache.arrow.stream": string;
                 };
             };
             /** @description Not Modified: the ETag in If-None-Match (or `*`) matches; no body. */
@@ -6442,7 +6461,7 @@ export interface operations {
                     "Data-Version": components["headers"]["Data-Version"];
                     "Data-Version-Cursor": components["headers"]["Data-Version-Cursor"];
                     "Data-Notice": components["headers"]["Data-Notice"];
-                    /** @description A file's (CSV, NDJSON) next page, when there is one: `<url>; rel="next"`, the JSON's `links.next` (docs/api.md, "Files"). */
+                    /** @description A file's (CSV, NDJSON, Arrow) next page, when there is one: `<url>; rel="next"`, the JSON's `links.next` (docs/api.md, "Files"). */
                     Link?: string;
                     [name: string]: unknown;
                 };
@@ -6450,6 +6469,7 @@ export interface operations {
                     "application/json": components["schemas"]["BalanceSheetCollectionResponse"];
                     "text/csv": string;
                     "application/x-ndjson": string;
+                    "application/vnd.apache.arrow.stream": string;
                 };
             };
             /** @description Not Modified: the ETag in If-None-Match (or `*`) matches; no body. */
@@ -6634,7 +6654,7 @@ export interface operations {
                     "Data-Version": components["headers"]["Data-Version"];
                     "Data-Version-Cursor": components["headers"]["Data-Version-Cursor"];
                     "Data-Notice": components["headers"]["Data-Notice"];
-                    /** @description A file's (CSV, NDJSON) next page, when there is one: `<url>; rel="next"`, the JSON's `links.next` (docs/api.md, "Files"). */
+                    /** @description A file's (CSV, NDJSON, Arrow) next page, when there is one: `<url>; rel="next"`, the JSON's `links.next` (docs/api.md, "Files"). */
                     Link?: string;
                     [name: string]: unknown;
                 };
@@ -6642,6 +6662,7 @@ export interface operations {
                     "application/json": components["schemas"]["CashFlowStatementCollectionResponse"];
                     "text/csv": string;
                     "application/x-ndjson": string;
+                    "application/vnd.apache.arrow.stream": string;
                 };
             };
             /** @description Not Modified: the ETag in If-None-Match (or `*`) matches; no body. */
@@ -6826,7 +6847,7 @@ export interface operations {
                     "Data-Version": components["headers"]["Data-Version"];
                     "Data-Version-Cursor": components["headers"]["Data-Version-Cursor"];
                     "Data-Notice": components["headers"]["Data-Notice"];
-                    /** @description A file's (CSV, NDJSON) next page, when there is one: `<url>; rel="next"`, the JSON's `links.next` (docs/api.md, "Files"). */
+                    /** @description A file's (CSV, NDJSON, Arrow) next page, when there is one: `<url>; rel="next"`, the JSON's `links.next` (docs/api.md, "Files"). */
                     Link?: string;
                     [name: string]: unknown;
                 };
@@ -6834,6 +6855,7 @@ export interface operations {
                     "application/json": components["schemas"]["FinancialIndicatorCollectionResponse"];
                     "text/csv": string;
                     "application/x-ndjson": string;
+                    "application/vnd.apache.arrow.stream": string;
                 };
             };
             /** @description Not Modified: the ETag in If-None-Match (or `*`) matches; no body. */
@@ -7016,7 +7038,7 @@ export interface operations {
                     "Data-Version": components["headers"]["Data-Version"];
                     "Data-Version-Cursor": components["headers"]["Data-Version-Cursor"];
                     "Data-Notice": components["headers"]["Data-Notice"];
-                    /** @description A file's (CSV, NDJSON) next page, when there is one: `<url>; rel="next"`, the JSON's `links.next` (docs/api.md, "Files"). */
+                    /** @description A file's (CSV, NDJSON, Arrow) next page, when there is one: `<url>; rel="next"`, the JSON's `links.next` (docs/api.md, "Files"). */
                     Link?: string;
                     [name: string]: unknown;
                 };
@@ -7024,6 +7046,7 @@ export interface operations {
                     "application/json": components["schemas"]["DividendCollectionResponse"];
                     "text/csv": string;
                     "application/x-ndjson": string;
+                    "application/vnd.apache.arrow.stream": string;
                 };
             };
             /** @description Not Modified: the ETag in If-None-Match (or `*`) matches; no body. */
@@ -7206,7 +7229,7 @@ export interface operations {
                     "Data-Version": components["headers"]["Data-Version"];
                     "Data-Version-Cursor": components["headers"]["Data-Version-Cursor"];
                     "Data-Notice": components["headers"]["Data-Notice"];
-                    /** @description A file's (CSV, NDJSON) next page, when there is one: `<url>; rel="next"`, the JSON's `links.next` (docs/api.md, "Files"). */
+                    /** @description A file's (CSV, NDJSON, Arrow) next page, when there is one: `<url>; rel="next"`, the JSON's `links.next` (docs/api.md, "Files"). */
                     Link?: string;
                     [name: string]: unknown;
                 };
@@ -7214,6 +7237,7 @@ export interface operations {
                     "application/json": components["schemas"]["EarningsForecastCollectionResponse"];
                     "text/csv": string;
                     "application/x-ndjson": string;
+                    "application/vnd.apache.arrow.stream": string;
                 };
             };
             /** @description Not Modified: the ETag in If-None-Match (or `*`) matches; no body. */
@@ -7563,7 +7587,7 @@ export interface operations {
                     "Data-Version": components["headers"]["Data-Version"];
                     "Data-Version-Cursor": components["headers"]["Data-Version-Cursor"];
                     "Data-Notice": components["headers"]["Data-Notice"];
-                    /** @description A file's (CSV, NDJSON) next page, when there is one: `<url>; rel="next"`, the JSON's `links.next` (docs/api.md, "Files"). */
+                    /** @description A file's (CSV, NDJSON, Arrow) next page, when there is one: `<url>; rel="next"`, the JSON's `links.next` (docs/api.md, "Files"). */
                     Link?: string;
                     [name: string]: unknown;
                 };
@@ -7571,6 +7595,7 @@ export interface operations {
                     "application/json": components["schemas"]["InstitutionalHoldingCollectionResponse"];
                     "text/csv": string;
                     "application/x-ndjson": string;
+                    "application/vnd.apache.arrow.stream": string;
                 };
             };
             /** @description Not Modified: the ETag in If-None-Match (or `*`) matches; no body. */
@@ -7747,7 +7772,7 @@ export interface operations {
                     "Data-Version": components["headers"]["Data-Version"];
                     "Data-Version-Cursor": components["headers"]["Data-Version-Cursor"];
                     "Data-Notice": components["headers"]["Data-Notice"];
-                    /** @description A file's (CSV, NDJSON) next page, when there is one: `<url>; rel="next"`, the JSON's `links.next` (docs/api.md, "Files"). */
+                    /** @description A file's (CSV, NDJSON, Arrow) next page, when there is one: `<url>; rel="next"`, the JSON's `links.next` (docs/api.md, "Files"). */
                     Link?: string;
                     [name: string]: unknown;
                 };
@@ -7755,6 +7780,7 @@ export interface operations {
                     "application/json": components["schemas"]["ManagementHistoryCollectionResponse"];
                     "text/csv": string;
                     "application/x-ndjson": string;
+                    "application/vnd.apache.arrow.stream": string;
                 };
             };
             /** @description Not Modified: the ETag in If-None-Match (or `*`) matches; no body. */
@@ -7931,7 +7957,7 @@ export interface operations {
                     "Data-Version": components["headers"]["Data-Version"];
                     "Data-Version-Cursor": components["headers"]["Data-Version-Cursor"];
                     "Data-Notice": components["headers"]["Data-Notice"];
-                    /** @description A file's (CSV, NDJSON) next page, when there is one: `<url>; rel="next"`, the JSON's `links.next` (docs/api.md, "Files"). */
+                    /** @description A file's (CSV, NDJSON, Arrow) next page, when there is one: `<url>; rel="next"`, the JSON's `links.next` (docs/api.md, "Files"). */
                     Link?: string;
                     [name: string]: unknown;
                 };
@@ -7939,6 +7965,7 @@ export interface operations {
                     "application/json": components["schemas"]["TextEntryCollectionResponse"];
                     "text/csv": string;
                     "application/x-ndjson": string;
+                    "application/vnd.apache.arrow.stream": string;
                 };
             };
             /** @description Not Modified: the ETag in If-None-Match (or `*`) matches; no body. */
@@ -8115,7 +8142,7 @@ export interface operations {
                     "Data-Version": components["headers"]["Data-Version"];
                     "Data-Version-Cursor": components["headers"]["Data-Version-Cursor"];
                     "Data-Notice": components["headers"]["Data-Notice"];
-                    /** @description A file's (CSV, NDJSON) next page, when there is one: `<url>; rel="next"`, the JSON's `links.next` (docs/api.md, "Files"). */
+                    /** @description A file's (CSV, NDJSON, Arrow) next page, when there is one: `<url>; rel="next"`, the JSON's `links.next` (docs/api.md, "Files"). */
                     Link?: string;
                     [name: string]: unknown;
                 };
@@ -8123,6 +8150,7 @@ export interface operations {
                     "application/json": components["schemas"]["TextEntryCollectionResponse"];
                     "text/csv": string;
                     "application/x-ndjson": string;
+                    "application/vnd.apache.arrow.stream": string;
                 };
             };
             /** @description Not Modified: the ETag in If-None-Match (or `*`) matches; no body. */
@@ -8307,7 +8335,7 @@ export interface operations {
                     "Data-Version": components["headers"]["Data-Version"];
                     "Data-Version-Cursor": components["headers"]["Data-Version-Cursor"];
                     "Data-Notice": components["headers"]["Data-Notice"];
-                    /** @description A file's (CSV, NDJSON) next page, when there is one: `<url>; rel="next"`, the JSON's `links.next` (docs/api.md, "Files"). */
+                    /** @description A file's (CSV, NDJSON, Arrow) next page, when there is one: `<url>; rel="next"`, the JSON's `links.next` (docs/api.md, "Files"). */
                     Link?: string;
                     [name: string]: unknown;
                 };
@@ -8315,6 +8343,7 @@ export interface operations {
                     "application/json": components["schemas"]["CapitalFlowCollectionResponse"];
                     "text/csv": string;
                     "application/x-ndjson": string;
+                    "application/vnd.apache.arrow.stream": string;
                 };
             };
             /** @description Not Modified: the ETag in If-None-Match (or `*`) matches; no body. */
@@ -8499,7 +8528,7 @@ export interface operations {
                     "Data-Version": components["headers"]["Data-Version"];
                     "Data-Version-Cursor": components["headers"]["Data-Version-Cursor"];
                     "Data-Notice": components["headers"]["Data-Notice"];
-                    /** @description A file's (CSV, NDJSON) next page, when there is one: `<url>; rel="next"`, the JSON's `links.next` (docs/api.md, "Files"). */
+                    /** @description A file's (CSV, NDJSON, Arrow) next page, when there is one: `<url>; rel="next"`, the JSON's `links.next` (docs/api.md, "Files"). */
                     Link?: string;
                     [name: string]: unknown;
                 };
@@ -8507,6 +8536,7 @@ export interface operations {
                     "application/json": components["schemas"]["MarginTradingCollectionResponse"];
                     "text/csv": string;
                     "application/x-ndjson": string;
+                    "application/vnd.apache.arrow.stream": string;
                 };
             };
             /** @description Not Modified: the ETag in If-None-Match (or `*`) matches; no body. */
@@ -8691,7 +8721,7 @@ export interface operations {
                     "Data-Version": components["headers"]["Data-Version"];
                     "Data-Version-Cursor": components["headers"]["Data-Version-Cursor"];
                     "Data-Notice": components["headers"]["Data-Notice"];
-                    /** @description A file's (CSV, NDJSON) next page, when there is one: `<url>; rel="next"`, the JSON's `links.next` (docs/api.md, "Files"). */
+                    /** @description A file's (CSV, NDJSON, Arrow) next page, when there is one: `<url>; rel="next"`, the JSON's `links.next` (docs/api.md, "Files"). */
                     Link?: string;
                     [name: string]: unknown;
                 };
@@ -8699,6 +8729,7 @@ export interface operations {
                     "application/json": components["schemas"]["SuspensionCollectionResponse"];
                     "text/csv": string;
                     "application/x-ndjson": string;
+                    "application/vnd.apache.arrow.stream": string;
                 };
             };
             /** @description Not Modified: the ETag in If-None-Match (or `*`) matches; no body. */
@@ -8883,7 +8914,7 @@ export interface operations {
                     "Data-Version": components["headers"]["Data-Version"];
                     "Data-Version-Cursor": components["headers"]["Data-Version-Cursor"];
                     "Data-Notice": components["headers"]["Data-Notice"];
-                    /** @description A file's (CSV, NDJSON) next page, when there is one: `<url>; rel="next"`, the JSON's `links.next` (docs/api.md, "Files"). */
+                    /** @description A file's (CSV, NDJSON, Arrow) next page, when there is one: `<url>; rel="next"`, the JSON's `links.next` (docs/api.md, "Files"). */
                     Link?: string;
                     [name: string]: unknown;
                 };
@@ -8891,6 +8922,7 @@ export interface operations {
                     "application/json": components["schemas"]["ShareCapitalCollectionResponse"];
                     "text/csv": string;
                     "application/x-ndjson": string;
+                    "application/vnd.apache.arrow.stream": string;
                 };
             };
             /** @description Not Modified: the ETag in If-None-Match (or `*`) matches; no body. */
@@ -9075,7 +9107,7 @@ export interface operations {
                     "Data-Version": components["headers"]["Data-Version"];
                     "Data-Version-Cursor": components["headers"]["Data-Version-Cursor"];
                     "Data-Notice": components["headers"]["Data-Notice"];
-                    /** @description A file's (CSV, NDJSON) next page, when there is one: `<url>; rel="next"`, the JSON's `links.next` (docs/api.md, "Files"). */
+                    /** @description A file's (CSV, NDJSON, Arrow) next page, when there is one: `<url>; rel="next"`, the JSON's `links.next` (docs/api.md, "Files"). */
                     Link?: string;
                     [name: string]: unknown;
                 };
@@ -9083,6 +9115,7 @@ export interface operations {
                     "application/json": components["schemas"]["ValuationCollectionResponse"];
                     "text/csv": string;
                     "application/x-ndjson": string;
+                    "application/vnd.apache.arrow.stream": string;
                 };
             };
             /** @description Not Modified: the ETag in If-None-Match (or `*`) matches; no body. */
@@ -9273,7 +9306,7 @@ export interface operations {
                     "Data-Version": components["headers"]["Data-Version"];
                     "Data-Version-Cursor": components["headers"]["Data-Version-Cursor"];
                     "Data-Notice": components["headers"]["Data-Notice"];
-                    /** @description A file's (CSV, NDJSON) next page, when there is one: `<url>; rel="next"`, the JSON's `links.next` (docs/api.md, "Files"). */
+                    /** @description A file's (CSV, NDJSON, Arrow) next page, when there is one: `<url>; rel="next"`, the JSON's `links.next` (docs/api.md, "Files"). */
                     Link?: string;
                     [name: string]: unknown;
                 };
@@ -9281,6 +9314,7 @@ export interface operations {
                     "application/json": components["schemas"]["TechnicalIndicatorCollectionResponse"];
                     "text/csv": string;
                     "application/x-ndjson": string;
+                    "application/vnd.apache.arrow.stream": string;
                 };
             };
             /** @description Not Modified: the ETag in If-None-Match (or `*`) matches; no body. */
@@ -9471,7 +9505,7 @@ export interface operations {
                     "Data-Version": components["headers"]["Data-Version"];
                     "Data-Version-Cursor": components["headers"]["Data-Version-Cursor"];
                     "Data-Notice": components["headers"]["Data-Notice"];
-                    /** @description A file's (CSV, NDJSON) next page, when there is one: `<url>; rel="next"`, the JSON's `links.next` (docs/api.md, "Files"). */
+                    /** @description A file's (CSV, NDJSON, Arrow) next page, when there is one: `<url>; rel="next"`, the JSON's `links.next` (docs/api.md, "Files"). */
                     Link?: string;
                     [name: string]: unknown;
                 };
@@ -9479,6 +9513,7 @@ export interface operations {
                     "application/json": components["schemas"]["TechnicalIndicatorCollectionResponse"];
                     "text/csv": string;
                     "application/x-ndjson": string;
+                    "application/vnd.apache.arrow.stream": string;
                 };
             };
             /** @description Not Modified: the ETag in If-None-Match (or `*`) matches; no body. */
@@ -9669,7 +9704,7 @@ export interface operations {
                     "Data-Version": components["headers"]["Data-Version"];
                     "Data-Version-Cursor": components["headers"]["Data-Version-Cursor"];
                     "Data-Notice": components["headers"]["Data-Notice"];
-                    /** @description A file's (CSV, NDJSON) next page, when there is one: `<url>; rel="next"`, the JSON's `links.next` (docs/api.md, "Files"). */
+                    /** @description A file's (CSV, NDJSON, Arrow) next page, when there is one: `<url>; rel="next"`, the JSON's `links.next` (docs/api.md, "Files"). */
                     Link?: string;
                     [name: string]: unknown;
                 };
@@ -9677,6 +9712,7 @@ export interface operations {
                     "application/json": components["schemas"]["TechnicalIndicatorCollectionResponse"];
                     "text/csv": string;
                     "application/x-ndjson": string;
+                    "application/vnd.apache.arrow.stream": string;
                 };
             };
             /** @description Not Modified: the ETag in If-None-Match (or `*`) matches; no body. */
@@ -9861,7 +9897,7 @@ export interface operations {
                     "Data-Version": components["headers"]["Data-Version"];
                     "Data-Version-Cursor": components["headers"]["Data-Version-Cursor"];
                     "Data-Notice": components["headers"]["Data-Notice"];
-                    /** @description A file's (CSV, NDJSON) next page, when there is one: `<url>; rel="next"`, the JSON's `links.next` (docs/api.md, "Files"). */
+                    /** @description A file's (CSV, NDJSON, Arrow) next page, when there is one: `<url>; rel="next"`, the JSON's `links.next` (docs/api.md, "Files"). */
                     Link?: string;
                     [name: string]: unknown;
                 };
@@ -9869,6 +9905,7 @@ export interface operations {
                     "application/json": components["schemas"]["PriceLimitCollectionResponse"];
                     "text/csv": string;
                     "application/x-ndjson": string;
+                    "application/vnd.apache.arrow.stream": string;
                 };
             };
             /** @description Not Modified: the ETag in If-None-Match (or `*`) matches; no body. */
@@ -10051,7 +10088,7 @@ export interface operations {
                     "Data-Version": components["headers"]["Data-Version"];
                     "Data-Version-Cursor": components["headers"]["Data-Version-Cursor"];
                     "Data-Notice": components["headers"]["Data-Notice"];
-                    /** @description A file's (CSV, NDJSON) next page, when there is one: `<url>; rel="next"`, the JSON's `links.next` (docs/api.md, "Files"). */
+                    /** @description A file's (CSV, NDJSON, Arrow) next page, when there is one: `<url>; rel="next"`, the JSON's `links.next` (docs/api.md, "Files"). */
                     Link?: string;
                     [name: string]: unknown;
                 };
@@ -10059,6 +10096,7 @@ export interface operations {
                     "application/json": components["schemas"]["AdjustmentFactorCollectionResponse"];
                     "text/csv": string;
                     "application/x-ndjson": string;
+                    "application/vnd.apache.arrow.stream": string;
                 };
             };
             /** @description Not Modified: the ETag in If-None-Match (or `*`) matches; no body. */
@@ -10237,7 +10275,7 @@ export interface operations {
                     "Data-Version": components["headers"]["Data-Version"];
                     "Data-Version-Cursor": components["headers"]["Data-Version-Cursor"];
                     "Data-Notice": components["headers"]["Data-Notice"];
-                    /** @description A file's (CSV, NDJSON) next page, when there is one: `<url>; rel="next"`, the JSON's `links.next` (docs/api.md, "Files"). */
+                    /** @description A file's (CSV, NDJSON, Arrow) next page, when there is one: `<url>; rel="next"`, the JSON's `links.next` (docs/api.md, "Files"). */
                     Link?: string;
                     [name: string]: unknown;
                 };
@@ -10245,6 +10283,7 @@ export interface operations {
                     "application/json": components["schemas"]["PoolConstituentCollectionResponse"];
                     "text/csv": string;
                     "application/x-ndjson": string;
+                    "application/vnd.apache.arrow.stream": string;
                 };
             };
             /** @description Not Modified: the ETag in If-None-Match (or `*`) matches; no body. */

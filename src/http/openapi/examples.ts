@@ -45,7 +45,7 @@ const PAGE_200 = 'OK: one page of the collection; walk on with `page[after]` = `
 
 const LINK = {
   description:
-    'A file\'s (CSV, NDJSON) next page, when there is one: `<url>; rel="next"`, the JSON\'s `links.next` (docs/api.md, "Files").',
+    'A file\'s (CSV, NDJSON, Arrow) next page, when there is one: `<url>; rel="next"`, the JSON\'s `links.next` (docs/api.md, "Files").',
   schema: { type: 'string' },
 };
 
@@ -54,6 +54,10 @@ const FILE_DESCRIPTIONS: Record<FileFormat, string> = {
     'With `Accept: text/csv`: the same page as a CSV file with a header line, in the columns of the ingest dataset the records are ' +
     '(`mds ingest` loads it), else of the record\'s own fields (nested ones as `parent.child`); null is an empty field (docs/api.md, "Files").',
   ndjson: 'With `Accept: application/x-ndjson`: the same page, one JSON object per line keyed as the CSV header, null for an empty field.',
+  arrow:
+    "With `Accept: application/vnd.apache.arrow.stream`: the same page as an Apache Arrow IPC stream of the JSON record's own fields " +
+    "(nested ones as `parent.child`), typed: decimals decimal128(38, the field's scale), dates date32, times timestamp[s, Asia/Shanghai], " +
+    'integers int64, booleans bool, text utf8, nullable where the field is (docs/api.md, "Arrow").',
 };
 
 interface Operation {
@@ -92,7 +96,8 @@ export function documentExamples<T extends { paths?: Record<string, Record<strin
 
 /**
  * A collection's files (CSV, NDJSON) beside its JSON, each with the example JSON's page as that
- * file: made by the columns the server writes (file-shapes.ts), so that they cannot differ.
+ * file: made by the columns the server writes (file-shapes.ts), so that they cannot differ; and
+ * its Arrow stream (described, binary).
  */
 function documentFiles(operationId: string, response: Operation['responses'][string], ex: OperationExamples | undefined): void {
   const params = ex?.parameters ?? {};
@@ -108,4 +113,8 @@ function documentFiles(operationId: string, response: Operation['responses'][str
       example,
     } as { example?: unknown };
   }
+  // Arrow is binary: no example (test/arrow.test.ts reads every collection's stream back).
+  response.content[FILE_TYPES.arrow] = { schema: { type: 'string', format: 'binary', description: FILE_DESCRIPTIONS.arrow } } as {
+    example?: unknown;
+  };
 }

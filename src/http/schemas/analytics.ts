@@ -1,6 +1,9 @@
 import { Type } from '@sinclair/typebox';
 import { Collection, DateString, Decimal, NullableDecimal, Timestamp } from './common.js';
+import { AMOUNT, PERCENT, PRICE } from '../../datasets/units.js';
 
+/** Adjustment factors: up to 16 decimals (the adj_factors dataset's). */
+const FACTOR_SCALE = 16;
 const NullableTime = (description: string) => Type.Union([Type.String({ format: 'date-time' }), Type.Null()], { description });
 
 export const TechnicalIndicatorPoint = Type.Object(
@@ -22,10 +25,10 @@ export const PriceLimit = Type.Object(
   {
     instrument_id: Type.String(),
     trade_date: DateString('Trading day.'),
-    pre_close: NullableDecimal('Previous close, ex-rights adjusted on ex-dates (the base of the limits); null on a listing day.'),
-    limit_up: NullableDecimal('Up limit (CNY); null on days without limits.'),
-    limit_down: NullableDecimal('Down limit (CNY); null on days without limits.'),
-    limit_pct: NullableDecimal('Ratio applied, in percent (e.g. "10"); null on days without limits.'),
+    pre_close: NullableDecimal('Previous close, ex-rights adjusted on ex-dates (the base of the limits); null on a listing day.', PRICE),
+    limit_up: NullableDecimal('Up limit (CNY); null on days without limits.', PRICE),
+    limit_down: NullableDecimal('Down limit (CNY); null on days without limits.', PRICE),
+    limit_pct: NullableDecimal('Ratio applied, in percent (e.g. "10"); null on days without limits.', PERCENT),
     reason: Type.String({
       description:
         'Why that ratio: main_board, chinext, star, bse, st_main_board, st_chinext, st_star, st_bse, share_reform_pending, ' +
@@ -53,14 +56,14 @@ export const PoolConstituent = Type.Object(
     name: Type.String(),
     pool_type: Type.String({ description: 'PoolTypeId.' }),
     trade_date: DateString('The pool date.'),
-    close: Decimal('Close (CNY).'),
-    pre_close: NullableDecimal('Ex-rights previous close.'),
-    pct_change: NullableDecimal('Change vs pre_close in percent, 2 decimals.'),
+    close: Decimal('Close (CNY).', PRICE),
+    pre_close: NullableDecimal('Ex-rights previous close.', PRICE),
+    pct_change: NullableDecimal('Change vs pre_close in percent, 2 decimals.', PERCENT),
     volume: Type.Integer({ description: 'Shares traded.' }),
-    amount: NullableDecimal("Turnover (CNY); null when the daily bar's amount is unknown (Bar.amount)."),
-    turnover_rate: NullableDecimal('volume / float shares, percent, 2 decimals.'),
-    limit_up: NullableDecimal('Up limit of the day.'),
-    limit_down: NullableDecimal('Down limit of the day.'),
+    amount: NullableDecimal("Turnover (CNY); null when the daily bar's amount is unknown (Bar.amount).", AMOUNT),
+    turnover_rate: NullableDecimal('volume / float shares, percent, 2 decimals.', PERCENT),
+    limit_up: NullableDecimal('Up limit of the day.', PRICE),
+    limit_down: NullableDecimal('Down limit of the day.', PRICE),
     consecutive_limit_ups: Type.Union([Type.Integer(), Type.Null()], {
       description:
         'Consecutive limit-up closes ending on the pool date (limit_up) or on the previous trading day (previous_limit_up); null otherwise.',
@@ -72,6 +75,7 @@ export const PoolConstituent = Type.Object(
     }),
     sealed_amount: NullableDecimal(
       'Bid volume queued at the up limit at the close x limit price (CNY), from the closing quote where stored.',
+      AMOUNT,
     ),
     strong_reason: Type.Union([Type.String(), Type.Null()], { description: 'strong pool: new_high or repeated_limit_up.' }),
   },
@@ -85,10 +89,12 @@ export const AdjustmentFactor = Type.Object(
     backward_factor: Decimal(
       'Backward (后复权) ratio factor: backward price = raw price x backward_factor, rounded half-up to the tick. ' +
         'Up to 16 decimals (half-up at the 16th); published factors exactly as loaded.',
+      FACTOR_SCALE,
     ),
     forward_factor: Decimal(
       'Forward (前复权) ratio factor: backward_factor / the latest backward_factor (1 on the latest row); ' +
         'forward price = raw price x forward_factor. Up to 16 decimals, half-up at the 16th.',
+      FACTOR_SCALE,
     ),
     source: Type.Union([Type.Literal('corporate_actions'), Type.Literal('vendor')], {
       description: 'The basis: `vendor` when published factors (dataset adj_factors) are loaded for the equity, else `corporate_actions`.',

@@ -66,8 +66,25 @@ export function Single(name: string, item: TSchema) {
   return Type.Object({ data: Type.Ref(item) }, { $id: name, additionalProperties: false });
 }
 
-export const Decimal = (description: string) => Type.String({ pattern: '^-?\\d+(\\.\\d+)?$', description });
-export const NullableDecimal = (description: string) => Type.Union([Decimal(description), Type.Null()], { description });
+/**
+ * The scale of a decimal field: how many decimals its values may have (a price's 3, money's 2).
+ * A symbol, so the schema's JSON (the OpenAPI document, the serialisers) stays as it was; an
+ * Arrow answer types the field decimal128 of that scale (http/arrow-shape.ts).
+ */
+export const SCALE: unique symbol = Symbol('mds.decimal-scale');
+/** A scale: a number, or a dataset unit's (datasets/units.ts: `PRICE`, `AMOUNT`, `PERCENT`). */
+export type Scale = number | { readonly scale?: number };
+const scaleOf = (s: Scale): number => {
+  const n = typeof s === 'number' ? s : s.scale;
+  if (n === undefined) throw new Error('a decimal field needs a scale');
+  return n;
+};
+
+/** An exact decimal string of at most `scale` decimals. */
+export const Decimal = (description: string, scale: Scale) =>
+  Object.assign(Type.String({ pattern: '^-?\\d+(\\.\\d+)?$', description }), { [SCALE]: scaleOf(scale) });
+export const NullableDecimal = (description: string, scale: Scale) =>
+  Type.Union([Decimal(description, scale), Type.Null()], { description });
 export const DateString = (description: string) => Type.String({ format: 'date', description });
 export const NullableDate = (description: string) => Type.Union([Type.String({ format: 'date' }), Type.Null()], { description });
 export const Timestamp = (description: string) => Type.String({ format: 'date-time', description });

@@ -1,10 +1,11 @@
 import { Type, type TProperties } from '@sinclair/typebox';
 import { Collection, DateString, Decimal, NullableDate, NullableDecimal, Single, Timestamp } from './common.js';
+import { MONEY, PERCENT } from '../../datasets/units.js';
 import { recordSchema } from './declared.js';
 import { institutionalHoldings, management } from '../../datasets/fundamentals.js';
 
 /** Company profile, holders, management, text entries and capital flows (docs/fundamentals.md). */
-const Money = (d: string) => Decimal(`${d} CNY, 2 decimals.`);
+const Money = (d: string) => Decimal(`${d} CNY, 2 decimals.`, MONEY);
 
 export const CompanyProfile = Type.Object(
   {
@@ -49,7 +50,7 @@ const flowClass = (key: string, label: string): TProperties => ({
   [`${key}_buy`]: Money(`Buy turnover of ${label} orders,`),
   [`${key}_sell`]: Money(`Sell turnover of ${label} orders,`),
   [`${key}_net`]: Money(`Net inflow of ${label} orders = buy − sell,`),
-  [`${key}_net_ratio`]: NullableDecimal(`Net inflow of ${label} orders / amount × 100; percent, 2 decimals.`),
+  [`${key}_net_ratio`]: NullableDecimal(`Net inflow of ${label} orders / amount × 100; percent, 2 decimals.`, PERCENT),
 });
 
 export const CapitalFlow = Type.Object(

@@ -19,7 +19,7 @@ function fieldSchema(c: ColumnSpec): TSchema {
   const orNull = (s: TSchema) => (c.required ? s : Type.Union([s, Type.Null()], { description }));
   if (c.type === 'date') return c.required ? DateString(description) : NullableDate(description);
   if (c.type === 'timestamp') return orNull(Timestamp(description));
-  if (c.scale !== undefined) return c.required ? Decimal(description) : NullableDecimal(description);
+  if (c.scale !== undefined) return c.required ? Decimal(description, c.scale) : NullableDecimal(description, c.scale);
   if (c.type === 'integer') return c.required ? Type.Integer({ description }) : orNull(Type.Integer());
   if (c.type === 'enum') return orNull(Type.Unsafe<string>({ type: 'string', enum: [...(c.values ?? [])], description }));
   if (c.type === 'text' || c.type === 'instrument_id') return c.required ? Type.String({ description }) : orNull(Type.String());

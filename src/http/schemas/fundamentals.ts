@@ -1,4 +1,5 @@
 import { Collection, DateString, Decimal, NullableDecimal } from './common.js';
+import { MONEY, PERCENT, PRICE } from '../../datasets/units.js';
 import { COMPANY_SCHEMAS } from './company.js';
 import { recordSchema } from './declared.js';
 import {
@@ -38,20 +39,25 @@ export const Suspension = recordSchema(suspensions, {
 });
 
 const nullableInteger = (description: string) => Type.Union([Type.Integer(), Type.Null()], { description });
+/** Valuation multiples and yields: 4 decimals. */
+const MULTIPLE_SCALE = 4;
 const multiple = (what: string) =>
-  NullableDecimal(`${what}; 4 decimals, rounded half away from zero; null when the base is unknown or not positive (a loss has no PE).`);
+  NullableDecimal(
+    `${what}; 4 decimals, rounded half away from zero; null when the base is unknown or not positive (a loss has no PE).`,
+    MULTIPLE_SCALE,
+  );
 
 /** A day's valuation as known at its close (docs/fundamentals.md, "Valuations"). */
 export const Valuation = Type.Object(
   {
     instrument_id: Type.String({ description: 'The equity (CODE.MARKET).' }),
     trade_date: DateString('Trading day (one with a daily bar).'),
-    close: Decimal('The day’s close, CNY (unadjusted).'),
+    close: Decimal('The day’s close, CNY (unadjusted).', PRICE),
     total_shares: nullableInteger('Total shares in force that day (share capital; else the instrument’s current count).'),
     float_shares: nullableInteger('Tradable A shares in force that day (as total_shares).'),
-    total_market_value: NullableDecimal('close × total_shares, CNY, 2 decimals (总市值).'),
-    float_market_value: NullableDecimal('close × float_shares, CNY, 2 decimals (流通市值).'),
-    turnover_rate: NullableDecimal('volume / float_shares × 100, percent, 2 decimals (换手率).'),
+    total_market_value: NullableDecimal('close × total_shares, CNY, 2 decimals (总市值).', MONEY),
+    float_market_value: NullableDecimal('close × float_shares, CNY, 2 decimals (流通市值).', MONEY),
+    turnover_rate: NullableDecimal('volume / float_shares × 100, percent, 2 decimals (换手率).', PERCENT),
     pe: multiple('total_market_value / net_profit_attributable of the latest annual report announced by that day (静态市盈率)'),
     pe_ttm: multiple(
       'total_market_value / trailing-twelve-month net_profit_attributable: the latest report announced by that day + the previous annual − the same period a year before (TTM市盈率)',
@@ -60,6 +66,7 @@ export const Valuation = Type.Object(
     ps_ttm: multiple('total_market_value / trailing-twelve-month revenue (as pe_ttm) (市销率TTM)'),
     dividend_yield_ttm: NullableDecimal(
       'Cash dividends with an ex-date in the year to that day (per share × the total shares the day before the ex-date) / total_market_value × 100; percent, 4 decimals (股息率TTM).',
+      MULTIPLE_SCALE,
     ),
   },
   {

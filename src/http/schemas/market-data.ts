@@ -1,5 +1,6 @@
 import { Type } from '@sinclair/typebox';
 import { Collection, DateString, Decimal, NullableDecimal, Timestamp } from './common.js';
+import { AMOUNT, PERCENT, PRICE } from '../../datasets/units.js';
 
 export const Bar = Type.Object(
   {
@@ -8,14 +9,15 @@ export const Bar = Type.Object(
     adjustment: Type.String({ description: 'AdjustmentId the prices are in.' }),
     timestamp: Timestamp('End of the bar (bars are labelled by their end).'),
     trade_date: DateString('Trading day of the bar; for 1w..1y the last trading day of the period.'),
-    open: Decimal('Open price (CNY).'),
-    high: Decimal('High price (CNY).'),
-    low: Decimal('Low price (CNY).'),
-    close: Decimal('Close price (CNY).'),
+    open: Decimal('Open price (CNY).', PRICE),
+    high: Decimal('High price (CNY).', PRICE),
+    low: Decimal('Low price (CNY).', PRICE),
+    close: Decimal('Close price (CNY).', PRICE),
     volume: Type.Integer({ description: 'Volume in shares.' }),
     amount: NullableDecimal(
       'Turnover in CNY; null when unknown: the source published none (e.g. czsc files), or a bar ' +
         'aggregated from (or a daily bar derived from) bars of which one has none. Never 0 or an estimate in its place.',
+      AMOUNT,
     ),
   },
   { $id: 'Bar', additionalProperties: false },
@@ -23,7 +25,7 @@ export const Bar = Type.Object(
 
 export const BookLevel = Type.Object(
   {
-    price: Decimal('Price (CNY).'),
+    price: Decimal('Price (CNY).', PRICE),
     volume: Type.Integer({ description: 'Shares on offer at that price.' }),
   },
   { $id: 'BookLevel', additionalProperties: false },
@@ -34,15 +36,15 @@ export const Quote = Type.Object(
     instrument_id: Type.String(),
     timestamp: Timestamp('Snapshot time.'),
     trade_date: DateString('Trading day.'),
-    last: Decimal('Last price (CNY).'),
-    open: Decimal('Day open.'),
-    high: Decimal('Day high so far.'),
-    low: Decimal('Day low so far.'),
-    pre_close: Decimal('Previous close (ex-rights reference price).'),
-    change: Decimal('last - pre_close.'),
-    pct_change: Decimal('Change in percent of pre_close, 2 decimals.'),
+    last: Decimal('Last price (CNY).', PRICE),
+    open: Decimal('Day open.', PRICE),
+    high: Decimal('Day high so far.', PRICE),
+    low: Decimal('Day low so far.', PRICE),
+    pre_close: Decimal('Previous close (ex-rights reference price).', PRICE),
+    change: Decimal('last - pre_close.', PRICE),
+    pct_change: Decimal('Change in percent of pre_close, 2 decimals.', PERCENT),
     volume: Type.Integer({ description: 'Cumulative day volume in shares.' }),
-    amount: Decimal('Cumulative day turnover in CNY.'),
+    amount: Decimal('Cumulative day turnover in CNY.', AMOUNT),
     bids: Type.Array(Type.Ref(BookLevel), { description: 'Up to 5 bid levels, best first (empty for indices).' }),
     asks: Type.Array(Type.Ref(BookLevel), { description: 'Up to 5 ask levels, best first (empty for indices).' }),
   },
@@ -55,9 +57,9 @@ export const Trade = Type.Object(
     timestamp: Timestamp('Execution time.'),
     trade_date: DateString('Trading day.'),
     seq: Type.Integer({ description: 'Sequence number within the instrument and day (ascending in time).' }),
-    price: Decimal('Price (CNY).'),
+    price: Decimal('Price (CNY).', PRICE),
     volume: Type.Integer({ description: 'Shares.' }),
-    amount: Decimal('price x volume (CNY).'),
+    amount: Decimal('price x volume (CNY).', AMOUNT),
     side: Type.String({ description: 'buy (taker bought at the ask), sell (taker sold at the bid) or neutral (call auction).' }),
   },
   { $id: 'Trade', additionalProperties: false },

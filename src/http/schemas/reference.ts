@@ -1,5 +1,6 @@
 import { Type } from '@sinclair/typebox';
 import { Collection, DateString, Decimal, NullableDate, NullableDecimal, Single } from './common.js';
+import { PRICE } from '../../datasets/units.js';
 
 export const Market = Type.Object(
   {
@@ -41,7 +42,7 @@ export const Instrument = Type.Object(
     name: Type.String({ description: 'Short name as published by the exchange (Chinese).' }),
     name_en: Type.Union([Type.String(), Type.Null()], { description: 'English name.' }),
     currency: Type.String({ description: 'Trading currency.' }),
-    tick_size: Decimal('Minimum price increment (CNY).'),
+    tick_size: Decimal('Minimum price increment (CNY).', PRICE),
     list_date: NullableDate('Listing (or launch) date; null when unknown (see list_date_source).'),
     list_date_source: Type.Union([Type.String(), Type.Null()], {
       description:
@@ -57,7 +58,7 @@ export const Instrument = Type.Object(
     fund_type: Type.Union([Type.String(), Type.Null()], { description: 'etf or lof (funds).' }),
     underlying: Type.Union([Type.String(), Type.Null()], { description: 'Id of the tracked index (funds).' }),
     base_date: NullableDate('Base date (indices).'),
-    base_value: NullableDecimal('Base level (indices).'),
+    base_value: NullableDecimal('Base level (indices).', PRICE),
   },
   { $id: 'Instrument', additionalProperties: false },
 );

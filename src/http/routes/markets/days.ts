@@ -16,7 +16,6 @@ import { INSTRUMENT_KINDS, KINDS, type InstrumentKind } from '../../../market/ki
 import type { MarketBar as Bar, MarketBarFilter } from '../../../query/market-days.js';
 import type { MarketBreadthTable } from '../../../store/schema.js';
 import { fileFormat } from '../../file-format.js';
-import { FILE_SHAPES } from '../../file-shapes.js';
 
 const marketParam = { market: Type.String({ description: 'MarketId: SH, SZ or BJ.' }) };
 const MARKETS = new Set(['SH', 'SZ', 'BJ']);
@@ -94,6 +93,7 @@ export default async function marketDayRoutes(app: App) {
           'Equities, indices and funds of the market that traded that day (suspended equities have no bar: see listMarketBreadth), ' +
           "unadjusted, with the day's reference price and, for equities, price limits. With `Accept: text/csv` or `Accept: application/x-ndjson` " +
           'the whole day (every page) comes as one file in the bars_1d ingest format (docs/ingest.md), which `mds ingest bars_1d` loads back; ' +
+          'with `Accept: application/vnd.apache.arrow.stream`, as one Arrow IPC stream of these records, typed (docs/api.md, "Arrow"); ' +
           'compressed for clients that accept gzip or br, with a strong ETag; a day before the latest stored one may be cached for an hour.',
         params: marketParam,
         query: {
@@ -114,11 +114,12 @@ export default async function marketDayRoutes(app: App) {
       const date = await dayOf(snapOf(req), market, q);
       const f: MarketBarFilter = { kind: q.kind, board: q.board };
       const format = fileFormat(req.headers.accept);
-      // The whole day (every page) as one file in the bars_1d format: its records as JSON has them, in the file's columns.
+      // The whole day (every page) as one file: CSV or NDJSON in the bars_1d format, or Arrow of the records' fields.
       if (format)
         return sendFile(
+          req,
           reply,
-          FILE_SHAPES.listMarketBars({ params: {}, query: {} }),
+          'listMarketBars',
           format,
           (await snapOf(req).marketDays.bars(market, date, f, null, Infinity)).map(record),
         );
