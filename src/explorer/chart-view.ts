@@ -279,6 +279,8 @@ class ChartView implements View {
   }
 
   private onCrosshair(m: MouseEventParams<Time>) {
+    // A move made by the keyboard (setCrosshairPosition: a point, no source event) shows its bar itself.
+    if (!m.sourceEvent && m.point) return;
     const key = m.time !== undefined ? timeKey(m.time) : null;
     if (key === null) return this.showIndex(-1);
     const i = this.data.bars.findIndex((b) => timeKey(chartTime(b, this.state.interval)) === key);

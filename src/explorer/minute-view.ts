@@ -69,7 +69,9 @@ export function minuteView(root: HTMLElement, client: Client, inst: Instrument, 
     const drawn = drawMinutes(box, data, inst, places);
     chart = drawn.chart;
     price = drawn.price;
-    chart.subscribeCrosshairMove((m) => show(m.time === undefined ? -1 : data!.bars.findIndex((b) => wallSeconds(b.timestamp) === m.time)));
+    chart.subscribeCrosshairMove(
+      (m) => m.sourceEvent && show(m.time === undefined ? -1 : data!.bars.findIndex((b) => wallSeconds(b.timestamp) === m.time)),
+    );
     show(shown);
   };
   const averages = () => (inst.kind === 'index' ? [] : averageLine(data!.bars, places));
@@ -94,6 +96,8 @@ export function minuteView(root: HTMLElement, client: Client, inst: Instrument, 
       picker.value = data.days[data.days.length - 1];
       box.dataset.date = picker.value;
       box.dataset.preClose = data.preClose ?? '';
+      box.dataset.bars = String(data.bars.length);
+      box.dataset.daysShown = data.days.join(',');
       note.textContent = `${data.days.join('、')}　昨收 ${data.preClose ?? '—'}${data.limit ? `　涨停 ${data.limit.limit_up}　跌停 ${data.limit.limit_down}` : ''}${inst.kind === 'index' ? '　（指数无均价线）' : ''}`;
       draw();
       box.dataset.state = 'complete';
