@@ -25,107 +25,130 @@ export interface MinuteState {
 }
 
 export function minuteView(root: HTMLElement, client: Client, inst: Instrument, state: MinuteState, go: (s: MinuteState) => void): View {
-  const box = h('div', {
-    class: 'chart minute',
-    id: 'minute',
-    'data-state': 'loading',
-    'data-instrument': inst.id,
-    'data-days': state.days,
-  });
-  const legend = h('div', { class: 'legend', id: 'legend' });
-  const note = h('p', { class: 'chart-note', id: 'chart-note' });
-  const picker = h('input', { type: 'date', id: 'minute-date', title: '日期', value: state.date ?? '' });
-  picker.addEventListener('change', () => go({ ...state, date: picker.value || undefined }));
-  const dayButton = (n: 1 | 5) =>
-    h(
-      'button',
-      { type: 'button', id: `days-${n}`, 'aria-pressed': String(state.days === n), onclick: () => go({ ...state, days: n }) },
-      n === 1 ? '当日' : '五日',
-    );
-  fill(
-    root,
-    instrumentHead(inst, 'minute'),
-    h(
-      'div',
-      { class: 'toolbar' },
-      h('div', { class: 'group' }, dayButton(1), dayButton(5)),
-      picker,
-      h('a', { href: `#/chart/${inst.id}?interval=1m${state.date ? `&date=${state.date}` : ''}` }, '1分钟K线'),
-    ),
-    note,
-    h('div', { class: 'chart-host' }, legend, box),
-  );
-  let chart: IChartApi | null = null;
-  let data: MinuteDays | null = null;
-  let shown = -1;
-  let price: ISeriesApi<'Line'> | null = null;
-  let closed = false;
-  const places = inst.kind === 'fund' ? 3 : 2;
+  return new MinuteView(root, client, inst, state, go);
+}
 
-  const draw = () => {
-    if (!data || !data.bars.length || closed) return;
-    chart?.remove();
-    box.replaceChildren();
-    const drawn = drawMinutes(box, data, inst, places);
-    chart = drawn.chart;
-    price = drawn.price;
-    chart.subscribeCrosshairMove(
-      (m) => m.sourceEvent && show(m.time === undefined ? -1 : data!.bars.findIndex((b) => wallSeconds(b.timestamp) === m.time)),
-    );
-    show(shown);
-  };
-  const averages = () => (inst.kind === 'index' ? [] : averageLine(data!.bars, places));
-  let avg: (string | null)[] = [];
-  const show = (i: number) => {
-    if (!data || !data.bars.length) return;
-    shown = i;
-    minuteLegend(legend, data, i < 0 ? data.bars.length - 1 : i, avg);
-  };
-  const unTheme = onThemeChange(draw);
+class MinuteView implements View {
+  private readonly box: HTMLElement;
+  private readonly legend = h('div', { class: 'legend beside-left-axis', id: 'legend' });
+  private readonly note = h('p', { class: 'chart-note', id: 'chart-note' });
+  private readonly picker: HTMLInputElement;
+  private chart: IChartApi | null = null;
+  private price: ISeriesApi<'Line'> | null = null;
+  private data: MinuteDays | null = null;
+  private avg: (string | null)[] = [];
+  private shown = -1;
+  private closed = false;
+  private readonly places: number;
+  private readonly unTheme: () => void;
 
-  void (async () => {
+  constructor(
+    root: HTMLElement,
+    private client: Client,
+    private inst: Instrument,
+    private state: MinuteState,
+    go: (s: MinuteState) => void,
+  ) {
+    this.places = inst.kind === 'fund' ? 3 : 2;
+    this.box = h('div', {
+      class: 'chart minute',
+      id: 'minute',
+      'data-state': 'loading',
+      'data-instrument': inst.id,
+      'data-days': state.days,
+    });
+    this.picker = h('input', { type: 'date', id: 'minute-date', title: '日期', value: state.date ?? '' });
+    this.picker.addEventListener('change', () => go({ ...state, date: this.picker.value || undefined }));
+    const dayButton = (n: 1 | 5) =>
+      h(
+        'button',
+        { type: 'button', id: `days-${n}`, 'aria-pressed': String(state.days === n), onclick: () => go({ ...state, days: n }) },
+        n === 1 ? '当日' : '五日',
+      );
+    const bars1m = h('a', { href: `#/chart/${inst.id}?interval=1m${state.date ? `&date=${state.date}` : ''}` }, '1分钟K线');
+    fill(
+      root,
+      instrumentHead(inst, 'minute'),
+      h('div', { class: 'toolbar' }, h('div', { class: 'group' }, dayButton(1), dayButton(5)), this.picker, bars1m),
+      this.note,
+      h('div', { class: 'chart-host' }, this.legend, this.box),
+    );
+    this.unTheme = onThemeChange(() => this.draw());
+    void this.start();
+  }
+
+  close(): void {
+    this.closed = true;
+    this.unTheme();
+    this.chart?.remove();
+  }
+
+  onKey(e: KeyboardEvent): boolean {
+    const { chart, price, data } = this;
+    if (!chart || !price || !data) return false;
+    const bars = data.bars;
+    return chartKey(e, {
+      chart,
+      series: price,
+      times: () => bars.map((b) => wallSeconds(b.timestamp) as Time),
+      price: (i) => +bars[i].close,
+      current: () => (this.shown < 0 ? bars.length - 1 : this.shown),
+      show: (i) => this.show(i),
+    });
+  }
+
+  private async start() {
+    const { inst, box, note } = this;
     try {
-      data = await loadMinutes(client, inst, state.date, state.days);
-      if (closed) return;
+      const data = await loadMinutes(this.client, inst, this.state.date, this.state.days);
+      if (this.closed) return;
+      this.data = data;
       if (!data.bars.length) {
-        note.textContent = `本库没有 ${inst.id} ${state.date ?? ''} 的分钟线。`;
+        note.textContent = `本库没有 ${inst.id} ${this.state.date ?? ''} 的分钟线。`;
         box.dataset.state = 'complete';
         return;
       }
-      avg = averages();
-      picker.value = data.days[data.days.length - 1];
-      box.dataset.date = picker.value;
-      box.dataset.preClose = data.preClose ?? '';
-      box.dataset.bars = String(data.bars.length);
-      box.dataset.daysShown = data.days.join(',');
-      note.textContent = `${data.days.join('、')}　昨收 ${data.preClose ?? '—'}${data.limit ? `　涨停 ${data.limit.limit_up}　跌停 ${data.limit.limit_down}` : ''}${inst.kind === 'index' ? '　（指数无均价线）' : ''}`;
-      draw();
+      this.avg = inst.kind === 'index' ? [] : averageLine(data.bars, this.places);
+      this.picker.value = data.days[data.days.length - 1];
+      // What is drawn, for a reader of the page (and its tests).
+      Object.assign(box.dataset, {
+        date: this.picker.value,
+        preClose: data.preClose ?? '',
+        bars: String(data.bars.length),
+        daysShown: data.days.join(','),
+      });
+      const limits = data.limit ? `　涨停 ${data.limit.limit_up}　跌停 ${data.limit.limit_down}` : '';
+      note.textContent = `${data.days.join('、')}　昨收 ${data.preClose ?? '—'}${limits}${inst.kind === 'index' ? '　（指数无均价线）' : ''}`;
+      this.draw();
       box.dataset.state = 'complete';
     } catch (e) {
       note.textContent = e instanceof ApiFailure ? `${e.status} ${e.code}: ${e.message}` : String(e);
       box.dataset.state = 'error';
     }
-  })();
+  }
 
-  return {
-    close() {
-      closed = true;
-      unTheme();
-      chart?.remove();
-    },
-    onKey(e) {
-      if (!chart || !price || !data) return false;
-      const bars = data.bars;
-      return chartKey(e, {
-        chart,
-        series: price,
-        times: () => bars.map((b) => wallSeconds(b.timestamp) as Time),
-        price: (i) => +bars[i].close,
-        current: () => (shown < 0 ? bars.length - 1 : shown),
-        show,
-      });
-    },
-  };
+  private draw() {
+    const data = this.data;
+    if (!data || !data.bars.length || this.closed) return;
+    this.chart?.remove();
+    this.box.replaceChildren();
+    const drawn = drawMinutes(this.box, data, this.inst, this.places);
+    this.chart = drawn.chart;
+    this.price = drawn.price;
+    this.chart.subscribeCrosshairMove((m) => {
+      // A move made by the keyboard (a point, no source event) shows its minute itself.
+      if (!m.sourceEvent && m.point) return;
+      this.show(m.time === undefined ? -1 : data.bars.findIndex((b) => wallSeconds(b.timestamp) === m.time));
+    });
+    this.show(this.shown);
+  }
+
+  private show(i: number) {
+    const data = this.data;
+    if (!data || !data.bars.length) return;
+    this.shown = i;
+    minuteLegend(this.legend, data, i < 0 ? data.bars.length - 1 : i, this.avg);
+  }
 }
 
 /** The 分时 chart: price and average lines, the zero line, limits, volume. */

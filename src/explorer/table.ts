@@ -10,6 +10,7 @@ import { CODES, fieldKind, fieldTitle, type Kind } from './labels.js';
 
 export type Row = Record<string, unknown>;
 
+const SIGNED = ['change', 'pct_change'];
 const NUMERIC: Kind[] = ['money', 'shares', 'volume', 'price', 'pct', 'ratio', 'int'];
 const isDecimal = (v: unknown) => typeof v === 'number' || (typeof v === 'string' && /^-?\d+(\.\d+)?$/.test(v));
 
@@ -39,9 +40,11 @@ function td(key: string, v: unknown, link?: (v: string) => string): HTMLElement 
   const text = shown(key, v);
   const exact = cell(v);
   const numeric = isDecimal(v) && NUMERIC.includes(fieldKind(key));
+  // Changes in the up and down colours.
+  const signed = numeric && SIGNED.includes(key) ? (String(v).startsWith('-') ? ' down' : /[1-9]/.test(String(v)) ? ' up' : '') : '';
   return h(
     'td',
-    { class: numeric ? 'num' : '', 'data-column': key, 'data-value': exact, title: text !== exact ? exact : undefined },
+    { class: numeric ? `num${signed}` : '', 'data-column': key, 'data-value': exact, title: text !== exact ? exact : undefined },
     link && typeof v === 'string' ? h('a', { href: link(v) }, text) : text,
   );
 }
