@@ -143,7 +143,11 @@ async function drawDay(body: HTMLElement, client: Client, markets: string[], day
       h('div', { class: 'panel' }, h('h3', {}, `${day} 涨跌分布`), distributionChart(changes.flat())),
     ),
     h('h2', {}, '市场宽度 ', h('span', { class: 'muted' }, day)),
-    recordTable(rows, { id: 'breadth', columns: BREADTH_COLUMNS.filter((c) => c in rows[0]) }),
+    recordTable(rows, {
+      id: 'breadth',
+      columns: BREADTH_COLUMNS.filter((c) => c in rows[0]),
+      titles: { limit_up: '涨停', limit_down: '跌停' },
+    }),
     ...types.data.flatMap((t, i) => poolSection(t, pools[i], day)),
   );
   body.dataset.state = 'complete';

@@ -61,6 +61,8 @@ export interface TableOptions {
   columns?: string[];
   links?: Record<string, (v: string) => string>;
   id?: string;
+  /** Headers that differ from the fields' usual titles (breadth's limit_up is a count, not a price). */
+  titles?: Record<string, string>;
   /** A click on a row (the pools: the list PageUp/PageDown walks). */
   onOpen?: (row: Row) => void;
 }
