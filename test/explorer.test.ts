@@ -435,7 +435,9 @@ describe.skipIf(!HAVE_CHROMIUM)('the explorer in Chromium', () => {
 
   it('overlays an index in percent, and keeps a watchlist with its market-day columns', async () => {
     await page.goto(`${base}/explorer#/chart/600519.SH?interval=1d&adjustment=none&indicators=ma&overlay=000300.SH`);
-    await chartDone({ instrument: '600519.SH' });
+    // (The previous view was 600519.SH's too: wait for this one's overlay.)
+    await page.waitForSelector('#chart[data-state="complete"][data-interval="1d"]');
+    await page.waitForSelector('#legend [data-field="overlay.close"]');
     await page.mouse.move(1, 1);
     const [index] = (await get(h, `${B}/indices/000300.SH/bars?interval=1d&order=desc&page[size]=1`)).body.data;
     expect((await legend())['overlay.close']).toBe(index.close);
