@@ -10,8 +10,9 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Browser, Page } from 'playwright-core';
 import { CHROMIUM, HAVE_CHROMIUM, launchChromium, screenshotStats } from './browser.js';
-import { get, harness, SMALL_DEMO, STORES, type Harness } from './helpers.js';
-import { percentChange, subtract } from '../src/explorer/decimal.js';
+import { get, harness, SMALL_DEMO, STORES, walk, type Harness } from './helpers.js';
+import { divide, percentChange, subtract, sum } from '../src/explorer/decimal.js';
+import { moneyText, turnoverRate, volumeText, wanYi } from '../src/explorer/format.js';
 
 if (!HAVE_CHROMIUM) console.warn(`explorer.test: ${CHROMIUM} is absent (apt-get install chromium); skipping the browser test`);
 
@@ -115,9 +116,20 @@ describe.skipIf(!HAVE_CHROMIUM)('the explorer in Chromium', () => {
         .map(([k, v]) => `[data-${k}="${v}"]`)
         .join('')}`,
     );
-  const legend = async () =>
+  /** The legend's fields: the values shown, or with `exact` the values they are made from (volume in shares, amount in CNY). */
+  /** Another browser context (its own viewport, colour scheme, storage) with the key already kept. */
+  const keyedContext = async (options: Parameters<Browser['newContext']>[0]) => {
+    const context = await browser.newContext(options);
+    await context.addInitScript((k) => localStorage.setItem('mds.explorer.apiKey', k), h.key);
+    return context;
+  };
+  const legend = async (exact = false) =>
     Object.fromEntries(
-      await page.$$eval('#legend [data-field]', (els) => els.map((e) => [e.getAttribute('data-field'), e.textContent])),
+      await page.$$eval(
+        '#legend [data-field]',
+        (els, x) => els.map((e) => [e.getAttribute('data-field'), (x && e.getAttribute('data-exact')) || e.textContent]),
+        exact,
+      ),
     ) as Record<string, string>;
 
   it('asks for the key once, keeps it in the browser, and refuses a wrong one', async () => {
@@ -164,14 +176,16 @@ describe.skipIf(!HAVE_CHROMIUM)('the explorer in Chromium', () => {
     await page.selectOption('#adjustment', 'forward');
     await page.waitForFunction(() => location.hash.includes('adjustment=forward'));
     await chartDone({ interval: '1w', adjustment: 'forward' });
+    // MA5/10/20/60 are on by default; MACD joins them.
+    expect(await page.getAttribute('button[data-indicator="ma"]', 'aria-pressed')).toBe('true');
     await page.click('button[data-indicator="macd"]');
-    await page.waitForFunction(() => location.hash.includes('indicators=macd'));
+    await page.waitForFunction(() => location.hash.includes('indicators=ma,macd'));
     await chartDone();
 
     const box = (await page.locator('#chart').boundingBox())!;
     await page.mouse.move(box.x + box.width * 0.55, box.y + box.height * 0.3);
     await page.waitForFunction(() => document.querySelector('#legend [data-field="macd.dif"]')?.textContent !== '—');
-    const shown = await legend();
+    const shown = await legend(true);
     const date = shown.time;
     expect(date).toMatch(/^\d{4}-\d\d-\d\d$/);
     const q = `interval=1w&adjustment=forward`;
@@ -194,6 +208,12 @@ describe.skipIf(!HAVE_CHROMIUM)('the explorer in Chromium', () => {
     // Each key in the colour of its line (a style the page sets through the CSSOM, as its policy allows).
     const colours = await page.$$eval('#legend [data-indicator="macd"] .field .k', (els) => els.map((e) => getComputedStyle(e).color));
     expect(colours).toEqual(['rgb(227, 157, 0)', 'rgb(31, 111, 209)', 'rgb(194, 54, 154)']);
+    // Volume in 手 and amount in 万/亿 as shown, from the same exact values; turnover from the float shares in force.
+    const text = await legend();
+    expect(text.volume).toBe(volumeText(bar.volume));
+    expect(text.amount).toBe(moneyText(bar.amount));
+    const capital = (await get(h, `${B}/equities/600519.SH/share-capital`)).body.data.filter((c: any) => c.change_date <= date);
+    expect(text.turnover).toBe(turnoverRate(bar.volume, capital[capital.length - 1].float_shares));
 
     // The requests panel names the exact requests, as curl lines.
     const lines = await page.$$eval('#requests code.curl', (els) => els.map((e) => e.textContent));
@@ -300,16 +320,189 @@ describe.skipIf(!HAVE_CHROMIUM)('the explorer in Chromium', () => {
     await page.waitForSelector('#fundamentals[data-state="complete"]');
     const valuation = (await get(h, `${B}/equities/600519.SH/valuations?order=desc&page[size]=1`)).body.data[0];
     const cells = await page.$$eval('[data-section="valuations"] tbody tr:first-child td', (tds) =>
-      Object.fromEntries(tds.map((td) => [td.getAttribute('data-column'), td.textContent])),
+      Object.fromEntries(tds.map((td) => [td.getAttribute('data-column'), td.getAttribute('data-value')])),
     );
     // Every field as the API wrote it (null as a dash), the instrument named once by the page.
     const { instrument_id: _, ...fields } = valuation;
     expect(cells).toEqual(Object.fromEntries(Object.entries(fields).map(([k, v]) => [k, v === null ? '—' : String(v)])));
     expect(Object.values(cells).filter((v) => v !== '—').length).toBeGreaterThan(5);
     const income = (await get(h, `${B}/equities/600519.SH/income-statements?order=desc&page[size]=1`)).body.data[0];
-    const text = await page.textContent('[data-section="income"]');
-    expect(text).toContain(income.revenue);
-    expect(text).toContain(income.net_profit);
+    // Read as a user reads them: Chinese headers, 亿 in the cell, the exact value in its tooltip.
+    const revenue = page.locator('[data-section="income"] tr[data-field="revenue"] td').first();
+    expect([await page.textContent('[data-section="income"] tr[data-field="revenue"] th'), await revenue.getAttribute('title')]).toEqual([
+      '营业收入',
+      income.revenue,
+    ]);
+    expect(await revenue.textContent()).toBe(wanYi(income.revenue));
+    expect(await revenue.getAttribute('class')).toBe('num');
+    // Sortable tables: a click on 收盘 sorts the valuations by close, descending.
+    await page.click('[data-section="valuations"] th[data-column="close"]');
+    const closes = await page.$$eval('[data-section="valuations"] td[data-column="close"]', (tds) =>
+      tds.map((td) => Number(td.textContent)),
+    );
+    expect(closes).toEqual(closes.slice().sort((a, b) => b - a));
+  }, 60_000);
+
+  it('answers the keyboard: arrows step the legend bar by bar, Home/End, 键盘精灵, PageDown over the results, F5, F10, Esc', async () => {
+    await page.goto(`${base}/explorer#/chart/600519.SH?interval=1d&adjustment=none`);
+    await chartDone({ instrument: '600519.SH', interval: '1d' });
+    // The mouse off the chart: the legend shows the latest bar, and then the one the keys step to.
+    await page.mouse.move(1, 1);
+    const latest = (await get(h, `${B}/equities/600519.SH/bars?interval=1d&order=desc&page[size]=4`)).body.data;
+    expect((await legend()).time).toBe(latest[0].trade_date);
+    for (const n of [1, 2, 3]) {
+      await page.keyboard.press('ArrowLeft');
+      expect((await legend()).time).toBe(latest[n].trade_date);
+    }
+    await page.keyboard.press('ArrowRight');
+    expect((await legend(true)).close).toBe(latest[2].close);
+    // Home: the first bar loaded (the view then loads older bars, as on scrolling left; the legend stays on that bar).
+    const first = await page.getAttribute('#chart', 'data-first');
+    await page.keyboard.press('Home');
+    expect((await legend()).time).toBe(first);
+    await chartDone();
+    expect((await legend()).time).toBe(first);
+    await page.keyboard.press('End');
+    expect((await legend()).time).toBe(latest[0].trade_date);
+
+    // A digit typed anywhere opens the search with it; Enter opens the first hit; PageDown the next hit.
+    const hits = (await get(h, `${B}/instruments?q=60&page[size]=10`)).body.data.map((i: { id: string }) => i.id);
+    expect(hits.length).toBeGreaterThan(1);
+    await page.keyboard.type('60');
+    expect(await page.inputValue('#search')).toBe('60');
+    await page.keyboard.press('Enter');
+    await chartDone({ instrument: hits[0] });
+    await page.keyboard.press('PageDown');
+    await chartDone({ instrument: hits[1] });
+    await page.keyboard.press('PageUp');
+    await chartDone({ instrument: hits[0] });
+    // F5: 分时 and back; F10: fundamentals; Esc: back to where it came from.
+    await page.keyboard.press('F5');
+    await page.waitForSelector(`#minute[data-state="complete"][data-instrument="${hits[0]}"]`);
+    await page.keyboard.press('F5');
+    await chartDone({ instrument: hits[0] });
+    await page.keyboard.press('F10');
+    await page.waitForSelector('#fundamentals[data-state="complete"]');
+    await page.keyboard.press('Escape');
+    await chartDone({ instrument: hits[0] });
+  }, 60_000);
+
+  it('draws 分时: the minute line equal to the API, the average line the running amount over volume, the previous close as zero', async () => {
+    await page.goto(`${base}/explorer#/minute/600519.SH`);
+    await page.waitForSelector('#minute[data-state="complete"]');
+    await page.mouse.move(1, 1);
+    const day = (await page.getAttribute('#minute', 'data-date'))!;
+    const minutes = await walk(h, `${B}/equities/600519.SH/bars?interval=1m&date=${day}`, 1000);
+    expect(minutes.length).toBeGreaterThan(200);
+    const limit = (await get(h, `${B}/equities/600519.SH/price-limits?date=${day}`)).body.data[0];
+    expect(await page.getAttribute('#minute', 'data-pre-close')).toBe(limit.pre_close);
+    expect(Number(await page.getAttribute('#minute', 'data-bars'))).toBe(minutes.length);
+    const average = (n: number) =>
+      divide(
+        sum(minutes.slice(0, n + 1).map((m: any) => m.amount)),
+        String(minutes.slice(0, n + 1).reduce((v: number, m: any) => v + m.volume, 0)),
+        2,
+      );
+    for (const [steps, n] of [
+      [0, minutes.length - 1],
+      [30, minutes.length - 31],
+    ]) {
+      for (let i = 0; i < steps; i++) await page.keyboard.press('ArrowLeft');
+      const shown = await legend(true);
+      expect(shown).toMatchObject({
+        time: `${day} ${minutes[n].timestamp.slice(11, 16)}`,
+        price: minutes[n].close,
+        average: average(n),
+        change: subtract(minutes[n].close, limit.pre_close),
+        volume: String(minutes[n].volume),
+      });
+    }
+    const stats = await screenshotStats(page, 'mds-explorer-minute');
+    expect(stats.colours).toBeGreaterThan(20);
+    // Five days: the five latest days with minute bars, ending on the same day.
+    await page.click('#days-5');
+    await page.waitForSelector('#minute[data-state="complete"][data-days="5"]');
+    const days = new Set(
+      (await walk(h, `${B}/equities/600519.SH/bars?interval=1m&to=${day}&order=desc`, 1000, 2)).map((m: any) => m.trade_date),
+    );
+    const five = [...days].sort().slice(-5);
+    expect(await page.getAttribute('#minute', 'data-days-shown')).toBe(five.join(','));
+    // An intraday bar chart on a chosen day: its last bar is that day's.
+    await page.goto(`${base}/explorer#/chart/600519.SH?interval=5m&date=${five[0]}`);
+    await chartDone({ interval: '5m' });
+    expect((await legend()).time).toBe(`${five[0]} 15:00`);
+  }, 60_000);
+
+  it('overlays an index in percent, and keeps a watchlist with its market-day columns', async () => {
+    await page.goto(`${base}/explorer#/chart/600519.SH?interval=1d&adjustment=none&indicators=ma&overlay=000300.SH`);
+    // (The previous view was 600519.SH's too: wait for this one's overlay.)
+    await page.waitForSelector('#chart[data-state="complete"][data-interval="1d"]');
+    await page.waitForSelector('#legend [data-field="overlay.close"]');
+    await page.mouse.move(1, 1);
+    const [index] = (await get(h, `${B}/indices/000300.SH/bars?interval=1d&order=desc&page[size]=1`)).body.data;
+    expect((await legend())['overlay.close']).toBe(index.close);
+    await page.click('#watch');
+    expect(await page.textContent('#watch')).toBe('★ 已自选');
+    await page.click('#nav-watchlist');
+    await page.waitForSelector('#watchlist[data-state="complete"]');
+    const [bar, prev] = (await get(h, `${B}/equities/600519.SH/bars?interval=1d&order=desc&page[size]=2`)).body.data;
+    const row = await page.$$eval('#watchlist-table tbody tr:first-child td[data-column]', (tds) =>
+      Object.fromEntries(tds.map((td) => [td.getAttribute('data-column'), td.getAttribute('data-value')])),
+    );
+    expect(row).toMatchObject({
+      instrument_id: '600519.SH',
+      close: bar.close,
+      change: subtract(bar.close, prev.close),
+      volume: String(bar.volume),
+      amount: bar.amount,
+    });
+  }, 60_000);
+
+  it("draws the market's mood: the day's distribution of changes counts every equity that traded", async () => {
+    await page.goto(`${base}/explorer#/market`);
+    await page.waitForSelector('#market-day[data-state="complete"]');
+    const day = await page.inputValue('#market-date');
+    let traded = 0;
+    for (const m of ['BJ', 'SH', 'SZ'])
+      traded += (await walk(h, `${B}/markets/${m}/bars?date=${day}&kind=equity`, 1000)).filter((b: any) => b.pct_change !== null).length;
+    const counts = await page.$$eval('#distribution .bar', (bars) => bars.map((b) => Number(b.getAttribute('data-count'))));
+    expect(counts.length).toBe(13);
+    expect(counts.reduce((a, b) => a + b, 0)).toBe(traded);
+    // The limit-up pool's first-limit times in market time.
+    const pool = (await get(h, `${B}/equities/pools/limit_up?date=${day}`)).body.data;
+    const times = await page.$$eval('#pool-table-limit_up td[data-column="first_limit_time"]', (tds) => tds.map((td) => td.textContent));
+    expect(times).toEqual(pool.map((r: any) => (r.first_limit_time ? r.first_limit_time.slice(11, 19) : '—')));
+    await page.waitForSelector('#breadth-chart[data-streaks]');
+  }, 60_000);
+
+  it('follows prefers-color-scheme: dark, and keeps the toggle', async () => {
+    const context = await keyedContext({ viewport: { width: 1280, height: 800 }, colorScheme: 'dark' });
+    const dark = await context.newPage();
+    await dark.goto(`${base}/explorer#/chart/600519.SH`);
+    await dark.waitForSelector('#chart[data-state="complete"]');
+    const look = () => dark.evaluate(() => [document.documentElement.dataset.theme, getComputedStyle(document.body).backgroundColor]);
+    expect(await look()).toEqual(['dark', 'rgb(0, 0, 0)']);
+    await dark.click('#theme');
+    expect(await look()).toEqual(['light', 'rgb(246, 247, 249)']);
+    await dark.reload();
+    await dark.waitForSelector('#chart[data-state="complete"]');
+    expect((await look())[0]).toBe('light');
+    await context.close();
+  }, 60_000);
+
+  it('fits a phone: no horizontal scroll at 390 px, the legend above the chart', async () => {
+    const context = await keyedContext({ viewport: { width: 390, height: 844 } });
+    const phone = await context.newPage();
+    for (const view of ['#/chart/600519.SH', '#/minute/600519.SH', '#/market', '#/fundamentals/600519.SH']) {
+      await phone.goto(`${base}/explorer${view}`);
+      await phone.waitForSelector('[data-state="complete"]');
+      expect(await phone.evaluate(() => document.documentElement.scrollWidth), view).toBeLessThanOrEqual(390);
+    }
+    await phone.goto(`${base}/explorer#/chart/600519.SH`);
+    await phone.waitForSelector('#chart[data-state="complete"]');
+    const [legendBox, chartBox] = [await phone.locator('#legend').boundingBox(), await phone.locator('#chart').boundingBox()];
+    expect(legendBox!.y + legendBox!.height).toBeLessThanOrEqual(chartBox!.y + 1);
+    await context.close();
   }, 60_000);
 
   it('says what is wrong with a hostile or mistyped URL, as text', async () => {
@@ -320,7 +513,7 @@ describe.skipIf(!HAVE_CHROMIUM)('the explorer in Chromium', () => {
     });
     await page.goto(`${base}/explorer#/chart/%3Cimg%20src=x%20onerror=alert(1)%3E`);
     await page.waitForSelector('#not-found');
-    expect(await page.textContent('#not-found')).toContain('No instrument <img src=x onerror=alert(1)>');
+    expect(await page.textContent('#not-found')).toContain('本库没有 <img src=x onerror=alert(1)>');
     await page.goto(`${base}/explorer#/chart/${'X'.repeat(300)}`);
     await page.waitForSelector('#not-found');
     await page.goto(`${base}/explorer#/market/9999-99-99`);

@@ -1,5 +1,6 @@
 import { ApiFailure, type Client, type Page } from './api.js';
 import { fill, h } from './dom.js';
+import { instrumentHead } from './instrument-head.js';
 import type { Instrument } from './instruments.js';
 import { recordTable, transposedTable, type Row } from './table.js';
 
@@ -8,13 +9,13 @@ const PERIOD_KEYS = ['report_date', 'report_period', 'end_date'];
 /** Statements and indicators: the latest periods side by side. */
 const PERIODS = 8;
 const SECTIONS: { id: string; title: string; path: string; transposed: boolean; size: number }[] = [
-  { id: 'income', title: '利润表 Income statements', path: 'income-statements', transposed: true, size: PERIODS },
-  { id: 'balance', title: '资产负债表 Balance sheets', path: 'balance-sheets', transposed: true, size: PERIODS },
-  { id: 'cash-flow', title: '现金流量表 Cash-flow statements', path: 'cash-flow-statements', transposed: true, size: PERIODS },
-  { id: 'indicators', title: '财务指标 Financial indicators', path: 'financial-indicators', transposed: true, size: PERIODS },
-  { id: 'valuations', title: '估值 Valuations (latest 30 days)', path: 'valuations', transposed: false, size: 30 },
-  { id: 'dividends', title: '分红送转 Dividends', path: 'dividends', transposed: false, size: 100 },
-  { id: 'share-capital', title: '股本 Share capital', path: 'share-capital', transposed: false, size: 100 },
+  { id: 'income', title: '利润表', path: 'income-statements', transposed: true, size: PERIODS },
+  { id: 'balance', title: '资产负债表', path: 'balance-sheets', transposed: true, size: PERIODS },
+  { id: 'cash-flow', title: '现金流量表', path: 'cash-flow-statements', transposed: true, size: PERIODS },
+  { id: 'indicators', title: '财务指标', path: 'financial-indicators', transposed: true, size: PERIODS },
+  { id: 'valuations', title: '估值（近30日）', path: 'valuations', transposed: false, size: 30 },
+  { id: 'dividends', title: '分红送转', path: 'dividends', transposed: false, size: 100 },
+  { id: 'share-capital', title: '股本变动', path: 'share-capital', transposed: false, size: 100 },
 ];
 
 /** An equity's fundamentals as tables: statements, indicators, valuations, dividends, share capital. */
@@ -22,12 +23,7 @@ export async function fundamentalsView(root: HTMLElement, client: Client, inst: 
   const body = h('div', { id: 'fundamentals', 'data-state': 'loading' });
   fill(
     root,
-    h(
-      'div',
-      { class: 'instrument-head' },
-      h('h1', {}, inst.name, ' ', h('span', { class: 'muted' }, inst.id)),
-      h('a', { href: `#/chart/${inst.id}` }, '← Chart'),
-    ),
+    instrumentHead(inst, 'fundamentals'),
     h(
       'nav',
       { class: 'sections' },
@@ -38,14 +34,7 @@ export async function fundamentalsView(root: HTMLElement, client: Client, inst: 
     body,
   );
   if (inst.kind !== 'equity') {
-    fill(
-      body,
-      h(
-        'p',
-        { class: 'empty' },
-        `${inst.id} is ${inst.kind === 'index' ? 'an index' : 'a fund'}: fundamentals are published for equities.`,
-      ),
-    );
+    fill(body, h('p', { class: 'empty' }, `${inst.id} 是${inst.kind === 'index' ? '指数' : '基金'}：财务资料只有股票才有。`));
     body.dataset.state = 'complete';
     return;
   }

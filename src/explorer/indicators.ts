@@ -14,7 +14,7 @@ export interface IndicatorLook {
 }
 
 export const INDICATORS: IndicatorLook[] = [
-  { id: 'ma', title: 'MA', overlay: true, keys: ['ma5', 'ma10', 'ma20', 'ma30', 'ma60'] },
+  { id: 'ma', title: 'MA', overlay: true, keys: ['ma5', 'ma10', 'ma20', 'ma60'] },
   { id: 'ema', title: 'EMA', overlay: true, keys: ['ema12', 'ema26'] },
   { id: 'boll', title: 'BOLL', overlay: true, keys: ['mid', 'upper', 'lower'] },
   { id: 'macd', title: 'MACD', overlay: false, keys: ['dif', 'dea', 'macd'], histogram: ['macd'] },
@@ -28,7 +28,7 @@ export const INDICATORS: IndicatorLook[] = [
   { id: 'dmi', title: 'DMI', overlay: false, keys: ['pdi', 'mdi', 'adx', 'adxr'] },
 ];
 
-/** Line colours by a key's place in its indicator (Tongdaxin's order: white/yellow/magenta/green…, on light ground). */
-export const LINE_COLOURS = ['#e39d00', '#1f6fd1', '#c2369a', '#2e9c55', '#7a4fc4'];
+/** Indicators on a chart whose URL names none: Tongdaxin's MA5/10/20/60. */
+export const DEFAULT_INDICATORS = ['ma'];
 
 export const indicatorById = (id: string): IndicatorLook | undefined => INDICATORS.find((i) => i.id === id);

@@ -1,6 +1,19 @@
 import { ApiFailure, type Client, type Page } from './api.js';
 import { fill, h } from './dom.js';
+import {
+  distributionChart,
+  breadthChart,
+  breadthKey,
+  sumByDay,
+  streakHeights,
+  BREADTH_DAYS,
+  STREAK_DAYS,
+  type BreadthDay,
+} from './market-charts.js';
+import type { Changed } from './distribution.js';
+import { setList } from './lists.js';
 import { recordTable, type Row } from './table.js';
+import { palette } from './theme.js';
 
 interface PoolType {
   id: string;
@@ -18,8 +31,6 @@ const POOL_COLUMNS = [
   'name',
   'close',
   'pct_change',
-  'limit_up',
-  'limit_down',
   'consecutive_limit_ups',
   'first_limit_time',
   'last_limit_time',
@@ -27,22 +38,37 @@ const POOL_COLUMNS = [
   'sealed_amount',
   'turnover_rate',
   'amount',
+  'limit_up',
+  'limit_down',
   'strong_reason',
+];
+const BREADTH_COLUMNS = [
+  'market',
+  'listed',
+  'advancers',
+  'decliners',
+  'unchanged',
+  'limit_up',
+  'limit_down',
+  'suspended',
+  'volume',
+  'amount',
 ];
 /** Pool members shown per pool (the API's pages beyond are a request away: see the requests panel). */
 const POOL_ROWS = 500;
 
 /**
- * A market's day: breadth per market (advancers, decliners, limit-ups, suspended, turnover), and
- * every pool of the day as a table whose members link to their charts. The date moves over
- * trading days; with none given, the latest day with bars.
+ * A market's day: the mood as charts (breadth over the last days, the day's distribution of
+ * changes), breadth per market, and every pool of the day as a table (streaks, first-limit
+ * times) whose members open their charts. The date moves over trading days; with none given,
+ * the latest day with bars.
  */
 export async function marketView(root: HTMLElement, client: Client, date: string | null, go: (date: string) => void): Promise<void> {
   const body = h('div', { id: 'market-day', 'data-state': 'loading' });
   const picker = h('input', { type: 'date', id: 'market-date' });
-  const prev = h('button', { type: 'button', id: 'prev-day', title: 'Previous trading day' }, '◀');
-  const next = h('button', { type: 'button', id: 'next-day', title: 'Next trading day' }, '▶');
-  fill(root, h('div', { class: 'instrument-head' }, h('h1', {}, 'Market day'), prev, picker, next), body);
+  const prev = h('button', { type: 'button', id: 'prev-day', title: '上一交易日' }, '◀');
+  const next = h('button', { type: 'button', id: 'next-day', title: '下一交易日' }, '▶');
+  fill(root, h('div', { class: 'instrument-head' }, h('h1', {}, '市场'), prev, picker, next), body);
 
   try {
     const markets = (await client.get<Page<{ id: string }>>('/markets')).data.map((m) => m.id);
@@ -55,7 +81,7 @@ export async function marketView(root: HTMLElement, client: Client, date: string
       .sort()
       .pop();
     if (!latest) {
-      fill(body, h('p', { class: 'empty' }, 'The store holds no daily bars.'));
+      fill(body, h('p', { class: 'empty' }, '本库没有日线。'));
       return;
     }
     if (date !== null && !isDate(date)) {
@@ -73,51 +99,82 @@ export async function marketView(root: HTMLElement, client: Client, date: string
     next.disabled = !n;
     prev.onclick = () => p && go(p);
     next.onclick = () => n && go(n);
-
-    const breadth = (
-      await Promise.all(
-        markets.map((m) =>
-          client.get<Page<Breadth>>(`/markets/${m}/breadth`, { date: day }).catch((e) => {
-            if (e instanceof ApiFailure && e.status === 400) return { data: [] } as unknown as Page<Breadth>;
-            throw e;
-          }),
-        ),
-      )
-    ).flatMap((r) => r.data);
-    if (!breadth.length) {
-      fill(body, h('p', { class: 'error' }, `${day} is not a trading day with bars in this store.`));
-      body.dataset.state = 'complete';
-      return;
-    }
-    const types = (await client.get<Page<PoolType>>('/equities/pools')).data;
-    const pools = await Promise.all(
-      types.map((t) => client.all<Row>(`/equities/pools/${t.id}`, { date: day, 'page[size]': 500 }, POOL_ROWS)),
-    );
-    const chartLink = (id: string) => `#/chart/${id}`;
-    fill(
-      body,
-      h('h2', {}, 'Breadth ', h('span', { class: 'muted' }, day)),
-      recordTable(breadth, { id: 'breadth' }),
-      ...types.flatMap((t, i) => {
-        const rows = pools[i];
-        const columns = rows.length ? POOL_COLUMNS.filter((c) => c in rows[0]) : [];
-        return [
-          h(
-            'h2',
-            { id: `pool-${t.id}` },
-            `${t.name} `,
-            h('span', { class: 'muted' }, `${t.id} · ${rows.length}${rows.length >= POOL_ROWS ? '+' : ''}`),
-          ),
-          h('p', { class: 'hint' }, t.description),
-          recordTable(rows, { columns, links: { instrument_id: chartLink }, id: `pool-table-${t.id}` }),
-        ];
-      }),
-    );
-    body.dataset.state = 'complete';
+    await drawDay(body, client, markets, day);
   } catch (e) {
     fill(body, h('p', { class: 'error' }, e instanceof ApiFailure ? `${e.status} ${e.code}: ${e.message}` : String(e)));
     body.dataset.state = 'error';
   }
+}
+
+async function drawDay(body: HTMLElement, client: Client, markets: string[], day: string): Promise<void> {
+  const orNone = <T>(e: unknown): Page<T> => {
+    if (e instanceof ApiFailure && e.status === 400) return { data: [] } as unknown as Page<T>;
+    throw e;
+  };
+  const [breadth, history, changes, types] = await Promise.all([
+    Promise.all(markets.map((m) => client.get<Page<Breadth>>(`/markets/${m}/breadth`, { date: day }).catch(orNone<Breadth>))),
+    Promise.all(
+      markets.map((m) => client.get<Page<BreadthDay>>(`/markets/${m}/breadth`, { to: day, order: 'desc', 'page[size]': BREADTH_DAYS })),
+    ),
+    Promise.all(
+      markets.map((m) =>
+        client.all<Changed>(`/markets/${m}/bars`, { date: day, kind: 'equity', 'page[size]': 1000 }, 20_000).catch(() => []),
+      ),
+    ),
+    client.get<Page<PoolType>>('/equities/pools'),
+  ]);
+  const rows = breadth.flatMap((r) => r.data);
+  if (!rows.length) {
+    fill(body, h('p', { class: 'error' }, `${day} 不是本库有日线的交易日。`));
+    body.dataset.state = 'complete';
+    return;
+  }
+  const pools = await Promise.all(
+    types.data.map((t) => client.all<Row>(`/equities/pools/${t.id}`, { date: day, 'page[size]': 500 }, POOL_ROWS)),
+  );
+  const days = sumByDay(history.flatMap((r) => r.data));
+  const breadthBox = h('div', { class: 'mini-chart', id: 'breadth-chart' });
+  fill(
+    body,
+    h(
+      'div',
+      { class: 'charts' },
+      h('div', { class: 'panel' }, h('h3', {}, `涨跌家数 · 涨跌停 · 连板高度（近${days.length}日）`), breadthKey(palette()), breadthBox),
+      h('div', { class: 'panel' }, h('h3', {}, `${day} 涨跌分布`), distributionChart(changes.flat())),
+    ),
+    h('h2', {}, '市场宽度 ', h('span', { class: 'muted' }, day)),
+    recordTable(rows, {
+      id: 'breadth',
+      columns: BREADTH_COLUMNS.filter((c) => c in rows[0]),
+      titles: { limit_up: '涨停', limit_down: '跌停' },
+    }),
+    ...types.data.flatMap((t, i) => poolSection(t, pools[i], day)),
+  );
+  body.dataset.state = 'complete';
+  // The streak heights: a pool request per day, drawn when they come.
+  const recent = days.slice(-STREAK_DAYS).map((d) => d.trade_date);
+  let chart = breadthChart(breadthBox, days, new Map(), palette());
+  const heights = await streakHeights(client, recent).catch(() => new Map<string, number>());
+  if (!breadthBox.isConnected) return;
+  chart.remove();
+  chart = breadthChart(breadthBox, days, heights, palette());
+  breadthBox.dataset.streaks = recent.map((d) => `${d}:${heights.get(d) ?? ''}`).join(',');
+}
+
+function poolSection(t: PoolType, rows: Row[], day: string): HTMLElement[] {
+  const columns = rows.length ? POOL_COLUMNS.filter((c) => c in rows[0]) : [];
+  const ids = rows.map((r) => String(r.instrument_id));
+  return [
+    h('h2', { id: `pool-${t.id}` }, `${t.name} `, h('span', { class: 'muted' }, `${rows.length}${rows.length >= POOL_ROWS ? '+' : ''} 只`)),
+    h('p', { class: 'hint' }, t.description),
+    recordTable(rows, {
+      columns,
+      links: { instrument_id: (v) => `#/chart/${v}` },
+      id: `pool-table-${t.id}`,
+      // The pool becomes the list PageUp/PageDown walk from the member opened.
+      onOpen: () => setList({ name: `${t.name} ${day}`, ids }),
+    }),
+  ];
 }
 
 /**

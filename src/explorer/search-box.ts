@@ -1,14 +1,16 @@
 import type { Client } from './api.js';
 import { fill, h } from './dom.js';
+import { KIND_NAMES } from './instrument-head.js';
 import { search, type Instrument } from './instruments.js';
-
-const KIND = { equity: '股票', index: '指数', fund: '基金' } as const;
+import { setList } from './lists.js';
 
 /**
  * The search box: code, name (Chinese too) or pinyin initials (`gzmt`), across equities, indices
- * and funds, as the API's searchInstruments ranks them. Enter or a click opens the chart.
+ * and funds, as the API's searchInstruments ranks them. Enter (the first hit, or the one chosen
+ * with ↑ ↓) or a click opens the chart, and the results become the list PageUp/PageDown walk.
+ * `open(text)` starts a search with text typed (a key pressed anywhere on the page: 键盘精灵).
  */
-export function searchBox(client: Client, open: (i: Instrument) => void): HTMLElement {
+export function searchBox(client: Client, open: (i: Instrument) => void): { el: HTMLElement; open: (text: string) => void } {
   const input = h('input', {
     type: 'search',
     id: 'search',
@@ -21,10 +23,13 @@ export function searchBox(client: Client, open: (i: Instrument) => void): HTMLEl
   let active = 0;
   let seq = 0;
   let timer: number | undefined;
+  let pending: Promise<void> = Promise.resolve();
 
   const choose = (i: Instrument | undefined) => {
     if (!i) return;
+    setList({ name: `搜索 ${input.value.trim()}`, ids: results.map((r) => r.id) });
     input.value = '';
+    input.blur();
     fill(list);
     results = [];
     open(i);
@@ -38,7 +43,7 @@ export function searchBox(client: Client, open: (i: Instrument) => void): HTMLEl
           { class: n === active ? 'active' : '', role: 'option', 'data-id': r.id, onmousedown: () => choose(r) },
           h('span', { class: 'id' }, r.id),
           h('span', { class: 'name' }, r.name),
-          h('span', { class: 'kind' }, KIND[r.kind]),
+          h('span', { class: 'kind' }, KIND_NAMES[r.kind]),
         ),
       ),
     );
@@ -61,7 +66,10 @@ export function searchBox(client: Client, open: (i: Instrument) => void): HTMLEl
   };
   input.addEventListener('input', () => {
     clearTimeout(timer);
-    timer = window.setTimeout(lookup, 120);
+    timer = window.setTimeout(() => {
+      timer = undefined;
+      pending = lookup();
+    }, 120);
   });
   input.addEventListener('keydown', (e) => {
     if (e.key === 'ArrowDown' || e.key === 'ArrowUp') {
@@ -70,11 +78,25 @@ export function searchBox(client: Client, open: (i: Instrument) => void): HTMLEl
       render();
     } else if (e.key === 'Enter') {
       e.preventDefault();
-      choose(results[active]);
+      // Typed faster than the lookup: wait for the hits of what is typed.
+      if (timer !== undefined) {
+        clearTimeout(timer);
+        timer = undefined;
+        pending = lookup();
+      }
+      void pending.then(() => choose(results[active]));
     } else if (e.key === 'Escape') {
       fill(list);
+      input.value = '';
+      input.blur();
     }
+    e.stopPropagation();
   });
   input.addEventListener('blur', () => setTimeout(() => fill(list), 150));
-  return h('div', { class: 'search' }, input, list);
+  const openWith = (text: string) => {
+    input.focus();
+    input.value = text;
+    input.dispatchEvent(new Event('input'));
+  };
+  return { el: h('div', { class: 'search' }, input, list), open: openWith };
 }

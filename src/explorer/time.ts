@@ -1,4 +1,4 @@
-import type { Time, UTCTimestamp } from 'lightweight-charts';
+import type { TickMarkType, Time, UTCTimestamp } from 'lightweight-charts';
 
 /** The bar intervals of the API, and which of them are within one day. */
 export const INTERVALS = ['1m', '5m', '15m', '30m', '60m', '1d', '1w', '1mo', '1q', '1y'] as const;
@@ -36,3 +36,25 @@ export function label(bar: Timed, interval: Interval): string {
 
 /** The chart's own time value as a key (a business-day string or seconds). */
 export const timeKey = (t: Time): string => (typeof t === 'object' ? `${t.year}-${t.month}-${t.day}` : String(t));
+
+const pad = (n: number) => String(n).padStart(2, '0');
+
+/** The crosshair's time label, in market time: `2026-11-20` or `2026-11-20 14:39`. */
+export function chartTimeLabel(t: Time, intraday: boolean): string {
+  if (typeof t === 'string') return t;
+  if (typeof t === 'object') return `${t.year}-${pad(t.month)}-${pad(t.day)}`;
+  const d = new Date(t * 1000);
+  const day = `${d.getUTCFullYear()}-${pad(d.getUTCMonth() + 1)}-${pad(d.getUTCDate())}`;
+  return intraday ? `${day} ${pad(d.getUTCHours())}:${pad(d.getUTCMinutes())}` : day;
+}
+
+/** The time axis's marks in Chinese: years `2026年`, months `11月`, days `20日`, times `14:30`. */
+export function tickLabel(t: Time, type: TickMarkType): string {
+  const s = chartTimeLabel(t, true);
+  const [y, m, d] = s.slice(0, 10).split('-');
+  // TickMarkType's values (a const enum of the library's types): Year 0, Month 1, DayOfMonth 2.
+  if (type === 0) return `${y}年`;
+  if (type === 1) return `${+m}月`;
+  if (type === 2) return `${+m}/${+d}`;
+  return s.slice(11, 16);
+}
