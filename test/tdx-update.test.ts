@@ -6,12 +6,13 @@
  * store equals a fresh load of the whole files, on both stores. A record changed before the last
  * loaded one, and a changed gbbq row, are read again as corrections. Skipped without ../shared.
  */
-import { readFileSync, writeFileSync } from 'node:fs';
+import { readFileSync, unlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { HAVE_SHARED, STORES, type Harness } from './helpers.js';
-import { install, lastDayCut, lastDayRecords } from './tdx-helpers.js';
+import { FILES, install, lastDayCut, lastDayRecords } from './tdx-helpers.js';
 import { emptyHarness, mds, snapshot, tmp } from './ingest-helpers.js';
+import { decodeDay } from '../src/store/day-records.js';
 import { gbbqRecords, GBBQ_HEADER, GBBQ_RECORD, SHARE_CATEGORIES } from '../src/ingest/vendors/tdx-gbbq.js';
 
 /** A volume changed in record `back` from the end of a `.day` file: a correction before its last record. */
@@ -101,6 +102,51 @@ describe.skipIf(!HAVE_SHARED).each(STORES)('mds ingest --tdx again on $name', ({
     expect(whole.code, whole.stderr).toBe(0);
     expect(await snapshot(a.store)).toEqual(await snapshot(fresh.store));
     expect((await a.store.select<{ n: number }>('select count(*) as n from share_capital', []))[0]).toEqual(before);
+  });
+
+  it('loads a listing (a file new to the store) with the days from its first on made again, equal to a fresh load', async () => {
+    const [b, c] = [await emptyHarness(await url()), await emptyHarness(await url())];
+    try {
+      // 600519.SH as a listing of the last three days: no file the evening before.
+      const listing = 'vipdoc/sh/lday/sh600519.day';
+      const listed = (root: string) => {
+        const whole = readFileSync(FILES[listing]);
+        writeFileSync(join(root, listing), whole.subarray(whole.length - 3 * 32));
+        return root;
+      };
+      const lc1 = lastDayRecords();
+      const root = install(tmp('mds-tdx-listing-'), lastDayCut(lc1));
+      unlinkSync(join(root, listing));
+      expect((await mds(b.url, 'ingest', '--tdx', root)).code).toBe(0);
+      const r = await mds(b.url, 'ingest', '--tdx', listed(install(root)));
+      expect(r.code, r.stderr).toBe(0);
+      expect(r.stdout).toContain(
+        'tdx update: 3 files with new records (to 2023-02-24); 1 file unchanged, not read; 1 file new, read whole;',
+      );
+      expect((await mds(c.url, 'ingest', '--tdx', listed(install(tmp('mds-tdx-listed-'))))).code).toBe(0);
+      // Exports in instrument order: the stores number the listing apart (the lines compared sorted).
+      const sorted = async (h: Harness) =>
+        Object.fromEntries(Object.entries(await snapshot(h.store)).map(([f, text]) => [f, text.split('\n').sort()]));
+      expect(await sorted(b)).toEqual(await sorted(c));
+      // The markets' days and breadth as made whole by the fresh load (records by id: the stores number instruments apart).
+      const days = async (h: Harness) => {
+        const ids = new Map((await h.store.selectRows('select inst, id from instruments', [])).map(([i, id]) => [Number(i), id]));
+        const rows = await h.store.selectRows('select market, date, data from market_days order by market, date', []);
+        return rows.map(([m, d, data]) => {
+          const day = decodeDay(data as Uint8Array);
+          const recs = Array.from({ length: day.n }, (_, i) => ({ ...day.record(i), inst: ids.get(day.record(i).inst) }));
+          return [m, Number(d), recs.sort((x, y) => String(x.inst).localeCompare(String(y.inst)))];
+        });
+      };
+      const breadth = (h: Harness) => h.store.selectRows('select * from market_breadth order by market, date', []);
+      expect(await days(b)).toEqual(await days(c));
+      expect(await breadth(b)).toEqual(await breadth(c));
+      const check = await mds(b.url, 'check');
+      expect(check.code, check.stdout + check.stderr).toBe(0);
+    } finally {
+      await b.close();
+      await c.close();
+    }
   });
 
   it("fails on a record the client is still writing and leaves the store and the files' states as they were", async () => {
