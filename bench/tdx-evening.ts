@@ -85,3 +85,54 @@ if (process.argv[1] === fileURLToPath(import.meta.url)) {
   const e = evening(o.tdx, o.out, o.t0002 ?? null);
   console.log(`${e.before}: ${e.cut} records of ${e.day} and after cut off; ${e.after}: the folder whole`);
 }
+
+/** What an evening's update measured on one store. */
+export interface EveningFigures {
+  store: string;
+  /** The evening before loaded into a new store, seconds of the command. */
+  before: number;
+  /** The update (the whole folder again): seconds of the command (wall, with the process's start) and in its transaction. */
+  update: number;
+  inTransaction: number;
+  rssMb: number;
+  /** The update's first summary line (what it read). */
+  read: string;
+  /** The day loaded, and its limit-up pool at its first request on a new app (ms). */
+  day: string;
+  pool: number;
+}
+
+/** A command's run (bench/whole-market.ts `mds`). */
+type Run = (url: string, ...args: string[]) => { stdout: string; wall: number; rssKb: number };
+
+/**
+ * The evening on each store of `urls` (new, empty): `mds migrate`, `mds ingest --tdx` of the
+ * install the evening before, then of the install after (the update, timed), then the day's pool
+ * asked at its first request (`pool`).
+ */
+export async function eveningRuns(
+  e: Evening,
+  urls: { name: string; url: string }[],
+  run: Run,
+  pool: (url: string, day: string) => Promise<number>,
+): Promise<EveningFigures[]> {
+  const out: EveningFigures[] = [];
+  const day = `${String(e.day).slice(0, 4)}-${String(e.day).slice(4, 6)}-${String(e.day).slice(6)}`;
+  for (const { name, url } of urls) {
+    run(url, 'migrate');
+    const before = run(url, 'ingest', '--tdx', e.before, '--no-progress');
+    const update = run(url, 'ingest', '--tdx', e.after, '--no-progress');
+    const inTx = Number(/^committed: \d+ rows in ([\d.]+) s/m.exec(update.stdout)?.[1]);
+    out.push({
+      store: name,
+      before: before.wall,
+      update: update.wall,
+      inTransaction: inTx,
+      rssMb: Math.round(update.rssKb / 1024),
+      read: update.stdout.split('\n')[0],
+      day,
+      pool: await pool(url, day),
+    });
+  }
+  return out;
+}

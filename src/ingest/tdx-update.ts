@@ -36,7 +36,7 @@ export interface TdxUpdate {
   corrected: string[];
   /** The newest last date among the appended files. */
   newest: number | null;
-  /** The gbbq, unchanged, read again for the rows of new files' codes (skipped while they had no instrument). */
+  /** The gbbq, unchanged, read again for the rows of new files' codes only (skipped while they had no instrument). */
   gbbqForNew: boolean;
 }
 
@@ -81,7 +81,8 @@ export function planUpdate(folder: TdxFolder, stored: ReadonlyMap<string, FileSt
   };
   const gbbq = new Map<string, FileChange>();
   const gbbqUnchanged: IngestFile[] = [];
-  let newBars = false;
+  /** The instruments of bar files new to the store. */
+  const newIds = new Set<string>();
   for (const f of folder.files) {
     if (f.virtual) {
       out.files.push(f);
@@ -104,7 +105,7 @@ export function planUpdate(folder: TdxFolder, stored: ReadonlyMap<string, FileSt
         if (!bars) gbbq.set(key, change);
         if (change === 'appended' && x.now.lastDate !== null && x.now.lastDate > (out.newest ?? 0)) out.newest = x.now.lastDate;
       }
-      if (bars && change === 'new') newBars = true;
+      if (bars && change === 'new' && f.vendor?.instrument) newIds.add(f.vendor.instrument);
       if (change === 'unchanged') {
         if (!bars) gbbqUnchanged.push(f);
         continue;
@@ -119,9 +120,9 @@ export function planUpdate(folder: TdxFolder, stored: ReadonlyMap<string, FileSt
       throw new IngestIOError(`${f.path}: ${(e as Error).message}`);
     }
   }
-  // A new file's code had no instrument when the gbbq was last read (its rows skipped): read it again (its rows upserted).
-  if (newBars && stored.size && gbbqUnchanged.length) {
-    out.files.push(...gbbqUnchanged);
+  // A new file's code had no instrument when the gbbq was last read (its rows skipped): its rows read again.
+  if (newIds.size && stored.size && gbbqUnchanged.length) {
+    out.files.push(...gbbqUnchanged.map((f) => ({ ...f, vendor: { ...f.vendor!, only: newIds } })));
     out.gbbqForNew = true;
   }
   return out;
@@ -151,7 +152,7 @@ export function updateLines(u: TdxUpdate, whole: string | null): { lines: string
     `${files(c.corrected)} changed before their last loaded record, read again whole as corrections`,
   ];
   const lines = [`tdx update: ${parts.join('; ')}`];
-  if (u.gbbqForNew) lines.push("tdx update: the gbbq, unchanged, read again for the new files' codes");
+  if (u.gbbqForNew) lines.push("tdx update: the gbbq, unchanged, read again for the rows of the new files' codes");
   for (const k of u.corrected.slice(0, 10)) lines.push(`tdx update: correction: ${k}`);
   if (u.corrected.length > 10) lines.push(`tdx update: … ${u.corrected.length - 10} more corrections`);
   const origin =
