@@ -8,14 +8,19 @@
  * (bench/duckdb-peer.ts): its load, the same questions in SQL on the same days, and whether its
  * answers agree with the service's (skipped, saying why, when @duckdb/node-api cannot load).
  *
- *   npx tsx bench/whole-market.ts --tdx /path/to/vipdoc [--pg URL] [--days 20] [--pages 200] [--json FILE]
+ *   npx tsx bench/whole-market.ts --tdx /path/to/vipdoc [--pg URL] [--t0002 DIR] [--no-evening] [--days 20] [--pages 200] [--json FILE]
  *
  * Also in the run: bench/ingest.ts's rate (1M 1m bars from CSV), which the folder's ingest is
  * compared with. --pg URL: the folder is loaded again into a new database made on that server
  * (`mds_whole_market_<pid>`, dropped at the end), its size that database's.
  * Without a folder (--tdx or MDS_TDX_VIPDOC) it says so and exits 0. Timings on a shared machine
  * are noisy: compare the whole-market figures with the demo's of the same run. --json writes the
- * table's figures and the peer's agreement. */
+ * table's figures and the peer's agreement.
+ *
+ * Then an evening's update on each store (bench/tdx-evening.ts; --no-evening skips it): the folder
+ * with its last day cut off, beside the install's T0002 (--t0002 DIR, else the one beside the
+ * folder, else none), loaded by the command into a new store, then the whole folder again (the
+ * update, timed as a command), then the day's limit-up pool at its first request on a new app. */
 import { spawnSync } from 'node:child_process';
 import { existsSync, mkdtempSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
@@ -29,6 +34,8 @@ import { loadConfig } from '../src/app/config.js';
 import { KeyStore } from '../src/auth/keys.js';
 import type { Store } from '../src/store/types.js';
 import { DuckPeer, type PeerLoad } from './duckdb-peer.js';
+import { evening, eveningRuns, type EveningFigures } from './tdx-evening.js';
+import { t0002Of } from '../src/ingest/tdx-install.js';
 import { benchIngest } from './ingest.js';
 import pg from 'pg';
 
@@ -84,6 +91,8 @@ const { values: o } = parseArgs({
     days: { type: 'string', default: '20' },
     pages: { type: 'string', default: '200' },
     json: { type: 'string' },
+    t0002: { type: 'string' },
+    'no-evening': { type: 'boolean', default: false },
   },
 });
 
@@ -330,6 +339,34 @@ async function peer(
   };
 }
 
+/**
+ * An evening's update on each store (bench/tdx-evening.ts): the folder as it was the evening
+ * before, beside the install's T0002 (--t0002, else the one beside the folder), loaded into a new
+ * store; then the whole folder again, timed; then the day's limit-up pool at its first request.
+ */
+async function eveningBench(dir: string): Promise<EveningFigures[]> {
+  const e = evening(o.tdx!, join(dir, 'evening'), o.t0002 ?? t0002Of(o.tdx!));
+  console.log(`evening: ${e.cut.toLocaleString('en-US')} records of ${e.day} and after cut off the folder's files`);
+  const fresh = o.pg ? await freshDatabase(o.pg) : null;
+  try {
+    const urls = [{ name: 'SQLite', url: join(dir, 'evening.sqlite') }, ...(fresh ? [{ name: 'PostgreSQL', url: fresh.url }] : [])];
+    return await eveningRuns(e, urls, mds, async (url, day) => {
+      const store = openStore(url);
+      try {
+        const headers = { 'x-api-key': (await new KeyStore(store.db).create('bench')).key };
+        const app = await warm(store, headers);
+        const [took] = await ask(app, `/api/v1/equities/pools/limit_up?date=${day}&page[size]=1000`, headers, `pool ${day}`);
+        await app.close();
+        return took;
+      } finally {
+        await store.close();
+      }
+    });
+  } finally {
+    await fresh?.drop();
+  }
+}
+
 async function main() {
   if (!o.tdx || !existsSync(o.tdx)) {
     console.log(
@@ -342,6 +379,7 @@ async function main() {
   let agreement: Agreement | null = null,
     load: PeerLoad | null = null,
     skipped: string | null = null;
+  let eveningRows: EveningFigures[] = [];
   try {
     const demo = openStore(join(dir, 'demo.sqlite'));
     await migrate(demo);
@@ -383,6 +421,7 @@ async function main() {
       rows.push(p.figures);
       ({ agreement, load } = p);
     }
+    if (!o['no-evening']) eveningRows = await eveningBench(dir);
   } finally {
     rmSync(dir, { recursive: true, force: true });
   }
@@ -417,7 +456,24 @@ async function main() {
       `breadth (advancers/decliners/unchanged of SH): ${a.breadthDiffs.length ? `${a.breadthDiffs.length} days differ:\n  ${a.breadthDiffs.slice(0, 10).join('\n  ')}` : 'the same every day'}`,
     );
   }
-  if (o.json) writeFileSync(o.json, JSON.stringify({ rows, duckdb: agreement ? { load, agreement } : { skipped } }, null, 2) + '\n');
+  if (eveningRows.length) {
+    console.log(
+      `\nAn evening's update (the folder with its last day cut off loaded, then the whole folder again; ${eveningRows[0].read}):`,
+    );
+    console.log(
+      "| store | the evening before loaded, s | the update: s of the command (in its transaction) | peak RSS MB | the day's pool, first request ms |",
+    );
+    console.log('|---|---|---|---|---|');
+    for (const e of eveningRows)
+      console.log(
+        `| ${e.store} | ${f1(e.before)} | ${e.update.toFixed(2)} (${e.inTransaction.toFixed(1)}) | ${e.rssMb} | ${f1(e.pool)} (${e.day}) |`,
+      );
+  }
+  if (o.json)
+    writeFileSync(
+      o.json,
+      JSON.stringify({ rows, duckdb: agreement ? { load, agreement } : { skipped }, evening: eveningRows }, null, 2) + '\n',
+    );
 }
 
 await main();

@@ -6,47 +6,14 @@
  * store equals a fresh load of the whole files, on both stores. A record changed before the last
  * loaded one, and a changed gbbq row, are read again as corrections. Skipped without ../shared.
  */
-import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { readFileSync, unlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { HAVE_SHARED, SHARED, STORES, type Harness } from './helpers.js';
+import { HAVE_SHARED, STORES, type Harness } from './helpers.js';
+import { FILES, install, lastDayCut, lastDayRecords } from './tdx-helpers.js';
 import { emptyHarness, mds, snapshot, tmp } from './ingest-helpers.js';
+import { decodeDay } from '../src/store/day-records.js';
 import { gbbqRecords, GBBQ_HEADER, GBBQ_RECORD, SHARE_CATEGORIES } from '../src/ingest/vendors/tdx-gbbq.js';
-
-const INSTALL = join(SHARED, 'tdx_install');
-/** The real files, by their path in the install made here. */
-const FILES: Record<string, string> = {
-  'vipdoc/sh/lday/sh600519.day': join(SHARED, 'ohlcv/tdx_day/sh600519.day'),
-  'vipdoc/sh/lday/sh000300.day': join(SHARED, 'ohlcv/tdx_day/sh000300.day'),
-  'vipdoc/sz/lday/sz000001.day': join(SHARED, 'ohlcv/tdx_day/sz000001.day'),
-  'vipdoc/sh/minline/sh688001.lc1': join(INSTALL, 'vipdoc/sh/minline/sh688001.lc1'),
-  'T0002/hq_cache/gbbq': join(INSTALL, 'T0002/hq_cache/gbbq'),
-  'T0002/hq_cache/shm.tnf': join(INSTALL, 'T0002/hq_cache/shm.tnf'),
-  'T0002/hq_cache/szm.tnf': join(INSTALL, 'T0002/hq_cache/szm.tnf'),
-};
-
-/** Writes the install into `root`: each file whole, or with its last `cut(rel)` records (32 bytes) cut off. */
-function install(root: string, cut: (rel: string) => number = () => 0, edit: (rel: string, b: Buffer) => void = () => {}): string {
-  for (const [rel, src] of Object.entries(FILES)) {
-    mkdirSync(join(root, rel, '..'), { recursive: true });
-    const b = Buffer.from(readFileSync(src));
-    edit(rel, b);
-    writeFileSync(join(root, rel), b.subarray(0, b.length - 32 * cut(rel)));
-  }
-  return root;
-}
-
-/** The records of the `.lc1` file's last day (240 or 241 one-minute bars). */
-function lastDayRecords(): number {
-  const b = readFileSync(FILES['vipdoc/sh/minline/sh688001.lc1']);
-  const last = b.readUInt16LE(b.length - 32);
-  let n = 0;
-  for (let o = b.length - 32; o >= 0 && b.readUInt16LE(o) === last; o -= 32) n++;
-  return n;
-}
-
-/** The last day cut off every bar file (the client has not appended it yet). */
-const lastDayCut = (lc1: number) => (rel: string) => (rel.endsWith('.day') ? 1 : rel.endsWith('.lc1') ? lc1 : 0);
 
 /** A volume changed in record `back` from the end of a `.day` file: a correction before its last record. */
 function changeVolume(b: Buffer, back: number) {
@@ -135,6 +102,51 @@ describe.skipIf(!HAVE_SHARED).each(STORES)('mds ingest --tdx again on $name', ({
     expect(whole.code, whole.stderr).toBe(0);
     expect(await snapshot(a.store)).toEqual(await snapshot(fresh.store));
     expect((await a.store.select<{ n: number }>('select count(*) as n from share_capital', []))[0]).toEqual(before);
+  });
+
+  it('loads a listing (a file new to the store) with the days from its first on made again, equal to a fresh load', async () => {
+    const [b, c] = [await emptyHarness(await url()), await emptyHarness(await url())];
+    try {
+      // 600519.SH as a listing of the last three days: no file the evening before.
+      const listing = 'vipdoc/sh/lday/sh600519.day';
+      const listed = (root: string) => {
+        const whole = readFileSync(FILES[listing]);
+        writeFileSync(join(root, listing), whole.subarray(whole.length - 3 * 32));
+        return root;
+      };
+      const lc1 = lastDayRecords();
+      const root = install(tmp('mds-tdx-listing-'), lastDayCut(lc1));
+      unlinkSync(join(root, listing));
+      expect((await mds(b.url, 'ingest', '--tdx', root)).code).toBe(0);
+      const r = await mds(b.url, 'ingest', '--tdx', listed(install(root)));
+      expect(r.code, r.stderr).toBe(0);
+      expect(r.stdout).toContain(
+        'tdx update: 3 files with new records (to 2023-02-24); 1 file unchanged, not read; 1 file new, read whole;',
+      );
+      expect((await mds(c.url, 'ingest', '--tdx', listed(install(tmp('mds-tdx-listed-'))))).code).toBe(0);
+      // Exports in instrument order: the stores number the listing apart (the lines compared sorted).
+      const sorted = async (h: Harness) =>
+        Object.fromEntries(Object.entries(await snapshot(h.store)).map(([f, text]) => [f, text.split('\n').sort()]));
+      expect(await sorted(b)).toEqual(await sorted(c));
+      // The markets' days and breadth as made whole by the fresh load (records by id: the stores number instruments apart).
+      const days = async (h: Harness) => {
+        const ids = new Map((await h.store.selectRows('select inst, id from instruments', [])).map(([i, id]) => [Number(i), id]));
+        const rows = await h.store.selectRows('select market, date, data from market_days order by market, date', []);
+        return rows.map(([m, d, data]) => {
+          const day = decodeDay(data as Uint8Array);
+          const recs = Array.from({ length: day.n }, (_, i) => ({ ...day.record(i), inst: ids.get(day.record(i).inst) }));
+          return [m, Number(d), recs.sort((x, y) => String(x.inst).localeCompare(String(y.inst)))];
+        });
+      };
+      const breadth = (h: Harness) => h.store.selectRows('select * from market_breadth order by market, date', []);
+      expect(await days(b)).toEqual(await days(c));
+      expect(await breadth(b)).toEqual(await breadth(c));
+      const check = await mds(b.url, 'check');
+      expect(check.code, check.stdout + check.stderr).toBe(0);
+    } finally {
+      await b.close();
+      await c.close();
+    }
   });
 
   it("fails on a record the client is still writing and leaves the store and the files' states as they were", async () => {

@@ -4,7 +4,7 @@
  * errors (nothing was changed); 3 store error (database unreachable or refusing the load;
  * nothing was changed).
  */
-import { type Command, Option } from 'commander';
+import { type Command, InvalidArgumentError, Option } from 'commander';
 import { readdirSync, statSync } from 'node:fs';
 import { basename, join } from 'node:path';
 import type { Store } from '../store/types.js';
@@ -16,6 +16,7 @@ import { ingest, IngestIOError, type IngestFile } from '../ingest/load.js';
 import { errorLines, folderProgress, progressBar, summaryLines, warningLines } from '../ingest/report.js';
 import { tdxFolder, tdxSummaryLines, type TdxFolder } from '../ingest/tdx-folder.js';
 import { tdxUpdate } from '../ingest/tdx-update.js';
+import { watchInstall } from './tdx-watch.js';
 import { recordStates } from '../store/tables/tdx-files.js';
 import { exportDatasets } from '../ingest/export.js';
 import { ENCODINGS, formatOfName } from '../ingest/source.js';
@@ -35,6 +36,12 @@ const named = (name: string) => {
   return d;
 };
 const int = intAtLeast(1);
+const positiveSeconds = (v: string): number => {
+  const n = Number(v);
+  if (!/^\d+(\.\d+)?$/.test(v.trim()) || !(n > 0) || n > 3600)
+    throw new InvalidArgumentError('expected seconds, more than 0 and at most 3600');
+  return n;
+};
 
 /** Every dataset file in `dir` (`<dataset>.csv|ndjson|jsonl[.gz]`); other files are reported and skipped, folders ignored. */
 function filesOfDir(dir: string, stderr: NodeJS.WritableStream): IngestFile[] {
@@ -89,6 +96,12 @@ export function registerIngest(program: Command, withStore: WithStore, db: () =>
         '(docs/ingest.md, "A folder of Tushare exports")',
     )
     .option('--full', '--tdx: read every file whole, not only what is new since the last run (a correction the sizes do not show)')
+    .option(
+      '--watch',
+      '--tdx: keep running, loading what the client writes to the install once it has settled (one transaction and data version a batch; ' +
+        'one line a batch) until SIGINT or SIGTERM',
+    )
+    .option('--settle <seconds>', '--watch: seconds without a write to the install before a batch', positiveSeconds, 5)
     .option('--dry-run', 'validate only; write nothing')
     .addOption(
       new Option(
@@ -135,6 +148,7 @@ export function registerIngest(program: Command, withStore: WithStore, db: () =>
         } else if (o.tdx) {
           if (name || o.dir || o.format || o.instrument || o.market)
             throw new UsageError('--tdx PATH loads the install alone: no DATASET, FILE, --dir, --format, --instrument or --market');
+          if (o.watch && o.dryRun) throw new UsageError('--watch loads what the client writes: not with --dry-run');
           folder = tdxFolder(o.tdx);
           files = folder.files;
         } else if (o.dir) {
@@ -167,6 +181,12 @@ export function registerIngest(program: Command, withStore: WithStore, db: () =>
             }));
           }
         }
+        if (o.watch && !folder) throw new UsageError('--watch goes with --tdx PATH');
+        if (o.watch)
+          return withStore(db(), async (store) => {
+            await watchInstall(store, { path: o.tdx, full: !!o.full, settle: o.settle, maxErrors: o.maxErrors }, io);
+            return EXIT.ok;
+          });
         const tty = o.progress && io.stderr.isTTY;
         return withStore(db(), async (store) => {
           // Again: only what is new of each file (ingest/tdx-update.ts).

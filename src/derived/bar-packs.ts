@@ -178,7 +178,7 @@ async function merge(s: BulkSession, t: PackedTable, pending: Map<number, Map<nu
  * (derivation.ts): the least date of the rows written to one of its `remakeAfter` tables.
  */
 class RemakeFrom {
-  private readonly from = new Map<Derivation, { from: number; tables: Set<string> }>();
+  private readonly from = new Map<Derivation, { from: number; tables: Map<string, number> }>();
 
   add(table: string, columns: string[], rows: unknown[][]): void {
     for (const d of DERIVATIONS) {
@@ -187,9 +187,9 @@ class RemakeFrom {
       const ix = col === null ? -1 : columns.indexOf(col);
       let least = ix < 0 ? 0 : Infinity;
       if (ix >= 0) for (const r of rows) least = Math.min(least, Number(r[ix]));
-      const seen = this.from.get(d) ?? { from: Infinity, tables: new Set<string>() };
+      const seen = this.from.get(d) ?? { from: Infinity, tables: new Map<string, number>() };
       seen.from = Math.min(seen.from, least);
-      seen.tables.add(table);
+      seen.tables.set(table, Math.min(seen.tables.get(table) ?? Infinity, least));
       this.from.set(d, seen);
     }
   }

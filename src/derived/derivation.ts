@@ -31,9 +31,10 @@ export interface Derivation {
   /**
    * Derived from more than the packs, by date (derived/market-days.ts): makes again what can have
    * changed from date `from` on, at the end of a transaction that wrote (changed rows of) the
-   * `tables` of `remakeAfter` (bar-packs.ts `withBarPacks` calls it before the commit).
+   * `tables` of `remakeAfter`, each with the least date of its rows (0: the first date there is;
+   * `from` is the least of them) (bar-packs.ts `withBarPacks` calls it before the commit).
    */
-  remake?(s: BulkSession, from: number, tables: ReadonlySet<string>): Promise<void>;
+  remake?(s: BulkSession, from: number, tables: ReadonlyMap<string, number>): Promise<void>;
   /** Tables whose writes call `remake`, with the column of a written row's first affected date (null: the first date there is). */
   remakeAfter?: Readonly<Record<string, string | null>>;
   /**

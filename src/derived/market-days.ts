@@ -144,12 +144,36 @@ async function sweep(s: BulkSession, from: (market: MarketId) => number, sink: (
 /** The meta key of the instruments' print the stored days were made with. */
 const PRINT = 'market_days_instruments';
 
-/** What the days are made of in the instruments (ids, kinds, markets, boards, listing and delisting), as a hash. */
-async function instrumentsPrint(s: BulkSession): Promise<string> {
-  const rows = await sweepInstruments(s, 'inst');
-  return createHash('sha256')
+/** A hash of instruments rows (`sweepInstruments`). */
+const hashRows = (rows: unknown[][]) =>
+  createHash('sha256')
     .update(JSON.stringify(rows.map((r) => r.map((v) => (v === null ? null : String(v))))))
     .digest('base64url');
+
+/**
+ * What the days are made of in the instruments (ids, kinds, markets, boards, listing and
+ * delisting), as `M.hash`: the highest `inst` and a hash of every row up to it.
+ */
+async function instrumentsPrint(s: BulkSession): Promise<string> {
+  const rows = await sweepInstruments(s, 'inst');
+  return `${rows.length ? Number(rows[rows.length - 1][0]) : 0}.${hashRows(rows)}`;
+}
+
+/**
+ * When the instruments changed only by new ones (those of the stored print unchanged, the others
+ * after its highest `inst`): the least date the new ones can change, their listing or delisting
+ * (Infinity: none; their bars mark their own dates). Null: instruments the days were made with changed.
+ */
+async function addedFrom(s: BulkSession): Promise<number | null> {
+  const m = /^(\d+)\.(.+)$/.exec((await metaValue(s, PRINT)) ?? '');
+  if (!m) return null;
+  const top = Number(m[1]);
+  const rows = await sweepInstruments(s, 'inst');
+  const old = rows.filter((r) => Number(r[0]) <= top);
+  if (hashRows(old) !== m[2]) return null;
+  let least = Infinity;
+  for (const r of rows.slice(old.length)) for (const d of [r[5], r[6]]) if (d !== null) least = Math.min(least, Number(d));
+  return least;
 }
 
 /**
@@ -247,8 +271,18 @@ export const MARKET_DAYS: Derivation = {
   async remake(s, from, tables) {
     // A store whose days were never made (or were forgotten) is made whole by migration instead.
     if ((await base.stored(s)) !== base.version()) return;
-    // Instruments written without a change to what days are made of (shares, an English name) change no day.
-    if (tables.size === 1 && tables.has('instruments') && (await instrumentsPrint(s)) === (await metaValue(s, PRINT))) return;
+    if (tables.has('instruments')) {
+      // Instruments written without a change to what days are made of (shares, an English name) change no day;
+      // new ones (a listing) change the days from their listing on, and from their bars' (which mark their own dates).
+      const added = await addedFrom(s);
+      if (added !== null) {
+        from = Math.min(added, ...[...tables].filter(([t]) => t !== 'instruments').map(([, d]) => d));
+        if (from === Infinity) {
+          await setMeta(s, PRINT, await instrumentsPrint(s));
+          return;
+        }
+      }
+    }
     await makeDays(s, from);
   },
   async forget(s) {

@@ -105,6 +105,8 @@ export async function ingest(store: Store, input: IngestFile[], opts: IngestOpti
     .sort((a, b) => orderOf(a.f.dataset) - orderOf(b.f.dataset) || a.i - b.i)
     .map((x) => x.f);
   for (const f of files) {
+    // A range of a file was planned from the file as it is (`mds ingest --tdx` again): looked at already.
+    if (f.vendor?.range) continue;
     for (const path of f.vendor?.parts?.map((p) => p.path) ?? (f.virtual ? [] : [f.path])) {
       try {
         await sourceInfo(path);
@@ -213,7 +215,8 @@ async function loadFile(s: BulkSession, ctx: IngestContext, f: IngestFile, o: Fi
   // Several files read as one: their bytes together (progress).
   let size = 0;
   for (const p of f.vendor?.parts ?? []) size += (await sourceInfo(p.path)).size;
-  const info = f.vendor?.parts ? { size } : f.virtual ? { size: 0 } : await sourceInfo(f.path);
+  const range = f.vendor?.range;
+  const info = f.vendor?.parts ? { size } : f.virtual ? { size: 0 } : range ? { size: range.to - range.from } : await sourceInfo(f.path);
   const sum: FileSummary = { dataset: f.dataset.name, path: f.path, rows: 0, inserted: 0, updated: 0, unchanged: 0, seconds: 0 };
   if ((f.vendor?.parts?.length ?? 0) > 1) sum.files = f.vendor!.parts!.length;
   o.progress?.start(f.path, f.dataset.name, info.size);

@@ -36,6 +36,8 @@ export interface TdxUpdate {
   corrected: string[];
   /** The newest last date among the appended files. */
   newest: number | null;
+  /** The gbbq, unchanged, read again for the rows of new files' codes only (skipped while they had no instrument). */
+  gbbqForNew: boolean;
 }
 
 /**
@@ -75,8 +77,12 @@ export function planUpdate(folder: TdxFolder, stored: ReadonlyMap<string, FileSt
     counts: { new: 0, appended: 0, corrected: 0, unchanged: 0 },
     corrected: [],
     newest: null,
+    gbbqForNew: false,
   };
   const gbbq = new Map<string, FileChange>();
+  const gbbqUnchanged: IngestFile[] = [];
+  /** The instruments of bar files new to the store. */
+  const newIds = new Set<string>();
   for (const f of folder.files) {
     if (f.virtual) {
       out.files.push(f);
@@ -99,7 +105,11 @@ export function planUpdate(folder: TdxFolder, stored: ReadonlyMap<string, FileSt
         if (!bars) gbbq.set(key, change);
         if (change === 'appended' && x.now.lastDate !== null && x.now.lastDate > (out.newest ?? 0)) out.newest = x.now.lastDate;
       }
-      if (change === 'unchanged') continue;
+      if (bars && change === 'new' && f.vendor?.instrument) newIds.add(f.vendor.instrument);
+      if (change === 'unchanged') {
+        if (!bars) gbbqUnchanged.push(f);
+        continue;
+      }
       if (!bars) {
         out.files.push(f);
         continue;
@@ -109,6 +119,11 @@ export function planUpdate(folder: TdxFolder, stored: ReadonlyMap<string, FileSt
     } catch (e) {
       throw new IngestIOError(`${f.path}: ${(e as Error).message}`);
     }
+  }
+  // A new file's code had no instrument when the gbbq was last read (its rows skipped): its rows read again.
+  if (newIds.size && stored.size && gbbqUnchanged.length) {
+    out.files.push(...gbbqUnchanged.map((f) => ({ ...f, vendor: { ...f.vendor!, only: newIds } })));
+    out.gbbqForNew = true;
   }
   return out;
 }
@@ -137,6 +152,7 @@ export function updateLines(u: TdxUpdate, whole: string | null): { lines: string
     `${files(c.corrected)} changed before their last loaded record, read again whole as corrections`,
   ];
   const lines = [`tdx update: ${parts.join('; ')}`];
+  if (u.gbbqForNew) lines.push("tdx update: the gbbq, unchanged, read again for the rows of the new files' codes");
   for (const k of u.corrected.slice(0, 10)) lines.push(`tdx update: correction: ${k}`);
   if (u.corrected.length > 10) lines.push(`tdx update: … ${u.corrected.length - 10} more corrections`);
   const origin =

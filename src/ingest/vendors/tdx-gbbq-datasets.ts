@@ -41,7 +41,11 @@ function read(input: VendorInput, decoded: readonly GbbqRecord[] | undefined): {
   for (const r of recs) if (isDate(r.date) && r.date > last) last = r.date;
   const markets = GBBQ_MARKETS.map((m, i) => `${m} ${recs.filter((r) => r.market === i).length}`).join(', ');
   input.report.note(`${recs.length} records (${markets}) to ${last ? formatDate(last) : 'no date'}`);
-  return recs.map((r, i) => ({ n: i + 1, r }));
+  const numbered = recs.map((r, i) => ({ n: i + 1, r }));
+  const only = input.only;
+  if (!only) return numbered;
+  input.report.note(`read for ${only.size} new file${only.size === 1 ? "'s code" : "s' codes"} only`);
+  return numbered.filter(({ r }) => only.has(`${r.code}.${GBBQ_MARKETS[r.market]}`));
 }
 
 const NOT_LAYOUT: SourceRecord = {

@@ -31,6 +31,8 @@ export interface VendorOptions {
   parts?: FilePart[];
   /** Binary layouts: only the bytes [from, to) of the file (`mds ingest --tdx` again: the records it has not loaded). */
   range?: { from: number; to: number };
+  /** The gbbq: only the records of these instrument ids (`mds ingest --tdx` again: the codes of files new to the store). */
+  only?: ReadonlySet<string>;
 }
 
 /** Rows a layout skipped (per reason) and what it decided on its own (inferred instrument, widened bars). */
