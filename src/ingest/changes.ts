@@ -50,11 +50,26 @@ export class ChangeTracker {
     }
   }
 
-  /** Notes rows changed in `dataset` derived from those of `from` (daily bars from 1m bars): the same instruments and dates. */
+  /**
+   * Notes rows changed in `dataset` derived from those of `from` (daily bars from 1m bars): the
+   * same instruments and dates, added to what `dataset`'s own files changed in the same ingest.
+   */
   derived(dataset: string, from: string, rows: number): void {
     const src = this.tallies.get(from);
     if (rows === 0 || !src) return;
-    this.tallies.set(dataset, { ...src, rows });
+    const own = this.tallies.get(dataset);
+    if (!own) {
+      this.tallies.set(dataset, { ...src, insts: new Set(src.insts), ids: new Set(src.ids), rows });
+      return;
+    }
+    own.rows += rows;
+    for (const i of src.insts) own.insts.add(i);
+    for (const i of src.ids) own.ids.add(i);
+    if (src.dated) {
+      own.dated = true;
+      own.from = Math.min(own.from, src.from);
+      own.to = Math.max(own.to, src.to);
+    }
   }
 
   /** The changes, by dataset name, instruments by id (read in `s`, which knows the ones just created). */
