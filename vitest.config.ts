@@ -1,8 +1,27 @@
-import { defineConfig } from 'vitest/config';
+import { configDefaults, defineConfig } from 'vitest/config';
+
+/**
+ * The suites `npm test` leaves out (MDS_TEST_TIER=fast) and `npm run test:all` runs, as CI does:
+ * the process-level ones, which spend their time starting servers, clusters, a browser or Python
+ * and waiting on real time (a 30 s outage, the default 11 s bounds, haproxy's checks, a replica
+ * catching up) more than computing. Any other way of running vitest (`npx vitest run FILE`) runs
+ * them too.
+ */
+export const PROCESS_SUITES = [
+  'test/faults.test.ts', // PostgreSQL stopped, frozen and killed under load (a private cluster)
+  'test/haproxy.test.ts', // two servers behind haproxy
+  'test/lifecycle.test.ts', // SIGTERM, dead and failing workers
+  'test/replicas.test.ts', // a private primary and a streaming replica
+  'test/start.test.ts', // the first start, the server and every command refusing a bad store URL
+  'test/python-client.test.ts', // pytest against a live server
+  'test/explorer.test.ts', // Chromium
+  'test/docs-page.test.ts', // Chromium
+];
 
 export default defineConfig({
   test: {
     include: ['src/**/*.test.ts', 'test/**/*.test.ts'],
+    exclude: [...configDefaults.exclude, ...(process.env.MDS_TEST_TIER === 'fast' ? PROCESS_SUITES : [])],
     // A directory for the run's demo templates, generated once and copied (test/demo-templates.ts).
     globalSetup: ['test/global-setup.ts'],
     testTimeout: 60_000,
