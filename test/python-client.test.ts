@@ -1,6 +1,6 @@
 /**
  * The Python client's own suite (clients/python/tests: pytest against a live server it starts, a
- * stub for retries, docs/clients.md's walk), run by `npm test` and so by CI. It needs a Python
+ * stub for retries, docs/clients.md's walk), run by `npm run test:all` and so by CI (a process-level suite, vitest.config.ts). It needs a Python
  * with pandas, httpx and pytest (Debian: python3-pandas python3-httpx python3-pytest, as .ci/run
  * installs); without one it skips, saying so.
  */

@@ -8,8 +8,6 @@ import { existsSync, readFileSync, statSync } from 'node:fs';
 import { loadConfig } from '../app/config.js';
 import { describeMigration } from '../derived/open.js';
 import { KeyStore } from '../auth/keys.js';
-import { buildApp } from '../app/app.js';
-import { main as serve } from '../app/server.js';
 import { generateDemo, timedSteps } from '../demo/generate.js';
 import { parseDate } from '../lib/time.js';
 import { registerVersions } from './versions.js';
@@ -79,6 +77,9 @@ function buildProgram(io: CliIO, exit: CliExit): Command {
     .action(async () => {
       const c = loadConfig();
       if (db()) c.databaseUrl = db()!;
+      // The app is loaded by the commands that serve it (serve, openapi) only: the others start in
+      // half the time without its modules (a spawned `mds ingest` or `mds keys list`).
+      const { main: serve } = await import('../app/server.js');
       await serve(c);
     });
 
@@ -217,6 +218,7 @@ function buildProgram(io: CliIO, exit: CliExit): Command {
     .description('print the OpenAPI 3.1 document')
     .action(() =>
       withStore(db() ?? ':memory:', async (s) => {
+        const { buildApp } = await import('../app/app.js');
         const app = await buildApp({ config: loadConfig(), store: s });
         await app.ready();
         out(JSON.stringify(app.swagger(), null, 2));
