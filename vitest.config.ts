@@ -19,6 +19,9 @@ export const SLOW_SUITES = [
   'test/explorer.test.ts', // Chromium
   'test/docs-page.test.ts', // Chromium
   'test/slab.test.ts', // issue 37's requests on the default demo market
+  'test/failover.test.ts', // a private primary and replica: the primary stopped, the replica promoted
+  'test/openbb-client.test.ts', // pytest of the OpenBB provider against a live server
+  'test/tdx-watch.test.ts', // the built CLI watching an install
 ];
 
 const FAST = process.env.MDS_TEST_TIER === 'fast';
@@ -37,11 +40,11 @@ export default defineConfig({
     // changes process-wide state), so the app's modules are loaded once per worker, not per file.
     maxWorkers: 2,
     isolate: false,
-    // Which lines of src/ the suite runs (V8's own counts), summed up after every run and kept in
-    // coverage/ (coverage-summary.json, lcov.info); not a gate. Counted by every run but `npm test`'s
-    // (MDS_TEST_TIER=fast): counting makes the tests' own work about a third slower.
+    // Which lines of src/ the suite runs (V8's own counts), summed up and kept in coverage/
+    // (coverage-summary.json, lcov.info) by `npm run coverage` (MDS_COVERAGE=1); not a gate, and
+    // off otherwise: counting makes the tests' own work about a third slower.
     coverage: {
-      enabled: !FAST,
+      enabled: process.env.MDS_COVERAGE === '1',
       provider: 'v8',
       include: ['src/**/*.ts'],
       // The explorer runs in the browser (test/explorer.test.ts drives it in Chromium); V8 here sees only its pure modules' tests.
