@@ -343,7 +343,7 @@ describe.skipIf(!HAVE_CHROMIUM)('the explorer in Chromium', () => {
     expect(closes).toEqual(closes.slice().sort((a, b) => b - a));
   }, 60_000);
 
-  it('answers the keyboard: arrows step the legend bar by bar, Home/End, 键盘精灵, PageDown over the results, F5, F10, Esc', async () => {
+  it('answers the keyboard: arrows step the legend bar by bar, ↑ ↓ zoom, Home/End, 键盘精灵, PageDown over the results, F5, F10, Esc', async () => {
     await page.goto(`${base}/explorer#/chart/600519.SH?interval=1d&adjustment=none`);
     await chartDone({ instrument: '600519.SH', interval: '1d' });
     // The mouse off the chart: the legend shows the latest bar, and then the one the keys step to.
@@ -364,6 +364,17 @@ describe.skipIf(!HAVE_CHROMIUM)('the explorer in Chromium', () => {
     expect((await legend()).time).toBe(first);
     await page.keyboard.press('End');
     expect((await legend()).time).toBe(latest[0].trade_date);
+    // ↑ zooms in (fewer bars on screen, the crosshair's bar kept), ↓ out again.
+    const span = async () => Number(await page.getAttribute('#chart', 'data-span'));
+    const before = await span();
+    await page.keyboard.press('ArrowUp');
+    await page.waitForFunction((n) => Number(document.querySelector('#chart')?.getAttribute('data-span')) < n, before);
+    const zoomed = await span();
+    expect(zoomed).toBeLessThanOrEqual(Math.ceil(before * 0.7) + 1);
+    expect((await legend()).time).toBe(latest[0].trade_date);
+    await page.keyboard.press('ArrowDown');
+    await page.waitForFunction((n) => Number(document.querySelector('#chart')?.getAttribute('data-span')) > n, zoomed);
+    expect(await span()).toBeGreaterThan(zoomed);
 
     // A digit typed anywhere opens the search with it; Enter opens the first hit; PageDown the next hit.
     const hits = (await get(h, `${B}/instruments?q=60&page[size]=10`)).body.data.map((i: { id: string }) => i.id);

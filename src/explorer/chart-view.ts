@@ -206,6 +206,8 @@ class ChartView implements View {
     this.series = candleSeries(this.chart, p, decimals(bars[bars.length - 1].close), this.state.indicators);
     this.chart.subscribeCrosshairMove((m) => this.onCrosshair(m));
     this.chart.timeScale().subscribeVisibleLogicalRangeChange((r) => {
+      // How many bars the view spans (↑ ↓ zoom: read by the suite).
+      if (r) this.box.dataset.span = String(Math.round(r.to - r.from));
       if (r && r.from < 20) void this.loadOlder();
     });
     this.render(0, range);
