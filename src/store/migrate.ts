@@ -78,11 +78,14 @@ export async function pendingMigrations(store: Store): Promise<string[]> {
 }
 
 /**
- * Applies the pending schema migrations; returns those applied. The schema only: derived data
- * is made again by derived/open.ts `migrate`.
+ * Applies the pending schema migrations (those up to `upTo` included, when named: a store as an
+ * older release left it, for the tests of a later migration); returns those applied. The schema
+ * only: derived data is made again by derived/open.ts `migrate`.
  */
-export async function migrateSchema(store: Store): Promise<string[]> {
-  const { error, results } = await migrator(store).migrateToLatest();
+export async function migrateSchema(store: Store, upTo?: string): Promise<string[]> {
+  if (upTo !== undefined && !MIGRATION_NAMES.includes(upTo)) throw new Error(`no migration ${upTo}`);
+  const m = migrator(store);
+  const { error, results } = await (upTo === undefined ? m.migrateToLatest() : m.migrateTo(upTo));
   if (error) throw error;
   return (results ?? []).filter((r) => r.status === 'Success').map((r) => r.migrationName);
 }
