@@ -14,6 +14,9 @@
  *
  *   npx tsx bench/minute-scale.ts --pg postgres://postgres@127.0.0.1:5432/postgres [--years 10] [--fillers 5300] [--requests 2000]
  *
+ * The packs are partitioned by year (migration 0028): each year's partition is made first, as an
+ * ingest would, and the sizes are summed over the partitions.
+ *
  * Makes two databases on that server (mds_minute_scale_1y, mds_minute_scale_<years>y), dropped at
  * the end unless --keep. Needs `npm run build` (it serves dist/).
  */
@@ -24,6 +27,7 @@ import { KeyStore } from '../src/auth/keys.js';
 import { encodePack } from '../src/store/packs.js';
 import { MINUTE_LABELS } from '../src/market/sessions.js';
 import { marketEpoch } from '../src/lib/time.js';
+import { YearPartitions, type PartitionSql } from '../src/store/dialects/postgres-partitions.js';
 import { ingest } from '../src/ingest/load.js';
 import { dataset } from '../src/datasets/registry.js';
 import { mkdtempSync, writeFileSync } from 'node:fs';
@@ -108,6 +112,15 @@ async function build(
     const c = new pg.Client({ connectionString: url });
     await c.connect();
     try {
+      // Each year's partition of the packs (store/dialects/postgres-partitions.ts), as an ingest makes them.
+      await c.query('begin');
+      const dollars = (q: string) => {
+        let k = 0;
+        return q.replace(/\?/g, () => `$${++k}`);
+      };
+      const sqlOf: PartitionSql = { query: async (q, p) => (await c.query(dollars(q), p)).rows, lockPacks: async () => {} };
+      await new YearPartitions(sqlOf).ensureYears(new Set(days.map((d) => Math.floor(d / 10_000))));
+      await c.query('commit');
       // The measured equities' real day packs, a year of days per statement.
       for (const inst of insts)
         for (let i = 0; i < days.length; i += 250) {
@@ -129,12 +142,16 @@ async function build(
         [Number(o.fillers), days, filler],
       );
       await c.query('analyze bars_1m_packs');
+      // Summed over the partitions (pg_partition_tree lists a table not partitioned alone).
       const size = await c.query(
-        "select count(*)::int as rows, pg_size_pretty(pg_total_relation_size('bars_1m_packs')) as total, pg_size_pretty(pg_relation_size('bars_1m_packs_pkey')) as pkey from bars_1m_packs",
+        'select count(*)::int as rows,' +
+          " pg_size_pretty((select sum(pg_total_relation_size(relid)) from pg_partition_tree('bars_1m_packs'))) as total," +
+          " pg_size_pretty((select sum(pg_relation_size(relid)) from pg_partition_tree('bars_1m_packs_pkey'))) as pkey," +
+          " (select count(*)::int from pg_partition_tree('bars_1m_packs') where isleaf) as parts from bars_1m_packs",
       );
       const { key } = await new KeyStore(store.db).create('minute-scale');
       console.error(
-        `${name}: ${size.rows[0].rows} pack rows, ${size.rows[0].total} (index ${size.rows[0].pkey}), built in ${((Date.now() - t) / 1000).toFixed(0)} s`,
+        `${name}: ${size.rows[0].rows} pack rows in ${size.rows[0].parts} partitions, ${size.rows[0].total} (index ${size.rows[0].pkey}), built in ${((Date.now() - t) / 1000).toFixed(0)} s`,
       );
       return { url, key, ids, days, rows: size.rows[0].rows, bytes: `${size.rows[0].total} (index ${size.rows[0].pkey})` };
     } finally {

@@ -42,7 +42,10 @@ async function partitions(store: Store): Promise<Record<string, Record<string, n
 
 /** Rows of `table` by year of their date. */
 async function byYear(store: Store, table: string): Promise<Record<string, number>> {
-  const rows = await store.select<{ y: number; n: string }>(`select date / 10000 as y, count(*) as n from ${table} group by 1 order by 1`, []);
+  const rows = await store.select<{ y: number; n: string }>(
+    `select date / 10000 as y, count(*) as n from ${table} group by 1 order by 1`,
+    [],
+  );
   return Object.fromEntries(rows.map((r) => [`${table}_y${r.y}`, Number(r.n)]));
 }
 
@@ -92,7 +95,11 @@ describe.skipIf(!PG_URL)('year partitions of the 1m tables (PostgreSQL; SQLite h
 
     it('makes the partitions of a new year in the ingest that writes it, and serves them', async () => {
       const days = marketTradingDays('SH', 20240102, 20240131).slice(0, 3);
-      const r = await ingestMinutes(h.store, eqs.map((e) => e.id), days);
+      const r = await ingestMinutes(
+        h.store,
+        eqs.map((e) => e.id),
+        days,
+      );
       expect(r.errors).toEqual([]);
       const p = await partitions(h.store);
       expect(p.bars_1m.bars_1m_y2024).toBe(2 * 3 * 241);
@@ -129,7 +136,11 @@ describe.skipIf(!PG_URL)('year partitions of the 1m tables (PostgreSQL; SQLite h
         const write = (inst: number, read: boolean) =>
           h.store.bulkTransaction(async (s) => {
             await s.upsert(
-              { table: 'bars_1m', columns: ['inst', 'ts', 'date', 'open', 'high', 'low', 'close', 'volume', 'amount'], key: ['inst', 'ts'] },
+              {
+                table: 'bars_1m',
+                columns: ['inst', 'ts', 'date', 'open', 'high', 'low', 'close', 'volume', 'amount'],
+                key: ['inst', 'ts'],
+              },
               [[inst, marketEpoch(day, 600), day, 10_000, 10_100, 9_900, 10_000, 100, 1_000_000]],
             );
             // The partition is made and this transaction holds it: readers and writers of other years go on.
@@ -233,7 +244,11 @@ describe.skipIf(!PG_URL)('year partitions of the 1m tables (PostgreSQL; SQLite h
         ...marketTradingDays('SH', 20231225, 20240110),
         ...marketTradingDays('SH', 20240603, 20240610).slice(0, 2),
       ];
-      const r = await ingestMinutes(store, eqs.map((e) => e.id), days);
+      const r = await ingestMinutes(
+        store,
+        eqs.map((e) => e.id),
+        days,
+      );
       expect(r.errors).toEqual([]);
       const counts = { bars_1m: await byYear(store, 'bars_1m'), bars_1m_packs: await byYear(store, 'bars_1m_packs') };
       expect(Object.keys(counts.bars_1m)).toEqual(['bars_1m_y2023', 'bars_1m_y2024', 'bars_1m_y2025']);

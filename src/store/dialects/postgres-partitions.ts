@@ -64,7 +64,8 @@ export function yearsOf(table: string, rows: readonly unknown[][], ix: number): 
     // Rows come in runs of one year: only a value outside the last year's bounds is looked at.
     if (v >= lo && v < hi) continue;
     const y = p.yearOf(v);
-    if (!Number.isInteger(y)) throw new TypeError(`${table}: ${p.column} ${String(r[ix])} is not a ${p.column === 'ts' ? 'timestamp' : 'date'}`);
+    if (!Number.isInteger(y))
+      throw new TypeError(`${table}: ${p.column} ${String(r[ix])} is not a ${p.column === 'ts' ? 'timestamp' : 'date'}`);
     years.add(y);
     [lo, hi] = p.bounds(y);
   }
@@ -115,7 +116,10 @@ export class YearPartitions {
     const wanted = [...years].flatMap((y) => FAMILY.map((t) => [t, y] as const)).filter(([t, y]) => !this.known.has(partitionName(t, y)));
     if (wanted.length === 0) return;
     if (this.partitioned === undefined) {
-      const [{ n }] = await this.s.query<{ n: number }>('select count(*)::int as n from pg_partitioned_table t join pg_class c on c.oid = t.partrelid where c.relname = any(?::text[])', [FAMILY]);
+      const [{ n }] = await this.s.query<{ n: number }>(
+        'select count(*)::int as n from pg_partitioned_table t join pg_class c on c.oid = t.partrelid where c.relname = any(?::text[])',
+        [FAMILY],
+      );
       this.partitioned = n > 0;
       if (!this.partitioned) return;
     }
