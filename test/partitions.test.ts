@@ -23,6 +23,7 @@ import { dataset } from '../src/datasets/registry.js';
 import { marketTradingDays } from '../src/market/calendar.js';
 import { formatDate, marketEpoch } from '../src/lib/time.js';
 import type { Store } from '../src/store/types.js';
+import { PARTITIONED, yearsOf } from '../src/store/dialects/postgres-partitions.js';
 
 const FAMILY = ['bars_1m', 'bars_1m_packs'];
 
@@ -75,6 +76,24 @@ async function relationsRead(c: pg.Client, sql: string, params: unknown[] = []):
   visit(rows[0]['QUERY PLAN'][0].Plan);
   return names.sort();
 }
+
+describe('the year of a row', () => {
+  it('is the year of its trading day: bars_1m by ts in market time, the packs by date', () => {
+    const ts = [marketEpoch(20231229, 900), marketEpoch(20231231, 1439), marketEpoch(20240101, 0), marketEpoch(20240102, 570)];
+    expect([...yearsOf('bars_1m', [[ts[0]], [ts[1]]], 0)]).toEqual([2023]);
+    expect([
+      ...yearsOf(
+        'bars_1m',
+        ts.map((t) => [t]),
+        0,
+      ),
+    ]).toEqual([2023, 2024]);
+    expect(PARTITIONED.bars_1m.bounds(2024)).toEqual([marketEpoch(20240101, 0), marketEpoch(20250101, 0)]);
+    expect([...yearsOf('bars_1m_packs', [[20231229], [20240102], [20231228]], 0)].sort()).toEqual([2023, 2024]);
+    expect(PARTITIONED.bars_1m_packs.bounds(2024)).toEqual([20240000, 20250000]);
+    expect(() => yearsOf('bars_1m_packs', [['x']], 0)).toThrow('bars_1m_packs: date x is not a date');
+  });
+});
 
 describe.skipIf(!PG_URL)('year partitions of the 1m tables (PostgreSQL; SQLite has no partitions)', () => {
   describe('a fresh store', () => {

@@ -86,7 +86,7 @@ async function attached(s: PartitionSql): Promise<Set<string>> {
  * A transaction's view of the year partitions: `ensure` makes sure that the year partitions of
  * rows about to be written exist, attached, for every table of the family, making those
  * missing in the transaction. Those seen are remembered, so a write to years seen costs nothing;
- * a store not partitioned (SQLite's schema, or one not migrated past 0027) is left alone.
+ * a store not partitioned (one not migrated past 0027) is left alone.
  */
 export class YearPartitions {
   private readonly known = new Set<string>();
