@@ -6,6 +6,11 @@
  *
  *   npx tsx bench/partition-migration.ts --pg postgres://postgres@127.0.0.1:5432/postgres [--instruments 100] [--years 3] [--days 50]
  *
+ * Then `mds ingest`'s path on the same store before and after the migration (the upsert's merge
+ * counts inserted rows otherwise on a partitioned table: RETURNING has no xmax there): `--ingest-equities`
+ * equities × 20 trading days of 1m bars, new (a year of their own: 2022 before, 2021 after) and
+ * loaded again unchanged, each timed.
+ *
  * Makes the database mds_partition_migration on that server, dropped at the end unless --keep.
  */
 import { parseArgs } from 'node:util';
@@ -15,7 +20,14 @@ import { ensureDerived } from '../src/derived/ensure.js';
 import { migrateSchema } from '../src/store/migrate.js';
 import { encodePack } from '../src/store/packs.js';
 import { MINUTE_LABELS } from '../src/market/sessions.js';
-import { marketEpoch } from '../src/lib/time.js';
+import { formatTimestamp, marketEpoch } from '../src/lib/time.js';
+import { marketTradingDays } from '../src/market/calendar.js';
+import { ingest } from '../src/ingest/load.js';
+import { dataset } from '../src/datasets/registry.js';
+import type { Store } from '../src/store/types.js';
+import { mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 
 const { values: o } = parseArgs({
   options: {
@@ -23,6 +35,7 @@ const { values: o } = parseArgs({
     instruments: { type: 'string', default: '100' },
     years: { type: 'string', default: '3' },
     days: { type: 'string', default: '50' },
+    'ingest-equities': { type: 'string', default: '20' },
     keep: { type: 'boolean', default: false },
   },
 });
@@ -50,6 +63,42 @@ function days(years: number, n: number): number[] {
       k++;
     }
   return out;
+}
+
+/** A bars_1m file of 241 bars a day of `ids` on `days` (valid bars near 10.00); returns its rows. */
+function writeMinuteBars(path: string, ids: string[], days: number[]): number {
+  const lines = ['instrument_id,timestamp,open,high,low,close,volume,amount'];
+  for (const id of ids)
+    for (const d of days)
+      for (const m of MINUTE_LABELS) {
+        const c = 1000 + (lines.length % 50);
+        lines.push(
+          `${id},${formatTimestamp(marketEpoch(d, m))},10.00,${(c / 100 + 0.1).toFixed(2)},9.90,${(c / 100).toFixed(2)},100,1000.00`,
+        );
+      }
+  writeFileSync(path, lines.join('\n') + '\n');
+  return lines.length - 1;
+}
+
+/** Ingest timed on `store`: equities' 1m bars of 20 trading days of `year`, new, then the same file again. */
+async function ingestRounds(store: Store, year: number): Promise<{ rows: number; fresh: number; again: number }> {
+  const dir = mkdtempSync(join(tmpdir(), 'mds-partition-ingest-'));
+  const ids = Array.from({ length: Number(o['ingest-equities']) }, (_, i) => `${600000 + i}.SH`);
+  const list = join(dir, 'instruments.csv');
+  writeFileSync(
+    list,
+    ['instrument_id,kind,board,name,list_date', ...ids.map((id, i) => `${id},equity,main,测试${i},2000-01-04`)].join('\n') + '\n',
+  );
+  const file = join(dir, 'bars_1m.csv');
+  const rows = writeMinuteBars(file, ids, marketTradingDays('SH', year * 10000 + 101, year * 10000 + 1231).slice(0, 20));
+  const load = async (f: string, name: string) => {
+    const t = Date.now();
+    const r = await ingest(store, [{ path: f, dataset: dataset(name)! }]);
+    if (!r.ok) throw new Error(r.errors.join('\n'));
+    return (Date.now() - t) / 1000;
+  };
+  await load(list, 'instruments');
+  return { rows, fresh: await load(file, 'bars_1m'), again: await load(file, 'bars_1m') };
 }
 
 await onServer(o.pg, async (c) => {
@@ -89,6 +138,7 @@ try {
   console.error(
     `built ${counts.bars.toLocaleString('en')} 1m bars and ${counts.packs.toLocaleString('en')} packs (${counts.size}) in ${((Date.now() - t0) / 1000).toFixed(0)} s`,
   );
+  const ingests = await ingestRounds(store, 2022);
   const t1 = Date.now();
   const r = await migrate(store);
   const s = (Date.now() - t1) / 1000;
@@ -100,6 +150,14 @@ try {
     `migrated (${r.applied.join(', ')}): ${counts.bars.toLocaleString('en')} 1m bars and ${counts.packs.toLocaleString('en')} packs ` +
       `into ${parts} year partitions each in ${s.toFixed(1)} s (${Math.round(counts.bars / s).toLocaleString('en')} bars a second)`,
   );
+  const after = await ingestRounds(store, 2021);
+  for (const [when, x] of [
+    ['before (0027)', ingests],
+    ['after (partitioned)', after],
+  ] as const)
+    console.log(
+      `ingest ${when}: ${x.rows.toLocaleString('en')} new 1m bars ${x.fresh.toFixed(2)} s, again unchanged ${x.again.toFixed(2)} s`,
+    );
 } finally {
   await store.close();
   if (!o.keep) await onServer(o.pg, (c) => c.query(`drop database if exists ${NAME} with (force)`));
