@@ -70,7 +70,10 @@ class PgBulkSession implements BulkSession {
       const insert = `insert into ${t.table} (${cols}) select ${cols} from ${stage} on conflict (${t.key.join(', ')}) ${action}`;
       // A partitioned table's RETURNING has no system column (xmax): its inserted rows are those whose key was not
       // stored before, counted in the statement's own snapshot (which its insert does not change).
-      const stored = `select count(*)::int as n from ${stage} s where exists (select 1 from ${t.table} b where ${t.key.map((k) => `b.${k} = s.${k}`).join(' and ')})`;
+      // A lookup by key for each staged row (the LIMIT keeps it one: a semi-join of the unanalyzed stage could hash every partition).
+      const stored =
+        `select count(*)::int as n from ${stage} s, lateral (select 1 from ${t.table} b` +
+        ` where ${t.key.map((k) => `b.${k} = s.${k}`).join(' and ')} limit 1) hit`;
       const merge = this.partitions.has(t.table)
         ? `with pre as (${stored}), up as (${insert} returning 1), n as (select count(*)::int as n from ${stage})` +
           ' select n.n - pre.n as inserted, greatest((select count(*)::int from up) - (n.n - pre.n), 0) as updated from pre, n'
