@@ -12,7 +12,13 @@
  * over the whole span: a 240-bar page from a day's first bar), in two turns per store: p50 the
  * mean of the turns', p99 the larger.
  *
- *   npx tsx bench/minute-scale.ts --pg postgres://postgres@127.0.0.1:5432/postgres [--years 10] [--fillers 5300] [--requests 2000]
+ *   npx tsx bench/minute-scale.ts --pg postgres://postgres@127.0.0.1:5432/postgres [--years 10] [--fillers 5300] [--requests 2000] [--unpartitioned]
+ *
+ * `--unpartitioned`: a third store, the many-year one's copy with its packs in one plain table
+ * (as before migration 0028), timed in the same turns.
+ *
+ * The packs are partitioned by year (migration 0028): each year's partition is made first, as an
+ * ingest would, and the sizes are summed over the partitions.
  *
  * Makes two databases on that server (mds_minute_scale_1y, mds_minute_scale_<years>y), dropped at
  * the end unless --keep. Needs `npm run build` (it serves dist/).
@@ -24,6 +30,7 @@ import { KeyStore } from '../src/auth/keys.js';
 import { encodePack } from '../src/store/packs.js';
 import { MINUTE_LABELS } from '../src/market/sessions.js';
 import { marketEpoch } from '../src/lib/time.js';
+import { YearPartitions, type PartitionSql } from '../src/store/dialects/postgres-partitions.js';
 import { ingest } from '../src/ingest/load.js';
 import { dataset } from '../src/datasets/registry.js';
 import { mkdtempSync, writeFileSync } from 'node:fs';
@@ -39,6 +46,7 @@ const { values: o } = parseArgs({
     measured: { type: 'string', default: '4' },
     requests: { type: 'string', default: '2000' },
     keep: { type: 'boolean', default: false },
+    unpartitioned: { type: 'boolean', default: false },
   },
 });
 if (!o.pg) throw new Error('--pg URL: the PostgreSQL server to build the two stores on');
@@ -108,6 +116,15 @@ async function build(
     const c = new pg.Client({ connectionString: url });
     await c.connect();
     try {
+      // Each year's partition of the packs (store/dialects/postgres-partitions.ts), as an ingest makes them.
+      await c.query('begin');
+      const dollars = (q: string) => {
+        let k = 0;
+        return q.replace(/\?/g, () => `$${++k}`);
+      };
+      const sqlOf: PartitionSql = { query: async (q, p) => (await c.query(dollars(q), p)).rows, lockPacks: async () => {} };
+      await new YearPartitions(sqlOf).ensureYears(new Set(days.map((d) => Math.floor(d / 10_000))));
+      await c.query('commit');
       // The measured equities' real day packs, a year of days per statement.
       for (const inst of insts)
         for (let i = 0; i < days.length; i += 250) {
@@ -129,12 +146,16 @@ async function build(
         [Number(o.fillers), days, filler],
       );
       await c.query('analyze bars_1m_packs');
+      // Summed over the partitions (pg_partition_tree lists a table not partitioned alone).
       const size = await c.query(
-        "select count(*)::int as rows, pg_size_pretty(pg_total_relation_size('bars_1m_packs')) as total, pg_size_pretty(pg_relation_size('bars_1m_packs_pkey')) as pkey from bars_1m_packs",
+        'select count(*)::int as rows,' +
+          " pg_size_pretty((select sum(pg_total_relation_size(relid)) from pg_partition_tree('bars_1m_packs'))) as total," +
+          " pg_size_pretty((select sum(pg_relation_size(relid)) from pg_partition_tree('bars_1m_packs_pkey'))) as pkey," +
+          " (select count(*)::int from pg_partition_tree('bars_1m_packs') where isleaf) as parts from bars_1m_packs",
       );
       const { key } = await new KeyStore(store.db).create('minute-scale');
       console.error(
-        `${name}: ${size.rows[0].rows} pack rows, ${size.rows[0].total} (index ${size.rows[0].pkey}), built in ${((Date.now() - t) / 1000).toFixed(0)} s`,
+        `${name}: ${size.rows[0].rows} pack rows in ${size.rows[0].parts} partitions, ${size.rows[0].total} (index ${size.rows[0].pkey}), built in ${((Date.now() - t) / 1000).toFixed(0)} s`,
       );
       return { url, key, ids, days, rows: size.rows[0].rows, bytes: `${size.rows[0].total} (index ${size.rows[0].pkey})` };
     } finally {
@@ -170,7 +191,40 @@ async function time(s: Awaited<ReturnType<typeof build>>, n: number) {
   }
 }
 
+/**
+ * A copy of `s` (its database as template) whose packs are one plain table again, as before
+ * migration 0028: the same rows, timed in the same turns (`--unpartitioned`).
+ */
+async function unpartitioned(s: Awaited<ReturnType<typeof build>>): Promise<Awaited<ReturnType<typeof build>>> {
+  const name = `${new URL(s.url).pathname.slice(1)}_plain`;
+  await admin(`drop database if exists ${name} with (force)`);
+  await admin(`create database ${name} template ${new URL(s.url).pathname.slice(1)}`);
+  const url = dbUrl(name);
+  const c = new pg.Client({ connectionString: url });
+  await c.connect();
+  try {
+    for (const q of [
+      'begin',
+      'create table bars_1m_packs_plain (like bars_1m_packs)',
+      'insert into bars_1m_packs_plain select * from bars_1m_packs order by inst, date',
+      'drop table bars_1m_packs',
+      'alter table bars_1m_packs_plain rename to bars_1m_packs',
+      'alter table bars_1m_packs add primary key (inst, date)',
+      'commit',
+      'analyze bars_1m_packs',
+    ])
+      await c.query(q);
+    const size = await c.query(
+      "select pg_size_pretty(pg_total_relation_size('bars_1m_packs')) as total, pg_size_pretty(pg_relation_size('bars_1m_packs_pkey')) as pkey",
+    );
+    return { ...s, url, bytes: `${size.rows[0].total} (index ${size.rows[0].pkey})` };
+  } finally {
+    await c.end();
+  }
+}
+
 const stores = [await build('mds_minute_scale_1y', 1), await build(`mds_minute_scale_${YEARS}y`, YEARS)];
+if (o.unpartitioned) stores.push(await unpartitioned(stores[1]));
 const n = Number(o.requests);
 const timed = [];
 // In turns, twice each: the machine's noise falls on both.
@@ -181,7 +235,7 @@ for (const [i, s] of stores.entries()) {
   const p50 = mine.reduce((sum, t) => sum + t.p50, 0) / mine.length;
   const p99 = Math.max(...mine.map((t) => t.p99));
   console.log(
-    `| ${i === 0 ? 'one year' : `${YEARS} years`} | ${s.rows.toLocaleString('en')} | ${s.bytes} | ${p50.toFixed(2)} | ${p99.toFixed(2)} |`,
+    `| ${i === 0 ? 'one year' : `${YEARS} years`}${i === 2 ? ', one table (unpartitioned)' : ''} | ${s.rows.toLocaleString('en')} | ${s.bytes} | ${p50.toFixed(2)} | ${p99.toFixed(2)} |`,
   );
 }
 if (!o.keep) for (const s of stores) await admin(`drop database if exists ${new URL(s.url).pathname.slice(1)} with (force)`);

@@ -552,6 +552,7 @@ for (const store of STORES) {
           '0022_statement_versions',
           '0026_pinyin_initials',
           '0027_tdx_files',
+          '0028_minute_partitions',
         ]);
         const r = await checkBarPacks(old);
         expect(r.problems).toEqual([]);

@@ -3,6 +3,7 @@ import { Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import { from as copyFrom } from 'pg-copy-streams';
 import type { BulkOptions, BulkSession, UpsertCounts, UpsertTarget } from '../types.js';
+import { YearPartitions } from './postgres-partitions.js';
 
 /** A value in PostgreSQL's COPY text format. */
 function copyValue(v: unknown): string {
@@ -28,6 +29,8 @@ const toDollars = (sql: string) => {
 class PgBulkSession implements BulkSession {
   private staged = new Map<string, { stage: string; merge: string }>();
   private packsLocked = false;
+  /** The year partitions of bars_1m and bars_1m_packs, made before a write needs them (postgres-partitions.ts). */
+  private readonly partitions = new YearPartitions(this);
 
   constructor(private readonly client: pg.PoolClient) {}
 
@@ -64,9 +67,18 @@ class PgBulkSession implements BulkSession {
           ? 'do nothing'
           : `do update set ${payload.map((c) => `${c} = excluded.${c}`).join(', ')}` +
             ` where (${payload.map((c) => `${t.table}.${c}`).join(', ')}) is distinct from (${payload.map((c) => `excluded.${c}`).join(', ')})`;
-      const merge =
-        `with up as (insert into ${t.table} (${cols}) select ${cols} from ${stage} on conflict (${t.key.join(', ')}) ${action}` +
-        ' returning (xmax = 0) as ins) select count(*) filter (where ins)::int as inserted, count(*) filter (where not ins)::int as updated from up';
+      const insert = `insert into ${t.table} (${cols}) select ${cols} from ${stage} on conflict (${t.key.join(', ')}) ${action}`;
+      // A partitioned table's RETURNING has no system column (xmax): its inserted rows are those whose key was not
+      // stored before, counted in the statement's own snapshot (which its insert does not change).
+      // A lookup by key for each staged row (the LIMIT keeps it one: a semi-join of the unanalyzed stage could hash every partition).
+      const stored =
+        `select count(*)::int as n from ${stage} s, lateral (select 1 from ${t.table} b` +
+        ` where ${t.key.map((k) => `b.${k} = s.${k}`).join(' and ')} limit 1) hit`;
+      const merge = this.partitions.has(t.table)
+        ? `with pre as (${stored}), up as (${insert} returning 1), n as (select count(*)::int as n from ${stage})` +
+          ' select n.n - pre.n as inserted, greatest((select count(*)::int from up) - (n.n - pre.n), 0) as updated from pre, n'
+        : `with up as (${insert} returning (xmax = 0) as ins)` +
+          ' select count(*) filter (where ins)::int as inserted, count(*) filter (where not ins)::int as updated from up';
       s = { stage, merge };
       this.staged.set(id, s);
     }
@@ -76,6 +88,7 @@ class PgBulkSession implements BulkSession {
   /** COPY straight into the table. */
   async insert(table: string, columns: string[], rows: unknown[][]): Promise<void> {
     if (rows.length === 0) return;
+    await this.partitions.ensure(table, columns, rows);
     let text = '';
     for (const r of rows) text += r.map(copyValue).join('\t') + '\n';
     await pipeline(Readable.from([text]), this.client.query(copyFrom(`copy ${table} (${columns.join(', ')}) from stdin`)));
@@ -84,6 +97,7 @@ class PgBulkSession implements BulkSession {
   async upsert(t: UpsertTarget, rows: unknown[][]): Promise<UpsertCounts> {
     const total: UpsertCounts = { inserted: 0, updated: 0, unchanged: 0 };
     if (rows.length === 0) return total;
+    await this.partitions.ensure(t.table, t.columns, rows);
     const s = await this.prepare(t);
     const keyIdx = t.key.map((k) => t.columns.indexOf(k));
     let start = 0;
