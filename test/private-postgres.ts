@@ -3,7 +3,8 @@
  * streaming replica of one, never the shared server: initdb into a directory under /tmp, on a port of its own, removed at the end.
  * Run as root, the cluster belongs to the `postgres` user.
  */
-import { execFileSync } from 'node:child_process';
+import { execFile, execFileSync } from 'node:child_process';
+import { promisify } from 'node:util';
 import { chownSync, existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 
@@ -24,12 +25,23 @@ function hasUser(name: string): boolean {
   }
 }
 
+/** The command running a PostgreSQL program as the cluster's owner. */
+function command(program: string, args: string[]): [string, string[]] {
+  const argv = [join(BIN, program), ...args];
+  if (process.getuid?.() === 0) return ['su', ['postgres', '-c', argv.map((a) => `'${a.replace(/'/g, `'\\''`)}'`).join(' ')]];
+  return [argv[0], argv.slice(1)];
+}
+
 /** Runs a PostgreSQL program as the cluster's owner. */
 function run(program: string, args: string[]): void {
-  const argv = [join(BIN, program), ...args];
-  if (process.getuid?.() === 0)
-    execFileSync('su', ['postgres', '-c', argv.map((a) => `'${a.replace(/'/g, `'\\''`)}'`).join(' ')], { stdio: 'ignore' });
-  else execFileSync(argv[0], argv.slice(1), { stdio: 'ignore' });
+  const [file, argv] = command(program, args);
+  execFileSync(file, argv, { stdio: 'ignore' });
+}
+
+/** `run` without blocking the event loop (a bench's requests go on meanwhile). */
+async function runAsync(program: string, args: string[]): Promise<void> {
+  const [file, argv] = command(program, args);
+  await promisify(execFile)(file, argv);
 }
 
 export interface PrivatePostgres {
@@ -42,6 +54,8 @@ export interface PrivatePostgres {
    * sessions have ended.
    */
   stop(mode?: 'fast' | 'smart'): void;
+  /** `stop('fast')` without blocking the event loop: resolves once the server is down. */
+  stopAsync(): Promise<void>;
   /** SIGSTOP to the server and all its processes: connections stay open and nothing answers. */
   freeze(): void;
   thaw(): void;
@@ -135,6 +149,7 @@ export function privatePostgres(opts: { replicaOf?: PrivatePostgres; settings?: 
     port,
     start,
     stop: (mode = 'fast') => run('pg_ctl', ['-D', data, '-m', mode, mode === 'fast' ? '-w' : '-W', 'stop']),
+    stopAsync: () => runAsync('pg_ctl', ['-D', data, '-m', 'fast', '-w', 'stop']),
     freeze() {
       signal('SIGSTOP');
       frozen = true;
