@@ -25,3 +25,39 @@ export function daysScope(req: FastifyRequest): Scope | null {
   for (const k of ['from', 'to', 'date']) if (q[k] !== undefined && typeof q[k] !== 'string') return null;
   return { kind: 'market', to: dayOrWindow(q as { from?: string; to?: string; date?: string }).to };
 }
+
+/** Whatever an instrument's page reads of its own instrument row: its existence, kind, name, dates, share counts. */
+const OWN = ['instruments'];
+
+/**
+ * A page of the instrument in the path that reads only `datasets` of it (and of all instruments,
+ * or what names none of them: a calendar), besides its own row: a commit of its other datasets,
+ * or of other instruments, leaves it valid.
+ */
+export function instrumentScope(datasets: readonly string[]): (req: FastifyRequest) => Scope | null {
+  const all = [...new Set([...OWN, ...datasets])].sort();
+  return (req) => {
+    const id = (req.params as { instrument_id?: unknown }).instrument_id;
+    return typeof id === 'string' ? { kind: 'instrument', id, datasets: all } : null;
+  };
+}
+
+/** An equity's price limits (query/equity-days.ts limits): what its daily states read. */
+const LIMITS = ['st_periods', 'corporate_actions', 'bars_1d', 'bars_1m', 'suspensions', 'trading_days', 'markets'];
+const limitsOf = instrumentScope(LIMITS);
+
+/**
+ * listPriceLimits: the equity's bars, corporate actions, ST periods, suspensions and its
+ * market's calendar; and, while a loaded suspension is open, the rows run to its market's
+ * latest bar date, so a version that may move that date matters up to the window's last day.
+ */
+export function limitsScope(req: FastifyRequest): Scope | null {
+  const base = limitsOf(req);
+  const q = req.query as Record<string, unknown>;
+  for (const k of ['from', 'to', 'date']) if (q[k] !== undefined && typeof q[k] !== 'string') return null;
+  if (base === null || base.kind !== 'instrument') return null;
+  return { ...base, marketEnd: dayOrWindow(q as { from?: string; to?: string; date?: string }).to };
+}
+
+/** An instrument list or search: the catalog (instruments, their ST flags). */
+export const catalogScope = (): Scope => ({ kind: 'catalog' });

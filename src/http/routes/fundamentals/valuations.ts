@@ -1,4 +1,5 @@
 import type { App } from '../../services.js';
+import { instrumentScope } from '../../scopes.js';
 import { instrumentIdParam, operation, pathInstrument, snapOf } from '../../route.js';
 import { schemaPlan, sendPage } from '../../collection.js';
 import { dayOrWindow, dayWindowParams } from '../../params.js';
@@ -29,6 +30,9 @@ export function registerValuations(app: App) {
         notFound: true,
         collection: true,
       }),
+      config: {
+        behaviour: { scope: instrumentScope(['bars_1d', 'bars_1m', 'income_statements', 'balance_sheets', 'share_capital', 'dividends']) },
+      },
     },
     async (req, reply) => {
       const inst = await pathInstrument(req, 'equity');
