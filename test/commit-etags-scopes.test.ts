@@ -171,6 +171,13 @@ describe.each(STORES)('ETags of limits, factors, fundamentals and instruments ac
     barsA[10] = { ...barsA[10], close: px(cents(barsA[10].close) + 1) };
   });
 
+  it('keeps A’s limits and valuations of an earlier window after a commit of A’s later bars', async () => {
+    const held = await hold();
+    const v = await commitBar(a, barsA[30], 1);
+    // Its factors follow every close (the one before an ex-date); the limits' rows end before its last bar either way.
+    await check(held, v, ['factors']);
+  });
+
   it('changes A’s factors and limits after a corporate action of A', async () => {
     const held = await hold();
     const v = await commit('corporate_actions', [

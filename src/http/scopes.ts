@@ -47,16 +47,30 @@ const LIMITS = ['st_periods', 'corporate_actions', 'bars_1d', 'bars_1m', 'suspen
 const limitsOf = instrumentScope(LIMITS);
 
 /**
- * listPriceLimits: the equity's bars, corporate actions, ST periods, suspensions and its
- * market's calendar; and, while a loaded suspension is open, the rows run to its market's
- * latest bar date, so a version that may move that date matters up to the window's last day.
+ * listPriceLimits of days up to `to`: the equity's corporate actions, ST periods, suspensions,
+ * its market's calendar and its bars dated up to `to` (the window's, the close before it, the
+ * first bar); the rows run to its last bar, so a version that may move that date matters while
+ * it is before `to`, and while a loaded suspension is open to its market's latest bar date, so
+ * one that may move that date too.
  */
 export function limitsScope(req: FastifyRequest): Scope | null {
   const base = limitsOf(req);
   const q = req.query as Record<string, unknown>;
   for (const k of ['from', 'to', 'date']) if (q[k] !== undefined && typeof q[k] !== 'string') return null;
   if (base === null || base.kind !== 'instrument') return null;
-  return { ...base, marketEnd: dayOrWindow(q as { from?: string; to?: string; date?: string }).to };
+  const { to } = dayOrWindow(q as { from?: string; to?: string; date?: string });
+  return { ...base, bars: { from: 0, to }, ownEnd: to, marketEnd: to };
+}
+
+/** listValuations: the equity's bars of the window, and its statements, share capital and dividends whatever their dates. */
+const valuationsOf = instrumentScope(['bars_1d', 'bars_1m', 'income_statements', 'balance_sheets', 'share_capital', 'dividends']);
+export function valuationsScope(req: FastifyRequest): Scope | null {
+  const base = valuationsOf(req);
+  const q = req.query as Record<string, unknown>;
+  for (const k of ['from', 'to', 'date']) if (q[k] !== undefined && typeof q[k] !== 'string') return null;
+  if (base === null || base.kind !== 'instrument') return null;
+  const { from, to } = dayOrWindow(q as { from?: string; to?: string; date?: string });
+  return { ...base, bars: { from, to } };
 }
 
 /** An instrument list or search: the catalog (instruments, their ST flags). */

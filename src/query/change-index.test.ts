@@ -28,7 +28,7 @@ const change = (dataset: string, instruments: string[] | null, from: number | nu
 });
 
 /**
- * An index over `versions` (version 1 first), built at version 1 with the markets' last bar
+ * An index over `versions` (version 1 first), built at version 1 with the instruments' last bar
  * dates `known` there (the versions of its history count as moving them from anywhere), then
  * advanced to the last.
  */
@@ -56,7 +56,7 @@ describe('ChangeIndex: scopes by dataset and by market end', () => {
         [change('indicator_pages', null)],
         [change('derived_daily', null)],
       ],
-      { SH: 20250110 },
+      { [A]: 20250110, [B]: 20250110 },
     );
     const income = { kind: 'instrument', id: A, datasets: ['income_statements', 'instruments'] } as const;
     expect([6, 5, 4, 3].map((at) => ix.lastTouch(at, income))).toEqual([2, 2, 2, 2]);
@@ -82,7 +82,7 @@ describe('ChangeIndex: scopes by dataset and by market end', () => {
         // Bars of both markets up to the 14th: either may have moved.
         [change('bars_1d', [B, Z], 20250114)],
       ],
-      { SH: 20250110, SZ: 20250110 },
+      { [A]: 20250110, [B]: 20250110, [Z]: 20250110 },
     );
     const limits = (to: number) => ({ kind: 'instrument', id: A, datasets: ['bars_1d'], marketEnd: to }) as const;
     expect(ix.lastTouch(2, limits(99991231))).toBe(1);
@@ -93,5 +93,33 @@ describe('ChangeIndex: scopes by dataset and by market end', () => {
     const sz = { kind: 'instrument', id: '000002.SZ', datasets: ['bars_1d'], marketEnd: 99991231 } as const;
     expect(ix.lastTouch(3, sz)).toBe(3);
     expect(ix.lastTouch(4, sz)).toBe(4);
+  });
+
+  it('counts bars after a window as changing it only while the instrument’s last bar may have been before its end', async () => {
+    const ix = await index(
+      [
+        [change('bars_1d', [A, B], 20250101, 20250110)],
+        // Every instrument's next day (an evening update).
+        [change('bars_1d', [A, B, Z], 20250113)],
+        // B alone, far later (after a suspension).
+        [change('bars_1d', [B], 20250301)],
+        // A's 1m bars after the window: its daily bars' last date as known does not move.
+        [change('bars_1m', [A], 20250302)],
+      ],
+      { [A]: 20250110, [B]: 20241231 },
+    );
+    const limits = (id: string, to: number) =>
+      ({ kind: 'instrument', id, datasets: ['bars_1d'], bars: { from: 0, to }, ownEnd: to }) as const;
+    // A's window to the 8th: its last bar was on the 10th already.
+    expect(ix.lastTouch(4, limits(A, 20250108))).toBe(1);
+    // To the 12th: the evening update moved its last bar from the 10th (the rows run to it).
+    expect(ix.lastTouch(2, limits(A, 20250112))).toBe(2);
+    expect(ix.lastTouch(3, limits(A, 20250112))).toBe(2);
+    expect(ix.lastTouch(4, limits(A, 20250112))).toBe(2);
+    // A's window to the 20th of February: only the 1m bars of March may have moved it.
+    expect(ix.lastTouch(4, limits(A, 20250220))).toBe(4);
+    // B's last bar was known on the 13th (the evening update): March's bar moves it past the 20th of February.
+    expect(ix.lastTouch(3, limits(B, 20250112))).toBe(2);
+    expect(ix.lastTouch(3, limits(B, 20250220))).toBe(3);
   });
 });

@@ -39,18 +39,20 @@ function lastAtOrBelow(a: readonly { version: number }[] | readonly number[], v:
   return lo - 1;
 }
 
-/** The versions that may have moved one last bar date (the store's, or a market's), ascending. */
+/** The versions that may have moved one last bar date (the store's, a market's or an instrument's), ascending. */
 class Frontiers {
   private readonly list: Frontier[] = [];
   /** The last bar date as far as known (a lower bound). */
   last = 0;
 
-  /** Notes `version`, whose bars reach `to` (Infinity: unknown); `exact`: some bar of it is dated `to` now. */
-  note(version: number, to: number, exact: boolean): void {
-    if (to <= this.last) return;
+  /**
+   * Notes `version`, whose bars reach `to` (Infinity: unknown) and make the date at least
+   * `atLeast` (a date some bar of it now has; -Infinity: none known).
+   */
+  note(version: number, to: number, atLeast: number): void {
     const n = this.list.length;
-    if (n === 0 || this.list[n - 1].version !== version) this.list.push({ version, before: this.last });
-    if (exact && Number.isFinite(to)) this.last = to;
+    if (to > this.last && (n === 0 || this.list[n - 1].version !== version)) this.list.push({ version, before: this.last });
+    if (Number.isFinite(atLeast)) this.last = Math.max(this.last, atLeast);
   }
 
   /** Notes a version whose changes are unknown: it may have moved the date from anywhere. */
@@ -97,6 +99,10 @@ export class ChangeIndex {
   private readonly frontiers = new Frontiers();
   /** Per market, those that may have moved its last bar date (bars naming its instruments). */
   private readonly marketFrontiers = new Map<string, Frontiers>();
+  /** Per instrument id, those that may have moved its last bar date. */
+  private readonly instrumentFrontiers = new Map<string, Frontiers>();
+  /** Versions with bars naming no instrument: they may have moved any market's or instrument's last bar date. */
+  private readonly wideBars = new Frontiers();
   private pending: Promise<void> | null = null;
   private readonly memo = new LRUCache<string, number>({ max: 50_000 });
 
@@ -107,8 +113,8 @@ export class ChangeIndex {
 
   /**
    * Indexes the versions up to `to`, read by `rows` (a snapshot of `to` or later); `lastBarDates`
-   * reads the last bar date of each market there (once, when the index is first built). Concurrent
-   * callers share one read.
+   * reads the last bar date of each instrument (by id) there (once, when the index is first
+   * built). Concurrent callers share one read.
    */
   async advance(rows: RowSource, to: number, lastBarDates: () => Promise<ReadonlyMap<string, number>>): Promise<void> {
     while (this.top < to) {
@@ -133,11 +139,10 @@ export class ChangeIndex {
       // Dates below it are a lower bound for the history's versions; the store's own at `to` for those after.
       const known = await lastBarDates();
       await this.catchUp(rows, to);
-      for (const [market, date] of known) {
-        this.frontiers.last = Math.max(this.frontiers.last, date);
-        const f = this.marketFrontier(market);
-        f.last = Math.max(f.last, date);
-      }
+      // Lower bounds from here on (the history's versions were noted from none).
+      for (const [id, date] of known)
+        for (const f of [this.frontiers, this.frontier(this.marketFrontiers, marketOfId(id)), this.frontier(this.instrumentFrontiers, id)])
+          f.last = Math.max(f.last, date);
       return;
     }
     await this.catchUp(rows, to);
@@ -189,21 +194,30 @@ export class ChangeIndex {
 
   /**
    * Notes version `version`'s change `c` of bars where it may move a last bar date: the store's,
-   * and each market's whose instruments it names (a market's date is raised only by a change
-   * naming instruments of that market alone: else its last date may be another market's).
-   * Changes naming no instrument are in `wide`, which every instrument's scope meets.
+   * and each market's and instrument's it names. Of daily bars (the dates are those of daily
+   * bars: store/readers/equity-days.ts), every instrument named has a bar dated from `c.from`
+   * on now (ingest/changes.ts: the dates of the rows that name it); the store, and a market or
+   * an instrument named alone, one dated `c.to`. Changes naming no instrument may move any
+   * market's or instrument's (wideBars).
    */
   private noteBars(version: number, c: Change): void {
     const to = c.to ?? Infinity;
-    this.frontiers.note(version, to, true);
-    if (c.instruments === null) return;
+    const daily = c.dataset === 'bars_1d';
+    this.frontiers.note(version, to, daily ? (c.to ?? -Infinity) : -Infinity);
+    if (c.instruments === null) {
+      this.wideBars.noteUnknown(version);
+      return;
+    }
+    const from = daily ? (c.from ?? -Infinity) : -Infinity;
     const markets = new Set([...c.instruments].map(marketOfId));
-    for (const m of markets) this.marketFrontier(m).note(version, to, markets.size === 1);
+    for (const m of markets) this.frontier(this.marketFrontiers, m).note(version, to, markets.size === 1 && daily ? to : from);
+    for (const id of c.instruments)
+      this.frontier(this.instrumentFrontiers, id).note(version, to, c.instruments.size === 1 && daily ? to : from);
   }
 
-  private marketFrontier(market: string): Frontiers {
-    let f = this.marketFrontiers.get(market);
-    if (f === undefined) this.marketFrontiers.set(market, (f = new Frontiers()));
+  private frontier(of: Map<string, Frontiers>, key: string): Frontiers {
+    let f = of.get(key);
+    if (f === undefined) of.set(key, (f = new Frontiers()));
     return f;
   }
 
@@ -215,8 +229,8 @@ export class ChangeIndex {
     this.versions.splice(0, excess);
     const drop = (a: number[]) => a.splice(0, lastAtOrBelow(a, this.floor) + 1);
     drop(this.wide);
-    this.frontiers.prune(this.floor);
-    for (const f of this.marketFrontiers.values()) f.prune(this.floor);
+    for (const f of [this.frontiers, this.wideBars, ...this.marketFrontiers.values(), ...this.instrumentFrontiers.values()])
+      f.prune(this.floor);
     for (const [id, list] of this.byInstrument) {
       drop(list);
       if (list.length === 0) this.byInstrument.delete(id);
@@ -237,8 +251,12 @@ export class ChangeIndex {
     if (scope.kind === 'instrument') {
       found = Math.max(found, this.lastIn(this.byInstrument.get(scope.id) ?? [], at, scope), this.lastIn(this.wide, at, scope));
       if (scope.pastData !== undefined) found = this.frontiers.after(found, at, scope.pastData);
-      const market = scope.marketEnd === undefined ? undefined : this.marketFrontiers.get(marketOfId(scope.id));
-      if (market !== undefined) found = market.after(found, at, scope.marketEnd!);
+      const ends: [Frontiers | undefined, number | undefined][] = [
+        [this.marketFrontiers.get(marketOfId(scope.id)), scope.marketEnd],
+        [this.instrumentFrontiers.get(scope.id), scope.ownEnd],
+        [this.wideBars, Math.max(scope.marketEnd ?? 0, scope.ownEnd ?? 0) || undefined],
+      ];
+      for (const [f, date] of ends) if (f !== undefined && date !== undefined) found = f.after(found, at, date);
     } else {
       for (let i = lastAtOrBelow(this.versions, at); i >= 0; i--)
         if (touches(this.versions[i], scope)) {

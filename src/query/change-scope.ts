@@ -13,7 +13,9 @@ import { DATASETS } from '../datasets/registry.js';
  *   date is before it. `marketEnd`: the last date of a window that runs up to the latest bar
  *   date of the instrument's market (price limits of an equity suspended to the end): a version
  *   that may move that date (bars of any instrument of the market after it) matters while the
- *   date is before `marketEnd`.
+ *   date is before `marketEnd`. `ownEnd`: the same of the instrument's own last bar date (the
+ *   rows of price limits run to it): with `bars` ending there, a version of its bars after the
+ *   window matters only while its last bar was before the window's end.
  * - `market`: a market-wide day or range (cross-sections, breadth, pools) up to `to`: every
  *   change but of fundamentals, dated on or before `to` or undated (streaks, reference prices
  *   and limits of a day come from the days before it, never after).
@@ -28,6 +30,7 @@ export type Scope =
       bars?: { from: number; to: number };
       pastData?: number;
       marketEnd?: number;
+      ownEnd?: number;
     }
   | { kind: 'market'; to: number }
   | { kind: 'catalog' }
@@ -93,7 +96,7 @@ const inDatasets = (c: Change, datasets: readonly string[] | undefined) =>
 /** Whether a change of bars dated [from, to] (null: unknown) meets [lo, hi]. */
 const meets = (c: Change, lo: number, hi: number) => c.from === null || c.to === null || (c.from <= hi && c.to >= lo);
 
-/** Whether change `c` changes what `s` depends on (but for `pastData` and `marketEnd`: ChangeIndex's frontiers). */
+/** Whether change `c` changes what `s` depends on (but for `pastData`, `marketEnd` and `ownEnd`: ChangeIndex's frontiers). */
 export function changeTouches(c: Change, s: Scope): boolean {
   if (s.kind === 'catalog') return !NOT_CATALOG.has(c.dataset);
   if (s.kind === 'market') return !NOT_MARKET.has(c.dataset) && (c.from === null || c.from <= s.to);
@@ -107,7 +110,8 @@ export function keyOf(s: Scope): string {
   if (s.kind === 'market') return `m|${s.to}`;
   if (s.kind === 'datasets') return `d|${s.datasets.join(',')}`;
   const bars = s.bars ? `${s.bars.from}-${s.bars.to}` : '';
-  return `i|${s.id}|${bars}|${s.pastData ?? ''}|${s.marketEnd ?? ''}|${s.datasets?.join(',') ?? '*'}`;
+  const ends = `${s.pastData ?? ''}|${s.marketEnd ?? ''}|${s.ownEnd ?? ''}`;
+  return `i|${s.id}|${bars}|${ends}|${s.datasets?.join(',') ?? '*'}`;
 }
 
 /** The market of an instrument id (CODE.MARKET). */

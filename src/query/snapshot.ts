@@ -218,7 +218,7 @@ export async function openSnapshot(
     await caches.changes.advance(
       (q, p) => session.selectRows(q, p),
       session.version,
-      () => new EquityDayReader(session.db).latestBarDates(),
+      () => new EquityDayReader(session.db).lastBarDates(),
     );
     const catalog = await caches.catalog.at(session, (v) => caches.changes.lastTouch(v, { kind: 'catalog' }));
     return new Snapshot(session, catalog, caches, store.readCost === 'round-trip' && caches.packs.enabled);

@@ -30,24 +30,20 @@ export class EquityDayReader {
     return (r?.d as number | null) ?? 0;
   }
 
-  /** The latest date of any daily bar per market (markets without bars absent): one seek per instrument, as latestBarDate. */
-  async latestBarDates(): Promise<Map<string, number>> {
+  /** The date of each instrument's last daily bar, by id (instruments without bars absent): one seek each, as latestBarDate. */
+  async lastBarDates(): Promise<Map<string, number>> {
     const rows = await this.db
       .selectFrom('instruments as i')
       .select((eb) => [
-        'i.market',
-        eb.fn
-          .max(
-            eb
-              .selectFrom('bars_1d as b')
-              .select((b) => b.fn.max('b.date').as('m'))
-              .whereRef('b.inst', '=', 'i.inst'),
-          )
+        'i.id',
+        eb
+          .selectFrom('bars_1d as b')
+          .select((b) => b.fn.max('b.date').as('m'))
+          .whereRef('b.inst', '=', 'i.inst')
           .as('d'),
       ])
-      .groupBy('i.market')
       .execute();
-    return new Map(rows.filter((r) => r.d !== null).map((r) => [r.market, Number(r.d)]));
+    return new Map(rows.filter((r) => r.d !== null).map((r) => [r.id, Number(r.d)]));
   }
 
   /**

@@ -1,5 +1,5 @@
 import type { App } from '../../services.js';
-import { instrumentScope } from '../../scopes.js';
+import { valuationsScope } from '../../scopes.js';
 import { instrumentIdParam, operation, pathInstrument, snapOf } from '../../route.js';
 import { schemaPlan, sendPage } from '../../collection.js';
 import { dayOrWindow, dayWindowParams } from '../../params.js';
@@ -31,7 +31,7 @@ export function registerValuations(app: App) {
         collection: true,
       }),
       config: {
-        behaviour: { scope: instrumentScope(['bars_1d', 'bars_1m', 'income_statements', 'balance_sheets', 'share_capital', 'dividends']) },
+        behaviour: { scope: valuationsScope },
       },
     },
     async (req, reply) => {
