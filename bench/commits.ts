@@ -318,6 +318,17 @@ async function main() {
         ),
         updateMs: update,
         notModifiedAfter: again.filter((x) => x.status === 304).length,
+        /** Per kind: p50 (ms) of the first request after the update, and of the warm one before it. */
+        p50ByKind: Object.fromEntries(
+          untouched.map((k) => {
+            const of = (xs: { ms: number }[]) =>
+              pct(
+                xs.filter((_, i) => kindOf(urls[i]) === k).map((x) => x.ms),
+                50,
+              ).toFixed(2);
+            return [k, `${of(after)} after, ${of(warm)} before`];
+          }),
+        ),
         notModifiedByKind: Object.fromEntries(
           untouched.map((k) => [
             k,
@@ -332,7 +343,9 @@ async function main() {
           evening.notModifiedByKind,
         )
           .map(([k, n]) => `${k} ${n}`)
-          .join(', ')})`,
+          .join(', ')}); p50 by kind: ${Object.entries(evening.p50ByKind)
+          .map(([k, n]) => `${k} ${n}`)
+          .join(', ')}`,
       );
     } finally {
       srv.stop();

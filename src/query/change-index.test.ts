@@ -93,6 +93,10 @@ describe('ChangeIndex: scopes by dataset and by market end', () => {
     const sz = { kind: 'instrument', id: '000002.SZ', datasets: ['bars_1d'], marketEnd: 99991231 } as const;
     expect(ix.lastTouch(3, sz)).toBe(3);
     expect(ix.lastTouch(4, sz)).toBe(4);
+    // The last bar date of a market, and of the store.
+    expect([2, 3, 4].map((at) => ix.lastTouch(at, { kind: 'lastBar', market: 'SH' }))).toEqual([1, 1, 4]);
+    expect([2, 3, 4].map((at) => ix.lastTouch(at, { kind: 'lastBar', market: 'SZ' }))).toEqual([1, 3, 4]);
+    expect([2, 3, 4].map((at) => ix.lastTouch(at, { kind: 'lastBar' }))).toEqual([1, 3, 4]);
   });
 
   it('counts bars after a window as changing it only while the instrument’s last bar may have been before its end', async () => {

@@ -258,7 +258,12 @@ export class ChangeIndex {
       ];
       for (const [f, date] of ends) if (f !== undefined && date !== undefined) found = f.after(found, at, date);
     } else {
-      for (let i = lastAtOrBelow(this.versions, at); i >= 0; i--)
+      if (scope.kind === 'lastBar') {
+        const f = scope.market === undefined ? this.frontiers : this.marketFrontiers.get(scope.market);
+        // Versions of unknown changes, and the catalog's, are found below (a change of instruments moves a market's).
+        for (const x of [f, this.wideBars]) if (x !== undefined) found = x.after(found, at, Infinity);
+      }
+      for (let i = lastAtOrBelow(this.versions, at); i >= 0 && this.versions[i].version > found; i--)
         if (touches(this.versions[i], scope)) {
           found = this.versions[i].version;
           break;

@@ -21,6 +21,8 @@ import { DATASETS } from '../datasets/registry.js';
  *   and limits of a day come from the days before it, never after).
  * - `catalog`: the instruments, their ST flags and the precomputed indicator setting.
  * - `datasets`: whatever changes those datasets, of any instrument (calendars: trading days).
+ * - `lastBar`: the store's last daily bar date (of `market`'s instruments when given): the
+ *   versions that may have moved it (ChangeIndex's frontiers) and those of the catalog.
  */
 export type Scope =
   | {
@@ -34,7 +36,8 @@ export type Scope =
     }
   | { kind: 'market'; to: number }
   | { kind: 'catalog' }
-  | { kind: 'datasets'; datasets: readonly string[] };
+  | { kind: 'datasets'; datasets: readonly string[] }
+  | { kind: 'lastBar'; market?: string };
 
 /** A change as the index keeps it. */
 export interface Change {
@@ -101,6 +104,7 @@ export function changeTouches(c: Change, s: Scope): boolean {
   if (s.kind === 'catalog') return !NOT_CATALOG.has(c.dataset);
   if (s.kind === 'market') return !NOT_MARKET.has(c.dataset) && (c.from === null || c.from <= s.to);
   if (s.kind === 'datasets') return inDatasets(c, s.datasets);
+  if (s.kind === 'lastBar') return !NOT_CATALOG.has(c.dataset);
   return names(c, s.id) && inDatasets(c, s.datasets) && (s.bars === undefined || !BARS.has(c.dataset) || meets(c, s.bars.from, s.bars.to));
 }
 
@@ -109,6 +113,7 @@ export function keyOf(s: Scope): string {
   if (s.kind === 'catalog') return 'c';
   if (s.kind === 'market') return `m|${s.to}`;
   if (s.kind === 'datasets') return `d|${s.datasets.join(',')}`;
+  if (s.kind === 'lastBar') return `l|${s.market ?? ''}`;
   const bars = s.bars ? `${s.bars.from}-${s.bars.to}` : '';
   const ends = `${s.pastData ?? ''}|${s.marketEnd ?? ''}|${s.ownEnd ?? ''}`;
   return `i|${s.id}|${bars}|${ends}|${s.datasets?.join(',') ?? '*'}`;

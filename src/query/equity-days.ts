@@ -44,13 +44,15 @@ export class EquityDays {
     caches: EquityDayCaches,
     /** The last version that changed an instrument (by internal key), or only `datasets` of it. */
     private readonly versionOf: (inst: number, datasets?: readonly string[]) => number,
+    /** The last version that may have moved the last bar date (of `market`'s instruments when given). */
+    private readonly lastBarVersion: (market?: string) => number = () => catalog.version,
   ) {
     ({ meta: this.meta, latest: this.latest } = caches);
   }
 
   /** Latest trading day with any daily bar in the store (of `market`'s instruments when given): the data's "today". */
   async latestDate(market?: string): Promise<number | null> {
-    const key = `${this.catalog.version}|${market ?? ''}`;
+    const key = `${this.lastBarVersion(market)}|${market ?? ''}`;
     let d = this.latest.get(key);
     if (d === undefined) {
       d = await this.days.latestBarDate(market);

@@ -165,6 +165,7 @@ export class Snapshot {
       this.calendars,
       this.caches.equityDays,
       (inst, datasets) => this.instrumentVersion(inst, datasets),
+      (market) => this.versionOf({ kind: 'lastBar', market }),
     ));
   }
   /** An equity's suspensions, loaded or derived from its bars (query/suspensions.ts). */
