@@ -1,15 +1,17 @@
 /**
  * Caches and ETags across commits (docs/performance.md, "Commits beside readers"): a server
  * (`node dist/app/server.js`, one worker) over a bench store (build-store.ts), read by 64
- * keep-alive connections that revalidate daily bar pages of instruments with If-None-Match,
+ * keep-alive connections that revalidate pages of instruments with If-None-Match (PAGES: daily
+ * bars, price limits and valuations of a month, income statements, adjustment factors, the
+ * equity, a list of its market's equities),
  * for `--seconds` (20) with no commits, then as long again while this process re-ingests one
  * other instrument's last 20 daily bars every second (intraday loads); each phase on a server
  * of its own, the two in turns `--rounds` (3) times, reported per round and as the 304 rate of
- * all rounds and the median of the rounds' p50s. Then the evening update: on a new server, 200 closed-window pages are read cold,
- * again (warm), the last day of every instrument is ingested in one commit, and the pages are
- * read once more without a tag (the first request after the update) and revalidated with their
- * tags. Reports per phase the revalidations, their 304 rate and p50/p99 (ms), and the
- * evening's p50s.
+ * all rounds and the median of the rounds' p50s. Then the evening update: on a new server, 200
+ * pages (of every kind but factors, windows a year back) are read cold, again (warm), a next
+ * day of every instrument is ingested in one commit, and the pages are read once more without a
+ * tag (the first request after the update) and revalidated with their tags. Reports per phase
+ * the revalidations, their 304 rate (also by kind) and p50/p99 (ms), and the evening's p50s.
  *
  *   npm run build && npx tsx bench/commits.ts [--seconds 20] [--rounds 3] [--equities 500] [--days 500] [--pg URL] [--json FILE]
  *
@@ -82,15 +84,50 @@ async function timed(url: string, headers: Record<string, string>) {
   return { status: r.status, etag: r.headers.get('etag'), body, ms: performance.now() - t };
 }
 
-/** A page of `id`'s daily bars: a window of about a month starting on `days[i]`. */
-const page = (id: string, days: number[], i: number) =>
-  `/api/v1/equities/${id}/bars?interval=1d&from=${iso(days[i])}&to=${iso(days[Math.min(days.length - 1, i + 21)])}`;
+/** The pages read, by kind: of an equity `id`, a window of about a month starting on `days[i]` where they take one. */
+const PAGES = {
+  bars: (id: string, w: string) => `/api/v1/equities/${id}/bars?interval=1d&${w}`,
+  limits: (id: string, w: string) => `/api/v1/equities/${id}/price-limits?${w}`,
+  valuations: (id: string, w: string) => `/api/v1/equities/${id}/valuations?${w}`,
+  statements: (id: string) => `/api/v1/equities/${id}/income-statements`,
+  factors: (id: string) => `/api/v1/equities/${id}/adjustment-factors`,
+  equity: (id: string) => `/api/v1/equities/${id}`,
+  list: (id: string) => `/api/v1/equities?page[size]=100&market=${id.slice(7)}`,
+};
+type Kind = keyof typeof PAGES;
+const KIND_NAMES = Object.keys(PAGES) as Kind[];
+const page = (kind: Kind, id: string, days: number[], i: number) =>
+  PAGES[kind](id, `from=${iso(days[i])}&to=${iso(days[Math.min(days.length - 1, i + 21)])}`);
+/** The kind of a page's path. */
+const kindOf = (url: string): Kind =>
+  url.includes('/bars?')
+    ? 'bars'
+    : url.includes('/price-limits')
+      ? 'limits'
+      : url.includes('/valuations')
+        ? 'valuations'
+        : url.includes('/income-statements')
+          ? 'statements'
+          : url.includes('/adjustment-factors')
+            ? 'factors'
+            : url.includes('?')
+              ? 'list'
+              : 'equity';
+
+/** The weekday after `d` (YYYYMMDD). */
+function nextWeekday(d: number): number {
+  const t = new Date(Date.UTC(Math.floor(d / 10000), (Math.floor(d / 100) % 100) - 1, d % 100));
+  do t.setUTCDate(t.getUTCDate() + 1);
+  while (t.getUTCDay() === 0 || t.getUTCDay() === 6);
+  return t.getUTCFullYear() * 10000 + (t.getUTCMonth() + 1) * 100 + t.getUTCDate();
+}
 
 /** A seeded generator (the same pages in every phase). */
 function rng(seed: number) {
   return (n: number) => {
     seed = (seed * 1103515245 + 12345) % 2 ** 31;
-    return seed % n;
+    // The high bits: the low ones of this generator repeat with a short period.
+    return Math.floor((seed / 2 ** 31) * n);
   };
 }
 
@@ -100,6 +137,8 @@ interface Phase {
   p50: number;
   p99: number;
   commits: number;
+  /** Per kind of page: revalidations and 304s. */
+  kinds: Record<string, [number, number]>;
 }
 
 /** 64 connections revalidating pages of `readIds` for SECONDS, while `commit` (if any) runs every second. */
@@ -107,13 +146,17 @@ async function phase(base: string, key: string, readIds: string[], days: number[
   const headers = { 'x-api-key': key };
   const lists = Array.from({ length: CONNECTIONS }, (_, c) => {
     const r = rng(1000 + c);
-    return Array.from({ length: PAGES_PER_CONNECTION }, () => base + page(readIds[r(readIds.length)], days, r(days.length - 22)));
+    return Array.from(
+      { length: PAGES_PER_CONNECTION },
+      () => base + page(KIND_NAMES[r(KIND_NAMES.length)], readIds[r(readIds.length)], days, r(days.length - 22)),
+    );
   });
   // Every page read once (its tag): not measured.
   const tags = await Promise.all(lists.map(async (l) => Promise.all(l.map(async (u) => (await timed(u, headers)).etag!))));
   const times: number[] = [];
   let notModified = 0,
     commits = 0;
+  const kinds: Record<string, [number, number]> = Object.fromEntries(KIND_NAMES.map((k) => [k, [0, 0]]));
   const end = Date.now() + SECONDS * 1000;
   const writer = (async () => {
     if (!commit) return;
@@ -128,14 +171,18 @@ async function phase(base: string, key: string, readIds: string[], days: number[
       for (let i = 0; Date.now() < end; i = (i + 1) % l.length) {
         const r = await timed(l[i], { ...headers, 'if-none-match': tags[c][i] });
         times.push(r.ms);
-        if (r.status === 304) notModified++;
-        else if (r.status === 200) tags[c][i] = r.etag!;
+        const k = kinds[kindOf(l[i])];
+        k[0]++;
+        if (r.status === 304) {
+          notModified++;
+          k[1]++;
+        } else if (r.status === 200) tags[c][i] = r.etag!;
         else throw new Error(`${l[i]}: ${r.status} ${r.body.slice(0, 200)}`);
       }
     }),
   );
   await writer;
-  return { revalidations: times.length, notModified, p50: pct(times, 50), p99: pct(times, 99), commits };
+  return { revalidations: times.length, notModified, p50: pct(times, 50), p99: pct(times, 99), commits, kinds };
 }
 
 async function main() {
@@ -164,8 +211,8 @@ async function main() {
     ).map((r) => r.date);
     const [writerId, ...readIds] = ids;
     let round = 0;
-    /** The last 20 bars of `list` ids, volumes raised by `more`, as one ingest. */
-    const barsFile = async (list: string[], last: number, more: number) => {
+    /** The last `last` bars of `list` ids, volumes raised by `more`, as one ingest; `on`: dated that day instead (one bar each). */
+    const barsFile = async (list: string[], last: number, more: number, on?: number) => {
       const rows = await store.selectRows(
         'select i.id, b.date, b.open, b.high, b.low, b.close, b.volume from bars_1d b join instruments i on i.inst = b.inst' +
           ` where b.date >= ? and i.id in (${list.map(() => '?').join(',')}) order by i.id, b.date`,
@@ -177,7 +224,7 @@ async function main() {
         path,
         [
           'instrument_id,trade_date,open,high,low,close,volume',
-          ...rows.map((r) => [r[0], iso(Number(r[1])), px(r[2]), px(r[3]), px(r[4]), px(r[5]), Number(r[6]) + more].join(',')),
+          ...rows.map((r) => [r[0], iso(on ?? Number(r[1])), px(r[2]), px(r[3]), px(r[4]), px(r[5]), Number(r[6]) + more].join(',')),
         ].join('\n') + '\n',
       );
       return [{ path, dataset: dataset('bars_1d')! }];
@@ -205,7 +252,11 @@ async function main() {
           const p = await phase(srv.base, key, readIds, days, commit);
           phases[name].push(p);
           console.log(
-            `${name}: ${p.revalidations} revalidations, ${((100 * p.notModified) / p.revalidations).toFixed(1)}% 304, p50 ${p.p50.toFixed(2)} ms, p99 ${p.p99.toFixed(2)} ms, ${p.commits} commits`,
+            `${name}: ${p.revalidations} revalidations, ${((100 * p.notModified) / p.revalidations).toFixed(1)}% 304, p50 ${p.p50.toFixed(2)} ms, p99 ${p.p99.toFixed(2)} ms, ${p.commits} commits; 304 by kind: ${Object.entries(
+              p.kinds,
+            )
+              .map(([k, [n, nm]]) => `${k} ${nm}/${n}`)
+              .join(', ')}`,
           );
         } finally {
           srv.stop();
@@ -233,7 +284,12 @@ async function main() {
     try {
       const h = { 'x-api-key': key };
       const r = rng(7);
-      const urls = Array.from({ length: EVENING_PAGES }, () => srv.base + page(readIds[r(readIds.length)], days, r(days.length - 300)));
+      // Every kind but adjustment factors (they follow every close: the one before an ex-date).
+      const untouched = KIND_NAMES.filter((k) => k !== 'factors');
+      const urls = Array.from(
+        { length: EVENING_PAGES },
+        () => srv.base + page(untouched[r(untouched.length)], readIds[r(readIds.length)], days, r(days.length - 300)),
+      );
       const pass = async (tags?: (string | null)[]) => {
         const out: { status: number; etag: string | null; ms: number }[] = [];
         for (const [i, u] of urls.entries()) out.push(await timed(u, tags ? { ...h, 'if-none-match': tags[i]! } : h));
@@ -242,7 +298,7 @@ async function main() {
       const cold = await pass();
       const warm = await pass();
       const t0 = performance.now();
-      const e = await ingest(store, await barsFile(ids, 1, 1));
+      const e = await ingest(store, await barsFile(ids, 1, 1, nextWeekday(days[days.length - 1])));
       if (!e.ok) throw new Error(`the evening update did not commit: ${e.errors.join('; ')}`);
       const update = performance.now() - t0;
       const after = await pass();
@@ -262,11 +318,34 @@ async function main() {
         ),
         updateMs: update,
         notModifiedAfter: again.filter((x) => x.status === 304).length,
+        /** Per kind: p50 (ms) of the first request after the update, and of the warm one before it. */
+        p50ByKind: Object.fromEntries(
+          untouched.map((k) => {
+            const of = (xs: { ms: number }[]) =>
+              pct(
+                xs.filter((_, i) => kindOf(urls[i]) === k).map((x) => x.ms),
+                50,
+              ).toFixed(2);
+            return [k, `${of(after)} after, ${of(warm)} before`];
+          }),
+        ),
+        notModifiedByKind: Object.fromEntries(
+          untouched.map((k) => [
+            k,
+            `${again.filter((x, i) => x.status === 304 && kindOf(urls[i]) === k).length}/${urls.filter((u) => kindOf(u) === k).length}`,
+          ]),
+        ),
         pages: urls.length,
       };
       results.evening = evening;
       console.log(
-        `evening update of ${ids.length} instruments (${(update / 1000).toFixed(1)} s): a page's first request p50 ${evening.firstAfterP50.toFixed(2)} ms after, ${evening.beforeP50.toFixed(2)} ms before (warm), ${evening.coldP50.toFixed(2)} ms cold; ${evening.notModifiedAfter}/${urls.length} revalidations 304`,
+        `evening update of ${ids.length} instruments (${(update / 1000).toFixed(1)} s): a page's first request p50 ${evening.firstAfterP50.toFixed(2)} ms after, ${evening.beforeP50.toFixed(2)} ms before (warm), ${evening.coldP50.toFixed(2)} ms cold; ${evening.notModifiedAfter}/${urls.length} revalidations 304 (${Object.entries(
+          evening.notModifiedByKind,
+        )
+          .map(([k, n]) => `${k} ${n}`)
+          .join(', ')}); p50 by kind: ${Object.entries(evening.p50ByKind)
+          .map(([k, n]) => `${k} ${n}`)
+          .join(', ')}`,
       );
     } finally {
       srv.stop();

@@ -214,11 +214,19 @@ describe.each(STORES)('ETags and caches across commits ($name)', ({ url: makeUrl
       `/api/v1/equities/${id}/bars?interval=1d&adjustment=forward&from=${days[0]}&to=${days[19]}`,
       `/api/v1/equities/${id}/bars?interval=1d&from=${days[20]}&page[size]=5`,
       `/api/v1/equities/${id}/technical-indicators/macd?interval=1d&from=${days[20]}&to=${days[30]}`,
+      `/api/v1/equities/${id}/price-limits?from=${days[10]}&to=${days[29]}`,
+      `/api/v1/equities/${id}/price-limits?from=${days[30]}`,
+      `/api/v1/equities/${id}/adjustment-factors`,
+      `/api/v1/equities/${id}/valuations?from=${days[10]}&to=${days[29]}`,
+      `/api/v1/equities/${id}/suspensions`,
+      `/api/v1/equities/${id}/management-history`,
+      `/api/v1/equities/${id}`,
     ]);
     urls.push(
       `/api/v1/markets/${market}/bars?date=${days[20]}&page[size]=20`,
       `/api/v1/markets/${market}/breadth?from=${days[0]}&to=${days[25]}`,
       `/api/v1/equities/pools/limit_up?date=${days[30]}`,
+      `/api/v1/equities?page[size]=20`,
     );
     /** Per URL the tag held and the body it was sent with. */
     const held = new Map<string, { etag: string; payload: string }>();

@@ -55,6 +55,9 @@ export class AnalyticsCaches {
   readonly all: readonly CacheCounts[] = [this.factors, this.series, this.values, this.checkpoints];
 }
 
+/** What an instrument's adjustment factors read of it: published factors, corporate actions and the closes before their ex-dates. */
+const FACTOR_DATASETS = ['adj_factors', 'bars_1d', 'bars_1m', 'corporate_actions', 'instruments'];
+
 /**
  * Adjustment factors, full adjusted series and indicator columns of one read snapshot, cached
  * per data version (AnalyticsCaches) so that an instrument's history is read at most once per
@@ -70,8 +73,8 @@ export class Analytics {
     private readonly adjustments: AdjustmentReader,
     private readonly reader: MarketDataReader,
     caches: AnalyticsCaches,
-    /** The last version that changed an instrument (by internal key): what its entries are keyed by. */
-    private readonly versionOf: (inst: number) => number,
+    /** The last version that changed an instrument (by internal key), or only `datasets` of it: what its entries are keyed by. */
+    private readonly versionOf: (inst: number, datasets?: readonly string[]) => number,
   ) {
     ({ factors: this.factorCache, series: this.seriesCache, values: this.valueCache, checkpoints: this.checkpoints } = caches);
   }
@@ -83,7 +86,7 @@ export class Analytics {
    */
   async factors(inst: InstrumentRow): Promise<FactorBasis> {
     if (!KINDS[inst.kind].adjustable) return NONE;
-    const key = `${this.versionOf(inst.inst)}|${inst.inst}`;
+    const key = `${this.versionOf(inst.inst, FACTOR_DATASETS)}|${inst.inst}`;
     let f = this.factorCache.get(key);
     if (!f) {
       const rows = await this.adjustments.publishedFactors(inst.inst);

@@ -1,68 +1,13 @@
 import { LRUCache } from 'lru-cache';
 import { changesSince, type DataChange, type RowSource } from '../store/versions.js';
+import { BARS, changeTouches, keyOf, marketOfId, type Change, type Scope } from './change-scope.js';
 
-/**
- * What a response or a cache entry depends on, as the change log can tell (store/versions.ts):
- * - `instrument`: one instrument's data (any of its datasets) and what names no instrument
- *   (calendars, derivation rebuilds, a demo build). `bars`: only its bar rows dated in
- *   [from, to] (YYYYMMDD) matter of its bars (bars_1d, bars_1m); without it, every date does.
- *   `pastData`: the first date of a window whose first page says where the store's data end
- *   (bars.ts pastTheData): a version that moves the store's last bar date matters while that date is before it.
- * - `market`: a market-wide day or range (cross-sections, breadth, pools) up to `to`: every
- *   change but of fundamentals, dated on or before `to` or undated (streaks, reference prices
- *   and limits of a day come from the days before it, never after).
- * - `catalog`: the instruments, their ST flags and the precomputed indicator setting.
- */
-export type Scope =
-  | { kind: 'instrument'; id: string; bars?: { from: number; to: number }; pastData?: number }
-  | { kind: 'market'; to: number }
-  | { kind: 'catalog' };
-
-/** Datasets whose rows are bars, dated by the bar. */
-const BARS = new Set(['bars_1d', 'bars_1m']);
-/** Datasets no market-wide page reads (market days, breadth and pools read bars, limits, listings, share capital, ticks). */
-const NOT_MARKET = new Set([
-  'income_statements',
-  'balance_sheets',
-  'cash_flow_statements',
-  'financial_indicators',
-  'dividends',
-  'earnings_forecasts',
-  'institutional_holdings',
-  'management',
-  'company_profiles',
-  'business_scope',
-  'capital_flows',
-  'margin_trading',
-  'classifications',
-  'instrument_classifications',
-  'index_constituents',
-]);
-/** Ingest datasets that do not change the catalog (CatalogSnapshot.read: instruments, st_periods, the indicator setting). */
-const NOT_CATALOG = new Set([
-  ...NOT_MARKET,
-  ...BARS,
-  'quotes',
-  'trades',
-  'corporate_actions',
-  'adj_factors',
-  'markets',
-  'trading_days',
-  'share_capital',
-  'suspensions',
-]);
+export type { Scope } from './change-scope.js';
 
 /** Versions kept in the index; an older one counts as touching everything (the floor). */
 const HISTORY = 4096;
 /** Versions read per query while catching up. */
 const READ_BATCH = 1000;
-
-interface Change {
-  dataset: string;
-  instruments: ReadonlySet<string> | null;
-  from: number | null;
-  to: number | null;
-}
 
 interface Version {
   version: number;
@@ -71,34 +16,14 @@ interface Version {
   changes: Change[];
 }
 
-/** A version that moved the store's last bar date, from `before` (a lower bound of it) on. */
+/** A version that may have moved a last bar date (the store's, or a market's), from `before` (a lower bound of it) on. */
 interface Frontier {
   version: number;
   before: number;
 }
 
-const names = (c: Change, id: string) => c.instruments === null || c.instruments.has(id);
-
-/** Whether a change of bars dated [from, to] (null: unknown) meets [lo, hi]. */
-const meets = (c: Change, lo: number, hi: number) => c.from === null || c.to === null || (c.from <= hi && c.to >= lo);
-
 function touches(v: Version, s: Scope): boolean {
-  if (v.unknown) return true;
-  for (const c of v.changes) {
-    if (s.kind === 'catalog') {
-      if (!NOT_CATALOG.has(c.dataset)) return true;
-    } else if (s.kind === 'market') {
-      if (!NOT_MARKET.has(c.dataset) && (c.from === null || c.from <= s.to)) return true;
-    } else if (names(c, s.id) && (s.bars === undefined || !BARS.has(c.dataset) || meets(c, s.bars.from, s.bars.to))) return true;
-  }
-  return false;
-}
-
-/** The key of a scope, for the memo. */
-function keyOf(s: Scope): string {
-  if (s.kind === 'catalog') return 'c';
-  if (s.kind === 'market') return `m|${s.to}`;
-  return `i|${s.id}|${s.bars ? `${s.bars.from}-${s.bars.to}` : ''}|${s.pastData ?? ''}`;
+  return v.unknown || v.changes.some((c) => changeTouches(c, s));
 }
 
 /** The index of the last element of ascending `a` that is <= `v`, or -1. */
@@ -114,6 +39,40 @@ function lastAtOrBelow(a: readonly { version: number }[] | readonly number[], v:
   return lo - 1;
 }
 
+/** The versions that may have moved one last bar date (the store's, a market's or an instrument's), ascending. */
+class Frontiers {
+  private readonly list: Frontier[] = [];
+  /** The last bar date as far as known (a lower bound). */
+  last = 0;
+
+  /**
+   * Notes `version`, whose bars reach `to` (Infinity: unknown) and make the date at least
+   * `atLeast` (a date some bar of it now has; -Infinity: none known).
+   */
+  note(version: number, to: number, atLeast: number): void {
+    const n = this.list.length;
+    if (to > this.last && (n === 0 || this.list[n - 1].version !== version)) this.list.push({ version, before: this.last });
+    if (Number.isFinite(atLeast)) this.last = Math.max(this.last, atLeast);
+  }
+
+  /** Notes a version whose changes are unknown: it may have moved the date from anywhere. */
+  noteUnknown(version: number): void {
+    this.list.push({ version, before: 0 });
+  }
+
+  /** Drops the versions at or below `floor`. */
+  prune(floor: number): void {
+    this.list.splice(0, lastAtOrBelow(this.list, floor) + 1);
+  }
+
+  /** The last version in (found, at] that may have moved the date while it was before `date`; else `found`. */
+  after(found: number, at: number, date: number): number {
+    for (let i = lastAtOrBelow(this.list, at); i >= 0 && this.list[i].version > found; i--)
+      if (date > this.list[i].before) return this.list[i].version;
+    return found;
+  }
+}
+
 /**
  * The change log in memory (store/versions.ts), for answering "the last version at or before
  * `at` that changed what `scope` depends on" (lastTouch): an ETag and a cache entry name that
@@ -121,7 +80,8 @@ function lastAtOrBelow(a: readonly { version: number }[] | readonly number[], v:
  * the server's cache entries as they were (docs/architecture.md, "The data spine"). Built from
  * the last HISTORY versions of the log when first asked, then advanced version by version as
  * snapshots of newer ones open; an instrument's versions are indexed by instrument id, those
- * naming no instrument apart. Anything the log cannot vouch for counts as touched: versions at
+ * naming no instrument apart, and the versions that may have moved the last bar date of the
+ * store or of a market (frontiers) apart again. Anything the log cannot vouch for counts as touched: versions at
  * or below the floor (before the index's history), a version without logged changes, an
  * instrument list left null.
  */
@@ -135,9 +95,14 @@ export class ChangeIndex {
   private readonly byInstrument = new Map<string, number[]>();
   /** Versions with a change naming no instrument, or none logged (ascending). */
   private readonly wide: number[] = [];
-  private readonly frontiers: Frontier[] = [];
-  /** The store's last bar date as far as known (a lower bound). */
-  private lastBarDate = 0;
+  /** The versions that may have moved the store's last bar date. */
+  private readonly frontiers = new Frontiers();
+  /** Per market, those that may have moved its last bar date (bars naming its instruments). */
+  private readonly marketFrontiers = new Map<string, Frontiers>();
+  /** Per instrument id, those that may have moved its last bar date. */
+  private readonly instrumentFrontiers = new Map<string, Frontiers>();
+  /** Versions with bars naming no instrument: they may have moved any market's or instrument's last bar date. */
+  private readonly wideBars = new Frontiers();
   private pending: Promise<void> | null = null;
   private readonly memo = new LRUCache<string, number>({ max: 50_000 });
 
@@ -147,15 +112,15 @@ export class ChangeIndex {
   }
 
   /**
-   * Indexes the versions up to `to`, read by `rows` (a snapshot of `to` or later); `lastBarDate`
-   * reads the store's last bar date there (once, when the index is first built). Concurrent
-   * callers share one read.
+   * Indexes the versions up to `to`, read by `rows` (a snapshot of `to` or later); `lastBarDates`
+   * reads the last bar date of each instrument (by id) there (once, when the index is first
+   * built). Concurrent callers share one read.
    */
-  async advance(rows: RowSource, to: number, lastBarDate: () => Promise<number | null>): Promise<void> {
+  async advance(rows: RowSource, to: number, lastBarDates: () => Promise<ReadonlyMap<string, number>>): Promise<void> {
     while (this.top < to) {
       const mine = this.pending === null;
       if (mine)
-        this.pending = this.read(rows, to, lastBarDate).finally(() => {
+        this.pending = this.read(rows, to, lastBarDates).finally(() => {
           this.pending = null;
         });
       try {
@@ -167,14 +132,17 @@ export class ChangeIndex {
     }
   }
 
-  private async read(rows: RowSource, to: number, lastBarDate: () => Promise<number | null>): Promise<void> {
+  private async read(rows: RowSource, to: number, lastBarDates: () => Promise<ReadonlyMap<string, number>>): Promise<void> {
     if (this.floor < 0) {
       this.floor = Math.max(0, to - HISTORY);
       this.top = this.floor;
       // Dates below it are a lower bound for the history's versions; the store's own at `to` for those after.
-      const known = (await lastBarDate()) ?? 0;
+      const known = await lastBarDates();
       await this.catchUp(rows, to);
-      this.lastBarDate = Math.max(this.lastBarDate, known);
+      // Lower bounds from here on (the history's versions were noted from none).
+      for (const [id, date] of known)
+        for (const f of [this.frontiers, this.frontier(this.marketFrontiers, marketOfId(id)), this.frontier(this.instrumentFrontiers, id)])
+          f.last = Math.max(f.last, date);
       return;
     }
     await this.catchUp(rows, to);
@@ -210,7 +178,6 @@ export class ChangeIndex {
     };
     this.versions.push(v);
     let wide = v.unknown;
-    let barsTo = 0;
     for (const c of v.changes) {
       if (c.instruments === null) wide = true;
       else
@@ -219,13 +186,39 @@ export class ChangeIndex {
           if (list === undefined) this.byInstrument.set(id, [version]);
           else if (list[list.length - 1] !== version) list.push(version);
         }
-      if (BARS.has(c.dataset)) barsTo = Math.max(barsTo, c.to ?? Infinity);
+      if (BARS.has(c.dataset)) this.noteBars(version, c);
     }
     if (wide) this.wide.push(version);
-    if (v.unknown || barsTo > this.lastBarDate) {
-      this.frontiers.push({ version, before: v.unknown ? 0 : this.lastBarDate });
-      if (Number.isFinite(barsTo)) this.lastBarDate = barsTo;
+    if (v.unknown) this.frontiers.noteUnknown(version);
+  }
+
+  /**
+   * Notes version `version`'s change `c` of bars where it may move a last bar date: the store's,
+   * and each market's and instrument's it names. Of daily bars (the dates are those of daily
+   * bars: store/readers/equity-days.ts), every instrument named has a bar dated from `c.from`
+   * on now (ingest/changes.ts: the dates of the rows that name it); the store, and a market or
+   * an instrument named alone, one dated `c.to`. Changes naming no instrument may move any
+   * market's or instrument's (wideBars).
+   */
+  private noteBars(version: number, c: Change): void {
+    const to = c.to ?? Infinity;
+    const daily = c.dataset === 'bars_1d';
+    this.frontiers.note(version, to, daily ? (c.to ?? -Infinity) : -Infinity);
+    if (c.instruments === null) {
+      this.wideBars.noteUnknown(version);
+      return;
     }
+    const from = daily ? (c.from ?? -Infinity) : -Infinity;
+    const markets = new Set([...c.instruments].map(marketOfId));
+    for (const m of markets) this.frontier(this.marketFrontiers, m).note(version, to, markets.size === 1 && daily ? to : from);
+    for (const id of c.instruments)
+      this.frontier(this.instrumentFrontiers, id).note(version, to, c.instruments.size === 1 && daily ? to : from);
+  }
+
+  private frontier(of: Map<string, Frontiers>, key: string): Frontiers {
+    let f = of.get(key);
+    if (f === undefined) of.set(key, (f = new Frontiers()));
+    return f;
   }
 
   /** Drops what is older than the last HISTORY versions, raising the floor. */
@@ -236,7 +229,8 @@ export class ChangeIndex {
     this.versions.splice(0, excess);
     const drop = (a: number[]) => a.splice(0, lastAtOrBelow(a, this.floor) + 1);
     drop(this.wide);
-    this.frontiers.splice(0, lastAtOrBelow(this.frontiers, this.floor) + 1);
+    for (const f of [this.frontiers, this.wideBars, ...this.marketFrontiers.values(), ...this.instrumentFrontiers.values()])
+      f.prune(this.floor);
     for (const [id, list] of this.byInstrument) {
       drop(list);
       if (list.length === 0) this.byInstrument.delete(id);
@@ -256,15 +250,20 @@ export class ChangeIndex {
     let found = this.floor;
     if (scope.kind === 'instrument') {
       found = Math.max(found, this.lastIn(this.byInstrument.get(scope.id) ?? [], at, scope), this.lastIn(this.wide, at, scope));
-      const past = scope.pastData;
-      if (past !== undefined)
-        for (let i = lastAtOrBelow(this.frontiers, at); i >= 0 && this.frontiers[i].version > found; i--)
-          if (past > this.frontiers[i].before) {
-            found = this.frontiers[i].version;
-            break;
-          }
+      if (scope.pastData !== undefined) found = this.frontiers.after(found, at, scope.pastData);
+      const ends: [Frontiers | undefined, number | undefined][] = [
+        [this.marketFrontiers.get(marketOfId(scope.id)), scope.marketEnd],
+        [this.instrumentFrontiers.get(scope.id), scope.ownEnd],
+        [this.wideBars, Math.max(scope.marketEnd ?? 0, scope.ownEnd ?? 0) || undefined],
+      ];
+      for (const [f, date] of ends) if (f !== undefined && date !== undefined) found = f.after(found, at, date);
     } else {
-      for (let i = lastAtOrBelow(this.versions, at); i >= 0; i--)
+      if (scope.kind === 'lastBar') {
+        const f = scope.market === undefined ? this.frontiers : this.marketFrontiers.get(scope.market);
+        // Versions of unknown changes, and the catalog's, are found below (a change of instruments moves a market's).
+        for (const x of [f, this.wideBars]) if (x !== undefined) found = x.after(found, at, Infinity);
+      }
+      for (let i = lastAtOrBelow(this.versions, at); i >= 0 && this.versions[i].version > found; i--)
         if (touches(this.versions[i], scope)) {
           found = this.versions[i].version;
           break;

@@ -17,6 +17,9 @@ interface Meta {
   openSuspension: number | null;
 }
 
+/** What an equity's Meta reads of it (EquityDayReader.equity). */
+const META_DATASETS = ['bars_1d', 'bars_1m', 'corporate_actions', 'st_periods', 'suspensions'];
+
 /** What EquityDays keeps across requests, keyed by data version (an equity's: the last that changed it). */
 export class EquityDayCaches {
   readonly meta = new CountedCache<string, Meta>('equity_days', { max: 20_000 });
@@ -39,15 +42,17 @@ export class EquityDays {
     private readonly reader: MarketDataReader,
     private readonly calendars: Calendars,
     caches: EquityDayCaches,
-    /** The last version that changed an instrument (by internal key). */
-    private readonly versionOf: (inst: number) => number,
+    /** The last version that changed an instrument (by internal key), or only `datasets` of it. */
+    private readonly versionOf: (inst: number, datasets?: readonly string[]) => number,
+    /** The last version that may have moved the last bar date (of `market`'s instruments when given). */
+    private readonly lastBarVersion: (market?: string) => number = () => catalog.version,
   ) {
     ({ meta: this.meta, latest: this.latest } = caches);
   }
 
   /** Latest trading day with any daily bar in the store (of `market`'s instruments when given): the data's "today". */
   async latestDate(market?: string): Promise<number | null> {
-    const key = `${this.catalog.version}|${market ?? ''}`;
+    const key = `${this.lastBarVersion(market)}|${market ?? ''}`;
     let d = this.latest.get(key);
     if (d === undefined) {
       d = await this.days.latestBarDate(market);
@@ -57,7 +62,7 @@ export class EquityDays {
   }
 
   private async metaOf(inst: InstrumentRow): Promise<Meta> {
-    const key = `${this.versionOf(inst.inst)}|${inst.inst}`;
+    const key = `${this.versionOf(inst.inst, META_DATASETS)}|${inst.inst}`;
     let m = this.meta.get(key);
     if (!m) {
       const { st, actions, firstBar, lastBar, openSuspension } = await this.days.equity(inst.inst);

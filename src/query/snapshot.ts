@@ -21,6 +21,9 @@ import { PoolCaches, Pools } from './pools.js';
 import { MarketDayCaches, MarketDays } from './market-days.js';
 import { ChangeIndex, type Scope } from './change-index.js';
 
+/** What the trading calendars read (query/calendars.ts): loaded trading days (and markets). */
+const CALENDAR_SCOPE: Scope = { kind: 'datasets', datasets: ['markets', 'trading_days'] };
+
 /** The daily pack cache's default bound, MB (PACK_CACHE_MB). */
 export const DEFAULT_PACK_CACHE_MB = 64;
 
@@ -109,10 +112,13 @@ export class Snapshot {
     return this.caches.changes.lastTouch(this.version, scope);
   }
 
-  /** The last version that changed the instrument `inst` (by internal key): whatever it shows of itself is that version's. */
-  private instrumentVersion(inst: number): number {
+  /**
+   * The last version that changed the instrument `inst` (by internal key), or only its
+   * `datasets` (change-scope.ts): whatever it shows of those is that version's.
+   */
+  private instrumentVersion(inst: number, datasets?: readonly string[]): number {
     const row = this.catalog.byInst.get(inst);
-    return row === undefined ? this.version : this.versionOf({ kind: 'instrument', id: row.id });
+    return row === undefined ? this.version : this.versionOf({ kind: 'instrument', id: row.id, datasets });
   }
 
   /** Where it reads (`primary`, `replica …`) on a store with replicas; else undefined. */
@@ -144,11 +150,11 @@ export class Snapshot {
     return (this.k ??= new KeysetReader(this.session.db));
   }
   get calendars(): Calendars {
-    return (this.c ??= new Calendars(this.reference, this.version, this.caches.calendars));
+    return (this.c ??= new Calendars(this.reference, this.versionOf(CALENDAR_SCOPE), this.caches.calendars));
   }
   get analytics(): Analytics {
-    return (this.a ??= new Analytics(new AdjustmentReader(this.session.db), this.marketData, this.caches.analytics, (inst) =>
-      this.instrumentVersion(inst),
+    return (this.a ??= new Analytics(new AdjustmentReader(this.session.db), this.marketData, this.caches.analytics, (inst, datasets) =>
+      this.instrumentVersion(inst, datasets),
     ));
   }
   get equityDays(): EquityDays {
@@ -158,7 +164,8 @@ export class Snapshot {
       this.marketData,
       this.calendars,
       this.caches.equityDays,
-      (inst) => this.instrumentVersion(inst),
+      (inst, datasets) => this.instrumentVersion(inst, datasets),
+      (market) => this.versionOf({ kind: 'lastBar', market }),
     ));
   }
   /** An equity's suspensions, loaded or derived from its bars (query/suspensions.ts). */
@@ -212,7 +219,7 @@ export async function openSnapshot(
     await caches.changes.advance(
       (q, p) => session.selectRows(q, p),
       session.version,
-      () => new EquityDayReader(session.db).latestBarDate(),
+      () => new EquityDayReader(session.db).lastBarDates(),
     );
     const catalog = await caches.catalog.at(session, (v) => caches.changes.lastTouch(v, { kind: 'catalog' }));
     return new Snapshot(session, catalog, caches, store.readCost === 'round-trip' && caches.packs.enabled);

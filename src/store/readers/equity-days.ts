@@ -30,6 +30,22 @@ export class EquityDayReader {
     return (r?.d as number | null) ?? 0;
   }
 
+  /** The date of each instrument's last daily bar, by id (instruments without bars absent): one seek each, as latestBarDate. */
+  async lastBarDates(): Promise<Map<string, number>> {
+    const rows = await this.db
+      .selectFrom('instruments as i')
+      .select((eb) => [
+        'i.id',
+        eb
+          .selectFrom('bars_1d as b')
+          .select((b) => b.fn.max('b.date').as('m'))
+          .whereRef('b.inst', '=', 'i.inst')
+          .as('d'),
+      ])
+      .execute();
+    return new Map(rows.filter((r) => r.d !== null).map((r) => [r.id, Number(r.d)]));
+  }
+
   /**
    * An equity's ST periods, corporate actions, the dates of its first and last daily bars (null
    * when none), and the first day of its loaded whole-day suspension without an end (null: none).

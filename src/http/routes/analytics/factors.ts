@@ -1,4 +1,5 @@
 import type { App } from '../../services.js';
+import { instrumentScope } from '../../scopes.js';
 import { instrumentIdParam, operation, pathInstrument, snapOf } from '../../route.js';
 import { rowPlan, sendPage } from '../../collection.js';
 import { recordWriter } from '../../../render/record-writer.js';
@@ -42,6 +43,7 @@ export default async function adjustmentFactorRoutes(app: App) {
         notFound: true,
         collection: true,
       }),
+      config: { behaviour: { scope: instrumentScope(['adj_factors', 'corporate_actions', 'bars_1d', 'bars_1m']) } },
     },
     async (req, reply) => {
       const inst = await pathInstrument(req, 'equity');

@@ -1,4 +1,5 @@
 import type { App } from '../../services.js';
+import { limitsScope } from '../../scopes.js';
 import { instrumentIdParam, operation, pathInstrument, snapOf } from '../../route.js';
 import { rowPlan, sendPage } from '../../collection.js';
 import { recordWriter } from '../../../render/record-writer.js';
@@ -48,6 +49,7 @@ export default async function priceLimitRoutes(app: App) {
         notFound: true,
         collection: true,
       }),
+      config: { behaviour: { scope: limitsScope } },
     },
     async (req, reply) => {
       const q = req.query as { from?: string; to?: string; date?: string };

@@ -1,4 +1,5 @@
 import type { App } from '../../services.js';
+import { instrumentScope } from '../../scopes.js';
 import { instrumentIdParam, operation, pathInstrument, snapOf } from '../../route.js';
 import { schemaPlan, sendPage } from '../../collection.js';
 import { timeWindow, timeWindowParams, type TimeWindow } from '../../params.js';
@@ -38,6 +39,7 @@ export function registerCapitalFlows(app: App) {
         notFound: true,
         collection: true,
       }),
+      config: { behaviour: { scope: instrumentScope(['capital_flows']) } },
     },
     async (req, reply) => {
       const inst = await pathInstrument(req, 'equity');

@@ -1,4 +1,5 @@
 import type { App } from '../../services.js';
+import { instrumentScope } from '../../scopes.js';
 import { instrumentIdParam, operation, pathInstrument, snapOf } from '../../route.js';
 import {
   CompanyProfileResponse,
@@ -25,6 +26,7 @@ export function registerCompany(app: App) {
         response: CompanyProfileResponse,
         notFound: true,
       }),
+      config: { behaviour: { scope: instrumentScope(['company_profiles']) } },
     },
     async (req) => {
       const inst = await pathInstrument(req, 'equity');

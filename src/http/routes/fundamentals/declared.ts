@@ -4,6 +4,7 @@
  * below is all a new such dataset needs here.
  */
 import type { FastifyReply } from 'fastify';
+import { instrumentScope } from '../../scopes.js';
 import type { TObject } from '@sinclair/typebox';
 import type { App } from '../../services.js';
 import { instrumentIdParam, operation, pathInstrument, snapOf } from '../../route.js';
@@ -164,6 +165,7 @@ export function registerDeclared(app: App, op: DeclaredOperation) {
         notFound: true,
         collection: true,
       }),
+      config: { behaviour: { scope: instrumentScope([d.name]) } },
     },
     async (req, reply) => {
       const inst = await pathInstrument(req, 'equity');

@@ -1,4 +1,5 @@
 import type { App } from '../../services.js';
+import { instrumentScope } from '../../scopes.js';
 import { instrumentIdParam, operation, pathInstrument, snapOf } from '../../route.js';
 import { sendPage } from '../../collection.js';
 import { dateWindow, dateWindowParams } from '../../params.js';
@@ -27,6 +28,7 @@ export function registerDividends(app: App) {
         notFound: true,
         collection: true,
       }),
+      config: { behaviour: { scope: instrumentScope(['dividends']) } },
     },
     async (req, reply) => {
       const inst = await pathInstrument(req, 'equity');

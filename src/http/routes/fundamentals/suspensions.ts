@@ -1,4 +1,5 @@
 import { Type } from '@sinclair/typebox';
+import { instrumentScope } from '../../scopes.js';
 import type { App } from '../../services.js';
 import { instrumentIdParam, operation, pathInstrument, snapOf } from '../../route.js';
 import { schemaPlan, sendPage, pageOfList } from '../../collection.js';
@@ -34,6 +35,7 @@ export function registerSuspensions(app: App) {
         notFound: true,
         collection: true,
       }),
+      config: { behaviour: { scope: instrumentScope(['suspensions', 'bars_1d', 'bars_1m', 'trading_days', 'markets']) } },
     },
     async (req, reply) => {
       const inst = await pathInstrument(req, 'equity');

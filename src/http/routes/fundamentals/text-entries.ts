@@ -1,4 +1,5 @@
 import type { App } from '../../services.js';
+import { instrumentScope } from '../../scopes.js';
 import { instrumentIdParam, operation, pathInstrument, snapOf } from '../../route.js';
 import { schemaPlan, sendPage, pageOfList } from '../../collection.js';
 import { TextEntryCollectionResponse } from '../../schemas/company.js';
@@ -21,6 +22,7 @@ export function registerTextEntries(app: App) {
         notFound: true,
         collection: true,
       }),
+      config: { behaviour: { scope: instrumentScope(['business_scope']) } },
     },
     async (req, reply) => {
       const inst = await pathInstrument(req, 'equity');
@@ -54,6 +56,7 @@ export function registerTextEntries(app: App) {
         notFound: true,
         collection: true,
       }),
+      config: { behaviour: { scope: instrumentScope(['instrument_classifications', 'classifications']) } },
     },
     async (req, reply) => {
       const inst = await pathInstrument(req, 'equity');

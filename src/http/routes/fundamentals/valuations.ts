@@ -1,4 +1,5 @@
 import type { App } from '../../services.js';
+import { valuationsScope } from '../../scopes.js';
 import { instrumentIdParam, operation, pathInstrument, snapOf } from '../../route.js';
 import { schemaPlan, sendPage } from '../../collection.js';
 import { dayOrWindow, dayWindowParams } from '../../params.js';
@@ -29,6 +30,9 @@ export function registerValuations(app: App) {
         notFound: true,
         collection: true,
       }),
+      config: {
+        behaviour: { scope: valuationsScope },
+      },
     },
     async (req, reply) => {
       const inst = await pathInstrument(req, 'equity');

@@ -1,4 +1,5 @@
 import { InstrumentCollectionResponse, InstrumentResponse } from '../../schemas/reference.js';
+import { catalogScope, instrumentScope } from '../../scopes.js';
 import { Type } from '@sinclair/typebox';
 import type { App } from '../../services.js';
 import { instrumentIdParam, KIND_PATHS, operation, pathInstrument, snapOf } from '../../route.js';
@@ -50,6 +51,7 @@ export default async function instrumentRoutes(app: App) {
         response: InstrumentCollectionResponse,
         collection: true,
       }),
+      config: { behaviour: { scope: catalogScope } },
     },
     (req, reply) => {
       const { q, kind } = req.query as { q: string; kind?: InstrumentKind };
@@ -91,6 +93,7 @@ export default async function instrumentRoutes(app: App) {
           response: InstrumentCollectionResponse,
           collection: true,
         }),
+        config: { behaviour: { scope: catalogScope } },
       },
       (req, reply) => {
         const f = req.query as InstrumentFilter;
@@ -120,6 +123,7 @@ export default async function instrumentRoutes(app: App) {
           response: InstrumentResponse,
           notFound: true,
         }),
+        config: { behaviour: { scope: instrumentScope(['st_periods']) } },
       },
       async (req) => ({ data: instrumentRecord(await pathInstrument(req, k.kind)) }),
     );
