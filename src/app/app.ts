@@ -40,6 +40,7 @@ import poolTypeRoutes from '../http/routes/pools/types.js';
 import fundamentalsRoutes from '../http/routes/fundamentals/index.js';
 import analyticsRoutes from '../http/routes/analytics/index.js';
 import openbbRoutes from '../http/routes/openbb/index.js';
+import changeRoutes from '../http/routes/changes/index.js';
 
 export interface AppOptions {
   config: Config;
@@ -233,6 +234,7 @@ export async function buildApp(opts: AppOptions): Promise<App> {
     await api.register(seriesRoutes);
     await api.register(fundamentalsRoutes);
     await api.register(analyticsRoutes);
+    await api.register(changeRoutes);
   });
   return app;
 }

@@ -20,6 +20,7 @@ import { EquityDayCaches, EquityDays } from './equity-days.js';
 import { PoolCaches, Pools } from './pools.js';
 import { MarketDayCaches, MarketDays } from './market-days.js';
 import { ChangeIndex, type Scope } from './change-index.js';
+import { changeLog, type DataVersion, type LogFilter } from '../store/versions.js';
 
 /** The daily pack cache's default bound, MB (PACK_CACHE_MB). */
 export const DEFAULT_PACK_CACHE_MB = 64;
@@ -190,6 +191,11 @@ export class Snapshot {
   }
   private get marketDayReader(): MarketDayReader {
     return (this.md ??= new MarketDayReader(this.session));
+  }
+
+  /** The versions after `after` this snapshot holds that match `filter`, at most `limit` (store/versions.ts changeLog). */
+  changeLog(after: number, limit: number, filter?: LogFilter): Promise<DataVersion[]> {
+    return changeLog((sql, params) => this.session.selectRows(sql, params), after, limit, filter);
   }
 
   release(): void {
