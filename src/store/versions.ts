@@ -154,3 +154,17 @@ function changeOf(dataset: unknown, n: unknown, instruments: unknown, from: unkn
     to: to === null ? null : Number(to),
   };
 }
+
+/**
+ * Version `v` as changeLog with `filter` has it (the changes that match, or none for a version
+ * recorded without changes), or null when it does not match: the same rule, in memory.
+ */
+export function matchVersion(v: DataVersion, filter: LogFilter): DataVersion | null {
+  if ((filter.dataset === undefined && filter.instrument === undefined) || v.changes.length === 0) return v;
+  const changes = v.changes.filter(
+    (c) =>
+      (filter.dataset === undefined || c.dataset === filter.dataset) &&
+      (filter.instrument === undefined || c.instruments === null || c.instruments.includes(filter.instrument)),
+  );
+  return changes.length === 0 ? null : { ...v, changes };
+}

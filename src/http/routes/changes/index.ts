@@ -3,9 +3,11 @@ import { operation, snapOf } from '../../route.js';
 import { schemaPlan, sendPage } from '../../collection.js';
 import { DataVersionCollectionResponse } from '../../schemas/changes.js';
 import { afterParam, filterOf, logFilterParams, versionRecord } from './log.js';
+import { registerEvents, type StreamLimits } from './events.js';
 
-/** listChanges: the change log, a record per committed data version (docs/api.md, "Changes"). */
-export default async function changeRoutes(app: App) {
+/** listChanges: the change log, a record per committed data version (docs/api.md, "Changes"); streamEvents, the same as they commit. */
+export default async function changeRoutes(app: App, limits: StreamLimits) {
+  registerEvents(app, limits);
   app.get(
     '/api/v1/changes',
     {
