@@ -47,6 +47,8 @@ async function requests(h: Harness): Promise<string[]> {
   const out: string[] = [];
   for (const [template, item] of Object.entries<Record<string, any>>(doc.paths)) {
     const op = item.get;
+    // A stream does not end (test/events.test.ts covers it).
+    if (op.operationId === 'streamEvents') continue;
     const params: Param[] = op.parameters ?? [];
     const tag = op.tags?.[0] ?? '';
     let paths = [template];

@@ -137,7 +137,8 @@ export class KeyStore {
       hit.until = now + this.cacheMs;
       return hit.live;
     }
-    const live = row !== undefined && row.revoked_at === null ? { id, rateLimit: row.rate_limit === null ? null : Number(row.rate_limit) } : null;
+    const live =
+      row !== undefined && row.revoked_at === null ? { id, rateLimit: row.rate_limit === null ? null : Number(row.rate_limit) } : null;
     if (this.cache.size > 10_000) this.cache.clear();
     this.cache.set(at, { live, until: now + this.cacheMs });
     return live;

@@ -1977,6 +1977,31 @@ class Operations(BaseClient):
             exact=exact,
         )
 
+    def stream_events(
+        self,
+        *,
+        after: Optional[int] = None,
+        dataset: Optional[str] = None,
+        instrument_id: Optional[str] = None,
+        token: Optional[str] = None,
+    ) -> Dict[str, Any]:
+        """Server-sent events: one `version` event per committed data version, resumable by
+        Last-Event-ID.
+
+        ``GET /api/v1/events`` (streamEvents). The answer's JSON.
+
+        Args:
+            after: The data version you hold: the versions after it are replayed first (default 0:
+                from the first).
+            dataset: Only versions that changed this dataset (`bars_1d`, `income_statements`,
+                `indicator_states`, …), with only its change.
+            instrument_id: Only versions that changed this instrument (CODE.MARKET), with only the
+                changes that name it or all instruments (`instruments: "all"`).
+            token: A short-lived stream token (`mds keys token`), for clients that cannot send
+                X-API-Key.
+        """
+        return self._resource("/api/v1/events", {}, {"after": after, "dataset": dataset, "instrument_id": instrument_id, "token": token})
+
     def list_changes(
         self,
         *,

@@ -112,7 +112,7 @@ export class EventHub {
     try {
       const read: DataVersion[] = [];
       if (this.top >= 0)
-        for (let at = this.top; at < snap.version; ) {
+        for (let at = this.top; at < snap.version;) {
           const batch = await snap.changeLog(at, BATCH);
           if (batch.length === 0) break;
           read.push(...batch);

@@ -37,7 +37,11 @@ export function keyCheck(keys: KeyStore, limits?: RateLimits, tokenSecret: strin
       const live = await tokenKey(keys, tokenSecret, token);
       if (typeof live === 'string') {
         await limits?.forAddress(req, reply);
-        throw new ApiError({ code: 'invalid_token', parameter: 'token', detail: `The token ${live}: issue another with \`mds keys token\`.` });
+        throw new ApiError({
+          code: 'invalid_token',
+          parameter: 'token',
+          detail: `The token ${live}: issue another with \`mds keys token\`.`,
+        });
       }
       req.apiKey = live;
       return limits?.forKey(req, reply, live);

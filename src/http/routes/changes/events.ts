@@ -24,7 +24,9 @@ function startAfter(req: FastifyRequest): number | null {
   const id = req.headers['last-event-id'];
   if (typeof id === 'string' && id !== '') {
     if (!/^\d{1,10}$/.test(id) || Number(id) > MAX_VERSION)
-      throw new ApiError(invalid('Last-Event-ID', `Last-Event-ID must be a data version 0..${MAX_VERSION} (an event's id), got ${id.slice(0, 40)}`));
+      throw new ApiError(
+        invalid('Last-Event-ID', `Last-Event-ID must be a data version 0..${MAX_VERSION} (an event's id), got ${id.slice(0, 40)}`),
+      );
     return Number(id);
   }
   return (req.query as { after?: number }).after ?? null;
@@ -50,7 +52,10 @@ export function registerEvents(app: App, limits: StreamLimits) {
           ...afterParam('the versions after it are replayed first'),
           ...logFilterParams,
           token: Type.Optional(
-            Type.String({ maxLength: 200, description: 'A short-lived stream token (`mds keys token`), for clients that cannot send X-API-Key.' }),
+            Type.String({
+              maxLength: 200,
+              description: 'A short-lived stream token (`mds keys token`), for clients that cannot send X-API-Key.',
+            }),
           ),
         },
         response: DataVersionRecord,
