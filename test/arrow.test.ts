@@ -7,7 +7,10 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { tableFromIPC, Type, type Field, type Table } from 'apache-arrow';
+import { Type as TB } from '@sinclair/typebox';
 import { get, harness, STORES, walk, type Harness } from './helpers.js';
+import { arrowFields } from '../src/http/arrow-shape.js';
+import { arrowStream } from '../src/render/arrow.js';
 
 const ARROW = 'application/vnd.apache.arrow.stream';
 
@@ -217,5 +220,26 @@ describe.each(STORES)('Arrow answers on $name', ({ url }) => {
     // A single record has no stream: JSON.
     const one = await arrow('/api/v1/equities/600519.SH');
     expect(JSON.parse(one.body).data.id).toBe('600519.SH');
+  });
+});
+
+describe('Arrow columns of a union field', () => {
+  it('writes a field that is a string or an array (listChanges\' `instruments`: "all" or ids) as text, the array as its JSON', () => {
+    const ids = TB.Union([TB.Array(TB.String()), TB.Literal('all')]);
+    const record = TB.Object({ version: TB.Integer(), instruments: ids, maybe: TB.Union([ids, TB.Null()]) });
+    const fields = arrowFields(TB.Object({ data: TB.Array(record) }), {});
+    expect(fields.map((f) => [f.name, f.type.kind, f.nullable])).toEqual([
+      ['version', 'int', false],
+      ['instruments', 'text', false],
+      ['maybe', 'text', true],
+    ]);
+    const records = [
+      { version: 1, instruments: 'all', maybe: null },
+      { version: 2, instruments: ['000001.SZ', '600519.SH'], maybe: ['000001.SZ'] },
+    ];
+    const t = tableFromIPC(arrowStream(fields, records.length, (c, r) => fields[c].value(records[r])));
+    expect(t.getChild('instruments')!.toArray()).toEqual(['all', '["000001.SZ","600519.SH"]']);
+    expect([t.getChild('maybe')!.get(0), t.getChild('maybe')!.get(1)]).toEqual([null, '["000001.SZ"]']);
+    expect(t.getChild('version')!.get(1)).toBe(2n);
   });
 });

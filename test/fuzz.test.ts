@@ -26,7 +26,7 @@ const RUNS = Number(process.env.FC_RUNS ?? 200);
  * 50 ms each, above twice the slowest seen (a 2-core machine at load 15: PostgreSQL 20 ms a request,
  * SQLite 9 ms). A timeout mid-run used to close the store under a request in flight: that was the 500.
  */
-const OPERATIONS = 48;
+const OPERATIONS = 49;
 /** Values of required parameters without an enumeration (a search's text). */
 const REQUIRED_SAMPLES: Record<string, string> = { q: 's' };
 const TIMEOUT_MS = OPERATIONS * RUNS * 50;
@@ -161,12 +161,16 @@ describe.each(STORES)('fuzzing every operation of the OpenAPI document on $name'
     ajv = new Ajv2020({ strict: false, allErrors: true });
     addFormats.default(ajv);
     ajv.addSchema({ $id: 'openapi.json', components: doc.components });
-    ops = Object.entries<Record<string, any>>(doc.paths).flatMap(([path, item]) =>
-      Object.entries(item).map(([method, op]) => {
-        expect(method).toBe('get');
-        return { operationId: op.operationId, path, tag: op.tags?.[0] ?? '', parameters: op.parameters ?? [], responses: op.responses };
-      }),
-    );
+    ops = Object.entries<Record<string, any>>(doc.paths)
+      .flatMap(([path, item]) =>
+        Object.entries(item).map(([method, op]) => {
+          expect(method).toBe('get');
+          return { operationId: op.operationId, path, tag: op.tags?.[0] ?? '', parameters: op.parameters ?? [], responses: op.responses };
+        }),
+      )
+      // An event stream answers a valid request with a response that does not end (inject would wait for it):
+      // test/events.test.ts holds it to its documented behaviour, over a real connection.
+      .filter((op) => op.operationId !== 'streamEvents');
     const ids = async (path: string) => (await get(h, `${path}?page[size]=1000`)).body.data.map((x: { id: string }) => x.id);
     for (const tag of ['equities', 'indices', 'funds']) known.set(`instrument_id:${tag}`, (await ids(`/api/v1/${tag}`)).slice(0, 5));
     known.set('market', await ids('/api/v1/markets'));

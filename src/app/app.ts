@@ -9,6 +9,7 @@ import type { StoreUnavailable } from '../store/health.js';
 import { Renderer } from '../render/json-bytes.js';
 import { CursorCodec } from '../http/cursor.js';
 import { KeyStore } from '../auth/keys.js';
+import { EventHub } from '../http/events/hub.js';
 import type { App, Services } from '../http/services.js';
 import { frameworkErrors, MAX_PATH_VALUE, refuse, refuseOtherMethods, errorHandling } from '../http/plugins/errors.js';
 import { clientErrorHandler, framingError, registerHttpEdge } from '../http/plugins/http-edge.js';
@@ -40,6 +41,7 @@ import poolTypeRoutes from '../http/routes/pools/types.js';
 import fundamentalsRoutes from '../http/routes/fundamentals/index.js';
 import analyticsRoutes from '../http/routes/analytics/index.js';
 import openbbRoutes from '../http/routes/openbb/index.js';
+import changeRoutes from '../http/routes/changes/index.js';
 
 export interface AppOptions {
   config: Config;
@@ -168,9 +170,17 @@ export async function buildApp(opts: AppOptions): Promise<App> {
     codec: new CursorCodec(opts.config.cursorSecret),
     renderer: new Renderer(),
     keys: keyStore(store),
+    events: new EventHub({
+      open: (want) => openSnapshot(store, caches, want),
+      ...(store.watchVersions ? { watch: (on: (v: number) => void) => store.watchVersions!(on) } : {}),
+      pollMs: opts.config.events.pollMs,
+      onError: (e) => app.log.warn({ err: e }, 'event hub: the change log could not be read; tried again at the next version or poll'),
+    }),
   };
   app.decorate('svc', svc);
-  checkKey = keyCheck(svc.keys, await registerRateLimits(app, opts.config, opts.metrics?.rateLimits));
+  // Before the server closes: every event stream ends (its client reconnects with its last id).
+  app.addHook('preClose', async () => svc.events.close());
+  checkKey = keyCheck(svc.keys, await registerRateLimits(app, opts.config, opts.metrics?.rateLimits), opts.config.tokenSecret);
   if (opts.metrics) {
     opts.metrics.observe(app);
     opts.metrics.watch({
@@ -233,6 +243,7 @@ export async function buildApp(opts: AppOptions): Promise<App> {
     await api.register(seriesRoutes);
     await api.register(fundamentalsRoutes);
     await api.register(analyticsRoutes);
+    await api.register(changeRoutes, opts.config.events);
   });
   return app;
 }

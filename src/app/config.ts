@@ -61,6 +61,22 @@ export interface Config {
   pgConnectTimeoutMs: number;
   pgStatementTimeoutMs: number;
   pgPoolAcquireTimeoutMs: number;
+  /** GET /api/v1/events (docs/api.md, "Events"): its bounds and how it learns of new versions. */
+  events: EventsConfig;
+  /** Signs the short-lived stream tokens of `mds keys token` (TOKEN_SECRET); null: none issued or accepted. */
+  tokenSecret: string | null;
+}
+
+/** The event stream's configuration (docs/operations.md, "Event streams"). */
+export interface EventsConfig {
+  /** A comment line every this many ms on an idle stream, and the key checked again (EVENT_HEARTBEAT_MS, default 15 s). */
+  heartbeatMs: number;
+  /** How often a store that announces nothing (SQLite) is asked for new versions (EVENT_POLL_MS, default 500). */
+  pollMs: number;
+  /** Streams one key may hold open on one server process (EVENT_STREAMS_PER_KEY, default 8; 0: none). */
+  streamsPerKey: number;
+  /** KB a slow reader may leave unread before its stream ends with `event: dropped` (EVENT_BUFFER_KB, default 256). */
+  bufferKb: number;
 }
 
 /** The configuration cannot be used: one line per bad variable. */
@@ -156,6 +172,13 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     workers,
     workerRetryMs: int('WORKER_RETRY_MS', 250, 1),
     corsOrigins: corsOrigins(env.CORS_ORIGINS, problems),
+    events: {
+      heartbeatMs: int('EVENT_HEARTBEAT_MS', 15_000, 1, 3_600_000, 'a number of ms 1..3600000'),
+      pollMs: int('EVENT_POLL_MS', 500, 1, 600_000, 'a number of ms 1..600000'),
+      streamsPerKey: int('EVENT_STREAMS_PER_KEY', 8, 0, 10_000, 'a number of streams 0..10000'),
+      bufferKb: int('EVENT_BUFFER_KB', 256, 1, 1_048_576, 'a size in KB 1..1048576'),
+    },
+    tokenSecret: tokenSecret(env.TOKEN_SECRET, problems),
   };
   if (problems.length > 0) throw new ConfigError(problems);
   return cfg;
@@ -194,6 +217,13 @@ function corsOrigins(v: string | undefined, problems: string[]): string[] {
       );
   }
   return list;
+}
+
+/** TOKEN_SECRET: at least 16 characters (it signs stream tokens: auth/tokens.ts); unset, none. */
+function tokenSecret(v: string | undefined, problems: string[]): string | null {
+  if (v === undefined || v === '') return null;
+  if (v.length < 16) problems.push('TOKEN_SECRET must be at least 16 characters (it signs stream tokens)');
+  return v;
 }
 
 function redisUrl(v: string | undefined, problems: string[]): string | null {

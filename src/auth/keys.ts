@@ -119,6 +119,31 @@ export class KeyStore {
     return live;
   }
 
+  /**
+   * The live key of id `id` (a stream token names its key by id: tokens.ts), or null when no
+   * key has that id or it is revoked. Cached as `lookup`.
+   */
+  async liveById(id: string): Promise<LiveKey | null> {
+    if (!/^[A-Za-z0-9]{8}$/.test(id)) return null;
+    const at = `id:${id}`;
+    const hit = this.cache.get(at);
+    const now = Date.now();
+    if (hit && hit.until > now) return hit.live;
+    let row: Awaited<ReturnType<typeof apiKeyById>>;
+    try {
+      row = await this.read(id);
+    } catch (e) {
+      if (!(hit && e instanceof StoreUnavailable)) throw e;
+      hit.until = now + this.cacheMs;
+      return hit.live;
+    }
+    const live =
+      row !== undefined && row.revoked_at === null ? { id, rateLimit: row.rate_limit === null ? null : Number(row.rate_limit) } : null;
+    if (this.cache.size > 10_000) this.cache.clear();
+    this.cache.set(at, { live, until: now + this.cacheMs });
+    return live;
+  }
+
   /** The row of key `id`: from the primary, else from a replica (`fallback`), else StoreUnavailable. */
   private async read(id: string) {
     const fb = this.fallback;

@@ -8,6 +8,7 @@ import { existsSync, readFileSync, statSync } from 'node:fs';
 import { loadConfig } from '../app/config.js';
 import { describeMigration } from '../derived/open.js';
 import { KeyStore } from '../auth/keys.js';
+import { MAX_TOKEN_TTL_S, signToken } from '../auth/tokens.js';
 import { generateDemo, timedSteps } from '../demo/generate.js';
 import { parseDate } from '../lib/time.js';
 import { registerVersions } from './versions.js';
@@ -153,6 +154,24 @@ function buildProgram(io: CliIO, exit: CliExit): Command {
       withStore(db(), async (s) => {
         if (!(await new KeyStore(s.db).revoke(id))) throw new Error(`no active key ${id}`);
         out(`revoked ${id}`);
+      }),
+    );
+
+  keys
+    .command('token')
+    .description(
+      'issue a short-lived stream token for key <id>, for GET /api/v1/events?token= (EventSource sends no headers); needs TOKEN_SECRET',
+    )
+    .argument('<id>', "the key's id (mds keys list)")
+    .option('--ttl <seconds>', `how long it is valid, 1..${MAX_TOKEN_TTL_S} s`, int, 3600)
+    .action((id: string, o: { ttl: number }) =>
+      withStore(db(), async (s) => {
+        const secret = loadConfig().tokenSecret;
+        if (secret === null)
+          throw new Error('TOKEN_SECRET is not set: the server signs and checks tokens with it; set the same value on both');
+        if (!(o.ttl >= 1 && o.ttl <= MAX_TOKEN_TTL_S)) throw new Error(`--ttl must be 1..${MAX_TOKEN_TTL_S} seconds, got ${o.ttl}`);
+        if ((await new KeyStore(s.db).liveById(id)) === null) throw new Error(`no active key ${id}`);
+        out(signToken(secret, id, Math.floor(Date.now() / 1000) + o.ttl));
       }),
     );
 

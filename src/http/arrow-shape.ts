@@ -4,7 +4,8 @@
  * column per documented key, an array its JSON text), each typed by the record's schema: a
  * decimal by the scale its schema declares (schemas/common.ts, `Decimal`: a dataset unit's, e.g.
  * a price's 3), a date as date32, a date-time as timestamp[s, Asia/Shanghai], an integer as
- * int64, a boolean as bool, text as utf8; nullable where the schema allows null.
+ * int64, a boolean as bool, text as utf8 (a union of several types, `"all"` or an array: its
+ * JSON text unless a string); nullable where the schema allows null.
  */
 import type { TSchema } from '@sinclair/typebox';
 import { ALL_SCHEMAS } from './schemas/registry.js';
@@ -27,15 +28,26 @@ type Maps = Record<string, { keys: readonly string[]; scale: number }>;
 const TEXT = { type: 'string' } as unknown as TSchema;
 const dig = (r: any, at: readonly string[]): unknown => at.reduce((v, k) => (v == null ? undefined : v[k]), r);
 
-/** A field schema without its `null` alternative, and whether it had one. */
-function unwrap(s: TSchema): { schema: TSchema; nullable: boolean } {
+/**
+ * A field schema without its `null` alternative, whether it had one, and whether it is a union
+ * of several (`union`: a text column, a value other than a string as its JSON text).
+ */
+function unwrap(s: TSchema): { schema: TSchema; nullable: boolean; union: boolean } {
   const any = s.anyOf as TSchema[] | undefined;
-  if (!any) return { schema: resolve(s), nullable: false };
+  if (!any) return { schema: resolve(s), nullable: false, union: false };
   const rest = any.filter((a) => a.type !== 'null');
   const nullable = rest.length < any.length;
-  // A union of literals (an enum written as one) is text.
-  return { schema: rest.length === 1 ? resolve(rest[0]) : TEXT, nullable };
+  // A union of a union and null.
+  if (rest.length === 1 && rest[0].anyOf) {
+    const inner = unwrap(rest[0]);
+    return { ...inner, nullable: nullable || inner.nullable };
+  }
+  // A union of literals (an enum written as one) is text; so is one of a string and an array (`instruments`: `all` or ids).
+  return { schema: rest.length === 1 ? resolve(rest[0]) : TEXT, nullable, union: rest.length > 1 };
 }
+
+/** A value of a union's text column: a string as it is, anything else (an array, a number) as its JSON. */
+const unionText = (v: unknown): JsonValue => (v === undefined || v === null ? null : typeof v === 'string' ? v : JSON.stringify(v));
 
 /** The Arrow type of a (non-null) field schema, or null for an object to flatten. */
 function kindOf(s: TSchema): ArrowKind | null {
@@ -64,8 +76,9 @@ function fieldsOf(schema: TSchema, maps: Maps, path: string[] = [], parentNullab
         nullable: true,
         value: (r) => (dig(r, [...at, k]) ?? null) as JsonValue,
       }));
-    const { schema: s, nullable: orNull } = unwrap(raw);
+    const { schema: s, nullable: orNull, union } = unwrap(raw);
     const nullable = orNull || parentNullable || !required.has(key);
+    if (union) return [{ name, type: { kind: 'text' }, nullable, value: (r) => unionText(dig(r, at)) }];
     const type = kindOf(s);
     if (type === null) return fieldsOf(s, maps, at, nullable);
     if (s.type === 'array' || (s.type === 'object' && !s.properties))

@@ -14,6 +14,7 @@ import { INDICATORS, isIndicatorId } from '../indicators/registry.js';
 import { PoolConstituent, PoolType, PriceLimit, TechnicalIndicatorPoint } from './schemas/analytics.js';
 import { MarketBreadth } from './schemas/market-days.js';
 import { Valuation } from './schemas/fundamentals.js';
+import { DataVersionRecord } from './schemas/changes.js';
 import type { DatasetDef } from '../datasets/dataset.js';
 import {
   balanceSheets,
@@ -150,6 +151,7 @@ export const FILE_SHAPES: Readonly<Record<string, (ask: FileAsk) => FileShape>> 
   listPoolConstituents: fixed(own(PoolConstituent)),
   listMarketBreadth: fixed(own(MarketBreadth)),
   listValuations: fixed(own(Valuation)),
+  listChanges: fixed(own(DataVersionRecord)),
   listEquityTechnicalIndicators: indicatorFile,
   listIndexTechnicalIndicators: indicatorFile,
   listFundTechnicalIndicators: indicatorFile,

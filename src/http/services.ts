@@ -5,6 +5,7 @@ import type { CursorCodec } from './cursor.js';
 import type { Renderer } from '../render/json-bytes.js';
 import type { KeyStore } from '../auth/keys.js';
 import type { QueryCaches, Snapshot } from '../query/snapshot.js';
+import type { EventHub } from './events/hub.js';
 
 /**
  * What the HTTP front needs, handed over at the composition root (app/app.ts): how a request
@@ -23,6 +24,8 @@ export interface Services {
   /** Where response bodies are written (one slab per app). */
   renderer: Renderer;
   keys: KeyStore;
+  /** The committed versions as they come, for the event streams (events/hub.ts). */
+  events: EventHub;
 }
 
 declare module 'fastify' {

@@ -4,6 +4,7 @@
 export const ERROR_CODES = {
   missing_api_key: { status: 401, title: 'Missing API key' },
   invalid_api_key: { status: 401, title: 'Invalid API key' },
+  invalid_token: { status: 401, title: 'Invalid token' },
   invalid_parameter: { status: 400, title: 'Invalid parameter' },
   missing_parameter: { status: 400, title: 'Missing parameter' },
   unknown_parameter: { status: 400, title: 'Unknown parameter' },
@@ -18,6 +19,7 @@ export const ERROR_CODES = {
   expectation_failed: { status: 417, title: 'Expectation failed' },
   headers_too_large: { status: 431, title: 'Request header fields too large' },
   rate_limited: { status: 429, title: 'Rate limited' },
+  too_many_streams: { status: 429, title: 'Too many streams' },
   internal_error: { status: 500, title: 'Internal error' },
   not_ready: { status: 503, title: 'Not ready' },
   http_version_not_supported: { status: 505, title: 'HTTP version not supported' },

@@ -20,6 +20,7 @@ import { EquityDayCaches, EquityDays } from './equity-days.js';
 import { PoolCaches, Pools } from './pools.js';
 import { MarketDayCaches, MarketDays } from './market-days.js';
 import { ChangeIndex, type Scope } from './change-index.js';
+import { changeLog, type DataVersion, type LogFilter } from '../store/versions.js';
 
 /** What the trading calendars read (query/calendars.ts): loaded trading days (and markets). */
 const CALENDAR_SCOPE: Scope = { kind: 'datasets', datasets: ['markets', 'trading_days'] };
@@ -197,6 +198,11 @@ export class Snapshot {
   }
   private get marketDayReader(): MarketDayReader {
     return (this.md ??= new MarketDayReader(this.session));
+  }
+
+  /** The versions after `after` this snapshot holds that match `filter`, at most `limit` (store/versions.ts changeLog). */
+  changeLog(after: number, limit: number, filter?: LogFilter): Promise<DataVersion[]> {
+    return changeLog((sql, params) => this.session.selectRows(sql, params), after, limit, filter);
   }
 
   release(): void {

@@ -87,13 +87,7 @@ export async function changesSince(rows: RowSource, after: number, limit = 100):
   const byVersion = new Map<number, DataChange[]>();
   for (const [v, dataset, n, instruments, from, to] of changes) {
     const list = byVersion.get(Number(v)) ?? [];
-    list.push({
-      dataset: String(dataset),
-      rows: Number(n),
-      instruments: instruments === null ? null : (JSON.parse(String(instruments)) as string[]),
-      from: from === null ? null : Number(from),
-      to: to === null ? null : Number(to),
-    });
+    list.push(changeOf(dataset, n, instruments, from, to));
     byVersion.set(Number(v), list);
   }
   return versions.map(([v, at, origin]) => ({
@@ -102,4 +96,75 @@ export async function changesSince(rows: RowSource, after: number, limit = 100):
     origin: String(origin),
     changes: byVersion.get(Number(v)) ?? [],
   }));
+}
+
+/** What a reader of the log asks for (changeLog): versions that changed a dataset, an instrument, or both. */
+export interface LogFilter {
+  dataset?: string;
+  /** An instrument id: versions whose changes name it, or all instruments (null), match. */
+  instrument?: string;
+}
+
+/** `s` as a LIKE pattern matching itself (`\` escapes). */
+const likeLiteral = (s: string) => s.replace(/[\\%_]/g, (c) => `\\${c}`);
+
+/**
+ * The versions after `after`, ascending, at most `limit`, that match `filter`, each with the
+ * changes that match it (datasets in name order). A version recorded without changes matches
+ * every filter (it may have changed anything), with no changes. Without a filter, changesSince.
+ */
+export async function changeLog(rows: RowSource, after: number, limit: number, filter: LogFilter = {}): Promise<DataVersion[]> {
+  if (filter.dataset === undefined && filter.instrument === undefined) return changesSince(rows, after, limit);
+  const conds: string[] = [];
+  const params: unknown[] = [];
+  if (filter.dataset !== undefined) {
+    conds.push('c.dataset = ?');
+    params.push(filter.dataset);
+  }
+  if (filter.instrument !== undefined) {
+    conds.push("(c.instruments is null or c.instruments like ? escape '\\')");
+    params.push(`%${likeLiteral(JSON.stringify(filter.instrument))}%`);
+  }
+  const match = conds.join(' and ');
+  const found = await rows(
+    'select v.version, v.at, v.origin, c.dataset, c.rows, c.instruments, c.from_date, c.to_date' +
+      ` from data_versions v left join data_changes c on c.version = v.version and ${match}` +
+      ' where v.version in (select w.version from data_versions w where w.version > ? and' +
+      ` (exists (select 1 from data_changes c where c.version = w.version and ${match})` +
+      ' or not exists (select 1 from data_changes d where d.version = w.version))' +
+      ' order by w.version limit ?) order by v.version, c.dataset',
+    [...params, after, ...params, limit],
+  );
+  const out: DataVersion[] = [];
+  for (const [v, at, origin, dataset, n, instruments, from, to] of found) {
+    if (out.length === 0 || out[out.length - 1].version !== Number(v))
+      out.push({ version: Number(v), at: Number(at), origin: String(origin), changes: [] });
+    if (dataset !== null) out[out.length - 1].changes.push(changeOf(dataset, n, instruments, from, to));
+  }
+  return out;
+}
+
+/** A change as a row of data_changes holds it. */
+function changeOf(dataset: unknown, n: unknown, instruments: unknown, from: unknown, to: unknown): DataChange {
+  return {
+    dataset: String(dataset),
+    rows: Number(n),
+    instruments: instruments === null ? null : (JSON.parse(String(instruments)) as string[]),
+    from: from === null ? null : Number(from),
+    to: to === null ? null : Number(to),
+  };
+}
+
+/**
+ * Version `v` as changeLog with `filter` has it (the changes that match, or none for a version
+ * recorded without changes), or null when it does not match: the same rule, in memory.
+ */
+export function matchVersion(v: DataVersion, filter: LogFilter): DataVersion | null {
+  if ((filter.dataset === undefined && filter.instrument === undefined) || v.changes.length === 0) return v;
+  const changes = v.changes.filter(
+    (c) =>
+      (filter.dataset === undefined || c.dataset === filter.dataset) &&
+      (filter.instrument === undefined || c.instruments === null || c.instruments.includes(filter.instrument)),
+  );
+  return changes.length === 0 ? null : { ...v, changes };
 }

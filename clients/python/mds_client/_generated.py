@@ -111,6 +111,12 @@ RECORDS: Dict[str, Dict[str, str]] = {
         "main_business": "string",
         "introduction": "string",
     },
+    "DataVersionRecord": {
+        "version": "integer",
+        "committed_at": "datetime",
+        "origin": "string",
+        "changes": "list",
+    },
     "Dividend": {
         "instrument_id": "string",
         "report_period": "date",
@@ -1966,6 +1972,67 @@ class Operations(BaseClient):
             {"pool_type": pool_type},
             {"date": date},
             "PoolConstituent",
+            page_size=page_size,
+            limit=limit,
+            exact=exact,
+        )
+
+    def stream_events(
+        self,
+        *,
+        after: Optional[int] = None,
+        dataset: Optional[str] = None,
+        instrument_id: Optional[str] = None,
+        token: Optional[str] = None,
+    ) -> Dict[str, Any]:
+        """Server-sent events: one `version` event per committed data version, resumable by
+        Last-Event-ID.
+
+        ``GET /api/v1/events`` (streamEvents). The answer's JSON.
+
+        Args:
+            after: The data version you hold: the versions after it are replayed first (default 0:
+                from the first).
+            dataset: Only versions that changed this dataset (`bars_1d`, `income_statements`,
+                `indicator_states`, …), with only its change.
+            instrument_id: Only versions that changed this instrument (CODE.MARKET), with only the
+                changes that name it or all instruments (`instruments: "all"`).
+            token: A short-lived stream token (`mds keys token`), for clients that cannot send
+                X-API-Key.
+        """
+        return self._resource("/api/v1/events", {}, {"after": after, "dataset": dataset, "instrument_id": instrument_id, "token": token})
+
+    def list_changes(
+        self,
+        *,
+        after: Optional[int] = None,
+        dataset: Optional[str] = None,
+        instrument_id: Optional[str] = None,
+        page_size: Optional[int] = None,
+        limit: Optional[int] = None,
+        exact: Optional[bool] = None,
+    ) -> pd.DataFrame:
+        """The change log: one record per data version after `after`, ascending, with what it changed.
+
+        ``GET /api/v1/changes`` (listChanges). Every page, as one DataFrame of ``DataVersionRecord``
+        records (typed columns).
+
+        Args:
+            after: The data version you hold: the versions after it are listed (default 0: from the
+                first).
+            dataset: Only versions that changed this dataset (`bars_1d`, `income_statements`,
+                `indicator_states`, …), with only its change.
+            instrument_id: Only versions that changed this instrument (CODE.MARKET), with only the
+                changes that name it or all instruments (`instruments: "all"`).
+            page_size: Rows per request (1..1000; default the client's, 1000).
+            limit: Stop after this many rows.
+            exact: Decimals as ``decimal.Decimal`` (else float64); default the client's.
+        """
+        return self._collection(
+            "/api/v1/changes",
+            {},
+            {"after": after, "dataset": dataset, "instrument_id": instrument_id},
+            "DataVersionRecord",
             page_size=page_size,
             limit=limit,
             exact=exact,

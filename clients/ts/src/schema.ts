@@ -884,6 +884,46 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v1/events": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Server-sent events: one `version` event per committed data version, resumable by Last-Event-ID.
+         * @description `text/event-stream`: each event has `id` = the version, `event: version`, `data` = the record /changes lists. With `Last-Event-ID` (a reconnect) or `after`, the versions after it are replayed from the log, then new ones follow as they commit, each once; without either, from now. A comment every EVENT_HEARTBEAT_MS (15 s). A reader too slow gets `event: dropped` (resume from /changes), a revoked key `event: error`, and the stream ends. EventSource cannot send X-API-Key: pass a token of `mds keys token` as `token`.
+         */
+        get: operations["streamEvents"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/changes": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The change log: one record per data version after `after`, ascending, with what it changed.
+         * @description Every commit that changes what the service serves (an ingest, a derivation rebuilt, indicators precomputed, the demo built) is a data version, numbered in commit order. A client holding version V (the `Data-Version` header of what it read) reads `?after=V` to learn which datasets, instruments and dates moved since, then refetches only those. `dataset=` and `instrument_id=` keep the versions that changed them. GET /api/v1/events streams the same records as they commit.
+         */
+        get: operations["listChanges"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
 }
 export type webhooks = Record<string, never>;
 export interface components {
@@ -907,7 +947,7 @@ export interface components {
              * @description Stable machine-readable error code (see docs/api.md).
              * @enum {string}
              */
-            code: "missing_api_key" | "invalid_api_key" | "invalid_parameter" | "missing_parameter" | "unknown_parameter" | "conflicting_parameters" | "invalid_cursor" | "page_size_too_large" | "not_found" | "method_not_allowed" | "request_timeout" | "precondition_failed" | "range_not_satisfiable" | "expectation_failed" | "headers_too_large" | "rate_limited" | "internal_error" | "not_ready" | "http_version_not_supported";
+            code: "missing_api_key" | "invalid_api_key" | "invalid_token" | "invalid_parameter" | "missing_parameter" | "unknown_parameter" | "conflicting_parameters" | "invalid_cursor" | "page_size_too_large" | "not_found" | "method_not_allowed" | "request_timeout" | "precondition_failed" | "range_not_satisfiable" | "expectation_failed" | "headers_too_large" | "rate_limited" | "too_many_streams" | "internal_error" | "not_ready" | "http_version_not_supported";
             title: string;
             /** @description What went wrong, naming the parameter and what was expected. */
             detail: string;
@@ -1935,6 +1975,36 @@ export interface components {
         };
         MarketBreadthCollectionResponse: {
             data: components["schemas"]["MarketBreadth"][];
+            meta: components["schemas"]["Meta"];
+            links: components["schemas"]["SelfLinks"];
+        };
+        DatasetChange: {
+            /** @description The dataset changed, by its ingest name (`bars_1d`, `income_statements`), or the derivation rebuilt (`indicator_states`). */
+            dataset: string;
+            /** @description Rows inserted or updated (a derivation: what it made, in its unit). */
+            rows: number;
+            /** @description The instruments whose rows changed, by id, ascending; `all` when every instrument may have changed (or which is not known). */
+            instruments: string[] | "all";
+            /** @description The first date of the rows changed; null when the dataset has no dates (or they are not known). */
+            from: string | null;
+            /** @description The last date of the rows changed; null as `from`. */
+            to: string | null;
+        };
+        DataVersionRecord: {
+            /** @description The data version: 1, 2, 3, … in commit order (the `Data-Version` header of a response read at it). */
+            version: number;
+            /**
+             * Format: date-time
+             * @description When it was committed, in market time (+08:00), to the second.
+             */
+            committed_at: string;
+            /** @description What committed it: `ingest of N files` (or a Tongdaxin update), `derivation NAME rebuilt (…)`, `indicators precomputed: …`, `demo build (…)`. */
+            origin: string;
+            /** @description What it changed, a dataset each, in name order (with `dataset=` or `instrument_id=`, the matching ones); empty for a version recorded without its changes (it may have changed anything). */
+            changes: components["schemas"]["DatasetChange"][];
+        };
+        DataVersionCollectionResponse: {
+            data: components["schemas"]["DataVersionRecord"][];
             meta: components["schemas"]["Meta"];
             links: components["schemas"]["SelfLinks"];
         };
@@ -10323,6 +10393,350 @@ export interface operations {
             };
             /** @description Not found: nothing has the id in the path (an id of another kind, such as an index id under /equities, is not found either; its `detail` names the path where it is). */
             404: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Method not allowed: any other method than GET or HEAD on this path (the API is read-only); `Allow: GET, HEAD`. */
+            405: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    /** @description The methods served: `GET, HEAD`. */
+                    Allow?: "GET, HEAD";
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Request timeout: the request line and headers did not arrive in time (20 s by default); the connection is closed. */
+            408: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Expectation failed: an `Expect` header other than `100-continue`; the connection is closed. */
+            417: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Too many requests: over the rate limit of this key (or, without a valid key, of this client address). Retry after `Retry-After` seconds; the `RateLimit-*` headers say where the limit stands. */
+            429: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Request header fields too large: the request line and headers exceed 16 KiB; the connection is closed. */
+            431: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Internal error: the server failed to answer; it has been logged (the body never holds internals). */
+            500: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Service unavailable: the store cannot answer, or the data changed faster than this response could be computed. Retry after `Retry-After` seconds. */
+            503: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description HTTP version not supported: only HTTP/1.1 and HTTP/1.0 are served; the connection is closed. */
+            505: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+        };
+    };
+    streamEvents: {
+        parameters: {
+            query?: {
+                /** @description The data version you hold: the versions after it are replayed first (default 0: from the first). */
+                after?: number;
+                /** @description Only versions that changed this dataset (`bars_1d`, `income_statements`, `indicator_states`, …), with only its change. */
+                dataset?: string;
+                /** @description Only versions that changed this instrument (CODE.MARKET), with only the changes that name it or all instruments (`instruments: "all"`). */
+                instrument_id?: string;
+                /** @description A short-lived stream token (`mds keys token`), for clients that cannot send X-API-Key. */
+                token?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK: a stream of server-sent events that does not end: `id: <version>`, `event: version`, `data: <the JSON record below>`, a comment every EVENT_HEARTBEAT_MS; `event: dropped` (a reader too slow: `{after, detail}`, resume from /changes) or `event: error` (key revoked) last. */
+            200: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "Data-Version": components["headers"]["Data-Version"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["DataVersionRecord"];
+                    "text/event-stream": string;
+                };
+            };
+            /** @description Not Modified: the ETag in If-None-Match (or `*`) matches; no body. */
+            304: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "Data-Version": components["headers"]["Data-Version"];
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Bad request: a parameter is malformed, out of range or unknown, or `page[after]` is not a cursor issued for this query; `errors[].source.parameter` names the parameter. */
+            400: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Unauthorized: the `X-API-Key` header is missing, or does not carry a valid, unrevoked API key. */
+            401: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Method not allowed: any other method than GET or HEAD on this path (the API is read-only); `Allow: GET, HEAD`. */
+            405: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    /** @description The methods served: `GET, HEAD`. */
+                    Allow?: "GET, HEAD";
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Request timeout: the request line and headers did not arrive in time (20 s by default); the connection is closed. */
+            408: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Expectation failed: an `Expect` header other than `100-continue`; the connection is closed. */
+            417: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Too many requests: over the rate limit of this key (or, without a valid key, of this client address). Retry after `Retry-After` seconds; the `RateLimit-*` headers say where the limit stands. */
+            429: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Request header fields too large: the request line and headers exceed 16 KiB; the connection is closed. */
+            431: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Internal error: the server failed to answer; it has been logged (the body never holds internals). */
+            500: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Service unavailable: the store cannot answer, or the data changed faster than this response could be computed. Retry after `Retry-After` seconds. */
+            503: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description HTTP version not supported: only HTTP/1.1 and HTTP/1.0 are served; the connection is closed. */
+            505: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+        };
+    };
+    listChanges: {
+        parameters: {
+            query?: {
+                /** @description The data version you hold: the versions after it are listed (default 0: from the first). */
+                after?: number;
+                /** @description Only versions that changed this dataset (`bars_1d`, `income_statements`, `indicator_states`, …), with only its change. */
+                dataset?: string;
+                /** @description Only versions that changed this instrument (CODE.MARKET), with only the changes that name it or all instruments (`instruments: "all"`). */
+                instrument_id?: string;
+                /** @description Rows per page, 1..1000 (default 100). */
+                "page[size]"?: number;
+                /** @description Cursor from meta.next_cursor of the previous page. */
+                "page[after]"?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK: one page of the collection; walk on with `page[after]` = `meta.next_cursor` (a file: the URL in `Link`). */
+            200: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "Data-Version": components["headers"]["Data-Version"];
+                    "Data-Version-Cursor": components["headers"]["Data-Version-Cursor"];
+                    "Data-Notice": components["headers"]["Data-Notice"];
+                    /** @description A file's (CSV, NDJSON, Arrow) next page, when there is one: `<url>; rel="next"`, the JSON's `links.next` (docs/api.md, "Files"). */
+                    Link?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["DataVersionCollectionResponse"];
+                    "text/csv": string;
+                    "application/x-ndjson": string;
+                    "application/vnd.apache.arrow.stream": string;
+                };
+            };
+            /** @description Not Modified: the ETag in If-None-Match (or `*`) matches; no body. */
+            304: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "Data-Version": components["headers"]["Data-Version"];
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Bad request: a parameter is malformed, out of range or unknown, or `page[after]` is not a cursor issued for this query; `errors[].source.parameter` names the parameter. */
+            400: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Unauthorized: the `X-API-Key` header is missing, or does not carry a valid, unrevoked API key. */
+            401: {
                 headers: {
                     "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
                     "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];

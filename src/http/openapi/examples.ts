@@ -88,6 +88,7 @@ export function documentExamples<T extends { paths?: Record<string, Record<strin
         const media = response.content?.['application/json'];
         if (media && body !== undefined) media.example = body;
         if (status === '200' && paged) documentFiles(op.operationId, response, ex);
+        if (status === '200' && op.operationId === 'streamEvents') documentStream(response, body);
       }
     }
   }
@@ -117,4 +118,20 @@ function documentFiles(operationId: string, response: Operation['responses'][str
   response.content[FILE_TYPES.arrow] = { schema: { type: 'string', format: 'binary', description: FILE_DESCRIPTIONS.arrow } } as {
     example?: unknown;
   };
+}
+
+/**
+ * The event stream's 200: `text/event-stream`, whose events' data is the record the JSON schema
+ * describes (the JSON media stays, as what each event's `data` holds), with an example stream.
+ */
+function documentStream(response: Operation['responses'][string], record: unknown): void {
+  if (!response.content) return;
+  const v = (record as { version?: number } | undefined)?.version ?? 2;
+  response.description =
+    'OK: a stream of server-sent events that does not end: `id: <version>`, `event: version`, `data: <the JSON record below>`, a comment ' +
+    'every EVENT_HEARTBEAT_MS; `event: dropped` (a reader too slow: `{after, detail}`, resume from /changes) or `event: error` (key revoked) last.';
+  response.content['text/event-stream'] = {
+    schema: { type: 'string', description: 'Server-sent events (docs/api.md, "Events").' },
+    example: `retry: 1000\n\nid: ${v}\nevent: version\ndata: ${JSON.stringify(record)}\n\n: heartbeat ${v}\n\n`,
+  } as { example?: unknown };
 }

@@ -30,7 +30,7 @@ export const docs = fp(
         info: { title: 'market-data-service API', version: pkg.version, description: DESCRIPTION },
         components: { securitySchemes: { ApiKeyAuth: { type: 'apiKey', in: 'header', name: 'X-API-Key' } } },
         security: [{ ApiKeyAuth: [] }],
-        tags: ['system', 'markets', 'classifications', 'instruments', 'equities', 'indices', 'funds'].map((name) => ({ name })),
+        tags: ['system', 'markets', 'classifications', 'instruments', 'equities', 'indices', 'funds', 'changes'].map((name) => ({ name })),
       },
       refResolver: { buildLocalReference: (json, _base, _fragment, i) => String(json.$id ?? `def-${i}`) },
       transformObject: (o) =>

@@ -5,6 +5,7 @@ import { FUNDAMENTALS_SCHEMAS } from './fundamentals.js';
 import { ANALYTICS_SCHEMAS, PoolType, POOL_TYPE_RESPONSES } from './analytics.js';
 import { MARKET_DAY_RECORDS, MARKET_DAY_RESPONSES } from './market-days.js';
 import { SYSTEM_SCHEMAS } from './system.js';
+import { CHANGE_SCHEMAS } from './changes.js';
 
 /** Every named schema, registered once with the app so OpenAPI lists it under components (schemas only: no route is imported). */
 export const ALL_SCHEMAS = [
@@ -20,4 +21,5 @@ export const ALL_SCHEMAS = [
   ...ANALYTICS_SCHEMAS,
   ...MARKET_DAY_RECORDS,
   ...MARKET_DAY_RESPONSES,
+  ...CHANGE_SCHEMAS,
 ];
