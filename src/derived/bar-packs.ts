@@ -17,6 +17,7 @@ import { barsAfter, type BarTable } from '../store/tables/bars.js';
 import { packsAfter, storedPacks, writePacks, type PackTable } from '../store/tables/bar-packs.js';
 import { DERIVATIONS } from './registry.js';
 import { versionsText, type Derivation } from './derivation.js';
+import { trackMadeDays } from './made-days.js';
 
 /** A packed bar table. */
 interface PackedTable {
@@ -272,25 +273,26 @@ export function withBarPacks(store: Store, limits: PendingLimits = PENDING): Sto
           }
           if (pending.packs >= limits.packs || pending.records >= limits.records) await pending.flush(s);
         };
-        const result = await fn(
-          sessionWith(s, {
-            settle,
-            async upsert(target, rows) {
-              let c: UpsertCounts = { inserted: 0, updated: 0, unchanged: 0 };
-              await written(target.table, target.columns, rows, async () => {
-                c = await s.upsert(target, rows);
-                return c.inserted + c.updated > 0;
-              });
-              return c;
-            },
-            async insert(table, columns, rows) {
-              await written(table, columns, rows, async () => {
-                await s.insert(table, columns, rows);
-                return rows.length > 0;
-              });
-            },
-          }),
-        );
+        const session = sessionWith(s, {
+          settle,
+          async upsert(target, rows) {
+            let c: UpsertCounts = { inserted: 0, updated: 0, unchanged: 0 };
+            await written(target.table, target.columns, rows, async () => {
+              c = await s.upsert(target, rows);
+              return c.inserted + c.updated > 0;
+            });
+            return c;
+          },
+          async insert(table, columns, rows) {
+            await written(table, columns, rows, async () => {
+              await s.insert(table, columns, rows);
+              return rows.length > 0;
+            });
+          },
+        });
+        // The days made in the transaction, for a step that asks about them before the commit (ingest's limit check).
+        trackMadeDays(s, session);
+        const result = await fn(session);
         await settle();
         return result;
       }, opts);
