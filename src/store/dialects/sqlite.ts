@@ -7,14 +7,16 @@ import type { BulkSession, ReadSession, Store, UpsertCounts, UpsertTarget } from
 import { StoreHealth } from '../health.js';
 import { CURRENT_VERSION } from '../versions.js';
 
-type Upsert = (rows: unknown[][]) => UpsertCounts;
+type Upsert = (rows: unknown[][], changed?: number[]) => UpsertCounts;
 
 /**
  * Prepared upsert of one target. Rows go in multi-row `insert … on conflict do nothing`
  * statements (its change count is the rows inserted); when a statement inserts fewer rows than
  * it holds, each of its rows then runs `insert … on conflict do update … where <a payload
  * column differs>` (a change means updated; rows just inserted compare equal). The outcome and
- * the counts are those of applying the rows one by one, in order.
+ * the counts are those of applying the rows one by one, in order. Asked which rows changed
+ * (`changed`, filled with their indices, ascending), the multi-row statement returns the keys it
+ * inserted, and a row not inserted changed when its `do update` changes it.
  */
 function upserter(raw: Database.Database, t: UpsertTarget): Upsert {
   const n = t.columns.length;
@@ -33,7 +35,31 @@ function upserter(raw: Database.Database, t: UpsertTarget): Upsert {
             ` where ${payload.map((c) => `${t.table}.${c} is not excluded.${c}`).join(' or ')}`,
         );
   const flat = new Array<unknown>(per * n);
-  return (rows) => {
+  const keyIdx = t.key.map((k) => t.columns.indexOf(k));
+  const manyKeys = raw.prepare(`${head(per)} do nothing returning ${t.key.join(', ')}`).raw(true);
+  const keyText = (values: unknown[]) => values.map((v) => String(v)).join('\u0000');
+  /** The rows i..i+per staged in `flat`, the indices of those that changed pushed to `changed`; the rows updated. */
+  const chunkChanged = (rows: unknown[][], i: number, changed: number[]): [number, number] => {
+    const got = manyKeys.all(flat) as unknown[][];
+    const fresh = new Set<number>();
+    if (got.length === per) for (let j = i; j < i + per; j++) fresh.add(j);
+    else if (got.length) {
+      // A key twice in the chunk: its first row is the one inserted.
+      const at = new Map<string, number>();
+      for (let j = i + per - 1; j >= i; j--) at.set(keyText(keyIdx.map((k) => rows[j][k])), j);
+      for (const g of got) fresh.add(at.get(keyText(g))!);
+    }
+    let updated = 0;
+    for (let j = i; j < i + per; j++) {
+      if (fresh.has(j)) changed.push(j);
+      else if (upd !== null && upd.run(rows[j]).changes) {
+        updated++;
+        changed.push(j);
+      }
+    }
+    return [got.length, updated];
+  };
+  return (rows, changed) => {
     let inserted = 0,
       updated = 0,
       i = 0;
@@ -42,13 +68,21 @@ function upserter(raw: Database.Database, t: UpsertTarget): Upsert {
         const r = rows[i + j];
         for (let k = 0; k < n; k++) flat[j * n + k] = r[k];
       }
+      if (changed) {
+        const [ins, upds] = chunkChanged(rows, i, changed);
+        inserted += ins;
+        updated += upds;
+        continue;
+      }
       const changes = many.run(flat).changes;
       inserted += changes;
       if (changes < per && upd !== null) for (let j = i; j < i + per; j++) updated += upd.run(rows[j]).changes;
     }
     for (; i < rows.length; i++) {
-      if (one.run(rows[i]).changes) inserted++;
-      else if (upd !== null) updated += upd.run(rows[i]).changes;
+      let changes = one.run(rows[i]).changes;
+      inserted += changes;
+      if (!changes && upd !== null) updated += changes = upd.run(rows[i]).changes;
+      if (changes) changed?.push(i);
     }
     return { inserted, updated, unchanged: rows.length - inserted - updated };
   };
@@ -315,14 +349,16 @@ export function openSqlite(file: string): Store {
         async queryRows(sql: string, params: unknown[] = []) {
           return statement(sql, true).all(...params) as unknown[][];
         },
-        async upsert(t, rows) {
+        async upsert(t, rows, opts) {
           const id = `${t.table}(${t.columns.join(',')})`;
           let up = upserts.get(id);
           if (!up) {
             up = upserter(raw, t);
             upserts.set(id, up);
           }
-          return up(rows);
+          if (!opts?.changed) return up(rows);
+          const changed: number[] = [];
+          return { ...up(rows, changed), changed };
         },
         async insert(table, columns, rows) {
           const id = `${table}(${columns.join(',')})`;
