@@ -13,6 +13,7 @@ import { HAVE_SHARED, STORES, type Harness } from './helpers.js';
 import { FILES, install, lastDayCut, lastDayRecords } from './tdx-helpers.js';
 import { emptyHarness, mds, snapshot, tmp } from './ingest-helpers.js';
 import { decodeDay } from '../src/store/day-records.js';
+import { changesSince } from '../src/store/versions.js';
 import { gbbqRecords, GBBQ_HEADER, GBBQ_RECORD, SHARE_CATEGORIES } from '../src/ingest/vendors/tdx-gbbq.js';
 
 /** A volume changed in record `back` from the end of a `.day` file: a correction before its last record. */
@@ -27,6 +28,18 @@ function changeGbbqRow(b: Buffer) {
   const i = recs.findIndex((r) => r.market === 1 && r.code === '600519' && SHARE_CATEGORIES.has(r.category));
   const o = GBBQ_HEADER + i * GBBQ_RECORD + 25;
   b.writeFloatLE(b.readFloatLE(o) + 1, o);
+}
+
+/**
+ * 600519.SH's 2018-06-15 ex-date with 0.5 bonus shares per 10 besides its cash (none before): the
+ * bonus float's last byte (its exponent) is the record's one unenciphered byte before the last
+ * field, 0x00 of 0.0 made 0x3f (0.5).
+ */
+function changeBonus(b: Buffer) {
+  const i = gbbqRecords(b)!.findIndex((r) => r.market === 1 && r.code === '600519' && r.date === 20180615 && r.category === 1);
+  const o = GBBQ_HEADER + i * GBBQ_RECORD + 24;
+  if (b[o] !== 0) throw new Error(`gbbq: 600519 2018-06-15 bonus byte ${b[o]}, not 0.0's`);
+  b[o] = 0x3f;
 }
 
 const versions = async (h: Harness) =>
@@ -102,6 +115,60 @@ describe.skipIf(!HAVE_SHARED).each(STORES)('mds ingest --tdx again on $name', ({
     expect(whole.code, whole.stderr).toBe(0);
     expect(await snapshot(a.store)).toEqual(await snapshot(fresh.store));
     expect((await a.store.select<{ n: number }>('select count(*) as n from share_capital', []))[0]).toEqual(before);
+  });
+
+  it('reads a gbbq with one changed ex-date again: that row alone is logged, and no day before its ex-date is made again', async () => {
+    const edit = (rel: string, b: Buffer) => {
+      if (rel === 'vipdoc/sz/lday/sz000001.day') changeVolume(b, 10);
+      if (rel === 'T0002/hq_cache/gbbq') {
+        changeGbbqRow(b);
+        changeBonus(b);
+      }
+    };
+    // A day of SH before the ex-date and one on it, marked: a day made again loses its mark.
+    const [[[before]], [[on]]] = [
+      await a.store.selectRows("select max(date) from market_breadth where market = 'SH' and date < 20180615", []),
+      await a.store.selectRows("select min(date) from market_breadth where market = 'SH' and date >= 20180615", []),
+    ];
+    const listed = async (d: unknown) =>
+      Number((await a.store.selectRows("select listed from market_breadth where market = 'SH' and date = ?", [d]))[0][0]);
+    const was = [await listed(before), await listed(on)];
+    const mark = (d: unknown, n: number) =>
+      a.store.bulkTransaction((s) => s.query("update market_breadth set listed = ? where market = 'SH' and date = ?", [n, d]));
+    await mark(before, -7);
+    await mark(on, -7);
+    const v = Number((await versions(a)).at(-1)![0]);
+    const r = await mds(
+      a.url,
+      'ingest',
+      '--tdx',
+      install(tmp('mds-tdx-gbbq-'), () => 0, edit),
+    );
+    expect(r.code, r.stderr).toBe(0);
+    expect(r.stdout).toContain(
+      'tdx update: 0 files with new records; 4 files unchanged, not read; 0 files new, read whole; 1 file changed',
+    );
+    expect(r.stdout).toMatch(/corporate_actions: \d+ rows from 1 file: 0 inserted, 1 updated/);
+    // The change log lists the row that changed, not every instrument of the gbbq; share capital did not change.
+    const [next] = await changesSince((sql, params) => a.store.selectRows(sql, params), v);
+    expect(next.origin).toBe('tdx update: 0 appended, 0 new, 1 corrected (T0002/hq_cache/gbbq)');
+    expect(next.changes.filter((c) => c.dataset === 'corporate_actions' || c.dataset === 'share_capital')).toEqual([
+      { dataset: 'corporate_actions', rows: 1, instruments: ['600519.SH'], from: 20180615, to: 20180615 },
+    ]);
+    // The days from the ex-date on were made again, those before it not.
+    expect([await listed(before), await listed(on)]).toEqual([-7, was[1]]);
+    await mark(before, was[0]);
+    const whole = await mds(
+      fresh.url,
+      'ingest',
+      '--tdx',
+      install(tmp('mds-tdx-whole-'), () => 0, edit),
+      '--full',
+    );
+    expect(whole.code, whole.stderr).toBe(0);
+    expect(await snapshot(a.store)).toEqual(await snapshot(fresh.store));
+    const check = await mds(a.url, 'check');
+    expect(check.code, check.stdout + check.stderr).toBe(0);
   });
 
   it('loads a listing (a file new to the store) with the days from its first on made again, equal to a fresh load', async () => {

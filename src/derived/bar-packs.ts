@@ -10,13 +10,14 @@
  * invariant, and every derivation. Bars are never deleted.
  */
 import { epochToMarketDate } from '../lib/time.js';
-import type { BulkSession, Store, UpsertCounts } from '../store/types.js';
+import type { BulkSession, Store, UpsertChanges } from '../store/types.js';
 import { dailyPackKey, decodePack, mergePacks, PendingPack, RECORD_BYTES } from '../store/packs.js';
 import { sessionWith } from '../store/session.js';
 import { barsAfter, type BarTable } from '../store/tables/bars.js';
 import { packsAfter, storedPacks, writePacks, type PackTable } from '../store/tables/bar-packs.js';
 import { DERIVATIONS } from './registry.js';
 import { versionsText, type Derivation } from './derivation.js';
+import { trackMadeDays } from './made-days.js';
 
 /** A packed bar table. */
 interface PackedTable {
@@ -198,6 +199,11 @@ class RemakeFrom {
     return this.from.size;
   }
 
+  /** Whether writes to `table` make a derivation's days again. */
+  static marks(table: string): boolean {
+    return DERIVATIONS.some((d) => d.remakeAfter?.[table] !== undefined);
+  }
+
   /** Has each derivation forget its version instead (migration makes it again). */
   async forget(s: BulkSession): Promise<void> {
     for (const d of this.from.keys()) await d.forget!(s);
@@ -263,34 +269,43 @@ export function withBarPacks(store: Store, limits: PendingLimits = PENDING): Sto
           await pending.flush(s);
           await (opts?.deferDerived ? remakes.forget(s) : remakes.run(s));
         };
-        /** Records rows written to `table` (checked first: a write that cannot be packed fails before it writes anything). */
-        const written = async (table: string, columns: string[], rows: unknown[][], write: () => Promise<boolean>) => {
+        /**
+         * Records rows written to `table` (checked first: a write that cannot be packed fails before it writes
+         * anything); `write` gives the rows that changed (all of them, when it cannot tell), or none.
+         */
+        const written = async (table: string, columns: string[], rows: unknown[][], write: () => Promise<unknown[][]>) => {
           Pending.layout(table, columns);
-          if (await write()) {
+          const changed = await write();
+          if (changed.length) {
             pending.add(table, columns, rows);
-            remakes.add(table, columns, rows);
+            remakes.add(table, columns, changed);
           }
           if (pending.packs >= limits.packs || pending.records >= limits.records) await pending.flush(s);
         };
-        const result = await fn(
-          sessionWith(s, {
-            settle,
-            async upsert(target, rows) {
-              let c: UpsertCounts = { inserted: 0, updated: 0, unchanged: 0 };
-              await written(target.table, target.columns, rows, async () => {
-                c = await s.upsert(target, rows);
-                return c.inserted + c.updated > 0;
-              });
-              return c;
-            },
-            async insert(table, columns, rows) {
-              await written(table, columns, rows, async () => {
-                await s.insert(table, columns, rows);
-                return rows.length > 0;
-              });
-            },
-          }),
-        );
+        const session = sessionWith(s, {
+          settle,
+          async upsert(target, rows, opts) {
+            let c: UpsertChanges = { inserted: 0, updated: 0, unchanged: 0 };
+            // Of a table (not bars) whose writes make days again, only the rows that changed mark them: a row
+            // loaded again unchanged (a gbbq read again for one changed row) makes nothing again.
+            const ask = opts?.changed || (!PACKED.has(target.table) && RemakeFrom.marks(target.table));
+            await written(target.table, target.columns, rows, async () => {
+              c = await s.upsert(target, rows, ask ? { changed: true } : undefined);
+              if (c.inserted + c.updated === 0) return [];
+              return c.changed ? c.changed.map((i) => rows[i]) : rows;
+            });
+            return c;
+          },
+          async insert(table, columns, rows) {
+            await written(table, columns, rows, async () => {
+              await s.insert(table, columns, rows);
+              return rows;
+            });
+          },
+        });
+        // The days made in the transaction, for a step that asks about them before the commit (ingest's limit check).
+        trackMadeDays(s, session);
+        const result = await fn(session);
         await settle();
         return result;
       }, opts);

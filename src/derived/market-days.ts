@@ -19,7 +19,8 @@ import { suspendedToEnd } from '../market/day-limits.js';
 import type { CorporateAction } from '../market/adjust.js';
 import type { InstrumentKind } from '../market/kinds.js';
 import { MARKET_IDS, type Bar, type MarketId } from '../market/types.js';
-import { decodeDay, encodeDayAsync } from '../store/day-records.js';
+import { DAY_FLAGS, decodeDay, encodeDayAsync } from '../store/day-records.js';
+import { madeDaysOf, outsideLimits } from './made-days.js';
 import { dailyPackKey, decodeBars } from '../store/packs.js';
 import type { BulkSession } from '../store/types.js';
 import { dailyPackSpans, dailyPacksOfMonth } from '../store/tables/bar-packs.js';
@@ -184,7 +185,12 @@ async function addedFrom(s: BulkSession): Promise<number | null> {
 export async function makeDays(s: BulkSession, since: number): Promise<number> {
   const lastStored = await lastDays(s);
   const from = (market: string) => Math.min(since, (lastStored.get(market) ?? -1) + 1);
-  for (const m of MARKET_IDS) await deleteDaysFrom(s, m, from(m));
+  // What the transaction made, for its limit check (made-days.ts): what is about to be made again forgotten.
+  const kept = madeDaysOf(s);
+  for (const m of MARKET_IDS) {
+    await deleteDaysFrom(s, m, from(m));
+    kept?.from(m, from(m));
+  }
   let written = 0;
   // A month's days are deflated on the thread pool while the sweep makes the next month (one
   // month in flight: memory stays bounded); the session's statements still run one at a time.
@@ -205,6 +211,7 @@ export async function makeDays(s: BulkSession, since: number): Promise<number> {
       inFlight.catch(() => {}); // awaited below or by the next month; never unhandled
       await before;
       written += made.length;
+      for (const d of made) kept?.add(d, (r) => outsideLimits(r, (r.flags & DAY_FLAGS.equity) !== 0, (r.flags & DAY_FLAGS.bar) !== 0));
     });
   } finally {
     // Never leave a write running past a failed sweep: the transaction is about to roll back,

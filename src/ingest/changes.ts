@@ -18,13 +18,14 @@ interface Tally {
  * The change log entry of an ingest (store/versions.ts), gathered batch by batch: of each batch
  * that inserted or updated rows, its instruments (by the dataset's first instrument key column,
  * the instruments' own `id` for `stock_basic`) and dates (its first date or timestamp key
- * column, timestamps by market date). A batch's unchanged rows count too: what the log lists is
- * the least batch-exact superset of what changed.
+ * column, timestamps by market date). Of datasets other than bars, the rows noted are those that
+ * changed (the upsert tells them); of bars, a batch's unchanged rows count too: what the log lists
+ * is then the least batch-exact superset of what changed.
  */
 export class ChangeTracker {
   private readonly tallies = new Map<string, Tally>();
 
-  /** Notes a batch of `dataset`'s rows written, of which `changed` were inserted or updated. */
+  /** Notes a batch of `dataset`'s rows written (or those of them that changed), of which `changed` were inserted or updated. */
   note(dataset: Dataset, batch: readonly Row[], changed: number): void {
     if (changed === 0) return;
     let t = this.tallies.get(dataset.name);

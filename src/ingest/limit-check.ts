@@ -15,12 +15,13 @@ import type { BulkSession } from '../store/types.js';
 import { dailyBarBefore, dailyBarDates, dailyBars } from '../store/tables/bars.js';
 import { corporateActionsOf } from '../store/tables/corporate-actions.js';
 import { equityOf } from '../store/tables/instruments.js';
-import { allDaysBetween } from '../store/tables/market-days.js';
+import { dayKeysBetween, dayOn } from '../store/tables/market-days.js';
 import { stPeriodsOf } from '../store/tables/st-periods.js';
 import { decodedAmount } from '../store/schema.js';
 import type { IngestContext } from './context.js';
 import { MARKET_DAYS } from '../derived/market-days.js';
-import { DAY_FLAGS, decodeDay, type DayRecords } from '../store/day-records.js';
+import { DAY_FLAGS, decodeDay, type DayRecord } from '../store/day-records.js';
+import { madeDaysOf, outsideLimits } from '../derived/made-days.js';
 
 /**
  * A run of daily bars loaded from consecutive lines of one file in ascending date order: kept as
@@ -86,11 +87,12 @@ export class LimitCheck {
 
   /**
    * The loaded bars that the markets' days (derived/market-days.ts, made by the same rules) hold
-   * outside their limits, by instrument and date (the day's record index and day), or null when
-   * the stored days are not current (then every instrument is checked from its bars). Reading a
-   * day of the market is much cheaper than computing every loaded equity's limits again.
+   * outside their limits, by instrument and date (the day's record), or null when the stored days
+   * are not current (then every instrument is checked from its bars). Reading a day of the market
+   * is much cheaper than computing every loaded equity's limits again; the days this transaction
+   * made are not read at all (derived/made-days.ts kept their records outside their limits).
    */
-  private async flagged(s: BulkSession): Promise<Map<number, Map<number, { day: DayRecords; i: number }>> | null> {
+  private async flagged(s: BulkSession): Promise<Map<number, Map<number, DayRecord>> | null> {
     if (!s.settle || this.loaded.size === 0) return null;
     await s.settle();
     if ((await MARKET_DAYS.stored(s)) !== MARKET_DAYS.version()) return null;
@@ -104,15 +106,22 @@ export class LimitCheck {
       lo = Math.min(lo, a);
       hi = Math.max(hi, b);
     }
-    const out = new Map<number, Map<number, { day: DayRecords; i: number }>>();
-    for (const [date, stored] of await allDaysBetween(s, lo, hi)) {
+    const out = new Map<number, Map<number, DayRecord>>();
+    const flag = (date: number, r: DayRecord) => {
+      const sp = span.get(r.inst);
+      if (sp && date >= sp[0] && date <= sp[1]) (out.get(r.inst) ?? out.set(r.inst, new Map()).get(r.inst)!).set(date, r);
+    };
+    const made = madeDaysOf(s);
+    if (made) for (const [date, r] of made.outsideBetween(lo, hi)) flag(date, r);
+    // The stored days the transaction did not make: read and decoded.
+    for (const [market, date] of await dayKeysBetween(s, lo, hi)) {
+      if (made?.has(market, date)) continue;
+      const stored = await dayOn(s, market, date);
+      if (stored === null) continue;
       const day = decodeDay(stored);
       for (let i = 0; i < day.n; i++) {
-        if (!day.has(i, DAY_FLAGS.equity) || !day.has(i, DAY_FLAGS.bar) || day.ups[i] < 0) continue;
-        if (day.high[i] <= day.ups[i] && day.low[i] >= day.downs[i]) continue;
-        const inst = day.inst[i],
-          sp = span.get(inst);
-        if (sp && date >= sp[0] && date <= sp[1]) (out.get(inst) ?? out.set(inst, new Map()).get(inst)!).set(date, { day, i });
+        const r = day.record(i);
+        if (outsideLimits(r, day.has(i, DAY_FLAGS.equity), day.has(i, DAY_FLAGS.bar))) flag(date, r);
       }
     }
     return out;
@@ -153,18 +162,9 @@ export class LimitCheck {
         dates = await dailyBarDates(s, inst, lo, hi);
         states = [...days]
           .sort((a, b) => a[0] - b[0])
-          .flatMap(([date, { day, i }]) => {
-            const bar: Bar = {
-              ts: 0,
-              date,
-              open: day.open[i],
-              high: day.high[i],
-              low: day.low[i],
-              close: day.close[i],
-              volume: day.volume[i],
-              amount: null,
-            };
-            const pre = day.preClose(i)!;
+          .flatMap(([date, r]) => {
+            const bar: Bar = { ts: 0, date, open: r.open, high: r.high, low: r.low, close: r.close, volume: r.volume, amount: null };
+            const pre = r.preClose!;
             return dayLimits({ ...input, days: [date], actions: new Map(), prevBar: { ...bar, close: pre }, bars: new Map([[date, bar]]) });
           });
       } else {

@@ -229,17 +229,19 @@ async function loadFile(s: BulkSession, ctx: IngestContext, f: IngestFile, o: Fi
   const flush = async () => {
     if (batch.length && o.write()) {
       await keepStored(s, f.dataset, batch, absent);
-      const c = await s.upsert(f.dataset.target, batch);
+      // Rows other than bars tell which of them changed: the change log lists their instruments and dates alone.
+      const c = await s.upsert(f.dataset.target, batch, bars ? undefined : { changed: true });
       await o.days.written(s, f.dataset.target, batch);
       sum.inserted += c.inserted;
       sum.updated += c.updated;
       sum.unchanged += c.unchanged;
-      o.changes.note(f.dataset, batch, c.inserted + c.updated);
+      o.changes.note(f.dataset, c.changed ? c.changed.map((i) => batch[i]) : batch, c.inserted + c.updated);
     }
     batch = [];
     absent = new Map();
   };
   const format = f.format ?? formatOfName(f.path);
+  const bars = f.dataset.name === 'bars_1d' || f.dataset.name === 'bars_1m';
   const dailyBars = f.dataset.name === 'bars_1d' && o.write();
   const ix = f.dataset.ix;
   const report = f.vendor ? new VendorReport() : null;

@@ -22,6 +22,17 @@ export interface UpsertCounts {
   unchanged: number;
 }
 
+/** What an upsert is asked to tell besides its counts. */
+export interface UpsertOptions {
+  /** The indices of the rows it inserted or updated (`UpsertChanges.changed`): rows one at a time on SQLite, their keys returned on PostgreSQL. */
+  changed?: boolean;
+}
+
+/** An upsert's counts and, when asked (UpsertOptions.changed), the indices of the rows it inserted or updated, ascending. */
+export interface UpsertChanges extends UpsertCounts {
+  changed?: number[];
+}
+
 /**
  * One transaction of `Store.bulkTransaction`: reads see the transaction's own writes.
  * `upsert` writes rows (values in `columns` order) by natural key, in order: a new key is
@@ -33,7 +44,7 @@ export interface BulkSession {
   query<T>(sql: string, params?: unknown[]): Promise<T[]>;
   /** As `query` for a read, rows as arrays in column order (cheaper to build for many rows). */
   queryRows(sql: string, params?: unknown[]): Promise<unknown[][]>;
-  upsert(target: UpsertTarget, rows: unknown[][]): Promise<UpsertCounts>;
+  upsert(target: UpsertTarget, rows: unknown[][], opts?: UpsertOptions): Promise<UpsertChanges>;
   /**
    * Inserts new rows (values in `columns` order: numbers, strings, null) as fast as the store
    * can: no key is looked up, so a row whose key is stored fails the transaction. For a table

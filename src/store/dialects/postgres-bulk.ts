@@ -2,8 +2,11 @@ import type pg from 'pg';
 import { Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import { from as copyFrom } from 'pg-copy-streams';
-import type { BulkOptions, BulkSession, UpsertCounts, UpsertTarget } from '../types.js';
+import type { BulkOptions, BulkSession, UpsertChanges, UpsertOptions, UpsertTarget } from '../types.js';
 import { YearPartitions } from './postgres-partitions.js';
+
+/** A row's key as text (both sides of a returned key compared so: pg gives bigints as text). */
+const keyOf = (values: unknown[]) => values.map((v) => String(v)).join('\u0000');
 
 /** A value in PostgreSQL's COPY text format. */
 function copyValue(v: unknown): string {
@@ -27,7 +30,7 @@ const toDollars = (sql: string) => {
  * one call starts a new merge, so rows apply in order as on SQLite.
  */
 class PgBulkSession implements BulkSession {
-  private staged = new Map<string, { stage: string; merge: string }>();
+  private staged = new Map<string, { stage: string; merge: string; keyed: string }>();
   private packsLocked = false;
   /** The year partitions of bars_1m and bars_1m_packs, made before a write needs them (postgres-partitions.ts). */
   private readonly partitions = new YearPartitions(this);
@@ -79,7 +82,10 @@ class PgBulkSession implements BulkSession {
           ' select n.n - pre.n as inserted, greatest((select count(*)::int from up) - (n.n - pre.n), 0) as updated from pre, n'
         : `with up as (${insert} returning (xmax = 0) as ins)` +
           ' select count(*) filter (where ins)::int as inserted, count(*) filter (where not ins)::int as updated from up';
-      s = { stage, merge };
+      // Asked which rows changed: the keys of those inserted or updated (each key once in a staged batch;
+      // never asked of the partitioned minute bars, whose RETURNING has no xmax).
+      const keyed = `${insert} returning (xmax = 0) as ins, ${t.key.map((k) => `${t.table}.${k}`).join(', ')}`;
+      s = { stage, merge, keyed };
       this.staged.set(id, s);
     }
     return s;
@@ -94,8 +100,8 @@ class PgBulkSession implements BulkSession {
     await pipeline(Readable.from([text]), this.client.query(copyFrom(`copy ${table} (${columns.join(', ')}) from stdin`)));
   }
 
-  async upsert(t: UpsertTarget, rows: unknown[][]): Promise<UpsertCounts> {
-    const total: UpsertCounts = { inserted: 0, updated: 0, unchanged: 0 };
+  async upsert(t: UpsertTarget, rows: unknown[][], opts?: UpsertOptions): Promise<UpsertChanges> {
+    const total: UpsertChanges = { inserted: 0, updated: 0, unchanged: 0, ...(opts?.changed ? { changed: [] } : {}) };
     if (rows.length === 0) return total;
     await this.partitions.ensure(t.table, t.columns, rows);
     const s = await this.prepare(t);
@@ -108,7 +114,9 @@ class PgBulkSession implements BulkSession {
       let text = '';
       for (let i = start; i < end; i++) text += rows[i].map(copyValue).join('\t') + '\n';
       await pipeline(Readable.from([text]), this.client.query(copyFrom(`copy ${s.stage} (${t.columns.join(', ')}) from stdin`)));
-      const r = (await this.client.query(s.merge)).rows[0] as { inserted: number; updated: number };
+      const r = total.changed
+        ? await this.keyed(s.keyed, t.key.length, keyIdx, rows, start, end, total.changed)
+        : await this.counted(s.merge);
       total.inserted += r.inserted;
       total.updated += r.updated;
       total.unchanged += end - start - r.inserted - r.updated;
@@ -116,12 +124,32 @@ class PgBulkSession implements BulkSession {
       seen.clear();
     };
     for (let i = 0; i < rows.length; i++) {
-      const k = keyIdx.map((j) => rows[i][j]).join('\u0000');
+      const k = keyOf(keyIdx.map((j) => rows[i][j]));
       if (seen.has(k)) await flush(i);
       seen.add(k);
     }
     await flush(rows.length);
+    total.changed?.sort((a, b) => a - b);
     return total;
+  }
+
+  private async counted(merge: string): Promise<{ inserted: number; updated: number }> {
+    return (await this.client.query(merge)).rows[0] as { inserted: number; updated: number };
+  }
+
+  /** The staged rows `from`..`to` of `rows` merged, the indices of those inserted or updated pushed to `changed`. */
+  private async keyed(sql: string, keys: number, keyIdx: number[], rows: unknown[][], from: number, to: number, changed: number[]) {
+    const res = await this.client.query({ text: sql, rowMode: 'array' });
+    const at = new Map<string, number>();
+    for (let i = from; i < to; i++) at.set(keyOf(keyIdx.map((j) => rows[i][j])), i);
+    let inserted = 0;
+    for (const r of res.rows as unknown[][]) {
+      if (r[0]) inserted++;
+      const i = at.get(keyOf(r.slice(1, 1 + keys)));
+      if (i === undefined) throw new Error(`upsert: a returned key not among the rows written (${r.slice(1).join(', ')})`);
+      changed.push(i);
+    }
+    return { inserted, updated: res.rows.length - inserted };
   }
 }
 

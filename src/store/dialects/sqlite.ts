@@ -3,56 +3,10 @@ import Database from 'better-sqlite3';
 import { Kysely, SqliteDialect } from 'kysely';
 import { LRUCache } from 'lru-cache';
 import type { Database as Schema } from '../schema.js';
-import type { BulkSession, ReadSession, Store, UpsertCounts, UpsertTarget } from '../types.js';
+import type { BulkSession, ReadSession, Store } from '../types.js';
+import { upserter, type Upsert } from './sqlite-upsert.js';
 import { StoreHealth } from '../health.js';
 import { CURRENT_VERSION } from '../versions.js';
-
-type Upsert = (rows: unknown[][]) => UpsertCounts;
-
-/**
- * Prepared upsert of one target. Rows go in multi-row `insert … on conflict do nothing`
- * statements (its change count is the rows inserted); when a statement inserts fewer rows than
- * it holds, each of its rows then runs `insert … on conflict do update … where <a payload
- * column differs>` (a change means updated; rows just inserted compare equal). The outcome and
- * the counts are those of applying the rows one by one, in order.
- */
-function upserter(raw: Database.Database, t: UpsertTarget): Upsert {
-  const n = t.columns.length;
-  const payload = t.columns.filter((c) => !t.key.includes(c));
-  const tuple = `(${t.columns.map(() => '?').join(', ')})`;
-  const head = (k: number) =>
-    `insert into ${t.table} (${t.columns.join(', ')}) values ${Array(k).fill(tuple).join(', ')} on conflict (${t.key.join(', ')})`;
-  const per = Math.max(1, Math.min(64, Math.floor(30000 / n)));
-  const many = raw.prepare(`${head(per)} do nothing`);
-  const one = raw.prepare(`${head(1)} do nothing`);
-  const upd =
-    payload.length === 0
-      ? null
-      : raw.prepare(
-          `${head(1)} do update set ${payload.map((c) => `${c} = excluded.${c}`).join(', ')}` +
-            ` where ${payload.map((c) => `${t.table}.${c} is not excluded.${c}`).join(' or ')}`,
-        );
-  const flat = new Array<unknown>(per * n);
-  return (rows) => {
-    let inserted = 0,
-      updated = 0,
-      i = 0;
-    for (; i + per <= rows.length; i += per) {
-      for (let j = 0; j < per; j++) {
-        const r = rows[i + j];
-        for (let k = 0; k < n; k++) flat[j * n + k] = r[k];
-      }
-      const changes = many.run(flat).changes;
-      inserted += changes;
-      if (changes < per && upd !== null) for (let j = i; j < i + per; j++) updated += upd.run(rows[j]).changes;
-    }
-    for (; i < rows.length; i++) {
-      if (one.run(rows[i]).changes) inserted++;
-      else if (upd !== null) updated += upd.run(rows[i]).changes;
-    }
-    return { inserted, updated, unchanged: rows.length - inserted - updated };
-  };
-}
 
 /**
  * The connection as Kysely sees it, faster on both ends of a query:
@@ -315,14 +269,16 @@ export function openSqlite(file: string): Store {
         async queryRows(sql: string, params: unknown[] = []) {
           return statement(sql, true).all(...params) as unknown[][];
         },
-        async upsert(t, rows) {
+        async upsert(t, rows, opts) {
           const id = `${t.table}(${t.columns.join(',')})`;
           let up = upserts.get(id);
           if (!up) {
             up = upserter(raw, t);
             upserts.set(id, up);
           }
-          return up(rows);
+          if (!opts?.changed) return up(rows);
+          const changed: number[] = [];
+          return { ...up(rows, changed), changed };
         },
         async insert(table, columns, rows) {
           const id = `${table}(${columns.join(',')})`;

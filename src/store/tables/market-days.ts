@@ -104,3 +104,15 @@ export async function allDaysBetween(s: BulkSession, from: number, to: number): 
 export async function countDays(s: BulkSession): Promise<number> {
   return Number((await s.queryRows('select count(*) from market_days'))[0][0]);
 }
+
+/** The stored days of every market with from <= date <= to: `[market, date]`, their records not read. */
+export async function dayKeysBetween(s: BulkSession, from: number, to: number): Promise<[string, number][]> {
+  const rows = await s.queryRows('select market, date from market_days where date >= ? and date <= ?', [from, to]);
+  return rows.map((r) => [String(r[0]), Number(r[1])]);
+}
+
+/** The records (encoded) of the stored day of `market` on `date`, or null. */
+export async function dayOn(s: BulkSession, market: string, date: number): Promise<Uint8Array | null> {
+  const rows = await s.queryRows('select data from market_days where market = ? and date = ?', [market, date]);
+  return rows.length ? (rows[0][0] as Uint8Array) : null;
+}
