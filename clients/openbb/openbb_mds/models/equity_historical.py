@@ -6,11 +6,13 @@ from typing import Any, Dict, List, Literal, Optional
 
 from openbb_core.provider.abstract.fetcher import Fetcher
 from openbb_core.provider.standard_models.equity_historical import EquityHistoricalData, EquityHistoricalQueryParams
-from openbb_core.provider.utils.errors import EmptyDataError
 from pydantic import Field
 
-from ..connect import client
-from ..rows import bar_rows, default_start
+import pandas as pd
+from mds_client import Client
+
+from ..connect import bars_of_symbols
+from ..rows import default_start
 
 Interval = Literal["1m", "5m", "15m", "30m", "60m", "1d", "1w", "1mo", "1q", "1y"]
 Adjustment = Literal["none", "forward", "backward"]
@@ -47,16 +49,11 @@ class MdsEquityHistoricalFetcher(Fetcher[MdsEquityHistoricalQueryParams, List[Md
 
     @staticmethod
     def extract_data(query: MdsEquityHistoricalQueryParams, credentials: Optional[Dict[str, str]], **kwargs: Any) -> List[Dict[str, Any]]:
-        symbols = [s.strip() for s in query.symbol.split(",") if s.strip()]
-        many = len(symbols) > 1
-        with client(credentials) as mds:
-            rows: List[Dict[str, Any]] = []
-            for s in symbols:
-                bars = mds.bars(s, start=query.start_date, end=query.end_date, interval=query.interval, adjustment=query.adjustment)
-                rows += bar_rows(bars.reset_index().rename(columns={"time": "timestamp"}), query.interval, s if many else None)
-        if not rows:
-            raise EmptyDataError(f"No bars of {query.symbol} from {query.start_date} to {query.end_date}.")
-        return rows
+        def read(mds: Client, s: str) -> pd.DataFrame:
+            bars = mds.bars(s, start=query.start_date, end=query.end_date, interval=query.interval, adjustment=query.adjustment)
+            return bars.reset_index().rename(columns={"time": "timestamp"})
+
+        return bars_of_symbols(credentials, query.symbol, query.interval, query.start_date, query.end_date, read)
 
     @staticmethod
     def transform_data(query: MdsEquityHistoricalQueryParams, data: List[Dict[str, Any]], **kwargs: Any) -> List[MdsEquityHistoricalData]:

@@ -8,7 +8,7 @@ from mds_client import MdsError
 from openbb_core.provider.abstract.fetcher import Fetcher
 from openbb_core.provider.standard_models.equity_info import EquityInfoData, EquityInfoQueryParams
 
-from ..connect import client
+from ..connect import client, symbols
 from ..rows import info_row
 
 
@@ -33,7 +33,7 @@ class MdsEquityInfoFetcher(Fetcher[MdsEquityInfoQueryParams, List[MdsEquityInfoD
     def extract_data(query: MdsEquityInfoQueryParams, credentials: Optional[Dict[str, str]], **kwargs: Any) -> List[Dict[str, Any]]:
         rows = []
         with client(credentials) as mds:
-            for s in [s.strip() for s in query.symbol.split(",") if s.strip()]:
+            for s in symbols(query.symbol):
                 equity = mds.get_equity(s)
                 try:
                     profile: Optional[Dict[str, Any]] = mds.get_company_profile(s)

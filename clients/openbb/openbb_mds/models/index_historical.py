@@ -6,11 +6,13 @@ from typing import Any, Dict, List, Literal, Optional
 
 from openbb_core.provider.abstract.fetcher import Fetcher
 from openbb_core.provider.standard_models.index_historical import IndexHistoricalData, IndexHistoricalQueryParams
-from openbb_core.provider.utils.errors import EmptyDataError
 from pydantic import Field
 
-from ..connect import client
-from ..rows import bar_rows, default_start
+import pandas as pd
+from mds_client import Client
+
+from ..connect import bars_of_symbols
+from ..rows import default_start
 
 Interval = Literal["1m", "5m", "15m", "30m", "60m", "1d", "1w", "1mo", "1q", "1y"]
 
@@ -40,15 +42,10 @@ class MdsIndexHistoricalFetcher(Fetcher[MdsIndexHistoricalQueryParams, List[MdsI
 
     @staticmethod
     def extract_data(query: MdsIndexHistoricalQueryParams, credentials: Optional[Dict[str, str]], **kwargs: Any) -> List[Dict[str, Any]]:
-        symbols = [s.strip() for s in query.symbol.split(",") if s.strip()]
-        with client(credentials) as mds:
-            rows: List[Dict[str, Any]] = []
-            for s in symbols:
-                bars = mds.list_index_bars(s, interval=query.interval, from_=query.start_date, to=query.end_date)
-                rows += bar_rows(bars, query.interval, s if len(symbols) > 1 else None)
-        if not rows:
-            raise EmptyDataError(f"No bars of {query.symbol} from {query.start_date} to {query.end_date}.")
-        return rows
+        def read(mds: Client, s: str) -> pd.DataFrame:
+            return mds.list_index_bars(s, interval=query.interval, from_=query.start_date, to=query.end_date)
+
+        return bars_of_symbols(credentials, query.symbol, query.interval, query.start_date, query.end_date, read)
 
     @staticmethod
     def transform_data(query: MdsIndexHistoricalQueryParams, data: List[Dict[str, Any]], **kwargs: Any) -> List[MdsIndexHistoricalData]:
