@@ -30,6 +30,9 @@ describe.each(STORES)('ETags of limits, factors, fundamentals and instruments ac
   let a: string, b: string;
   let days: string[];
   let barsA: Record<string, any>[];
+  /** A's market, and a day with A's ticks. */
+  let market: string;
+  let tickDay: string;
   let files = 0;
 
   /** Ingests `lines` (a header first) as `name`; returns the version committed. */
@@ -37,7 +40,7 @@ describe.each(STORES)('ETags of limits, factors, fundamentals and instruments ac
     const path = join(dir, `${name}-${++files}.csv`);
     writeFileSync(path, lines.join('\n') + '\n');
     const r = await ingest(writer, [{ path, dataset: dataset(name)! }]);
-    expect(r.ok && r.dataVersion, r.errors.join('\n')).toBeGreaterThan(1);
+    expect(r.ok && r.dataVersion, JSON.stringify(r.errors)).toBeGreaterThan(1);
     return r.dataVersion!;
   };
   /** Commits bar `i` of `id` (`base`: its row as the API gave it) with the close raised by `up` cents. */
@@ -57,6 +60,7 @@ describe.each(STORES)('ETags of limits, factors, fundamentals and instruments ac
     const equities = (await get(h, '/api/v1/equities?page[size]=100')).body.data as { id: string; market: string; is_st: boolean }[];
     const same = equities.filter((e) => e.market === equities[0].market && !e.is_st);
     [a, b] = [same[0].id, same[1].id];
+    market = same[0].market;
     const list = async (id: string) => (await get(h, `/api/v1/equities/${id}/bars?interval=1d&page[size]=1000`)).body.data as any[];
     const [la, lb] = [await list(a), await list(b)];
     const ofB = new Set(lb.map((r) => r.trade_date));
@@ -66,6 +70,9 @@ describe.each(STORES)('ETags of limits, factors, fundamentals and instruments ac
       .slice(-40);
     expect(days.length).toBe(40);
     barsA = days.map((d) => la.find((r) => r.trade_date === d));
+    const trade = (await get(h, `/api/v1/equities/${a}/trades?page[size]=1`)).body.data[0];
+    expect(trade).toBeDefined();
+    tickDay = trade.trade_date;
   });
   afterAll(async () => {
     await writer?.close();
@@ -84,6 +91,14 @@ describe.each(STORES)('ETags of limits, factors, fundamentals and instruments ac
     otherManagement: `/api/v1/equities/${b}/management-history?page[size]=1000`,
     list: `/api/v1/equities?page[size]=50`,
     search: `/api/v1/instruments?q=${a.slice(0, 6)}`,
+    markets: '/api/v1/markets',
+    market: `/api/v1/markets/${market}`,
+    tradingDays: `/api/v1/markets/${market}/trading-days?from=${days[0]}&to=${days[39]}`,
+    sectors: '/api/v1/classifications/sectors?page[size]=1000',
+    industries: '/api/v1/classifications/primary-industries',
+    poolTypes: '/api/v1/equities/pools',
+    quotes: `/api/v1/equities/${a}/quotes?from=${tickDay}&to=${tickDay}&page[size]=5`,
+    trades: `/api/v1/equities/${a}/trades?from=${tickDay}&to=${tickDay}&page[size]=5`,
   });
   type Page = keyof ReturnType<typeof pages>;
   /** Every page's 200 now: its tag and body. */
@@ -200,5 +215,31 @@ describe.each(STORES)('ETags of limits, factors, fundamentals and instruments ac
     expect(r.search.data.find((e: any) => e.id === a).is_st).toBe(true);
     const on = (list: any[]) => list.find((d: any) => d.trade_date === days[5]);
     expect([on(held.limits.body.data).is_st, on(r.limits.data).is_st]).toEqual([false, true]);
+  });
+
+  it('changes the trading days and A’s limits alone after a commit of its market’s calendar', async () => {
+    const held = await hold();
+    const v = await commit('trading_days', ['market,date,is_open', `${market},${days[39]},0`]);
+    const r = await check(held, v, ['tradingDays', 'limits']);
+    expect(r.tradingDays.data.map((d: any) => d.date)).toEqual(held.tradingDays.body.data.map((d: any) => d.date).slice(0, -1));
+  });
+
+  it('changes the classification lists alone after a commit of a classification', async () => {
+    const held = await hold();
+    const v = await commit('classifications', ['id,name,type', 'industry.etag_test,测试行业,industry']);
+    const r = await check(held, v, ['sectors', 'industries']);
+    expect(r.sectors.data.find((c: any) => c.id === 'industry.etag_test')).toMatchObject({ name: '测试行业', type: 'industry' });
+    expect(r.industries.data).toEqual(held.industries.body.data);
+  });
+
+  it('changes A’s trades alone after a commit of A’s trades', async () => {
+    const held = await hold();
+    const t = held.trades.body.data[0];
+    const v = await commit('trades', [
+      'instrument_id,trade_date,seq,timestamp,price,volume,amount,side',
+      [a, t.trade_date, t.seq, t.timestamp, px(cents(t.price) + 1), t.volume, t.amount, t.side].join(','),
+    ]);
+    const r = await check(held, v, ['trades']);
+    expect(r.trades.data[0].price).toBe(px(cents(t.price) + 1));
   });
 });

@@ -17,64 +17,11 @@ import { KeyStore } from '../src/auth/keys.js';
 import { EventHub } from '../src/http/events/hub.js';
 import { EventStream } from '../src/http/events/stream.js';
 import type { App } from '../src/http/services.js';
+import { openStream } from './sse-client.js';
 
 const SECRET = 'test-token-secret-0123456789';
-const WAIT_MS = 15_000;
-
-interface Sse {
-  id?: string;
-  event: string;
-  data: string;
-}
-
-/** An open stream: its events as they come, read until `n` or the stream ends (bounded by WAIT_MS). */
-async function connect(base: string, path: string, headers: Record<string, string>) {
-  const ctl = new AbortController();
-  const res = await fetch(base + path, { headers, signal: ctl.signal });
-  const events: Sse[] = [];
-  let ended = false;
-  let buf = '';
-  const pump = (async () => {
-    if (!res.body) return;
-    const dec = new TextDecoder();
-    try {
-      for await (const chunk of res.body as unknown as AsyncIterable<Uint8Array>) {
-        buf += dec.decode(chunk, { stream: true });
-        for (let i = buf.indexOf('\n\n'); i >= 0; i = buf.indexOf('\n\n')) {
-          const block = buf.slice(0, i);
-          buf = buf.slice(i + 2);
-          const e: Sse = { event: 'message', data: '' };
-          for (const line of block.split('\n')) {
-            const [f, ...v] = line.split(': ');
-            if (f === 'id') e.id = v.join(': ');
-            else if (f === 'event') e.event = v.join(': ');
-            else if (f === 'data') e.data += v.join(': ');
-          }
-          if (block.split('\n').some((l) => l.startsWith('event: '))) events.push(e);
-        }
-      }
-    } catch {
-      /* aborted */
-    }
-    ended = true;
-  })();
-  const until = async (ok: () => boolean) => {
-    const t0 = Date.now();
-    while (!ok() && Date.now() - t0 < WAIT_MS) await new Promise((r) => setTimeout(r, 20));
-    return ok();
-  };
-  return {
-    res,
-    events,
-    versions: () => events.filter((e) => e.event === 'version').map((e) => Number(e.id)),
-    waitFor: (n: number) => until(() => events.filter((e) => e.event === 'version').length >= n || ended),
-    waitEnd: () => until(() => ended),
-    close: async () => {
-      ctl.abort();
-      await pump;
-    },
-  };
-}
+/** An open stream (test/sse-client.ts). */
+const connect = (base: string, path: string, headers: Record<string, string>) => openStream(base + path, headers);
 
 describe.each(STORES)('GET /api/v1/events on $name', ({ url }) => {
   let h: Harness;
@@ -112,8 +59,8 @@ describe.each(STORES)('GET /api/v1/events on $name', ({ url }) => {
   it('replays after `after`, goes live, and resumes with Last-Event-ID with every version once, across a server restart', async () => {
     const v0 = await currentVersion((q, p) => h.store.selectRows(q, p));
     const a = await connect(base, `/api/v1/events?after=${v0}`, keyed());
-    expect(a.res.status).toBe(200);
-    expect(a.res.headers.get('content-type')).toBe('text/event-stream; charset=utf-8');
+    expect(a.status).toBe(200);
+    expect(a.header('content-type')).toBe('text/event-stream; charset=utf-8');
     for (let i = 0; i < 3; i++) await commit('bars_1d', ['600519.SH']);
     expect(await a.waitFor(3)).toBe(true);
     expect(a.versions()).toEqual([v0 + 1, v0 + 2, v0 + 3]);
@@ -158,7 +105,7 @@ describe.each(STORES)('GET /api/v1/events on $name', ({ url }) => {
     const keys = new KeyStore(h.store.db);
     const { id, key } = await keys.create('revoked');
     const open = await Promise.all([1, 2, 3].map(() => connect(base, '/api/v1/events', { 'x-api-key': key })));
-    expect(open.map((s) => s.res.status)).toEqual([200, 200, 200]);
+    expect(open.map((s) => s.status)).toEqual([200, 200, 200]);
     const over = await fetch(`${base}/api/v1/events`, { headers: { 'x-api-key': key } });
     expect(over.status).toBe(429);
     const body = (await over.json()) as any;
@@ -176,7 +123,7 @@ describe.each(STORES)('GET /api/v1/events on $name', ({ url }) => {
     const id = h.key.split('_')[1];
     const token = signToken(SECRET, id, Math.floor(Date.now() / 1000) + 60);
     const s = await connect(base, `/api/v1/events?token=${token}`, {});
-    expect(s.res.status).toBe(200);
+    expect(s.status).toBe(200);
     await s.close();
     for (const bad of [signToken(SECRET, id, Math.floor(Date.now() / 1000) - 1), signToken('another-secret-0123456789', id, 2e9), 'x']) {
       const r = await fetch(`${base}/api/v1/events?token=${bad}`);

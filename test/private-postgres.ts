@@ -69,6 +69,12 @@ export interface PrivatePostgres {
   remove(): void;
 }
 
+/** MDS_PRIVATE_PG_PORTS (`first-last`): the ports private clusters may take (a machine shared by several runs), else any of 55432..60431. */
+function privatePorts(): [number, number] | null {
+  const m = /^(\d+)-(\d+)$/.exec(process.env.MDS_PRIVATE_PG_PORTS ?? '');
+  return m && Number(m[1]) <= Number(m[2]) ? [Number(m[1]), Number(m[2])] : null;
+}
+
 /**
  * Creates and starts a private cluster: a new one, or with `replicaOf` a streaming replica of
  * that one (pg_basebackup of it, then a hot standby following it). `settings`: more `-c`
@@ -112,8 +118,11 @@ export function privatePostgres(opts: { replicaOf?: PrivatePostgres; settings?: 
       `-p ${port} -k ${dir} -c listen_addresses=127.0.0.1 -c fsync=off -c synchronous_commit=off${settings}`,
       'start',
     ]);
+  const range = privatePorts();
   for (let attempt = 0; ; attempt++) {
-    port = 55432 + Math.floor(Math.random() * 5000);
+    port = range
+      ? range[0] + ((attempt + Math.floor(Math.random() * 1000)) % (range[1] - range[0] + 1))
+      : 55432 + Math.floor(Math.random() * 5000);
     try {
       start();
       break;

@@ -178,6 +178,21 @@ describe('replica routing (in process)', () => {
     expect(counts.opened).toBe(tried);
   });
 
+  it('reads what a replica has replayed when asked to (`replayed`: the event streams), the primary only when no replica answers', async () => {
+    await fallBehind();
+    const s = await replicated.snapshot({ replayed: true });
+    expect([s.version, s.source]).toEqual([frozen, 'replica postgres://replica.example:5432/mds']);
+    s.release();
+    // A request still reads the primary's latest.
+    expect((await get(path)).version).toBe(frozen + 1);
+    mode = 'down';
+    const p = await replicated.snapshot({ replayed: true });
+    expect([p.version, p.source]).toEqual([frozen + 1, 'primary']);
+    p.release();
+    mode = 'ok';
+    await new Promise((r) => setTimeout(r, 60));
+  });
+
   it('skips a replica that is down, says so, and uses it again once it answers', async () => {
     mode = 'down';
     const r = await get(path);

@@ -171,7 +171,8 @@ export async function buildApp(opts: AppOptions): Promise<App> {
     renderer: new Renderer(),
     keys: keyStore(store),
     events: new EventHub({
-      open: (want) => openSnapshot(store, caches, want),
+      // A version is told of once this server reads it where its requests read (on replicas: once one has replayed it).
+      open: (want) => openSnapshot(store, caches, { ...want, replayed: true }),
       ...(store.watchVersions ? { watch: (on: (v: number) => void) => store.watchVersions!(on) } : {}),
       pollMs: opts.config.events.pollMs,
       onError: (e) => app.log.warn({ err: e }, 'event hub: the change log could not be read; tried again at the next version or poll'),

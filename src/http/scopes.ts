@@ -73,5 +73,11 @@ export function valuationsScope(req: FastifyRequest): Scope | null {
   return { ...base, bars: { from, to } };
 }
 
+/**
+ * A page that reads only `datasets`, of whatever instrument (markets, a calendar, the
+ * classifications; none: a list that ships with the service): a commit of others leaves it valid.
+ */
+export const datasetsScope = (datasets: readonly string[]) => (): Scope => ({ kind: 'datasets', datasets });
+
 /** An instrument list or search: the catalog (instruments, their ST flags). */
 export const catalogScope = (): Scope => ({ kind: 'catalog' });

@@ -125,6 +125,12 @@ export interface SnapshotWant {
   minVersion?: number;
   /** Read on the primary: a request retried after its replica failed. */
   primary?: boolean;
+  /**
+   * Read where the replicas are, at the latest version one of them has replayed (past
+   * `minVersion`), not the primary's: the event streams tell of a version once a replica has it.
+   * The primary answers only when no replica does.
+   */
+  replayed?: boolean;
 }
 
 /**

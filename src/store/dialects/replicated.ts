@@ -32,7 +32,8 @@ export const BEHIND_REST_MS = 20;
  * the request, nor tried again for BEHIND_REST_MS unless a check sees it caught up. When no replica has the version,
  * or one is asked for (`want.primary`: a request retried after its replica failed), the primary
  * answers. A replica that fails is skipped until a check finds it answering again; replicas
- * take turns.
+ * take turns. A snapshot that asks for what the replicas have replayed (`want.replayed`: the
+ * event streams) is read on a replica at the latest version one has, the primary only when none answers.
  *
  * While the primary cannot answer (its queries fail for want of it: store/health.ts), the version
  * a request needs is the highest this store has served (its own floor: the primary's latest cannot
@@ -153,6 +154,12 @@ export function openReplicated(
     const seen = want.minVersion ?? 0;
     // The primary down, its latest version cannot be known: the floor is what this store has served.
     const target = Math.max(primaryDown() ? served : latest, seen);
+    if (want.replayed && !want.primary) {
+      // The replica furthest on (as last seen), else any at `seen`: a version the replicas have not replayed is not read.
+      const furthest = Math.max(seen, ...all.filter((r) => r.up && !isPrimary(r)).map((r) => r.version));
+      const s = (await onReplica(furthest)) ?? (await onReplica(seen));
+      if (s) return s;
+    }
     if (!want.primary) {
       const s = await onReplica(target);
       if (s) return s;

@@ -71,7 +71,7 @@ export function registerEvents(app: App, limits: StreamLimits) {
           code: 'too_many_streams',
           detail: `This key has ${count} event streams open on this server, its limit (EVENT_STREAMS_PER_KEY=${limits.streamsPerKey}); close one first.`,
         });
-      const snap = await app.svc.openSnapshot();
+      const snap = await app.svc.openSnapshot({ replayed: true });
       const version = snap.version;
       snap.release();
       return startStream(req, reply, after ?? version, version);
@@ -90,7 +90,7 @@ export function registerEvents(app: App, limits: StreamLimits) {
     const stream: EventStream = new EventStream({
       res,
       hub: app.svc.events,
-      open: (want) => app.svc.openSnapshot(want),
+      open: (want) => app.svc.openSnapshot({ ...want, replayed: true }),
       filter: filterOf(req.query as { dataset?: string; instrument_id?: string }),
       after,
       record: versionRecord,

@@ -2,6 +2,7 @@ import { ClassificationCollectionResponse } from '../../schemas/reference.js';
 import type { App } from '../../services.js';
 import { operation, snapOf } from '../../route.js';
 import { schemaPlan, sendPage } from '../../collection.js';
+import { datasetsScope } from '../../scopes.js';
 
 /** Sectors are industry, concept and region boards; primary industries are the CSRC categories. */
 const GROUPS = [
@@ -31,6 +32,7 @@ export default async function classificationRoutes(app: App) {
           response: ClassificationCollectionResponse,
           collection: true,
         }),
+        config: { behaviour: { scope: datasetsScope(['classifications']) } },
       },
       (req, reply) =>
         sendPage(

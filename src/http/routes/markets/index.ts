@@ -8,6 +8,7 @@ import { dateWindowParams, dateWindow } from '../../params.js';
 import { formatDate } from '../../../lib/time.js';
 import { notFound } from '../../../lib/errors.js';
 import marketDayRoutes from './days.js';
+import { datasetsScope } from '../../scopes.js';
 
 const marketParam = { market: Type.String({ description: 'MarketId: SH, SZ or BJ.' }) };
 const marketRecord = (m: {
@@ -33,6 +34,7 @@ export default async function marketRoutes(app: App) {
         response: MarketCollectionResponse,
         collection: true,
       }),
+      config: { behaviour: { scope: datasetsScope(['markets']) } },
     },
     (req, reply) =>
       sendPage(
@@ -62,6 +64,7 @@ export default async function marketRoutes(app: App) {
         response: MarketResponse,
         notFound: true,
       }),
+      config: { behaviour: { scope: datasetsScope(['markets']) } },
     },
     async (req) => {
       const m = await snapOf(req).reference.market(req.params.market);
@@ -86,6 +89,7 @@ export default async function marketRoutes(app: App) {
         notFound: true,
         collection: true,
       }),
+      config: { behaviour: { scope: datasetsScope(['markets', 'trading_days']) } },
     },
     async (req, reply) => {
       const market = req.params.market;

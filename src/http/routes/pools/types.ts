@@ -2,6 +2,7 @@ import { PoolTypeCollectionResponse } from '../../schemas/analytics.js';
 import type { App } from '../../services.js';
 import { operation } from '../../route.js';
 import { schemaPlan, sendPage } from '../../collection.js';
+import { datasetsScope } from '../../scopes.js';
 
 import { POOL_TYPES } from '../../../market/pool-types.js';
 
@@ -17,6 +18,8 @@ export default async function poolTypeRoutes(app: App) {
         response: PoolTypeCollectionResponse,
         collection: true,
       }),
+      // The pool types ship with the service: only a rebuild the log cannot place changes them.
+      config: { behaviour: { scope: datasetsScope([]) } },
     },
     (req, reply) =>
       sendPage(

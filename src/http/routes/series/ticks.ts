@@ -3,6 +3,7 @@ import type { App } from '../../services.js';
 import { instrumentIdParam, operation, pathInstrument, snapOf } from '../../route.js';
 import type { InstrumentKind } from '../../../market/kinds.js';
 import { schemaPlan, sendPage } from '../../collection.js';
+import { instrumentScope } from '../../scopes.js';
 import { timeWindow, timeWindowParams } from '../../params.js';
 
 import { quoteRecord, tradeRecord } from '../../serialize.js';
@@ -23,6 +24,7 @@ export function registerQuotes(app: App, kind: InstrumentKind, path: string, ope
         notFound: true,
         collection: true,
       }),
+      config: { behaviour: { scope: instrumentScope(['quotes']) } },
     },
     async (req, reply) => {
       const inst = await pathInstrument(req, kind);
@@ -60,6 +62,7 @@ export function registerTrades(app: App, kind: InstrumentKind, path: string, ope
         notFound: true,
         collection: true,
       }),
+      config: { behaviour: { scope: instrumentScope(['trades']) } },
     },
     async (req, reply) => {
       const inst = await pathInstrument(req, kind);
