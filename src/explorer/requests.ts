@@ -18,8 +18,10 @@ export function requestsPanel(client: Client): HTMLElement {
     h('p', { class: 'hint' }, 'Set MDS_KEY to your key (export MDS_KEY=…), then run any line. ', copyAll),
     list,
   );
-  client.onLog = () => {
-    panel.querySelector('.count')!.textContent = String(client.log.length);
+  const count = panel.querySelector('.count')!;
+  // The list is drawn only while the panel is open (a chart's first requests are not slowed by it).
+  const draw = () => {
+    if (!panel.open) return;
     fill(
       list,
       ...client.log.map((l) =>
@@ -33,6 +35,11 @@ export function requestsPanel(client: Client): HTMLElement {
       ),
     );
   };
+  client.onLog = () => {
+    count.textContent = String(client.log.length);
+    draw();
+  };
+  panel.addEventListener('toggle', draw);
   return panel;
 }
 
