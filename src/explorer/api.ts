@@ -122,7 +122,7 @@ export class Client {
     try {
       res = await (early?.response ?? fetch(url, { headers: headersOf(this.key) }));
     } catch {
-      throw new ApiFailure(0, 'network', 'The service cannot be reached.');
+      throw new ApiFailure(0, 'network', '连不上服务。The service cannot be reached.');
     } finally {
       entry.ms = Math.round(performance.now() - started);
     }

@@ -10,12 +10,12 @@ export const curlLine = (path: string): string => `curl -g -H "X-API-Key: $MDS_K
  */
 export function requestsPanel(client: Client): HTMLElement {
   const list = h('ol', { class: 'requests' });
-  const copyAll = h('button', { type: 'button', onclick: () => copy(client.log.map((l) => curlLine(l.path)).join('\n')) }, 'Copy all');
+  const copyAll = h('button', { type: 'button', onclick: () => copy(client.log.map((l) => curlLine(l.path)).join('\n')) }, '全部复制');
   const panel = h(
     'details',
     { class: 'requests-panel', id: 'requests' },
-    h('summary', {}, 'Requests behind this view ', h('span', { class: 'count' }, '0')),
-    h('p', { class: 'hint' }, 'Set MDS_KEY to your key (export MDS_KEY=…), then run any line. ', copyAll),
+    h('summary', {}, '本页的API请求 ', h('span', { class: 'count' }, '0')),
+    h('p', { class: 'hint' }, '先把密钥设为环境变量（export MDS_KEY=…），每一行即可在终端运行。', copyAll),
     list,
   );
   const count = panel.querySelector('.count')!;
@@ -30,7 +30,7 @@ export function requestsPanel(client: Client): HTMLElement {
           {},
           h('code', { class: 'curl' }, curlLine(l.path)),
           h('span', { class: 'status' }, l.status === null ? '…' : `${l.status} · ${l.ms} ms`),
-          h('button', { type: 'button', class: 'copy', onclick: () => copy(curlLine(l.path)) }, 'Copy'),
+          h('button', { type: 'button', class: 'copy', onclick: () => copy(curlLine(l.path)) }, '复制'),
         ),
       ),
     );
