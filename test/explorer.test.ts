@@ -21,66 +21,6 @@ declare const document: any, location: any, window: any, localStorage: any, getC
 
 const B = '/api/v1';
 
-describe("the explorer's files", () => {
-  let h: Harness;
-  beforeAll(async () => {
-    h = await harness(await STORES[0].url(), null);
-  }, 60_000);
-  afterAll(() => h?.close());
-
-  it('are public, static, tagged by their bytes, and name only this origin', async () => {
-    const page = await h.app.inject({ method: 'GET', url: '/explorer' });
-    expect(page.statusCode).toBe(200);
-    expect(page.headers['content-type']).toBe('text/html; charset=utf-8');
-    // The page's own files, versioned by their bytes; nothing from a CDN.
-    const assets = [...page.payload.matchAll(/(?:src|href)="([^"]+)"/g)].map((m) => m[1]);
-    expect(assets.map((a) => a.replace(/\?v=[\w-]{12}$/, ''))).toEqual(['data:,', '/explorer/app.css', '/explorer/app.js']);
-    const js = await h.app.inject({ method: 'GET', url: assets[2] });
-    expect([js.statusCode, js.headers['content-type'], js.headers['cache-control']]).toEqual([
-      200,
-      'text/javascript; charset=utf-8',
-      'public, max-age=300',
-    ]);
-    // The chart library is inside the bundle, and the bundle asks the API of its own origin.
-    expect(js.payload).toContain('lightweight-charts');
-    expect(js.payload).toContain('/api/v1');
-    const again = await h.app.inject({ method: 'GET', url: assets[2], headers: { 'if-none-match': String(js.headers.etag) } });
-    expect(again.statusCode).toBe(304);
-    const css = await h.app.inject({ method: 'GET', url: assets[1] });
-    expect([css.statusCode, css.headers['content-type']]).toEqual([200, 'text/css; charset=utf-8']);
-    expect(css.payload).toContain('.legend');
-  });
-
-  it('forbid what the page does not need: another origin, inline script, framing, sniffing, a referrer (it keeps the key)', async () => {
-    const page = await h.app.inject({ method: 'GET', url: '/explorer' });
-    const csp = Object.fromEntries(
-      String(page.headers['content-security-policy'])
-        .split(';')
-        .map((d) => d.trim().split(/\s+/))
-        .map(([name, ...values]) => [name, values.join(' ')]),
-    );
-    expect(csp).toEqual({
-      'default-src': "'none'",
-      'script-src': "'self'",
-      'style-src': "'self'",
-      'img-src': "'self' data:",
-      'font-src': "'self'",
-      'connect-src': "'self'",
-      'base-uri': "'none'",
-      'form-action': "'none'",
-      'frame-ancestors': "'none'",
-    });
-    for (const url of ['/explorer', '/explorer/app.js', '/explorer/app.css']) {
-      const r = await h.app.inject({ method: 'GET', url });
-      expect([r.headers['x-content-type-options'], r.headers['referrer-policy'], r.headers['x-frame-options']], url).toEqual([
-        'nosniff',
-        'no-referrer',
-        'DENY',
-      ]);
-    }
-  });
-});
-
 describe.skipIf(!HAVE_CHROMIUM)('the explorer in Chromium', () => {
   let h: Harness;
   let browser: Browser;
@@ -215,10 +155,12 @@ describe.skipIf(!HAVE_CHROMIUM)('the explorer in Chromium', () => {
     const capital = (await get(h, `${B}/equities/600519.SH/share-capital`)).body.data.filter((c: any) => c.change_date <= date);
     expect(text.turnover).toBe(turnoverRate(bar.volume, capital[capital.length - 1].float_shares));
 
-    // The requests panel names the exact requests, as curl lines.
+    // The requests panel (opened) names the exact requests, as curl lines.
+    await page.click('#requests summary');
     const lines = await page.$$eval('#requests code.curl', (els) => els.map((e) => e.textContent));
     expect(lines).toContain(`curl -g -H "X-API-Key: $MDS_KEY" '${base}${B}/equities/600519.SH/bars?${q}&order=desc&page[size]=320'`);
     expect(lines.some((l) => l!.includes('/technical-indicators/macd?interval=1w&adjustment=forward&from='))).toBe(true);
+    await page.click('#requests summary');
 
     const stats = await screenshotStats(page, 'mds-explorer-chart');
     expect(stats.colours).toBeGreaterThan(50);
@@ -501,13 +443,16 @@ describe.skipIf(!HAVE_CHROMIUM)('the explorer in Chromium', () => {
     await context.close();
   }, 60_000);
 
-  it('fits a phone: no horizontal scroll at 390 px, the legend above the chart', async () => {
+  it('fits a phone: no horizontal scroll at 390 and 360 px, the legend above the chart', async () => {
     const context = await keyedContext({ viewport: { width: 390, height: 844 } });
     const phone = await context.newPage();
-    for (const view of ['#/chart/600519.SH', '#/minute/600519.SH', '#/market', '#/fundamentals/600519.SH']) {
-      await phone.goto(`${base}/explorer${view}`);
-      await phone.waitForSelector('[data-state="complete"]');
-      expect(await phone.evaluate(() => document.documentElement.scrollWidth), view).toBeLessThanOrEqual(390);
+    for (const width of [390, 360]) {
+      await phone.setViewportSize({ width, height: 844 });
+      for (const view of ['#/chart/600519.SH', '#/minute/600519.SH', '#/market', '#/fundamentals/600519.SH', '#/watchlist']) {
+        await phone.goto(`${base}/explorer${view}`);
+        await phone.waitForSelector('[data-state="complete"]');
+        expect(await phone.evaluate(() => document.documentElement.scrollWidth), `${view} at ${width} px`).toBeLessThanOrEqual(width);
+      }
     }
     await phone.goto(`${base}/explorer#/chart/600519.SH`);
     await phone.waitForSelector('#chart[data-state="complete"]');
@@ -532,6 +477,44 @@ describe.skipIf(!HAVE_CHROMIUM)('the explorer in Chromium', () => {
     expect(await page.textContent('#market-day .error')).toBe('9999-99-99 is not a date (YYYY-MM-DD).');
     expect(dialogs).toBe(0);
   });
+
+  it("asks for a chart's instrument and first bars once, from the early script, and the chart uses those answers", async () => {
+    const context = await keyedContext({ viewport: { width: 1280, height: 800 } });
+    for (const [id, path] of [
+      ['000001.SZ', 'equities'],
+      ['000300.SH', 'indices'],
+    ]) {
+      // A page each: a new document, its early script run again.
+      const fresh = await context.newPage();
+      const asked: string[] = [];
+      fresh.on('request', (r) => asked.push(new URL(r.url()).pathname + new URL(r.url()).search));
+      await fresh.goto(`${base}/explorer#/chart/${id}?interval=1w&adjustment=forward&indicators=macd`);
+      await fresh.waitForSelector(`#chart[data-state="complete"][data-instrument="${id}"]`);
+      const search = `${B}/instruments?q=${id}&page[size]=1`;
+      const bars = `${B}/${path}/${id}/bars?interval=1w&adjustment=forward&order=desc&page[size]=320`;
+      // Both asked by the early script, before the main script could; the main script asked for neither again.
+      expect([asked.filter((u) => u === search).length, asked.filter((u) => u === bars).length], id).toEqual([1, 1]);
+      // Asked before the main script ran (the early script runs in the page's head, the main one deferred).
+      const [asking, mainStarted] = await fresh.evaluate(
+        (urls) => [
+          Math.max(...urls.map((u) => window.performance.getEntriesByName(window.location.origin + u)[0].startTime)),
+          window.performance.getEntriesByName('mds-main')[0].startTime,
+        ],
+        [search, bars],
+      );
+      expect(asking, id).toBeLessThan(mainStarted);
+      // The chart is of those bars, and the requests panel lists them.
+      const [last] = (await get(h, bars)).body.data;
+      await fresh.mouse.move(1, 1);
+      expect(await fresh.getAttribute('#chart', 'data-bars'), id).toBe(String((await get(h, bars)).body.data.length));
+      expect(await fresh.textContent('#legend [data-field="time"]'), id).toBe(last.trade_date);
+      await fresh.click('#requests summary');
+      const lines = await fresh.$$eval('#requests code.curl', (els) => els.map((e) => e.textContent));
+      expect(lines.filter((l) => l!.endsWith(`${base}${bars}'`)).length, id).toBe(1);
+      await fresh.click('#requests summary');
+    }
+    await context.close();
+  }, 60_000);
 
   it('loaded everything from its own origin, with no script error, nothing refused by its Content-Security-Policy', () => {
     expect([...origins]).toEqual([base]);
