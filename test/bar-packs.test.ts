@@ -553,6 +553,7 @@ for (const store of STORES) {
           '0026_pinyin_initials',
           '0027_tdx_files',
           '0028_minute_partitions',
+          '0029_index_weights',
         ]);
         const r = await checkBarPacks(old);
         expect(r.problems).toEqual([]);

@@ -62,6 +62,9 @@ const CONTRACT_OPERATIONS = [
   'listMarginTrading',
   'listSuspensions',
   'listShareCapital',
+  // Issue 41: index members and weights over time.
+  'listIndexConstituents',
+  'listIndexMemberships',
   'listValuations',
   'searchInstruments',
   // Issue 39: the change log.
@@ -295,7 +298,7 @@ describe('OpenAPI document', () => {
       expect(Object.keys(op.responses['304'].headers), op.operationId).toContain('Data-Version');
     }
     const paged = data.filter((op) => op.responses['200'].headers['Data-Version-Cursor']).map((op) => op.operationId);
-    expect(paged).toHaveLength(40);
+    expect(paged).toHaveLength(42);
     expect(paged).toContain('listEquityBars');
     expect(data.length - paged.length).toBe(6);
     expect(doc.components.headers['Data-Version'].schema).toEqual({ type: 'integer', minimum: 1 });

@@ -290,7 +290,7 @@ describe.skipIf(!PG_URL)('year partitions of the 1m tables (PostgreSQL; SQLite h
       await store.bulkTransaction((s) => s.query('drop table bars_1m_packs_y2024'));
 
       // The migration changes no data: no derivation made again, no new data version (the ETags are the same).
-      expect(await migrate(store)).toEqual({ applied: ['0028_minute_partitions'], rebuilt: [] });
+      expect(await migrate(store)).toEqual({ applied: ['0028_minute_partitions', '0029_index_weights'], rebuilt: [] });
       expect(await partitions(store)).toEqual(counts);
       expect(await answers(paths)).toEqual(before);
       expect((await checkBarPacks(store)).problems).toEqual([]);

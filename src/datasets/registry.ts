@@ -18,6 +18,7 @@ import { FUNDAMENTALS } from './fundamentals.js';
 import { marginTrading } from './margin-trading.js';
 import { suspensions } from './suspensions.js';
 import { shareCapital } from './share-capital.js';
+import { indexWeights } from './index-weights.js';
 
 export const DATASETS: readonly Dataset[] = [
   markets,
@@ -27,6 +28,7 @@ export const DATASETS: readonly Dataset[] = [
   instrumentClassifications,
   stPeriods,
   indexConstituents,
+  indexWeights,
   corporateActions,
   adjFactors,
   bars1d,

@@ -29,6 +29,7 @@ import {
 import { marginTrading } from '../datasets/margin-trading.js';
 import { suspensions } from '../datasets/suspensions.js';
 import { shareCapital } from '../datasets/share-capital.js';
+import { indexWeights } from '../datasets/index-weights.js';
 
 /** What a request asks for: its path and query parameters (the file of bars depends on the interval). */
 export interface FileAsk {
@@ -142,6 +143,8 @@ export const FILE_SHAPES: Readonly<Record<string, (ask: FileAsk) => FileShape>> 
   // Derived intervals too (their source is not a column: loaded back, they are the equity's announced ones).
   listSuspensions: fixed(declared(suspensions)),
   listShareCapital: fixed(declared(shareCapital)),
+  listIndexConstituents: fixed(declared(indexWeights)),
+  listIndexMemberships: fixed(declared(indexWeights)),
   listBusinessScope: fixed(ingest('business_scope', ['instrument_id', 'seq', 'type', 'text'])),
   listSectorMemberships: fixed(ingest('instrument_classifications', ['instrument_id', 'classification_id'])),
   listCapitalFlows: fixed(ingest('capital_flows', ['instrument_id', 'trade_date', 'amount', ...FLOW])),

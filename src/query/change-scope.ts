@@ -79,6 +79,7 @@ const NOT_CATALOG = new Set([
   'trading_days',
   'share_capital',
   'suspensions',
+  'index_weights',
 ]);
 /**
  * What the log names besides ingest datasets and is known to change none of their tables: the

@@ -25,6 +25,7 @@ import * as m0022 from './migrations/0022_statement_versions.js';
 import * as m0026 from './migrations/0026_pinyin_initials.js';
 import * as m0027 from './migrations/0027_tdx_files.js';
 import * as m0028 from './migrations/0028_minute_partitions.js';
+import * as m0029 from './migrations/0029_index_weights.js';
 
 const MIGRATIONS: Record<string, { up(db: Kysely<any>, d: Dialect): Promise<void> }> = {
   '0001_core': m0001,
@@ -52,6 +53,7 @@ const MIGRATIONS: Record<string, { up(db: Kysely<any>, d: Dialect): Promise<void
   '0026_pinyin_initials': m0026,
   '0027_tdx_files': m0027,
   '0028_minute_partitions': m0028,
+  '0029_index_weights': m0029,
 };
 
 /** The names of the schema migrations, in order. */

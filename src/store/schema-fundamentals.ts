@@ -10,6 +10,7 @@ import type { TableOf } from '../datasets/dataset.js';
 import type { marginTrading } from '../datasets/margin-trading.js';
 import type { suspensions } from '../datasets/suspensions.js';
 import type { shareCapital } from '../datasets/share-capital.js';
+import type { indexWeights } from '../datasets/index-weights.js';
 import type {
   balanceSheets,
   businessScope,
@@ -42,6 +43,7 @@ export type CapitalFlowTable = TableOf<typeof capitalFlows>;
 export type MarginTradingTable = TableOf<typeof marginTrading>;
 export type SuspensionTable = TableOf<typeof suspensions>;
 export type ShareCapitalTable = TableOf<typeof shareCapital>;
+export type IndexWeightTable = TableOf<typeof indexWeights>;
 
 export interface FundamentalsDatabase {
   income_statements: IncomeStatementTable;
@@ -58,4 +60,5 @@ export interface FundamentalsDatabase {
   margin_trading: MarginTradingTable;
   suspensions: SuspensionTable;
   share_capital: ShareCapitalTable;
+  index_weights: IndexWeightTable;
 }

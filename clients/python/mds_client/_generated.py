@@ -173,6 +173,12 @@ RECORDS: Dict[str, Dict[str, str]] = {
         "net_profit_attributable": "decimal",
         "basic_eps": "decimal",
     },
+    "IndexWeight": {
+        "index_id": "string",
+        "instrument_id": "string",
+        "trade_date": "date",
+        "weight": "decimal",
+    },
     "InstitutionalHolding": {
         "instrument_id": "string",
         "report_date": "date",
@@ -428,6 +434,7 @@ class Operations(BaseClient):
         date: Optional[DateLike] = None,
         kind: Optional[Literal["equity", "index", "fund"]] = None,
         board: Optional[Literal["main", "chinext", "star", "bse"]] = None,
+        index: Optional[str] = None,
         page_size: Optional[int] = None,
         limit: Optional[int] = None,
         exact: Optional[bool] = None,
@@ -442,6 +449,9 @@ class Operations(BaseClient):
             date: Trading day (default: the latest stored day).
             kind: Instrument kind: equity, index or fund.
             board: Board: main, chinext, star, bse.
+            index: An index (CODE.MARKET, e.g. 000300.SH): only its members in force on each day,
+                those of its latest weight date on or before it (listIndexConstituents); none before
+                its first weight date.
             page_size: Rows per request (1..1000; default the client's, 1000).
             limit: Stop after this many rows.
             exact: Decimals as ``decimal.Decimal`` (else float64); default the client's.
@@ -449,7 +459,7 @@ class Operations(BaseClient):
         return self._collection(
             "/api/v1/markets/{market}/bars",
             {"market": market},
-            {"date": date, "kind": kind, "board": board},
+            {"date": date, "kind": kind, "board": board, "index": index},
             "MarketBar",
             page_size=page_size,
             limit=limit,
@@ -463,6 +473,7 @@ class Operations(BaseClient):
         from_: Optional[DateLike] = None,
         to: Optional[DateLike] = None,
         date: Optional[DateLike] = None,
+        index: Optional[str] = None,
         order: Optional[Literal["asc", "desc"]] = None,
         page_size: Optional[int] = None,
         limit: Optional[int] = None,
@@ -478,6 +489,9 @@ class Operations(BaseClient):
             from_: First date, inclusive.
             to: Last date, inclusive.
             date: One trading day. Not with from/to.
+            index: An index (CODE.MARKET, e.g. 000300.SH): only its members in force on each day,
+                those of its latest weight date on or before it (listIndexConstituents); none before
+                its first weight date.
             order: asc (default): oldest first; desc: newest first, the same pages walked from the
                 end (`order=desc&page[size]=60`: the last 60). A desc walk reads its window: at most
                 100,000 records (narrow from/to past that).
@@ -488,7 +502,7 @@ class Operations(BaseClient):
         return self._collection(
             "/api/v1/markets/{market}/breadth",
             {"market": market},
-            {"from": from_, "to": to, "date": date, "order": order},
+            {"from": from_, "to": to, "date": date, "index": index, "order": order},
             "MarketBreadth",
             page_size=page_size,
             limit=limit,
@@ -649,6 +663,89 @@ class Operations(BaseClient):
             {},
             {},
             "PoolType",
+            page_size=page_size,
+            limit=limit,
+            exact=exact,
+        )
+
+    def list_index_constituents(
+        self,
+        instrument_id: str,
+        *,
+        from_: Optional[DateLike] = None,
+        to: Optional[DateLike] = None,
+        date: Optional[DateLike] = None,
+        order: Optional[Literal["asc", "desc"]] = None,
+        page_size: Optional[int] = None,
+        limit: Optional[int] = None,
+        exact: Optional[bool] = None,
+    ) -> pd.DataFrame:
+        """Members of an index and their weights in force on a day, or every weight date of a window.
+
+        ``GET /api/v1/indices/{instrument_id}/constituents`` (listIndexConstituents). Every page, as
+        one DataFrame of ``IndexWeight`` records (typed columns).
+
+        Args:
+            instrument_id: Instrument id CODE.MARKET, e.g. 600519.SH. Path values longer than 100
+                characters name nothing: 404.
+            from_: First date, inclusive.
+            to: Last date, inclusive.
+            date: A day: the members in force then, i.e. those of the latest weight date on or
+                before it. Not with from/to.
+            order: asc (default): oldest first; desc: newest first, the same pages walked from the
+                end (`order=desc&page[size]=60`: the last 60). A desc walk reads its window: at most
+                100,000 records (narrow from/to past that).
+            page_size: Rows per request (1..1000; default the client's, 1000).
+            limit: Stop after this many rows.
+            exact: Decimals as ``decimal.Decimal`` (else float64); default the client's.
+        """
+        return self._collection(
+            "/api/v1/indices/{instrument_id}/constituents",
+            {"instrument_id": instrument_id},
+            {"from": from_, "to": to, "date": date, "order": order},
+            "IndexWeight",
+            page_size=page_size,
+            limit=limit,
+            exact=exact,
+        )
+
+    def list_index_memberships(
+        self,
+        instrument_id: str,
+        *,
+        from_: Optional[DateLike] = None,
+        to: Optional[DateLike] = None,
+        date: Optional[DateLike] = None,
+        order: Optional[Literal["asc", "desc"]] = None,
+        page_size: Optional[int] = None,
+        limit: Optional[int] = None,
+        exact: Optional[bool] = None,
+    ) -> pd.DataFrame:
+        """The indices an equity was a member of on a day, with its weights, or its weight rows of a
+        window.
+
+        ``GET /api/v1/equities/{instrument_id}/index-memberships`` (listIndexMemberships). Every
+        page, as one DataFrame of ``IndexWeight`` records (typed columns).
+
+        Args:
+            instrument_id: Instrument id CODE.MARKET, e.g. 600519.SH. Path values longer than 100
+                characters name nothing: 404.
+            from_: First date, inclusive.
+            to: Last date, inclusive.
+            date: A day: the members in force then, i.e. those of the latest weight date on or
+                before it. Not with from/to.
+            order: asc (default): oldest first; desc: newest first, the same pages walked from the
+                end (`order=desc&page[size]=60`: the last 60). A desc walk reads its window: at most
+                100,000 records (narrow from/to past that).
+            page_size: Rows per request (1..1000; default the client's, 1000).
+            limit: Stop after this many rows.
+            exact: Decimals as ``decimal.Decimal`` (else float64); default the client's.
+        """
+        return self._collection(
+            "/api/v1/equities/{instrument_id}/index-memberships",
+            {"instrument_id": instrument_id},
+            {"from": from_, "to": to, "date": date, "order": order},
+            "IndexWeight",
             page_size=page_size,
             limit=limit,
             exact=exact,
@@ -1950,6 +2047,7 @@ class Operations(BaseClient):
         pool_type: str,
         *,
         date: Optional[DateLike] = None,
+        index: Optional[str] = None,
         page_size: Optional[int] = None,
         limit: Optional[int] = None,
         exact: Optional[bool] = None,
@@ -1963,6 +2061,9 @@ class Operations(BaseClient):
             pool_type: PoolTypeId: limit_up, limit_down, broken_limit_up, previous_limit_up, strong,
                 sub_new.
             date: Trading day (default: the latest stored trading day).
+            index: An index (CODE.MARKET, e.g. 000300.SH): only its members in force on each day,
+                those of its latest weight date on or before it (listIndexConstituents); none before
+                its first weight date.
             page_size: Rows per request (1..1000; default the client's, 1000).
             limit: Stop after this many rows.
             exact: Decimals as ``decimal.Decimal`` (else float64); default the client's.
@@ -1970,7 +2071,7 @@ class Operations(BaseClient):
         return self._collection(
             "/api/v1/equities/pools/{pool_type}",
             {"pool_type": pool_type},
-            {"date": date},
+            {"date": date, "index": index},
             "PoolConstituent",
             page_size=page_size,
             limit=limit,

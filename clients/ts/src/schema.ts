@@ -84,7 +84,7 @@ export interface paths {
         };
         /**
          * Market breadth per trading day, ascending.
-         * @description Of the market's equities each trading day: how many were listed, advanced, declined or were unchanged against their reference price, closed at the up or down limit, were suspended; their total volume and turnover. Days with stored bars only; a `date` that is not a trading day of the market is 400.
+         * @description Of the market's equities (with `index`, of the index's members that day) each trading day: how many were listed, advanced, declined or were unchanged against their reference price, closed at the up or down limit, were suspended; their total volume and turnover. Days with stored bars only; a `date` that is not a trading day of the market is 400.
          */
         get: operations["listMarketBreadth"];
         put?: never;
@@ -192,6 +192,46 @@ export interface paths {
         };
         /** Stock pool types and their membership rules. */
         get: operations["listPoolTypes"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/indices/{instrument_id}/constituents": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Members of an index and their weights in force on a day, or every weight date of a window.
+         * @description With `date`: the members in force that day, i.e. those of the index’s latest weight date on or before it (none before its first), ordered by member; without `date`, `from` or `to`: those of its latest weight date. With from/to: every weight date of the window with its members, ascending by date then member, so a review shows as the members that differ between two dates. Members without survivorship bias: an equity delisted since is still a member of the dates it was in.
+         */
+        get: operations["listIndexConstituents"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/equities/{instrument_id}/index-memberships": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The indices an equity was a member of on a day, with its weights, or its weight rows of a window.
+         * @description With `date`: of each index, the weight date in force that day (its latest on or before it) and the equity’s row of it, when it was a member then; ordered by index. Without `date`, `from` or `to`: as of the indices’ latest weight dates. With from/to: every weight row of the equity dated in the window, ascending by date then index.
+         */
+        get: operations["listIndexMemberships"];
         put?: never;
         post?: never;
         delete?: never;
@@ -1778,6 +1818,25 @@ export interface components {
             meta: components["schemas"]["Meta"];
             links: components["schemas"]["SelfLinks"];
         };
+        /** @description A member of an index on a weight date, with its weight. */
+        IndexWeight: {
+            /** @description The index (CODE.MARKET). */
+            index_id: string;
+            /** @description The member equity (CODE.MARKET). */
+            instrument_id: string;
+            /**
+             * Format: date
+             * @description Weight date: the members and weights hold from it to the next weight date of the index.
+             */
+            trade_date: string;
+            /** @description Weight in the index, percent (1.5 = 1.5%); the members of a date sum to about 100. */
+            weight: string;
+        };
+        IndexWeightCollectionResponse: {
+            data: components["schemas"]["IndexWeight"][];
+            meta: components["schemas"]["Meta"];
+            links: components["schemas"]["SelfLinks"];
+        };
         TechnicalIndicatorPoint: {
             instrument_id: string;
             /** @description IndicatorId. */
@@ -2299,6 +2358,8 @@ export interface operations {
                 kind?: "equity" | "index" | "fund";
                 /** @description Board: main, chinext, star, bse. */
                 board?: "main" | "chinext" | "star" | "bse";
+                /** @description An index (CODE.MARKET, e.g. 000300.SH): only its members in force on each day, those of its latest weight date on or before it (listIndexConstituents); none before its first weight date. */
+                index?: string;
                 /** @description Rows per page, 1..1000 (default 100). */
                 "page[size]"?: number;
                 /** @description Cursor from meta.next_cursor of the previous page. */
@@ -2490,6 +2551,8 @@ export interface operations {
                 to?: string;
                 /** @description One trading day. Not with from/to. */
                 date?: string;
+                /** @description An index (CODE.MARKET, e.g. 000300.SH): only its members in force on each day, those of its latest weight date on or before it (listIndexConstituents); none before its first weight date. */
+                index?: string;
                 /** @description asc (default): oldest first; desc: newest first, the same pages walked from the end (`order=desc&page[size]=60`: the last 60). A desc walk reads its window: at most 100,000 records (narrow from/to past that). */
                 order?: "asc" | "desc";
                 /** @description Rows per page, 1..1000 (default 100). */
@@ -3607,6 +3670,392 @@ export interface operations {
             };
             /** @description Unauthorized: the `X-API-Key` header is missing, or does not carry a valid, unrevoked API key. */
             401: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Method not allowed: any other method than GET or HEAD on this path (the API is read-only); `Allow: GET, HEAD`. */
+            405: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    /** @description The methods served: `GET, HEAD`. */
+                    Allow?: "GET, HEAD";
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Request timeout: the request line and headers did not arrive in time (20 s by default); the connection is closed. */
+            408: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Expectation failed: an `Expect` header other than `100-continue`; the connection is closed. */
+            417: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Too many requests: over the rate limit of this key (or, without a valid key, of this client address). Retry after `Retry-After` seconds; the `RateLimit-*` headers say where the limit stands. */
+            429: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Request header fields too large: the request line and headers exceed 16 KiB; the connection is closed. */
+            431: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Internal error: the server failed to answer; it has been logged (the body never holds internals). */
+            500: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Service unavailable: the store cannot answer, or the data changed faster than this response could be computed. Retry after `Retry-After` seconds. */
+            503: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description HTTP version not supported: only HTTP/1.1 and HTTP/1.0 are served; the connection is closed. */
+            505: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+        };
+    };
+    listIndexConstituents: {
+        parameters: {
+            query?: {
+                /** @description First date, inclusive. */
+                from?: string;
+                /** @description Last date, inclusive. */
+                to?: string;
+                /** @description A day: the members in force then, i.e. those of the latest weight date on or before it. Not with from/to. */
+                date?: string;
+                /** @description asc (default): oldest first; desc: newest first, the same pages walked from the end (`order=desc&page[size]=60`: the last 60). A desc walk reads its window: at most 100,000 records (narrow from/to past that). */
+                order?: "asc" | "desc";
+                /** @description Rows per page, 1..1000 (default 100). */
+                "page[size]"?: number;
+                /** @description Cursor from meta.next_cursor of the previous page. */
+                "page[after]"?: string;
+            };
+            header?: never;
+            path: {
+                /** @description Instrument id CODE.MARKET, e.g. 600519.SH. Path values longer than 100 characters name nothing: 404. */
+                instrument_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK: one page of the collection; walk on with `page[after]` = `meta.next_cursor` (a file: the URL in `Link`). */
+            200: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "Data-Version": components["headers"]["Data-Version"];
+                    "Data-Version-Cursor": components["headers"]["Data-Version-Cursor"];
+                    "Data-Notice": components["headers"]["Data-Notice"];
+                    /** @description A file's (CSV, NDJSON, Arrow) next page, when there is one: `<url>; rel="next"`, the JSON's `links.next` (docs/api.md, "Files"). */
+                    Link?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["IndexWeightCollectionResponse"];
+                    "text/csv": string;
+                    "application/x-ndjson": string;
+                    "application/vnd.apache.arrow.stream": string;
+                };
+            };
+            /** @description Not Modified: the ETag in If-None-Match (or `*`) matches; no body. */
+            304: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "Data-Version": components["headers"]["Data-Version"];
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Bad request: a parameter is malformed, out of range or unknown, or `page[after]` is not a cursor issued for this query; `errors[].source.parameter` names the parameter. */
+            400: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Unauthorized: the `X-API-Key` header is missing, or does not carry a valid, unrevoked API key. */
+            401: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Not found: nothing has the id in the path (an id of another kind, such as an index id under /equities, is not found either; its `detail` names the path where it is). */
+            404: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Method not allowed: any other method than GET or HEAD on this path (the API is read-only); `Allow: GET, HEAD`. */
+            405: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    /** @description The methods served: `GET, HEAD`. */
+                    Allow?: "GET, HEAD";
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Request timeout: the request line and headers did not arrive in time (20 s by default); the connection is closed. */
+            408: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Expectation failed: an `Expect` header other than `100-continue`; the connection is closed. */
+            417: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Too many requests: over the rate limit of this key (or, without a valid key, of this client address). Retry after `Retry-After` seconds; the `RateLimit-*` headers say where the limit stands. */
+            429: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Request header fields too large: the request line and headers exceed 16 KiB; the connection is closed. */
+            431: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Internal error: the server failed to answer; it has been logged (the body never holds internals). */
+            500: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Service unavailable: the store cannot answer, or the data changed faster than this response could be computed. Retry after `Retry-After` seconds. */
+            503: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description HTTP version not supported: only HTTP/1.1 and HTTP/1.0 are served; the connection is closed. */
+            505: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+        };
+    };
+    listIndexMemberships: {
+        parameters: {
+            query?: {
+                /** @description First date, inclusive. */
+                from?: string;
+                /** @description Last date, inclusive. */
+                to?: string;
+                /** @description A day: the members in force then, i.e. those of the latest weight date on or before it. Not with from/to. */
+                date?: string;
+                /** @description asc (default): oldest first; desc: newest first, the same pages walked from the end (`order=desc&page[size]=60`: the last 60). A desc walk reads its window: at most 100,000 records (narrow from/to past that). */
+                order?: "asc" | "desc";
+                /** @description Rows per page, 1..1000 (default 100). */
+                "page[size]"?: number;
+                /** @description Cursor from meta.next_cursor of the previous page. */
+                "page[after]"?: string;
+            };
+            header?: never;
+            path: {
+                /** @description Instrument id CODE.MARKET, e.g. 600519.SH. Path values longer than 100 characters name nothing: 404. */
+                instrument_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK: one page of the collection; walk on with `page[after]` = `meta.next_cursor` (a file: the URL in `Link`). */
+            200: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "Data-Version": components["headers"]["Data-Version"];
+                    "Data-Version-Cursor": components["headers"]["Data-Version-Cursor"];
+                    "Data-Notice": components["headers"]["Data-Notice"];
+                    /** @description A file's (CSV, NDJSON, Arrow) next page, when there is one: `<url>; rel="next"`, the JSON's `links.next` (docs/api.md, "Files"). */
+                    Link?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["IndexWeightCollectionResponse"];
+                    "text/csv": string;
+                    "application/x-ndjson": string;
+                    "application/vnd.apache.arrow.stream": string;
+                };
+            };
+            /** @description Not Modified: the ETag in If-None-Match (or `*`) matches; no body. */
+            304: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "Data-Version": components["headers"]["Data-Version"];
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Bad request: a parameter is malformed, out of range or unknown, or `page[after]` is not a cursor issued for this query; `errors[].source.parameter` names the parameter. */
+            400: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Unauthorized: the `X-API-Key` header is missing, or does not carry a valid, unrevoked API key. */
+            401: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Not found: nothing has the id in the path (an id of another kind, such as an index id under /equities, is not found either; its `detail` names the path where it is). */
+            404: {
                 headers: {
                     "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
                     "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
@@ -10322,6 +10771,8 @@ export interface operations {
             query?: {
                 /** @description Trading day (default: the latest stored trading day). */
                 date?: string;
+                /** @description An index (CODE.MARKET, e.g. 000300.SH): only its members in force on each day, those of its latest weight date on or before it (listIndexConstituents); none before its first weight date. */
+                index?: string;
                 /** @description Rows per page, 1..1000 (default 100). */
                 "page[size]"?: number;
                 /** @description Cursor from meta.next_cursor of the previous page. */
