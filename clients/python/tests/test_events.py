@@ -6,16 +6,15 @@ from __future__ import annotations
 
 import json
 import threading
-from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from pathlib import Path
-from typing import Any, Dict, Iterator, List, Optional, Tuple
+from typing import Any, Dict, List
 
 import httpx
 import pytest
 
 from mds_client import Client, MdsError
 
-from .conftest import Server
+from .conftest import Server, Stub
 
 
 def version_now(api: httpx.Client) -> int:
@@ -75,46 +74,6 @@ def test_yields_only_the_versions_of_a_dataset_and_stops_after_the_duration(serv
     assert [c["dataset"] for c in got[0]["changes"]] == ["trading_days"]
 
 
-Answer = Tuple[int, Dict[str, str], str]
-
-
-class SseStub:
-    """An HTTP server answering each GET with the next scripted answer (a status, headers, a body
-    it writes and then closes the connection after), recording the Last-Event-ID of each."""
-
-    def __init__(self, answers: List[Answer]) -> None:
-        self.answers = answers
-        self.last_ids: List[Optional[str]] = []
-        stub = self
-
-        class Handler(BaseHTTPRequestHandler):
-            def do_GET(self) -> None:
-                stub.last_ids.append(self.headers.get("Last-Event-ID"))
-                status, headers, body = stub.answers[min(len(stub.last_ids), len(stub.answers)) - 1]
-                data = body.encode()
-                self.send_response(status)
-                for k, v in headers.items():
-                    self.send_header(k, v)
-                self.send_header("Content-Length", str(len(data)))
-                self.send_header("Connection", "close")
-                self.end_headers()
-                self.wfile.write(data)
-
-            def log_message(self, *_: object) -> None:
-                pass
-
-        self.server = ThreadingHTTPServer(("127.0.0.1", 0), Handler)
-        self.url = f"http://127.0.0.1:{self.server.server_address[1]}"
-        threading.Thread(target=self.server.serve_forever, kwargs={"poll_interval": 0.05}, daemon=True).start()
-
-
-@pytest.fixture
-def sse() -> Iterator[SseStub]:
-    s = SseStub([])
-    yield s
-    s.server.shutdown()
-
-
 SSE = {"Content-Type": "text/event-stream; charset=utf-8"}
 
 
@@ -123,10 +82,10 @@ def version(v: int) -> str:
     return f"id: {v}\nevent: version\ndata: {json.dumps(record)}\n\n"
 
 
-def test_resumes_with_the_last_event_id_until_a_revoked_key_ends_it(sse: SseStub) -> None:
+def test_resumes_with_the_last_event_id_until_a_revoked_key_ends_it(stub: Stub) -> None:
     unavailable = json.dumps({"errors": [{"status": "503", "code": "not_ready", "title": "t", "detail": "starting"}]})
     revoked = json.dumps({"code": "invalid_api_key", "detail": "the API key of this stream was revoked"})
-    sse.answers = [
+    stub.answers = [
         (200, SSE, "retry: 10\n\n: heartbeat 4\n\n" + version(5)),  # the stream ends (a server closing)
         (503, {"Content-Type": "application/json", "Retry-After": "1"}, unavailable),
         (200, SSE, version(6) + 'event: dropped\ndata: {"after": 6}\n\n'),
@@ -134,19 +93,19 @@ def test_resumes_with_the_last_event_id_until_a_revoked_key_ends_it(sse: SseStub
     ]
     waits: List[float] = []
     got: List[int] = []
-    with Client(sse.url, "k", sleep=waits.append) as client:
+    with Client(stub.url, "k", sleep=waits.append) as client:
         with pytest.raises(MdsError) as failed:
             for record in client.events(after=4, timeout=5):
                 got.append(record["version"])
     assert got == [5, 6, 7]
-    assert sse.last_ids == [None, "5", "5", "6"]
+    assert stub.last_ids == [None, "5", "5", "6"]
     assert waits == [0.01, 1.0, 0.01]  # the server's `retry`; then the 503's Retry-After; then `retry` again
     assert failed.value.code == "invalid_api_key"
 
 
-def test_other_answers_than_200_raise(sse: SseStub) -> None:
-    sse.answers = [(401, {"Content-Type": "application/json"}, json.dumps({"errors": [{"code": "invalid_token", "detail": "expired"}]}))]
-    with Client(sse.url, "k") as client:
+def test_other_answers_than_200_raise(stub: Stub) -> None:
+    stub.answers = [(401, {"Content-Type": "application/json"}, json.dumps({"errors": [{"code": "invalid_token", "detail": "expired"}]}))]
+    with Client(stub.url, "k") as client:
         with pytest.raises(MdsError) as failed:
             next(client.events())
-    assert failed.value.status == 401 and failed.value.code == "invalid_token" and sse.last_ids == [None]
+    assert failed.value.status == 401 and failed.value.code == "invalid_token" and stub.last_ids == [None]
