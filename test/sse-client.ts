@@ -1,17 +1,14 @@
 /**
- * A test's subscriber of GET /api/v1/events: server-sent events parsed as the WHATWG HTML
- * standard says (`id`, `event`, `data` fields; comments and `retry` skipped), over node:http so
+ * A test's subscriber of GET /api/v1/events: server-sent events parsed by the TypeScript
+ * client's parser (clients/ts/src/events.ts), over node:http so
  * a test knows the connection's local port (which server process holds it: `ss`), and a
  * subscriber that reconnects with Last-Event-ID whenever its stream ends, as EventSource does.
  */
 import http from 'node:http';
 import { sleep } from './ingest-helpers.js';
+import { SseParser, type SseEvent } from '../clients/ts/src/index.js';
 
-export interface SseEvent {
-  id?: string;
-  event: string;
-  data: string;
-}
+export type { SseEvent };
 
 /** How long a test waits for events or an end (a bound, not a timing). */
 const WAIT_MS = 15_000;
@@ -21,37 +18,6 @@ export async function until(ok: () => boolean, limitMs = WAIT_MS): Promise<boole
   const t0 = Date.now();
   while (!ok() && Date.now() - t0 < limitMs) await sleep(20);
   return ok();
-}
-
-/** Splits an event stream's text into events as it arrives; `push` returns the events a chunk completed. */
-export class SseParser {
-  private buf = '';
-
-  push(text: string): SseEvent[] {
-    this.buf += text.replace(/\r\n?/g, '\n');
-    const out: SseEvent[] = [];
-    for (let i = this.buf.indexOf('\n\n'); i >= 0; i = this.buf.indexOf('\n\n')) {
-      const block = this.buf.slice(0, i);
-      this.buf = this.buf.slice(i + 2);
-      const e: SseEvent = { event: 'message', data: '' };
-      const data: string[] = [];
-      let fields = 0;
-      for (const line of block.split('\n')) {
-        if (line === '' || line.startsWith(':')) continue;
-        const colon = line.indexOf(':');
-        const field = colon < 0 ? line : line.slice(0, colon);
-        const value = colon < 0 ? '' : line.slice(colon + 1).replace(/^ /, '');
-        if (field === 'id') e.id = value;
-        else if (field === 'event') e.event = value;
-        else if (field === 'data') data.push(value);
-        else continue;
-        fields++;
-      }
-      e.data = data.join('\n');
-      if (fields > 0) out.push(e);
-    }
-    return out;
-  }
 }
 
 export interface SseStream {

@@ -9,7 +9,19 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
-import { all, createClient, MdsError, pages, retryAfterMs, rows, type MdsClient, type Row, type Schemas } from '../clients/ts/src/index.js';
+import {
+  all,
+  createClient,
+  events,
+  MdsError,
+  pages,
+  retryAfterMs,
+  rows,
+  type MdsClient,
+  type Row,
+  type Schemas,
+} from '../clients/ts/src/index.js';
+import { currentVersion, recordVersion } from '../src/store/versions.js';
 import { harness, STORES, walk, type Harness } from './helpers.js';
 import type { DemoOptions } from '../src/demo/generate.js';
 
@@ -95,6 +107,30 @@ describe.each(STORES)('the TypeScript client on $name', ({ url }) => {
     expect([missing.status, missing.detail]).toEqual([404, '000300.SH is an index: /api/v1/indices/000300.SH/bars']);
   });
 
+  it('iterates the event stream: the versions after `after`, then each as it commits, filtered by dataset', async () => {
+    const commit = (dataset: string) =>
+      h.store.bulkTransaction((s) => recordVersion(s, `test ${dataset}`, [{ dataset, rows: 1, instruments: null, from: null, to: null }]));
+    const v0 = await currentVersion((q, p) => h.store.selectRows(q, p));
+    await commit('classifications');
+    const got: Schemas['DataVersionRecord'][] = [];
+    for await (const r of events({ baseUrl: `${base}/api/v1/`, key: h.key, query: { after: v0 } })) {
+      got.push(r);
+      if (got.length === 1) await commit('trading_days');
+      if (got.length === 2) break;
+    }
+    expect(got.map((r) => [r.version, r.origin])).toEqual([
+      [v0 + 1, 'test classifications'],
+      [v0 + 2, 'test trading_days'],
+    ]);
+    const ctl = new AbortController();
+    const only: number[] = [];
+    for await (const r of events({ baseUrl: base, key: h.key, query: { after: v0, dataset: 'trading_days' }, signal: ctl.signal })) {
+      only.push(r.version);
+      ctl.abort();
+    }
+    expect(only).toEqual([v0 + 2]);
+  });
+
   it('runs docs/clients.md’s TypeScript block', async () => {
     const doc = readFileSync(join(ROOT, 'docs/clients.md'), 'utf8');
     const blocks = [...doc.matchAll(/```ts\n([\s\S]*?)```/g)].map((m) => m[1]);
@@ -175,5 +211,40 @@ describe('the TypeScript client’s retries', () => {
     expect(retryAfterMs('7')).toBe(7000);
     expect(retryAfterMs('Thu, 01 Jan 2026 00:00:30 GMT', Date.parse('2026-01-01T00:00:00Z'))).toBe(30_000);
     expect(retryAfterMs('soon')).toBeNull();
+  });
+
+  it('resumes the event stream with Last-Event-ID after an end, a 503 and `dropped`, and throws on a revoked key', async () => {
+    const version = (v: number) =>
+      `id: ${v}\nevent: version\ndata: ${JSON.stringify({ version: v, committed_at: 'x', origin: 'stub', changes: [] })}\n\n`;
+    const sse = (body: string) => () => new Response(body, { headers: { 'content-type': 'text/event-stream' } });
+    const revoked = JSON.stringify({ code: 'invalid_api_key', detail: 'the API key of this stream was revoked' });
+    const answers = [
+      sse(`retry: 5\n\n: heartbeat 4\n\n${version(5)}`),
+      answer(503, { 'retry-after': '1' }),
+      sse(`${version(6)}event: dropped\ndata: {"after": 6}\n\n`),
+      sse(`${version(7)}event: error\ndata: ${revoked}\n\n`),
+    ];
+    const ids: (string | null)[] = [];
+    const fetch = async (r: Request) => {
+      ids.push(r.headers.get('last-event-id'));
+      return answers[ids.length - 1]();
+    };
+    const waits: number[] = [];
+    const got: number[] = [];
+    const err = await (async () => {
+      for await (const r of events({
+        baseUrl: 'http://stub',
+        key: 'k',
+        query: { after: 4 },
+        fetch,
+        sleep: async (ms) => void waits.push(ms),
+      }))
+        got.push(r.version);
+    })().catch((e) => e);
+    expect(got).toEqual([5, 6, 7]);
+    expect(ids).toEqual([null, '5', '5', '6']);
+    expect(waits).toEqual([5, 1000, 5]);
+    expect(err).toBeInstanceOf(MdsError);
+    expect([err.status, err.code]).toEqual([401, 'invalid_api_key']);
   });
 });

@@ -86,8 +86,12 @@ function recordOf(doc: OpenApiDocument, op: Operation): { name: string; collecti
   return { name: refName(data)!, collection: false };
 }
 
+/** Whether the operation's 200 is a stream of server-sent events (GET /api/v1/events): an iterator of its records. */
+const isStream = (op: Operation) => op.responses['200']?.content?.['text/event-stream'] !== undefined;
+
 function method(doc: OpenApiDocument, path: string, op: Operation): string[] {
   const params = op.parameters ?? [];
+  const stream = isStream(op);
   const pathParams = params.filter((p) => p.in === 'path');
   const query = params.filter((p) => p.in === 'query' && p.name !== 'page[after]' && p.name !== 'page[size]');
   const record = recordOf(doc, op);
@@ -97,27 +101,36 @@ function method(doc: OpenApiDocument, path: string, op: Operation): string[] {
     ...query.filter((p) => p.required).map((p) => `${argName(p.name)}: ${pyType(p)}`),
     ...query.filter((p) => !p.required).map((p) => `${argName(p.name)}: Optional[${pyType(p)}] = None`),
     ...(collection ? ['page_size: Optional[int] = None', 'limit: Optional[int] = None', 'exact: Optional[bool] = None'] : []),
+    ...(stream ? ['timeout: float = 60.0', 'duration: Optional[float] = None'] : []),
   ];
   const signature = ['self', ...args, ...(kw.length ? ['*', ...kw] : [])];
-  const returns = collection ? 'pd.DataFrame' : 'Dict[str, Any]';
+  const returns = collection ? 'pd.DataFrame' : stream ? 'Iterator[Dict[str, Any]]' : 'Dict[str, Any]';
   const what = collection
     ? `Every page, as one DataFrame of \`\`${record!.name}\`\` records (typed columns).`
-    : record
-      ? `The \`\`${record.name}\`\` record (the answer's \`\`data\`\`), as the API's JSON.`
-      : "The answer's JSON.";
+    : stream
+      ? "Each event's record as it comes (the API's JSON), the stream resumed after a disconnect with Last-Event-ID."
+      : record
+        ? `The \`\`${record.name}\`\` record (the answer's \`\`data\`\`), as the API's JSON.`
+        : "The answer's JSON.";
   const doc_ = [
     ...wrap(op.summary ?? op.operationId, '        '),
     '',
     ...wrap(`\`\`GET ${path}\`\` (${op.operationId}). ${what}`, '        '),
   ];
   const described = [...pathParams, ...query].filter((p) => p.description);
-  if (described.length || collection) {
+  if (described.length || collection || stream) {
     doc_.push('', '        Args:');
     for (const p of described) doc_.push(...wrap(`${argName(p.name)}: ${p.description}`, '            ', '                '));
     if (collection) {
       doc_.push("            page_size: Rows per request (1..1000; default the client's, 1000).");
       doc_.push('            limit: Stop after this many rows.');
       doc_.push("            exact: Decimals as ``decimal.Decimal`` (else float64); default the client's.");
+    }
+    if (stream) {
+      doc_.push(
+        '            timeout: Seconds without a byte (heartbeats come every 15 s) before the stream counts as lost and is reopened.',
+      );
+      doc_.push('            duration: Stop after about this many seconds (None: never; break out of the loop to stop).');
     }
   }
   const pathArg = `{${pathParams.map((p) => `${py(p.name)}: ${argName(p.name)}`).join(', ')}}`;
@@ -134,7 +147,9 @@ function method(doc: OpenApiDocument, path: string, op: Operation): string[] {
         `            exact=exact,`,
         `        )`,
       ]
-    : [`        return self._resource(${py(path)}, ${pathArg}, ${queryArg})`];
+    : stream
+      ? [`        return self._events(${py(path)}, ${pathArg}, ${queryArg}, timeout=timeout, duration=duration)`]
+      : [`        return self._resource(${py(path)}, ${pathArg}, ${queryArg})`];
   return [
     `    def ${snake(op.operationId)}(`,
     ...signature.map((a) => `        ${a},`),
@@ -164,7 +179,7 @@ export function pythonOperations(doc: OpenApiDocument): string {
     '',
     'from __future__ import annotations',
     '',
-    'from typing import Any, Dict, Literal, Optional',
+    'from typing import Any, Dict, Iterator, Literal, Optional',
     '',
     'import pandas as pd',
     '',
@@ -178,7 +193,7 @@ export function pythonOperations(doc: OpenApiDocument): string {
     '',
     '',
     'class Operations(BaseClient):',
-    '    """A method per operation: a collection walked whole into one DataFrame, a single record as a dict."""',
+    '    """A method per operation: a collection walked whole into one DataFrame, a single record as a dict, a stream as an iterator."""',
     '',
     ...operations(doc).flatMap(({ path, op }) => method(doc, path, op)),
   ]

@@ -9,7 +9,7 @@ import re
 import time
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any, Callable, Dict, List, Mapping, Optional, Tuple, TypeVar, Union
+from typing import Any, Callable, Dict, Iterator, List, Mapping, Optional, Tuple, TypeVar, Union
 from urllib.parse import quote
 
 import httpx
@@ -144,6 +144,16 @@ class BaseClient:
         body: Dict[str, Any] = response.json()
         data = body.get("data")
         return data if isinstance(data, dict) else body
+
+    def _events(
+        self, path: str, path_params: Mapping[str, Any], query: Mapping[str, Any], *, timeout: float, duration: Optional[float]
+    ) -> Iterator[Dict[str, Any]]:
+        """The records of an event stream as they come, resumed after a disconnect (``_events.events``)."""
+        from ._events import events
+
+        s = self._session
+        target = self._target(path, path_params, query)
+        return events(self._http, target, timeout=timeout, duration=duration, retries=s.retries, backoff=s.backoff, max_wait=s.max_wait, sleep=s.sleep)
 
     # -- collections ---------------------------------------------------------------------------
 

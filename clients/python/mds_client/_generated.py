@@ -4,7 +4,7 @@
 
 from __future__ import annotations
 
-from typing import Any, Dict, Literal, Optional
+from typing import Any, Dict, Iterator, Literal, Optional
 
 import pandas as pd
 
@@ -398,7 +398,7 @@ RECORDS: Dict[str, Dict[str, str]] = {
 
 
 class Operations(BaseClient):
-    """A method per operation: a collection walked whole into one DataFrame, a single record as a dict."""
+    """A method per operation: a collection walked whole into one DataFrame, a single record as a dict, a stream as an iterator."""
 
     def get_system_health(
         self,
@@ -2085,23 +2085,28 @@ class Operations(BaseClient):
         dataset: Optional[str] = None,
         instrument_id: Optional[str] = None,
         token: Optional[str] = None,
-    ) -> Dict[str, Any]:
+        timeout: float = 60.0,
+        duration: Optional[float] = None,
+    ) -> Iterator[Dict[str, Any]]:
         """Server-sent events: one `version` event per committed data version, resumable by
         Last-Event-ID.
 
-        ``GET /api/v1/events`` (streamEvents). The answer's JSON.
+        ``GET /api/v1/events`` (streamEvents). Each event's record as it comes (the API's JSON), the
+        stream resumed after a disconnect with Last-Event-ID.
 
         Args:
-            after: The data version you hold: the versions after it are replayed first (default 0:
-                from the first).
+            after: The data version you hold: the versions after it are replayed first (absent: from
+                now; Last-Event-ID wins over it).
             dataset: Only versions that changed this dataset (`bars_1d`, `income_statements`,
                 `indicator_states`, …), with only its change.
             instrument_id: Only versions that changed this instrument (CODE.MARKET), with only the
                 changes that name it or all instruments (`instruments: "all"`).
             token: A short-lived stream token (`mds keys token`), for clients that cannot send
                 X-API-Key.
+            timeout: Seconds without a byte (heartbeats come every 15 s) before the stream counts as lost and is reopened.
+            duration: Stop after about this many seconds (None: never; break out of the loop to stop).
         """
-        return self._resource("/api/v1/events", {}, {"after": after, "dataset": dataset, "instrument_id": instrument_id, "token": token})
+        return self._events("/api/v1/events", {}, {"after": after, "dataset": dataset, "instrument_id": instrument_id, "token": token}, timeout=timeout, duration=duration)
 
     def list_changes(
         self,

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from typing import Callable, Iterable, List, Literal, Optional, Union
+from typing import Any, Callable, Dict, Iterable, Iterator, List, Literal, Optional, Union
 
 import pandas as pd
 
@@ -82,6 +82,25 @@ class Client(Operations):
     def search(self, q: str, kind: Optional[Literal["equity", "index", "fund"]] = None) -> pd.DataFrame:
         """Instruments by code, id, name or pinyin initials (``gzmt``), best first, indexed by id."""
         return self.search_instruments(q=q, kind=kind).set_index("id")
+
+    def events(
+        self,
+        after: Optional[int] = None,
+        dataset: Optional[str] = None,
+        instrument_id: Optional[str] = None,
+        *,
+        timeout: float = 60.0,
+        duration: Optional[float] = None,
+    ) -> Iterator[Dict[str, Any]]:
+        """Each committed data version as it comes, once and in order: the records ``/changes``
+        lists (``version``, ``committed_at``, ``origin``, ``changes``), from the versions after
+        `after` (None: from now) and those of `dataset` or `instrument_id` alone when given. A
+        stream that ends or falls silent for `timeout` seconds is opened again after the last
+        version received (Last-Event-ID), so a restart of the server misses nothing; with
+        `duration`, the iteration stops after about that many seconds (else break out of it).
+
+        ``for v in mds.events(after=mds.list_changes().version.max()): print(v["version"])``"""
+        return self.stream_events(after=after, dataset=dataset, instrument_id=instrument_id, timeout=timeout, duration=duration)
 
     # -- helpers ---------------------------------------------------------------------------------
 

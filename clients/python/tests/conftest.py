@@ -7,14 +7,17 @@ Without Node the live tests skip, saying so (the retry tests do not need it).
 
 from __future__ import annotations
 
+import json
 import os
 import shutil
 import socket
 import subprocess
+import threading
 import time
 from dataclasses import dataclass
+from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from pathlib import Path
-from typing import Any, Dict, Iterator, List
+from typing import Any, Dict, Iterator, List, Optional, Tuple, Union
 
 import httpx
 import pytest
@@ -100,3 +103,50 @@ def everything(api: httpx.Client, path: str, **query: Any) -> List[Dict[str, Any
         rows += body["data"]
         url, params = body["links"]["next"], {}
     return rows
+
+
+#: A scripted answer: status, headers, body (a dict is sent as JSON, Data-Version 7; a str as it is).
+Answer = Tuple[int, Dict[str, str], Union[dict, str]]
+
+
+class Stub:
+    """An HTTP server on 127.0.0.1 answering each GET with the next scripted answer, the last one
+    ever after, and closing the connection; it records each request's path, key and Last-Event-ID."""
+
+    def __init__(self, answers: List[Answer]) -> None:
+        self.answers = answers
+        self.seen: List[str] = []
+        self.keys: List[str] = []
+        self.last_ids: List[Optional[str]] = []
+        stub = self
+
+        class Handler(BaseHTTPRequestHandler):
+            def do_GET(self) -> None:
+                stub.seen.append(self.path)
+                stub.keys.append(self.headers.get("X-API-Key", ""))
+                stub.last_ids.append(self.headers.get("Last-Event-ID"))
+                status, headers, body = stub.answers[min(len(stub.seen), len(stub.answers)) - 1]
+                if isinstance(body, dict):
+                    data = json.dumps(body).encode()
+                    headers = {"Content-Type": "application/json", "Data-Version": "7", **headers}
+                else:
+                    data = body.encode()
+                self.send_response(status)
+                for k, v in {**headers, "Content-Length": str(len(data)), "Connection": "close"}.items():
+                    self.send_header(k, v)
+                self.end_headers()
+                self.wfile.write(data)
+
+            def log_message(self, *_: object) -> None:
+                pass
+
+        self.server = ThreadingHTTPServer(("127.0.0.1", 0), Handler)
+        self.url = f"http://127.0.0.1:{self.server.server_address[1]}"
+        threading.Thread(target=self.server.serve_forever, kwargs={"poll_interval": 0.05}, daemon=True).start()
+
+
+@pytest.fixture
+def stub() -> Iterator[Stub]:
+    s = Stub([])
+    yield s
+    s.server.shutdown()

@@ -2,14 +2,13 @@
 
 from __future__ import annotations
 
-import json
-import threading
-from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
-from typing import Dict, Iterator, List, Tuple
+from typing import List
 
 import pytest
 
 from mds_client import Client, MdsError
+
+from .conftest import Stub
 
 MARKETS = {
     "data": [{"id": "SH", "name": "Shanghai Stock Exchange", "name_local": "上海证券交易所", "mic": "XSHG",
@@ -17,48 +16,10 @@ MARKETS = {
     "meta": {"next_cursor": None},
     "links": {"self": "/api/v1/markets", "next": None},
 }  # fmt: skip
-Answer = Tuple[int, Dict[str, str], dict]
 
 
 def error(status: int, code: str) -> dict:
     return {"errors": [{"status": str(status), "code": code, "title": code, "detail": f"{code} (stub)"}], "meta": {"request_id": "stub"}}
-
-
-class Stub:
-    """An HTTP server on 127.0.0.1 answering each GET with the next scripted answer, the last one ever after."""
-
-    def __init__(self, answers: List[Answer]) -> None:
-        self.answers = answers
-        self.seen: List[str] = []
-        self.keys: List[str] = []
-        stub = self
-
-        class Handler(BaseHTTPRequestHandler):
-            def do_GET(self) -> None:
-                stub.seen.append(self.path)
-                stub.keys.append(self.headers.get("X-API-Key", ""))
-                status, headers, body = stub.answers[min(len(stub.seen), len(stub.answers)) - 1]
-                data = json.dumps(body).encode()
-                self.send_response(status)
-                for k, v in {"Content-Type": "application/json", "Data-Version": "7", **headers}.items():
-                    self.send_header(k, v)
-                self.send_header("Content-Length", str(len(data)))
-                self.end_headers()
-                self.wfile.write(data)
-
-            def log_message(self, *_: object) -> None:
-                pass
-
-        self.server = ThreadingHTTPServer(("127.0.0.1", 0), Handler)
-        self.url = f"http://127.0.0.1:{self.server.server_address[1]}"
-        threading.Thread(target=self.server.serve_forever, kwargs={"poll_interval": 0.05}, daemon=True).start()
-
-
-@pytest.fixture
-def stub() -> Iterator[Stub]:
-    s = Stub([])
-    yield s
-    s.server.shutdown()
 
 
 def test_waits_as_retry_after_says_then_backs_off(stub: Stub) -> None:

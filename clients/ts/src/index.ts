@@ -5,6 +5,9 @@
  */
 import createFetchClient, { type Client } from 'openapi-fetch';
 import type { components, operations, paths } from './schema.js';
+import { streamEvents, type DataVersionRecord, type EventStreamOptions } from './events.js';
+
+export { SseParser, type DataVersionRecord, type EventQuery, type EventStreamOptions, type SseEvent } from './events.js';
 
 export type { components, operations, paths };
 /** The API's records and answers by name: `Schemas['Bar']`, `Schemas['Valuation']`, … */
@@ -135,4 +138,15 @@ export async function all<P extends CollectionPath>(client: MdsClient, path: P, 
   const out: Row<P>[] = [];
   for await (const row of rows(client, path, ...params)) out.push(row);
   return out;
+}
+
+/**
+ * Each committed data version's record as it comes (GET /api/v1/events), once and in order: the
+ * stream is opened again after an end or a lost connection with Last-Event-ID, so a server's
+ * restart misses nothing. `query.after`: the version held (absent: from now); `dataset`,
+ * `instrument_id`: filters. Ends when `signal` aborts (or break out of the loop); throws an
+ * MdsError on any answer but 200 and when the key is revoked.
+ */
+export function events(options: EventStreamOptions): AsyncGenerator<DataVersionRecord> {
+  return streamEvents(options, { fail: (status, body) => new MdsError(status, body), retryAfterMs: (v) => retryAfterMs(v) });
 }

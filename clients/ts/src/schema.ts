@@ -10958,7 +10958,7 @@ export interface operations {
     streamEvents: {
         parameters: {
             query?: {
-                /** @description The data version you hold: the versions after it are replayed first (default 0: from the first). */
+                /** @description The data version you hold: the versions after it are replayed first (absent: from now; Last-Event-ID wins over it). */
                 after?: number;
                 /** @description Only versions that changed this dataset (`bars_1d`, `income_statements`, `indicator_states`, …), with only its change. */
                 dataset?: string;

@@ -49,7 +49,7 @@ export function registerEvents(app: App, limits: StreamLimits) {
           '`event: dropped` (resume from /changes), a revoked key `event: error`, and the stream ends. EventSource cannot send ' +
           'X-API-Key: pass a token of `mds keys token` as `token`.',
         query: {
-          ...afterParam('the versions after it are replayed first'),
+          ...afterParam('the versions after it are replayed first', 'absent: from now; Last-Event-ID wins over it'),
           ...logFilterParams,
           token: Type.Optional(
             Type.String({

@@ -23,12 +23,12 @@ export const logFilterParams = {
 };
 
 /** `after`: the version a client holds. */
-export const afterParam = (what: string) => ({
+export const afterParam = (what: string, absent = 'default 0: from the first') => ({
   after: Type.Optional(
     Type.Integer({
       minimum: 0,
       maximum: MAX_VERSION,
-      description: `The data version you hold: ${what} (default 0: from the first).`,
+      description: `The data version you hold: ${what} (${absent}).`,
     }),
   ),
 });
