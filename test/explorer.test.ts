@@ -157,6 +157,7 @@ describe.skipIf(!HAVE_CHROMIUM)('the explorer in Chromium', () => {
 
     // The requests panel (opened) names the exact requests, as curl lines.
     await page.click('#requests summary');
+    await page.waitForSelector('#requests code.curl');
     const lines = await page.$$eval('#requests code.curl', (els) => els.map((e) => e.textContent));
     expect(lines).toContain(`curl -g -H "X-API-Key: $MDS_KEY" '${base}${B}/equities/600519.SH/bars?${q}&order=desc&page[size]=320'`);
     expect(lines.some((l) => l!.includes('/technical-indicators/macd?interval=1w&adjustment=forward&from='))).toBe(true);
@@ -509,6 +510,7 @@ describe.skipIf(!HAVE_CHROMIUM)('the explorer in Chromium', () => {
       expect(await fresh.getAttribute('#chart', 'data-bars'), id).toBe(String((await get(h, bars)).body.data.length));
       expect(await fresh.textContent('#legend [data-field="time"]'), id).toBe(last.trade_date);
       await fresh.click('#requests summary');
+      await fresh.waitForSelector('#requests code.curl');
       const lines = await fresh.$$eval('#requests code.curl', (els) => els.map((e) => e.textContent));
       expect(lines.filter((l) => l!.endsWith(`${base}${bars}'`)).length, id).toBe(1);
       await fresh.click('#requests summary');
