@@ -422,6 +422,8 @@ describe.skipIf(!HAVE_CHROMIUM)('the explorer in Chromium', () => {
     const counts = await page.$$eval('#distribution .bar', (bars) => bars.map((b) => Number(b.getAttribute('data-count'))));
     expect(counts.length).toBe(13);
     expect(counts.reduce((a, b) => a + b, 0)).toBe(traded);
+    // Breadth's limit_up and limit_down are counts of equities, headed as counts (not 涨停价, a price).
+    expect(await page.$$eval('#breadth th[data-column^="limit_"]', (ths) => ths.map((th) => th.textContent))).toEqual(['涨停', '跌停']);
     // The limit-up pool's first-limit times in market time.
     const pool = (await get(h, `${B}/equities/pools/limit_up?date=${day}`)).body.data;
     const times = await page.$$eval('#pool-table-limit_up td[data-column="first_limit_time"]', (tds) => tds.map((td) => td.textContent));
