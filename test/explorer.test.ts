@@ -11,7 +11,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Browser, Page } from 'playwright-core';
 import { CHROMIUM, HAVE_CHROMIUM, launchChromium, screenshotStats } from './browser.js';
 import { get, harness, SMALL_DEMO, STORES, walk, type Harness } from './helpers.js';
-import { divide, percentChange, subtract, sum } from '../src/explorer/decimal.js';
+import { divide, percentChange, round, subtract, sum } from '../src/explorer/decimal.js';
 import { moneyText, turnoverRate, volumeText, wanYi } from '../src/explorer/format.js';
 
 if (!HAVE_CHROMIUM) console.warn(`explorer.test: ${CHROMIUM} is absent (apt-get install chromium); skipping the browser test`);
@@ -145,6 +145,12 @@ describe.skipIf(!HAVE_CHROMIUM)('the explorer in Chromium', () => {
     const [point] = (await get(h, `${B}/equities/600519.SH/technical-indicators/macd?${q}&from=${date}&to=${date}`)).body.data;
     expect(point.trade_date).toBe(date);
     expect({ dif: shown['macd.dif'], dea: shown['macd.dea'], macd: shown['macd.macd'] }).toEqual(point.values);
+    // MA over the candles at the price's decimals, as Tongdaxin shows it; the API's exact value behind it.
+    const [ma] = (await get(h, `${B}/equities/600519.SH/technical-indicators/ma?${q}&from=${date}&to=${date}`)).body.data;
+    const places = (bar.close.split('.')[1] ?? '').length;
+    expect(['ma5', 'ma60'].map((k) => shown[`ma.${k}`])).toEqual([ma.values.ma5, ma.values.ma60]);
+    const maText = await legend();
+    expect(['ma5', 'ma60'].map((k) => maText[`ma.${k}`])).toEqual([round(ma.values.ma5, places), round(ma.values.ma60, places)]);
     // Each key in the colour of its line (a style the page sets through the CSSOM, as its policy allows).
     const colours = await page.$$eval('#legend [data-indicator="macd"] .field .k', (els) => els.map((e) => getComputedStyle(e).color));
     expect(colours).toEqual(['rgb(227, 157, 0)', 'rgb(31, 111, 209)', 'rgb(194, 54, 154)']);
