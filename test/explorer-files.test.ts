@@ -1,8 +1,10 @@
 /**
- * The explorer's files as served (no browser): the page naming its files by version, those kept a
- * year (immutable) and sent brotli-compressed at build time when accepted, the same bytes either
- * way; another version's name redirected to the current one; the pages' security headers.
+ * The explorer's files as served (no browser): the page with its early script inline and naming
+ * its files by version, those kept a year (immutable) and sent brotli-compressed at build time
+ * when accepted, the same bytes either way; another version's name redirected to the current
+ * one; the pages' security headers, the inline script allowed by its hash alone.
  */
+import { createHash } from 'node:crypto';
 import { brotliDecompressSync, gunzipSync } from 'node:zlib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { harness, STORES, type Harness } from './helpers.js';
@@ -17,7 +19,7 @@ describe("the explorer's files", () => {
     h = await harness(await STORES[0].url(), null);
     const page = await h.app.inject({ method: 'GET', url: '/explorer' });
     named = Object.fromEntries(
-      [...page.payload.matchAll(/(?:src|href)="\/explorer\/((early|app)\.[\w-]{12}\.(js|css))"/g)].map((m) => [
+      [...page.payload.matchAll(/(?:src|href)="\/explorer\/((app)\.[\w-]{12}\.(js|css))"/g)].map((m) => [
         `${m[2]}.${m[3]}`,
         `/explorer/${m[1]}`,
       ]),
@@ -33,14 +35,13 @@ describe("the explorer's files", () => {
       'text/html; charset=utf-8',
       'public, max-age=300',
     ]);
-    // The page's own files, each named by its version; the early script first (it asks for the chart's data while the main script loads).
+    // The page's own files, each named by its version, and the early script inline before them (it asks for the chart's data while they load).
     const assets = [...page.payload.matchAll(/(?:src|href)="([^"]+)"/g)].map((m) => m[1]);
-    expect(assets.map((a) => a.replace(/\.[\w-]{12}\./, '.V.'))).toEqual([
-      'data:,',
-      '/explorer/early.V.js',
-      '/explorer/app.V.css',
-      '/explorer/app.V.js',
-    ]);
+    expect(assets.map((a) => a.replace(/\.[\w-]{12}\./, '.V.'))).toEqual(['data:,', '/explorer/app.V.css', '/explorer/app.V.js']);
+    const inline = [...page.payload.matchAll(/<script>([^<]+)<\/script>/g)].map((m) => m[1]);
+    expect(inline.length).toBe(1);
+    expect(inline[0]).toContain('mds.explorer.apiKey');
+    expect(page.payload.indexOf(inline[0])).toBeLessThan(page.payload.indexOf(named['app.css']));
     const js = await get(named['app.js']);
     expect([js.statusCode, js.headers['content-type'], js.headers['cache-control']]).toEqual([
       200,
@@ -89,10 +90,10 @@ describe("the explorer's files", () => {
   it("redirect another version's name to the current file, and refuse a name that is none", async () => {
     const old = await get('/explorer/app.AAAAAAAAAAAA.js');
     expect([old.statusCode, old.headers.location, old.headers['cache-control']]).toEqual([302, named['app.js'], 'no-cache']);
-    expect((await get('/explorer/early.AAAAAAAAAAAA.js')).headers.location).toBe(named['early.js']);
     expect((await get('/explorer/app.AAAAAAAAAAAA.css')).headers.location).toBe(named['app.css']);
     for (const url of [
-      '/explorer/early.AAAAAAAAAAAA.css',
+      '/explorer/early.js',
+      '/explorer/early.AAAAAAAAAAAA.js',
       '/explorer/other.AAAAAAAAAAAA.js',
       '/explorer/app.short.js',
       '/explorer/main.ts',
@@ -102,8 +103,9 @@ describe("the explorer's files", () => {
     }
   });
 
-  it('forbid what the page does not need: another origin, inline script, framing, sniffing, a referrer (it keeps the key)', async () => {
+  it('forbid what the page does not need: another origin, any inline script but its own (by hash), framing, sniffing, a referrer (it keeps the key)', async () => {
     const page = await get('/explorer');
+    const inline = /<script>([^<]+)<\/script>/.exec(page.payload)![1];
     const csp = Object.fromEntries(
       String(page.headers['content-security-policy'])
         .split(';')
@@ -112,7 +114,7 @@ describe("the explorer's files", () => {
     );
     expect(csp).toEqual({
       'default-src': "'none'",
-      'script-src': "'self'",
+      'script-src': `'self' 'sha256-${createHash('sha256').update(inline).digest('base64')}'`,
       'style-src': "'self'",
       'img-src': "'self' data:",
       'font-src': "'self'",
@@ -121,14 +123,7 @@ describe("the explorer's files", () => {
       'form-action': "'none'",
       'frame-ancestors': "'none'",
     });
-    for (const url of [
-      '/explorer',
-      '/explorer/app.js',
-      '/explorer/app.css',
-      '/explorer/early.js',
-      ...Object.values(named),
-      '/explorer/app.AAAAAAAAAAAA.js',
-    ]) {
+    for (const url of ['/explorer', '/explorer/app.js', '/explorer/app.css', ...Object.values(named), '/explorer/app.AAAAAAAAAAAA.js']) {
       const r = await get(url);
       expect([r.headers['x-content-type-options'], r.headers['referrer-policy'], r.headers['x-frame-options']], url).toEqual([
         'nosniff',

@@ -11,7 +11,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Browser, Page } from 'playwright-core';
 import { CHROMIUM, HAVE_CHROMIUM, launchChromium, screenshotStats } from './browser.js';
 import { get, harness, SMALL_DEMO, STORES, walk, type Harness } from './helpers.js';
-import { divide, percentChange, subtract, sum } from '../src/explorer/decimal.js';
+import { divide, percentChange, round, subtract, sum } from '../src/explorer/decimal.js';
 import { moneyText, turnoverRate, volumeText, wanYi } from '../src/explorer/format.js';
 
 if (!HAVE_CHROMIUM) console.warn(`explorer.test: ${CHROMIUM} is absent (apt-get install chromium); skipping the browser test`);
@@ -145,6 +145,12 @@ describe.skipIf(!HAVE_CHROMIUM)('the explorer in Chromium', () => {
     const [point] = (await get(h, `${B}/equities/600519.SH/technical-indicators/macd?${q}&from=${date}&to=${date}`)).body.data;
     expect(point.trade_date).toBe(date);
     expect({ dif: shown['macd.dif'], dea: shown['macd.dea'], macd: shown['macd.macd'] }).toEqual(point.values);
+    // MA over the candles at the price's decimals, as Tongdaxin shows it; the API's exact value behind it.
+    const [ma] = (await get(h, `${B}/equities/600519.SH/technical-indicators/ma?${q}&from=${date}&to=${date}`)).body.data;
+    const places = (bar.close.split('.')[1] ?? '').length;
+    expect(['ma5', 'ma60'].map((k) => shown[`ma.${k}`])).toEqual([ma.values.ma5, ma.values.ma60]);
+    const maText = await legend();
+    expect(['ma5', 'ma60'].map((k) => maText[`ma.${k}`])).toEqual([round(ma.values.ma5, places), round(ma.values.ma60, places)]);
     // Each key in the colour of its line (a style the page sets through the CSSOM, as its policy allows).
     const colours = await page.$$eval('#legend [data-indicator="macd"] .field .k', (els) => els.map((e) => getComputedStyle(e).color));
     expect(colours).toEqual(['rgb(227, 157, 0)', 'rgb(31, 111, 209)', 'rgb(194, 54, 154)']);
@@ -157,6 +163,7 @@ describe.skipIf(!HAVE_CHROMIUM)('the explorer in Chromium', () => {
 
     // The requests panel (opened) names the exact requests, as curl lines.
     await page.click('#requests summary');
+    await page.waitForSelector('#requests code.curl');
     const lines = await page.$$eval('#requests code.curl', (els) => els.map((e) => e.textContent));
     expect(lines).toContain(`curl -g -H "X-API-Key: $MDS_KEY" '${base}${B}/equities/600519.SH/bars?${q}&order=desc&page[size]=320'`);
     expect(lines.some((l) => l!.includes('/technical-indicators/macd?interval=1w&adjustment=forward&from='))).toBe(true);
@@ -421,6 +428,8 @@ describe.skipIf(!HAVE_CHROMIUM)('the explorer in Chromium', () => {
     const counts = await page.$$eval('#distribution .bar', (bars) => bars.map((b) => Number(b.getAttribute('data-count'))));
     expect(counts.length).toBe(13);
     expect(counts.reduce((a, b) => a + b, 0)).toBe(traded);
+    // Breadth's limit_up and limit_down are counts of equities, headed as counts (not 涨停价, a price).
+    expect(await page.$$eval('#breadth th[data-column^="limit_"]', (ths) => ths.map((th) => th.textContent))).toEqual(['涨停', '跌停']);
     // The limit-up pool's first-limit times in market time.
     const pool = (await get(h, `${B}/equities/pools/limit_up?date=${day}`)).body.data;
     const times = await page.$$eval('#pool-table-limit_up td[data-column="first_limit_time"]', (tds) => tds.map((td) => td.textContent));
@@ -509,6 +518,7 @@ describe.skipIf(!HAVE_CHROMIUM)('the explorer in Chromium', () => {
       expect(await fresh.getAttribute('#chart', 'data-bars'), id).toBe(String((await get(h, bars)).body.data.length));
       expect(await fresh.textContent('#legend [data-field="time"]'), id).toBe(last.trade_date);
       await fresh.click('#requests summary');
+      await fresh.waitForSelector('#requests code.curl');
       const lines = await fresh.$$eval('#requests code.curl', (els) => els.map((e) => e.textContent));
       expect(lines.filter((l) => l!.endsWith(`${base}${bars}'`)).length, id).toBe(1);
       await fresh.click('#requests summary');

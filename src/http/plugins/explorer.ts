@@ -1,5 +1,5 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import { pageHeaders } from './security-headers.js';
+import { PAGE_CSP, pageHeaders } from './security-headers.js';
 import fp from 'fastify-plugin';
 import { createHash } from 'node:crypto';
 import { copyFileSync, existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
@@ -18,22 +18,27 @@ export interface ExplorerFile {
   version: string;
 }
 
-/** The explorer's files as served: the page, and its scripts and style sheet by name (`app.js`). */
+/**
+ * The explorer's files as served: the page (with the early script inline) and its policy, which
+ * lets that one inline script run by its hash; its scripts and style sheet by name (`app.js`).
+ */
 export interface ExplorerAssets {
   html: string;
+  csp: string;
   files: Map<string, ExplorerFile>;
 }
 
 const ENTRIES = { app: 'main.ts', early: 'early.ts' };
 const PAGE = 'index.html';
-/** The bundles, as served: the early script (early.ts), the main script and its style sheet. */
+/** The early script (early.ts): inlined into the page, never served on its own. */
+const EARLY = 'early.js';
+/** The files served, by name: the main script and its style sheet. */
 const FILES: Record<string, string> = {
-  'early.js': 'text/javascript; charset=utf-8',
   'app.js': 'text/javascript; charset=utf-8',
   'app.css': 'text/css; charset=utf-8',
 };
 /** A versioned name: `app.<version>.js`, the version 12 characters of base64url. */
-const VERSIONED = /^(early|app)\.([A-Za-z0-9_-]{12})\.(js|css)$/;
+const VERSIONED = /^(app)\.([A-Za-z0-9_-]{12})\.(js|css)$/;
 
 /** Brotli at its best (quality 11): done once, at build time or on first use. */
 const compress = (b: Buffer): Buffer =>
@@ -43,8 +48,9 @@ const compress = (b: Buffer): Buffer =>
 
 /**
  * Bundles the explorer (src/explorer/, browser code) with lightweight-charts into its main
- * script and style sheet, and its early script (early.ts) on its own: into `outdir` at build
- * time (scripts/build.mjs), with each file's brotli form beside it (`app.js.br`), else in memory.
+ * script and style sheet, and its early script (early.ts, inlined into the page) on its own:
+ * into `outdir` at build time (scripts/build.mjs), with each served file's brotli form beside it
+ * (`app.js.br`), else in memory.
  * Everything it needs is in the bundles: the page loads nothing from another origin and works offline.
  */
 export async function bundleExplorer(sourceDir: string, outdir?: string): Promise<Map<string, Buffer>> {
@@ -61,14 +67,17 @@ export async function bundleExplorer(sourceDir: string, outdir?: string): Promis
     logLevel: 'warning',
   });
   const files = new Map(
-    Object.keys(FILES).map((name) => [name, Buffer.from(result.outputFiles.find((f) => f.path.endsWith(`/${name}`))!.contents)]),
+    [...Object.keys(FILES), EARLY].map((name) => [
+      name,
+      Buffer.from(result.outputFiles.find((f) => f.path.endsWith(`/${name}`))!.contents),
+    ]),
   );
   if (outdir !== undefined) {
     mkdirSync(outdir, { recursive: true });
     copyFileSync(join(sourceDir, PAGE), join(outdir, PAGE));
     for (const [name, body] of files) {
       writeFileSync(join(outdir, name), body);
-      writeFileSync(join(outdir, `${name}.br`), compress(body));
+      if (name in FILES) writeFileSync(join(outdir, `${name}.br`), compress(body));
     }
   }
   return files;
@@ -85,20 +94,30 @@ const versionedPath = (name: string, version: string) => `/explorer/${name.repla
  */
 async function loadAssets(): Promise<ExplorerAssets> {
   const dir = fileURLToPath(new URL('../../explorer/', import.meta.url));
-  const built = Object.keys(FILES).every((name) => existsSync(join(dir, name)) && existsSync(join(dir, `${name}.br`)));
-  const bodies = built ? new Map(Object.keys(FILES).map((name) => [name, readFileSync(join(dir, name))])) : await bundleExplorer(dir);
+  const names = Object.keys(FILES);
+  const built = existsSync(join(dir, EARLY)) && names.every((name) => existsSync(join(dir, name)) && existsSync(join(dir, `${name}.br`)));
+  const bodies = built ? new Map([...names, EARLY].map((name) => [name, readFileSync(join(dir, name))])) : await bundleExplorer(dir);
   const files = new Map<string, ExplorerFile>();
-  for (const [name, body] of bodies)
+  for (const name of names) {
+    const body = bodies.get(name)!;
     files.set(name, {
       type: FILES[name],
       body,
       br: built ? readFileSync(join(dir, `${name}.br`)) : compress(body),
       version: versionOf(body),
     });
-  let html = readFileSync(join(dir, PAGE), 'utf8');
+  }
+  // The early script, inline: it asks for the chart's data before any other file of the page has arrived.
+  const early = bodies.get(EARLY)!.toString('utf8').trim();
+  if (/<\/script/i.test(early)) throw new Error('the early script cannot be inlined: it holds </script');
+  let html = readFileSync(join(dir, PAGE), 'utf8').replace(`%${EARLY}%`, () => early);
   for (const [name, f] of files) html = html.replaceAll(`%${name}%`, versionedPath(name, f.version));
-  return { html, files };
+  return { html, csp: inlineScriptCsp(early), files };
 }
+
+/** The pages' policy, with one inline script allowed by its SHA-256 (CSP 3 hash source): no other inline or injected script runs. */
+export const inlineScriptCsp = (script: string): string =>
+  PAGE_CSP.replace("script-src 'self'", `script-src 'self' 'sha256-${createHash('sha256').update(script, 'utf8').digest('base64')}'`);
 
 /** Sends a file, brotli-compressed when the client accepts it (else as is: http-cache.ts may gzip it). */
 function sendFile(req: FastifyRequest, reply: FastifyReply, f: ExplorerFile) {
@@ -112,7 +131,8 @@ function sendFile(req: FastifyRequest, reply: FastifyReply, f: ExplorerFile) {
  * /explorer: a chart and market explorer drawn from the API itself (src/explorer/). The page and
  * its files are public and static, under the pages' Content-Security-Policy
  * (security-headers.ts); every number on it comes from the API, with the key the user enters,
- * kept in the browser. The page (cached five minutes) names its files by version
+ * kept in the browser. The page (cached five minutes) holds the early script (early.ts) inline,
+ * allowed by its hash in the page's policy, and names its other files by version
  * (`/explorer/app.<version>.js`): those are kept a year, immutable, and a name of another
  * version (a page cached before a deploy) is redirected to the current one. Files are sent
  * brotli-compressed once at build time when the client accepts it. The plain names
@@ -124,8 +144,9 @@ export const explorer = fp(
     const get = () => (assets ??= loadAssets().catch((e) => ((assets = null), Promise.reject(e))));
     const hide = { schema: { hide: true } };
     app.get('/explorer', hide, async (_req, reply) => {
-      pageHeaders(reply);
-      return reply.type('text/html; charset=utf-8').send((await get()).html);
+      const a = await get();
+      pageHeaders(reply, a.csp);
+      return reply.type('text/html; charset=utf-8').send(a.html);
     });
     for (const name of Object.keys(FILES))
       app.get(`/explorer/${name}`, hide, async (req, reply) => sendFile(req, reply, (await get()).files.get(name)!));
