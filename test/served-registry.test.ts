@@ -31,3 +31,11 @@ describe('migrations', () => {
     expect(src('store/migrate.ts')).not.toMatch(/from '\.\/migrations\/\d{4}_/);
   });
 });
+
+describe('the store type', () => {
+  it('maps the datasets stored as declared: no table listed by hand in store/schema-fundamentals.ts', () => {
+    const text = src('store/schema-fundamentals.ts');
+    expect(text).toMatch(/export type FundamentalsDatabase = \{ \[D in \(typeof DECLARED\)\[number\] as D\['table'\]\]: TableOf<D> \}/);
+    expect(text).not.toMatch(/^\s+\w+: \w+Table;$/m);
+  });
+});
