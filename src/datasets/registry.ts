@@ -20,6 +20,14 @@ import { suspensions } from './suspensions.js';
 import { shareCapital } from './share-capital.js';
 import { indexWeights } from './index-weights.js';
 
+/**
+ * The datasets stored as declared: each one's table type is its declaration's (`TableOf`), the
+ * store's `Database` maps them (store/schema-fundamentals.ts), so a dataset added here is a
+ * table of the store with no other list to keep. Loaded after the reference and market data
+ * they name.
+ */
+export const DECLARED = [...FUNDAMENTALS, marginTrading, suspensions, shareCapital, indexWeights] as const;
+
 export const DATASETS: readonly Dataset[] = [
   markets,
   tradingDays,
@@ -28,17 +36,13 @@ export const DATASETS: readonly Dataset[] = [
   instrumentClassifications,
   stPeriods,
   indexConstituents,
-  indexWeights,
   corporateActions,
   adjFactors,
   bars1d,
   bars1m,
   quotes,
   trades,
-  ...FUNDAMENTALS,
-  marginTrading,
-  suspensions,
-  shareCapital,
+  ...DECLARED,
 ].map(compile);
 
 const BY_NAME = new Map(DATASETS.map((d) => [d.name, d]));
