@@ -11,6 +11,7 @@ import { fundamentalsView } from './fundamentals-view.js';
 import { DEFAULT_INDICATORS, indicatorById } from './indicators.js';
 import { resolve, search, type Instrument } from './instruments.js';
 import { askKey } from './key.js';
+import { liveBanner } from './live.js';
 import { installKeyboard, type Mode } from './keyboard.js';
 import { marketView } from './market-view.js';
 import { minuteView } from './minute-view.js';
@@ -51,6 +52,7 @@ function layout() {
         keyButton,
       ),
     ),
+    liveBanner(client, () => void route()),
     view,
     requestsPanel(client),
   );
