@@ -22,6 +22,7 @@ export const SLOW_SUITES = [
   'test/failover.test.ts', // a private primary and replica: the primary stopped, the replica promoted
   'test/openbb-client.test.ts', // pytest of the OpenBB provider against a live server
   'test/tdx-watch.test.ts', // the built CLI watching an install
+  'test/explorer-live.test.ts', // Chromium: the live banner
   'test/events-process.test.ts', // event subscribers of servers restarted, workers killed, a private replica
 ];
 

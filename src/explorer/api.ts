@@ -81,6 +81,10 @@ export class Client {
   onLog: () => void = () => {};
   /** Called on 401: the key is missing or not valid. */
   onUnauthorized: () => void = () => {};
+  /** The data version the current view was drawn at (the highest Data-Version of its answers); null before its first. */
+  version: number | null = null;
+  /** Called when `version` moves. */
+  onVersion: () => void = () => {};
 
   get key(): string | null {
     return localStorage.getItem(KEY_STORAGE);
@@ -93,7 +97,9 @@ export class Client {
   /** Starts a new view: its requests are the panel's. */
   clearLog(): void {
     this.log = [];
+    this.version = null;
     this.onLog();
+    this.onVersion();
   }
 
   async get<T>(path: string, params: Params = {}): Promise<T> {
@@ -128,6 +134,11 @@ export class Client {
     }
     entry.status = res.status;
     this.onLog();
+    const version = Number(res.headers.get('data-version') ?? NaN);
+    if (version > (this.version ?? -1)) {
+      this.version = version;
+      this.onVersion();
+    }
     const body = await res.json().catch(() => null);
     if (!res.ok) {
       const e = body?.errors?.[0];

@@ -10,6 +10,7 @@ import { fill, h } from './dom.js';
 import { fundamentalsView } from './fundamentals-view.js';
 import { resolve, search, type Instrument } from './instruments.js';
 import { askKey } from './key.js';
+import { liveBanner } from './live.js';
 import { installKeyboard, type Mode } from './keyboard.js';
 import { marketView } from './market-view.js';
 import { minuteView } from './minute-view.js';
@@ -52,6 +53,7 @@ function layout() {
         keyButton,
       ),
     ),
+    liveBanner(client, () => void route()),
     view,
     requestsPanel(client),
   );

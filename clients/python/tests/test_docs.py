@@ -18,12 +18,14 @@ def blocks() -> list:
     return re.findall(r"```python\n(.*?)```", DOC.read_text(), flags=re.S)
 
 
-def test_the_walk_runs_and_says_what_it_says(server: Server, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+def test_the_walk_runs_and_says_what_it_says(
+    server: Server, tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
     monkeypatch.setenv("MDS_URL", server.url)
     monkeypatch.setenv("MDS_KEY", server.key)
     monkeypatch.setenv("HOME", str(tmp_path))  # the cache block's ~/.cache/mds
     found = blocks()
-    assert len(found) == 7
+    assert len(found) == 8
     ns: dict = {}
     for code in found:
         exec(compile(code, str(DOC), "exec"), ns)
@@ -42,3 +44,7 @@ def test_the_walk_runs_and_says_what_it_says(server: Server, tmp_path: Path, mon
     again = ns["again"]
     pd.testing.assert_frame_equal(again, bars)
     assert (tmp_path / ".cache" / "mds").is_dir()
+    # The event stream's block: the versions from the one the walk was read at, consecutive, then it stopped.
+    printed = [line.split()[0] for line in capsys.readouterr().out.splitlines() if line.split() and line.split()[0].isdigit()]
+    held = ns["held"]
+    assert printed and printed[0] == str(held) and printed == [str(held + i) for i in range(len(printed))]
