@@ -387,6 +387,12 @@ describe.skipIf(!HAVE_CHROMIUM)('the explorer in Chromium', () => {
     );
     const five = [...days].sort().slice(-5);
     expect(await page.getAttribute('#minute', 'data-days-shown')).toBe(five.join(','));
+    // Each minute's change against its own day's previous close, as on one day (not the first day's).
+    await page.mouse.move(1, 1);
+    expect(await legend(true)).toMatchObject({
+      time: `${day} ${minutes[minutes.length - 1].timestamp.slice(11, 16)}`,
+      change: subtract(minutes[minutes.length - 1].close, limit.pre_close),
+    });
     // An intraday bar chart on a chosen day: its last bar is that day's.
     await page.goto(`${base}/explorer#/chart/600519.SH?interval=5m&date=${five[0]}`);
     await chartDone({ interval: '5m' });

@@ -223,11 +223,13 @@ function drawMinutes(box: HTMLElement, data: MinuteDays, inst: Instrument, place
   return { chart, price };
 }
 
-/** The legend of minute `i`: time, price, average, change and % against the previous close, volume, amount. */
+/** The legend of minute `i`: time, price, average, change and % against its day's previous close, volume, amount. */
 function minuteLegend(legend: HTMLElement, data: MinuteDays, i: number, avg: (string | null)[]): void {
   const b = data.bars[i];
-  const change = data.preClose === null ? null : subtract(b.close, data.preClose);
-  const pct = data.preClose === null ? null : percentChange(b.close, data.preClose);
+  // Against the minute's own day's previous close (on five days, each day's).
+  const pre = data.preCloses.get(b.trade_date) ?? null;
+  const change = pre === null ? null : subtract(b.close, pre);
+  const pct = pre === null ? null : percentChange(b.close, pre);
   const dir = direction(change);
   fill(
     legend,
