@@ -16,7 +16,7 @@ import type { Instrument } from './instruments.js';
 import { averageLine, symmetricRange } from './minute-data.js';
 import { loadMinutes, type MinuteDays } from './minute-load.js';
 import { onThemeChange, palette } from './theme.js';
-import { wallSeconds } from './time.js';
+import { minuteTickLabel, wallSeconds } from './time.js';
 import type { View } from './view.js';
 
 export interface MinuteState {
@@ -154,7 +154,7 @@ class MinuteView implements View {
 /** The 分时 chart: price and average lines, the zero line, limits, volume. */
 function drawMinutes(box: HTMLElement, data: MinuteDays, inst: Instrument, places: number) {
   const p = palette();
-  const chart = makeChart(box, p, true);
+  const chart = makeChart(box, p, true, minuteTickLabel);
   const bars = data.bars;
   const pre = data.preClose === null ? +bars[0].close : +data.preClose;
   const closes = bars.map((b) => +b.close);
