@@ -327,13 +327,20 @@ describe.skipIf(!HAVE_CHROMIUM)('the explorer in Chromium', () => {
 
     // A digit typed anywhere opens the search with it; Enter opens the first hit; PageDown the next hit.
     const hits = (await get(h, `${B}/instruments?q=60&page[size]=10`)).body.data.map((i: { id: string }) => i.id);
-    expect(hits.length).toBeGreaterThan(1);
+    expect(hits.length).toBeGreaterThan(2);
     await page.keyboard.type('60');
     expect(await page.inputValue('#search')).toBe('60');
     await page.keyboard.press('Enter');
     await chartDone({ instrument: hits[0] });
     await page.keyboard.press('PageDown');
     await chartDone({ instrument: hits[1] });
+    await page.keyboard.press('PageUp');
+    await chartDone({ instrument: hits[0] });
+    // Pressed again before the next chart has loaded: each press steps on from the last.
+    await page.keyboard.press('PageDown');
+    await page.keyboard.press('PageDown');
+    await chartDone({ instrument: hits[2] });
+    await page.keyboard.press('PageUp');
     await page.keyboard.press('PageUp');
     await chartDone({ instrument: hits[0] });
     // F5: 分时 and back; F10: fundamentals; Esc: back to where it came from.
@@ -387,6 +394,12 @@ describe.skipIf(!HAVE_CHROMIUM)('the explorer in Chromium', () => {
     );
     const five = [...days].sort().slice(-5);
     expect(await page.getAttribute('#minute', 'data-days-shown')).toBe(five.join(','));
+    // Each minute's change against its own day's previous close, as on one day (not the first day's).
+    await page.mouse.move(1, 1);
+    expect(await legend(true)).toMatchObject({
+      time: `${day} ${minutes[minutes.length - 1].timestamp.slice(11, 16)}`,
+      change: subtract(minutes[minutes.length - 1].close, limit.pre_close),
+    });
     // An intraday bar chart on a chosen day: its last bar is that day's.
     await page.goto(`${base}/explorer#/chart/600519.SH?interval=5m&date=${five[0]}`);
     await chartDone({ interval: '5m' });

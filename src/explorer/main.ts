@@ -27,8 +27,20 @@ const client = new Client();
 const view = h('main', { id: 'view' });
 let current: View = NO_VIEW;
 let asking: Promise<void> | null = null;
-/** The instrument and mode of the view on screen (the keyboard's PageUp/PageDown, F5, F10). */
-let here: { id: string | null; mode: Mode } = { id: null, mode: 'other' };
+/** The instrument views: a hash `#/<view>/<id>`. */
+const INSTRUMENT_VIEWS = ['chart', 'minute', 'fundamentals'] as const;
+const instrumentViewOf = (parts: string[]) => (parts[1] ? INSTRUMENT_VIEWS.find((m) => m === parts[0]) : undefined);
+
+/**
+ * The instrument and view the URL names (the keyboard's PageUp/PageDown, F5, F10), read from the
+ * hash, which a key's navigation changes at once: a key pressed again while the view loads steps
+ * on from there.
+ */
+function here(): { id: string | null; mode: Mode } {
+  const { parts } = parseRoute(location.hash);
+  const of = instrumentViewOf(parts);
+  return of ? { id: parts[1], mode: of } : { id: null, mode: 'other' };
+}
 
 function layout() {
   const keyButton = h('button', { type: 'button', id: 'key-button', onclick: () => void ensureKey('').then(route) }, '密钥');
@@ -36,7 +48,7 @@ function layout() {
   const themeLabel = () => (themeButton.textContent = theme() === 'dark' ? '☀ 浅色' : '☾ 深色');
   themeButton.addEventListener('click', () => (toggleTheme(), themeLabel()));
   themeLabel();
-  const search = searchBox(client, (i: Instrument) => (location.hash = hashOf(here.mode === 'minute' ? 'minute' : 'chart', i.id)));
+  const search = searchBox(client, (i: Instrument) => (location.hash = hashOf(here().mode === 'minute' ? 'minute' : 'chart', i.id)));
   document.body.append(
     h(
       'header',
@@ -59,8 +71,8 @@ function layout() {
   );
   installKeyboard({
     view: () => current,
-    instrument: () => here.id,
-    mode: () => here.mode,
+    instrument: () => here().id,
+    mode: () => here().mode,
     openSearch: search.open,
     hashOf,
   });
@@ -96,18 +108,17 @@ async function route() {
   const mine = ++routes;
   current.close();
   current = NO_VIEW;
-  here = { id: null, mode: 'other' };
+  const { parts, query: q } = parseRoute(location.hash);
+  const of = instrumentViewOf(parts);
   client.clearLog();
   if (!client.key) await ensureKey('');
   // A later navigation (or a key entered meanwhile) draws instead.
   if (mine !== routes) return;
-  const { parts, query: q } = parseRoute(location.hash);
   try {
-    if ((parts[0] === 'chart' || parts[0] === 'minute' || parts[0] === 'fundamentals') && parts[1]) {
+    if (of) {
       const inst = await instrumentOr404(parts[1]);
       if (!inst || mine !== routes) return;
-      here = { id: inst.id, mode: parts[0] };
-      current = await instrumentView(parts[0], inst, q);
+      current = await instrumentView(of, inst, q);
     } else if (parts[0] === 'market') {
       document.title = '市场 · mds';
       await marketView(view, client, parts[1] ?? null, (d) => (location.hash = `#/market/${d}`));
