@@ -5,7 +5,7 @@
 import { readdirSync, readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { MIGRATION_NAMES, migrationFiles } from '../src/store/migrate.js';
-import { SERVED, SERVED_OPERATIONS } from '../src/datasets/registry.js';
+import { DECLARED, SERVED, SERVED_OPERATIONS } from '../src/datasets/registry.js';
 import { FILE_SHAPES } from '../src/http/file-shapes.js';
 import { SERVED_SCHEMAS } from '../src/http/schemas/served.js';
 
@@ -76,5 +76,12 @@ describe('the collections served from declarations', () => {
         expect(text, `${f} names ${d.serve.operationId}: it comes from the declaration`).not.toContain(`'${d.serve.operationId}'`);
         expect(text, `${f} writes ${d.serve.response} by hand`).not.toMatch(new RegExp(`Collection\\('${d.serve.response}'`));
       }
+  });
+});
+
+describe('change scopes', () => {
+  it('name no dataset stored as declared by hand: they come from its `feeds`', () => {
+    const text = src('query/change-scope.ts');
+    for (const d of DECLARED) expect(text, d.name).not.toContain(`'${d.name}'`);
   });
 });

@@ -87,6 +87,12 @@ export interface DatasetDef<Cols extends readonly ColumnSpec[] = readonly Column
   record?: RecordDecl;
   /** The collection that serves the rows as `record`, when it is one generated from the declaration. */
   serve?: ServeDecl;
+  /**
+   * What reads the rows besides the dataset's own collection (query/change-scope.ts: which
+   * pages a change of it leaves valid): `market`, the market-wide days (cross-sections, breadth,
+   * pools). Of a dataset stored as declared (datasets/registry.ts DECLARED); none: its own pages only.
+   */
+  feeds?: readonly 'market'[];
 }
 
 /** The stored value of a column: its type's, or null when the column is optional. */

@@ -43,6 +43,8 @@ export const shareCapital = declare({
     col('restricted_shares', SHARES, 'A shares not yet tradable (限售股) after the change.'),
   ],
   key: ['instrument_id', 'change_date'],
+  // Read by the market-wide days: the pools' turnover (the float in force).
+  feeds: ['market'],
   check: (ix) =>
     all(orderCheck(ix, 'announce_date', 'change_date'), (r: Row): Problem | null =>
       (r[ix.float_shares] as number) + (r[ix.restricted_shares] as number) > (r[ix.total_shares] as number)
