@@ -5,6 +5,9 @@
 import { readdirSync, readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { MIGRATION_NAMES, migrationFiles } from '../src/store/migrate.js';
+import { DECLARED, SERVED, SERVED_OPERATIONS } from '../src/datasets/registry.js';
+import { FILE_SHAPES } from '../src/http/file-shapes.js';
+import { SERVED_SCHEMAS } from '../src/http/schemas/served.js';
 
 const src = (p: string) => readFileSync(new URL(`../src/${p}`, import.meta.url), 'utf8');
 
@@ -37,5 +40,48 @@ describe('the store type', () => {
     const text = src('store/schema-fundamentals.ts');
     expect(text).toMatch(/export type FundamentalsDatabase = \{ \[D in \(typeof DECLARED\)\[number\] as D\['table'\]\]: TableOf<D> \}/);
     expect(text).not.toMatch(/^\s+\w+: \w+Table;$/m);
+  });
+});
+
+describe('the collections served from declarations', () => {
+  it('are the declarations with `serve`: statements, forecasts, holdings, management, margin trading, share capital', () => {
+    expect(SERVED_OPERATIONS).toEqual([
+      'listIncomeStatements',
+      'listBalanceSheets',
+      'listCashFlowStatements',
+      'listFinancialIndicators',
+      'listEarningsForecasts',
+      'listInstitutionalHoldings',
+      'listManagementHistory',
+      'listMarginTrading',
+      'listShareCapital',
+    ]);
+  });
+
+  it('get their schemas, file shapes and routes from the registry, with no hand list', () => {
+    const ids = SERVED_SCHEMAS.map((s) => s.$id);
+    for (const d of SERVED) {
+      expect(ids).toContain(d.record.id);
+      expect(ids).toContain(d.serve.response);
+      expect(FILE_SHAPES[d.serve.operationId], d.name).toBeDefined();
+    }
+    // Where the hand lists were: an operationId, a recordSchema or a file shape of a served dataset written out again.
+    const files = ['http/file-shapes.ts', 'http/schemas/fundamentals.ts', 'http/schemas/company.ts', 'http/routes/fundamentals/index.ts'];
+    const routes = readdirSync(new URL('../src/http/routes/', import.meta.url), { recursive: true })
+      .map(String)
+      .filter((f) => f.endsWith('.ts'));
+    for (const f of [...files, ...routes.map((r) => `http/routes/${r}`)])
+      for (const d of SERVED) {
+        const text = src(f);
+        expect(text, `${f} names ${d.serve.operationId}: it comes from the declaration`).not.toContain(`'${d.serve.operationId}'`);
+        expect(text, `${f} writes ${d.serve.response} by hand`).not.toMatch(new RegExp(`Collection\\('${d.serve.response}'`));
+      }
+  });
+});
+
+describe('change scopes', () => {
+  it('name no dataset stored as declared by hand: they come from its `feeds`', () => {
+    const text = src('query/change-scope.ts');
+    for (const d of DECLARED) expect(text, d.name).not.toContain(`'${d.name}'`);
   });
 });

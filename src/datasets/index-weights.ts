@@ -22,4 +22,6 @@ export const indexWeights = declare({
     col('weight', WEIGHT, 'Weight in the index, percent (1.5 = 1.5%); the members of a date sum to about 100.'),
   ],
   key: ['index_id', 'trade_date', 'instrument_id'],
+  // Read by the market-wide days: index= on pools, day bars and breadth.
+  feeds: ['market'],
 });

@@ -1402,44 +1402,6 @@ class Operations(BaseClient):
             exact=exact,
         )
 
-    def list_dividends(
-        self,
-        instrument_id: str,
-        *,
-        from_: Optional[DateLike] = None,
-        to: Optional[DateLike] = None,
-        order: Optional[Literal["asc", "desc"]] = None,
-        page_size: Optional[int] = None,
-        limit: Optional[int] = None,
-        exact: Optional[bool] = None,
-    ) -> pd.DataFrame:
-        """Dividends and bonus/transfer shares, ascending by ex-date.
-
-        ``GET /api/v1/equities/{instrument_id}/dividends`` (listDividends). Every page, as one
-        DataFrame of ``Dividend`` records (typed columns).
-
-        Args:
-            instrument_id: Instrument id CODE.MARKET, e.g. 600519.SH. Path values longer than 100
-                characters name nothing: 404.
-            from_: First date, inclusive.
-            to: Last date, inclusive.
-            order: asc (default): oldest first; desc: newest first, the same pages walked from the
-                end (`order=desc&page[size]=60`: the last 60). A desc walk reads its window: at most
-                100,000 records (narrow from/to past that).
-            page_size: Rows per request (1..1000; default the client's, 1000).
-            limit: Stop after this many rows.
-            exact: Decimals as ``decimal.Decimal`` (else float64); default the client's.
-        """
-        return self._collection(
-            "/api/v1/equities/{instrument_id}/dividends",
-            {"instrument_id": instrument_id},
-            {"from": from_, "to": to, "order": order},
-            "Dividend",
-            page_size=page_size,
-            limit=limit,
-            exact=exact,
-        )
-
     def list_earnings_forecasts(
         self,
         instrument_id: str,
@@ -1477,21 +1439,6 @@ class Operations(BaseClient):
             limit=limit,
             exact=exact,
         )
-
-    def get_company_profile(
-        self,
-        instrument_id: str,
-    ) -> Dict[str, Any]:
-        """The company behind an equity.
-
-        ``GET /api/v1/equities/{instrument_id}/company-profile`` (getCompanyProfile). The
-        ``CompanyProfile`` record (the answer's ``data``), as the API's JSON.
-
-        Args:
-            instrument_id: Instrument id CODE.MARKET, e.g. 600519.SH. Path values longer than 100
-                characters name nothing: 404.
-        """
-        return self._resource("/api/v1/equities/{instrument_id}/company-profile", {"instrument_id": instrument_id}, {})
 
     def list_institutional_holdings(
         self,
@@ -1552,6 +1499,139 @@ class Operations(BaseClient):
             limit=limit,
             exact=exact,
         )
+
+    def list_margin_trading(
+        self,
+        instrument_id: str,
+        *,
+        from_: Optional[DateLike] = None,
+        to: Optional[DateLike] = None,
+        date: Optional[DateLike] = None,
+        order: Optional[Literal["asc", "desc"]] = None,
+        page_size: Optional[int] = None,
+        limit: Optional[int] = None,
+        exact: Optional[bool] = None,
+    ) -> pd.DataFrame:
+        """Margin trading (融资融券) per trading day, ascending by date.
+
+        ``GET /api/v1/equities/{instrument_id}/margin-trading`` (listMarginTrading). Every page, as
+        one DataFrame of ``MarginTrading`` records (typed columns).
+
+        Args:
+            instrument_id: Instrument id CODE.MARKET, e.g. 600519.SH. Path values longer than 100
+                characters name nothing: 404.
+            from_: First date, inclusive.
+            to: Last date, inclusive.
+            date: One trading day. Not with from/to.
+            order: asc (default): oldest first; desc: newest first, the same pages walked from the
+                end (`order=desc&page[size]=60`: the last 60). A desc walk reads its window: at most
+                100,000 records (narrow from/to past that).
+            page_size: Rows per request (1..1000; default the client's, 1000).
+            limit: Stop after this many rows.
+            exact: Decimals as ``decimal.Decimal`` (else float64); default the client's.
+        """
+        return self._collection(
+            "/api/v1/equities/{instrument_id}/margin-trading",
+            {"instrument_id": instrument_id},
+            {"from": from_, "to": to, "date": date, "order": order},
+            "MarginTrading",
+            page_size=page_size,
+            limit=limit,
+            exact=exact,
+        )
+
+    def list_share_capital(
+        self,
+        instrument_id: str,
+        *,
+        from_: Optional[DateLike] = None,
+        to: Optional[DateLike] = None,
+        date: Optional[DateLike] = None,
+        order: Optional[Literal["asc", "desc"]] = None,
+        page_size: Optional[int] = None,
+        limit: Optional[int] = None,
+        exact: Optional[bool] = None,
+    ) -> pd.DataFrame:
+        """Share capital changes (股本变动), ascending by change date.
+
+        ``GET /api/v1/equities/{instrument_id}/share-capital`` (listShareCapital). Every page, as
+        one DataFrame of ``ShareCapitalChange`` records (typed columns).
+
+        Args:
+            instrument_id: Instrument id CODE.MARKET, e.g. 600519.SH. Path values longer than 100
+                characters name nothing: 404.
+            from_: First date, inclusive.
+            to: Last date, inclusive.
+            date: A day: the record in force then (the latest on or before it). Not with from/to.
+            order: asc (default): oldest first; desc: newest first, the same pages walked from the
+                end (`order=desc&page[size]=60`: the last 60). A desc walk reads its window: at most
+                100,000 records (narrow from/to past that).
+            page_size: Rows per request (1..1000; default the client's, 1000).
+            limit: Stop after this many rows.
+            exact: Decimals as ``decimal.Decimal`` (else float64); default the client's.
+        """
+        return self._collection(
+            "/api/v1/equities/{instrument_id}/share-capital",
+            {"instrument_id": instrument_id},
+            {"from": from_, "to": to, "date": date, "order": order},
+            "ShareCapitalChange",
+            page_size=page_size,
+            limit=limit,
+            exact=exact,
+        )
+
+    def list_dividends(
+        self,
+        instrument_id: str,
+        *,
+        from_: Optional[DateLike] = None,
+        to: Optional[DateLike] = None,
+        order: Optional[Literal["asc", "desc"]] = None,
+        page_size: Optional[int] = None,
+        limit: Optional[int] = None,
+        exact: Optional[bool] = None,
+    ) -> pd.DataFrame:
+        """Dividends and bonus/transfer shares, ascending by ex-date.
+
+        ``GET /api/v1/equities/{instrument_id}/dividends`` (listDividends). Every page, as one
+        DataFrame of ``Dividend`` records (typed columns).
+
+        Args:
+            instrument_id: Instrument id CODE.MARKET, e.g. 600519.SH. Path values longer than 100
+                characters name nothing: 404.
+            from_: First date, inclusive.
+            to: Last date, inclusive.
+            order: asc (default): oldest first; desc: newest first, the same pages walked from the
+                end (`order=desc&page[size]=60`: the last 60). A desc walk reads its window: at most
+                100,000 records (narrow from/to past that).
+            page_size: Rows per request (1..1000; default the client's, 1000).
+            limit: Stop after this many rows.
+            exact: Decimals as ``decimal.Decimal`` (else float64); default the client's.
+        """
+        return self._collection(
+            "/api/v1/equities/{instrument_id}/dividends",
+            {"instrument_id": instrument_id},
+            {"from": from_, "to": to, "order": order},
+            "Dividend",
+            page_size=page_size,
+            limit=limit,
+            exact=exact,
+        )
+
+    def get_company_profile(
+        self,
+        instrument_id: str,
+    ) -> Dict[str, Any]:
+        """The company behind an equity.
+
+        ``GET /api/v1/equities/{instrument_id}/company-profile`` (getCompanyProfile). The
+        ``CompanyProfile`` record (the answer's ``data``), as the API's JSON.
+
+        Args:
+            instrument_id: Instrument id CODE.MARKET, e.g. 600519.SH. Path values longer than 100
+                characters name nothing: 404.
+        """
+        return self._resource("/api/v1/equities/{instrument_id}/company-profile", {"instrument_id": instrument_id}, {})
 
     def list_business_scope(
         self,
@@ -1656,46 +1736,6 @@ class Operations(BaseClient):
             exact=exact,
         )
 
-    def list_margin_trading(
-        self,
-        instrument_id: str,
-        *,
-        from_: Optional[DateLike] = None,
-        to: Optional[DateLike] = None,
-        date: Optional[DateLike] = None,
-        order: Optional[Literal["asc", "desc"]] = None,
-        page_size: Optional[int] = None,
-        limit: Optional[int] = None,
-        exact: Optional[bool] = None,
-    ) -> pd.DataFrame:
-        """Margin trading (融资融券) per trading day, ascending by date.
-
-        ``GET /api/v1/equities/{instrument_id}/margin-trading`` (listMarginTrading). Every page, as
-        one DataFrame of ``MarginTrading`` records (typed columns).
-
-        Args:
-            instrument_id: Instrument id CODE.MARKET, e.g. 600519.SH. Path values longer than 100
-                characters name nothing: 404.
-            from_: First date, inclusive.
-            to: Last date, inclusive.
-            date: One trading day. Not with from/to.
-            order: asc (default): oldest first; desc: newest first, the same pages walked from the
-                end (`order=desc&page[size]=60`: the last 60). A desc walk reads its window: at most
-                100,000 records (narrow from/to past that).
-            page_size: Rows per request (1..1000; default the client's, 1000).
-            limit: Stop after this many rows.
-            exact: Decimals as ``decimal.Decimal`` (else float64); default the client's.
-        """
-        return self._collection(
-            "/api/v1/equities/{instrument_id}/margin-trading",
-            {"instrument_id": instrument_id},
-            {"from": from_, "to": to, "date": date, "order": order},
-            "MarginTrading",
-            page_size=page_size,
-            limit=limit,
-            exact=exact,
-        )
-
     def list_suspensions(
         self,
         instrument_id: str,
@@ -1731,46 +1771,6 @@ class Operations(BaseClient):
             {"instrument_id": instrument_id},
             {"from": from_, "to": to, "date": date, "order": order},
             "Suspension",
-            page_size=page_size,
-            limit=limit,
-            exact=exact,
-        )
-
-    def list_share_capital(
-        self,
-        instrument_id: str,
-        *,
-        from_: Optional[DateLike] = None,
-        to: Optional[DateLike] = None,
-        date: Optional[DateLike] = None,
-        order: Optional[Literal["asc", "desc"]] = None,
-        page_size: Optional[int] = None,
-        limit: Optional[int] = None,
-        exact: Optional[bool] = None,
-    ) -> pd.DataFrame:
-        """Share capital changes (股本变动), ascending by change date.
-
-        ``GET /api/v1/equities/{instrument_id}/share-capital`` (listShareCapital). Every page, as
-        one DataFrame of ``ShareCapitalChange`` records (typed columns).
-
-        Args:
-            instrument_id: Instrument id CODE.MARKET, e.g. 600519.SH. Path values longer than 100
-                characters name nothing: 404.
-            from_: First date, inclusive.
-            to: Last date, inclusive.
-            date: A day: the record in force then (the latest on or before it). Not with from/to.
-            order: asc (default): oldest first; desc: newest first, the same pages walked from the
-                end (`order=desc&page[size]=60`: the last 60). A desc walk reads its window: at most
-                100,000 records (narrow from/to past that).
-            page_size: Rows per request (1..1000; default the client's, 1000).
-            limit: Stop after this many rows.
-            exact: Decimals as ``decimal.Decimal`` (else float64); default the client's.
-        """
-        return self._collection(
-            "/api/v1/equities/{instrument_id}/share-capital",
-            {"instrument_id": instrument_id},
-            {"from": from_, "to": to, "date": date, "order": order},
-            "ShareCapitalChange",
             page_size=page_size,
             limit=limit,
             exact=exact,
