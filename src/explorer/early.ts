@@ -1,6 +1,6 @@
 /**
- * The page's early script (a few KB, run from the page's head before the main script has
- * arrived): on a chart's URL, with a key kept, it asks at once for what the first chart needs,
+ * The page's early script (2.5 KB, inline in the page's head, allowed by its hash in the page's
+ * policy: http/plugins/explorer.ts; run before the main script has arrived): on a chart's URL, with a key kept, it asks at once for what the first chart needs,
  * the instrument's search (its name and kind) and its first page of bars, so that both are on
  * their way while the main script (the chart library, about 230 KB) loads. The main script takes
  * the answers by their URLs (api.ts Client.fetchJson); the bars are asked for by the kind the id
