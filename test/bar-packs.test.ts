@@ -13,6 +13,7 @@ import * as m0002 from '../src/store/migrations/0002_fundamentals.js';
 import * as m0018 from '../src/store/migrations/0018_margin_trading.js';
 import * as m0019 from '../src/store/migrations/0019_suspensions.js';
 import * as m0020 from '../src/store/migrations/0020_share_capital.js';
+import * as m0029 from '../src/store/migrations/0029_index_weights.js';
 import { checkBarPacks, withBarPacks, type PendingLimits } from '../src/derived/bar-packs.js';
 import { decodePack } from '../src/store/packs.js';
 import { MarketDataReader } from '../src/store/readers/market-data.js';
@@ -518,11 +519,12 @@ for (const store of STORES) {
         // gone after (as before them), so that those migrations add them again.
         const later = ['listing_kind', 'list_date_source', 'pinyin_initials'];
         for (const c of later) await sql.raw(`alter table instruments add column ${c} text`).execute(old.db);
-        // And the tables of 0018..0020 (margin trading, suspensions, share capital) alike.
-        for (const m of [m0018, m0019, m0020]) await m.up(old.db, old.dialect);
+        // And the tables of 0018..0020 (margin trading, suspensions, share capital) and 0029 (index weights) alike.
+        for (const m of [m0018, m0019, m0020, m0029]) await m.up(old.db, old.dialect);
         await generateDemo(old, SMALL_DEMO);
         for (const c of later) await sql.raw(`alter table instruments drop column ${c}`).execute(old.db);
-        for (const t of ['margin_trading', 'suspensions', 'share_capital']) await sql.raw(`drop table ${t}`).execute(old.db);
+        for (const t of ['margin_trading', 'suspensions', 'share_capital', 'index_weights'])
+          await sql.raw(`drop table ${t}`).execute(old.db);
         // More 1m bars than one backfill batch (10,000).
         const n = await old.db
           .selectFrom('bars_1m')
@@ -553,6 +555,7 @@ for (const store of STORES) {
           '0026_pinyin_initials',
           '0027_tdx_files',
           '0028_minute_partitions',
+          '0029_index_weights',
         ]);
         const r = await checkBarPacks(old);
         expect(r.problems).toEqual([]);

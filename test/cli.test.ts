@@ -105,7 +105,7 @@ describe.each(STORES)('mds demo on $name', ({ url }) => {
     expect(steps[0]).toMatch(/^simulated 44 instruments over 97 trading days$/);
     // Then each table of the summary printed on stdout, in the order written, before the fundamentals and the markets' days.
     const summary = JSON.parse(r.stdout.replace(/^demo market generated in \d+\.\d s: /, ''));
-    const tables = Object.keys(summary).slice(0, 13);
+    const tables = Object.keys(summary).slice(0, 14);
     expect(tables.slice(-4)).toEqual(['bars_1d', 'bars_1m', 'quotes', 'trades']);
     expect(steps.slice(1)).toEqual([...tables, 'fundamentals written', 'market_days']);
     expect(summary).toMatchObject({ instruments: 44 });

@@ -24,6 +24,7 @@ const TABLE_KEYS: Record<string, string[]> = {
   instrument_classifications: ['inst', 'classification_id'],
   st_periods: ['inst', 'start_date'],
   index_constituents: ['index_inst', 'inst'],
+  index_weights: ['index_inst', 'trade_date', 'inst'],
   corporate_actions: ['inst', 'ex_date'],
   bars_1d: ['inst', 'date'],
   bars_1m: ['inst', 'ts'],
@@ -430,20 +431,41 @@ describe('demo market', () => {
     if (!process.env.DEMO_TEST_OPTS) expect(atLimit).toBeGreaterThan(0);
   });
 
-  it('computes index levels from the constituents (close within 0.02 point)', () => {
+  it('computes index levels from the members of each period (close within 0.02 point)', () => {
     const idx = db.instruments.filter((i) => i.kind === 'index');
     expect(idx.length).toBeGreaterThanOrEqual(10);
-    const members = group(db.index_constituents, (c) => c.index_inst);
+    const weights = group(db.index_weights, (w) => w.index_inst);
     const barAt = new Map(db.bars_1d.map((b) => [`${b.inst}/${b.date}`, b]));
+    /** The close of `inst` before `date` (undefined: none). */
+    const closeBefore = (inst: number, date: number) =>
+      bars
+        .get(inst)
+        ?.filter((b) => b.date < date)
+        .at(-1)?.close as number | undefined;
     let checked = 0;
     for (const ix of idx) {
       expect(ix.base_date && ix.base_value && ix.board === null).toBeTruthy();
-      const ms = members.get(ix.inst)!;
-      expect(ms.length).toBeGreaterThan(0);
-      const acts = new Map(ms.map((c) => [c.inst, actionsOf(c.inst)]));
-      const last = new Map<number, number>();
+      const dated = group(weights.get(ix.inst)!, (w) => w.trade_date);
+      // Today's members are the last weight date's.
+      const lastDate = Math.max(...dated.keys());
+      expect(db.index_constituents.filter((c) => c.index_inst === ix.inst).map((c) => c.inst)).toEqual(
+        dated.get(lastDate)!.map((w) => w.inst),
+      );
       const ib = bars.get(ix.inst)!;
+      // Each period's share counts q up to a factor: weight / reference price on its first day (unknown before the first stored day).
+      let ms: { inst: number; q: number }[] | null = null;
       ib.forEach((b, k) => {
+        const published = dated.get(b.date);
+        if (published)
+          ms =
+            k === 0
+              ? null
+              : published.map((w) => {
+                  const prev = closeBefore(w.inst, b.date)!;
+                  const ref = barAt.has(`${w.inst}/${b.date}`) ? reference(prev, actionsOf(w.inst).get(b.date)) : prev;
+                  return { inst: w.inst, q: w.weight / ref };
+                });
+        if (ms === null) return;
         let nc = 0,
           no = 0,
           den = 0,
@@ -451,33 +473,47 @@ describe('demo market', () => {
           amt = 0;
         for (const c of ms) {
           const e = barAt.get(`${c.inst}/${b.date}`),
-            prev = last.get(c.inst);
+            prev = closeBefore(c.inst, b.date);
           if (e) {
             vol += e.volume;
             amt += e.amount;
             if (prev !== undefined && e.date !== byInst.get(c.inst)!.list_date) {
-              nc += c.shares * e.close;
-              no += c.shares * e.open;
-              den += c.shares * reference(prev, acts.get(c.inst)!.get(b.date));
+              nc += c.q * e.close;
+              no += c.q * e.open;
+              den += c.q * reference(prev, actionsOf(c.inst).get(b.date));
             }
-            last.set(c.inst, e.close);
           } else if (prev !== undefined) {
-            nc += c.shares * prev;
-            no += c.shares * prev;
-            den += c.shares * prev;
+            nc += c.q * prev;
+            no += c.q * prev;
+            den += c.q * prev;
           }
         }
         expect([b.volume, b.amount]).toEqual([vol, amt]);
         expect(b.low).toBeLessThanOrEqual(Math.min(b.open, b.close));
         expect(b.high).toBeGreaterThanOrEqual(Math.max(b.open, b.close));
         expect(b.close % 10).toBe(0);
-        if (k === 0) return;
         checked++;
         expect(Math.abs((ib[k - 1].close * nc) / den - b.close), `${ix.id} ${b.date}`).toBeLessThanOrEqual(20);
         expect(Math.abs((ib[k - 1].close * no) / den - b.open), `${ix.id} ${b.date}`).toBeLessThanOrEqual(20);
       });
     }
     expect(checked).toBeGreaterThan(1000);
+  });
+
+  it('reviews the indices in June and December: weight dates on the trading day after the second Friday', () => {
+    const first = Math.min(...db.bars_1d.map((b) => b.date));
+    for (const [inst, rows] of group(db.index_weights, (w) => w.index_inst)) {
+      const dates = [...new Set(rows.map((w) => w.trade_date))].sort((a, b) => a - b);
+      expect(dates[0], byInst.get(inst)!.id).toBe(first);
+      for (const d of dates.slice(1)) {
+        const [y, m] = [Math.floor(d / 10000), Math.floor(d / 100) % 100];
+        expect([6, 12]).toContain(m);
+        const dow = new Date(Date.UTC(y, m - 1, 1)).getUTCDay();
+        const friday = y * 10000 + m * 100 + 1 + ((5 - dow + 7) % 7) + 7;
+        expect(d).toBe(days.get('SH')!.find((x) => x > friday));
+      }
+      expect(dates.length).toBeGreaterThan(1);
+    }
   });
 
   it('has ETFs that track their underlying index within their limits', () => {

@@ -67,6 +67,16 @@ describe('derivation versions', () => {
     const beyond = of(11).filter((r) => r.close < r.down! && r.close !== r.low);
     expect(beyond.length).toBeGreaterThan(0);
     expect(beyond.every((r) => !(r.flags & DAY_FLAGS.limitDown))).toBe(true);
+    // S前锋 at 5% until its first close beyond that within 10%, at 10% from that day on.
+    const reform = of(14).findIndex((r) => r.up !== Math.round((r.preClose! * 1.05) / 10) * 10);
+    expect(reform).toBeGreaterThan(0);
+    const end = of(14)[reform];
+    expect(end.close > Math.round((end.preClose! * 1.05) / 10) * 10 || end.close < Math.round((end.preClose! * 0.95) / 10) * 10).toBe(true);
+    expect(
+      of(14)
+        .slice(reform)
+        .every((r) => r.up === Math.round((r.preClose! * 1.1) / 10) * 10),
+    ).toBe(true);
     // An equity whose bars end a month early, suspended to the last day by an open suspension.
     const suspended = records.filter((r) => r.inst === 13 && !(r.flags & DAY_FLAGS.bar));
     expect(suspended.length).toBe(20);

@@ -95,7 +95,6 @@ for (const kind of STORES) {
       ]);
       expect(linesOf(r.stdout, 'tushare: skipped ')).toEqual([
         `tushare: skipped ${join(folder.dir, 'README.txt')}: not named by an API this command reads (adj_factor, daily, daily_basic, dividend, index_weight, margin_detail, stk_limit, stock_basic, suspend_d, trade_cal)`,
-        'tushare: skipped index_weight: 1 file found and skipped (index_weight_000300.csv): the service has no index weights dataset yet',
       ]);
       expect(r.stdout).toContain(`instruments: ${n} rows from 1 file: ${n} inserted, 0 updated, 0 unchanged`);
       expect(r.stdout).toContain('dividend.csv: skipped 1 row: div_proc 预案 (not implemented)');

@@ -173,6 +173,7 @@ describe('the first start', () => {
           expect.stringMatching(/^suspensions: \d+ rows?$/),
           expect.stringMatching(/^share_capital: \d+ rows$/),
           expect.stringMatching(/^index_constituents: \d+ rows$/),
+          expect.stringMatching(/^index_weights: \d+ rows$/),
           expect.stringMatching(/^corporate_actions: \d+ rows?$/),
           expect.stringMatching(/^bars_1d: [\d,]+ rows$/),
           expect.stringMatching(/^bars_1m: [\d,]+ rows$/),

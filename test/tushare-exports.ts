@@ -17,7 +17,7 @@
  *   (which the service does not compare), and none of 688111.SH on the days of its suspension
  *   (the exchange's base for them is the close before the suspension, which the demo, whose bar
  *   those days exist, does not have);
- * - `index_weight_000300.csv` (no dataset yet: skipped) and a `README.txt` (not an export).
+ * - a `README.txt` (not an export).
  */
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -115,13 +115,6 @@ export async function writeTushareFolder(source: Harness): Promise<TushareFolder
     ...(await dailyBasic(s)),
     ...(await suspendD(s)),
     ...limits.files,
-    'index_weight_000300.csv': csv(
-      ['index_code', 'con_code', 'trade_date', 'weight'],
-      [
-        { index_code: '399300.SZ', con_code: '600519.SH', trade_date: '20251031', weight: '4.5132' },
-        { index_code: '399300.SZ', con_code: '300750.SZ', trade_date: '20251031', weight: '3.2147' },
-      ],
-    ),
     'README.txt': 'Exported with tushare 1.4.21, pro_api, one call per API and day.\n',
   };
   for (const [name, contents] of Object.entries(files)) {

@@ -9,6 +9,7 @@
 import { formatScaled, PRICE_SCALE } from '../lib/decimal.js';
 import type { ColumnType } from './columns.js';
 import type { RowContext } from './context.js';
+import type { InstrumentKind } from '../market/kinds.js';
 
 export interface ColumnSpec<
   N extends string = string,
@@ -38,6 +39,31 @@ export interface RecordDecl {
   omit?: readonly string[];
 }
 
+/**
+ * How the API serves a dataset's rows as a collection (http/routes/fundamentals/served.ts
+ * registers it; its schemas, file shape, change scope and client methods follow).
+ */
+export interface ServeDecl {
+  /** How a request reaches the rows: `instrument`, one instrument's rows in natural-key order (the key's first column). */
+  access: 'instrument';
+  /** The instrument kinds served: each gives the path prefix (/equities, /indices, /funds) and the operation's tag. */
+  kinds: readonly InstrumentKind[];
+  operationId: string;
+  /** The path's last segment, under /api/v1/{kind path}/{instrument_id}/. */
+  segment: string;
+  summary: string;
+  description: string;
+  /** The date column from/to select on (inclusive), if the operation takes them. */
+  window?: string;
+  /**
+   * `date` too, not with from/to: `day`, the rows of that day (a daily dataset's record of the
+   * day); `in-force`, the latest row on or before it (the state a change dataset says held then).
+   */
+  date?: 'day' | 'in-force';
+  /** The collection response's schema name (its items: the record, `record.id`). */
+  response: string;
+}
+
 export interface DatasetDef<Cols extends readonly ColumnSpec[] = readonly ColumnSpec[], T extends string = string> {
   name: string;
   table: T;
@@ -59,6 +85,14 @@ export interface DatasetDef<Cols extends readonly ColumnSpec[] = readonly Column
   derived?: { columns: string[]; doc: string; values: (ix: Ix) => (row: Row, ctx: RowContext) => unknown[] };
   /** The API record, when the API serves the rows as they are (fundamentals); unset where query/ computes records. */
   record?: RecordDecl;
+  /** The collection that serves the rows as `record`, when it is one generated from the declaration. */
+  serve?: ServeDecl;
+  /**
+   * What reads the rows besides the dataset's own collection (query/change-scope.ts: which
+   * pages a change of it leaves valid): `market`, the market-wide days (cross-sections, breadth,
+   * pools). Of a dataset stored as declared (datasets/registry.ts DECLARED); none: its own pages only.
+   */
+  feeds?: readonly 'market'[];
 }
 
 /** The stored value of a column: its type's, or null when the column is optional. */

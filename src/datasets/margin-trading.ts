@@ -17,6 +17,21 @@ export const marginTrading = declare({
   table: 'margin_trading',
   doc: 'Margin trading of an eligible equity on a trading day: financing and short-selling balances at the close and the day’s flows.',
   record: { id: 'MarginTrading', description: 'Margin trading (融资融券) of one equity on one trading day, as the exchange published it.' },
+  serve: {
+    access: 'instrument',
+    kinds: ['equity'],
+    operationId: 'listMarginTrading',
+    segment: 'margin-trading',
+    window: 'trade_date',
+    date: 'day',
+    summary: 'Margin trading (融资融券) per trading day, ascending by date.',
+    description:
+      'One record per trading day on which the equity was eligible for margin trading and traded. Balances are at the close; ' +
+      'the exchanges’ identities hold to the cent: financing_balance = the previous day’s + financing_bought − financing_repaid, ' +
+      'short_shares = the previous day’s + short_sold − short_repaid, short_balance = short_shares × close, ' +
+      'total_balance = financing_balance + short_balance. from/to and date select on trade_date.',
+    response: 'MarginTradingCollectionResponse',
+  },
   columns: [
     col('instrument_id', instrument(['equity']), 'The equity (CODE.MARKET).', { column: 'inst' }),
     col('trade_date', date, 'Trading day.', { column: 'date' }),

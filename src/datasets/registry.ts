@@ -3,7 +3,7 @@
  * `mds export --all` follow): markets and classifications before instruments, instruments
  * before anything that names one, trading days before bars. API keys are not a dataset.
  */
-import { compile, type Compiled, type Dataset, type DatasetDef } from './dataset.js';
+import { compile, type Compiled, type Dataset, type DatasetDef, type RecordDecl, type ServeDecl } from './dataset.js';
 import {
   classifications,
   indexConstituents,
@@ -18,6 +18,16 @@ import { FUNDAMENTALS } from './fundamentals.js';
 import { marginTrading } from './margin-trading.js';
 import { suspensions } from './suspensions.js';
 import { shareCapital } from './share-capital.js';
+import { indexWeights } from './index-weights.js';
+import { FUNDAMENTALS_SERVED } from './fundamentals-operations.js';
+
+/**
+ * The datasets stored as declared: each one's table type is its declaration's (`TableOf`), the
+ * store's `Database` maps them (store/schema-fundamentals.ts), so a dataset added here is a
+ * table of the store with no other list to keep. Loaded after the reference and market data
+ * they name.
+ */
+export const DECLARED = [...FUNDAMENTALS, marginTrading, suspensions, shareCapital, indexWeights] as const;
 
 export const DATASETS: readonly Dataset[] = [
   markets,
@@ -33,13 +43,19 @@ export const DATASETS: readonly Dataset[] = [
   bars1m,
   quotes,
   trades,
-  ...FUNDAMENTALS,
-  marginTrading,
-  suspensions,
-  shareCapital,
-].map(compile);
+  ...DECLARED,
+].map((d: DatasetDef) => compile({ ...d, serve: d.serve ?? FUNDAMENTALS_SERVED[d.name] }));
 
 const BY_NAME = new Map(DATASETS.map((d) => [d.name, d]));
+
+/** A dataset the API serves as its records by a collection generated from its declaration. */
+export type ServedDataset = Dataset & { record: RecordDecl; serve: ServeDecl };
+
+/** The datasets served from their declarations, in load order (http/routes/fundamentals/served.ts registers them). */
+export const SERVED: readonly ServedDataset[] = DATASETS.filter((d): d is ServedDataset => d.serve !== undefined && d.record !== undefined);
+
+/** Their operations' ids. */
+export const SERVED_OPERATIONS: readonly string[] = SERVED.map((d) => d.serve.operationId);
 
 export function dataset(name: string): Dataset | undefined {
   return BY_NAME.get(name);

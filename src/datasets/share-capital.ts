@@ -15,6 +15,20 @@ export const shareCapital = declare({
   table: 'share_capital',
   doc: 'Share capital changes of equities: the counts after each change.',
   record: { id: 'ShareCapitalChange', description: 'A change of an equity’s share capital, with the counts in force from change_date on.' },
+  serve: {
+    access: 'instrument',
+    kinds: ['equity'],
+    operationId: 'listShareCapital',
+    segment: 'share-capital',
+    window: 'change_date',
+    date: 'in-force',
+    summary: 'Share capital changes (股本变动), ascending by change date.',
+    description:
+      'One record per change, with the counts after it: total shares, tradable A shares (float) and restricted A shares. ' +
+      'The counts in force on a day are those of the latest change on or before it (`date`): turnover rates and market values of past days use them. ' +
+      'from/to select on change_date.',
+    response: 'ShareCapitalCollectionResponse',
+  },
   columns: [
     col('instrument_id', instrument(['equity']), 'The equity (CODE.MARKET).', { column: 'inst' }),
     col('change_date', date, 'First day the counts are in force (the ex-date of a bonus or transfer, the listing day of new shares).'),
@@ -29,6 +43,8 @@ export const shareCapital = declare({
     col('restricted_shares', SHARES, 'A shares not yet tradable (限售股) after the change.'),
   ],
   key: ['instrument_id', 'change_date'],
+  // Read by the market-wide days: the pools' turnover (the float in force).
+  feeds: ['market'],
   check: (ix) =>
     all(orderCheck(ix, 'announce_date', 'change_date'), (r: Row): Problem | null =>
       (r[ix.float_shares] as number) + (r[ix.restricted_shares] as number) > (r[ix.total_shares] as number)

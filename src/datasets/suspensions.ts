@@ -32,6 +32,8 @@ export const suspensions = declare({
     col('announce_date', date, 'Date the suspension was announced; null when not known.', { optional: true }),
   ],
   key: ['instrument_id', 'start_date'],
+  // Read by the market-wide days: days suspended.
+  feeds: ['market'],
   check: (ix) =>
     all(
       orderCheck(ix, 'start_date', 'end_date'),

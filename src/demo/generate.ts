@@ -32,6 +32,7 @@ const TABLES = [
   'suspensions',
   'share_capital',
   'index_constituents',
+  'index_weights',
   'corporate_actions',
   'bars_1d',
   'bars_1m',

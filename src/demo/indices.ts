@@ -1,6 +1,7 @@
 /**
  * The demo indices and how their constituents are chosen from the demo universe (by market,
- * board and free-float market value at the start). Levels are computed by levels.ts.
+ * board and free-float market value at the start, then again at each review: index-members.ts).
+ * Levels are computed by levels.ts.
  */
 import type { MarketId } from '../market/types.js';
 import type { EquitySpec } from './model.js';
@@ -16,11 +17,13 @@ export interface IndexDef {
   baseValue: number;
   /** Approximate level at the first trading day of 2023..2026; the demo starts near it. */
   levels: [number, number, number, number];
-  select(universe: EquitySpec[]): EquitySpec[];
+  /** The members of `universe` (the equities listed by then) ranked by `size`, their free-float market value then. */
+  select(universe: EquitySpec[], size: Size): EquitySpec[];
 }
 
-const size = (s: EquitySpec) => s.floatShares * s.price0;
-const bySize = (xs: EquitySpec[]) => xs.slice().sort((a, b) => size(b) - size(a) || (a.id < b.id ? -1 : 1));
+/** An equity's free-float market value at a selection. */
+export type Size = (s: EquitySpec) => number;
+const bySize = (xs: EquitySpec[], size: Size) => xs.slice().sort((a, b) => size(b) - size(a) || (a.id < b.id ? -1 : 1));
 const is =
   (...boards: string[]) =>
   (s: EquitySpec) =>
@@ -41,8 +44,8 @@ const eligible = (u: EquitySpec[], keep: (s: EquitySpec) => boolean) => {
 };
 
 /** The `share` largest of `xs` after skipping the `skip` largest (at least 2, at most `max`). */
-function slice(xs: EquitySpec[], skip: number, share: number, max: number): EquitySpec[] {
-  const sorted = bySize(xs);
+function slice(xs: EquitySpec[], size: Size, skip: number, share: number, max: number): EquitySpec[] {
+  const sorted = bySize(xs, size);
   const from = Math.min(Math.round(skip * sorted.length), Math.max(0, sorted.length - 2));
   const n = Math.min(max, Math.max(2, Math.round(share * sorted.length)));
   return sorted.slice(from, from + n);
@@ -69,9 +72,10 @@ export const INDEX_DEFS: readonly IndexDef[] = [
     baseDate: 20031231,
     baseValue: 1000,
     levels: [2630, 2372, 2680, 3050],
-    select: (u) =>
+    select: (u, size) =>
       slice(
         eligible(u, (s) => is('main')(s) && inMarket('SH')(s)),
+        size,
         0,
         0.25,
         50,
@@ -86,7 +90,7 @@ export const INDEX_DEFS: readonly IndexDef[] = [
     baseDate: 20041231,
     baseValue: 1000,
     levels: [3887, 3386, 3820, 4630],
-    select: (u) => slice(eligible(u, inMarket('SH', 'SZ')), 0, 0.3, 300),
+    select: (u, size) => slice(eligible(u, inMarket('SH', 'SZ')), size, 0, 0.3, 300),
   },
   {
     code: '000905',
@@ -97,7 +101,7 @@ export const INDEX_DEFS: readonly IndexDef[] = [
     baseDate: 20041231,
     baseValue: 1000,
     levels: [5930, 5430, 5620, 7460],
-    select: (u) => slice(eligible(u, inMarket('SH', 'SZ')), 0.3, 0.25, 500),
+    select: (u, size) => slice(eligible(u, inMarket('SH', 'SZ')), size, 0.3, 0.25, 500),
   },
   {
     code: '000852',
@@ -108,7 +112,7 @@ export const INDEX_DEFS: readonly IndexDef[] = [
     baseDate: 20041231,
     baseValue: 1000,
     levels: [6380, 5720, 5860, 7600],
-    select: (u) => slice(eligible(u, inMarket('SH', 'SZ')), 0.55, 0.35, 1000),
+    select: (u, size) => slice(eligible(u, inMarket('SH', 'SZ')), size, 0.55, 0.35, 1000),
   },
   {
     code: '000688',
@@ -119,7 +123,7 @@ export const INDEX_DEFS: readonly IndexDef[] = [
     baseDate: 20191231,
     baseValue: 1000,
     levels: [955, 845, 990, 1330],
-    select: (u) => slice(eligible(u, is('star')), 0, 0.6, 50),
+    select: (u, size) => slice(eligible(u, is('star')), size, 0, 0.6, 50),
   },
   {
     code: '399001',
@@ -130,7 +134,7 @@ export const INDEX_DEFS: readonly IndexDef[] = [
     baseDate: 19940720,
     baseValue: 1000,
     levels: [11180, 9350, 10350, 13500],
-    select: (u) => slice(eligible(u, inMarket('SZ')), 0, 0.5, 500),
+    select: (u, size) => slice(eligible(u, inMarket('SZ')), size, 0, 0.5, 500),
   },
   {
     code: '399006',
@@ -141,7 +145,7 @@ export const INDEX_DEFS: readonly IndexDef[] = [
     baseDate: 20100531,
     baseValue: 1000,
     levels: [2380, 1850, 2140, 3200],
-    select: (u) => slice(eligible(u, is('chinext')), 0, 0.5, 100),
+    select: (u, size) => slice(eligible(u, is('chinext')), size, 0, 0.5, 100),
   },
   {
     code: '399106',
@@ -163,7 +167,7 @@ export const INDEX_DEFS: readonly IndexDef[] = [
     baseDate: 20021231,
     baseValue: 1000,
     levels: [6620, 5200, 5780, 7350],
-    select: (u) => slice(eligible(u, inMarket('SZ')), 0, 0.2, 100),
+    select: (u, size) => slice(eligible(u, inMarket('SZ')), size, 0, 0.2, 100),
   },
   {
     code: '899050',
@@ -174,7 +178,7 @@ export const INDEX_DEFS: readonly IndexDef[] = [
     baseDate: 20220429,
     baseValue: 1000,
     levels: [980, 1010, 1250, 1420],
-    select: (u) => slice(eligible(u, is('bse')), 0, 0.7, 50),
+    select: (u, size) => slice(eligible(u, is('bse')), size, 0, 0.7, 50),
   },
 ];
 

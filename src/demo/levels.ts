@@ -1,12 +1,14 @@
 /**
- * Index levels computed from their constituents, capitalisation-weighted with fixed free-float
- * share counts q (the `index_constituents.shares`). The level is chained day by day, which is
- * the divisor method with the divisor adjusted whenever the constituent set or prices change for
- * reasons other than trading:
+ * Index levels computed from their constituents, capitalisation-weighted with free-float share
+ * counts q fixed for each period between reviews (index-members.ts: the members and q of each
+ * period; the last period's are `index_constituents.shares`). The level is chained day by day,
+ * which is the divisor method with the divisor adjusted whenever the constituent set or prices
+ * change for reasons other than trading:
  *
  *   level(t) = level(t-1) * Σ q·P(t) / Σ q·R(t)
  *
- * where R is a constituent's reference price (ex-rights previous close, so dividends and bonus
+ * where the sums run over the members of the period in force on day t (a review's new members
+ * count from its first day), R is a constituent's reference price (ex-rights previous close, so dividends and bonus
  * shares do not move the index), a suspended constituent counts with P = R = its last close and a
  * constituent on its listing day is left out (it joins the next day). The unrounded level is
  * carried forward; stored prices are rounded half-up to 0.01 point.
@@ -24,6 +26,9 @@ export const INDEX_WICK = 0.4;
 
 export interface Member {
   q: number;
+  /** The days it is a member with this q: day indices from..to−1 (a period between reviews). */
+  from: number;
+  to: number;
   listDate: number;
   daily: (DayBar | null)[];
   minutes: Map<number, MinuteBar[]>;
@@ -79,6 +84,11 @@ export function computeIndex(
     let stale = 0;
     members.forEach((m, j) => {
       const b = m.daily[i];
+      if (i < m.from || i >= m.to) {
+        // Not a member that day: its last close is kept for the day it joins while suspended.
+        if (b) last[j] = b.close;
+        return;
+      }
       if (b) {
         d.vol += b.volume;
         d.amt += b.amount;
@@ -103,8 +113,9 @@ export function computeIndex(
     if (den === 0) continue;
     const pre = prevClose;
     // A day on which no constituent has 1m bars (all suspended) gets no index 1m bars either.
-    if (minuteDays.has(date) && members.some((m) => m.minutes.has(date))) {
-      const mins = minuteSeries(members, date, level, den, stale);
+    const active = members.filter((m) => i >= m.from && i < m.to);
+    if (minuteDays.has(date) && active.some((m) => m.minutes.has(date))) {
+      const mins = minuteSeries(active, date, level, den, stale);
       minutes.set(date, mins);
       daily[i] = {
         date,

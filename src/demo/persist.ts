@@ -94,6 +94,11 @@ export async function persist(w: Writer, o: DemoOptions, m: DemoMarket): Promise
     each(list, (x) => x.constituents.map((c) => [withInst(x), inst.get(c.id)!, c.shares]).sort((a, b) => a[1] - b[1])),
   );
   await w.write(
+    'index_weights',
+    ['index_inst', 'trade_date', 'inst', 'weight'],
+    each(list, (x) => x.weights.map((r) => [withInst(x), r.date, inst.get(r.id)!, r.weight]).sort((a, b) => a[1] - b[1] || a[2] - b[2])),
+  );
+  await w.write(
     'corporate_actions',
     ACTION_COLUMNS,
     each(list, (x) =>

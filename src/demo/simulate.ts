@@ -12,7 +12,8 @@ import { assignSt, assignSuspensions, planActions } from './events.js';
 import { marketFactors, simulateEquity, type ActionRow, type ShareCount } from './prices.js';
 import { minuteBars } from './intraday.js';
 import { dayQuotes, dayTrades } from './ticks.js';
-import { cappedShares, INDEX_DEFS, startLevel } from './indices.js';
+import { INDEX_DEFS, startLevel } from './indices.js';
+import { indexPeriods, levelMembers, weightRows, type WeightRow } from './index-members.js';
 import { computeIndex, type IndexSeries } from './levels.js';
 import { FUND_DEFS, simulateFund } from './funds.js';
 
@@ -40,8 +41,10 @@ export interface InstrumentOut {
   actions: ActionRow[];
   /** Equities: the share counts at listing and after each change (prices.ts). */
   shares: ShareCount[];
-  /** Indices: constituent ids and their free-float share counts. */
+  /** Indices: today's constituent ids and their free-float share counts. */
   constituents: { id: string; shares: number }[];
+  /** Indices: the members and weights published on each period's first day (index-members.ts). */
+  weights: WeightRow[];
 }
 
 export interface DemoMarket {
@@ -99,6 +102,7 @@ const blank = () => ({
   actions: [],
   shares: [],
   constituents: [],
+  weights: [],
   classifications: [],
 });
 
@@ -149,19 +153,12 @@ export function simulate(o: DemoOptions): DemoMarket {
 
   const indices = new Map<string, IndexSeries>();
   const indexOuts: InstrumentOut[] = [];
+  const sources = new Map(specs.map((s) => [s.id, { spec: s, ...equities.get(s.id)! }]));
   for (const def of INDEX_DEFS) {
     const id = `${def.code}.${def.market}`;
-    const selected = def.select(specs);
-    const members = selected.map((s) => equities.get(s.id)!);
-    const q = cappedShares(selected.map((s) => ({ floatShares: s.floatShares, price: s.price0 })));
+    const periods = indexPeriods(def, sources, days);
     const opened = marketOpened(def.market);
-    const series = computeIndex(
-      members.map((m, k) => ({ q: q[k], listDate: m.listDate, daily: m.daily, minutes: m.minutes })),
-      days,
-      span.minuteDays,
-      startLevel(def, o.start) * 1000,
-      (d) => d >= opened,
-    );
+    const series = computeIndex(levelMembers(periods, sources), days, span.minuteDays, startLevel(def, o.start) * 1000, (d) => d >= opened);
     indices.set(id, series);
     const out: InstrumentOut = {
       ...blank(),
@@ -181,7 +178,9 @@ export function simulate(o: DemoOptions): DemoMarket {
       baseValue: def.baseValue * 1000,
       daily: series.daily,
       minutes: series.minutes,
-      constituents: members.map((m, k) => ({ id: m.id, shares: q[k] })),
+      // Today's members (the last period's) and every period's published weights.
+      constituents: periods[periods.length - 1].members.map((m) => ({ id: m.id, shares: m.q })),
+      weights: weightRows(periods, sources, days),
     };
     span.tickDays.forEach((date) => {
       const i = days.indexOf(date),

@@ -9,12 +9,13 @@ import { MARKET_IDS, type Bar, type MarketId } from '../market/types.js';
 import { encodeDay } from '../store/day-records.js';
 import { dailyPackKey, decodeBars } from '../store/packs.js';
 import { FIXTURE } from './fixture.js';
-import { MarketSweep, type SweepEvents, type SweepInstrument } from './market-sweep.js';
+import { MarketSweep, sweepReformEnd, type SweepEvents, type SweepInstrument } from './market-sweep.js';
 
 /**
  * Instruments the fixture's days are made of, on their markets: the fixture (an SH main-board
  * equity, an index, a fund), and its equity's bars again as a share not through the split-share
- * reform (S佳通: 5%, closes beyond a limit not at the day's extreme), as a BSE stock (limits
+ * reform (S佳通: 5%, closes beyond a limit not at the day's extreme; S前锋, the same until its first close
+ * beyond 5% within 10% ends the mark: market/day-limits.ts reformEnd), as a BSE stock (limits
  * truncated toward the previous close), and for three months only, suspended to the last day by
  * an open suspension: each rule of the days shows in the version.
  */
@@ -38,6 +39,7 @@ const FIXTURE_DAYS: { market: MarketId; x: Omit<SweepInstrument, 'lastMonth' | '
       ['SH', 11, '600182.SH', 'main', 'S佳通'],
       ['BJ', 12, '430047.BJ', 'bse', null],
       ['SH', 13, '600001.SH', 'main', null, 3],
+      ['SH', 14, '600733.SH', 'main', 'S前锋'],
     ] as const
   ).map(([market, inst, id, board, name, months]) => ({
     market,
@@ -65,6 +67,8 @@ export function marketDaysOutput(): string {
     if (!mine.length) continue;
     const instruments: SweepInstrument[] = mine.map(({ x }) => ({ ...x, market, lastMonth: dailyPackKey(bars.get(x.inst)!.at(-1)!.date) }));
     const events: SweepEvents = { st: new Map(), actions: new Map(), suspendedToEnd: new Set([13]) };
+    // S前锋's mark ends where the sweep finds its reform's end; S佳通's is kept whole (the 5% limit and its closes beyond it).
+    for (const x of instruments) if (x.inst === 14) x.reformedFrom = sweepReformEnd(cal, x, events, bars.get(x.inst)!);
     const sw = new MarketSweep(market, cal, instruments, events);
     for (const month of [...new Set(days.map(dailyPackKey))]) {
       const own = new Map(

@@ -16,6 +16,8 @@
 import { createHash } from 'node:crypto';
 import { effectiveCalendars } from '../market/calendar.js';
 import { suspendedToEnd } from '../market/day-limits.js';
+import { hasReformMark } from '../market/limits.js';
+import type { TradingCalendar } from '../market/calendar.js';
 import type { CorporateAction } from '../market/adjust.js';
 import type { InstrumentKind } from '../market/kinds.js';
 import { MARKET_IDS, type Bar, type MarketId } from '../market/types.js';
@@ -23,7 +25,7 @@ import { DAY_FLAGS, decodeDay, encodeDayAsync } from '../store/day-records.js';
 import { madeDaysOf, outsideLimits } from './made-days.js';
 import { dailyPackKey, decodeBars } from '../store/packs.js';
 import type { BulkSession } from '../store/types.js';
-import { dailyPackSpans, dailyPacksOfMonth } from '../store/tables/bar-packs.js';
+import { dailyPackSpans, dailyPacksOf, dailyPacksOfMonth } from '../store/tables/bar-packs.js';
 import { allCorporateActions } from '../store/tables/corporate-actions.js';
 import { sweepInstruments } from '../store/tables/instruments.js';
 import { countDays, deleteDaysFrom, lastDays, daysBefore, daysBetween, writeDays } from '../store/tables/market-days.js';
@@ -33,7 +35,7 @@ import { openSuspensions } from '../store/tables/suspensions.js';
 import { versionedInMeta, type Derivation } from './derivation.js';
 import { deleteMeta, metaValue, setMeta } from '../store/meta.js';
 import { STRONG_HIGH_DAYS } from '../market/pools.js';
-import { MarketSweep, type MadeDay, type SweepEvents, type SweepInstrument } from './market-sweep.js';
+import { MarketSweep, sweepReformEnd, type MadeDay, type SweepEvents, type SweepInstrument } from './market-sweep.js';
 import { marketDaysOutput } from './market-days-fixture.js';
 
 export { breadthOf, MarketSweep, type MadeDay, type SweepEvents, type SweepInstrument } from './market-sweep.js';
@@ -101,6 +103,19 @@ async function sweepInputs(s: BulkSession) {
 }
 
 /**
+ * Sets `reformedFrom` of the equities of `insts` whose name carries the `S` mark (a handful at
+ * most), from each one's whole daily history (sweepReformEnd).
+ */
+async function setReformEnds(s: BulkSession, cal: TradingCalendar, insts: SweepInstrument[], events: SweepEvents): Promise<void> {
+  for (const x of insts) {
+    if (x.kind !== 'equity' || !hasReformMark(x.name)) continue;
+    const bars: Bar[] = [];
+    for (const [, n, data] of await dailyPacksOf(s, x.inst)) decodeBars(bars, data, Number(n), null, -Infinity, Infinity, Infinity);
+    x.reformedFrom = sweepReformEnd(cal, x, events, bars);
+  }
+}
+
+/**
  * Sweeps every market from its date in `from` (0: from the first) on, handing each month's days
  * to `sink`; each market's sweep starts from the stored days before its date.
  */
@@ -116,6 +131,7 @@ async function sweep(s: BulkSession, from: (market: MarketId) => number, sink: (
     if (!insts?.length) continue;
     const cal = cals[market],
       since = from(market);
+    await setReformEnds(s, cal, insts, events);
     const sw = new MarketSweep(market, cal, insts, events);
     const firstIdx = cal.indexOnOrAfter(since);
     const before = cal.days.slice(Math.max(0, firstIdx - STRONG_HIGH_DAYS), firstIdx);

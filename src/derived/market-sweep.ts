@@ -6,7 +6,7 @@
  * the pools' (market/pools.ts). Pure: no store.
  */
 import type { TradingCalendar } from '../market/calendar.js';
-import { dayLimits, sinceListing, stOn, type DayLimit } from '../market/day-limits.js';
+import { dayLimits, reformEnd, sinceListing, stOn, type DayLimit } from '../market/day-limits.js';
 import type { CorporateAction } from '../market/adjust.js';
 import { PoolTracker } from '../market/pool-tracker.js';
 import { STRONG_HIGH_DAYS, type Membership } from '../market/pools.js';
@@ -29,6 +29,8 @@ export interface SweepInstrument {
   listingKind: string | null;
   /** Its name as stored: an `S` mark gives a share not through the split-share reform its 5% limit. */
   name: string | null;
+  /** When that mark stops holding (market/day-limits.ts reformEnd); null or absent: never. */
+  reformedFrom?: number | null;
   /** The month (YYYYMM) of its last stored bar: its days end with that bar (unless a loaded suspension is open). */
   lastMonth: number;
 }
@@ -261,6 +263,7 @@ export class MarketSweep {
         listDate: x.listDate,
         listingKind: x.listingKind,
         name: x.name,
+        reformedFrom: x.reformedFrom,
         sinceListing: sinceListing(this.cal, x.listDate),
         isSt: stOn(this.events.st.get(x.inst) ?? []),
         actions: this.events.actions.get(x.inst) ?? new Map(),
@@ -274,4 +277,25 @@ export class MarketSweep {
     }
     return days.map((date, i) => ({ market: this.market, date, records: perDay[i], breadth: breadthOf(perDay[i], this.listedFirst) }));
   }
+}
+
+/**
+ * When the `S` mark of equity `x`'s name stops holding (market/day-limits.ts reformEnd), from its
+ * whole daily history `bars` (ascending) on calendar `cal`; null: never, or no mark.
+ */
+export function sweepReformEnd(cal: TradingCalendar, x: SweepInstrument, events: SweepEvents, bars: readonly Bar[]): number | null {
+  if (x.kind !== 'equity' || x.board === null || !bars.length) return null;
+  return reformEnd({
+    days: cal.between(Math.max(x.listDate ?? 0, bars[0].date), bars[bars.length - 1].date),
+    board: x.board as BoardId,
+    market: x.market as MarketId,
+    listDate: x.listDate,
+    listingKind: x.listingKind,
+    name: x.name,
+    sinceListing: sinceListing(cal, x.listDate),
+    isSt: stOn(events.st.get(x.inst) ?? []),
+    actions: events.actions.get(x.inst) ?? new Map(),
+    prevBar: null,
+    bars: new Map(bars.map((b) => [b.date, b])),
+  });
 }

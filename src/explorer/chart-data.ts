@@ -4,7 +4,7 @@
  * limits, dividends and adjustment factors (ex-rights days), share capital (turnover), and an
  * overlaid instrument's bars.
  */
-import type { Client, Page } from './api.js';
+import { pathOf, type Client, type Page } from './api.js';
 import { kindPath, type Instrument } from './instruments.js';
 import { isIntraday, type Interval } from './time.js';
 
@@ -67,6 +67,21 @@ export interface ChartPosition {
 /** Bars a request asks for: the first view and each step left. */
 export const PAGE = 320;
 
+/**
+ * The URL of a page of a chart's bars (`base`: the instrument's path), newest first: the first
+ * page (`after` null) ends at the state's `date` on an intraday chart, else at the latest bar.
+ * The early script (early.ts) asks for the first page by this URL too.
+ */
+export const barsUrl = (base: string, state: ChartState, after: string | null): string =>
+  pathOf(`${base}/bars`, {
+    interval: state.interval,
+    adjustment: state.adjustment,
+    to: after === null && isIntraday(state.interval) ? state.date : undefined,
+    order: 'desc',
+    'page[size]': PAGE,
+    'page[after]': after ?? undefined,
+  });
+
 /** The data of one chart (an instrument at one interval and adjustment), oldest first. */
 export class ChartData {
   bars: Bar[] = [];
@@ -100,14 +115,7 @@ export class ChartData {
 
   /** A page of bars older than those loaded (the latest first: the first page ends at `date`, or the latest bar). */
   async page(first: boolean): Promise<Bar[]> {
-    const page = await this.client.get<Page<Bar>>(`${this.base}/bars`, {
-      interval: this.state.interval,
-      adjustment: this.state.adjustment,
-      to: first && isIntraday(this.state.interval) ? this.state.date : undefined,
-      order: 'desc',
-      'page[size]': PAGE,
-      'page[after]': first ? undefined : (this.older ?? undefined),
-    });
+    const page = await this.client.fetchJson<Page<Bar>>(barsUrl(this.base, this.state, first ? null : this.older));
     this.older = page.meta.next_cursor;
     return page.data.slice().reverse();
   }

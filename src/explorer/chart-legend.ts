@@ -5,7 +5,8 @@
  * shares in force, the day's limits, the overlaid instrument and each indicator's values.
  */
 import type { ChartData, Bar } from './chart-data.js';
-import { percentChange, subtract } from './decimal.js';
+import { percentChange, round, subtract } from './decimal.js';
+import { decimals } from './chart-series.js';
 import { fill, h } from './dom.js';
 import { moneyText, turnoverRate, volumeExact, volumeText } from './format.js';
 import { indicatorById } from './indicators.js';
@@ -77,7 +78,7 @@ export function showBar(legend: HTMLElement, data: ChartData, i: number, p: Pale
             'span',
             { class: 'field' },
             h('span', { class: 'k', style: `color:${p.lines[n % p.lines.length]}` }, k.toUpperCase()),
-            h('span', { class: 'v', 'data-field': `${id}.${k}` }, values[k] ?? '—'),
+            indicatorValue(`${id}.${k}`, values[k], look.overlay ? decimals(b.close) : null),
           ),
         ),
       );
@@ -86,6 +87,18 @@ export function showBar(legend: HTMLElement, data: ChartData, i: number, p: Pale
   fill(legend, ...rows);
   legend.dataset.timestamp = b.timestamp;
   legend.dataset.index = String(i);
+}
+
+/**
+ * An indicator's value: a line over the candles (MA, EMA, BOLL) at the price's decimals, as
+ * Tongdaxin shows it (`MA5 1446.91`), the API's exact value in its tooltip and `data-exact`;
+ * others as the API wrote them.
+ */
+function indicatorValue(name: string, v: string | undefined, places: number | null): HTMLElement {
+  if (v === undefined) return h('span', { class: 'v', 'data-field': name }, '—');
+  if (places === null) return h('span', { class: 'v', 'data-field': name }, v);
+  const shown = round(v, places);
+  return h('span', { class: 'v', 'data-field': name, 'data-exact': v, title: shown === v ? undefined : v }, shown);
 }
 
 /** The legend of a suspended day (no bar). */

@@ -34,8 +34,8 @@ export interface Series {
 
 export const QUIET = { priceLineVisible: false, lastValueVisible: false, crosshairMarkerVisible: false } as const;
 
-/** A chart in the palette's colours, market-time labels and Chinese dates. */
-export function makeChart(box: HTMLElement, p: Palette, intraday: boolean): IChartApi {
+/** A chart in the palette's colours, market-time labels and Chinese dates (`ticks`: the time axis's marks). */
+export function makeChart(box: HTMLElement, p: Palette, intraday: boolean, ticks = tickLabel): IChartApi {
   return createChart(box, {
     autoSize: true,
     layout: {
@@ -54,7 +54,7 @@ export function makeChart(box: HTMLElement, p: Palette, intraday: boolean): ICha
       secondsVisible: false,
       rightOffset: 4,
       minBarSpacing: 0.5,
-      tickMarkFormatter: tickLabel,
+      tickMarkFormatter: ticks,
     },
     localization: { locale: 'zh-CN', timeFormatter: (t: Time) => chartTimeLabel(t, intraday) },
   });

@@ -103,6 +103,8 @@ class ChartView implements View {
       this.build();
       this.box.dataset.state = 'ready';
       performance.mark('mds-first-chart');
+      // On screen: the chart draws in an animation frame; the task after that frame follows its paint.
+      requestAnimationFrame(() => setTimeout(() => performance.mark('mds-first-chart-painted')));
       await Promise.all([
         this.data.loadPoints(this.state.indicators, bars),
         this.data.loadLimits(bars),
@@ -226,8 +228,9 @@ class ChartView implements View {
     s.volume.setData(bars.map((b) => ({ time: t(b), value: b.volume, color: (+b.close >= +b.open ? p.up : p.down) + '90' })));
     s.suspended.setData(this.suspendedDays().map((d) => ({ time: d, value: 1 })));
     const limit = (b: Bar) => this.data.limits.get(b.trade_date);
+    // Series whose data has not come yet get none (not a blank point per bar: the first chart draws sooner).
     const limitLine = (pick: (l: Limit) => string) =>
-      this.limitsDrawn
+      this.limitsDrawn && this.data.limits.size
         ? bars.map((b) => (limit(b) && !limit(b)!.suspended ? { time: t(b), value: +pick(limit(b)!) } : { time: t(b) }))
         : [];
     s.limitUp.setData(limitLine((l) => l.limit_up));
@@ -236,6 +239,10 @@ class ChartView implements View {
     for (const { look, key, s: line } of s.lines) {
       const points = this.data.points.get(look.id);
       const histogram = look.histogram?.includes(key);
+      if (!points) {
+        line.setData([]);
+        continue;
+      }
       (line as typeof s.limitUp).setData(
         bars.map((b) => {
           const v = points?.get(b.timestamp)?.[key];

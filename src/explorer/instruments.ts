@@ -1,4 +1,4 @@
-import { ApiFailure, type Client, type Page } from './api.js';
+import { ApiFailure, pathOf, type Client, type Page } from './api.js';
 
 /** An instrument as the API's search returns it (the fields the explorer reads). */
 export interface Instrument {
@@ -15,9 +15,12 @@ export interface Instrument {
 /** The API's path of a kind's instruments. */
 export const kindPath = (kind: Instrument['kind']): string => ({ equity: '/equities', index: '/indices', fund: '/funds' })[kind];
 
+/** The URL of a search (searchInstruments); the early script (early.ts) resolves an id by it too. */
+export const searchUrl = (q: string, size: number): string => pathOf('/instruments', { q, 'page[size]': size });
+
 /** Finds instruments as a user types: id, code, pinyin initials, name (searchInstruments). */
 export async function search(client: Client, q: string, size = 10): Promise<Instrument[]> {
-  return (await client.get<Page<Instrument>>('/instruments', { q, 'page[size]': size })).data;
+  return (await client.fetchJson<Page<Instrument>>(searchUrl(q, size))).data;
 }
 
 /** The instrument with this id (its kind decides its paths), or null. */

@@ -12,17 +12,17 @@ export function askKey(client: Client, reason = ''): Promise<void> {
     const form = h(
       'form',
       { class: 'key-form' },
-      h('h2', {}, 'Your API key'),
+      h('h2', {}, 'API 密钥 · Your API key'),
       h(
         'p',
         {},
-        'The explorer draws everything from this service\u2019s API, with your key. It is kept in this browser only. ',
-        'Create one with ',
+        '本页的所有数据都用您的密钥取自本服务的API；密钥只存于本浏览器。用 ',
         h('code', {}, 'npx mds keys create --name me'),
-        '.',
+        ' 创建一个。',
       ),
+      h('p', { class: 'hint' }, 'The explorer draws everything from this service\u2019s API, with your key, kept in this browser only.'),
       input,
-      h('button', { type: 'submit' }, 'Use this key'),
+      h('button', { type: 'submit' }, '使用此密钥'),
       error,
     );
     const dialog = h('dialog', { class: 'key-dialog' }, form);

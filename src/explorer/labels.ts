@@ -110,5 +110,15 @@ export const CODES: Record<string, string> = {
   repeated_limit_up: '多次涨停',
 };
 
+/** What each stock pool holds, in Chinese (the API's own description in English is the note's tooltip). */
+export const POOL_NOTES: Record<string, string> = {
+  limit_up: '当日收盘封涨停。',
+  limit_down: '当日收盘封跌停。',
+  broken_limit_up: '盘中触及涨停，收盘未封住。',
+  previous_limit_up: '上一交易日收盘封涨停。',
+  strong: '当日未涨停，且近5个交易日至少两次收盘涨停（多次涨停），或当日收涨并高于前59个交易日的每一个收盘价（新高）。',
+  sub_new: '上市不满250个交易日（约一年）、当日有成交、已过上市初期不设涨跌幅限制的日子。',
+};
+
 export const fieldTitle = (key: string): string => F[key]?.[0] ?? key;
 export const fieldKind = (key: string): Kind => F[key]?.[1] ?? 'text';

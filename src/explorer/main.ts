@@ -6,10 +6,9 @@
 import './style.css';
 import { Client } from './api.js';
 import type { ChartPosition } from './chart-data.js';
-import { chartView, type ChartState, type Adjustment } from './chart-view.js';
+import { chartView, type ChartState } from './chart-view.js';
 import { fill, h } from './dom.js';
 import { fundamentalsView } from './fundamentals-view.js';
-import { DEFAULT_INDICATORS, indicatorById } from './indicators.js';
 import { resolve, search, type Instrument } from './instruments.js';
 import { askKey } from './key.js';
 import { liveBanner } from './live.js';
@@ -17,18 +16,32 @@ import { installKeyboard, type Mode } from './keyboard.js';
 import { marketView } from './market-view.js';
 import { minuteView } from './minute-view.js';
 import { requestsPanel } from './requests.js';
+import { chartState, parseRoute } from './route-state.js';
 import { searchBox } from './search-box.js';
 import { applyTheme, theme, toggleTheme } from './theme.js';
-import { INTERVALS, type Interval } from './time.js';
 import { NO_VIEW, type View } from './view.js';
 import { watchlistView } from './watchlist-view.js';
 
+// The bundle evaluated: the main script starts (bench/explorer.ts reads it).
+performance.mark('mds-main');
 const client = new Client();
 const view = h('main', { id: 'view' });
 let current: View = NO_VIEW;
 let asking: Promise<void> | null = null;
-/** The instrument and mode of the view on screen (the keyboard's PageUp/PageDown, F5, F10). */
-let here: { id: string | null; mode: Mode } = { id: null, mode: 'other' };
+/** The instrument views: a hash `#/<view>/<id>`. */
+const INSTRUMENT_VIEWS = ['chart', 'minute', 'fundamentals'] as const;
+const instrumentViewOf = (parts: string[]) => (parts[1] ? INSTRUMENT_VIEWS.find((m) => m === parts[0]) : undefined);
+
+/**
+ * The instrument and view the URL names (the keyboard's PageUp/PageDown, F5, F10), read from the
+ * hash, which a key's navigation changes at once: a key pressed again while the view loads steps
+ * on from there.
+ */
+function here(): { id: string | null; mode: Mode } {
+  const { parts } = parseRoute(location.hash);
+  const of = instrumentViewOf(parts);
+  return of ? { id: parts[1], mode: of } : { id: null, mode: 'other' };
+}
 
 function layout() {
   const keyButton = h('button', { type: 'button', id: 'key-button', onclick: () => void ensureKey('').then(() => route()) }, '密钥');
@@ -36,7 +49,7 @@ function layout() {
   const themeLabel = () => (themeButton.textContent = theme() === 'dark' ? '☀ 浅色' : '☾ 深色');
   themeButton.addEventListener('click', () => (toggleTheme(), themeLabel()));
   themeLabel();
-  const search = searchBox(client, (i: Instrument) => (location.hash = hashOf(here.mode === 'minute' ? 'minute' : 'chart', i.id)));
+  const search = searchBox(client, (i: Instrument) => (location.hash = hashOf(here().mode === 'minute' ? 'minute' : 'chart', i.id)));
   document.body.append(
     h(
       'header',
@@ -59,8 +72,8 @@ function layout() {
   );
   installKeyboard({
     view: () => current,
-    instrument: () => here.id,
-    mode: () => here.mode,
+    instrument: () => here().id,
+    mode: () => here().mode,
     openSearch: search.open,
     hashOf,
   });
@@ -69,17 +82,6 @@ function layout() {
 function ensureKey(reason: string): Promise<void> {
   asking ??= askKey(client, reason).finally(() => (asking = null));
   return asking;
-}
-
-/** The chart state a hash's query names (unknown values fall back to the defaults: daily, MA on). */
-function chartState(q: URLSearchParams): ChartState {
-  const interval = (INTERVALS as readonly string[]).includes(q.get('interval') ?? '') ? (q.get('interval') as Interval) : '1d';
-  const adj = q.get('adjustment');
-  const adjustment: Adjustment = adj === 'forward' || adj === 'backward' ? adj : 'none';
-  const named = q.get('indicators');
-  const indicators = named === null ? DEFAULT_INDICATORS : named.split(',').filter((i) => indicatorById(i));
-  const date = /^\d{4}-\d\d-\d\d$/.test(q.get('date') ?? '') ? q.get('date')! : undefined;
-  return { interval, adjustment, indicators, date, overlay: q.get('overlay') || undefined };
 }
 
 const chartHash = (id: string, s: ChartState) =>
@@ -108,20 +110,17 @@ async function route(at?: ChartPosition | null) {
   const mine = ++routes;
   current.close();
   current = NO_VIEW;
-  here = { id: null, mode: 'other' };
+  const { parts, query: q } = parseRoute(location.hash);
+  const of = instrumentViewOf(parts);
   client.clearLog();
   if (!client.key) await ensureKey('');
   // A later navigation (or a key entered meanwhile) draws instead.
   if (mine !== routes) return;
-  const [path, query = ''] = location.hash.replace(/^#/, '').split('?');
-  const parts = path.split('/').filter(Boolean).map(decodeURIComponent);
-  const q = new URLSearchParams(query);
   try {
-    if ((parts[0] === 'chart' || parts[0] === 'minute' || parts[0] === 'fundamentals') && parts[1]) {
+    if (of) {
       const inst = await instrumentOr404(parts[1]);
       if (!inst || mine !== routes) return;
-      here = { id: inst.id, mode: parts[0] };
-      current = await instrumentView(parts[0], inst, q, at);
+      current = await instrumentView(of, inst, q, at);
     } else if (parts[0] === 'market') {
       document.title = '市场 · mds';
       await marketView(view, client, parts[1] ?? null, (d) => (location.hash = `#/market/${d}`));

@@ -11,6 +11,7 @@ import {
   type BreadthDay,
 } from './market-charts.js';
 import type { Changed } from './distribution.js';
+import { POOL_NOTES } from './labels.js';
 import { setList } from './lists.js';
 import { recordTable, type Row } from './table.js';
 import { palette } from './theme.js';
@@ -166,7 +167,7 @@ function poolSection(t: PoolType, rows: Row[], day: string): HTMLElement[] {
   const ids = rows.map((r) => String(r.instrument_id));
   return [
     h('h2', { id: `pool-${t.id}` }, `${t.name} `, h('span', { class: 'muted' }, `${rows.length}${rows.length >= POOL_ROWS ? '+' : ''} 只`)),
-    h('p', { class: 'hint' }, t.description),
+    h('p', { class: 'hint', title: t.description }, POOL_NOTES[t.id] ?? t.description),
     recordTable(rows, {
       columns,
       links: { instrument_id: (v) => `#/chart/${v}` },

@@ -16,7 +16,7 @@ import type { Instrument } from './instruments.js';
 import { averageLine, symmetricRange } from './minute-data.js';
 import { loadMinutes, type MinuteDays } from './minute-load.js';
 import { onThemeChange, palette } from './theme.js';
-import { wallSeconds } from './time.js';
+import { minuteTickLabel, wallSeconds } from './time.js';
 import type { View } from './view.js';
 
 export interface MinuteState {
@@ -154,7 +154,7 @@ class MinuteView implements View {
 /** The 分时 chart: price and average lines, the zero line, limits, volume. */
 function drawMinutes(box: HTMLElement, data: MinuteDays, inst: Instrument, places: number) {
   const p = palette();
-  const chart = makeChart(box, p, true);
+  const chart = makeChart(box, p, true, minuteTickLabel);
   const bars = data.bars;
   const pre = data.preClose === null ? +bars[0].close : +data.preClose;
   const closes = bars.map((b) => +b.close);
@@ -223,11 +223,13 @@ function drawMinutes(box: HTMLElement, data: MinuteDays, inst: Instrument, place
   return { chart, price };
 }
 
-/** The legend of minute `i`: time, price, average, change and % against the previous close, volume, amount. */
+/** The legend of minute `i`: time, price, average, change and % against its day's previous close, volume, amount. */
 function minuteLegend(legend: HTMLElement, data: MinuteDays, i: number, avg: (string | null)[]): void {
   const b = data.bars[i];
-  const change = data.preClose === null ? null : subtract(b.close, data.preClose);
-  const pct = data.preClose === null ? null : percentChange(b.close, data.preClose);
+  // Against the minute's own day's previous close (on five days, each day's).
+  const pre = data.preCloses.get(b.trade_date) ?? null;
+  const change = pre === null ? null : subtract(b.close, pre);
+  const pct = pre === null ? null : percentChange(b.close, pre);
   const dir = direction(change);
   fill(
     legend,

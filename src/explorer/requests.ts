@@ -10,16 +10,18 @@ export const curlLine = (path: string): string => `curl -g -H "X-API-Key: $MDS_K
  */
 export function requestsPanel(client: Client): HTMLElement {
   const list = h('ol', { class: 'requests' });
-  const copyAll = h('button', { type: 'button', onclick: () => copy(client.log.map((l) => curlLine(l.path)).join('\n')) }, 'Copy all');
+  const copyAll = h('button', { type: 'button', onclick: () => copy(client.log.map((l) => curlLine(l.path)).join('\n')) }, '全部复制');
   const panel = h(
     'details',
     { class: 'requests-panel', id: 'requests' },
-    h('summary', {}, 'Requests behind this view ', h('span', { class: 'count' }, '0')),
-    h('p', { class: 'hint' }, 'Set MDS_KEY to your key (export MDS_KEY=…), then run any line. ', copyAll),
+    h('summary', {}, '本页的API请求 ', h('span', { class: 'count' }, '0')),
+    h('p', { class: 'hint' }, '先把密钥设为环境变量（export MDS_KEY=…），每一行即可在终端运行。', copyAll),
     list,
   );
-  client.onLog = () => {
-    panel.querySelector('.count')!.textContent = String(client.log.length);
+  const count = panel.querySelector('.count')!;
+  // The list is drawn only while the panel is open (a chart's first requests are not slowed by it).
+  const draw = () => {
+    if (!panel.open) return;
     fill(
       list,
       ...client.log.map((l) =>
@@ -28,11 +30,16 @@ export function requestsPanel(client: Client): HTMLElement {
           {},
           h('code', { class: 'curl' }, curlLine(l.path)),
           h('span', { class: 'status' }, l.status === null ? '…' : `${l.status} · ${l.ms} ms`),
-          h('button', { type: 'button', class: 'copy', onclick: () => copy(curlLine(l.path)) }, 'Copy'),
+          h('button', { type: 'button', class: 'copy', onclick: () => copy(curlLine(l.path)) }, '复制'),
         ),
       ),
     );
   };
+  client.onLog = () => {
+    count.textContent = String(client.log.length);
+    draw();
+  };
+  panel.addEventListener('toggle', draw);
   return panel;
 }
 

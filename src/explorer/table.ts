@@ -85,7 +85,7 @@ export function recordTable(rows: Row[], opts: TableOptions = {}): HTMLElement {
     const th = h(
       'th',
       { 'data-column': c, class: NUMERIC.includes(fieldKind(c)) ? 'num sortable' : 'sortable', title: `${c}（点击排序）` },
-      fieldTitle(c),
+      opts.titles?.[c] ?? fieldTitle(c),
     );
     th.addEventListener('click', () => {
       sorted = { key: c, desc: sorted?.key === c ? !sorted.desc : NUMERIC.includes(fieldKind(c)) };

@@ -48,6 +48,15 @@ export function chartTimeLabel(t: Time, intraday: boolean): string {
   return intraday ? `${day} ${pad(d.getUTCHours())}:${pad(d.getUTCMinutes())}` : day;
 }
 
+/**
+ * 分时's time axis: as tickLabel, but the afternoon's first minute (the bar ending 13:01) marked
+ * `13:00`, the session's opening, as Tongdaxin marks it.
+ */
+export const minuteTickLabel = (t: Time, type: TickMarkType): string => {
+  const s = tickLabel(t, type);
+  return s === '13:01' ? '13:00' : s;
+};
+
 /** The time axis's marks in Chinese: years `2026年`, months `11月`, days `20日`, times `14:30`. */
 export function tickLabel(t: Time, type: TickMarkType): string {
   const s = chartTimeLabel(t, true);

@@ -62,6 +62,7 @@ export async function watchlistView(root: HTMLElement, client: Client): Promise<
   try {
     const rows = await Promise.all(ids.map((id) => row(client, id)));
     const table = recordTable(rows, { columns: COLUMNS, links: { instrument_id: (v) => `#/chart/${v}` }, id: 'watchlist-table' });
+    table.querySelector('thead tr')?.append(h('th', {}, ''));
     for (const tr of table.querySelectorAll('tbody tr')) {
       const id = tr.querySelector('[data-column="instrument_id"]')!.getAttribute('data-value')!;
       const remove = h('button', { type: 'button', class: 'small', title: '移出自选' }, '✕');

@@ -16,19 +16,10 @@ import { MarketBreadth } from './schemas/market-days.js';
 import { Valuation } from './schemas/fundamentals.js';
 import { DataVersionRecord } from './schemas/changes.js';
 import type { DatasetDef } from '../datasets/dataset.js';
-import {
-  balanceSheets,
-  cashFlowStatements,
-  dividends,
-  earningsForecasts,
-  financialIndicators,
-  incomeStatements,
-  institutionalHoldings,
-  management,
-} from '../datasets/fundamentals.js';
-import { marginTrading } from '../datasets/margin-trading.js';
+import { dividends } from '../datasets/fundamentals.js';
 import { suspensions } from '../datasets/suspensions.js';
-import { shareCapital } from '../datasets/share-capital.js';
+import { SERVED } from '../datasets/registry.js';
+import { indexWeights } from '../datasets/index-weights.js';
 
 /** What a request asks for: its path and query parameters (the file of bars depends on the interval). */
 export interface FileAsk {
@@ -130,18 +121,13 @@ export const FILE_SHAPES: Readonly<Record<string, (ask: FileAsk) => FileShape>> 
   listFundQuotes: fixed(QUOTES),
   listEquityTrades: fixed(ingest('trades', ['instrument_id', 'trade_date', 'seq', 'timestamp', 'price', 'volume', 'amount', 'side'])),
   listAdjustmentFactors: fixed(ingest('adj_factors', ['instrument_id', 'trade_date', ['adj_factor', 'backward_factor']])),
-  listIncomeStatements: fixed(declared(incomeStatements)),
-  listBalanceSheets: fixed(declared(balanceSheets)),
-  listCashFlowStatements: fixed(declared(cashFlowStatements)),
-  listFinancialIndicators: fixed(declared(financialIndicators)),
+  // The collections served from declarations: their declared columns.
+  ...Object.fromEntries(SERVED.map((d) => [d.serve.operationId, fixed(declared(d))])),
   listDividends: fixed(declared(dividends)),
-  listEarningsForecasts: fixed(declared(earningsForecasts)),
-  listInstitutionalHoldings: fixed(declared(institutionalHoldings)),
-  listManagementHistory: fixed(declared(management)),
-  listMarginTrading: fixed(declared(marginTrading)),
   // Derived intervals too (their source is not a column: loaded back, they are the equity's announced ones).
   listSuspensions: fixed(declared(suspensions)),
-  listShareCapital: fixed(declared(shareCapital)),
+  listIndexConstituents: fixed(declared(indexWeights)),
+  listIndexMemberships: fixed(declared(indexWeights)),
   listBusinessScope: fixed(ingest('business_scope', ['instrument_id', 'seq', 'type', 'text'])),
   listSectorMemberships: fixed(ingest('instrument_classifications', ['instrument_id', 'classification_id'])),
   listCapitalFlows: fixed(ingest('capital_flows', ['instrument_id', 'trade_date', 'amount', ...FLOW])),

@@ -4,9 +4,10 @@ import type { Scope } from '../query/change-index.js';
 /**
  * How a response may be kept (http-cache.ts): `no-store` (probes), `data` (a data operation:
  * public for an hour when its window is closed, else revalidated by ETag), `static` (the OpenAPI
- * document and the docs page: five minutes).
+ * document and the docs page: five minutes), `immutable` (a file whose name holds its version,
+ * the explorer's `app.<version>.js`: a year, never revalidated).
  */
-export type CachePolicy = 'no-store' | 'data' | 'static';
+export type CachePolicy = 'no-store' | 'data' | 'static' | 'immutable';
 
 /** What a route declares of itself, read by the app's hooks instead of its URL. */
 export interface RouteBehaviour {

@@ -16,8 +16,8 @@ interface Tally {
 
 /**
  * The change log entry of an ingest (store/versions.ts), gathered batch by batch: of each batch
- * that inserted or updated rows, its instruments (by the dataset's first instrument key column,
- * the instruments' own `id` for `stock_basic`) and dates (its first date or timestamp key
+ * that inserted or updated rows, its instruments (by the dataset's instrument key columns: an
+ * index's weights name the index and its members; the instruments' own `id` for `stock_basic`) and dates (its first date or timestamp key
  * column, timestamps by market date). Of datasets other than bars, the rows noted are those that
  * changed (the upsert tells them); of bars, a batch's unchanged rows count too: what the log lists
  * is then the least batch-exact superset of what changed.
@@ -33,15 +33,14 @@ export class ChangeTracker {
       this.tallies.set(dataset.name, (t = { rows: 0, insts: new Set(), ids: new Set(), from: Infinity, to: -Infinity, dated: false }));
     t.rows += changed;
     const cols = dataset.columns;
-    const instKey = dataset.key.find((k) => cols[dataset.ix[k]].type === 'instrument_id');
+    const instKeys = dataset.key.filter((k) => cols[dataset.ix[k]].type === 'instrument_id').map((k) => dataset.ix[k]);
     const dateKey = dataset.key.find((k) => ['date', 'timestamp'].includes(cols[dataset.ix[k]].type));
     const own = dataset.table === 'instruments' ? dataset.ix.id : undefined;
-    const ii = instKey === undefined ? undefined : dataset.ix[instKey];
     const di = dateKey === undefined ? undefined : dataset.ix[dateKey];
     const epoch = dateKey !== undefined && cols[dataset.ix[dateKey]].type === 'timestamp';
     for (const r of batch) {
       if (own !== undefined) t.ids.add(String(r[own]));
-      else if (ii !== undefined) t.insts.add(r[ii] as number);
+      else for (const ii of instKeys) t.insts.add(r[ii] as number);
       if (di !== undefined && r[di] !== null) {
         const d = epoch ? epochToMarketDate(r[di] as number) : (r[di] as number);
         t.dated = true;

@@ -8,7 +8,8 @@
  */
 import { formatScaled, PRICE_SCALE } from '../lib/decimal.js';
 import { formatDate } from '../lib/time.js';
-import { dayLimits, sinceListing, stOn, type DayLimit } from '../market/day-limits.js';
+import { dayLimits, reformEnd, sinceListing, stOn, type DayLimit } from '../market/day-limits.js';
+import { hasReformMark } from '../market/limits.js';
 import type { CorporateAction } from '../market/adjust.js';
 import type { Bar, BoardId, MarketId } from '../market/types.js';
 import type { BulkSession } from '../store/types.js';
@@ -22,6 +23,18 @@ import type { IngestContext } from './context.js';
 import { MARKET_DAYS } from '../derived/market-days.js';
 import { DAY_FLAGS, decodeDay, type DayRecord } from '../store/day-records.js';
 import { madeDaysOf, outsideLimits } from '../derived/made-days.js';
+
+/** The stored corporate actions of `inst` by ex-date. */
+async function actionsOf(s: BulkSession, inst: number): Promise<Map<number, CorporateAction>> {
+  return new Map(
+    (await corporateActionsOf(s, inst)).map((a) => {
+      const x = Object.fromEntries(Object.entries(a).map(([k, v]) => [k, Number(v)])) as unknown as CorporateAction;
+      return [x.ex_date, x];
+    }),
+  );
+}
+
+const barMap = (bars: Bar[]) => new Map(bars.map((b) => [b.date, b]));
 
 /**
  * A run of daily bars loaded from consecutive lines of one file in ascending date order: kept as
@@ -152,9 +165,18 @@ export class LimitCheck {
         listDate,
         listingKind: eq.listing_kind,
         name: eq.name,
+        reformedFrom: null as number | null,
         sinceListing: sinceListing(cal, listDate),
         isSt: stOn(st.map((p) => ({ start_date: Number(p.start_date), end_date: p.end_date === null ? null : Number(p.end_date) }))),
       };
+      if (hasReformMark(eq.name)) {
+        // When the name's S mark stops holding, from the whole daily history (a handful of equities).
+        const all = (await dailyBars(s, inst, 0, 99991231)).map(toBar);
+        if (all.length) {
+          const days = cal.between(Math.max(listDate ?? 0, all[0].date), all[all.length - 1].date);
+          input.reformedFrom = reformEnd({ ...input, days, actions: await actionsOf(s, inst), prevBar: null, bars: barMap(all) });
+        }
+      }
       let dates: number[];
       let states: DayLimit[];
       if (days) {
@@ -171,23 +193,12 @@ export class LimitCheck {
         // One session runs one statement at a time.
         const bars = await dailyBars(s, inst, lo, hi);
         const prev = await dailyBarBefore(s, inst, lo);
-        const actions = await corporateActionsOf(s, inst);
         states = dayLimits({
           ...input,
           days: cal.between(listDate === null ? lo : Math.max(lo, listDate), hi),
-          actions: new Map(
-            actions.map((a) => {
-              const x = Object.fromEntries(Object.entries(a).map(([k, v]) => [k, Number(v)])) as unknown as CorporateAction;
-              return [x.ex_date, x];
-            }),
-          ),
+          actions: await actionsOf(s, inst),
           prevBar: prev ? toBar(prev) : null,
-          bars: new Map(
-            bars.map((b) => {
-              const x = toBar(b);
-              return [x.date, x];
-            }),
-          ),
+          bars: barMap(bars.map(toBar)),
         });
         dates = bars.map((b) => Number(b.date));
       }

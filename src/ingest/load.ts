@@ -15,6 +15,7 @@ import type { Dataset } from '../datasets/dataset.js';
 import { DerivedDaily } from '../derived/derived-daily.js';
 import { LimitCheck } from './limit-check.js';
 import { recordIngest } from '../store/ingest-totals.js';
+import { holdsBars } from '../store/tables/bars.js';
 import { dataset, orderOf } from '../datasets/registry.js';
 import { type Format } from './registry.js';
 import { formatError, RowReader } from './rows.js';
@@ -162,7 +163,9 @@ export async function ingest(store: Store, input: IngestFile[], opts: IngestOpti
     ]);
   };
   try {
-    await store.bulkTransaction(run, { readOnly: opts.dryRun });
+    // Into a SQLite store without bars, the load is written in place (BulkOptions.firstLoad).
+    const firstLoad = store.dialect === 'sqlite' && !opts.dryRun && !(await holdsBars(store));
+    await store.bulkTransaction(run, { readOnly: opts.dryRun, firstLoad });
   } catch (e) {
     if (!(e instanceof Invalid)) throw e;
     // Rolled back: nothing was inserted or updated after all.

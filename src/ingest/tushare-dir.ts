@@ -8,7 +8,7 @@
  * are read as one export, in name order (VendorOptions.parts), so daily_basic and suspend_d
  * compare days across them. Each file's encoding is its own (encoding-sniff.ts) unless the
  * command names one. stk_limit is read for the comparison with the service's limits, never
- * stored; index_weight is found and skipped (no index weights dataset yet).
+ * stored.
  */
 import { readdirSync, statSync } from 'node:fs';
 import { basename, join } from 'node:path';
@@ -30,13 +30,12 @@ export const TUSHARE_APIS: Readonly<Record<string, string>> = {
   margin_detail: 'margin_trading',
   suspend_d: 'suspensions',
   daily_basic: 'share_capital',
+  index_weight: 'index_weights',
 };
 /** Read and compared with the service's limits, not stored. */
 export const STK_LIMIT = 'stk_limit';
 /** APIs recognised but not loaded, and why. */
-export const NOT_LOADED: Readonly<Record<string, string>> = {
-  index_weight: 'the service has no index weights dataset yet',
-};
+export const NOT_LOADED: Readonly<Record<string, string>> = {};
 
 const NAMES = [...Object.keys(TUSHARE_APIS), STK_LIMIT, ...Object.keys(NOT_LOADED)].sort((a, b) => b.length - a.length);
 const NAMED = new RegExp(`^(${NAMES.join('|')})(?:[._-][^/]*)?\\.csv(\\.gz)?$`);

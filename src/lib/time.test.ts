@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { DATE_TIME_PATTERN, dateToDays, daysToDate, parseDate, parseDateTime } from './time.js';
+import { DATE_TIME_PATTERN, dateToDays, daysToDate, formatDate, isDate, parseDate, parseDateTime } from './time.js';
 
 describe('calendar arithmetic', () => {
   it('agrees with Date.UTC on every day from 1900 to 2100 and round-trips', () => {
@@ -16,6 +16,26 @@ describe('calendar arithmetic', () => {
     expect(differ.slice(0, 10)).toEqual([]);
     expect(dateToDays(19700101)).toBe(0);
     expect(dateToDays(20000229)).toBe(11016);
+  });
+
+  it('isDate takes exactly the numbers whose YYYY-MM-DD parseDate gives back', () => {
+    const differ: number[] = [];
+    const check = (d: number) => {
+      if (isDate(d) !== (parseDate(formatDate(d)) === d)) differ.push(d);
+    };
+    for (const y of [0, 1, 999, 1000, 1900, 2000, 2023, 2024, 2100, 9999]) for (let md = 0; md <= 1340; md++) check(y * 10000 + md);
+    for (const d of [-20240101, 99991232, 100000101, 123]) check(d);
+    expect(differ).toEqual([]);
+    expect([20240229, 20230229, 20241131, 20241301, 2024.5, NaN, 10000101, 9991231].map(isDate)).toEqual([
+      true,
+      false,
+      false,
+      false,
+      false,
+      false,
+      true,
+      false,
+    ]);
   });
 });
 

@@ -26,7 +26,13 @@ export function parseDate(s: string): number | null {
 }
 
 /** Whether yyyymmdd `d` is a real calendar date (isDate(20240230) -> false). */
-export const isDate = (d: number): boolean => Number.isSafeInteger(d) && d > 0 && parseDate(formatDate(d)) === d;
+export function isDate(d: number): boolean {
+  if (!Number.isSafeInteger(d) || d < 10000101 || d > 99991231) return false;
+  const y = Math.floor(d / 10000),
+    m = Math.floor(d / 100) % 100,
+    day = d % 100;
+  return m >= 1 && m <= 12 && day >= 1 && day <= daysInMonth(y, m);
+}
 
 /** Days in month `m` of year `y`, proleptic Gregorian for every year 0..9999 (Date.UTC reads years 0..99 as 1900..1999). */
 export function daysInMonth(y: number, m: number): number {

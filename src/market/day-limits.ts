@@ -33,6 +33,11 @@ export interface DayLimitInput {
    * been through the split-share reform, so its limit is 5% (limits.ts). Null: no name known.
    */
   name: string | null;
+  /**
+   * The first date the name's `S` mark no longer holds, the exchange's own trades having shown the
+   * share through its reform (reformEnd); null or absent: the mark holds on every date.
+   */
+  reformedFrom?: number | null;
   /** 0-based trading-day index of a date since listing (0 = listing day). */
   sinceListing: (date: number) => number;
   isSt: (date: number) => boolean;
@@ -50,9 +55,11 @@ export interface DayLimitInput {
 export function dayLimits(input: DayLimitInput): DayLimit[] {
   let last = input.prevBar?.close ?? null;
   const kind = listingKind(input.market, input.listDate ?? 0, input.listingKind);
-  const reformPending = hasReformMark(input.name);
+  const marked = hasReformMark(input.name);
+  const reformedFrom = input.reformedFrom ?? Infinity;
   const out: DayLimit[] = [];
   for (const date of input.days) {
+    const reformPending = marked && date < reformedFrom;
     const action = input.actions.get(date);
     const pre = last === null ? null : action ? referencePrice(last, action) : last;
     const st = input.isSt(date);
@@ -85,6 +92,30 @@ export function dayLimits(input: DayLimitInput): DayLimit[] {
     last = bar ? bar.close : pre;
   }
   return out;
+}
+
+/**
+ * When the `S` mark of an equity's name (hasReformMark) stops holding: the first day, of its
+ * whole daily history in `input` (every trading day from its listing or first bar, its bars,
+ * ex-dates and ST periods), whose close lies beyond the 5% limits of a share not through the
+ * split-share reform and within the 10% limits of the same reference: a move the exchange let
+ * only a reformed share make (a name, a Tongdaxin name table of 2017 among them, is as of its own
+ * date, not of every later day). A close beyond both says the reference is in doubt (a missing
+ * ex-date, the reform's resumption day itself, which has no limit), not which limit held.
+ * S前锋 (600733.SH, in a 2017 name table) resumed on 2018-09-27 as 北汽蓝谷 after its reform
+ * and closed 10% up the next day; S佳通 (600182.SH) never closed beyond 5% and keeps its mark.
+ * Null when the mark holds on every day, or the name has none.
+ */
+export function reformEnd(input: DayLimitInput): number | null {
+  if (!hasReformMark(input.name)) return null;
+  for (const d of dayLimits({ ...input, reformedFrom: null })) {
+    if (d.reason !== 'share_reform_pending' || d.bar === null || d.up === null || d.down === null || d.preClose === null) continue;
+    const { close } = d.bar;
+    if (close <= d.up && close >= d.down) continue;
+    const ten = limitPrices(d.preClose, 10, undefined, limitRounding(input.market, d.date));
+    if (close <= ten.up && close >= ten.down) return d.date;
+  }
+  return null;
 }
 
 /**

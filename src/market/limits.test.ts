@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { hasReformMark, limitPrices, limitRounding, limitRule, listingKind, type LimitRuleInput } from './limits.js';
-import { dayLimits, suspendedToEnd } from './day-limits.js';
+import { dayLimits, reformEnd, suspendedToEnd } from './day-limits.js';
 import { TradingCalendar } from './calendar.js';
 
 const rule = (over: Partial<LimitRuleInput>) =>
@@ -202,6 +202,56 @@ describe('limitPrices toward the previous close (the BSE)', () => {
     // S佳通 (600182.SH): ±5% of 13.42 is 14.091 / 12.749, half-up.
     expect(states('SH', 'main', 'S佳通', 20260130, 13420)).toEqual([[14090, 12750, 5, 'share_reform_pending']]);
     expect(states('SH', 'main', '佳通轮胎', 20260130, 13420)).toEqual([[14760, 12080, 10, 'main_board']]);
+  });
+
+  it("ends a name's S mark on its first close beyond its 5% limits and within the 10% ones: the share was through its reform by then", () => {
+    // 600733.SH, S前锋 in a name table of 2017-01-13, its real closes (vipdoc): suspended from 2018-02-02, 10 for 25
+    // bonus shares on 2018-09-19, resumed as 北汽蓝谷 on 2018-09-27 after its reform (no limit that day: its close is
+    // beyond 10% too), then 10% up the next day.
+    const bar = (date: number, close: number, high = close, low = close) => ({
+      ts: 0,
+      date,
+      open: close,
+      high,
+      low,
+      close,
+      volume: 1,
+      amount: 1,
+    });
+    const bars = [bar(20180201, 52690), bar(20180927, 9500, 14660), bar(20180928, 10450), bar(20181008, 10800), bar(20181009, 11700)];
+    const input = (name: string, closes = bars) => ({
+      days: [20180201, 20180919, 20180927, 20180928, 20181008, 20181009],
+      board: 'main' as const,
+      market: 'SH' as const,
+      listDate: null,
+      listingKind: null,
+      name,
+      sinceListing: () => Infinity,
+      isSt: () => false,
+      actions: new Map([
+        [20180919, { ex_date: 20180919, cash_per_share: 0, bonus_ratio: 2_500_000, transfer_ratio: 0, rights_ratio: 0, rights_price: 0 }],
+      ]),
+      prevBar: bar(20180131, 52690),
+      bars: new Map(closes.map((b) => [b.date, b])),
+    });
+    expect(reformEnd(input('S前锋'))).toBe(20180928);
+    const states = (name: string, reformedFrom: number | null) =>
+      dayLimits({ ...input(name), reformedFrom }).map((d) => [d.date, d.preClose, d.up, d.down, d.ratioPct, d.reason]);
+    expect(states('S前锋', 20180928)).toEqual([
+      [20180201, 52690, 55320, 50060, 5, 'share_reform_pending'],
+      [20180919, 15050, 15800, 14300, 5, 'share_reform_pending'],
+      [20180927, 15050, 15800, 14300, 5, 'share_reform_pending'],
+      [20180928, 9500, 10450, 8550, 10, 'main_board'],
+      [20181008, 10450, 11500, 9410, 10, 'main_board'],
+      [20181009, 10800, 11880, 9720, 10, 'main_board'],
+    ]);
+    // Held on every day, the mark would put 2018-09-28's close of 10.45 beyond the up limit of 9.98.
+    expect(states('S前锋', null)[3]).toEqual([20180928, 9500, 9980, 9030, 5, 'share_reform_pending']);
+    // S佳通 (600182.SH) closed 5% down five days running in 2018-10 (real closes) and never beyond: its mark holds.
+    const jt = [bar(20181008, 22490), bar(20181009, 21370), bar(20181010, 20300), bar(20181011, 19290), bar(20181012, 18330)];
+    expect(reformEnd({ ...input('S佳通', jt), days: jt.map((b) => b.date), actions: new Map(), prevBar: bar(20180928, 23670) })).toBeNull();
+    // A name without the mark has none to end.
+    expect(reformEnd(input('北汽蓝谷'))).toBeNull();
   });
 });
 

@@ -1,4 +1,5 @@
-import { DATASETS } from '../datasets/registry.js';
+import { DATASETS, DECLARED } from '../datasets/registry.js';
+import type { DatasetDef } from '../datasets/dataset.js';
 
 /**
  * What a response or a cache entry depends on, as the change log can tell (store/versions.ts;
@@ -49,23 +50,15 @@ export interface Change {
 
 /** Datasets whose rows are bars, dated by the bar. */
 export const BARS = new Set(['bars_1d', 'bars_1m']);
-/** Datasets no market-wide page reads (market days, breadth and pools read bars, limits, listings, share capital, ticks). */
+/**
+ * Datasets no market-wide page reads (market days, breadth and pools read bars, limits, listings,
+ * ticks, and the declared datasets that say they feed them: share capital, suspensions, index weights).
+ */
 const NOT_MARKET = new Set([
-  'income_statements',
-  'balance_sheets',
-  'cash_flow_statements',
-  'financial_indicators',
-  'dividends',
-  'earnings_forecasts',
-  'institutional_holdings',
-  'management',
-  'company_profiles',
-  'business_scope',
-  'capital_flows',
-  'margin_trading',
   'classifications',
   'instrument_classifications',
   'index_constituents',
+  ...DECLARED.filter((d: DatasetDef) => !d.feeds?.includes('market')).map((d) => d.name),
 ]);
 /** Ingest datasets that do not change the catalog (CatalogSnapshot.read: instruments, st_periods, the indicator setting). */
 const NOT_CATALOG = new Set([
@@ -77,8 +70,8 @@ const NOT_CATALOG = new Set([
   'adj_factors',
   'markets',
   'trading_days',
-  'share_capital',
-  'suspensions',
+  // No dataset stored as declared is in the catalog.
+  ...DECLARED.map((d) => d.name),
 ]);
 /**
  * What the log names besides ingest datasets and is known to change none of their tables: the

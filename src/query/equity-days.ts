@@ -3,7 +3,9 @@ import { decodedAmount } from '../store/schema.js';
 import type { CatalogSnapshot, InstrumentRow } from '../store/catalog.js';
 import type { CorporateAction } from '../market/adjust.js';
 import type { BoardId, MarketId } from '../market/types.js';
-import { dayLimits, sinceListing, stOn, suspendedToEnd, type DayLimit } from '../market/day-limits.js';
+import { dayLimits, reformEnd, sinceListing, stOn, suspendedToEnd, type DayLimit } from '../market/day-limits.js';
+import { hasReformMark } from '../market/limits.js';
+import type { TradingCalendar } from '../market/calendar.js';
 import type { MarketDataReader } from '../store/readers/market-data.js';
 import type { EquityDayReader } from '../store/readers/equity-days.js';
 import type { Calendars } from './calendars.js';
@@ -15,6 +17,8 @@ interface Meta {
   lastBar: number | null;
   /** First day of a loaded suspension without an end, null when none. */
   openSuspension: number | null;
+  /** When the `S` mark of its name stops holding (reformEnd); null: never, or no mark. */
+  reformedFrom: number | null;
 }
 
 /** What an equity's Meta reads of it (EquityDayReader.equity). */
@@ -62,14 +66,44 @@ export class EquityDays {
   }
 
   private async metaOf(inst: InstrumentRow): Promise<Meta> {
-    const key = `${this.versionOf(inst.inst, META_DATASETS)}|${inst.inst}`;
+    const marked = hasReformMark(inst.name);
+    // A marked name's reform end depends on the instrument's record too.
+    const key = `${this.versionOf(inst.inst, marked ? [...META_DATASETS, 'instruments'] : META_DATASETS)}|${inst.inst}`;
     let m = this.meta.get(key);
     if (!m) {
       const { st, actions, firstBar, lastBar, openSuspension } = await this.days.equity(inst.inst);
-      m = { st, actions: new Map(actions.map((a) => [a.ex_date, a])), firstBar, lastBar, openSuspension };
+      m = { st, actions: new Map(actions.map((a) => [a.ex_date, a])), firstBar, lastBar, openSuspension, reformedFrom: null };
+      if (marked && firstBar !== null && lastBar !== null) m.reformedFrom = await this.reformEndOf(inst, m, firstBar, lastBar);
       this.meta.set(key, m);
     }
     return m;
+  }
+
+  /** reformEnd of an equity whose name carries the `S` mark, from its whole daily history. */
+  private async reformEndOf(inst: InstrumentRow, m: Meta, firstBar: number, lastBar: number): Promise<number | null> {
+    const cal = await this.calendars.of(inst.market);
+    const days = cal.between(Math.max(inst.list_date ?? 0, firstBar), lastBar);
+    const rows = await this.reader.dailyBars(inst.inst, firstBar, lastBar, null, days.length + 1);
+    return reformEnd({
+      ...this.limitInput(inst, cal, m),
+      days,
+      prevBar: null,
+      bars: new Map(rows.map((r) => [r.date, r])),
+    });
+  }
+
+  private limitInput(inst: InstrumentRow, cal: TradingCalendar, m: Meta) {
+    return {
+      board: inst.board as BoardId,
+      market: inst.market as MarketId,
+      listDate: inst.list_date,
+      listingKind: inst.listing_kind,
+      name: inst.name,
+      reformedFrom: m.reformedFrom,
+      sinceListing: sinceListing(cal, inst.list_date),
+      isSt: stOn(m.st),
+      actions: m.actions,
+    };
   }
 
   /**
@@ -95,15 +129,8 @@ export class EquityDays {
     const rows = await this.reader.dailyBars(inst.inst, days[0], days[days.length - 1], null, days.length);
     const prev = await this.days.barBefore(inst.inst, days[0]);
     return dayLimits({
+      ...this.limitInput(inst, cal, m),
       days,
-      board: inst.board as BoardId,
-      market: inst.market as MarketId,
-      listDate: inst.list_date,
-      listingKind: inst.listing_kind,
-      name: inst.name,
-      sinceListing: sinceListing(cal, inst.list_date),
-      isSt: stOn(m.st),
-      actions: m.actions,
       prevBar: prev ? { ts: 0, ...decodedAmount(prev) } : null,
       bars: new Map(rows.map((r) => [r.date, r])),
     });

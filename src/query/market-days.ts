@@ -1,6 +1,7 @@
 import { CountedCache, type CacheCounts } from '../lib/counted-cache.js';
 import type { CatalogSnapshot, InstrumentRow } from '../store/catalog.js';
-import { DAY_FLAGS, type DayRecords } from '../store/day-records.js';
+import { DAY_FLAGS, type DayRecord, type DayRecords } from '../store/day-records.js';
+import { breadthOf } from '../derived/market-sweep.js';
 import type { MarketBreadthTable } from '../store/schema.js';
 import type { MarketDayReader } from '../store/readers/market-days.js';
 
@@ -23,6 +24,8 @@ export interface MarketBar {
 export interface MarketBarFilter {
   kind?: string;
   board?: string;
+  /** Only these instruments (internal keys): an index's members that day (query/index-members.ts). */
+  members?: ReadonlySet<number>;
 }
 
 /** Decoded market days of the latest data versions, kept across requests. */
@@ -72,6 +75,7 @@ export class MarketDays {
       if (!day.has(i, DAY_FLAGS.bar)) continue;
       const row = snap.byInst.get(day.inst[i]);
       if (!row || (after !== null && row.id <= after) || (f.kind && row.kind !== f.kind) || (f.board && row.board !== f.board)) continue;
+      if (f.members && !f.members.has(row.inst)) continue;
       out.push({
         row,
         date,
@@ -89,8 +93,42 @@ export class MarketDays {
     return out;
   }
 
-  /** Breadth of `market` for from <= date <= to after `after`, ascending. */
-  breadth(market: string, from: number, to: number, after: number | null, limit: number): Promise<MarketBreadthTable[]> {
-    return this.days.breadth(market, from, to, after, limit);
+  /**
+   * Breadth of `market` for from <= date <= to after `after`, ascending; of an index's members
+   * that day only when `members` is given (computed from the stored day's records as the stored
+   * breadth is, derived/market-sweep.ts breadthOf).
+   */
+  async breadth(
+    market: string,
+    from: number,
+    to: number,
+    after: number | null,
+    limit: number,
+    members?: (date: number) => Promise<ReadonlySet<number>>,
+  ): Promise<MarketBreadthTable[]> {
+    const rows = await this.days.breadth(market, from, to, after, limit);
+    if (!members) return rows;
+    const out: MarketBreadthTable[] = [];
+    for (const r of rows) {
+      const [day, set] = await Promise.all([this.day(market, r.date), members(r.date)]);
+      const records: DayRecord[] = [];
+      for (let i = 0; day !== null && i < day.n; i++) if (set.has(day.inst[i])) records.push(day.record(i));
+      const b = breadthOf(records);
+      out.push({
+        market,
+        date: r.date,
+        listed: b.listed,
+        advancers: b.advancers,
+        decliners: b.decliners,
+        unchanged: b.unchanged,
+        limit_up: b.limitUp,
+        limit_down: b.limitDown,
+        suspended: b.suspended,
+        volume: b.volume,
+        amount: b.amount,
+        unknown_amounts: b.unknownAmounts,
+      });
+    }
+    return out;
   }
 }

@@ -7,6 +7,7 @@ import { MarketDataReader } from '../store/readers/market-data.js';
 import { DailyPackCache } from '../store/readers/pack-cache.js';
 import { FundamentalsReader } from '../store/readers/fundamentals.js';
 import { KeysetReader } from '../store/readers/keyset.js';
+import { IndexWeightReader } from '../store/readers/index-weights.js';
 import { Suspensions } from './suspensions.js';
 import { Valuations } from './valuations.js';
 import { InstrumentSearch, SearchCaches } from './search.js';
@@ -77,6 +78,7 @@ export class Snapshot {
   private m?: MarketDataReader;
   private f?: FundamentalsReader;
   private k?: KeysetReader;
+  private iw?: IndexWeightReader;
   private s?: Suspensions;
   private vl?: Valuations;
   private sr?: InstrumentSearch;
@@ -149,6 +151,10 @@ export class Snapshot {
   /** Keyset reads of declared datasets (store/readers/keyset.ts). */
   get keyset(): KeysetReader {
     return (this.k ??= new KeysetReader(this.session.db));
+  }
+  /** Index members and weights over time (store/readers/index-weights.ts). */
+  get indexWeights(): IndexWeightReader {
+    return (this.iw ??= new IndexWeightReader(this.session.db));
   }
   get calendars(): Calendars {
     return (this.c ??= new Calendars(this.reference, this.versionOf(CALENDAR_SCOPE), this.caches.calendars));

@@ -7,55 +7,28 @@
  * hundredths (1234 = "12.34"). test/declarations.test.ts holds each to the migrated table.
  */
 import type { TableOf } from '../datasets/dataset.js';
-import type { marginTrading } from '../datasets/margin-trading.js';
-import type { suspensions } from '../datasets/suspensions.js';
-import type { shareCapital } from '../datasets/share-capital.js';
-import type {
-  balanceSheets,
-  businessScope,
-  capitalFlows,
-  cashFlowStatements,
-  companyProfiles,
-  dividends,
-  earningsForecasts,
-  financialIndicators,
-  incomeStatements,
-  institutionalHoldings,
-  management,
-  REPORT_TYPES,
-} from '../datasets/fundamentals.js';
+import type { DECLARED } from '../datasets/registry.js';
+import type { REPORT_TYPES } from '../datasets/fundamentals.js';
 
 /** q1, h1, q3, annual: A-share statements are cumulative from January 1 (3, 6, 9, 12 months). */
 export type ReportType = (typeof REPORT_TYPES)[number];
 
-export type IncomeStatementTable = TableOf<typeof incomeStatements>;
-export type BalanceSheetTable = TableOf<typeof balanceSheets>;
-export type CashFlowStatementTable = TableOf<typeof cashFlowStatements>;
-export type FinancialIndicatorTable = TableOf<typeof financialIndicators>;
-export type DividendTable = TableOf<typeof dividends>;
-export type EarningsForecastTable = TableOf<typeof earningsForecasts>;
-export type InstitutionalHoldingTable = TableOf<typeof institutionalHoldings>;
-export type ManagementTable = TableOf<typeof management>;
-export type CompanyProfileTable = TableOf<typeof companyProfiles>;
-export type BusinessScopeTable = TableOf<typeof businessScope>;
-export type CapitalFlowTable = TableOf<typeof capitalFlows>;
-export type MarginTradingTable = TableOf<typeof marginTrading>;
-export type SuspensionTable = TableOf<typeof suspensions>;
-export type ShareCapitalTable = TableOf<typeof shareCapital>;
+/** The tables of the datasets stored as declared (datasets/registry.ts DECLARED), each its declaration's TableOf. */
+export type FundamentalsDatabase = { [D in (typeof DECLARED)[number] as D['table']]: TableOf<D> };
 
-export interface FundamentalsDatabase {
-  income_statements: IncomeStatementTable;
-  balance_sheets: BalanceSheetTable;
-  cash_flow_statements: CashFlowStatementTable;
-  financial_indicators: FinancialIndicatorTable;
-  dividends: DividendTable;
-  earnings_forecasts: EarningsForecastTable;
-  institutional_holdings: InstitutionalHoldingTable;
-  management: ManagementTable;
-  company_profiles: CompanyProfileTable;
-  business_scope: BusinessScopeTable;
-  capital_flows: CapitalFlowTable;
-  margin_trading: MarginTradingTable;
-  suspensions: SuspensionTable;
-  share_capital: ShareCapitalTable;
-}
+/** Shorthands of some of them. */
+export type IncomeStatementTable = FundamentalsDatabase['income_statements'];
+export type BalanceSheetTable = FundamentalsDatabase['balance_sheets'];
+export type CashFlowStatementTable = FundamentalsDatabase['cash_flow_statements'];
+export type FinancialIndicatorTable = FundamentalsDatabase['financial_indicators'];
+export type DividendTable = FundamentalsDatabase['dividends'];
+export type EarningsForecastTable = FundamentalsDatabase['earnings_forecasts'];
+export type InstitutionalHoldingTable = FundamentalsDatabase['institutional_holdings'];
+export type ManagementTable = FundamentalsDatabase['management'];
+export type CompanyProfileTable = FundamentalsDatabase['company_profiles'];
+export type BusinessScopeTable = FundamentalsDatabase['business_scope'];
+export type CapitalFlowTable = FundamentalsDatabase['capital_flows'];
+export type MarginTradingTable = FundamentalsDatabase['margin_trading'];
+export type SuspensionTable = FundamentalsDatabase['suspensions'];
+export type ShareCapitalTable = FundamentalsDatabase['share_capital'];
+export type IndexWeightTable = FundamentalsDatabase['index_weights'];

@@ -206,6 +206,13 @@ export interface Store {
 export interface BulkOptions {
   readOnly?: boolean;
   deferDerived?: boolean;
+  /**
+   * The transaction loads a store that holds no bars yet (a first load, `mds ingest` into a new
+   * store): a SQLite file is then written in place under a rollback journal, with a larger page
+   * cache, instead of through its write-ahead log, when no other connection has it open
+   * (store/dialects/sqlite-first-load.ts); still all or nothing. PostgreSQL ignores it.
+   */
+  firstLoad?: boolean;
 }
 
 /**

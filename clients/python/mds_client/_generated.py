@@ -173,6 +173,12 @@ RECORDS: Dict[str, Dict[str, str]] = {
         "net_profit_attributable": "decimal",
         "basic_eps": "decimal",
     },
+    "IndexWeight": {
+        "index_id": "string",
+        "instrument_id": "string",
+        "trade_date": "date",
+        "weight": "decimal",
+    },
     "InstitutionalHolding": {
         "instrument_id": "string",
         "report_date": "date",
@@ -428,6 +434,7 @@ class Operations(BaseClient):
         date: Optional[DateLike] = None,
         kind: Optional[Literal["equity", "index", "fund"]] = None,
         board: Optional[Literal["main", "chinext", "star", "bse"]] = None,
+        index: Optional[str] = None,
         page_size: Optional[int] = None,
         limit: Optional[int] = None,
         exact: Optional[bool] = None,
@@ -442,6 +449,9 @@ class Operations(BaseClient):
             date: Trading day (default: the latest stored day).
             kind: Instrument kind: equity, index or fund.
             board: Board: main, chinext, star, bse.
+            index: An index (CODE.MARKET, e.g. 000300.SH): only its members in force on each day,
+                those of its latest weight date on or before it (listIndexConstituents); none before
+                its first weight date.
             page_size: Rows per request (1..1000; default the client's, 1000).
             limit: Stop after this many rows.
             exact: Decimals as ``decimal.Decimal`` (else float64); default the client's.
@@ -449,7 +459,7 @@ class Operations(BaseClient):
         return self._collection(
             "/api/v1/markets/{market}/bars",
             {"market": market},
-            {"date": date, "kind": kind, "board": board},
+            {"date": date, "kind": kind, "board": board, "index": index},
             "MarketBar",
             page_size=page_size,
             limit=limit,
@@ -463,6 +473,7 @@ class Operations(BaseClient):
         from_: Optional[DateLike] = None,
         to: Optional[DateLike] = None,
         date: Optional[DateLike] = None,
+        index: Optional[str] = None,
         order: Optional[Literal["asc", "desc"]] = None,
         page_size: Optional[int] = None,
         limit: Optional[int] = None,
@@ -478,6 +489,9 @@ class Operations(BaseClient):
             from_: First date, inclusive.
             to: Last date, inclusive.
             date: One trading day. Not with from/to.
+            index: An index (CODE.MARKET, e.g. 000300.SH): only its members in force on each day,
+                those of its latest weight date on or before it (listIndexConstituents); none before
+                its first weight date.
             order: asc (default): oldest first; desc: newest first, the same pages walked from the
                 end (`order=desc&page[size]=60`: the last 60). A desc walk reads its window: at most
                 100,000 records (narrow from/to past that).
@@ -488,7 +502,7 @@ class Operations(BaseClient):
         return self._collection(
             "/api/v1/markets/{market}/breadth",
             {"market": market},
-            {"from": from_, "to": to, "date": date, "order": order},
+            {"from": from_, "to": to, "date": date, "index": index, "order": order},
             "MarketBreadth",
             page_size=page_size,
             limit=limit,
@@ -649,6 +663,89 @@ class Operations(BaseClient):
             {},
             {},
             "PoolType",
+            page_size=page_size,
+            limit=limit,
+            exact=exact,
+        )
+
+    def list_index_constituents(
+        self,
+        instrument_id: str,
+        *,
+        from_: Optional[DateLike] = None,
+        to: Optional[DateLike] = None,
+        date: Optional[DateLike] = None,
+        order: Optional[Literal["asc", "desc"]] = None,
+        page_size: Optional[int] = None,
+        limit: Optional[int] = None,
+        exact: Optional[bool] = None,
+    ) -> pd.DataFrame:
+        """Members of an index and their weights in force on a day, or every weight date of a window.
+
+        ``GET /api/v1/indices/{instrument_id}/constituents`` (listIndexConstituents). Every page, as
+        one DataFrame of ``IndexWeight`` records (typed columns).
+
+        Args:
+            instrument_id: Instrument id CODE.MARKET, e.g. 600519.SH. Path values longer than 100
+                characters name nothing: 404.
+            from_: First date, inclusive.
+            to: Last date, inclusive.
+            date: A day: the members in force then, i.e. those of the latest weight date on or
+                before it. Not with from/to.
+            order: asc (default): oldest first; desc: newest first, the same pages walked from the
+                end (`order=desc&page[size]=60`: the last 60). A desc walk reads its window: at most
+                100,000 records (narrow from/to past that).
+            page_size: Rows per request (1..1000; default the client's, 1000).
+            limit: Stop after this many rows.
+            exact: Decimals as ``decimal.Decimal`` (else float64); default the client's.
+        """
+        return self._collection(
+            "/api/v1/indices/{instrument_id}/constituents",
+            {"instrument_id": instrument_id},
+            {"from": from_, "to": to, "date": date, "order": order},
+            "IndexWeight",
+            page_size=page_size,
+            limit=limit,
+            exact=exact,
+        )
+
+    def list_index_memberships(
+        self,
+        instrument_id: str,
+        *,
+        from_: Optional[DateLike] = None,
+        to: Optional[DateLike] = None,
+        date: Optional[DateLike] = None,
+        order: Optional[Literal["asc", "desc"]] = None,
+        page_size: Optional[int] = None,
+        limit: Optional[int] = None,
+        exact: Optional[bool] = None,
+    ) -> pd.DataFrame:
+        """The indices an equity was a member of on a day, with its weights, or its weight rows of a
+        window.
+
+        ``GET /api/v1/equities/{instrument_id}/index-memberships`` (listIndexMemberships). Every
+        page, as one DataFrame of ``IndexWeight`` records (typed columns).
+
+        Args:
+            instrument_id: Instrument id CODE.MARKET, e.g. 600519.SH. Path values longer than 100
+                characters name nothing: 404.
+            from_: First date, inclusive.
+            to: Last date, inclusive.
+            date: A day: the members in force then, i.e. those of the latest weight date on or
+                before it. Not with from/to.
+            order: asc (default): oldest first; desc: newest first, the same pages walked from the
+                end (`order=desc&page[size]=60`: the last 60). A desc walk reads its window: at most
+                100,000 records (narrow from/to past that).
+            page_size: Rows per request (1..1000; default the client's, 1000).
+            limit: Stop after this many rows.
+            exact: Decimals as ``decimal.Decimal`` (else float64); default the client's.
+        """
+        return self._collection(
+            "/api/v1/equities/{instrument_id}/index-memberships",
+            {"instrument_id": instrument_id},
+            {"from": from_, "to": to, "date": date, "order": order},
+            "IndexWeight",
             page_size=page_size,
             limit=limit,
             exact=exact,
@@ -1305,44 +1402,6 @@ class Operations(BaseClient):
             exact=exact,
         )
 
-    def list_dividends(
-        self,
-        instrument_id: str,
-        *,
-        from_: Optional[DateLike] = None,
-        to: Optional[DateLike] = None,
-        order: Optional[Literal["asc", "desc"]] = None,
-        page_size: Optional[int] = None,
-        limit: Optional[int] = None,
-        exact: Optional[bool] = None,
-    ) -> pd.DataFrame:
-        """Dividends and bonus/transfer shares, ascending by ex-date.
-
-        ``GET /api/v1/equities/{instrument_id}/dividends`` (listDividends). Every page, as one
-        DataFrame of ``Dividend`` records (typed columns).
-
-        Args:
-            instrument_id: Instrument id CODE.MARKET, e.g. 600519.SH. Path values longer than 100
-                characters name nothing: 404.
-            from_: First date, inclusive.
-            to: Last date, inclusive.
-            order: asc (default): oldest first; desc: newest first, the same pages walked from the
-                end (`order=desc&page[size]=60`: the last 60). A desc walk reads its window: at most
-                100,000 records (narrow from/to past that).
-            page_size: Rows per request (1..1000; default the client's, 1000).
-            limit: Stop after this many rows.
-            exact: Decimals as ``decimal.Decimal`` (else float64); default the client's.
-        """
-        return self._collection(
-            "/api/v1/equities/{instrument_id}/dividends",
-            {"instrument_id": instrument_id},
-            {"from": from_, "to": to, "order": order},
-            "Dividend",
-            page_size=page_size,
-            limit=limit,
-            exact=exact,
-        )
-
     def list_earnings_forecasts(
         self,
         instrument_id: str,
@@ -1380,21 +1439,6 @@ class Operations(BaseClient):
             limit=limit,
             exact=exact,
         )
-
-    def get_company_profile(
-        self,
-        instrument_id: str,
-    ) -> Dict[str, Any]:
-        """The company behind an equity.
-
-        ``GET /api/v1/equities/{instrument_id}/company-profile`` (getCompanyProfile). The
-        ``CompanyProfile`` record (the answer's ``data``), as the API's JSON.
-
-        Args:
-            instrument_id: Instrument id CODE.MARKET, e.g. 600519.SH. Path values longer than 100
-                characters name nothing: 404.
-        """
-        return self._resource("/api/v1/equities/{instrument_id}/company-profile", {"instrument_id": instrument_id}, {})
 
     def list_institutional_holdings(
         self,
@@ -1455,6 +1499,139 @@ class Operations(BaseClient):
             limit=limit,
             exact=exact,
         )
+
+    def list_margin_trading(
+        self,
+        instrument_id: str,
+        *,
+        from_: Optional[DateLike] = None,
+        to: Optional[DateLike] = None,
+        date: Optional[DateLike] = None,
+        order: Optional[Literal["asc", "desc"]] = None,
+        page_size: Optional[int] = None,
+        limit: Optional[int] = None,
+        exact: Optional[bool] = None,
+    ) -> pd.DataFrame:
+        """Margin trading (融资融券) per trading day, ascending by date.
+
+        ``GET /api/v1/equities/{instrument_id}/margin-trading`` (listMarginTrading). Every page, as
+        one DataFrame of ``MarginTrading`` records (typed columns).
+
+        Args:
+            instrument_id: Instrument id CODE.MARKET, e.g. 600519.SH. Path values longer than 100
+                characters name nothing: 404.
+            from_: First date, inclusive.
+            to: Last date, inclusive.
+            date: One trading day. Not with from/to.
+            order: asc (default): oldest first; desc: newest first, the same pages walked from the
+                end (`order=desc&page[size]=60`: the last 60). A desc walk reads its window: at most
+                100,000 records (narrow from/to past that).
+            page_size: Rows per request (1..1000; default the client's, 1000).
+            limit: Stop after this many rows.
+            exact: Decimals as ``decimal.Decimal`` (else float64); default the client's.
+        """
+        return self._collection(
+            "/api/v1/equities/{instrument_id}/margin-trading",
+            {"instrument_id": instrument_id},
+            {"from": from_, "to": to, "date": date, "order": order},
+            "MarginTrading",
+            page_size=page_size,
+            limit=limit,
+            exact=exact,
+        )
+
+    def list_share_capital(
+        self,
+        instrument_id: str,
+        *,
+        from_: Optional[DateLike] = None,
+        to: Optional[DateLike] = None,
+        date: Optional[DateLike] = None,
+        order: Optional[Literal["asc", "desc"]] = None,
+        page_size: Optional[int] = None,
+        limit: Optional[int] = None,
+        exact: Optional[bool] = None,
+    ) -> pd.DataFrame:
+        """Share capital changes (股本变动), ascending by change date.
+
+        ``GET /api/v1/equities/{instrument_id}/share-capital`` (listShareCapital). Every page, as
+        one DataFrame of ``ShareCapitalChange`` records (typed columns).
+
+        Args:
+            instrument_id: Instrument id CODE.MARKET, e.g. 600519.SH. Path values longer than 100
+                characters name nothing: 404.
+            from_: First date, inclusive.
+            to: Last date, inclusive.
+            date: A day: the record in force then (the latest on or before it). Not with from/to.
+            order: asc (default): oldest first; desc: newest first, the same pages walked from the
+                end (`order=desc&page[size]=60`: the last 60). A desc walk reads its window: at most
+                100,000 records (narrow from/to past that).
+            page_size: Rows per request (1..1000; default the client's, 1000).
+            limit: Stop after this many rows.
+            exact: Decimals as ``decimal.Decimal`` (else float64); default the client's.
+        """
+        return self._collection(
+            "/api/v1/equities/{instrument_id}/share-capital",
+            {"instrument_id": instrument_id},
+            {"from": from_, "to": to, "date": date, "order": order},
+            "ShareCapitalChange",
+            page_size=page_size,
+            limit=limit,
+            exact=exact,
+        )
+
+    def list_dividends(
+        self,
+        instrument_id: str,
+        *,
+        from_: Optional[DateLike] = None,
+        to: Optional[DateLike] = None,
+        order: Optional[Literal["asc", "desc"]] = None,
+        page_size: Optional[int] = None,
+        limit: Optional[int] = None,
+        exact: Optional[bool] = None,
+    ) -> pd.DataFrame:
+        """Dividends and bonus/transfer shares, ascending by ex-date.
+
+        ``GET /api/v1/equities/{instrument_id}/dividends`` (listDividends). Every page, as one
+        DataFrame of ``Dividend`` records (typed columns).
+
+        Args:
+            instrument_id: Instrument id CODE.MARKET, e.g. 600519.SH. Path values longer than 100
+                characters name nothing: 404.
+            from_: First date, inclusive.
+            to: Last date, inclusive.
+            order: asc (default): oldest first; desc: newest first, the same pages walked from the
+                end (`order=desc&page[size]=60`: the last 60). A desc walk reads its window: at most
+                100,000 records (narrow from/to past that).
+            page_size: Rows per request (1..1000; default the client's, 1000).
+            limit: Stop after this many rows.
+            exact: Decimals as ``decimal.Decimal`` (else float64); default the client's.
+        """
+        return self._collection(
+            "/api/v1/equities/{instrument_id}/dividends",
+            {"instrument_id": instrument_id},
+            {"from": from_, "to": to, "order": order},
+            "Dividend",
+            page_size=page_size,
+            limit=limit,
+            exact=exact,
+        )
+
+    def get_company_profile(
+        self,
+        instrument_id: str,
+    ) -> Dict[str, Any]:
+        """The company behind an equity.
+
+        ``GET /api/v1/equities/{instrument_id}/company-profile`` (getCompanyProfile). The
+        ``CompanyProfile`` record (the answer's ``data``), as the API's JSON.
+
+        Args:
+            instrument_id: Instrument id CODE.MARKET, e.g. 600519.SH. Path values longer than 100
+                characters name nothing: 404.
+        """
+        return self._resource("/api/v1/equities/{instrument_id}/company-profile", {"instrument_id": instrument_id}, {})
 
     def list_business_scope(
         self,
@@ -1559,46 +1736,6 @@ class Operations(BaseClient):
             exact=exact,
         )
 
-    def list_margin_trading(
-        self,
-        instrument_id: str,
-        *,
-        from_: Optional[DateLike] = None,
-        to: Optional[DateLike] = None,
-        date: Optional[DateLike] = None,
-        order: Optional[Literal["asc", "desc"]] = None,
-        page_size: Optional[int] = None,
-        limit: Optional[int] = None,
-        exact: Optional[bool] = None,
-    ) -> pd.DataFrame:
-        """Margin trading (融资融券) per trading day, ascending by date.
-
-        ``GET /api/v1/equities/{instrument_id}/margin-trading`` (listMarginTrading). Every page, as
-        one DataFrame of ``MarginTrading`` records (typed columns).
-
-        Args:
-            instrument_id: Instrument id CODE.MARKET, e.g. 600519.SH. Path values longer than 100
-                characters name nothing: 404.
-            from_: First date, inclusive.
-            to: Last date, inclusive.
-            date: One trading day. Not with from/to.
-            order: asc (default): oldest first; desc: newest first, the same pages walked from the
-                end (`order=desc&page[size]=60`: the last 60). A desc walk reads its window: at most
-                100,000 records (narrow from/to past that).
-            page_size: Rows per request (1..1000; default the client's, 1000).
-            limit: Stop after this many rows.
-            exact: Decimals as ``decimal.Decimal`` (else float64); default the client's.
-        """
-        return self._collection(
-            "/api/v1/equities/{instrument_id}/margin-trading",
-            {"instrument_id": instrument_id},
-            {"from": from_, "to": to, "date": date, "order": order},
-            "MarginTrading",
-            page_size=page_size,
-            limit=limit,
-            exact=exact,
-        )
-
     def list_suspensions(
         self,
         instrument_id: str,
@@ -1634,46 +1771,6 @@ class Operations(BaseClient):
             {"instrument_id": instrument_id},
             {"from": from_, "to": to, "date": date, "order": order},
             "Suspension",
-            page_size=page_size,
-            limit=limit,
-            exact=exact,
-        )
-
-    def list_share_capital(
-        self,
-        instrument_id: str,
-        *,
-        from_: Optional[DateLike] = None,
-        to: Optional[DateLike] = None,
-        date: Optional[DateLike] = None,
-        order: Optional[Literal["asc", "desc"]] = None,
-        page_size: Optional[int] = None,
-        limit: Optional[int] = None,
-        exact: Optional[bool] = None,
-    ) -> pd.DataFrame:
-        """Share capital changes (股本变动), ascending by change date.
-
-        ``GET /api/v1/equities/{instrument_id}/share-capital`` (listShareCapital). Every page, as
-        one DataFrame of ``ShareCapitalChange`` records (typed columns).
-
-        Args:
-            instrument_id: Instrument id CODE.MARKET, e.g. 600519.SH. Path values longer than 100
-                characters name nothing: 404.
-            from_: First date, inclusive.
-            to: Last date, inclusive.
-            date: A day: the record in force then (the latest on or before it). Not with from/to.
-            order: asc (default): oldest first; desc: newest first, the same pages walked from the
-                end (`order=desc&page[size]=60`: the last 60). A desc walk reads its window: at most
-                100,000 records (narrow from/to past that).
-            page_size: Rows per request (1..1000; default the client's, 1000).
-            limit: Stop after this many rows.
-            exact: Decimals as ``decimal.Decimal`` (else float64); default the client's.
-        """
-        return self._collection(
-            "/api/v1/equities/{instrument_id}/share-capital",
-            {"instrument_id": instrument_id},
-            {"from": from_, "to": to, "date": date, "order": order},
-            "ShareCapitalChange",
             page_size=page_size,
             limit=limit,
             exact=exact,
@@ -1950,6 +2047,7 @@ class Operations(BaseClient):
         pool_type: str,
         *,
         date: Optional[DateLike] = None,
+        index: Optional[str] = None,
         page_size: Optional[int] = None,
         limit: Optional[int] = None,
         exact: Optional[bool] = None,
@@ -1963,6 +2061,9 @@ class Operations(BaseClient):
             pool_type: PoolTypeId: limit_up, limit_down, broken_limit_up, previous_limit_up, strong,
                 sub_new.
             date: Trading day (default: the latest stored trading day).
+            index: An index (CODE.MARKET, e.g. 000300.SH): only its members in force on each day,
+                those of its latest weight date on or before it (listIndexConstituents); none before
+                its first weight date.
             page_size: Rows per request (1..1000; default the client's, 1000).
             limit: Stop after this many rows.
             exact: Decimals as ``decimal.Decimal`` (else float64); default the client's.
@@ -1970,7 +2071,7 @@ class Operations(BaseClient):
         return self._collection(
             "/api/v1/equities/pools/{pool_type}",
             {"pool_type": pool_type},
-            {"date": date},
+            {"date": date, "index": index},
             "PoolConstituent",
             page_size=page_size,
             limit=limit,

@@ -84,7 +84,7 @@ export interface paths {
         };
         /**
          * Market breadth per trading day, ascending.
-         * @description Of the market's equities each trading day: how many were listed, advanced, declined or were unchanged against their reference price, closed at the up or down limit, were suspended; their total volume and turnover. Days with stored bars only; a `date` that is not a trading day of the market is 400.
+         * @description Of the market's equities (with `index`, of the index's members that day) each trading day: how many were listed, advanced, declined or were unchanged against their reference price, closed at the up or down limit, were suspended; their total volume and turnover. Days with stored bars only; a `date` that is not a trading day of the market is 400.
          */
         get: operations["listMarketBreadth"];
         put?: never;
@@ -192,6 +192,46 @@ export interface paths {
         };
         /** Stock pool types and their membership rules. */
         get: operations["listPoolTypes"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/indices/{instrument_id}/constituents": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Members of an index and their weights in force on a day, or every weight date of a window.
+         * @description With `date`: the members in force that day, i.e. those of the index’s latest weight date on or before it (none before its first), ordered by member; without `date`, `from` or `to`: those of its latest weight date. With from/to: every weight date of the window with its members, ascending by date then member, so a review shows as the members that differ between two dates. Members without survivorship bias: an equity delisted since is still a member of the dates it was in.
+         */
+        get: operations["listIndexConstituents"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/equities/{instrument_id}/index-memberships": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The indices an equity was a member of on a day, with its weights, or its weight rows of a window.
+         * @description With `date`: of each index, the weight date in force that day (its latest on or before it) and the equity’s row of it, when it was a member then; ordered by index. Without `date`, `from` or `to`: as of the indices’ latest weight dates. With from/to: every weight row of the equity dated in the window, ascending by date then index.
+         */
+        get: operations["listIndexMemberships"];
         put?: never;
         post?: never;
         delete?: never;
@@ -530,26 +570,6 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
-    "/api/v1/equities/{instrument_id}/dividends": {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        /**
-         * Dividends and bonus/transfer shares, ascending by ex-date.
-         * @description Implemented distributions are exactly the corporate actions that adjust prices (a rights issue alone is not a dividend). Plans not yet implemented (proposed, approved) have no ex-date: they sort last and are selected only when `to` is absent. from/to select on ex_date (inclusive).
-         */
-        get: operations["listDividends"];
-        put?: never;
-        post?: never;
-        delete?: never;
-        options?: never;
-        head?: never;
-        patch?: never;
-        trace?: never;
-    };
     "/api/v1/equities/{instrument_id}/earnings-forecasts": {
         parameters: {
             query?: never;
@@ -562,23 +582,6 @@ export interface paths {
          * @description Ranges of net profit attributable to shareholders of the parent announced before the report; the reported figure lies within the range. from/to select on announce_date (inclusive).
          */
         get: operations["listEarningsForecasts"];
-        put?: never;
-        post?: never;
-        delete?: never;
-        options?: never;
-        head?: never;
-        patch?: never;
-        trace?: never;
-    };
-    "/api/v1/equities/{instrument_id}/company-profile": {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        /** The company behind an equity. */
-        get: operations["getCompanyProfile"];
         put?: never;
         post?: never;
         delete?: never;
@@ -619,6 +622,83 @@ export interface paths {
          * @description One record per person and position; end_date is null while in office.
          */
         get: operations["listManagementHistory"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/equities/{instrument_id}/margin-trading": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Margin trading (融资融券) per trading day, ascending by date.
+         * @description One record per trading day on which the equity was eligible for margin trading and traded. Balances are at the close; the exchanges’ identities hold to the cent: financing_balance = the previous day’s + financing_bought − financing_repaid, short_shares = the previous day’s + short_sold − short_repaid, short_balance = short_shares × close, total_balance = financing_balance + short_balance. from/to and date select on trade_date.
+         */
+        get: operations["listMarginTrading"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/equities/{instrument_id}/share-capital": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Share capital changes (股本变动), ascending by change date.
+         * @description One record per change, with the counts after it: total shares, tradable A shares (float) and restricted A shares. The counts in force on a day are those of the latest change on or before it (`date`): turnover rates and market values of past days use them. from/to select on change_date.
+         */
+        get: operations["listShareCapital"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/equities/{instrument_id}/dividends": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Dividends and bonus/transfer shares, ascending by ex-date.
+         * @description Implemented distributions are exactly the corporate actions that adjust prices (a rights issue alone is not a dividend). Plans not yet implemented (proposed, approved) have no ex-date: they sort last and are selected only when `to` is absent. from/to select on ex_date (inclusive).
+         */
+        get: operations["listDividends"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/equities/{instrument_id}/company-profile": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The company behind an equity. */
+        get: operations["getCompanyProfile"];
         put?: never;
         post?: never;
         delete?: never;
@@ -684,26 +764,6 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
-    "/api/v1/equities/{instrument_id}/margin-trading": {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        /**
-         * Margin trading (融资融券) per trading day, ascending by date.
-         * @description One record per trading day on which the equity was eligible for margin trading and traded. Balances are at the close; the exchanges’ identities hold to the cent: financing_balance = the previous day’s + financing_bought − financing_repaid, short_shares = the previous day’s + short_sold − short_repaid, short_balance = short_shares × close, total_balance = financing_balance + short_balance. from/to and date select on trade_date.
-         */
-        get: operations["listMarginTrading"];
-        put?: never;
-        post?: never;
-        delete?: never;
-        options?: never;
-        head?: never;
-        patch?: never;
-        trace?: never;
-    };
     "/api/v1/equities/{instrument_id}/suspensions": {
         parameters: {
             query?: never;
@@ -716,26 +776,6 @@ export interface paths {
          * @description Whole trading days without trading (no daily bar; price limits mark them `suspended`), or an intraday halt of part of one day (`halt_from`..`halt_to`; the day keeps its bar). As announced where a suspension file was loaded for the equity (`source: exchange`); otherwise the runs of trading days without a bar between its first and last bars, `source: derived` (an equity whose bars stop early may simply have no more data: a suspension in progress is known from an announcement, end_date null, or once it trades again). from/to select the intervals overlapping the window; date the one in force that day.
          */
         get: operations["listSuspensions"];
-        put?: never;
-        post?: never;
-        delete?: never;
-        options?: never;
-        head?: never;
-        patch?: never;
-        trace?: never;
-    };
-    "/api/v1/equities/{instrument_id}/share-capital": {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        /**
-         * Share capital changes (股本变动), ascending by change date.
-         * @description One record per change, with the counts after it: total shares, tradable A shares (float) and restricted A shares. The counts in force on a day are those of the latest change on or before it (`date`): turnover rates and market values of past days use them. from/to select on change_date.
-         */
-        get: operations["listShareCapital"];
         put?: never;
         post?: never;
         delete?: never;
@@ -1372,37 +1412,6 @@ export interface components {
             /** @description Growth of net_profit_attributable against the same report_type one year earlier, as revenue_yoy. Percent, 2 decimals, rounded half away from zero; null when not computable. */
             net_profit_yoy: string | null;
         };
-        Dividend: {
-            /** @description The equity (CODE.MARKET). */
-            instrument_id: string;
-            /**
-             * Format: date
-             * @description End of the fiscal period the distribution is for (YYYY-12-31: final dividend of that year).
-             */
-            report_period: string;
-            /**
-             * Format: date
-             * @description Latest announcement: the plan (proposed), the shareholders' meeting (approved) or the implementation notice (implemented).
-             */
-            announce_date: string;
-            /** @description Record date (股权登记日); null until implemented. */
-            record_date: string | null;
-            /** @description Ex-dividend / ex-rights date (除权除息日); null until implemented. from/to filter on it. */
-            ex_date: string | null;
-            /** @description Cash payment date (派息日); null until known. */
-            pay_date: string | null;
-            /** @description Cash dividend per share before tax, CNY, 5 decimals. */
-            cash_per_share: string;
-            /** @description Bonus shares (送股) per share held, 6 decimals. */
-            bonus_per_share: string;
-            /** @description Shares transferred from capital reserve (转增) per share held, 6 decimals. */
-            transfer_per_share: string;
-            /**
-             * @description proposed by the board, approved by the shareholders, or implemented (then it is a corporate action and adjusts prices).
-             * @enum {string}
-             */
-            progress: "proposed" | "approved" | "implemented";
-        };
         EarningsForecast: {
             /** @description The equity (CODE.MARKET). */
             instrument_id: string;
@@ -1438,196 +1447,6 @@ export interface components {
             change_max: string | null;
             /** @description The forecast as announced (Chinese). */
             summary: string;
-        };
-        /** @description Margin trading (融资融券) of one equity on one trading day, as the exchange published it. */
-        MarginTrading: {
-            /** @description The equity (CODE.MARKET). */
-            instrument_id: string;
-            /**
-             * Format: date
-             * @description Trading day.
-             */
-            trade_date: string;
-            /** @description Financing balance (融资余额) at the close = the previous day’s + financing_bought − financing_repaid, CNY, 2 decimals. */
-            financing_balance: string;
-            /** @description Securities bought on margin that day (融资买入额), CNY, 2 decimals. */
-            financing_bought: string;
-            /** @description Financing repaid that day (融资偿还额), CNY, 2 decimals. */
-            financing_repaid: string;
-            /** @description Short-selling balance (融券余额) = short_shares × the day’s close, CNY, 2 decimals. */
-            short_balance: string;
-            /** @description Shares sold short and not yet returned at the close (融券余量) = the previous day’s + short_sold − short_repaid. */
-            short_shares: number;
-            /** @description Shares sold short that day (融券卖出量). */
-            short_sold: number;
-            /** @description Shares returned that day (融券偿还量). */
-            short_repaid: number;
-            /** @description Margin balance (融资融券余额) = financing_balance + short_balance, CNY, 2 decimals. */
-            total_balance: string;
-        };
-        /** @description A suspension of trading in one equity: whole trading days, or part of one day. */
-        Suspension: {
-            /** @description The equity (CODE.MARKET). */
-            instrument_id: string;
-            /**
-             * Format: date
-             * @description First trading day of the suspension (of the halt, for an intraday one).
-             */
-            start_date: string;
-            /** @description Last suspended trading day; null while still suspended. */
-            end_date: string | null;
-            /** @description Trading day trading resumed (复牌日); null while suspended or not yet known. */
-            resume_date: string | null;
-            /** @description An intraday halt’s start, HH:MM market time; null for whole days. */
-            halt_from: string | null;
-            /** @description An intraday halt’s end (trading resumes then), HH:MM market time; null for whole days. */
-            halt_to: string | null;
-            /** @description The reason as announced (停牌原因), e.g. 重大事项, 重大资产重组, 股东大会; null when not given. */
-            reason: string | null;
-            /** @description Date the suspension was announced; null when not known. */
-            announce_date: string | null;
-            /**
-             * @description exchange: as announced (loaded); derived: no suspension was loaded for the equity, and this is a run of trading days without a daily bar (no reason, no announcement).
-             * @enum {string}
-             */
-            source: "exchange" | "derived";
-        };
-        /** @description A change of an equity’s share capital, with the counts in force from change_date on. */
-        ShareCapitalChange: {
-            /** @description The equity (CODE.MARKET). */
-            instrument_id: string;
-            /**
-             * Format: date
-             * @description First day the counts are in force (the ex-date of a bonus or transfer, the listing day of new shares).
-             */
-            change_date: string;
-            /** @description Date the change was announced; null when not known. */
-            announce_date: string | null;
-            /**
-             * @description ipo (listing), bonus (送股), transfer (转增), rights (配股), placement (增发), unlock (限售股解禁), buyback (回购注销) or other.
-             * @enum {string}
-             */
-            reason: "ipo" | "bonus" | "transfer" | "rights" | "placement" | "unlock" | "buyback" | "other";
-            /** @description Total shares after the change. */
-            total_shares: number;
-            /** @description Tradable A shares (流通A股) after the change. */
-            float_shares: number;
-            /** @description A shares not yet tradable (限售股) after the change. */
-            restricted_shares: number;
-        };
-        /** @description An equity’s valuation on a trading day as it was known at that day’s close (point in time: statements count from their announcement). */
-        Valuation: {
-            /** @description The equity (CODE.MARKET). */
-            instrument_id: string;
-            /**
-             * Format: date
-             * @description Trading day (one with a daily bar).
-             */
-            trade_date: string;
-            /** @description The day’s close, CNY (unadjusted). */
-            close: string;
-            /** @description Total shares in force that day (share capital; else the instrument’s current count). */
-            total_shares: number | null;
-            /** @description Tradable A shares in force that day (as total_shares). */
-            float_shares: number | null;
-            /** @description close × total_shares, CNY, 2 decimals (总市值). */
-            total_market_value: string | null;
-            /** @description close × float_shares, CNY, 2 decimals (流通市值). */
-            float_market_value: string | null;
-            /** @description volume / float_shares × 100, percent, 2 decimals (换手率). */
-            turnover_rate: string | null;
-            /** @description total_market_value / net_profit_attributable of the latest annual report announced by that day (静态市盈率); 4 decimals, rounded half away from zero; null when the base is unknown or not positive (a loss has no PE). */
-            pe: string | null;
-            /** @description total_market_value / trailing-twelve-month net_profit_attributable: the latest report announced by that day + the previous annual − the same period a year before (TTM市盈率); 4 decimals, rounded half away from zero; null when the base is unknown or not positive (a loss has no PE). */
-            pe_ttm: string | null;
-            /** @description total_market_value / equity_attributable of the latest balance sheet announced by that day (市净率); 4 decimals, rounded half away from zero; null when the base is unknown or not positive (a loss has no PE). */
-            pb: string | null;
-            /** @description total_market_value / trailing-twelve-month revenue (as pe_ttm) (市销率TTM); 4 decimals, rounded half away from zero; null when the base is unknown or not positive (a loss has no PE). */
-            ps_ttm: string | null;
-            /** @description Cash dividends with an ex-date in the year to that day (per share × the total shares the day before the ex-date) / total_market_value × 100; percent, 4 decimals (股息率TTM). */
-            dividend_yield_ttm: string | null;
-        };
-        IncomeStatementCollectionResponse: {
-            data: components["schemas"]["IncomeStatement"][];
-            meta: components["schemas"]["Meta"];
-            links: components["schemas"]["SelfLinks"];
-        };
-        BalanceSheetCollectionResponse: {
-            data: components["schemas"]["BalanceSheet"][];
-            meta: components["schemas"]["Meta"];
-            links: components["schemas"]["SelfLinks"];
-        };
-        CashFlowStatementCollectionResponse: {
-            data: components["schemas"]["CashFlowStatement"][];
-            meta: components["schemas"]["Meta"];
-            links: components["schemas"]["SelfLinks"];
-        };
-        FinancialIndicatorCollectionResponse: {
-            data: components["schemas"]["FinancialIndicator"][];
-            meta: components["schemas"]["Meta"];
-            links: components["schemas"]["SelfLinks"];
-        };
-        DividendCollectionResponse: {
-            data: components["schemas"]["Dividend"][];
-            meta: components["schemas"]["Meta"];
-            links: components["schemas"]["SelfLinks"];
-        };
-        EarningsForecastCollectionResponse: {
-            data: components["schemas"]["EarningsForecast"][];
-            meta: components["schemas"]["Meta"];
-            links: components["schemas"]["SelfLinks"];
-        };
-        MarginTradingCollectionResponse: {
-            data: components["schemas"]["MarginTrading"][];
-            meta: components["schemas"]["Meta"];
-            links: components["schemas"]["SelfLinks"];
-        };
-        SuspensionCollectionResponse: {
-            data: components["schemas"]["Suspension"][];
-            meta: components["schemas"]["Meta"];
-            links: components["schemas"]["SelfLinks"];
-        };
-        ShareCapitalCollectionResponse: {
-            data: components["schemas"]["ShareCapitalChange"][];
-            meta: components["schemas"]["Meta"];
-            links: components["schemas"]["SelfLinks"];
-        };
-        ValuationCollectionResponse: {
-            data: components["schemas"]["Valuation"][];
-            meta: components["schemas"]["Meta"];
-            links: components["schemas"]["SelfLinks"];
-        };
-        CompanyProfile: {
-            instrument_id: string;
-            /** @description Current short name (证券简称). */
-            name: string;
-            /** @description Registered company name (公司全称). */
-            full_name: string;
-            /** @description English company name. */
-            english_name: string;
-            /** @description Listing date. */
-            list_date: string | null;
-            /**
-             * Format: date
-             * @description Date of incorporation (成立日期).
-             */
-            established_date: string;
-            /** @description Legal representative (法定代表人): the chairman in office. */
-            legal_representative: string;
-            /** @description Registered capital (注册资本) = total shares × 1 CNY par, CNY, 2 decimals. */
-            registered_capital: string;
-            /** @description Registered address. */
-            address: string;
-            /** @description Province, autonomous region or municipality of the head office (the region classification). */
-            province: string;
-            /** @description Company website. */
-            website: string;
-            /** @description Number of employees. */
-            employees: number;
-            /** @description Main business (主营业务). */
-            main_business: string;
-            /** @description Company introduction (公司简介). */
-            introduction: string;
         };
         InstitutionalHolding: {
             /** @description The equity (CODE.MARKET). */
@@ -1687,6 +1506,237 @@ export interface components {
             start_date: string;
             /** @description Last day in the position; null while in office. */
             end_date: string | null;
+        };
+        /** @description Margin trading (融资融券) of one equity on one trading day, as the exchange published it. */
+        MarginTrading: {
+            /** @description The equity (CODE.MARKET). */
+            instrument_id: string;
+            /**
+             * Format: date
+             * @description Trading day.
+             */
+            trade_date: string;
+            /** @description Financing balance (融资余额) at the close = the previous day’s + financing_bought − financing_repaid, CNY, 2 decimals. */
+            financing_balance: string;
+            /** @description Securities bought on margin that day (融资买入额), CNY, 2 decimals. */
+            financing_bought: string;
+            /** @description Financing repaid that day (融资偿还额), CNY, 2 decimals. */
+            financing_repaid: string;
+            /** @description Short-selling balance (融券余额) = short_shares × the day’s close, CNY, 2 decimals. */
+            short_balance: string;
+            /** @description Shares sold short and not yet returned at the close (融券余量) = the previous day’s + short_sold − short_repaid. */
+            short_shares: number;
+            /** @description Shares sold short that day (融券卖出量). */
+            short_sold: number;
+            /** @description Shares returned that day (融券偿还量). */
+            short_repaid: number;
+            /** @description Margin balance (融资融券余额) = financing_balance + short_balance, CNY, 2 decimals. */
+            total_balance: string;
+        };
+        /** @description A change of an equity’s share capital, with the counts in force from change_date on. */
+        ShareCapitalChange: {
+            /** @description The equity (CODE.MARKET). */
+            instrument_id: string;
+            /**
+             * Format: date
+             * @description First day the counts are in force (the ex-date of a bonus or transfer, the listing day of new shares).
+             */
+            change_date: string;
+            /** @description Date the change was announced; null when not known. */
+            announce_date: string | null;
+            /**
+             * @description ipo (listing), bonus (送股), transfer (转增), rights (配股), placement (增发), unlock (限售股解禁), buyback (回购注销) or other.
+             * @enum {string}
+             */
+            reason: "ipo" | "bonus" | "transfer" | "rights" | "placement" | "unlock" | "buyback" | "other";
+            /** @description Total shares after the change. */
+            total_shares: number;
+            /** @description Tradable A shares (流通A股) after the change. */
+            float_shares: number;
+            /** @description A shares not yet tradable (限售股) after the change. */
+            restricted_shares: number;
+        };
+        IncomeStatementCollectionResponse: {
+            data: components["schemas"]["IncomeStatement"][];
+            meta: components["schemas"]["Meta"];
+            links: components["schemas"]["SelfLinks"];
+        };
+        BalanceSheetCollectionResponse: {
+            data: components["schemas"]["BalanceSheet"][];
+            meta: components["schemas"]["Meta"];
+            links: components["schemas"]["SelfLinks"];
+        };
+        CashFlowStatementCollectionResponse: {
+            data: components["schemas"]["CashFlowStatement"][];
+            meta: components["schemas"]["Meta"];
+            links: components["schemas"]["SelfLinks"];
+        };
+        FinancialIndicatorCollectionResponse: {
+            data: components["schemas"]["FinancialIndicator"][];
+            meta: components["schemas"]["Meta"];
+            links: components["schemas"]["SelfLinks"];
+        };
+        EarningsForecastCollectionResponse: {
+            data: components["schemas"]["EarningsForecast"][];
+            meta: components["schemas"]["Meta"];
+            links: components["schemas"]["SelfLinks"];
+        };
+        InstitutionalHoldingCollectionResponse: {
+            data: components["schemas"]["InstitutionalHolding"][];
+            meta: components["schemas"]["Meta"];
+            links: components["schemas"]["SelfLinks"];
+        };
+        ManagementHistoryCollectionResponse: {
+            data: components["schemas"]["ManagementRecord"][];
+            meta: components["schemas"]["Meta"];
+            links: components["schemas"]["SelfLinks"];
+        };
+        MarginTradingCollectionResponse: {
+            data: components["schemas"]["MarginTrading"][];
+            meta: components["schemas"]["Meta"];
+            links: components["schemas"]["SelfLinks"];
+        };
+        ShareCapitalCollectionResponse: {
+            data: components["schemas"]["ShareCapitalChange"][];
+            meta: components["schemas"]["Meta"];
+            links: components["schemas"]["SelfLinks"];
+        };
+        Dividend: {
+            /** @description The equity (CODE.MARKET). */
+            instrument_id: string;
+            /**
+             * Format: date
+             * @description End of the fiscal period the distribution is for (YYYY-12-31: final dividend of that year).
+             */
+            report_period: string;
+            /**
+             * Format: date
+             * @description Latest announcement: the plan (proposed), the shareholders' meeting (approved) or the implementation notice (implemented).
+             */
+            announce_date: string;
+            /** @description Record date (股权登记日); null until implemented. */
+            record_date: string | null;
+            /** @description Ex-dividend / ex-rights date (除权除息日); null until implemented. from/to filter on it. */
+            ex_date: string | null;
+            /** @description Cash payment date (派息日); null until known. */
+            pay_date: string | null;
+            /** @description Cash dividend per share before tax, CNY, 5 decimals. */
+            cash_per_share: string;
+            /** @description Bonus shares (送股) per share held, 6 decimals. */
+            bonus_per_share: string;
+            /** @description Shares transferred from capital reserve (转增) per share held, 6 decimals. */
+            transfer_per_share: string;
+            /**
+             * @description proposed by the board, approved by the shareholders, or implemented (then it is a corporate action and adjusts prices).
+             * @enum {string}
+             */
+            progress: "proposed" | "approved" | "implemented";
+        };
+        /** @description A suspension of trading in one equity: whole trading days, or part of one day. */
+        Suspension: {
+            /** @description The equity (CODE.MARKET). */
+            instrument_id: string;
+            /**
+             * Format: date
+             * @description First trading day of the suspension (of the halt, for an intraday one).
+             */
+            start_date: string;
+            /** @description Last suspended trading day; null while still suspended. */
+            end_date: string | null;
+            /** @description Trading day trading resumed (复牌日); null while suspended or not yet known. */
+            resume_date: string | null;
+            /** @description An intraday halt’s start, HH:MM market time; null for whole days. */
+            halt_from: string | null;
+            /** @description An intraday halt’s end (trading resumes then), HH:MM market time; null for whole days. */
+            halt_to: string | null;
+            /** @description The reason as announced (停牌原因), e.g. 重大事项, 重大资产重组, 股东大会; null when not given. */
+            reason: string | null;
+            /** @description Date the suspension was announced; null when not known. */
+            announce_date: string | null;
+            /**
+             * @description exchange: as announced (loaded); derived: no suspension was loaded for the equity, and this is a run of trading days without a daily bar (no reason, no announcement).
+             * @enum {string}
+             */
+            source: "exchange" | "derived";
+        };
+        /** @description An equity’s valuation on a trading day as it was known at that day’s close (point in time: statements count from their announcement). */
+        Valuation: {
+            /** @description The equity (CODE.MARKET). */
+            instrument_id: string;
+            /**
+             * Format: date
+             * @description Trading day (one with a daily bar).
+             */
+            trade_date: string;
+            /** @description The day’s close, CNY (unadjusted). */
+            close: string;
+            /** @description Total shares in force that day (share capital; else the instrument’s current count). */
+            total_shares: number | null;
+            /** @description Tradable A shares in force that day (as total_shares). */
+            float_shares: number | null;
+            /** @description close × total_shares, CNY, 2 decimals (总市值). */
+            total_market_value: string | null;
+            /** @description close × float_shares, CNY, 2 decimals (流通市值). */
+            float_market_value: string | null;
+            /** @description volume / float_shares × 100, percent, 2 decimals (换手率). */
+            turnover_rate: string | null;
+            /** @description total_market_value / net_profit_attributable of the latest annual report announced by that day (静态市盈率); 4 decimals, rounded half away from zero; null when the base is unknown or not positive (a loss has no PE). */
+            pe: string | null;
+            /** @description total_market_value / trailing-twelve-month net_profit_attributable: the latest report announced by that day + the previous annual − the same period a year before (TTM市盈率); 4 decimals, rounded half away from zero; null when the base is unknown or not positive (a loss has no PE). */
+            pe_ttm: string | null;
+            /** @description total_market_value / equity_attributable of the latest balance sheet announced by that day (市净率); 4 decimals, rounded half away from zero; null when the base is unknown or not positive (a loss has no PE). */
+            pb: string | null;
+            /** @description total_market_value / trailing-twelve-month revenue (as pe_ttm) (市销率TTM); 4 decimals, rounded half away from zero; null when the base is unknown or not positive (a loss has no PE). */
+            ps_ttm: string | null;
+            /** @description Cash dividends with an ex-date in the year to that day (per share × the total shares the day before the ex-date) / total_market_value × 100; percent, 4 decimals (股息率TTM). */
+            dividend_yield_ttm: string | null;
+        };
+        DividendCollectionResponse: {
+            data: components["schemas"]["Dividend"][];
+            meta: components["schemas"]["Meta"];
+            links: components["schemas"]["SelfLinks"];
+        };
+        SuspensionCollectionResponse: {
+            data: components["schemas"]["Suspension"][];
+            meta: components["schemas"]["Meta"];
+            links: components["schemas"]["SelfLinks"];
+        };
+        ValuationCollectionResponse: {
+            data: components["schemas"]["Valuation"][];
+            meta: components["schemas"]["Meta"];
+            links: components["schemas"]["SelfLinks"];
+        };
+        CompanyProfile: {
+            instrument_id: string;
+            /** @description Current short name (证券简称). */
+            name: string;
+            /** @description Registered company name (公司全称). */
+            full_name: string;
+            /** @description English company name. */
+            english_name: string;
+            /** @description Listing date. */
+            list_date: string | null;
+            /**
+             * Format: date
+             * @description Date of incorporation (成立日期).
+             */
+            established_date: string;
+            /** @description Legal representative (法定代表人): the chairman in office. */
+            legal_representative: string;
+            /** @description Registered capital (注册资本) = total shares × 1 CNY par, CNY, 2 decimals. */
+            registered_capital: string;
+            /** @description Registered address. */
+            address: string;
+            /** @description Province, autonomous region or municipality of the head office (the region classification). */
+            province: string;
+            /** @description Company website. */
+            website: string;
+            /** @description Number of employees. */
+            employees: number;
+            /** @description Main business (主营业务). */
+            main_business: string;
+            /** @description Company introduction (公司简介). */
+            introduction: string;
         };
         TextEntry: {
             instrument_id: string;
@@ -1758,16 +1808,6 @@ export interface components {
         CompanyProfileResponse: {
             data: components["schemas"]["CompanyProfile"];
         };
-        InstitutionalHoldingCollectionResponse: {
-            data: components["schemas"]["InstitutionalHolding"][];
-            meta: components["schemas"]["Meta"];
-            links: components["schemas"]["SelfLinks"];
-        };
-        ManagementHistoryCollectionResponse: {
-            data: components["schemas"]["ManagementRecord"][];
-            meta: components["schemas"]["Meta"];
-            links: components["schemas"]["SelfLinks"];
-        };
         TextEntryCollectionResponse: {
             data: components["schemas"]["TextEntry"][];
             meta: components["schemas"]["Meta"];
@@ -1775,6 +1815,25 @@ export interface components {
         };
         CapitalFlowCollectionResponse: {
             data: components["schemas"]["CapitalFlow"][];
+            meta: components["schemas"]["Meta"];
+            links: components["schemas"]["SelfLinks"];
+        };
+        /** @description A member of an index on a weight date, with its weight. */
+        IndexWeight: {
+            /** @description The index (CODE.MARKET). */
+            index_id: string;
+            /** @description The member equity (CODE.MARKET). */
+            instrument_id: string;
+            /**
+             * Format: date
+             * @description Weight date: the members and weights hold from it to the next weight date of the index.
+             */
+            trade_date: string;
+            /** @description Weight in the index, percent (1.5 = 1.5%); the members of a date sum to about 100. */
+            weight: string;
+        };
+        IndexWeightCollectionResponse: {
+            data: components["schemas"]["IndexWeight"][];
             meta: components["schemas"]["Meta"];
             links: components["schemas"]["SelfLinks"];
         };
@@ -2299,6 +2358,8 @@ export interface operations {
                 kind?: "equity" | "index" | "fund";
                 /** @description Board: main, chinext, star, bse. */
                 board?: "main" | "chinext" | "star" | "bse";
+                /** @description An index (CODE.MARKET, e.g. 000300.SH): only its members in force on each day, those of its latest weight date on or before it (listIndexConstituents); none before its first weight date. */
+                index?: string;
                 /** @description Rows per page, 1..1000 (default 100). */
                 "page[size]"?: number;
                 /** @description Cursor from meta.next_cursor of the previous page. */
@@ -2490,6 +2551,8 @@ export interface operations {
                 to?: string;
                 /** @description One trading day. Not with from/to. */
                 date?: string;
+                /** @description An index (CODE.MARKET, e.g. 000300.SH): only its members in force on each day, those of its latest weight date on or before it (listIndexConstituents); none before its first weight date. */
+                index?: string;
                 /** @description asc (default): oldest first; desc: newest first, the same pages walked from the end (`order=desc&page[size]=60`: the last 60). A desc walk reads its window: at most 100,000 records (narrow from/to past that). */
                 order?: "asc" | "desc";
                 /** @description Rows per page, 1..1000 (default 100). */
@@ -3607,6 +3670,392 @@ export interface operations {
             };
             /** @description Unauthorized: the `X-API-Key` header is missing, or does not carry a valid, unrevoked API key. */
             401: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Method not allowed: any other method than GET or HEAD on this path (the API is read-only); `Allow: GET, HEAD`. */
+            405: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    /** @description The methods served: `GET, HEAD`. */
+                    Allow?: "GET, HEAD";
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Request timeout: the request line and headers did not arrive in time (20 s by default); the connection is closed. */
+            408: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Expectation failed: an `Expect` header other than `100-continue`; the connection is closed. */
+            417: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Too many requests: over the rate limit of this key (or, without a valid key, of this client address). Retry after `Retry-After` seconds; the `RateLimit-*` headers say where the limit stands. */
+            429: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Request header fields too large: the request line and headers exceed 16 KiB; the connection is closed. */
+            431: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Internal error: the server failed to answer; it has been logged (the body never holds internals). */
+            500: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Service unavailable: the store cannot answer, or the data changed faster than this response could be computed. Retry after `Retry-After` seconds. */
+            503: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description HTTP version not supported: only HTTP/1.1 and HTTP/1.0 are served; the connection is closed. */
+            505: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+        };
+    };
+    listIndexConstituents: {
+        parameters: {
+            query?: {
+                /** @description First date, inclusive. */
+                from?: string;
+                /** @description Last date, inclusive. */
+                to?: string;
+                /** @description A day: the members in force then, i.e. those of the latest weight date on or before it. Not with from/to. */
+                date?: string;
+                /** @description asc (default): oldest first; desc: newest first, the same pages walked from the end (`order=desc&page[size]=60`: the last 60). A desc walk reads its window: at most 100,000 records (narrow from/to past that). */
+                order?: "asc" | "desc";
+                /** @description Rows per page, 1..1000 (default 100). */
+                "page[size]"?: number;
+                /** @description Cursor from meta.next_cursor of the previous page. */
+                "page[after]"?: string;
+            };
+            header?: never;
+            path: {
+                /** @description Instrument id CODE.MARKET, e.g. 600519.SH. Path values longer than 100 characters name nothing: 404. */
+                instrument_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK: one page of the collection; walk on with `page[after]` = `meta.next_cursor` (a file: the URL in `Link`). */
+            200: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "Data-Version": components["headers"]["Data-Version"];
+                    "Data-Version-Cursor": components["headers"]["Data-Version-Cursor"];
+                    "Data-Notice": components["headers"]["Data-Notice"];
+                    /** @description A file's (CSV, NDJSON, Arrow) next page, when there is one: `<url>; rel="next"`, the JSON's `links.next` (docs/api.md, "Files"). */
+                    Link?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["IndexWeightCollectionResponse"];
+                    "text/csv": string;
+                    "application/x-ndjson": string;
+                    "application/vnd.apache.arrow.stream": string;
+                };
+            };
+            /** @description Not Modified: the ETag in If-None-Match (or `*`) matches; no body. */
+            304: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "Data-Version": components["headers"]["Data-Version"];
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Bad request: a parameter is malformed, out of range or unknown, or `page[after]` is not a cursor issued for this query; `errors[].source.parameter` names the parameter. */
+            400: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Unauthorized: the `X-API-Key` header is missing, or does not carry a valid, unrevoked API key. */
+            401: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Not found: nothing has the id in the path (an id of another kind, such as an index id under /equities, is not found either; its `detail` names the path where it is). */
+            404: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Method not allowed: any other method than GET or HEAD on this path (the API is read-only); `Allow: GET, HEAD`. */
+            405: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    /** @description The methods served: `GET, HEAD`. */
+                    Allow?: "GET, HEAD";
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Request timeout: the request line and headers did not arrive in time (20 s by default); the connection is closed. */
+            408: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Expectation failed: an `Expect` header other than `100-continue`; the connection is closed. */
+            417: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Too many requests: over the rate limit of this key (or, without a valid key, of this client address). Retry after `Retry-After` seconds; the `RateLimit-*` headers say where the limit stands. */
+            429: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Request header fields too large: the request line and headers exceed 16 KiB; the connection is closed. */
+            431: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Internal error: the server failed to answer; it has been logged (the body never holds internals). */
+            500: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Service unavailable: the store cannot answer, or the data changed faster than this response could be computed. Retry after `Retry-After` seconds. */
+            503: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description HTTP version not supported: only HTTP/1.1 and HTTP/1.0 are served; the connection is closed. */
+            505: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+        };
+    };
+    listIndexMemberships: {
+        parameters: {
+            query?: {
+                /** @description First date, inclusive. */
+                from?: string;
+                /** @description Last date, inclusive. */
+                to?: string;
+                /** @description A day: the members in force then, i.e. those of the latest weight date on or before it. Not with from/to. */
+                date?: string;
+                /** @description asc (default): oldest first; desc: newest first, the same pages walked from the end (`order=desc&page[size]=60`: the last 60). A desc walk reads its window: at most 100,000 records (narrow from/to past that). */
+                order?: "asc" | "desc";
+                /** @description Rows per page, 1..1000 (default 100). */
+                "page[size]"?: number;
+                /** @description Cursor from meta.next_cursor of the previous page. */
+                "page[after]"?: string;
+            };
+            header?: never;
+            path: {
+                /** @description Instrument id CODE.MARKET, e.g. 600519.SH. Path values longer than 100 characters name nothing: 404. */
+                instrument_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK: one page of the collection; walk on with `page[after]` = `meta.next_cursor` (a file: the URL in `Link`). */
+            200: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "Data-Version": components["headers"]["Data-Version"];
+                    "Data-Version-Cursor": components["headers"]["Data-Version-Cursor"];
+                    "Data-Notice": components["headers"]["Data-Notice"];
+                    /** @description A file's (CSV, NDJSON, Arrow) next page, when there is one: `<url>; rel="next"`, the JSON's `links.next` (docs/api.md, "Files"). */
+                    Link?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["IndexWeightCollectionResponse"];
+                    "text/csv": string;
+                    "application/x-ndjson": string;
+                    "application/vnd.apache.arrow.stream": string;
+                };
+            };
+            /** @description Not Modified: the ETag in If-None-Match (or `*`) matches; no body. */
+            304: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "Data-Version": components["headers"]["Data-Version"];
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Bad request: a parameter is malformed, out of range or unknown, or `page[after]` is not a cursor issued for this query; `errors[].source.parameter` names the parameter. */
+            400: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Unauthorized: the `X-API-Key` header is missing, or does not carry a valid, unrevoked API key. */
+            401: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Not found: nothing has the id in the path (an id of another kind, such as an index id under /equities, is not found either; its `detail` names the path where it is). */
+            404: {
                 headers: {
                     "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
                     "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
@@ -7076,197 +7525,6 @@ export interface operations {
             };
         };
     };
-    listDividends: {
-        parameters: {
-            query?: {
-                /** @description First date, inclusive. */
-                from?: string;
-                /** @description Last date, inclusive. */
-                to?: string;
-                /** @description asc (default): oldest first; desc: newest first, the same pages walked from the end (`order=desc&page[size]=60`: the last 60). A desc walk reads its window: at most 100,000 records (narrow from/to past that). */
-                order?: "asc" | "desc";
-                /** @description Rows per page, 1..1000 (default 100). */
-                "page[size]"?: number;
-                /** @description Cursor from meta.next_cursor of the previous page. */
-                "page[after]"?: string;
-            };
-            header?: never;
-            path: {
-                /** @description Instrument id CODE.MARKET, e.g. 600519.SH. Path values longer than 100 characters name nothing: 404. */
-                instrument_id: string;
-            };
-            cookie?: never;
-        };
-        requestBody?: never;
-        responses: {
-            /** @description OK: one page of the collection; walk on with `page[after]` = `meta.next_cursor` (a file: the URL in `Link`). */
-            200: {
-                headers: {
-                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
-                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
-                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
-                    "Data-Version": components["headers"]["Data-Version"];
-                    "Data-Version-Cursor": components["headers"]["Data-Version-Cursor"];
-                    "Data-Notice": components["headers"]["Data-Notice"];
-                    /** @description A file's (CSV, NDJSON, Arrow) next page, when there is one: `<url>; rel="next"`, the JSON's `links.next` (docs/api.md, "Files"). */
-                    Link?: string;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["DividendCollectionResponse"];
-                    "text/csv": string;
-                    "application/x-ndjson": string;
-                    "application/vnd.apache.arrow.stream": string;
-                };
-            };
-            /** @description Not Modified: the ETag in If-None-Match (or `*`) matches; no body. */
-            304: {
-                headers: {
-                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
-                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
-                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
-                    "Data-Version": components["headers"]["Data-Version"];
-                    [name: string]: unknown;
-                };
-                content?: never;
-            };
-            /** @description Bad request: a parameter is malformed, out of range or unknown, or `page[after]` is not a cursor issued for this query; `errors[].source.parameter` names the parameter. */
-            400: {
-                headers: {
-                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
-                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
-                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorResponse"];
-                };
-            };
-            /** @description Unauthorized: the `X-API-Key` header is missing, or does not carry a valid, unrevoked API key. */
-            401: {
-                headers: {
-                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
-                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
-                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorResponse"];
-                };
-            };
-            /** @description Not found: nothing has the id in the path (an id of another kind, such as an index id under /equities, is not found either; its `detail` names the path where it is). */
-            404: {
-                headers: {
-                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
-                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
-                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorResponse"];
-                };
-            };
-            /** @description Method not allowed: any other method than GET or HEAD on this path (the API is read-only); `Allow: GET, HEAD`. */
-            405: {
-                headers: {
-                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
-                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
-                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
-                    /** @description The methods served: `GET, HEAD`. */
-                    Allow?: "GET, HEAD";
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorResponse"];
-                };
-            };
-            /** @description Request timeout: the request line and headers did not arrive in time (20 s by default); the connection is closed. */
-            408: {
-                headers: {
-                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
-                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
-                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorResponse"];
-                };
-            };
-            /** @description Expectation failed: an `Expect` header other than `100-continue`; the connection is closed. */
-            417: {
-                headers: {
-                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
-                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
-                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorResponse"];
-                };
-            };
-            /** @description Too many requests: over the rate limit of this key (or, without a valid key, of this client address). Retry after `Retry-After` seconds; the `RateLimit-*` headers say where the limit stands. */
-            429: {
-                headers: {
-                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
-                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
-                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
-                    "Retry-After": components["headers"]["Retry-After"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorResponse"];
-                };
-            };
-            /** @description Request header fields too large: the request line and headers exceed 16 KiB; the connection is closed. */
-            431: {
-                headers: {
-                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
-                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
-                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorResponse"];
-                };
-            };
-            /** @description Internal error: the server failed to answer; it has been logged (the body never holds internals). */
-            500: {
-                headers: {
-                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
-                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
-                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorResponse"];
-                };
-            };
-            /** @description Service unavailable: the store cannot answer, or the data changed faster than this response could be computed. Retry after `Retry-After` seconds. */
-            503: {
-                headers: {
-                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
-                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
-                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorResponse"];
-                };
-            };
-            /** @description HTTP version not supported: only HTTP/1.1 and HTTP/1.0 are served; the connection is closed. */
-            505: {
-                headers: {
-                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
-                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
-                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorResponse"];
-                };
-            };
-        };
-    };
     listEarningsForecasts: {
         parameters: {
             query?: {
@@ -7308,179 +7566,6 @@ export interface operations {
                     "text/csv": string;
                     "application/x-ndjson": string;
                     "application/vnd.apache.arrow.stream": string;
-                };
-            };
-            /** @description Not Modified: the ETag in If-None-Match (or `*`) matches; no body. */
-            304: {
-                headers: {
-                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
-                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
-                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
-                    "Data-Version": components["headers"]["Data-Version"];
-                    [name: string]: unknown;
-                };
-                content?: never;
-            };
-            /** @description Bad request: a parameter is malformed, out of range or unknown, or `page[after]` is not a cursor issued for this query; `errors[].source.parameter` names the parameter. */
-            400: {
-                headers: {
-                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
-                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
-                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorResponse"];
-                };
-            };
-            /** @description Unauthorized: the `X-API-Key` header is missing, or does not carry a valid, unrevoked API key. */
-            401: {
-                headers: {
-                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
-                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
-                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorResponse"];
-                };
-            };
-            /** @description Not found: nothing has the id in the path (an id of another kind, such as an index id under /equities, is not found either; its `detail` names the path where it is). */
-            404: {
-                headers: {
-                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
-                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
-                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorResponse"];
-                };
-            };
-            /** @description Method not allowed: any other method than GET or HEAD on this path (the API is read-only); `Allow: GET, HEAD`. */
-            405: {
-                headers: {
-                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
-                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
-                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
-                    /** @description The methods served: `GET, HEAD`. */
-                    Allow?: "GET, HEAD";
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorResponse"];
-                };
-            };
-            /** @description Request timeout: the request line and headers did not arrive in time (20 s by default); the connection is closed. */
-            408: {
-                headers: {
-                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
-                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
-                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorResponse"];
-                };
-            };
-            /** @description Expectation failed: an `Expect` header other than `100-continue`; the connection is closed. */
-            417: {
-                headers: {
-                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
-                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
-                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorResponse"];
-                };
-            };
-            /** @description Too many requests: over the rate limit of this key (or, without a valid key, of this client address). Retry after `Retry-After` seconds; the `RateLimit-*` headers say where the limit stands. */
-            429: {
-                headers: {
-                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
-                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
-                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
-                    "Retry-After": components["headers"]["Retry-After"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorResponse"];
-                };
-            };
-            /** @description Request header fields too large: the request line and headers exceed 16 KiB; the connection is closed. */
-            431: {
-                headers: {
-                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
-                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
-                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorResponse"];
-                };
-            };
-            /** @description Internal error: the server failed to answer; it has been logged (the body never holds internals). */
-            500: {
-                headers: {
-                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
-                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
-                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorResponse"];
-                };
-            };
-            /** @description Service unavailable: the store cannot answer, or the data changed faster than this response could be computed. Retry after `Retry-After` seconds. */
-            503: {
-                headers: {
-                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
-                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
-                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorResponse"];
-                };
-            };
-            /** @description HTTP version not supported: only HTTP/1.1 and HTTP/1.0 are served; the connection is closed. */
-            505: {
-                headers: {
-                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
-                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
-                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorResponse"];
-                };
-            };
-        };
-    };
-    getCompanyProfile: {
-        parameters: {
-            query?: never;
-            header?: never;
-            path: {
-                /** @description Instrument id CODE.MARKET, e.g. 600519.SH. Path values longer than 100 characters name nothing: 404. */
-                instrument_id: string;
-            };
-            cookie?: never;
-        };
-        requestBody?: never;
-        responses: {
-            /** @description OK */
-            200: {
-                headers: {
-                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
-                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
-                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
-                    "Data-Version": components["headers"]["Data-Version"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["CompanyProfileResponse"];
                 };
             };
             /** @description Not Modified: the ETag in If-None-Match (or `*`) matches; no body. */
@@ -7851,6 +7936,756 @@ export interface operations {
                     "text/csv": string;
                     "application/x-ndjson": string;
                     "application/vnd.apache.arrow.stream": string;
+                };
+            };
+            /** @description Not Modified: the ETag in If-None-Match (or `*`) matches; no body. */
+            304: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "Data-Version": components["headers"]["Data-Version"];
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Bad request: a parameter is malformed, out of range or unknown, or `page[after]` is not a cursor issued for this query; `errors[].source.parameter` names the parameter. */
+            400: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Unauthorized: the `X-API-Key` header is missing, or does not carry a valid, unrevoked API key. */
+            401: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Not found: nothing has the id in the path (an id of another kind, such as an index id under /equities, is not found either; its `detail` names the path where it is). */
+            404: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Method not allowed: any other method than GET or HEAD on this path (the API is read-only); `Allow: GET, HEAD`. */
+            405: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    /** @description The methods served: `GET, HEAD`. */
+                    Allow?: "GET, HEAD";
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Request timeout: the request line and headers did not arrive in time (20 s by default); the connection is closed. */
+            408: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Expectation failed: an `Expect` header other than `100-continue`; the connection is closed. */
+            417: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Too many requests: over the rate limit of this key (or, without a valid key, of this client address). Retry after `Retry-After` seconds; the `RateLimit-*` headers say where the limit stands. */
+            429: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Request header fields too large: the request line and headers exceed 16 KiB; the connection is closed. */
+            431: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Internal error: the server failed to answer; it has been logged (the body never holds internals). */
+            500: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Service unavailable: the store cannot answer, or the data changed faster than this response could be computed. Retry after `Retry-After` seconds. */
+            503: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description HTTP version not supported: only HTTP/1.1 and HTTP/1.0 are served; the connection is closed. */
+            505: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+        };
+    };
+    listMarginTrading: {
+        parameters: {
+            query?: {
+                /** @description First date, inclusive. */
+                from?: string;
+                /** @description Last date, inclusive. */
+                to?: string;
+                /** @description One trading day. Not with from/to. */
+                date?: string;
+                /** @description asc (default): oldest first; desc: newest first, the same pages walked from the end (`order=desc&page[size]=60`: the last 60). A desc walk reads its window: at most 100,000 records (narrow from/to past that). */
+                order?: "asc" | "desc";
+                /** @description Rows per page, 1..1000 (default 100). */
+                "page[size]"?: number;
+                /** @description Cursor from meta.next_cursor of the previous page. */
+                "page[after]"?: string;
+            };
+            header?: never;
+            path: {
+                /** @description Instrument id CODE.MARKET, e.g. 600519.SH. Path values longer than 100 characters name nothing: 404. */
+                instrument_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK: one page of the collection; walk on with `page[after]` = `meta.next_cursor` (a file: the URL in `Link`). */
+            200: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "Data-Version": components["headers"]["Data-Version"];
+                    "Data-Version-Cursor": components["headers"]["Data-Version-Cursor"];
+                    "Data-Notice": components["headers"]["Data-Notice"];
+                    /** @description A file's (CSV, NDJSON, Arrow) next page, when there is one: `<url>; rel="next"`, the JSON's `links.next` (docs/api.md, "Files"). */
+                    Link?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["MarginTradingCollectionResponse"];
+                    "text/csv": string;
+                    "application/x-ndjson": string;
+                    "application/vnd.apache.arrow.stream": string;
+                };
+            };
+            /** @description Not Modified: the ETag in If-None-Match (or `*`) matches; no body. */
+            304: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "Data-Version": components["headers"]["Data-Version"];
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Bad request: a parameter is malformed, out of range or unknown, or `page[after]` is not a cursor issued for this query; `errors[].source.parameter` names the parameter. */
+            400: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Unauthorized: the `X-API-Key` header is missing, or does not carry a valid, unrevoked API key. */
+            401: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Not found: nothing has the id in the path (an id of another kind, such as an index id under /equities, is not found either; its `detail` names the path where it is). */
+            404: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Method not allowed: any other method than GET or HEAD on this path (the API is read-only); `Allow: GET, HEAD`. */
+            405: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    /** @description The methods served: `GET, HEAD`. */
+                    Allow?: "GET, HEAD";
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Request timeout: the request line and headers did not arrive in time (20 s by default); the connection is closed. */
+            408: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Expectation failed: an `Expect` header other than `100-continue`; the connection is closed. */
+            417: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Too many requests: over the rate limit of this key (or, without a valid key, of this client address). Retry after `Retry-After` seconds; the `RateLimit-*` headers say where the limit stands. */
+            429: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Request header fields too large: the request line and headers exceed 16 KiB; the connection is closed. */
+            431: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Internal error: the server failed to answer; it has been logged (the body never holds internals). */
+            500: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Service unavailable: the store cannot answer, or the data changed faster than this response could be computed. Retry after `Retry-After` seconds. */
+            503: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description HTTP version not supported: only HTTP/1.1 and HTTP/1.0 are served; the connection is closed. */
+            505: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+        };
+    };
+    listShareCapital: {
+        parameters: {
+            query?: {
+                /** @description First date, inclusive. */
+                from?: string;
+                /** @description Last date, inclusive. */
+                to?: string;
+                /** @description A day: the record in force then (the latest on or before it). Not with from/to. */
+                date?: string;
+                /** @description asc (default): oldest first; desc: newest first, the same pages walked from the end (`order=desc&page[size]=60`: the last 60). A desc walk reads its window: at most 100,000 records (narrow from/to past that). */
+                order?: "asc" | "desc";
+                /** @description Rows per page, 1..1000 (default 100). */
+                "page[size]"?: number;
+                /** @description Cursor from meta.next_cursor of the previous page. */
+                "page[after]"?: string;
+            };
+            header?: never;
+            path: {
+                /** @description Instrument id CODE.MARKET, e.g. 600519.SH. Path values longer than 100 characters name nothing: 404. */
+                instrument_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK: one page of the collection; walk on with `page[after]` = `meta.next_cursor` (a file: the URL in `Link`). */
+            200: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "Data-Version": components["headers"]["Data-Version"];
+                    "Data-Version-Cursor": components["headers"]["Data-Version-Cursor"];
+                    "Data-Notice": components["headers"]["Data-Notice"];
+                    /** @description A file's (CSV, NDJSON, Arrow) next page, when there is one: `<url>; rel="next"`, the JSON's `links.next` (docs/api.md, "Files"). */
+                    Link?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ShareCapitalCollectionResponse"];
+                    "text/csv": string;
+                    "application/x-ndjson": string;
+                    "application/vnd.apache.arrow.stream": string;
+                };
+            };
+            /** @description Not Modified: the ETag in If-None-Match (or `*`) matches; no body. */
+            304: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "Data-Version": components["headers"]["Data-Version"];
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Bad request: a parameter is malformed, out of range or unknown, or `page[after]` is not a cursor issued for this query; `errors[].source.parameter` names the parameter. */
+            400: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Unauthorized: the `X-API-Key` header is missing, or does not carry a valid, unrevoked API key. */
+            401: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Not found: nothing has the id in the path (an id of another kind, such as an index id under /equities, is not found either; its `detail` names the path where it is). */
+            404: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Method not allowed: any other method than GET or HEAD on this path (the API is read-only); `Allow: GET, HEAD`. */
+            405: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    /** @description The methods served: `GET, HEAD`. */
+                    Allow?: "GET, HEAD";
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Request timeout: the request line and headers did not arrive in time (20 s by default); the connection is closed. */
+            408: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Expectation failed: an `Expect` header other than `100-continue`; the connection is closed. */
+            417: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Too many requests: over the rate limit of this key (or, without a valid key, of this client address). Retry after `Retry-After` seconds; the `RateLimit-*` headers say where the limit stands. */
+            429: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Request header fields too large: the request line and headers exceed 16 KiB; the connection is closed. */
+            431: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Internal error: the server failed to answer; it has been logged (the body never holds internals). */
+            500: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Service unavailable: the store cannot answer, or the data changed faster than this response could be computed. Retry after `Retry-After` seconds. */
+            503: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description HTTP version not supported: only HTTP/1.1 and HTTP/1.0 are served; the connection is closed. */
+            505: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+        };
+    };
+    listDividends: {
+        parameters: {
+            query?: {
+                /** @description First date, inclusive. */
+                from?: string;
+                /** @description Last date, inclusive. */
+                to?: string;
+                /** @description asc (default): oldest first; desc: newest first, the same pages walked from the end (`order=desc&page[size]=60`: the last 60). A desc walk reads its window: at most 100,000 records (narrow from/to past that). */
+                order?: "asc" | "desc";
+                /** @description Rows per page, 1..1000 (default 100). */
+                "page[size]"?: number;
+                /** @description Cursor from meta.next_cursor of the previous page. */
+                "page[after]"?: string;
+            };
+            header?: never;
+            path: {
+                /** @description Instrument id CODE.MARKET, e.g. 600519.SH. Path values longer than 100 characters name nothing: 404. */
+                instrument_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK: one page of the collection; walk on with `page[after]` = `meta.next_cursor` (a file: the URL in `Link`). */
+            200: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "Data-Version": components["headers"]["Data-Version"];
+                    "Data-Version-Cursor": components["headers"]["Data-Version-Cursor"];
+                    "Data-Notice": components["headers"]["Data-Notice"];
+                    /** @description A file's (CSV, NDJSON, Arrow) next page, when there is one: `<url>; rel="next"`, the JSON's `links.next` (docs/api.md, "Files"). */
+                    Link?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["DividendCollectionResponse"];
+                    "text/csv": string;
+                    "application/x-ndjson": string;
+                    "application/vnd.apache.arrow.stream": string;
+                };
+            };
+            /** @description Not Modified: the ETag in If-None-Match (or `*`) matches; no body. */
+            304: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "Data-Version": components["headers"]["Data-Version"];
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Bad request: a parameter is malformed, out of range or unknown, or `page[after]` is not a cursor issued for this query; `errors[].source.parameter` names the parameter. */
+            400: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Unauthorized: the `X-API-Key` header is missing, or does not carry a valid, unrevoked API key. */
+            401: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Not found: nothing has the id in the path (an id of another kind, such as an index id under /equities, is not found either; its `detail` names the path where it is). */
+            404: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Method not allowed: any other method than GET or HEAD on this path (the API is read-only); `Allow: GET, HEAD`. */
+            405: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    /** @description The methods served: `GET, HEAD`. */
+                    Allow?: "GET, HEAD";
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Request timeout: the request line and headers did not arrive in time (20 s by default); the connection is closed. */
+            408: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Expectation failed: an `Expect` header other than `100-continue`; the connection is closed. */
+            417: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Too many requests: over the rate limit of this key (or, without a valid key, of this client address). Retry after `Retry-After` seconds; the `RateLimit-*` headers say where the limit stands. */
+            429: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Request header fields too large: the request line and headers exceed 16 KiB; the connection is closed. */
+            431: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Internal error: the server failed to answer; it has been logged (the body never holds internals). */
+            500: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Service unavailable: the store cannot answer, or the data changed faster than this response could be computed. Retry after `Retry-After` seconds. */
+            503: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description HTTP version not supported: only HTTP/1.1 and HTTP/1.0 are served; the connection is closed. */
+            505: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+        };
+    };
+    getCompanyProfile: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Instrument id CODE.MARKET, e.g. 600519.SH. Path values longer than 100 characters name nothing: 404. */
+                instrument_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "Data-Version": components["headers"]["Data-Version"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["CompanyProfileResponse"];
                 };
             };
             /** @description Not Modified: the ETag in If-None-Match (or `*`) matches; no body. */
@@ -8564,199 +9399,6 @@ export interface operations {
             };
         };
     };
-    listMarginTrading: {
-        parameters: {
-            query?: {
-                /** @description First date, inclusive. */
-                from?: string;
-                /** @description Last date, inclusive. */
-                to?: string;
-                /** @description One trading day. Not with from/to. */
-                date?: string;
-                /** @description asc (default): oldest first; desc: newest first, the same pages walked from the end (`order=desc&page[size]=60`: the last 60). A desc walk reads its window: at most 100,000 records (narrow from/to past that). */
-                order?: "asc" | "desc";
-                /** @description Rows per page, 1..1000 (default 100). */
-                "page[size]"?: number;
-                /** @description Cursor from meta.next_cursor of the previous page. */
-                "page[after]"?: string;
-            };
-            header?: never;
-            path: {
-                /** @description Instrument id CODE.MARKET, e.g. 600519.SH. Path values longer than 100 characters name nothing: 404. */
-                instrument_id: string;
-            };
-            cookie?: never;
-        };
-        requestBody?: never;
-        responses: {
-            /** @description OK: one page of the collection; walk on with `page[after]` = `meta.next_cursor` (a file: the URL in `Link`). */
-            200: {
-                headers: {
-                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
-                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
-                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
-                    "Data-Version": components["headers"]["Data-Version"];
-                    "Data-Version-Cursor": components["headers"]["Data-Version-Cursor"];
-                    "Data-Notice": components["headers"]["Data-Notice"];
-                    /** @description A file's (CSV, NDJSON, Arrow) next page, when there is one: `<url>; rel="next"`, the JSON's `links.next` (docs/api.md, "Files"). */
-                    Link?: string;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["MarginTradingCollectionResponse"];
-                    "text/csv": string;
-                    "application/x-ndjson": string;
-                    "application/vnd.apache.arrow.stream": string;
-                };
-            };
-            /** @description Not Modified: the ETag in If-None-Match (or `*`) matches; no body. */
-            304: {
-                headers: {
-                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
-                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
-                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
-                    "Data-Version": components["headers"]["Data-Version"];
-                    [name: string]: unknown;
-                };
-                content?: never;
-            };
-            /** @description Bad request: a parameter is malformed, out of range or unknown, or `page[after]` is not a cursor issued for this query; `errors[].source.parameter` names the parameter. */
-            400: {
-                headers: {
-                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
-                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
-                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorResponse"];
-                };
-            };
-            /** @description Unauthorized: the `X-API-Key` header is missing, or does not carry a valid, unrevoked API key. */
-            401: {
-                headers: {
-                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
-                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
-                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorResponse"];
-                };
-            };
-            /** @description Not found: nothing has the id in the path (an id of another kind, such as an index id under /equities, is not found either; its `detail` names the path where it is). */
-            404: {
-                headers: {
-                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
-                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
-                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorResponse"];
-                };
-            };
-            /** @description Method not allowed: any other method than GET or HEAD on this path (the API is read-only); `Allow: GET, HEAD`. */
-            405: {
-                headers: {
-                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
-                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
-                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
-                    /** @description The methods served: `GET, HEAD`. */
-                    Allow?: "GET, HEAD";
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorResponse"];
-                };
-            };
-            /** @description Request timeout: the request line and headers did not arrive in time (20 s by default); the connection is closed. */
-            408: {
-                headers: {
-                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
-                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
-                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorResponse"];
-                };
-            };
-            /** @description Expectation failed: an `Expect` header other than `100-continue`; the connection is closed. */
-            417: {
-                headers: {
-                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
-                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
-                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorResponse"];
-                };
-            };
-            /** @description Too many requests: over the rate limit of this key (or, without a valid key, of this client address). Retry after `Retry-After` seconds; the `RateLimit-*` headers say where the limit stands. */
-            429: {
-                headers: {
-                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
-                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
-                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
-                    "Retry-After": components["headers"]["Retry-After"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorResponse"];
-                };
-            };
-            /** @description Request header fields too large: the request line and headers exceed 16 KiB; the connection is closed. */
-            431: {
-                headers: {
-                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
-                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
-                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorResponse"];
-                };
-            };
-            /** @description Internal error: the server failed to answer; it has been logged (the body never holds internals). */
-            500: {
-                headers: {
-                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
-                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
-                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorResponse"];
-                };
-            };
-            /** @description Service unavailable: the store cannot answer, or the data changed faster than this response could be computed. Retry after `Retry-After` seconds. */
-            503: {
-                headers: {
-                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
-                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
-                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorResponse"];
-                };
-            };
-            /** @description HTTP version not supported: only HTTP/1.1 and HTTP/1.0 are served; the connection is closed. */
-            505: {
-                headers: {
-                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
-                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
-                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorResponse"];
-                };
-            };
-        };
-    };
     listSuspensions: {
         parameters: {
             query?: {
@@ -8797,199 +9439,6 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["SuspensionCollectionResponse"];
-                    "text/csv": string;
-                    "application/x-ndjson": string;
-                    "application/vnd.apache.arrow.stream": string;
-                };
-            };
-            /** @description Not Modified: the ETag in If-None-Match (or `*`) matches; no body. */
-            304: {
-                headers: {
-                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
-                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
-                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
-                    "Data-Version": components["headers"]["Data-Version"];
-                    [name: string]: unknown;
-                };
-                content?: never;
-            };
-            /** @description Bad request: a parameter is malformed, out of range or unknown, or `page[after]` is not a cursor issued for this query; `errors[].source.parameter` names the parameter. */
-            400: {
-                headers: {
-                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
-                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
-                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorResponse"];
-                };
-            };
-            /** @description Unauthorized: the `X-API-Key` header is missing, or does not carry a valid, unrevoked API key. */
-            401: {
-                headers: {
-                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
-                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
-                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorResponse"];
-                };
-            };
-            /** @description Not found: nothing has the id in the path (an id of another kind, such as an index id under /equities, is not found either; its `detail` names the path where it is). */
-            404: {
-                headers: {
-                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
-                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
-                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorResponse"];
-                };
-            };
-            /** @description Method not allowed: any other method than GET or HEAD on this path (the API is read-only); `Allow: GET, HEAD`. */
-            405: {
-                headers: {
-                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
-                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
-                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
-                    /** @description The methods served: `GET, HEAD`. */
-                    Allow?: "GET, HEAD";
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorResponse"];
-                };
-            };
-            /** @description Request timeout: the request line and headers did not arrive in time (20 s by default); the connection is closed. */
-            408: {
-                headers: {
-                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
-                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
-                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorResponse"];
-                };
-            };
-            /** @description Expectation failed: an `Expect` header other than `100-continue`; the connection is closed. */
-            417: {
-                headers: {
-                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
-                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
-                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorResponse"];
-                };
-            };
-            /** @description Too many requests: over the rate limit of this key (or, without a valid key, of this client address). Retry after `Retry-After` seconds; the `RateLimit-*` headers say where the limit stands. */
-            429: {
-                headers: {
-                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
-                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
-                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
-                    "Retry-After": components["headers"]["Retry-After"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorResponse"];
-                };
-            };
-            /** @description Request header fields too large: the request line and headers exceed 16 KiB; the connection is closed. */
-            431: {
-                headers: {
-                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
-                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
-                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorResponse"];
-                };
-            };
-            /** @description Internal error: the server failed to answer; it has been logged (the body never holds internals). */
-            500: {
-                headers: {
-                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
-                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
-                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorResponse"];
-                };
-            };
-            /** @description Service unavailable: the store cannot answer, or the data changed faster than this response could be computed. Retry after `Retry-After` seconds. */
-            503: {
-                headers: {
-                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
-                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
-                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorResponse"];
-                };
-            };
-            /** @description HTTP version not supported: only HTTP/1.1 and HTTP/1.0 are served; the connection is closed. */
-            505: {
-                headers: {
-                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
-                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
-                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorResponse"];
-                };
-            };
-        };
-    };
-    listShareCapital: {
-        parameters: {
-            query?: {
-                /** @description First date, inclusive. */
-                from?: string;
-                /** @description Last date, inclusive. */
-                to?: string;
-                /** @description A day: the record in force then (the latest on or before it). Not with from/to. */
-                date?: string;
-                /** @description asc (default): oldest first; desc: newest first, the same pages walked from the end (`order=desc&page[size]=60`: the last 60). A desc walk reads its window: at most 100,000 records (narrow from/to past that). */
-                order?: "asc" | "desc";
-                /** @description Rows per page, 1..1000 (default 100). */
-                "page[size]"?: number;
-                /** @description Cursor from meta.next_cursor of the previous page. */
-                "page[after]"?: string;
-            };
-            header?: never;
-            path: {
-                /** @description Instrument id CODE.MARKET, e.g. 600519.SH. Path values longer than 100 characters name nothing: 404. */
-                instrument_id: string;
-            };
-            cookie?: never;
-        };
-        requestBody?: never;
-        responses: {
-            /** @description OK: one page of the collection; walk on with `page[after]` = `meta.next_cursor` (a file: the URL in `Link`). */
-            200: {
-                headers: {
-                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
-                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
-                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
-                    "Data-Version": components["headers"]["Data-Version"];
-                    "Data-Version-Cursor": components["headers"]["Data-Version-Cursor"];
-                    "Data-Notice": components["headers"]["Data-Notice"];
-                    /** @description A file's (CSV, NDJSON, Arrow) next page, when there is one: `<url>; rel="next"`, the JSON's `links.next` (docs/api.md, "Files"). */
-                    Link?: string;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ShareCapitalCollectionResponse"];
                     "text/csv": string;
                     "application/x-ndjson": string;
                     "application/vnd.apache.arrow.stream": string;
@@ -10322,6 +10771,8 @@ export interface operations {
             query?: {
                 /** @description Trading day (default: the latest stored trading day). */
                 date?: string;
+                /** @description An index (CODE.MARKET, e.g. 000300.SH): only its members in force on each day, those of its latest weight date on or before it (listIndexConstituents); none before its first weight date. */
+                index?: string;
                 /** @description Rows per page, 1..1000 (default 100). */
                 "page[size]"?: number;
                 /** @description Cursor from meta.next_cursor of the previous page. */

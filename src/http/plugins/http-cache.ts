@@ -93,17 +93,20 @@ export const httpCache = fp<{ maxAge: MaxAge }>(
         releaseSnapshot(req);
         return payload;
       }
-      const coding = payload.length >= THRESHOLD ? negotiate(req.headers['accept-encoding']) : null;
+      // A body the route compressed itself (the explorer's files, compressed at build time) is sent as it is.
+      const preset = reply.getHeader('content-encoding') === 'br' ? 'br' : null;
+      const coding = preset ?? (payload.length >= THRESHOLD ? negotiate(req.headers['accept-encoding']) : null);
       const tag = tagOf(req.dataTag ?? digest(payload), coding);
       reply.header('etag', tag);
       await cacheHeaders(req, reply, maxAge);
       // The last read of the request (its Cache-Control): the snapshot ends before compression.
       releaseSnapshot(req);
       if (matching(req.headers['if-none-match'], [tag], true)) {
+        reply.removeHeader('content-encoding');
         reply.code(304);
         return '';
       }
-      if (coding === null) return payload;
+      if (coding === null || preset !== null) return payload;
       reply.header('content-encoding', coding);
       return coding === 'br' ? brotli(payload, BROTLI) : gz(payload, { level: 5 });
     });
@@ -116,6 +119,7 @@ async function cacheHeaders(req: FastifyRequest, reply: FastifyReply, maxAge: Ma
   reply.header('vary', 'Accept, Accept-Encoding, X-API-Key');
   const { cache } = behaviourOf(req);
   if (cache === 'no-store') reply.header('cache-control', 'no-store');
+  else if (cache === 'immutable') reply.header('cache-control', 'public, max-age=31536000, immutable');
   else {
     const age = cache === 'data' ? await maxAge(req) : 300;
     reply.header('cache-control', age === null ? 'private, no-cache' : `public, max-age=${age}`);

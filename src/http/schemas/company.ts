@@ -1,8 +1,7 @@
 import { Type, type TProperties } from '@sinclair/typebox';
 import { Collection, DateString, Decimal, NullableDate, NullableDecimal, Single, Timestamp } from './common.js';
 import { MONEY, PERCENT } from '../../datasets/units.js';
-import { recordSchema } from './declared.js';
-import { institutionalHoldings, management } from '../../datasets/fundamentals.js';
+import { servedRecord, servedResponse } from './served.js';
 
 /** Company profile, holders, management, text entries and capital flows (docs/fundamentals.md). */
 const Money = (d: string) => Decimal(`${d} CNY, 2 decimals.`, MONEY);
@@ -27,8 +26,8 @@ export const CompanyProfile = Type.Object(
   { $id: 'CompanyProfile', additionalProperties: false },
 );
 
-export const InstitutionalHolding = recordSchema(institutionalHoldings);
-export const ManagementRecord = recordSchema(management);
+export const InstitutionalHolding = servedRecord('institutional_holdings');
+export const ManagementRecord = servedRecord('management');
 
 export const TextEntry = Type.Object(
   {
@@ -73,20 +72,16 @@ export const CapitalFlow = Type.Object(
 );
 
 export const CompanyProfileResponse = Single('CompanyProfileResponse', CompanyProfile);
-export const InstitutionalHoldingCollectionResponse = Collection('InstitutionalHoldingCollectionResponse', InstitutionalHolding);
-export const ManagementHistoryCollectionResponse = Collection('ManagementHistoryCollectionResponse', ManagementRecord);
+export const InstitutionalHoldingCollectionResponse = servedResponse('institutional_holdings');
+export const ManagementHistoryCollectionResponse = servedResponse('management');
 export const TextEntryCollectionResponse = Collection('TextEntryCollectionResponse', TextEntry);
 export const CapitalFlowCollectionResponse = Collection('CapitalFlowCollectionResponse', CapitalFlow);
 
 export const COMPANY_SCHEMAS = [
   CompanyProfile,
-  InstitutionalHolding,
-  ManagementRecord,
   TextEntry,
   CapitalFlow,
   CompanyProfileResponse,
-  InstitutionalHoldingCollectionResponse,
-  ManagementHistoryCollectionResponse,
   TextEntryCollectionResponse,
   CapitalFlowCollectionResponse,
 ];

@@ -2,17 +2,9 @@ import { Collection, DateString, Decimal, NullableDecimal } from './common.js';
 import { MONEY, PERCENT, PRICE } from '../../datasets/units.js';
 import { COMPANY_SCHEMAS } from './company.js';
 import { recordSchema } from './declared.js';
-import {
-  balanceSheets,
-  cashFlowStatements,
-  dividends,
-  earningsForecasts,
-  financialIndicators,
-  incomeStatements,
-} from '../../datasets/fundamentals.js';
-import { marginTrading } from '../../datasets/margin-trading.js';
+import { dividends } from '../../datasets/fundamentals.js';
+import { servedRecord, servedResponse } from './served.js';
 import { suspensions } from '../../datasets/suspensions.js';
-import { shareCapital } from '../../datasets/share-capital.js';
 import { Type } from '@sinclair/typebox';
 
 /**
@@ -21,14 +13,14 @@ import { Type } from '@sinclair/typebox';
  * 4 decimals (cash dividends 5); percentages 2 decimals in percent; every rounding is half away
  * from zero.
  */
-export const IncomeStatement = recordSchema(incomeStatements);
-export const BalanceSheet = recordSchema(balanceSheets);
-export const CashFlowStatement = recordSchema(cashFlowStatements);
-export const FinancialIndicator = recordSchema(financialIndicators);
+export const IncomeStatement = servedRecord('income_statements');
+export const BalanceSheet = servedRecord('balance_sheets');
+export const CashFlowStatement = servedRecord('cash_flow_statements');
+export const FinancialIndicator = servedRecord('financial_indicators');
 export const Dividend = recordSchema(dividends);
-export const EarningsForecast = recordSchema(earningsForecasts);
-export const MarginTrading = recordSchema(marginTrading);
-export const ShareCapitalChange = recordSchema(shareCapital);
+export const EarningsForecast = servedRecord('earnings_forecasts');
+export const MarginTrading = servedRecord('margin_trading');
+export const ShareCapitalChange = servedRecord('share_capital');
 export const Suspension = recordSchema(suspensions, {
   source: Type.Unsafe<string>({
     type: 'string',
@@ -77,38 +69,24 @@ export const Valuation = Type.Object(
   },
 );
 
-export const IncomeStatementCollectionResponse = Collection('IncomeStatementCollectionResponse', IncomeStatement);
-export const BalanceSheetCollectionResponse = Collection('BalanceSheetCollectionResponse', BalanceSheet);
-export const CashFlowStatementCollectionResponse = Collection('CashFlowStatementCollectionResponse', CashFlowStatement);
-export const FinancialIndicatorCollectionResponse = Collection('FinancialIndicatorCollectionResponse', FinancialIndicator);
+export const IncomeStatementCollectionResponse = servedResponse('income_statements');
+export const BalanceSheetCollectionResponse = servedResponse('balance_sheets');
+export const CashFlowStatementCollectionResponse = servedResponse('cash_flow_statements');
+export const FinancialIndicatorCollectionResponse = servedResponse('financial_indicators');
 export const DividendCollectionResponse = Collection('DividendCollectionResponse', Dividend);
-export const EarningsForecastCollectionResponse = Collection('EarningsForecastCollectionResponse', EarningsForecast);
-export const MarginTradingCollectionResponse = Collection('MarginTradingCollectionResponse', MarginTrading);
+export const EarningsForecastCollectionResponse = servedResponse('earnings_forecasts');
+export const MarginTradingCollectionResponse = servedResponse('margin_trading');
 export const SuspensionCollectionResponse = Collection('SuspensionCollectionResponse', Suspension);
-export const ShareCapitalCollectionResponse = Collection('ShareCapitalCollectionResponse', ShareCapitalChange);
+export const ShareCapitalCollectionResponse = servedResponse('share_capital');
 export const ValuationCollectionResponse = Collection('ValuationCollectionResponse', Valuation);
 
 /** Every named schema of the datasets, for registry.ts. */
 export const FUNDAMENTALS_SCHEMAS = [
-  IncomeStatement,
-  BalanceSheet,
-  CashFlowStatement,
-  FinancialIndicator,
   Dividend,
-  EarningsForecast,
-  MarginTrading,
   Suspension,
-  ShareCapitalChange,
   Valuation,
-  IncomeStatementCollectionResponse,
-  BalanceSheetCollectionResponse,
-  CashFlowStatementCollectionResponse,
-  FinancialIndicatorCollectionResponse,
   DividendCollectionResponse,
-  EarningsForecastCollectionResponse,
-  MarginTradingCollectionResponse,
   SuspensionCollectionResponse,
-  ShareCapitalCollectionResponse,
   ValuationCollectionResponse,
   ...COMPANY_SCHEMAS,
 ];

@@ -17,6 +17,7 @@ import {
   tushareTradeCal,
 } from './tushare.js';
 import { tushareStockBasic } from './tushare-basic.js';
+import { tushareIndexWeight } from './tushare-index.js';
 import type { Layout } from './vendor.js';
 
 export { VendorReport, type Layout, type VendorOptions } from './vendor.js';
@@ -45,6 +46,7 @@ export const LAYOUTS: readonly Layout[] = [
   tushareMarginDetail,
   tushareDailyBasic,
   tushareSuspendD,
+  tushareIndexWeight,
 ];
 
 /** Every vendor format name, in the order above. */

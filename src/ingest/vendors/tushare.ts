@@ -23,11 +23,11 @@ import type { MarketId } from '../../market/types.js';
 import { bar, Bad, dateInt, dec, decRounded, formatDate, lotsToShares, shifted, vendorCsv, ymd, type Get, type Layout } from './vendor.js';
 import type { SourceRecord } from '../source.js';
 
-/** The row's `ts_code` (`600000.SH`), or a Bad naming the column. */
-export function tsCode(get: Get): string {
-  const v = get('ts_code');
+/** The row's `ts_code` (`600000.SH`), or that of another code column, or a Bad naming the column. */
+export function tsCode(get: Get, column = 'ts_code'): string {
+  const v = get(column);
   const id = /^\d{6}\.(SH|SZ|BJ)$/.test(v) ? v : null;
-  if (id === null) throw new Bad('ts_code', `expected a Tushare code like 600000.SH, got ${JSON.stringify(v)}`);
+  if (id === null) throw new Bad(column, `expected a Tushare code like 600000.SH, got ${JSON.stringify(v)}`);
   return id;
 }
 

@@ -5,6 +5,7 @@ import { LRUCache } from 'lru-cache';
 import type { Database as Schema } from '../schema.js';
 import type { BulkSession, ReadSession, Store } from '../types.js';
 import { upserter, type Upsert } from './sqlite-upsert.js';
+import { beginFirstLoad } from './sqlite-first-load.js';
 import { StoreHealth } from '../health.js';
 import { CURRENT_VERSION } from '../versions.js';
 
@@ -294,6 +295,7 @@ export function openSqlite(file: string): Store {
         // Likewise for the data versions.
         async lockVersions() {},
       };
+      const restore = opts?.firstLoad && !opts.readOnly ? beginFirstLoad(raw) : null;
       // Immediate: take the write lock up front (busy_timeout waits for another writer).
       raw.exec(opts?.readOnly ? 'begin' : 'begin immediate');
       try {
@@ -303,6 +305,8 @@ export function openSqlite(file: string): Store {
       } catch (e) {
         if (raw.inTransaction) raw.exec('rollback');
         throw e;
+      } finally {
+        restore?.();
       }
     },
     /**

@@ -3,7 +3,13 @@
  * are store/readers/market-data.ts): what ingest's checks, the daily bars derived from 1m bars,
  * the bar packs' check and the demo read of them. Bars are written by `BulkSession.upsert` only.
  */
-import type { BulkSession } from '../types.js';
+import type { BulkSession, Store } from '../types.js';
+
+/** Whether the store holds a bar, daily or 1m (a load into one that holds none is its first: BulkOptions.firstLoad). */
+export async function holdsBars(store: Pick<Store, 'selectRows'>): Promise<boolean> {
+  const [[held]] = await store.selectRows('select exists (select 1 from bars_1d) or exists (select 1 from bars_1m)', []);
+  return Number(held) > 0;
+}
 
 /** A daily bar's columns after its date. */
 const DAILY = 'date, open, high, low, close, volume, amount';

@@ -12,6 +12,7 @@ import { ApiError, invalid, notFound } from '../../../lib/errors.js';
 import { POOL_TYPES } from '../../../market/pool-types.js';
 import type { PoolTypeId } from '../../../market/pools.js';
 import type { PoolMember } from '../../../query/pools.js';
+import { indexMembers, indexQuery } from '../../index-filter.js';
 
 const px = (v: number | null) => (v === null ? null : formatScaled(v, PRICE_SCALE, 2));
 const IDS = new Set<string>(POOL_TYPES.map((t) => t.id));
@@ -30,7 +31,7 @@ export default async function poolRoutes(app: App) {
         params: {
           pool_type: Type.String({ description: 'PoolTypeId: limit_up, limit_down, broken_limit_up, previous_limit_up, strong, sub_new.' }),
         },
-        query: { date: Type.Optional(dateQuery('Trading day (default: the latest stored trading day).')) },
+        query: { date: Type.Optional(dateQuery('Trading day (default: the latest stored trading day).')), index: indexQuery },
         response: PoolConstituentCollectionResponse,
         notFound: true,
         collection: true,
@@ -40,7 +41,8 @@ export default async function poolRoutes(app: App) {
     async (req, reply) => {
       const type = req.params.pool_type;
       if (!IDS.has(type)) throw notFound(`No pool type ${type}; pool types are ${[...IDS].join(', ')}`);
-      const q = req.query as { date?: string };
+      const q = req.query as { date?: string; index?: string };
+      const index = indexMembers(snapOf(req), q.index);
       let date: number;
       if (q.date !== undefined) {
         date = parseDate(q.date)!;
@@ -50,7 +52,10 @@ export default async function poolRoutes(app: App) {
         if (latest === null) throw new ApiError(invalid('date', 'the store holds no daily bars yet; give a date'));
         date = latest;
       }
-      const members = await snapOf(req).pools.members(type as PoolTypeId, date);
+      const all = await snapOf(req).pools.members(type as PoolTypeId, date);
+      const within = index ? await index.on(date) : null;
+      const catalog = snapOf(req).catalog;
+      const members = within ? all.filter((m) => within.has(catalog.get(m.id)!.inst)) : all;
       return sendPage(
         req,
         reply,

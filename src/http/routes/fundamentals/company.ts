@@ -1,19 +1,12 @@
 import type { App } from '../../services.js';
 import { instrumentScope } from '../../scopes.js';
 import { instrumentIdParam, operation, pathInstrument, snapOf } from '../../route.js';
-import {
-  CompanyProfileResponse,
-  InstitutionalHoldingCollectionResponse,
-  ManagementHistoryCollectionResponse,
-} from '../../schemas/company.js';
+import { CompanyProfileResponse } from '../../schemas/company.js';
 import { formatScaled, MONEY_SCALE } from '../../../lib/decimal.js';
 import { formatDate } from '../../../lib/time.js';
 import { notFound } from '../../../lib/errors.js';
-import { registerDeclared } from './declared.js';
-import { institutionalHoldings, management } from '../../../datasets/fundamentals.js';
-import { compiled } from '../../../datasets/registry.js';
 
-/** getCompanyProfile, listInstitutionalHoldings, listManagementHistory. */
+/** getCompanyProfile. */
 export function registerCompany(app: App) {
   app.get(
     '/api/v1/equities/:instrument_id/company-profile',
@@ -52,21 +45,4 @@ export function registerCompany(app: App) {
       };
     },
   );
-
-  registerDeclared(app, {
-    operationId: 'listInstitutionalHoldings',
-    segment: 'institutional-holdings',
-    dataset: compiled(institutionalHoldings),
-    summary: 'Institutional holders disclosed with each periodic report, by report date then rank.',
-    description: 'One record per holder and reporting period, as disclosed in the periodic report.',
-    response: InstitutionalHoldingCollectionResponse,
-  });
-  registerDeclared(app, {
-    operationId: 'listManagementHistory',
-    segment: 'management-history',
-    dataset: compiled(management),
-    summary: 'Directors, supervisors and senior managers, past and present, by start date.',
-    description: 'One record per person and position; end_date is null while in office.',
-    response: ManagementHistoryCollectionResponse,
-  });
 }

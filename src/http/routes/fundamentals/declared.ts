@@ -1,13 +1,13 @@
 /**
  * Collections of datasets served as their rows (datasets/dataset.ts, `record`): an equity's
- * rows in natural-key order, each written as its declared record. One entry per operation
- * below is all a new such dataset needs here.
+ * rows in natural-key order, each written as its declared record; served.ts registers one per
+ * served dataset and kind.
  */
 import type { FastifyReply } from 'fastify';
 import { instrumentScope } from '../../scopes.js';
 import type { TObject } from '@sinclair/typebox';
 import type { App } from '../../services.js';
-import { instrumentIdParam, operation, pathInstrument, snapOf } from '../../route.js';
+import { instrumentIdParam, KIND_PATHS, operation, pathInstrument, snapOf } from '../../route.js';
 import { rowPlan, schemaPlan, sendPage, type SentPlan } from '../../collection.js';
 import { dateQuery, dateWindowParams, dayOrWindow } from '../../params.js';
 import { ApiError, invalid } from '../../../lib/errors.js';
@@ -19,7 +19,9 @@ import { recordColumns, type RecordDataset } from '../../schemas/declared.js';
 import { recordWriter, type FieldSpec, type RecordWriter } from '../../../render/record-writer.js';
 import { formatScaled } from '../../../lib/decimal.js';
 import { formatDate } from '../../../lib/time.js';
-import type { ColumnSpec, Compiled } from '../../../datasets/dataset.js';
+import type { ColumnSpec } from '../../../datasets/dataset.js';
+import type { ServedDataset } from '../../../datasets/registry.js';
+import type { InstrumentKind } from '../../../market/kinds.js';
 import type { PageRequest } from '../../../store/readers/page.js';
 
 type Row = Record<string, any>;
@@ -89,24 +91,6 @@ export function declaredWriter(d: RecordDataset): RecordWriter<Row, string> {
   return recordWriter(recordColumns(d).map(fieldSpec));
 }
 
-export interface DeclaredOperation {
-  operationId: string;
-  /** The path's last segment, under /api/v1/equities/{instrument_id}/. */
-  segment: string;
-  dataset: Compiled<RecordDataset>;
-  summary: string;
-  description: string;
-  /** The date column from/to select on (inclusive), if the operation takes them. */
-  window?: string;
-  /**
-   * `date` too, not with from/to: `day`, the rows of that day (a daily dataset's record of the
-   * day); `in-force`, the latest row on or before it (the state a change dataset says held then).
-   */
-  date?: 'day' | 'in-force';
-  response: TObject;
-}
-
-/** Registers a collection of an equity's rows of a declared dataset, by natural key. */
 const DATE_DOCS = {
   day: 'One trading day. Not with from/to.',
   'in-force': 'A day: the record in force then (the latest on or before it). Not with from/to.',
@@ -127,19 +111,24 @@ function asOfDay(q: { as_of?: string }): number | null {
 }
 
 /** The query parameters of an operation: from/to (and date) on its window column, as_of on a versioned dataset. */
-function queryParams(op: DeclaredOperation) {
+function queryParams(d: ServedDataset) {
+  const op = d.serve;
   if (op.window === undefined) return {};
   return {
     query: {
       ...dateWindowParams,
       ...(op.date ? { date: Type.Optional(dateQuery(DATE_DOCS[op.date])) } : {}),
-      ...(op.dataset.versions ? { as_of: Type.Optional(dateQuery(AS_OF_DOC)) } : {}),
+      ...(d.versions ? { as_of: Type.Optional(dateQuery(AS_OF_DOC)) } : {}),
     },
   };
 }
 
-export function registerDeclared(app: App, op: DeclaredOperation) {
-  const d = op.dataset;
+/**
+ * Registers the collection of served dataset `d` (datasets/dataset.ts `serve`) for instruments of
+ * `kind`: an instrument's rows by natural key, under /api/v1/{kind path}/{instrument_id}/{segment}.
+ */
+export function registerDeclared(app: App, d: ServedDataset, kind: InstrumentKind, response: TObject) {
+  const op = d.serve;
   // The instrument's records in key order; a versioned dataset's record is its key without the
   // version (one record per period, whichever version is served), so its cursors stay valid
   // when a restatement is loaded mid-walk.
@@ -150,25 +139,25 @@ export function registerDeclared(app: App, op: DeclaredOperation) {
   const parts = sortKey.map(keyPart);
   const columns = sortKey.map((c) => c.column);
   const window = op.window === undefined ? null : d.columns[d.ix[op.window]].column;
-  const plan = declaredPlan(d, op.response);
+  const plan = declaredPlan(d, response);
   app.get(
-    `/api/v1/equities/:instrument_id/${op.segment}`,
+    `/api/v1/${KIND_PATHS[kind]}/:instrument_id/${op.segment}`,
     {
       schema: operation({
         operationId: op.operationId,
-        tags: ['equities'],
+        tags: [KIND_PATHS[kind]],
         summary: op.summary,
         description: op.description,
         params: instrumentIdParam,
-        ...queryParams(op),
-        response: op.response,
+        ...queryParams(d),
+        response,
         notFound: true,
         collection: true,
       }),
       config: { behaviour: { scope: instrumentScope([d.name]) } },
     },
     async (req, reply) => {
-      const inst = await pathInstrument(req, 'equity');
+      const inst = await pathInstrument(req, kind);
       const q = req.query as { from?: string; to?: string; date?: string; as_of?: string };
       const w = dayOrWindow(q);
       const inForce = w.day && op.date === 'in-force';

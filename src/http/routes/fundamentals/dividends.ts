@@ -3,12 +3,11 @@ import { instrumentScope } from '../../scopes.js';
 import { instrumentIdParam, operation, pathInstrument, snapOf } from '../../route.js';
 import { sendPage } from '../../collection.js';
 import { dateWindow, dateWindowParams } from '../../params.js';
-import { DividendCollectionResponse, EarningsForecastCollectionResponse } from '../../schemas/fundamentals.js';
-import { declaredPlan, registerDeclared } from './declared.js';
-import { dividends, earningsForecasts } from '../../../datasets/fundamentals.js';
-import { compiled } from '../../../datasets/registry.js';
+import { DividendCollectionResponse } from '../../schemas/fundamentals.js';
+import { declaredPlan } from './declared.js';
+import { dividends } from '../../../datasets/fundamentals.js';
 
-/** listDividends and listEarningsForecasts. */
+/** listDividends. */
 export function registerDividends(app: App) {
   const plan = declaredPlan(dividends, DividendCollectionResponse);
   app.get(
@@ -48,16 +47,4 @@ export function registerDividends(app: App) {
       );
     },
   );
-
-  registerDeclared(app, {
-    operationId: 'listEarningsForecasts',
-    segment: 'earnings-forecasts',
-    dataset: compiled(earningsForecasts),
-    window: 'announce_date',
-    summary: 'Earnings forecasts (业绩预告), ascending by announcement date.',
-    description:
-      'Ranges of net profit attributable to shareholders of the parent announced before the report; the reported figure ' +
-      'lies within the range. from/to select on announce_date (inclusive).',
-    response: EarningsForecastCollectionResponse,
-  });
 }

@@ -10,6 +10,7 @@ import { boardQuery, marketQuery } from '../../params.js';
 import { instrumentJson, instrumentRecord } from '../../serialize.js';
 import type { InstrumentFilter } from '../../../store/catalog.js';
 import { ApiError, invalid } from '../../../lib/errors.js';
+import { registerIndexWeights } from './index-weights.js';
 
 /** No control characters (PostgreSQL rejects NUL in text). */
 const PRINTABLE = '^[^\\u0000-\\u001f\\u007f]+$';
@@ -22,6 +23,7 @@ const ROUTES: { kind: InstrumentKind; path: string; list: string; get: string; n
 
 /** listEquities/getEquity, listIndices/getIndex, listFunds/getFund: one instrument schema for all; searchInstruments. */
 export default async function instrumentRoutes(app: App) {
+  registerIndexWeights(app);
   app.get(
     '/api/v1/instruments',
     {

@@ -16,6 +16,7 @@ import { INSTRUMENT_KINDS, KINDS, type InstrumentKind } from '../../../market/ki
 import type { MarketBar as Bar, MarketBarFilter } from '../../../query/market-days.js';
 import type { MarketBreadthTable } from '../../../store/schema.js';
 import { fileFormat } from '../../file-format.js';
+import { indexMembers, indexQuery } from '../../index-filter.js';
 
 const marketParam = { market: Type.String({ description: 'MarketId: SH, SZ or BJ.' }) };
 const MARKETS = new Set(['SH', 'SZ', 'BJ']);
@@ -100,6 +101,7 @@ export default async function marketDayRoutes(app: App) {
           date: Type.Optional(dateQuery('Trading day (default: the latest stored day).')),
           kind: Type.Optional(enumOf(INSTRUMENT_KINDS, 'Instrument kind: equity, index or fund.')),
           board: Type.Optional(boardQuery),
+          index: indexQuery,
         },
         response: MarketBarCollectionResponse,
         notFound: true,
@@ -110,9 +112,10 @@ export default async function marketDayRoutes(app: App) {
     async (req, reply) => {
       const market = req.params.market;
       known(market);
-      const q = req.query as { date?: string; kind?: InstrumentKind; board?: string };
+      const q = req.query as { date?: string; kind?: InstrumentKind; board?: string; index?: string };
+      const index = indexMembers(snapOf(req), q.index);
       const date = await dayOf(snapOf(req), market, q);
-      const f: MarketBarFilter = { kind: q.kind, board: q.board };
+      const f: MarketBarFilter = { kind: q.kind, board: q.board, ...(index ? { members: await index.on(date) } : {}) };
       const format = fileFormat(req.headers.accept);
       // The whole day (every page) as one file: CSV or NDJSON in the bars_1d format, or Arrow of the records' fields.
       if (format)
@@ -148,11 +151,11 @@ export default async function marketDayRoutes(app: App) {
         tags: ['markets'],
         summary: 'Market breadth per trading day, ascending.',
         description:
-          "Of the market's equities each trading day: how many were listed, advanced, declined or were unchanged against their " +
+          "Of the market's equities (with `index`, of the index's members that day) each trading day: how many were listed, advanced, declined or were unchanged against their " +
           'reference price, closed at the up or down limit, were suspended; their total volume and turnover. Days with stored bars only; ' +
           'a `date` that is not a trading day of the market is 400.',
         params: marketParam,
-        query: dayWindowParams,
+        query: { ...dayWindowParams, index: indexQuery },
         response: MarketBreadthCollectionResponse,
         notFound: true,
         collection: true,
@@ -162,7 +165,9 @@ export default async function marketDayRoutes(app: App) {
     async (req, reply) => {
       const market = req.params.market;
       known(market);
-      const q = req.query as { from?: string; to?: string; date?: string };
+      const q = req.query as { from?: string; to?: string; date?: string; index?: string };
+      const index = indexMembers(snapOf(req), q.index);
+      const members = index ? (d: number) => index.on(d) : undefined;
       const w = dayOrWindow(q);
       // One day asked for must be a trading day (as listMarketBars); a window may hold others.
       if (w.day) await tradingDay(snapOf(req), market, w.from, q.date!);
@@ -175,7 +180,7 @@ export default async function marketDayRoutes(app: App) {
         schemaPlan(
           reply,
           MarketBreadthCollectionResponse,
-          (p) => snapOf(req).marketDays.breadth(market, w.from, w.to, p.after ? p.after[0] : null, p.limit),
+          (p) => snapOf(req).marketDays.breadth(market, w.from, w.to, p.after ? p.after[0] : null, p.limit, members),
           (r) => [r.date],
           breadthRecord,
         ),
