@@ -71,6 +71,7 @@ describe.each(STORES)('a subscriber of `mds serve` (WORKERS=2) on $name', ({ url
 
       // The worker holding the stream killed: the subscriber reconnects to the other (or its replacement).
       expect(await sub.waitOpen()).toBe(true);
+      let streams = sub.counts.streams;
       const victim = holder(Number(port), sub.current()!.localPort, srv.child.pid!);
       expect(victim, 'no worker holds the stream').toBeDefined();
       process.kill(victim!, 'SIGKILL');
@@ -78,7 +79,8 @@ describe.each(STORES)('a subscriber of `mds serve` (WORKERS=2) on $name', ({ url
       await commit(h.store);
       expect(await sub.waitVersion(v0 + 5)).toBe(true);
       expect(srv.stderr()).toMatch(new RegExp(`worker ${victim} exited \\(SIGKILL\\)`));
-      expect(sub.counts.streams).toBe(3);
+      expect(sub.counts.streams).toBeGreaterThan(streams);
+      streams = sub.counts.streams;
 
       // The server stopped (SIGTERM ends the streams), two versions committed while it is down, then started again.
       srv.child.kill('SIGTERM');
@@ -87,7 +89,7 @@ describe.each(STORES)('a subscriber of `mds serve` (WORKERS=2) on $name', ({ url
       await commit(h.store);
       srv = await serve({ DATABASE_URL: h.url, WORKERS: '2', PORT: port, ...EVENTS_ENV });
       expect(await sub.waitVersion(v0 + 7)).toBe(true);
-      expect(sub.counts.streams).toBe(4);
+      expect(sub.counts.streams).toBeGreaterThan(streams);
       await commit(h.store);
       expect(await sub.waitVersion(v0 + 8)).toBe(true);
       // Exactly once, in order: no gap, no repeat.
@@ -140,6 +142,10 @@ describe.skipIf(NO_PRIVATE_PG !== null)('a subscriber through a streaming replic
 
       // Replay paused: the server serves the new version (from the primary), the stream waits for the replica.
       await standby.query('select pg_wal_replay_pause()');
+      // A pause is requested, then taken at the next record: wait until it is (bounded).
+      const paused = async () => (await standby.query('select pg_get_wal_replay_pause_state() as s')).rows[0].s === 'paused';
+      for (let i = 0; i < 100 && !(await paused()); i++) await sleep(50);
+      expect(await paused()).toBe(true);
       await commit(writer);
       const served = await readAfter(v0 + 2);
       expect(served).toMatchObject({ status: 200, version: v0 + 2, dataVersion: v0 + 2 });

@@ -1,14 +1,14 @@
 /**
  * The explorer's live banner (src/explorer/live.ts) in Chromium: with a chart open, a commit of
  * the instrument's latest bar shows 「新数据：版本 N」 with the committed version, and 刷新 draws the
- * same view again (instrument, interval, adjustment, indicators) with the new close in its legend.
+ * same view again (instrument, interval, adjustment, indicators, the zoom) with the new close in its legend.
  * Skipped, saying why, where /usr/bin/chromium is absent.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Browser, Page } from 'playwright-core';
-import { CHROMIUM, HAVE_CHROMIUM, launchChromium } from './browser.js';
+import { CHROMIUM, HAVE_CHROMIUM, launchChromium, screenshotStats } from './browser.js';
 import { get, harness, STORES, TINY_DEMO, type Harness } from './helpers.js';
 import { tmp } from './ingest-helpers.js';
 import { ingest } from '../src/ingest/load.js';
@@ -58,6 +58,14 @@ describe.skipIf(!HAVE_CHROMIUM)('the explorer’s live banner in Chromium', () =
     expect(await page.isHidden('#live-banner')).toBe(true);
     const [latest] = (await get(h, `/api/v1/equities/${ID}/bars?interval=1d&order=desc&page[size]=1`)).body.data;
     expect(await legendClose()).toBe(latest.close);
+    // Zoomed in (↑ twice, as in Tongdaxin): the reload keeps it.
+    const span = () => page.getAttribute('#chart', 'data-span');
+    const first = await span();
+    await page.keyboard.press('ArrowUp');
+    await page.keyboard.press('ArrowUp');
+    await page.waitForFunction((s) => document.querySelector('#chart')?.dataset.span !== s, first);
+    const zoomed = await span();
+    expect(Number(zoomed)).toBeLessThan(Number(first));
 
     // The latest bar's close a cent higher: a new data version.
     const close = (Math.round(Number(latest.close) * 100) + 1) / 100;
@@ -71,6 +79,8 @@ describe.skipIf(!HAVE_CHROMIUM)('the explorer’s live banner in Chromium', () =
     await page.waitForSelector('#live-banner:not([hidden])');
     expect(await page.textContent('#live-text')).toBe(`新数据：版本 ${r.dataVersion}`);
     expect(await page.getAttribute('#live-banner', 'data-version')).toBe(String(r.dataVersion));
+    const shot = await screenshotStats(page, 'explorer-live-banner');
+    expect(shot.colours).toBeGreaterThan(20);
     // The view on screen is still the old data until the reload.
     expect(await legendClose()).toBe(latest.close);
 
@@ -79,6 +89,7 @@ describe.skipIf(!HAVE_CHROMIUM)('the explorer’s live banner in Chromium', () =
     await page.waitForSelector(`#chart[data-state="complete"][data-instrument="${ID}"][data-interval="1d"][data-adjustment="none"]`);
     expect(await page.isHidden('#live-banner')).toBe(true);
     expect(await page.evaluate(() => document.location.hash)).toBe(HASH);
+    expect(await span()).toBe(zoomed);
     expect(await page.getAttribute('button[data-indicator="ma"]', 'aria-pressed')).toBe('true');
     const [after] = (await get(h, `/api/v1/equities/${ID}/bars?interval=1d&order=desc&page[size]=1`)).body.data;
     expect(after.close).toBe(close.toFixed(2));

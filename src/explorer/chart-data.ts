@@ -54,6 +54,14 @@ export interface ChartState {
   date?: string;
   /** An instrument drawn over the candles, in percent. */
   overlay?: string;
+  /** Where the view opens, from its latest bar (not in the hash: kept when the live banner's 刷新 draws it again). */
+  at?: ChartPosition;
+}
+
+/** Where a chart's view is, counted from its latest bar: `end` bars right of the view, `span` bars in it. */
+export interface ChartPosition {
+  end: number;
+  span: number;
 }
 
 /** Bars a request asks for: the first view and each step left. */

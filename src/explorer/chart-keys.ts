@@ -3,7 +3,8 @@
  * view along), ↑ ↓ zoom in and out around it, Home and End go to the first loaded and the latest
  * bar. The legend follows (`show`).
  */
-import type { IChartApi, ISeriesApi, SeriesType, Time } from 'lightweight-charts';
+import type { IChartApi, ISeriesApi, LogicalRange, SeriesType, Time } from 'lightweight-charts';
+import type { ChartPosition } from './chart-data.js';
 
 export interface KeyTarget {
   chart: IChartApi;
@@ -67,4 +68,15 @@ export function chartKey(e: KeyboardEvent, t: KeyTarget): boolean {
     default:
       return false;
   }
+}
+
+/** Where `chart`'s view of `n` bars is, counted from the latest (kept over a reload), or null before it has one. */
+export function positionOf(chart: IChartApi | null, n: number): ChartPosition | null {
+  const r = chart?.timeScale().getVisibleLogicalRange();
+  return r ? { end: n - 1 - r.to, span: r.to - r.from } : null;
+}
+
+/** The view of `n` bars at `p`: the same span, as far from the latest bar. */
+export function rangeAt(p: ChartPosition | undefined, n: number): LogicalRange | null {
+  return p ? ({ from: n - 1 - p.end - p.span, to: n - 1 - p.end } as LogicalRange) : null;
 }

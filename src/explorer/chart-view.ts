@@ -6,7 +6,7 @@
 import type { IChartApi, MouseEventParams, Time } from 'lightweight-charts';
 import { ApiFailure, type Client } from './api.js';
 import { ChartData, type Bar, type ChartState, type Limit } from './chart-data.js';
-import { chartKey } from './chart-keys.js';
+import { chartKey, positionOf, rangeAt } from './chart-keys.js';
 import { showBar, showSuspended } from './chart-legend.js';
 import { exRights } from './chart-markers.js';
 import { candleSeries, decimals, makeChart, type Series } from './chart-series.js';
@@ -71,6 +71,8 @@ class ChartView implements View {
     this.chart?.remove();
     this.chart = null;
   }
+
+  position = () => positionOf(this.chart, this.data.bars.length);
 
   onKey(e: KeyboardEvent): boolean {
     if (!this.chart || !this.series) return false;
@@ -199,7 +201,7 @@ class ChartView implements View {
 
   private build() {
     if (this.closed || !this.data.bars.length) return;
-    const range = this.chart?.timeScale().getVisibleLogicalRange() ?? null;
+    const range = this.chart?.timeScale().getVisibleLogicalRange() ?? rangeAt(this.state.at, this.data.bars.length);
     this.chart?.remove();
     const p = palette();
     this.box.replaceChildren();

@@ -3,7 +3,7 @@
  * TypeScript client's fetch-based reader: the key goes in X-API-Key, which EventSource cannot
  * send) from the version the view was drawn at; a later version shows the banner
  * 「新数据：版本 N」, whose 刷新 draws the view again from its hash (the same instrument, interval,
- * adjustment, indicators, day and overlay; the chart back at its latest bars).
+ * adjustment, indicators, day and overlay) where it was (main.ts: the view's `position`, its zoom).
  */
 import { streamEvents } from '../../clients/ts/src/events.js';
 import { ApiFailure, type Client } from './api.js';

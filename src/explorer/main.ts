@@ -5,6 +5,7 @@
  */
 import './style.css';
 import { Client } from './api.js';
+import type { ChartPosition } from './chart-data.js';
 import { chartView, type ChartState } from './chart-view.js';
 import { fill, h } from './dom.js';
 import { fundamentalsView } from './fundamentals-view.js';
@@ -43,7 +44,7 @@ function here(): { id: string | null; mode: Mode } {
 }
 
 function layout() {
-  const keyButton = h('button', { type: 'button', id: 'key-button', onclick: () => void ensureKey('').then(route) }, '密钥');
+  const keyButton = h('button', { type: 'button', id: 'key-button', onclick: () => void ensureKey('').then(() => route()) }, '密钥');
   const themeButton = h('button', { type: 'button', id: 'theme', title: '深色/浅色（存于本浏览器）' }, '');
   const themeLabel = () => (themeButton.textContent = theme() === 'dark' ? '☀ 浅色' : '☾ 深色');
   themeButton.addEventListener('click', () => (toggleTheme(), themeLabel()));
@@ -65,7 +66,7 @@ function layout() {
         keyButton,
       ),
     ),
-    liveBanner(client, () => void route()),
+    liveBanner(client, () => void route(current.position?.())),
     view,
     requestsPanel(client),
   );
@@ -104,7 +105,8 @@ async function instrumentOr404(id: string): Promise<Instrument | null> {
 
 let routes = 0;
 
-async function route() {
+/** Draws the view the hash names; `at`: where the view being drawn again was (its position). */
+async function route(at?: ChartPosition | null) {
   const mine = ++routes;
   current.close();
   current = NO_VIEW;
@@ -118,7 +120,7 @@ async function route() {
     if (of) {
       const inst = await instrumentOr404(parts[1]);
       if (!inst || mine !== routes) return;
-      current = await instrumentView(of, inst, q);
+      current = await instrumentView(of, inst, q, at);
     } else if (parts[0] === 'market') {
       document.title = '市场 · mds';
       await marketView(view, client, parts[1] ?? null, (d) => (location.hash = `#/market/${d}`));
@@ -136,7 +138,12 @@ async function route() {
   }
 }
 
-async function instrumentView(mode: 'chart' | 'minute' | 'fundamentals', inst: Instrument, q: URLSearchParams): Promise<View> {
+async function instrumentView(
+  mode: 'chart' | 'minute' | 'fundamentals',
+  inst: Instrument,
+  q: URLSearchParams,
+  at?: ChartPosition | null,
+): Promise<View> {
   if (mode === 'minute') {
     document.title = `${inst.name} 分时 · mds`;
     return minuteView(view, client, inst, { date: q.get('date') ?? undefined, days: q.get('days') === '5' ? 5 : 1 }, (s) => {
@@ -149,7 +156,7 @@ async function instrumentView(mode: 'chart' | 'minute' | 'fundamentals', inst: I
     return NO_VIEW;
   }
   document.title = `${inst.name} ${inst.id} · mds`;
-  return chartView(view, client, inst, chartState(q), (s) => {
+  return chartView(view, client, inst, { ...chartState(q), at: at ?? undefined }, (s) => {
     const same = chartState(new URLSearchParams(location.hash.split('?')[1] ?? ''));
     const hash = chartHash(inst.id, s);
     const redraw = same.interval !== s.interval || same.adjustment !== s.adjustment || same.date !== s.date || same.overlay !== s.overlay;
@@ -162,7 +169,7 @@ client.onUnauthorized = () => {
   // A key being checked in the dialog answers there.
   if (asking) return;
   client.key = null;
-  void ensureKey('密钥被拒绝：请输入有效的密钥。 The key was refused: enter a valid key.').then(route);
+  void ensureKey('密钥被拒绝：请输入有效的密钥。 The key was refused: enter a valid key.').then(() => route());
 };
 applyTheme();
 layout();
