@@ -1,3 +1,4 @@
+import { DEMO_TABLES } from '../src/demo/generate.js';
 import { describe, expect, it } from 'vitest';
 import { spawnSync } from 'node:child_process';
 import { mkdtempSync } from 'node:fs';
@@ -105,7 +106,8 @@ describe.each(STORES)('mds demo on $name', ({ url }) => {
     expect(steps[0]).toMatch(/^simulated 44 instruments over 97 trading days$/);
     // Then each table of the summary printed on stdout, in the order written, before the fundamentals and the markets' days.
     const summary = JSON.parse(r.stdout.replace(/^demo market generated in \d+\.\d s: /, ''));
-    const tables = Object.keys(summary).slice(0, 14);
+    const tables = Object.keys(summary).slice(0, DEMO_TABLES.length);
+    expect(tables).toEqual(DEMO_TABLES);
     expect(tables.slice(-4)).toEqual(['bars_1d', 'bars_1m', 'quotes', 'trades']);
     expect(steps.slice(1)).toEqual([...tables, 'fundamentals written', 'market_days']);
     expect(summary).toMatchObject({ instruments: 44 });

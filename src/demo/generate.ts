@@ -23,7 +23,8 @@ import { pendingMigrations } from '../store/migrate.js';
 export type { DemoOptions } from './model.js';
 export { DEFAULT_OPTIONS } from './model.js';
 
-const TABLES = [
+/** The tables the demo writes, in the order written (its progress lines and summary follow it). */
+export const DEMO_TABLES = [
   'meta',
   'classifications',
   'instruments',
@@ -41,7 +42,7 @@ const TABLES = [
 ] as const satisfies readonly TableName[];
 
 /** Rows inserted per table. */
-export type DemoSummary = Record<(typeof TABLES)[number], number>;
+export type DemoSummary = Record<(typeof DEMO_TABLES)[number], number>;
 
 const MIN_END = 20220601;
 
@@ -97,7 +98,7 @@ export async function generateDemo(
       const fw = new Writer(s);
       const fundamentals = await generateFundamentals(s, o.seed, o.end, fw);
       progress('fundamentals written');
-      const summary = { ...Object.fromEntries(TABLES.map((t) => [t, w.counts[t] ?? 0])), ...fundamentals } as DemoSummary;
+      const summary = { ...Object.fromEntries(DEMO_TABLES.map((t) => [t, w.counts[t] ?? 0])), ...fundamentals } as DemoSummary;
       if (current) {
         // The chunks' bar packs merged, and what is derived by date (the days of each market)
         // forgotten as they were written (deferDerived), to be made once, whole, now.
