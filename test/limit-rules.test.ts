@@ -25,6 +25,7 @@ const INSTRUMENTS = [
   'instrument_id,kind,board,name,list_date',
   '430047.BJ,equity,bse,诺思兰德,',
   '600182.SH,equity,main,S佳通,',
+  '600733.SH,equity,main,S前锋,',
   '600036.SH,equity,main,招商银行,',
   '600016.SH,equity,main,民生银行,',
   '002415.SZ,equity,main,海康威视,',
@@ -39,6 +40,12 @@ const BARS = [
   // S佳通: previous close 13.42, a 5% limit-up at 14.09 (13.42 x 1.05 = 14.091).
   '600182.SH,2026-01-29,13.40,13.50,13.30,13.42,100,1342.00',
   '600182.SH,2026-01-30,13.60,14.09,13.55,14.09,100,1409.00',
+  // S前锋 (600733.SH, real bars): its last close before its reform's suspension, 10送25 on 2018-09-19, the
+  // resumption as 北汽蓝谷 (no limit that day), then a close 10% up: the S mark held no more (market/day-limits.ts reformEnd).
+  '600733.SH,2018-02-01,52.69,52.69,52.69,52.69,100,5269.00',
+  '600733.SH,2018-09-27,14.66,14.66,9.50,9.50,100,950.00',
+  '600733.SH,2018-09-28,9.01,10.45,9.01,10.45,100,1045.00',
+  '600733.SH,2018-10-08,11.50,11.50,10.38,10.80,100,1080.00',
   // 600036.SH: bars to 2026-01-29, suspended from 2026-01-30 by an announcement without an end.
   '600036.SH,2026-01-28,40.00,40.50,39.80,40.10,100,4010.00',
   '600036.SH,2026-01-29,40.10,40.20,39.90,40.00,100,4000.00',
@@ -63,6 +70,7 @@ const ACTIONS = [
   'instrument_id,ex_date,record_date,announce_date,cash_per_share,bonus_per_share,transfer_per_share,rights_per_share,rights_price',
   '600000.SH,2006-05-12,2006-05-11,2006-05-08,0,0.3,0,0,0',
   '000001.SZ,2007-06-20,2007-06-19,2007-06-15,0,0.1,0,0,0',
+  '600733.SH,2018-09-19,2018-09-18,2018-09-13,0,2.5,0,0,0',
 ];
 const SUSPENSIONS = [
   'instrument_id,start_date,end_date,resume_date,halt_from,halt_to,reason,announce_date',
@@ -123,6 +131,16 @@ for (const kind of STORES) {
     it('limits S佳通, a share not through the split-share reform, to 5%', async () => {
       expect(await limits('600182.SH')).toEqual([['2026-01-30', '13.42', '14.09', '12.75', '5', 'share_reform_pending', false]]);
       expect(await pool('limit_up', '2026-01-30')).toEqual(['600182.SH']);
+    });
+
+    it("ends S前锋's S mark on its first close beyond 5% within 10%: 10% from then on, in the pools too", async () => {
+      const days = ['2018-09-27', '2018-09-28', '2018-10-08'];
+      expect((await limits('600733.SH')).filter((r) => days.includes(r[0] as string)).map((r) => r.slice(0, 6))).toEqual([
+        ['2018-09-27', '15.05', '15.80', '14.30', '5', 'share_reform_pending'],
+        ['2018-09-28', '9.50', '10.45', '8.55', '10', 'main_board'],
+        ['2018-10-08', '10.45', '11.50', '9.41', '10', 'main_board'],
+      ]);
+      expect(await pool('limit_up', '2018-09-28')).toEqual(['600733.SH']);
     });
 
     it("counts a close beyond a limit only at the day's extreme, and says when the day's reference is in doubt", async () => {
